@@ -1,0 +1,79 @@
+"""kpca_core: kernel PCA in small, exact steps (NumPy/SciPy, no UI).
+
+The steps, in the order of the algorithm (Schölkopf, Smola & Müller, 1998):
+
+1. :func:`compute_kernel` builds K[i, j] = k(x_i, x_j).
+2. :func:`center_kernel` centres it in feature space: K~ = K - 1K - K1 + 1K1.
+3. :func:`eigendecompose` finds the leading eigenpairs (l, v) of K~.
+4. :func:`scale_eigenvectors` turns them into unit-length feature-space axes,
+   alpha = v / sqrt(l); a point x projects to K~_x alpha.
+
+:class:`KernelPCA` runs them behind scikit-learn's estimator API.
+"""
+
+from .centering import (
+    KernelCentering,
+    center_kernel,
+    center_kernel_textbook,
+    center_test_kernel,
+)
+from .eigen import (
+    EIGEN_SOLVERS,
+    Eigendecomposition,
+    IndefiniteKernelWarning,
+    SpectrumReport,
+    choose_eigen_solver,
+    clean_eigenvalues,
+    describe_spectrum,
+    eigendecompose,
+    explained_variance_ratio,
+    flip_signs,
+    kernel_spectrum,
+    scale_eigenvectors,
+)
+from .estimator import PREIMAGE_METHODS, KernelPCA
+from .kernels import (
+    KERNELS,
+    KernelInfo,
+    compute_kernel,
+    default_gamma,
+    median_heuristic_gamma,
+    squared_euclidean_distances,
+)
+from .preimage import (
+    feature_space_coefficients,
+    feature_space_sq_distances,
+    fixed_point_preimage,
+    kwok_tsang_preimage,
+)
+
+__all__ = [
+    "EIGEN_SOLVERS",
+    "KERNELS",
+    "PREIMAGE_METHODS",
+    "Eigendecomposition",
+    "IndefiniteKernelWarning",
+    "KernelCentering",
+    "KernelInfo",
+    "KernelPCA",
+    "SpectrumReport",
+    "center_kernel",
+    "center_kernel_textbook",
+    "center_test_kernel",
+    "choose_eigen_solver",
+    "clean_eigenvalues",
+    "compute_kernel",
+    "default_gamma",
+    "describe_spectrum",
+    "eigendecompose",
+    "explained_variance_ratio",
+    "feature_space_coefficients",
+    "feature_space_sq_distances",
+    "fixed_point_preimage",
+    "flip_signs",
+    "kernel_spectrum",
+    "kwok_tsang_preimage",
+    "median_heuristic_gamma",
+    "scale_eigenvectors",
+    "squared_euclidean_distances",
+]

@@ -1,0 +1,127 @@
+r"""Centring in feature space, without ever forming phi(x).
+
+PCA needs centred data. In feature space the centred points are
+phi~(x_i) = phi(x_i) - (1/n) sum_j phi(x_j), and their inner products are
+
+    K~ = K - 1_n K - K 1_n + 1_n K 1_n                       (Schölkopf et al. 1998, eq. 49)
+
+where 1_n is the n x n matrix with every entry 1/n. Multiplying by 1_n only takes
+means, so K~[i, j] = K[i, j] - colmean[j] - rowmean[i] + grandmean: three O(n^2)
+passes and no extra n x n matrix. The textbook form with explicit 1_n matrices is
+kept for teaching; it costs two n x n matrix products and four extra n x n arrays.
+
+A new point x is centred with the *training* statistics, because the origin of
+feature space was fixed by the training set:
+
+    K~_t = K_t - 1_t K - K_t 1_n + 1_t K 1_n                 (K_t: m x n, 1_t: m x n of 1/n)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._validation import check_square
+
+__all__ = [
+    "KernelCentering",
+    "center_kernel",
+    "center_kernel_textbook",
+    "center_test_kernel",
+]
+
+
+@dataclass(frozen=True)
+class KernelCentering:
+    """Training statistics needed to centre kernels of new points.
+
+    Attributes
+    ----------
+    column_means : ndarray of shape (n_samples,)
+        Mean of each column of the training kernel, (1/n) sum_i k(x_i, x_j).
+    grand_mean : float
+        Mean of all entries of the training kernel.
+    """
+
+    column_means: np.ndarray
+    grand_mean: float
+
+    @classmethod
+    def fit(cls, K: np.ndarray) -> KernelCentering:
+        column_means = K.mean(axis=0)
+        return cls(column_means=column_means, grand_mean=float(column_means.mean()))
+
+
+def center_kernel(K: np.ndarray, *, copy: bool = True) -> np.ndarray:
+    """Centre a training kernel matrix: K~ = K - 1_n K - K 1_n + 1_n K 1_n.
+
+    Parameters
+    ----------
+    K : ndarray of shape (n_samples, n_samples)
+        Symmetric kernel matrix of the training points.
+    copy : bool, default True
+        With ``copy=False`` ``K`` is overwritten (it must be a writeable float64
+        array), which saves one n x n matrix.
+
+    Returns
+    -------
+    K_centered : ndarray of shape (n_samples, n_samples)
+        Every row and every column sums to zero.
+    """
+    K = check_square(K)
+    if copy:
+        K = K.copy()
+    elif not K.flags.writeable:
+        raise ValueError("center_kernel(copy=False) needs a writeable array.")
+    stats = KernelCentering.fit(K)
+    # For a symmetric K the row means equal the column means.
+    row_means = K.mean(axis=1)
+    K -= stats.column_means[None, :]
+    K -= row_means[:, None]
+    K += stats.grand_mean
+    return K
+
+
+def center_kernel_textbook(K: np.ndarray) -> np.ndarray:
+    """The same centring written literally with the matrix 1_n (every entry 1/n).
+
+    Slow (two extra matrix products) and memory hungry; it exists so a student can
+    see that the formula and :func:`center_kernel` give the same matrix.
+    """
+    K = check_square(K)
+    n = K.shape[0]
+    ones_n = np.full((n, n), 1.0 / n)
+    return K - ones_n @ K - K @ ones_n + ones_n @ K @ ones_n
+
+
+def center_test_kernel(
+    K_test: np.ndarray, centering: KernelCentering, *, copy: bool = True
+) -> np.ndarray:
+    """Centre the kernel between new points and the training points.
+
+    K~_t[a, j] = K_t[a, j] - colmean_train[j] - rowmean_t[a] + grandmean_train, where
+    rowmean_t[a] = (1/n) sum_i k(x_a, x_i) is the mean over the *training* points,
+    i.e. K_t 1_n.
+
+    Parameters
+    ----------
+    K_test : ndarray of shape (n_test, n_train)
+        k(new point, training point).
+    centering : KernelCentering
+        Statistics of the training kernel, from ``KernelCentering.fit(K_train)``.
+    """
+    K_test = np.asarray(K_test, dtype=np.float64)
+    n_train = centering.column_means.shape[0]
+    if K_test.ndim != 2 or K_test.shape[1] != n_train:
+        raise ValueError(
+            f"The test kernel must have one column per training point ({n_train}); "
+            f"got shape {K_test.shape}."
+        )
+    if copy:
+        K_test = K_test.copy()
+    row_means = K_test.mean(axis=1)
+    K_test -= centering.column_means[None, :]
+    K_test -= row_means[:, None]
+    K_test += centering.grand_mean
+    return K_test

@@ -1,0 +1,289 @@
+r"""The eigenproblem of kernel PCA and what its solution means.
+
+Kernel PCA solves  n lambda alpha = K~ alpha  (Schölkopf et al. 1998, eq. 14). Here
+we work with the eigenpairs (l, v) of K~ itself, l = n lambda, with ||v|| = 1:
+
+* The k-th feature-space axis is V^k = sum_i alpha_i^k phi~(x_i). It has unit length
+  when alpha^T K~ alpha = 1, i.e. alpha = v / sqrt(l)                  (eq. 16).
+* The coordinate of a point on that axis is <V^k, phi~(x)> = K~_x alpha; for the
+  training points this is K~ v / sqrt(l) = sqrt(l) v.
+* The variance along axis k is l / n, and the total variance is trace(K~) / n, so the
+  explained-variance ratio is l / trace(K~).
+
+Eigenvalues of a kernel that is not positive semi-definite (the sigmoid kernel, a
+polynomial kernel with c0 < 0) can be negative. They are reported, never silently
+dropped: :func:`describe_spectrum` counts them and :class:`~kpca_core.KernelPCA` warns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from numbers import Integral
+
+import numpy as np
+from scipy import linalg
+from scipy.sparse.linalg import eigsh
+
+from ._validation import check_choice, check_n_components, check_square
+
+__all__ = [
+    "EIGEN_SOLVERS",
+    "Eigendecomposition",
+    "SpectrumReport",
+    "choose_eigen_solver",
+    "clean_eigenvalues",
+    "describe_spectrum",
+    "eigendecompose",
+    "explained_variance_ratio",
+    "flip_signs",
+    "kernel_spectrum",
+    "scale_eigenvectors",
+]
+
+EIGEN_SOLVERS = ("auto", "dense", "arpack", "randomized")
+
+# Relative thresholds, as in scikit-learn's _check_psd_eigenvalues: below
+# SMALL_RATIO * max the eigenvalue is rounding noise and counts as zero; a negative
+# eigenvalue beyond NEGATIVE_RATIO * max is a genuine sign of an indefinite kernel.
+SMALL_RATIO = 1e-12
+NEGATIVE_RATIO = 1e-5
+NEGATIVE_FLOOR = 1e-10
+
+
+class IndefiniteKernelWarning(UserWarning):
+    """The centred kernel matrix has significantly negative eigenvalues."""
+
+
+@dataclass(frozen=True)
+class Eigendecomposition:
+    """The leading eigenpairs of a centred kernel matrix.
+
+    Attributes
+    ----------
+    eigenvalues : ndarray of shape (n_components,)
+        Eigenvalues l of K~, in descending order.
+    eigenvectors : ndarray of shape (n_samples, n_components)
+        Unit-norm eigenvectors v, signs fixed by :func:`flip_signs`.
+    solver : str
+        The solver that produced them ("dense", "arpack" or "randomized").
+    """
+
+    eigenvalues: np.ndarray
+    eigenvectors: np.ndarray
+    solver: str
+
+
+def choose_eigen_solver(n_samples: int, n_components: int) -> str:
+    """The faster exact solver for an n x n matrix and k leading eigenpairs.
+
+    LAPACK's dense solver costs about (4/3) n^3 whatever k is; ARPACK's Lanczos
+    iteration costs roughly a few k matrix-vector products of n^2 each. Measured on
+    2 cores (benchmarks/bench_kpca.py), ARPACK wins for k up to about n / 20 once n
+    passes a few hundred; below that both take milliseconds and LAPACK is safer.
+    scikit-learn's rule (ARPACK only for k < 10) sends k = 10..100 at n = 7291 to the
+    dense solver, several times slower for the same answer.
+    """
+    if n_samples <= 200 or n_components >= n_samples - 1:
+        return "dense"
+    return "arpack" if n_components <= max(9, n_samples // 20) else "dense"
+
+
+def eigendecompose(
+    K_centered: np.ndarray,
+    n_components: int,
+    *,
+    solver: str = "auto",
+    tol: float = 0.0,
+    max_iter: int | None = None,
+    iterated_power: int | str = "auto",
+    random_state=None,
+    overwrite: bool = False,
+) -> Eigendecomposition:
+    """Leading eigenpairs of a symmetric (centred kernel) matrix, largest first.
+
+    Parameters
+    ----------
+    K_centered : ndarray of shape (n_samples, n_samples)
+        Symmetric matrix; only its lower triangle is read by the dense solver.
+    n_components : int
+        Number of eigenpairs, 1 <= n_components <= n_samples.
+    solver : {"auto", "dense", "arpack", "randomized"}
+        "dense" is LAPACK (exact), "arpack" is Lanczos iteration (exact to ``tol``;
+        0 means machine precision), "randomized" is Halko et al.'s randomized range
+        finder (approximate: its error depends on the spectrum's decay and on
+        ``iterated_power``). "auto" uses :func:`choose_eigen_solver`.
+    tol, max_iter : ARPACK's tolerance and iteration limit.
+    iterated_power : int or "auto"
+        Power iterations of the randomized solver ("auto": 7 if k < 0.1 n, else 4).
+    random_state : int, RandomState or None
+        Seeds ARPACK's start vector and the randomized solver.
+    overwrite : bool
+        Let the dense solver destroy ``K_centered`` instead of copying it (saves one
+        n x n matrix).
+
+    Returns
+    -------
+    Eigendecomposition
+    """
+    K_centered = check_square(K_centered, name="K_centered")
+    n = K_centered.shape[0]
+    k = check_n_components(n_components, n)
+    check_choice(solver, "eigen_solver", EIGEN_SOLVERS)
+    if solver == "auto":
+        solver = choose_eigen_solver(n, k)
+    if solver == "arpack" and k >= n:
+        # ARPACK cannot return all n eigenpairs; the dense solver can.
+        solver = "dense"
+
+    if solver == "dense":
+        values, vectors = _dense_eigh(K_centered, k, overwrite)
+    elif solver == "arpack":
+        v0 = _check_random_state(random_state).uniform(-1, 1, n)
+        values, vectors = eigsh(K_centered, k, which="LA", tol=tol, maxiter=max_iter, v0=v0)
+    else:
+        values, vectors = _randomized_eigh(K_centered, k, iterated_power, random_state)
+
+    order = np.argsort(values)[::-1]
+    return Eigendecomposition(
+        eigenvalues=values[order], eigenvectors=flip_signs(vectors[:, order]), solver=solver
+    )
+
+
+def _dense_eigh(K: np.ndarray, k: int, overwrite: bool) -> tuple[np.ndarray, np.ndarray]:
+    n = K.shape[0]
+    # LAPACK wants Fortran order. K is symmetric, so K.T is the same matrix in the
+    # layout LAPACK expects: passing it lets overwrite_a work in place instead of
+    # f2py silently copying a C-ordered array.
+    a = K.T if K.flags.c_contiguous else K
+    if k == n:
+        return linalg.eigh(a, overwrite_a=overwrite, check_finite=False, driver="evd")
+    return linalg.eigh(
+        a, subset_by_index=(n - k, n - 1), overwrite_a=overwrite, check_finite=False,
+        driver="evr",
+    )
+
+
+def _randomized_eigh(K, k, iterated_power, random_state) -> tuple[np.ndarray, np.ndarray]:
+    """Halko, Martinsson & Tropp (2011), Alg. 4.4 + Rayleigh-Ritz on the found range."""
+    n = K.shape[0]
+    if iterated_power == "auto":
+        iterated_power = 7 if k < 0.1 * n else 4
+    if not isinstance(iterated_power, Integral) or iterated_power < 0:
+        raise ValueError(f"iterated_power must be 'auto' or an integer >= 0; "
+                         f"got {iterated_power!r}.")
+    rng = _check_random_state(random_state)
+    n_random = min(n, k + 10)
+    Q, _ = linalg.qr(K @ rng.standard_normal((n, n_random)), mode="economic")
+    for _ in range(iterated_power):
+        Q, _ = linalg.qr(K @ Q, mode="economic")
+    values, small_vectors = linalg.eigh(Q.T @ (K @ Q))
+    top = np.argsort(values)[::-1][:k]
+    return values[top], Q @ small_vectors[:, top]
+
+
+def _check_random_state(seed) -> np.random.RandomState:
+    # The legacy RandomState, so that an integer seed gives ARPACK the same start
+    # vector as scikit-learn's _init_arpack_v0.
+    if isinstance(seed, np.random.RandomState):
+        return seed
+    if seed is None or isinstance(seed, Integral):
+        return np.random.RandomState(seed)
+    raise ValueError(f"random_state must be None, an int or a RandomState; got {seed!r}.")
+
+
+def flip_signs(vectors: np.ndarray) -> np.ndarray:
+    """Make the largest-magnitude entry of each column positive.
+
+    An eigenvector is only defined up to sign; fixing it this way (scikit-learn's
+    ``svd_flip`` convention) keeps the pictures from flipping between reruns.
+    """
+    vectors = np.array(vectors, dtype=np.float64, order="F")
+    rows = np.argmax(np.abs(vectors), axis=0)
+    signs = np.sign(vectors[rows, np.arange(vectors.shape[1])])
+    signs[signs == 0] = 1.0
+    vectors *= signs
+    return vectors
+
+
+def clean_eigenvalues(eigenvalues: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Set rounding-noise eigenvalues to exactly 0 and find the genuinely negative ones.
+
+    Returns
+    -------
+    cleaned : ndarray
+        Eigenvalues with |l| <= 1e-12 * max(l) set to 0, and small negative values
+        (above -1e-5 * max(l) or -1e-10) set to 0.
+    significantly_negative : ndarray of bool
+        Which eigenvalues are negative beyond rounding: the kernel is indefinite.
+    """
+    values = np.array(eigenvalues, dtype=np.float64)
+    largest = values.max() if values.size else 0.0
+    scale = max(largest, 0.0)
+    negative = (values < -NEGATIVE_RATIO * scale) & (values < -NEGATIVE_FLOOR)
+    values[(~negative) & (values < 0)] = 0.0
+    values[np.abs(values) <= SMALL_RATIO * scale] = 0.0
+    if scale == 0.0:
+        values[~negative] = 0.0
+    return values, negative
+
+
+def scale_eigenvectors(eigenvectors: np.ndarray, eigenvalues: np.ndarray) -> np.ndarray:
+    """alpha = v / sqrt(l), the expansion coefficients of unit-length feature-space axes.
+
+    With this scaling alpha^T K~ alpha = 1 (eq. 16). Components whose eigenvalue is
+    zero or negative have no real axis; their coefficients are set to 0, so that
+    projecting onto them gives 0 (as scikit-learn does for the null space).
+    """
+    alphas = np.zeros_like(eigenvectors, dtype=np.float64)
+    positive = eigenvalues > 0
+    alphas[:, positive] = eigenvectors[:, positive] / np.sqrt(eigenvalues[positive])
+    return alphas
+
+
+def explained_variance_ratio(eigenvalues: np.ndarray, total_variance: float) -> np.ndarray:
+    """l_k / trace(K~): the share of the feature-space variance along each axis.
+
+    ``total_variance`` is trace(K~), the sum of *all* n eigenvalues, which is cheap
+    to get without computing them. For an indefinite kernel the negative eigenvalues
+    make the trace smaller than the sum of the positive ones, so the ratios of the
+    positive components can add up to more than 1.
+    """
+    if total_variance <= 0:
+        return np.zeros_like(eigenvalues, dtype=np.float64)
+    return np.asarray(eigenvalues, dtype=np.float64) / total_variance
+
+
+def kernel_spectrum(K_centered: np.ndarray) -> np.ndarray:
+    """All n eigenvalues of a centred kernel matrix, largest first (O(n^3); for display)."""
+    K_centered = check_square(K_centered, name="K_centered")
+    values = linalg.eigvalsh(K_centered, check_finite=False)
+    return values[::-1].copy()
+
+
+@dataclass(frozen=True)
+class SpectrumReport:
+    """How many eigenvalues are positive, numerically zero and genuinely negative."""
+
+    n_positive: int
+    n_zero: int
+    n_negative: int
+    most_negative: float
+    negative_share: float  # sum of |negative| / sum of |all|
+
+    @property
+    def is_positive_semidefinite(self) -> bool:
+        return self.n_negative == 0
+
+
+def describe_spectrum(eigenvalues: np.ndarray) -> SpectrumReport:
+    """Summarise a spectrum (e.g. from :func:`kernel_spectrum`) for display."""
+    values = np.asarray(eigenvalues, dtype=np.float64)
+    cleaned, negative = clean_eigenvalues(values)
+    total = np.abs(values).sum()
+    return SpectrumReport(
+        n_positive=int((cleaned > 0).sum()),
+        n_zero=int(((cleaned == 0) & ~negative).sum()),
+        n_negative=int(negative.sum()),
+        most_negative=float(values[negative].min()) if negative.any() else 0.0,
+        negative_share=float(np.abs(values[negative]).sum() / total) if total > 0 else 0.0,
+    )

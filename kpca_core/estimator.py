@@ -1,0 +1,370 @@
+"""``KernelPCA``: the steps of this package behind scikit-learn's estimator API."""
+
+from __future__ import annotations
+
+import warnings
+from numbers import Integral
+
+import numpy as np
+from scipy import linalg
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
+from sklearn.exceptions import NotFittedError
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ._validation import (
+    check_choice,
+    check_data,
+    check_degree,
+    check_finite_real,
+    check_n_components,
+    check_positive_real,
+    check_square,
+)
+from .centering import KernelCentering, center_kernel, center_test_kernel
+from .eigen import (
+    EIGEN_SOLVERS,
+    IndefiniteKernelWarning,
+    clean_eigenvalues,
+    eigendecompose,
+    explained_variance_ratio,
+    scale_eigenvectors,
+)
+from .kernels import KERNELS, compute_kernel
+from .preimage import (
+    feature_space_coefficients,
+    feature_space_sq_distances,
+    fixed_point_preimage,
+    kwok_tsang_preimage,
+)
+
+__all__ = ["KernelPCA"]
+
+PREIMAGE_METHODS = ("learned", "fixed_point", "kwok_tsang")
+
+
+class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+    """Kernel principal component analysis (Schölkopf, Smola & Müller, 1998).
+
+    A drop-in replacement for :class:`sklearn.decomposition.KernelPCA`: the same
+    constructor parameters with the same meanings, the same fitted attributes and
+    the same outputs (to rounding error, up to the sign of each component). It adds
+    what teaching needs: the ``"laplacian"`` and ``"cosine"`` kernels by name,
+    ``explained_variance_ratio_``, a faster ``eigen_solver="auto"`` rule, a warning
+    instead of an error for indefinite kernels, and three pre-image methods.
+
+    Parameters
+    ----------
+    n_components : int, optional
+        Number of components, 1 <= n_components <= n_samples. ``None`` keeps every
+        component with a positive eigenvalue. (scikit-learn silently clips values
+        above n_samples; here that is an error, because it is always a mistake.)
+    kernel : {"linear", "poly", "rbf", "sigmoid", "laplacian", "cosine", \
+"precomputed"} or callable, default "linear"
+    gamma : float > 0, optional
+        Kernel width for poly, rbf, sigmoid and laplacian; ``None`` means 1 / n_features.
+    degree : int >= 1, default 3
+    coef0 : float, default 1
+    kernel_params : dict, optional
+        Keyword arguments of a callable kernel.
+    alpha : float >= 0, default 1.0
+        Ridge penalty of the learned pre-image map (``fit_inverse_transform=True``).
+    fit_inverse_transform : bool, default False
+        Learn the kernel ridge pre-image map (needed by ``preimage="learned"``).
+    eigen_solver : {"auto", "dense", "arpack", "randomized"}, default "auto"
+        See :func:`~kpca_core.eigendecompose`; "auto" follows
+        :func:`~kpca_core.choose_eigen_solver`.
+    tol, max_iter : ARPACK's tolerance and iteration limit.
+    iterated_power : int >= 0 or "auto"
+        Power iterations of the randomized solver.
+    remove_zero_eig : bool, default False
+        Drop components whose eigenvalue is zero (or negative).
+    random_state : int, RandomState or None
+    copy_X : bool, default True
+        Keep a copy of X in ``X_fit_`` rather than a reference.
+    n_jobs : None
+        Accepted for compatibility; BLAS already uses every core for the kernel.
+    preimage : {"learned", "fixed_point", "kwok_tsang"}, default "learned"
+        How ``inverse_transform`` finds pre-images. "learned" is scikit-learn's kernel
+        ridge map; the other two work for the RBF kernel only.
+    preimage_params : dict, optional
+        ``n_neighbors`` (Kwok-Tsang, default 10), ``max_iter`` (fixed point, default
+        100) and ``tol`` (fixed point, default 1e-8).
+
+    Attributes
+    ----------
+    eigenvalues_ : ndarray of shape (n_components,)
+        Eigenvalues of the centred kernel matrix, descending. A genuinely negative
+        value (indefinite kernel) is kept and reported by a warning.
+    eigenvectors_ : ndarray of shape (n_samples, n_components)
+        Unit-norm eigenvectors of the centred kernel matrix.
+    explained_variance_ratio_ : ndarray of shape (n_components,)
+        eigenvalues_ / trace(K~).
+    eigen_solver_ : str
+        The solver actually used.
+    X_fit_ : ndarray of shape (n_samples, n_features)
+    gamma_ : float
+    n_features_in_ : int
+    dual_coef_, X_transformed_fit_ : the learned pre-image map, when fitted.
+    """
+
+    def __init__(
+        self,
+        n_components=None,
+        *,
+        kernel="linear",
+        gamma=None,
+        degree=3,
+        coef0=1,
+        kernel_params=None,
+        alpha=1.0,
+        fit_inverse_transform=False,
+        eigen_solver="auto",
+        tol=0,
+        max_iter=None,
+        iterated_power="auto",
+        remove_zero_eig=False,
+        random_state=None,
+        copy_X=True,
+        n_jobs=None,
+        preimage="learned",
+        preimage_params=None,
+    ):
+        self.n_components = n_components
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.kernel_params = kernel_params
+        self.alpha = alpha
+        self.fit_inverse_transform = fit_inverse_transform
+        self.eigen_solver = eigen_solver
+        self.tol = tol
+        self.max_iter = max_iter
+        self.iterated_power = iterated_power
+        self.remove_zero_eig = remove_zero_eig
+        self.random_state = random_state
+        self.copy_X = copy_X
+        self.n_jobs = n_jobs
+        self.preimage = preimage
+        self.preimage_params = preimage_params
+
+    # -- validation -----------------------------------------------------------------
+
+    def _check_params(self) -> None:
+        """Check every constructor parameter once, naming it and its allowed range."""
+        if not callable(self.kernel):
+            check_choice(self.kernel, "kernel", (*KERNELS, "precomputed"))
+            uses = () if self.kernel == "precomputed" else KERNELS[self.kernel].params
+            if self.gamma is not None and "gamma" in uses:
+                check_positive_real(self.gamma, "gamma")
+            if "degree" in uses:
+                check_degree(self.degree)
+            if "coef0" in uses:
+                check_finite_real(self.coef0, "coef0")
+        if self.kernel_params is not None and not isinstance(self.kernel_params, dict):
+            raise ValueError(f"kernel_params must be a dict or None; got {self.kernel_params!r}.")
+        if check_finite_real(self.alpha, "alpha") < 0:
+            raise ValueError(f"alpha must be >= 0; got {self.alpha!r}.")
+        check_choice(self.eigen_solver, "eigen_solver", EIGEN_SOLVERS)
+        if check_finite_real(self.tol, "tol") < 0:
+            raise ValueError(f"tol must be >= 0; got {self.tol!r}.")
+        if self.max_iter is not None and (
+            not isinstance(self.max_iter, Integral) or self.max_iter < 1
+        ):
+            raise ValueError(f"max_iter must be None or an integer >= 1; got {self.max_iter!r}.")
+        if self.iterated_power != "auto" and (
+            not isinstance(self.iterated_power, Integral) or self.iterated_power < 0
+        ):
+            raise ValueError(
+                f"iterated_power must be 'auto' or an integer >= 0; got {self.iterated_power!r}."
+            )
+        check_choice(self.preimage, "preimage", PREIMAGE_METHODS)
+        if self.preimage != "learned" and self.kernel != "rbf":
+            raise ValueError(
+                f"preimage={self.preimage!r} is derived for the RBF kernel only; use "
+                "kernel='rbf' or preimage='learned'."
+            )
+        if self.fit_inverse_transform and self.kernel == "precomputed":
+            raise ValueError("Cannot fit_inverse_transform with a precomputed kernel.")
+
+    # -- the steps ------------------------------------------------------------------
+
+    def _get_kernel(self, X: np.ndarray, Y: np.ndarray | None = None) -> np.ndarray:
+        return compute_kernel(
+            X, Y, kernel=self.kernel, gamma=self.gamma_, degree=self.degree,
+            coef0=self.coef0, kernel_params=self.kernel_params,
+        )
+
+    def _fit_transform_in_place(self, K: np.ndarray) -> None:
+        """Centre K in place and keep its leading eigenpairs."""
+        n_samples = K.shape[0]
+        if self.n_components is None:
+            n_components = n_samples
+        else:
+            n_components = check_n_components(self.n_components, n_samples)
+        self._centering = KernelCentering.fit(K)
+        K = center_kernel(K, copy=False)
+        total_variance = float(np.trace(K))
+        eig = eigendecompose(
+            K, n_components, solver=self.eigen_solver, tol=self.tol, max_iter=self.max_iter,
+            iterated_power=self.iterated_power, random_state=self.random_state, overwrite=True,
+        )
+        del K  # the dense solver has overwritten it
+        eigenvalues, negative = clean_eigenvalues(eig.eigenvalues)
+        eigenvectors = eig.eigenvectors
+        if negative.any():
+            warnings.warn(
+                f"The centred kernel matrix has {negative.sum()} significantly negative "
+                f"eigenvalue(s) among the {n_components} computed (smallest "
+                f"{eigenvalues[negative].min():.3g}): the {self.kernel!r} kernel is not "
+                "positive semi-definite for these data, so those components have no "
+                "real feature-space axis and project to 0.",
+                IndefiniteKernelWarning,
+                stacklevel=3,
+            )
+        if self.remove_zero_eig or self.n_components is None:
+            keep = eigenvalues > 0
+            eigenvalues, eigenvectors = eigenvalues[keep], eigenvectors[:, keep]
+        self.eigenvalues_ = eigenvalues
+        self.eigenvectors_ = eigenvectors
+        self.eigen_solver_ = eig.solver
+        self.explained_variance_ratio_ = explained_variance_ratio(eigenvalues, total_variance)
+
+    def _training_projections(self) -> np.ndarray:
+        # K~ v = l v, so the training points project to K~ v / sqrt(l) = sqrt(l) v.
+        return self.eigenvectors_ * np.sqrt(np.maximum(self.eigenvalues_, 0.0))
+
+    def _fit_inverse_transform(self, X_transformed: np.ndarray, X: np.ndarray) -> None:
+        """Kernel ridge regression from projections back to inputs (Bakır et al. 2004)."""
+        K = self._get_kernel(X_transformed)
+        K.flat[:: K.shape[0] + 1] += self.alpha
+        self.dual_coef_ = linalg.solve(K, X, assume_a="pos", overwrite_a=True)
+        self.X_transformed_fit_ = X_transformed
+
+    # -- public API -----------------------------------------------------------------
+
+    def fit(self, X, y=None):
+        """Fit the model from data in X (or from a precomputed kernel matrix).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features), or (n_samples, n_samples)
+            when ``kernel="precomputed"``.
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        self._check_params()
+        validate_data(self, X, skip_check_array=True, reset=True)
+        if self.kernel == "precomputed":
+            X = check_square(np.array(X, dtype=np.float64, copy=self.copy_X or None), name="X")
+        else:
+            X = check_data(X, copy=self.copy_X)
+        self.gamma_ = 1.0 / X.shape[1] if self.gamma is None else float(self.gamma)
+        # With a precomputed kernel, K is X itself; copy_X decided above whether the
+        # in-place centring may touch the caller's array.
+        K = X if self.kernel == "precomputed" else self._get_kernel(X)
+        self._fit_transform_in_place(K)
+        if self.fit_inverse_transform:
+            self._fit_inverse_transform(self._training_projections(), X)
+        self.X_fit_ = X
+        return self
+
+    def fit_transform(self, X, y=None, **params):
+        """Fit, then return the training points' projections sqrt(l) v (no kernel needed)."""
+        self.fit(X, **params)
+        return self._training_projections()
+
+    def transform(self, X):
+        """Project new points: K~_t alpha, with K_t centred by the training statistics.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_points, n_features), or (n_points, n_samples_fit)
+            when ``kernel="precomputed"``.
+
+        Returns
+        -------
+        X_new : ndarray of shape (n_points, n_components)
+        """
+        check_is_fitted(self)
+        validate_data(self, X, skip_check_array=True, reset=False)
+        if self.kernel == "precomputed":
+            K_test = check_data(X)
+        else:
+            K_test = self._get_kernel(check_data(X), self.X_fit_)
+        K_test = center_test_kernel(K_test, self._centering, copy=False)
+        return K_test @ scale_eigenvectors(self.eigenvectors_, self.eigenvalues_)
+
+    def inverse_transform(self, X, *, init=None):
+        """Map projections back to input space with the chosen pre-image method.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_points, n_components)
+            Projections, e.g. from :meth:`transform`.
+        init : array-like of shape (n_points, n_features), optional
+            Starting points of the fixed-point iteration (for de-noising, the noisy
+            inputs). Default: the training point nearest in feature space.
+
+        Returns
+        -------
+        X_original : ndarray of shape (n_points, n_features)
+        """
+        check_is_fitted(self)
+        projections = check_data(X, name="X")
+        n_components = self.eigenvalues_.shape[0]
+        if projections.shape[1] != n_components:
+            raise ValueError(
+                f"X has {projections.shape[1]} columns but the model has {n_components} "
+                "components; pass projections from transform()."
+            )
+        if self.preimage == "learned":
+            if not self.fit_inverse_transform:
+                raise NotFittedError(
+                    "The fit_inverse_transform parameter was not set to True when "
+                    "instantiating and hence the inverse transform is not available."
+                )
+            return self._get_kernel(projections, self.X_transformed_fit_) @ self.dual_coef_
+
+        params = dict(self.preimage_params or {})
+        train_projections = self._training_projections()
+        # ||phi~(x_i)||^2 = K~_ii = k(x_i, x_i) - 2 colmean_i + grand mean; k(x, x) = 1 (RBF).
+        train_sq_norms = 1.0 - 2.0 * self._centering.column_means + self._centering.grand_mean
+        sq_distances = feature_space_sq_distances(
+            projections, train_projections, train_sq_norms
+        )
+        if self.preimage == "kwok_tsang":
+            return kwok_tsang_preimage(
+                sq_distances, self.X_fit_, self.gamma_,
+                n_neighbors=min(params.get("n_neighbors", 10), self.X_fit_.shape[0]),
+            )
+        if init is None:
+            init = self.X_fit_[np.argmin(sq_distances, axis=1)]
+        else:
+            init = check_data(init, name="init")
+            if init.shape != (projections.shape[0], self.X_fit_.shape[1]):
+                raise ValueError(
+                    f"init must have shape {(projections.shape[0], self.X_fit_.shape[1])}; "
+                    f"got {init.shape}."
+                )
+        coefs = feature_space_coefficients(
+            projections, scale_eigenvectors(self.eigenvectors_, self.eigenvalues_)
+        )
+        Z, _ = fixed_point_preimage(
+            coefs, self.X_fit_, self.gamma_, init,
+            max_iter=params.get("max_iter", 100), tol=params.get("tol", 1e-8),
+        )
+        return Z
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.transformer_tags.preserves_dtype = ["float64"]
+        tags.input_tags.pairwise = self.kernel == "precomputed"
+        return tags
+
+    @property
+    def _n_features_out(self) -> int:
+        return self.eigenvalues_.shape[0]

@@ -1,0 +1,136 @@
+import numpy as np
+import pytest
+
+from kpca_core import (
+    center_kernel,
+    choose_eigen_solver,
+    clean_eigenvalues,
+    compute_kernel,
+    describe_spectrum,
+    eigendecompose,
+    explained_variance_ratio,
+    flip_signs,
+    kernel_spectrum,
+    scale_eigenvectors,
+)
+
+from .conftest import match_signs
+
+
+@pytest.fixture
+def Kc(rng):
+    X = rng.normal(size=(250, 3))
+    return center_kernel(compute_kernel(X, kernel="rbf", gamma=0.5))
+
+
+@pytest.mark.parametrize("solver", ["arpack", "randomized"])
+def test_solvers_agree_with_dense(Kc, solver):
+    dense = eigendecompose(Kc, 5, solver="dense")
+    other = eigendecompose(Kc, 5, solver=solver, random_state=0, iterated_power=30)
+    np.testing.assert_allclose(other.eigenvalues, dense.eigenvalues, rtol=1e-8)
+    np.testing.assert_allclose(other.eigenvectors, dense.eigenvectors, atol=1e-8)
+    assert other.solver == solver
+
+
+def test_eigenpairs_are_sorted_descending_and_satisfy_the_eigen_equation(Kc):
+    eig = eigendecompose(Kc, 8, solver="dense")
+    assert np.all(np.diff(eig.eigenvalues) <= 0)
+    np.testing.assert_allclose(Kc @ eig.eigenvectors, eig.eigenvectors * eig.eigenvalues,
+                               atol=1e-10)
+    np.testing.assert_allclose(eig.eigenvectors.T @ eig.eigenvectors, np.eye(8), atol=1e-12)
+
+
+def test_all_eigenpairs_with_dense_equal_the_full_spectrum(Kc):
+    eig = eigendecompose(Kc, Kc.shape[0], solver="auto")
+    np.testing.assert_allclose(eig.eigenvalues, kernel_spectrum(Kc), atol=1e-10)
+
+
+def test_signs_are_deterministic_largest_entry_positive(Kc):
+    V = eigendecompose(Kc, 4, solver="dense").eigenvectors
+    rows = np.argmax(np.abs(V), axis=0)
+    assert np.all(V[rows, np.arange(4)] > 0)
+    np.testing.assert_array_equal(flip_signs(-V), V)
+
+
+def test_scaled_axes_have_unit_length_in_feature_space(Kc):
+    eig = eigendecompose(Kc, 6, solver="dense")
+    alphas = scale_eigenvectors(eig.eigenvectors, eig.eigenvalues)
+    # ||V^k||^2 = alpha_k^T K~ alpha_k = 1 and the axes are orthogonal.
+    np.testing.assert_allclose(alphas.T @ Kc @ alphas, np.eye(6), atol=1e-10)
+
+
+def test_scaling_zeroes_null_and_negative_components():
+    V = np.eye(3)
+    alphas = scale_eigenvectors(V, np.array([4.0, 0.0, -1.0]))
+    np.testing.assert_array_equal(alphas[:, 0], [0.5, 0, 0])
+    assert not alphas[:, 1:].any()
+
+
+def test_explained_variance_of_all_components_sums_to_one(Kc):
+    eig = eigendecompose(Kc, Kc.shape[0])
+    ratio = explained_variance_ratio(eig.eigenvalues, np.trace(Kc))
+    assert ratio.sum() == pytest.approx(1.0, abs=1e-10)
+    assert np.all(np.diff(ratio) <= 1e-15)
+
+
+def test_sigmoid_kernel_reports_negative_eigenvalues(rng):
+    X = rng.normal(size=(120, 2))
+    Kc = center_kernel(compute_kernel(X, kernel="sigmoid", gamma=2.0, coef0=-1.0))
+    report = describe_spectrum(kernel_spectrum(Kc))
+    assert report.n_negative > 0
+    assert not report.is_positive_semidefinite
+    assert report.most_negative < 0 and 0 < report.negative_share < 1
+
+
+def test_rbf_kernel_is_positive_semidefinite_up_to_rounding(Kc):
+    report = describe_spectrum(kernel_spectrum(Kc))
+    assert report.is_positive_semidefinite
+    # Centring removes one direction: the constant vector is in the null space.
+    assert report.n_zero >= 1
+
+
+def test_clean_eigenvalues_separates_rounding_noise_from_negative_values():
+    cleaned, negative = clean_eigenvalues(np.array([10.0, 1e-13, -1e-12, -1.0]))
+    np.testing.assert_array_equal(cleaned, [10.0, 0.0, 0.0, -1.0])
+    np.testing.assert_array_equal(negative, [False, False, False, True])
+
+
+def test_randomized_solver_is_exact_on_a_low_rank_kernel(rng):
+    X = rng.normal(size=(400, 3))
+    Kc = center_kernel(compute_kernel(X, kernel="linear"))  # rank 3
+    dense = eigendecompose(Kc, 3, solver="dense")
+    rand = eigendecompose(Kc, 3, solver="randomized", random_state=1)
+    np.testing.assert_allclose(rand.eigenvalues, dense.eigenvalues, rtol=1e-10)
+    np.testing.assert_allclose(rand.eigenvectors, match_signs(rand.eigenvectors,
+                                                              dense.eigenvectors), atol=1e-9)
+
+
+def test_auto_rule_prefers_arpack_only_for_few_components_of_large_matrices():
+    assert choose_eigen_solver(100, 2) == "dense"
+    assert choose_eigen_solver(7291, 10) == "arpack"
+    assert choose_eigen_solver(7291, 2000) == "dense"
+    assert choose_eigen_solver(500, 499) == "dense"
+
+
+def test_dense_solver_can_work_in_place_on_the_caller_matrix(Kc):
+    expected = eigendecompose(Kc, 3, solver="dense")
+    work = Kc.copy()
+    got = eigendecompose(work, 3, solver="dense", overwrite=True)
+    np.testing.assert_allclose(got.eigenvalues, expected.eigenvalues)
+    assert not np.allclose(work, Kc)  # LAPACK used the caller's buffer
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"n_components": 0}, r"n_components must be in \[1, 250\]"),
+        ({"n_components": 251}, r"n_components must be in \[1, 250\]"),
+        ({"n_components": 2.5}, "n_components must be a whole number"),
+        ({"n_components": 2, "solver": "lobpcg"}, "eigen_solver must be one of"),
+        ({"n_components": 2, "solver": "randomized", "iterated_power": -1},
+         "iterated_power must be"),
+    ],
+)
+def test_bad_eigen_parameters(Kc, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        eigendecompose(Kc, **kwargs)
