@@ -151,7 +151,7 @@ def kwok_tsang_preimage(
     input_sq_distances = -np.log(similarity) / gamma
 
     Z = np.empty((feature_sq_distances.shape[0], X_fit.shape[1]))
-    for row, (fsq, isq) in enumerate(zip(feature_sq_distances, input_sq_distances)):
+    for row, (fsq, isq) in enumerate(zip(feature_sq_distances, input_sq_distances, strict=True)):
         nearest = np.argpartition(fsq, n_neighbors - 1)[:n_neighbors]
         neighbours = X_fit[nearest]
         mean = neighbours.mean(axis=0)

@@ -1,0 +1,27 @@
+"""The benchmark must keep running as the core changes (no timing is asserted)."""
+
+import importlib.util
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_kpca.py"
+
+
+def load_benchmark():
+    spec = importlib.util.spec_from_file_location("bench_kpca", BENCH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_benchmark_runs_and_reports_matching_projections(capsys):
+    bench = load_benchmark()
+    rows = bench.main(["--sizes", "300", "--components", "2", "12", "--data", "random", "toy",
+                       "--repeats", "1"])
+    assert [(r["data"], r["k"]) for r in rows] == [
+        ("random", 2), ("random", 12), ("toy", 2), ("toy", 12)]
+    for row in rows:
+        assert row["diff"] < 1e-8
+        assert row["ours"] > 0 and row["sklearn"] > 0 and row["floor"] > 0
+        # One n x n matrix plus O(nk); the copy of X (n x d) adds d / n of one.
+        assert row["mem_ours"] < 1.25 + row["d"] / row["n"]
+    assert "skl/ours" in capsys.readouterr().out
