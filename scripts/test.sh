@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The one command that installs what the tests need and runs the whole suite:
 #   bash scripts/test.sh [extra pytest arguments]
-# It creates .venv (Debian's system Python refuses global pip installs), installs
-# requirements-dev.txt, installs Debian's Chromium for the browser tests when it is
-# missing, lints, and runs pytest. CI (.ci/run) calls exactly this.
+# It creates .venv with requirements-dev.txt (scripts/_venv.sh), installs Debian's
+# Chromium for the browser tests when it is missing, lints, and runs pytest.
+# CI (.ci/run) calls exactly this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,12 +14,8 @@ if [ ! -x /usr/bin/chromium ]; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi
 
-if [ ! -x .venv/bin/python ]; then
-    echo "== creating .venv"
-    python3 -m venv .venv
-fi
-echo "== installing requirements-dev.txt"
-.venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
+source scripts/_venv.sh
+ensure_venv requirements-dev.txt
 
 # The real USPS digits: tests read them from KPCA_USPS_PATH; default to the copy
 # that sits beside the repository in the workplace when there is one.
