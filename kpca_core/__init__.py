@@ -6,7 +6,8 @@ The steps, in the order of the algorithm (Schölkopf, Smola & Müller, 1998):
 2. :func:`center_kernel` centres it in feature space: K~ = K - 1K - K1 + 1K1.
 3. :func:`eigendecompose` finds the leading eigenpairs (l, v) of K~.
 4. :func:`scale_eigenvectors` turns them into unit-length feature-space axes,
-   alpha = v / sqrt(l); a point x projects to K~_x alpha.
+   alpha = v / sqrt(l); :func:`project_new_points` gives K~_x alpha and
+   :func:`project_training_points` the training coordinates sqrt(l) v.
 
 :class:`KernelPCA` runs them behind scikit-learn's estimator API.
 """
@@ -29,6 +30,8 @@ from .eigen import (
     explained_variance_ratio,
     flip_signs,
     kernel_spectrum,
+    project_new_points,
+    project_training_points,
     scale_eigenvectors,
 )
 from .estimator import PREIMAGE_METHODS, KernelPCA
@@ -74,6 +77,8 @@ __all__ = [
     "kernel_spectrum",
     "kwok_tsang_preimage",
     "median_heuristic_gamma",
+    "project_new_points",
+    "project_training_points",
     "scale_eigenvectors",
     "squared_euclidean_distances",
 ]

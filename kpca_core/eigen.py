@@ -37,6 +37,8 @@ __all__ = [
     "explained_variance_ratio",
     "flip_signs",
     "kernel_spectrum",
+    "project_new_points",
+    "project_training_points",
     "scale_eigenvectors",
 ]
 
@@ -238,6 +240,22 @@ def scale_eigenvectors(eigenvectors: np.ndarray, eigenvalues: np.ndarray) -> np.
     positive = eigenvalues > 0
     alphas[:, positive] = eigenvectors[:, positive] / np.sqrt(eigenvalues[positive])
     return alphas
+
+
+def project_training_points(eigenvectors: np.ndarray, eigenvalues: np.ndarray) -> np.ndarray:
+    """Coordinates of the training points on the axes: K~ alpha = sqrt(l) v.
+
+    No kernel evaluation is needed: K~ v = l v, so K~ v / sqrt(l) = sqrt(l) v.
+    Components with l <= 0 have no real axis and get coordinate 0.
+    """
+    return eigenvectors * np.sqrt(np.maximum(eigenvalues, 0.0))
+
+
+def project_new_points(
+    K_test_centered: np.ndarray, eigenvectors: np.ndarray, eigenvalues: np.ndarray
+) -> np.ndarray:
+    """Coordinates of new points: K~_t alpha, with K~_t centred by the training statistics."""
+    return K_test_centered @ scale_eigenvectors(eigenvectors, eigenvalues)
 
 
 def explained_variance_ratio(eigenvalues: np.ndarray, total_variance: float) -> np.ndarray:

@@ -27,6 +27,8 @@ from .eigen import (
     clean_eigenvalues,
     eigendecompose,
     explained_variance_ratio,
+    project_new_points,
+    project_training_points,
     scale_eigenvectors,
 )
 from .kernels import KERNELS, compute_kernel
@@ -231,8 +233,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         self.explained_variance_ratio_ = explained_variance_ratio(eigenvalues, total_variance)
 
     def _training_projections(self) -> np.ndarray:
-        # K~ v = l v, so the training points project to K~ v / sqrt(l) = sqrt(l) v.
-        return self.eigenvectors_ * np.sqrt(np.maximum(self.eigenvalues_, 0.0))
+        return project_training_points(self.eigenvectors_, self.eigenvalues_)
 
     def _fit_inverse_transform(self, X_transformed: np.ndarray, X: np.ndarray) -> None:
         """Kernel ridge regression from projections back to inputs (Bakır et al. 2004)."""
@@ -296,7 +297,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         else:
             K_test = self._get_kernel(check_data(X), self.X_fit_)
         K_test = center_test_kernel(K_test, self._centering, copy=False)
-        return K_test @ scale_eigenvectors(self.eigenvectors_, self.eigenvalues_)
+        return project_new_points(K_test, self.eigenvectors_, self.eigenvalues_)
 
     def inverse_transform(self, X, *, init=None):
         """Map projections back to input space with the chosen pre-image method.

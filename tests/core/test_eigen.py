@@ -134,3 +134,12 @@ def test_dense_solver_can_work_in_place_on_the_caller_matrix(Kc):
 def test_bad_eigen_parameters(Kc, kwargs, message):
     with pytest.raises(ValueError, match=message):
         eigendecompose(Kc, **kwargs)
+
+
+def test_projection_steps_agree_on_training_points(Kc):
+    from kpca_core import project_new_points, project_training_points
+
+    eig = eigendecompose(Kc, 4)
+    np.testing.assert_allclose(
+        project_new_points(Kc, eig.eigenvectors, eig.eigenvalues),
+        project_training_points(eig.eigenvectors, eig.eigenvalues), atol=1e-10)
