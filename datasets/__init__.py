@@ -1,0 +1,175 @@
+"""KPCA Lab's data sets, behind one registry: :func:`load` and :func:`available`.
+
+This top-level package is named ``datasets`` and therefore shadows the unrelated
+PyPI distribution of the same name (Hugging Face ``datasets``). KPCA Lab never
+depends on that distribution; do not add it to the requirements.
+
+Examples
+--------
+>>> import datasets
+>>> list(datasets.available())[:2]
+['circles', 'moons']
+>>> data = datasets.load("circles", n=100, seed=1)
+>>> data.X.shape
+(100, 2)
+"""
+
+from __future__ import annotations
+
+import functools
+import numbers
+from collections.abc import Callable
+from typing import Any
+
+from ._types import Dataset, DatasetInfo, Option
+from .csv_loader import CSVError, load_csv
+from .iris import IRIS_INFO, load_iris
+from .synthetic import (
+    CIRCLES_INFO,
+    FOUR_CLASSES_INFO,
+    MOONS_INFO,
+    PARABOLA_INFO,
+    SCHOLKOPF_TOY_INFO,
+    SWISS_ROLL_INFO,
+    load_circles,
+    load_four_classes,
+    load_moons,
+    load_parabola,
+    load_scholkopf_toy,
+    load_swiss_roll,
+)
+from .usps import (
+    USPS_INFO,
+    UspsUnavailableError,
+    download_usps,
+    ensure_usps,
+    load_usps,
+    usps_source_description,
+)
+
+__all__ = [
+    "CSVError",
+    "Dataset",
+    "DatasetInfo",
+    "Option",
+    "UspsUnavailableError",
+    "available",
+    "clear_cache",
+    "download_usps",
+    "ensure_usps",
+    "load",
+    "load_csv",
+    "usps_source_description",
+]
+
+# In the order the sidebar lists them.
+_REGISTRY: dict[str, tuple[DatasetInfo, Callable[..., Dataset]]] = {
+    info.name: (info, loader)
+    for info, loader in [
+        (CIRCLES_INFO, load_circles),
+        (MOONS_INFO, load_moons),
+        (SWISS_ROLL_INFO, load_swiss_roll),
+        (SCHOLKOPF_TOY_INFO, load_scholkopf_toy),
+        (PARABOLA_INFO, load_parabola),
+        (FOUR_CLASSES_INFO, load_four_classes),
+        (IRIS_INFO, load_iris),
+        (USPS_INFO, load_usps),
+    ]
+}
+
+
+def available() -> dict[str, DatasetInfo]:
+    """The data sets :func:`load` knows, in sidebar order, with their options.
+
+    Uploaded CSV files are not listed: they are loaded with :func:`load_csv`.
+    """
+    return {name: info for name, (info, _) in _REGISTRY.items()}
+
+
+def load(name: str, **options: Any) -> Dataset:
+    """Load a data set by name; repeated calls with the same options are cached.
+
+    Parameters
+    ----------
+    name : str
+        A key of :func:`available`.
+    **options
+        Values for the data set's options; the others take their defaults.
+
+    Returns
+    -------
+    Dataset
+        Read-only arrays shared between calls: copy before modifying.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name or option, or a value of the wrong type or out of range;
+        the message names the option and what it allows.
+    UspsUnavailableError
+        For ``"usps"`` when the digits are neither on disk nor downloadable.
+    """
+    if name not in _REGISTRY:
+        hint = " Uploaded files are loaded with datasets.load_csv()." if name == "csv" else ""
+        raise ValueError(
+            f"Unknown data set {name!r}. Available: {', '.join(_REGISTRY)}.{hint}"
+        )
+    info, _ = _REGISTRY[name]
+    values = _validated(info, options)
+    return _load_cached(name, tuple(sorted(values.items())))
+
+
+def clear_cache() -> None:
+    """Forget every loaded data set (for tests, or after replacing the USPS file)."""
+    from .usps import _read_npz
+
+    _load_cached.cache_clear()
+    _read_npz.cache_clear()
+
+
+# Bounded: the largest entry (all of USPS) is about 19 MB.
+@functools.lru_cache(maxsize=16)
+def _load_cached(name: str, options: tuple[tuple[str, Any], ...]) -> Dataset:
+    _, loader = _REGISTRY[name]
+    return loader(**dict(options))
+
+
+def _validated(info: DatasetInfo, given: dict[str, Any]) -> dict[str, Any]:
+    """Fill in defaults and check each given value against its :class:`Option`."""
+    known = {option.name: option for option in info.options}
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        allowed = ", ".join(known) if known else "none"
+        raise ValueError(
+            f"Data set {info.name!r} has no option {unknown[0]!r}. Its options are: {allowed}."
+        )
+    values = {}
+    for option in info.options:
+        values[option.name] = (
+            _checked(info.name, option, given[option.name])
+            if option.name in given
+            else option.default
+        )
+    return values
+
+
+def _checked(dataset: str, option: Option, value: Any) -> Any:
+    where = f"Option {option.name!r} of {dataset!r}"
+    if option.kind == "choice":
+        if value not in option.choices:
+            raise ValueError(
+                f"{where} must be one of {', '.join(map(repr, option.choices))}; got {value!r}."
+            )
+        return value
+    # bool is an Integral in Python, but True is never a meaningful sample count.
+    if isinstance(value, bool) or not isinstance(
+        value, numbers.Integral if option.kind == "int" else numbers.Real
+    ):
+        kind = "an integer" if option.kind == "int" else "a number"
+        raise ValueError(f"{where} must be {kind}; got {value!r}.")
+    value = int(value) if option.kind == "int" else float(value)
+    if not option.low <= value <= option.high:
+        raise ValueError(
+            f"{where} must be between {option.low} and {option.high}; got {value}."
+        )
+    return value

@@ -1,0 +1,409 @@
+"""Load the user's own CSV file into a :class:`Dataset`, or say exactly what is wrong.
+
+The loader is pure: it reads its input and returns a new :class:`Dataset` or
+raises :class:`CSVError`, and keeps no state, so a failed upload never touches
+what was loaded before. Line numbers in messages are the file's physical lines,
+counting from 1 (the header, when there is one, is line 1), as a text editor
+shows them.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ._types import Dataset
+
+# The app's limits: the kernel matrix is n × n and must stay interactive.
+MAX_ROWS = 5000
+MAX_COLUMNS = 1000
+MAX_BYTES = 200 * 2**20  # Streamlit's default upload limit
+MIN_ROWS = 3
+
+# Tried in this order; on a tie the rarer separators win, because a file with the
+# same number of semicolons on every line is semicolon-separated even if it also
+# has decimal commas.
+DELIMITERS = {"\t": "tab", ";": "semicolon", ",": "comma"}
+MISSING = {"", "na", "nan", "n/a", "null"}
+BINARY_SIGNATURES = {
+    b"\x89PNG": "a PNG image",
+    b"\xff\xd8\xff": "a JPEG image",
+    b"GIF8": "a GIF image",
+    b"%PDF": "a PDF document",
+    b"PK\x03\x04": "a zip archive or an Excel (.xlsx) workbook",
+    b"\xd0\xcf\x11\xe0": "an old Excel (.xls) workbook",
+}
+EXPORT_HINT = "Export the data as CSV (comma-separated values) and upload that."
+
+
+class CSVError(ValueError):
+    """The file cannot be used; the message is meant for the user as it is."""
+
+
+@dataclass(frozen=True)
+class _Table:
+    names: list[str]
+    rows: list[list[str]]
+    lines: list[int]  # physical line number of each row
+    has_header: bool
+    delimiter: str
+
+
+def load_csv(
+    source: bytes | str | os.PathLike,
+    *,
+    label_column: str | None = None,
+    drop_nonfinite: bool = False,
+) -> Dataset:
+    """Read numeric columns, and optionally a label column, from CSV text.
+
+    A first row is taken as a header when it has a text cell above a column of
+    numbers; otherwise the columns are named ``x1 .. xd``. Comma, semicolon and
+    tab separators are recognised.
+
+    Parameters
+    ----------
+    source : bytes, str or PathLike
+        The file's content (an upload), or a path to read.
+    label_column : str, optional
+        Name of the column holding class labels (numbers or text). Without a
+        header the names are ``x1 .. xd``.
+    drop_nonfinite : bool
+        Drop rows with missing, NaN or infinite values instead of refusing them.
+
+    Returns
+    -------
+    Dataset
+        ``name="csv"``; ``y`` holds indices into ``target_names`` (sorted labels),
+        or is None without a label column.
+
+    Raises
+    ------
+    CSVError
+        With a short message naming the line or column at fault and the fix.
+    """
+    data, origin = _read_bytes(source)
+    table = _parse_table(_decode(data), label_column)
+    _check_size(len(table.rows), len(table.names))
+
+    label = _label_index(table, label_column)
+    features = [j for j in range(len(table.names)) if j != label]
+    if not features:
+        raise CSVError(
+            f"{table.names[label]!r} is the only column; KPCA needs at least one column of "
+            "numbers besides the labels."
+        )
+    X = _numeric_columns(table, features)
+    keep = _complete_rows(table, X, features, label, drop_nonfinite)
+    X, dropped = X[keep], int(np.count_nonzero(~keep))
+    _check_rows(X, dropped)
+
+    y, target_names = None, ()
+    if label is not None:
+        kept_rows = [row for row, kept in zip(table.rows, keep, strict=True) if kept]
+        y, target_names = _encode_labels([row[label] for row in kept_rows])
+    return Dataset(
+        name="csv",
+        X=X,
+        y=y,
+        target_names=target_names,
+        feature_names=tuple(table.names[j] for j in features),
+        description=_describe(table, origin, X, label, target_names, dropped),
+        citation="Your own data, uploaded to KPCA Lab.",
+    )
+
+
+def _read_bytes(source: bytes | str | os.PathLike) -> tuple[bytes, str]:
+    if isinstance(source, bytes | bytearray | memoryview):
+        data, origin = bytes(source), "the uploaded file"
+    else:
+        path = Path(source)
+        origin = path.name
+        try:
+            if path.stat().st_size > MAX_BYTES:
+                _refuse_size(path.stat().st_size)
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise CSVError(f"There is no file {str(path)!r}.") from None
+        except OSError as exc:
+            raise CSVError(f"Cannot read {str(path)!r}: {exc.strerror}.") from None
+    if len(data) > MAX_BYTES:
+        _refuse_size(len(data))
+    return data, origin
+
+
+def _refuse_size(size: int) -> None:
+    raise CSVError(
+        f"The file is {size / 2**20:.1f} MB; the app's limit is {MAX_BYTES // 2**20} MB. "
+        "Upload a smaller sample."
+    )
+
+
+def _decode(data: bytes) -> str:
+    """Bytes to text, refusing binary files and encodings other than UTF-8."""
+    if not data.strip():
+        raise CSVError("The file is empty.")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise CSVError("The file is UTF-16 text. Save it as 'CSV UTF-8' and upload it again.")
+    for signature, kind in BINARY_SIGNATURES.items():
+        if data.startswith(signature):
+            raise CSVError(f"This is {kind}, not a CSV text file. {EXPORT_HINT}")
+    if b"\x00" in data[:8192]:
+        raise CSVError(f"The file holds binary data, not CSV text. {EXPORT_HINT}")
+    try:
+        # utf-8-sig reads plain UTF-8 too, and drops the byte-order mark Excel writes.
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise CSVError(
+            f"The file is not UTF-8 text: byte 0x{data[exc.start]:02X} on line {line} cannot "
+            "be read. Save it as 'CSV UTF-8' (in Excel: Save As, CSV UTF-8) and upload it again."
+        ) from None
+
+
+def _parse_table(text: str, label_column: str | None) -> _Table:
+    """Split text into equally long rows of stripped cells and find the header."""
+    delimiter = _detect_delimiter(text)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    rows, lines = [], []
+    try:
+        for cells in reader:
+            if any(cell.strip() for cell in cells):  # blank lines carry no data
+                rows.append([cell.strip() for cell in cells])
+                lines.append(reader.line_num)
+    except csv.Error as exc:
+        raise CSVError(f"Line {reader.line_num} cannot be read as CSV: {exc}.") from None
+    if not rows:
+        raise CSVError("The file is empty.")
+
+    width = len(rows[0])
+    for cells, line in zip(rows, lines, strict=True):
+        if len(cells) != width:
+            raise CSVError(
+                f"Line {line} has {len(cells)} values but line {lines[0]} has {width} "
+                f"(reading the {DELIMITERS[delimiter]} as the separator). Every row needs the "
+                "same number of columns."
+            )
+    # A column that is empty everywhere, header included, is an artefact of a
+    # trailing separator, not data.
+    keep = [j for j in range(width) if any(cells[j] for cells in rows)]
+    rows = [[cells[j] for j in keep] for cells in rows]
+
+    # Naming the label column in the first row marks a header even when no column is
+    # numeric, so that the messages can use the user's names.
+    has_header = _has_header(rows) or (label_column is not None and label_column in rows[0])
+    if not has_header and len(rows) == 1 and any(_is_text(cell) for cell in rows[0]):
+        raise CSVError(
+            f"The file has only a header row ({', '.join(rows[0])}) and no data rows."
+        )
+    if has_header:
+        names = [name or f"x{j + 1}" for j, name in enumerate(rows[0])]
+        rows, lines = rows[1:], lines[1:]
+        _check_unique(names)
+    else:
+        names = [f"x{j + 1}" for j in range(len(rows[0]))]
+    return _Table(names, rows, lines, has_header, delimiter)
+
+
+def _detect_delimiter(text: str) -> str:
+    """The separator found the same number of times on each of the first lines."""
+    sample = [line for line in text.splitlines()[:50] if line.strip()][:20]
+    consistent = {}
+    for delimiter in DELIMITERS:
+        counts = {line.count(delimiter) for line in sample}
+        if len(counts) == 1 and min(counts) > 0:
+            consistent[delimiter] = counts.pop()
+    if consistent:
+        return max(consistent, key=consistent.get)  # first in DELIMITERS on a tie
+    # Ragged or single-column: the most frequent separator gives the clearest error.
+    return max(",;\t", key=lambda d: sum(line.count(d) for line in sample))
+
+
+def _has_header(rows: list[list[str]]) -> bool:
+    """True if some first-row cell is text above a column that is mostly numbers."""
+    for j, cell in enumerate(rows[0]):
+        if _is_text(cell):
+            below = [row[j] for row in rows[1:] if row[j].lower() not in MISSING]
+            if below and sum(_to_float(value) is not None for value in below) > len(below) / 2:
+                return True
+    return False
+
+
+def _check_unique(names: list[str]) -> None:
+    seen: dict[str, int] = {}
+    for j, name in enumerate(names):
+        if name in seen:
+            raise CSVError(
+                f"The column name {name!r} appears twice in the header (columns {seen[name] + 1} "
+                f"and {j + 1}). Give each column a different name."
+            )
+        seen[name] = j
+
+
+def _check_size(n_rows: int, n_columns: int) -> None:
+    if n_rows > MAX_ROWS:
+        raise CSVError(
+            f"The file has {n_rows:,} data rows; the app's limit is {MAX_ROWS:,} rows, so that "
+            f"the n × n kernel matrix stays quick. Upload a sample of at most {MAX_ROWS:,} rows."
+        )
+    if n_columns > MAX_COLUMNS:
+        raise CSVError(
+            f"The file has {n_columns:,} columns; the app's limit is {MAX_COLUMNS:,} columns. "
+            "Keep the columns you need and upload again."
+        )
+
+
+def _complete_rows(
+    table: _Table, X: np.ndarray, features: list[int], label: int | None, drop: bool
+) -> np.ndarray:
+    """Mask of rows without missing, NaN or infinite values; refuse the others unless
+    ``drop``."""
+    complete = np.isfinite(X).all(axis=1)
+    if label is not None:
+        complete &= np.array([row[label].lower() not in MISSING for row in table.rows])
+    n_bad = len(X) - int(np.count_nonzero(complete))
+    if n_bad and not drop:
+        first = int(np.argmin(complete))
+        bad = [table.names[j] for j, v in zip(features, X[first], strict=True)
+               if not np.isfinite(v)]
+        column = bad[0] if bad else table.names[label]
+        these = "that row" if n_bad == 1 else f"these {n_bad} rows"
+        raise CSVError(
+            f"{_rows(n_bad)} of {len(X)} with missing, NaN or infinite values (the first on "
+            f"line {table.lines[first]}, column {column!r}). Fill in those cells, or choose "
+            f"to drop {these}."
+        )
+    return complete
+
+
+def _check_rows(X: np.ndarray, dropped: int) -> None:
+    if len(X) < MIN_ROWS:
+        if dropped:
+            raise CSVError(
+                f"Only {_rows(len(X))} left after dropping {_rows(dropped)} with missing "
+                f"values; KPCA needs at least {MIN_ROWS}."
+            )
+        raise CSVError(f"The file has {_rows(len(X))} of data; KPCA needs at least {MIN_ROWS}.")
+    if len(np.unique(X, axis=0)) == 1:
+        raise CSVError(
+            f"All {len(X)} rows have the same values; KPCA needs at least two different rows."
+        )
+
+
+def _label_index(table: _Table, label_column: str | None) -> int | None:
+    if label_column is None:
+        return None
+    if label_column not in table.names:
+        unnamed = "" if table.has_header else " (the file has no header row, so they are numbered)"
+        raise CSVError(
+            f"There is no column named {label_column!r}. The columns are: "
+            f"{', '.join(table.names)}{unnamed}."
+        )
+    return table.names.index(label_column)
+
+
+def _numeric_columns(table: _Table, columns: list[int]) -> np.ndarray:
+    """Parse the feature columns as float64; missing cells become NaN."""
+    X = np.empty((len(table.rows), len(columns)))
+    text_columns = []
+    for k, j in enumerate(columns):
+        column = [row[j] for row in table.rows]
+        try:
+            X[:, k] = np.array(column, dtype=float)  # fast path: every cell a plain number
+            continue
+        except ValueError:
+            pass
+        values = [_to_float(cell) for cell in column]
+        bad = [i for i, value in enumerate(values) if value is None]
+        if len(bad) > len(values) / 2:
+            # Show a decimal comma if there is one: it is the likeliest cause.
+            example = next((i for i in bad if _decimal_comma_hint(table.rows[i][j])), bad[0])
+            text_columns.append((j, example))
+        elif bad:
+            raise CSVError(_stray_text_message(table, j, bad[0]))
+        else:
+            X[:, k] = values
+    if not text_columns:
+        return X
+    j, i = text_columns[0]
+    value, line = table.rows[i][j], table.lines[i]
+    if len(text_columns) == len(columns):
+        message = (
+            f"No numeric columns found: every column holds text (e.g. {value!r} on line {line}). "
+            "KPCA needs at least one column of numbers."
+        )
+    else:
+        message = (
+            f"Column {table.names[j]!r} holds text (e.g. {value!r} on line {line}), not "
+            "numbers. Choose it as the label column, or remove it."
+        )
+    raise CSVError(message + _decimal_comma_hint(value))
+
+
+def _stray_text_message(table: _Table, j: int, i: int) -> str:
+    value, name = table.rows[i][j], table.names[j]
+    return (
+        f"Column {name!r} has a non-numeric value {value!r} on line {table.lines[i]} of the "
+        f"file. Correct that cell or delete its row, or choose {name!r} as the label column."
+        + _decimal_comma_hint(value)
+    )
+
+
+def _decimal_comma_hint(value: str) -> str:
+    if re.fullmatch(r"[-+]?\d*,\d+", value):
+        return " It looks like a decimal comma: write numbers as 1.5, not 1,5."
+    return ""
+
+
+def _rows(k: int) -> str:
+    return "1 row" if k == 1 else f"{k} rows"
+
+
+def _to_float(cell: str) -> float | None:
+    """The cell's number, NaN for a missing value, or None for text."""
+    if cell.lower() in MISSING:
+        return float("nan")
+    try:
+        return float(cell)
+    except ValueError:
+        return None
+
+
+def _is_text(cell: str) -> bool:
+    return _to_float(cell) is None
+
+
+def _encode_labels(labels: list[str]) -> tuple[np.ndarray, tuple[str, ...]]:
+    """Map labels to 0..k-1 in sorted order (numerically if they are all numbers)."""
+    distinct = set(labels)
+    numeric = all(_to_float(value) is not None for value in distinct)
+    names = sorted(distinct, key=float if numeric else str)
+    index = {name: k for k, name in enumerate(names)}
+    return np.array([index[value] for value in labels], dtype=np.int64), tuple(names)
+
+
+def _describe(
+    table: _Table, origin: str, X: np.ndarray, label: int | None,
+    target_names: tuple[str, ...], dropped: int,
+) -> str:
+    parts = [f"Your data from {origin}: {X.shape[0]} rows and {X.shape[1]} numeric columns"]
+    parts.append(
+        "named in the header row" if table.has_header
+        else f"named x1..x{X.shape[1]} because the file has no header row"
+    )
+    if len(table.names) > 1:
+        parts.append(f"separated by {DELIMITERS[table.delimiter]}s")
+    if label is not None:
+        parts.append(f"classes from column {table.names[label]!r} ({len(target_names)} classes)")
+    if dropped:
+        parts.append(f"{dropped} rows with missing, NaN or infinite values were dropped")
+    return (
+        "; ".join(parts) + ". The columns are used as they are: if their scales differ "
+        "a lot, the largest one dominates both linear and RBF kernels."
+    )

@@ -1,0 +1,449 @@
+"""The USPS handwritten digits: find them, download them once, load a stratified subset.
+
+Where the data comes from, in this order:
+
+1. the ``.npz`` file named by the environment variable ``KPCA_USPS_PATH``;
+2. the per-user cache, ``$KPCA_CACHE_DIR/usps.npz`` (default ``~/.cache/kpca-lab``);
+3. a download of the ESL text files ``zip.train.gz`` and ``zip.test.gz`` from
+   ``$KPCA_USPS_URL`` (default :data:`DEFAULT_BASE_URL`), validated and then cached
+   in the format below. The data is never part of the repository.
+
+The ``.npz`` format (``np.savez_compressed``)::
+
+    X_train  int16 (7291, 256)  grey value × divisor, in -divisor..divisor
+    y_train  uint8 (7291,)      digit 0..9
+    X_test   int16 (2007, 256)
+    y_test   uint8 (2007,)
+    divisor  int16 ()           1000
+
+Each row of ``X`` is a 16 × 16 image in row-major order, row 0 at the top;
+-1 is background and +1 full ink.
+
+References
+----------
+Le Cun, Y. et al. (1990). Handwritten digit recognition with a back-propagation
+network. Advances in Neural Information Processing Systems 2, 396-404.
+Hastie, T., Tibshirani, R. & Friedman, J. (2009). The Elements of Statistical
+Learning, 2nd ed., Springer: the "ZIP code" data.
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import os
+import tempfile
+import urllib.error
+import urllib.request
+import zlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import suppress
+from pathlib import Path
+
+import numpy as np
+
+from ._types import Dataset, DatasetInfo, Option
+from .synthetic import SEED
+
+Progress = Callable[[float, str], None]
+
+DEFAULT_BASE_URL = "https://hastie.su.domains/ElemStatLearn/datasets/"
+FILES = {"train": "zip.train.gz", "test": "zip.test.gz"}
+CACHE_FILENAME = "usps.npz"
+IMAGE_SHAPE = (16, 16)
+N_PIXELS = IMAGE_SHAPE[0] * IMAGE_SHAPE[1]
+DIVISOR = 1000
+# Digits 0..9 in each split, as published; a download must match them exactly.
+USPS_CLASS_COUNTS: Mapping[str, tuple[int, ...]] = {
+    "train": (1194, 1005, 731, 658, 652, 556, 664, 645, 542, 644),
+    "test": (359, 264, 198, 166, 200, 160, 170, 147, 166, 177),
+}
+N_TOTAL = sum(map(sum, USPS_CLASS_COUNTS.values()))
+
+USPS_INFO = DatasetInfo(
+    name="usps",
+    title="USPS handwritten digits",
+    summary="Real 16 × 16 images of the digits 0-9 from US postal envelopes.",
+    options=(
+        Option("split", "train", "choice", choices=("train", "test", "all"),
+               help="Which published part: 7291 training or 2007 test images, or both."),
+        Option("n", 2000, "int", 10, N_TOTAL,
+               help="Number of images, drawn per digit in proportion (capped at the split size)."),
+        SEED,
+    ),
+    suggested_kernel={"kernel": "rbf", "gamma": 0.004},
+)
+CITATION = (
+    "Le Cun, Y. et al. (1990). Handwritten digit recognition with a back-propagation "
+    "network. Advances in Neural Information Processing Systems 2, 396-404. Copy "
+    "distributed with Hastie, T., Tibshirani, R. & Friedman, J. (2009), The Elements of "
+    "Statistical Learning, 2nd ed. (the 'ZIP code' data)."
+)
+
+
+class UspsUnavailableError(RuntimeError):
+    """The USPS digits cannot be loaded; the message says what to do about it."""
+
+
+def cache_dir() -> Path:
+    """Per-user cache directory: ``$KPCA_CACHE_DIR``, else ``~/.cache/kpca-lab``."""
+    return Path(os.environ.get("KPCA_CACHE_DIR") or Path.home() / ".cache" / "kpca-lab")
+
+
+def base_url() -> str:
+    """Where to download from: ``$KPCA_USPS_URL``, else :data:`DEFAULT_BASE_URL`."""
+    return os.environ.get("KPCA_USPS_URL") or DEFAULT_BASE_URL
+
+
+def _unavailable(reason: str, cache: Path | None = None, url: str | None = None) -> str:
+    cache = cache or cache_dir()
+    return (
+        f"The USPS digits are not available: {reason}. To fix this, either set the "
+        "environment variable KPCA_USPS_PATH to an .npz file in the format described in "
+        "datasets/usps.py (keys X_train, y_train, X_test, y_test, divisor), or connect to "
+        f"the internet so that KPCA Lab can download them once from {url or base_url()} "
+        f"into {cache}."
+    )
+
+
+def usps_source_description() -> str:
+    """Say where the USPS digits come from on this machine, without loading anything."""
+    env = os.environ.get("KPCA_USPS_PATH")
+    if env:
+        return f"the file named by KPCA_USPS_PATH: {env}"
+    cached = cache_dir() / CACHE_FILENAME
+    if cached.is_file():
+        return f"the per-user cache: {cached}"
+    return f"not on this machine yet: it will be downloaded from {base_url()} into {cached}"
+
+
+def ensure_usps(progress: Progress | None = None) -> Path:
+    """Return the path of a USPS ``.npz`` file, downloading it into the cache if needed.
+
+    Parameters
+    ----------
+    progress : callable, optional
+        ``progress(fraction, message)``, called during a download only.
+
+    Raises
+    ------
+    UspsUnavailableError
+        If ``KPCA_USPS_PATH`` names a missing file, or no file is cached and the
+        download fails.
+    """
+    env = os.environ.get("KPCA_USPS_PATH")
+    if env:
+        # An explicit path that is wrong is a mistake to report, not to paper over
+        # with a silent download.
+        path = Path(env).expanduser()
+        if not path.is_file():
+            raise UspsUnavailableError(
+                f"KPCA_USPS_PATH is set to {env!r}, but there is no file there. Correct the "
+                f"path, or unset KPCA_USPS_PATH to use the per-user cache in {cache_dir()} "
+                "(downloaded once if needed)."
+            )
+        return path
+    cached = cache_dir() / CACHE_FILENAME
+    if cached.is_file():
+        return cached
+    return download_usps(progress=progress)
+
+
+def download_usps(
+    *,
+    url: str | None = None,
+    cache: Path | None = None,
+    progress: Progress | None = None,
+    expected_counts: Mapping[str, Sequence[int]] | None = USPS_CLASS_COUNTS,
+    timeout: float = 30.0,
+) -> Path:
+    """Download the ESL text files, validate them, and cache them as ``usps.npz``.
+
+    Both files are downloaded to temporary files inside the cache directory and
+    parsed; the ``.npz`` is renamed into place only when everything is valid, so a
+    failed or corrupt download leaves nothing behind.
+
+    Parameters
+    ----------
+    url : str, optional
+        Base URL holding ``zip.train.gz`` and ``zip.test.gz``; default :func:`base_url`.
+    cache : Path, optional
+        Directory to cache into; default :func:`cache_dir`.
+    progress : callable, optional
+        ``progress(fraction, message)`` with ``fraction`` rising from 0 to 1.
+    expected_counts : mapping, optional
+        Required number of images of each digit 0..9 per split. Defaults to the
+        published counts; tests pass the counts of their small files. None checks
+        only the row format.
+    timeout : float
+        Seconds to wait for the server before giving up.
+
+    Returns
+    -------
+    Path
+        The cached ``.npz`` file.
+
+    Raises
+    ------
+    UspsUnavailableError
+        If the server cannot be reached or a file is corrupt.
+    """
+    url = url or base_url()
+    url = url if url.endswith("/") else url + "/"
+    cache = Path(cache) if cache is not None else cache_dir()
+    report = progress or (lambda fraction, message: None)
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UspsUnavailableError(
+            _unavailable(f"the cache directory cannot be created ({exc})", cache, url)
+        ) from exc
+
+    temporaries: list[Path] = []
+    try:
+        arrays: dict[str, np.ndarray] = {}
+        for i, (split, filename) in enumerate(FILES.items()):
+            part = _temporary(cache, suffix=f".{filename}.part")
+            temporaries.append(part)
+            _fetch(url + filename, part, report, start=0.45 * i, stop=0.45 * (i + 1),
+                   timeout=timeout, cache=cache)
+            report(0.45 * (i + 1), f"Checking {filename}")
+            X, y = _parse_esl_file(part, filename, url, cache)
+            if expected_counts is not None:
+                _check_counts(y, expected_counts[split], filename, url, cache)
+            arrays[f"X_{split}"], arrays[f"y_{split}"] = X, y
+        report(0.95, "Saving to the cache")
+        npz = _temporary(cache, suffix=".npz.part")
+        temporaries.append(npz)
+        # A file object, because given a name savez appends ".npz" to it.
+        with npz.open("wb") as out:
+            np.savez_compressed(out, **arrays, divisor=np.int16(DIVISOR))
+        final = cache / CACHE_FILENAME
+        os.replace(npz, final)  # atomic: readers see the old state or the whole new file
+        report(1.0, "USPS digits ready")
+        return final
+    finally:
+        for path in temporaries:
+            with suppress(FileNotFoundError):
+                path.unlink()
+
+
+def _temporary(directory: Path, suffix: str) -> Path:
+    fd, name = tempfile.mkstemp(prefix=".usps-", suffix=suffix, dir=directory)
+    os.close(fd)
+    return Path(name)
+
+
+def _fetch(
+    url: str, dest: Path, report: Progress, *, start: float, stop: float,
+    timeout: float, cache: Path,
+) -> None:
+    """Stream ``url`` into ``dest``, reporting progress between ``start`` and ``stop``."""
+    base, name = url.rsplit("/", 1)
+    base += "/"
+    report(start, f"Downloading {name}")
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response, dest.open("wb") as out:
+            total = int(response.headers.get("Content-Length") or 0)
+            received = 0
+            while chunk := response.read(1 << 16):
+                out.write(chunk)
+                received += len(chunk)
+                if total:
+                    fraction = start + (stop - start) * min(received / total, 1.0)
+                    report(fraction, f"Downloading {name}: {received // 1024} of "
+                                     f"{total // 1024} kB")
+    except urllib.error.HTTPError as exc:
+        exc.close()  # it holds the open connection, which would otherwise leak
+        raise UspsUnavailableError(
+            _unavailable(f"the server answered HTTP {exc.code} for {url}", cache, base)
+        ) from exc
+    except (urllib.error.URLError, OSError) as exc:
+        reason = getattr(exc, "reason", exc)
+        raise UspsUnavailableError(
+            _unavailable(f"cannot download {url} ({reason})", cache, base)
+        ) from exc
+    # http.client returns a short body without complaint when the connection drops.
+    if total and received < total:
+        raise UspsUnavailableError(
+            _unavailable(f"the download of {url} stopped after {received} of {total} bytes; "
+                         "nothing was cached", cache, base)
+        )
+
+
+def _parse_esl_file(path: Path, filename: str, url: str, cache: Path) -> tuple[np.ndarray, ...]:
+    """Read a gzipped ESL file into ``(X int16 scaled by DIVISOR, y uint8)``."""
+    try:
+        with gzip.open(path, "rt", encoding="ascii") as lines:
+            return parse_esl_rows(lines, filename)
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError, ValueError) as exc:
+        raise UspsUnavailableError(
+            _unavailable(f"the downloaded {filename} is corrupt ({exc}); nothing was cached",
+                         cache, url)
+        ) from exc
+
+
+def parse_esl_rows(lines: Iterable[str], filename: str) -> tuple[np.ndarray, np.ndarray]:
+    """Parse ESL "zip" text rows ``label v1 ... v256`` into scaled int16 pixels and labels.
+
+    Numbers after the 257th are ignored: one published copy of the test file has
+    an extra trailing number on one row.
+
+    Raises
+    ------
+    ValueError
+        Naming the file and line of the first malformed row.
+    """
+    rows = []
+    for line_number, line in enumerate(lines, start=1):
+        numbers = line.split()
+        if not numbers:
+            continue
+        where = f"{filename} line {line_number}"
+        if len(numbers) < 1 + N_PIXELS:
+            raise ValueError(f"{where} has {len(numbers)} numbers; expected "
+                             f"{1 + N_PIXELS} (a digit and {N_PIXELS} grey values)")
+        try:
+            rows.append([float(v) for v in numbers[: 1 + N_PIXELS]])
+        except ValueError as exc:
+            raise ValueError(f"{where}: {exc}") from None
+    if not rows:
+        raise ValueError(f"{filename} has no rows")
+    data = np.array(rows)
+    labels, pixels = data[:, 0], data[:, 1:]
+    bad = np.flatnonzero((labels != np.round(labels)) | (labels < 0) | (labels > 9))
+    if bad.size:
+        raise ValueError(f"{filename} row {bad[0] + 1} has label {labels[bad[0]]:g}; "
+                         "expected a digit 0..9")
+    if np.abs(pixels).max() > 1:
+        raise ValueError(f"{filename} has grey values outside [-1, 1]")
+    scaled = np.rint(pixels * DIVISOR)
+    # The published values have three decimals; int16 storage must lose nothing.
+    if np.abs(scaled - pixels * DIVISOR).max() > 1e-6:
+        raise ValueError(f"{filename} has grey values that are not multiples of 1/{DIVISOR}")
+    return scaled.astype(np.int16), labels.astype(np.uint8)
+
+
+def _check_counts(
+    y: np.ndarray, expected: Sequence[int], filename: str, url: str, cache: Path
+) -> None:
+    counts = np.bincount(y, minlength=10)
+    if counts.tolist() != list(expected):
+        raise UspsUnavailableError(
+            _unavailable(
+                f"the downloaded {filename} has {len(y)} images with digit counts "
+                f"{counts.tolist()}, not the published {list(expected)}; nothing was cached",
+                cache, url,
+            )
+        )
+
+
+@functools.lru_cache(maxsize=2)
+def _read_npz(path: str, mtime_ns: int, size: int) -> dict[str, np.ndarray]:
+    """Read and check a USPS ``.npz`` once; return read-only float64 ``X`` and int ``y``.
+
+    ``mtime_ns`` and ``size`` are only part of the cache key, so that a replaced
+    file is read again.
+    """
+    try:
+        with np.load(path) as z:
+            raw = {key: z[key] for key in ("X_train", "y_train", "X_test", "y_test", "divisor")}
+    except (OSError, ValueError, KeyError) as exc:
+        raise UspsUnavailableError(
+            f"{path} is not a USPS .npz file ({exc}). It needs the keys X_train, y_train, "
+            "X_test, y_test and divisor described in datasets/usps.py; fix or delete it "
+            "(a deleted cache file is downloaded again)."
+        ) from exc
+    arrays = {}
+    for split in FILES:
+        X, y = raw[f"X_{split}"], raw[f"y_{split}"]
+        if X.ndim != 2 or X.shape[1] != N_PIXELS or y.shape != (X.shape[0],) or (
+            y.size and (y.min() < 0 or y.max() > 9)
+        ):
+            raise UspsUnavailableError(
+                f"{path}: X_{split} has shape {X.shape} and y_{split} shape {y.shape}; "
+                f"expected (n, {N_PIXELS}) and (n,) with digits 0..9. Fix or delete the file."
+            )
+        arrays[f"X_{split}"] = X / float(raw["divisor"])
+        arrays[f"y_{split}"] = y.astype(np.int64)
+    for array in arrays.values():
+        array.flags.writeable = False
+    return arrays
+
+
+def read_usps(path: Path) -> dict[str, np.ndarray]:
+    """The arrays of a USPS ``.npz`` file as float64 in [-1, 1], read once and cached."""
+    stat = path.stat()
+    return _read_npz(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+def stratified_indices(y: np.ndarray, n: int, seed: int) -> np.ndarray:
+    """Pick ``n`` row indices with each class in proportion, sorted by label then index.
+
+    Class ``c`` with ``m_c`` of the ``m`` rows gets ``floor(n m_c / m)`` rows plus
+    one more for the classes with the largest remainders, so every class is within
+    one row of its exact share.
+
+    Parameters
+    ----------
+    y : ndarray of int
+        Labels of all rows.
+    n : int
+        Number of rows to pick, at most ``len(y)``.
+    seed : int
+        Random seed for which rows of each class are picked.
+    """
+    classes, counts = np.unique(y, return_counts=True)
+    share = counts * n / counts.sum()
+    take = np.floor(share).astype(int)
+    largest_remainders = np.argsort(-(share - take), kind="stable")
+    take[largest_remainders[: n - take.sum()]] += 1
+    rng = np.random.default_rng(seed)
+    picked = [
+        np.sort(rng.choice(np.flatnonzero(y == c), size=k, replace=False))
+        for c, k in zip(classes, take, strict=True)
+    ]
+    return np.concatenate(picked)
+
+
+def load_usps(split: str, n: int, seed: int) -> Dataset:
+    """A stratified, seeded subset of the USPS digits.
+
+    Parameters
+    ----------
+    split : {"train", "test", "all"}
+        The published training set (7291 images), test set (2007) or both
+        (training rows first).
+    n : int
+        Number of images; capped at the size of the split.
+    seed : int
+        Random seed for the subset.
+    """
+    path = ensure_usps()
+    arrays = read_usps(path)
+    splits = ("train", "test") if split == "all" else (split,)
+    X = np.concatenate([arrays[f"X_{s}"] for s in splits])
+    y = np.concatenate([arrays[f"y_{s}"] for s in splits])
+    n = min(n, len(y))
+    rows = stratified_indices(y, n, seed)
+    return Dataset(
+        name="usps",
+        X=X[rows],
+        y=y[rows],
+        target_names=tuple(str(d) for d in range(10)),
+        feature_names=tuple(
+            f"r{r + 1}c{c + 1}" for r in range(IMAGE_SHAPE[0]) for c in range(IMAGE_SHAPE[1])
+        ),
+        description=(
+            f"{n} of the {len(y)} images in the {split!r} part of the USPS handwritten "
+            "digits, picked in proportion to how often each digit occurs (seed "
+            f"{seed}). Each image has 16 × 16 grey values between -1 (paper) and +1 (ink), "
+            "so each point lives in 256 dimensions. The first linear principal components "
+            "already sort the digits roughly (0s against 1s); an RBF kernel separates more "
+            "digits in the leading components, and components can be turned back into "
+            "images to see what they capture. Read from "
+            f"{usps_source_description()}."
+        ),
+        citation=CITATION,
+        image_shape=IMAGE_SHAPE,
+    )
