@@ -20,6 +20,7 @@ from .centering import (
 )
 from .eigen import (
     EIGEN_SOLVERS,
+    DegenerateSpectrumError,
     Eigendecomposition,
     IndefiniteKernelWarning,
     SpectrumReport,
@@ -54,6 +55,7 @@ __all__ = [
     "EIGEN_SOLVERS",
     "KERNELS",
     "PREIMAGE_METHODS",
+    "DegenerateSpectrumError",
     "Eigendecomposition",
     "IndefiniteKernelWarning",
     "KernelCentering",

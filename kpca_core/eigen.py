@@ -28,6 +28,7 @@ from ._validation import check_choice, check_n_components, check_square
 
 __all__ = [
     "EIGEN_SOLVERS",
+    "DegenerateSpectrumError",
     "Eigendecomposition",
     "SpectrumReport",
     "choose_eigen_solver",
@@ -54,6 +55,14 @@ NEGATIVE_FLOOR = 1e-10
 
 class IndefiniteKernelWarning(UserWarning):
     """The centred kernel matrix has significantly negative eigenvalues."""
+
+
+class DegenerateSpectrumError(np.linalg.LinAlgError):
+    """LAPACK's index-range solver returned too few eigenpairs and the matrix is gone.
+
+    Raised only with ``overwrite=True``: the caller must rebuild the matrix and call
+    again with ``overwrite=False``, which falls back to the full decomposition.
+    """
 
 
 @dataclass(frozen=True)
@@ -123,6 +132,11 @@ def eigendecompose(
         Let the dense solver destroy ``K_centered`` instead of copying it (saves one
         n x n matrix).
 
+    Raises
+    ------
+    DegenerateSpectrumError
+        With ``overwrite=True`` only, in the rare case described in ``_dense_eigh``.
+
     Returns
     -------
     Eigendecomposition
@@ -159,10 +173,22 @@ def _dense_eigh(K: np.ndarray, k: int, overwrite: bool) -> tuple[np.ndarray, np.
     a = K.T if K.flags.c_contiguous else K
     if k == n:
         return linalg.eigh(a, overwrite_a=overwrite, check_finite=False, driver="evd")
-    return linalg.eigh(
+    values, vectors = linalg.eigh(
         a, subset_by_index=(n - k, n - 1), overwrite_a=overwrite, check_finite=False,
         driver="evr",
     )
+    if values.shape[0] == k:
+        return values, vectors
+    # dsyevr with an index range returns fewer pairs than asked when the wanted
+    # eigenvalues are exactly repeated (e.g. K~ = I - 1/n when a huge RBF gamma
+    # makes K the identity). The full decomposition has no such problem.
+    if overwrite:
+        raise DegenerateSpectrumError(
+            f"LAPACK returned {values.shape[0]} of {k} eigenpairs: the leading "
+            "eigenvalue is repeated. Call again with overwrite=False."
+        )
+    values, vectors = linalg.eigh(a, check_finite=False, driver="evr")
+    return values[n - k:], vectors[:, n - k:]
 
 
 def _randomized_eigh(K, k, iterated_power, random_state) -> tuple[np.ndarray, np.ndarray]:

@@ -23,6 +23,7 @@ from ._validation import (
 from .centering import KernelCentering, center_kernel, center_test_kernel
 from .eigen import (
     EIGEN_SOLVERS,
+    DegenerateSpectrumError,
     IndefiniteKernelWarning,
     clean_eigenvalues,
     eigendecompose,
@@ -197,8 +198,12 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
             coef0=self.coef0, kernel_params=self.kernel_params,
         )
 
-    def _fit_transform_in_place(self, K: np.ndarray) -> None:
-        """Centre K in place and keep its leading eigenpairs."""
+    def _fit_transform_in_place(self, K: np.ndarray, *, overwrite: bool = True) -> None:
+        """Centre K in place and keep its leading eigenpairs.
+
+        With ``overwrite`` the dense eigensolver may also use K as its workspace,
+        so that a fit never holds more than this one n x n matrix.
+        """
         n_samples = K.shape[0]
         if self.n_components is None:
             n_components = n_samples
@@ -209,9 +214,9 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         total_variance = float(np.trace(K))
         eig = eigendecompose(
             K, n_components, solver=self.eigen_solver, tol=self.tol, max_iter=self.max_iter,
-            iterated_power=self.iterated_power, random_state=self.random_state, overwrite=True,
+            iterated_power=self.iterated_power, random_state=self.random_state,
+            overwrite=overwrite,
         )
-        del K  # the dense solver has overwritten it
         eigenvalues, negative = clean_eigenvalues(eig.eigenvalues)
         eigenvectors = eig.eigenvectors
         if negative.any():
@@ -264,10 +269,17 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         else:
             X = check_data(X, copy=self.copy_X)
         self.gamma_ = 1.0 / X.shape[1] if self.gamma is None else float(self.gamma)
-        # With a precomputed kernel, K is X itself; copy_X decided above whether the
-        # in-place centring may touch the caller's array.
-        K = X if self.kernel == "precomputed" else self._get_kernel(X)
-        self._fit_transform_in_place(K)
+        if self.kernel == "precomputed":
+            # The caller's matrix (or its copy) is centred in place and kept as X_fit_,
+            # as in scikit-learn, so LAPACK must not use it as scratch space.
+            self._fit_transform_in_place(X, overwrite=False)
+        else:
+            try:
+                self._fit_transform_in_place(self._get_kernel(X))
+            except DegenerateSpectrumError:
+                # Rare (exactly repeated leading eigenvalues): rebuild K, let the
+                # solver keep it and fall back to the full decomposition.
+                self._fit_transform_in_place(self._get_kernel(X), overwrite=False)
         if self.fit_inverse_transform:
             self._fit_inverse_transform(self._training_projections(), X)
         self.X_fit_ = X

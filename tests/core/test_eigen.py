@@ -143,3 +143,19 @@ def test_projection_steps_agree_on_training_points(Kc):
     np.testing.assert_allclose(
         project_new_points(Kc, eig.eigenvectors, eig.eigenvalues),
         project_training_points(eig.eigenvectors, eig.eigenvalues), atol=1e-10)
+
+
+def test_repeated_leading_eigenvalue_still_gives_all_requested_pairs():
+    # K = I (a huge RBF gamma) centres to I - 1/n: eigenvalue 1 repeated n - 1 times.
+    # LAPACK's index-range solver returns too few pairs here; we must not.
+    from kpca_core import DegenerateSpectrumError
+
+    Kc = center_kernel(np.eye(100))
+    for solver in ["dense", "arpack"]:
+        eig = eigendecompose(Kc, 3, solver=solver, random_state=0)
+        np.testing.assert_allclose(eig.eigenvalues, [1, 1, 1], atol=1e-12)
+        np.testing.assert_allclose(Kc @ eig.eigenvectors, eig.eigenvectors, atol=1e-12)
+        np.testing.assert_allclose(eig.eigenvectors.T @ eig.eigenvectors, np.eye(3),
+                                   atol=1e-12)
+    with pytest.raises(DegenerateSpectrumError, match="overwrite=False"):
+        eigendecompose(Kc.copy(), 3, solver="dense", overwrite=True)

@@ -219,3 +219,21 @@ def test_fit_does_not_modify_input_and_copy_x_false_shares_it(X):
     kpca = KernelPCA(n_components=2, kernel="rbf", copy_X=False).fit(X)
     np.testing.assert_array_equal(X, original)
     assert kpca.X_fit_ is X
+
+
+@pytest.mark.parametrize("solver", ["dense", "arpack", "auto"])
+def test_kernel_close_to_identity_still_gives_n_components(solver, rng):
+    # gamma so large that K is the identity to machine precision.
+    X = rng.normal(size=(250, 3))
+    kpca = KernelPCA(n_components=4, kernel="rbf", gamma=1e6, eigen_solver=solver,
+                     random_state=0)
+    Z = kpca.fit_transform(X)
+    assert Z.shape == (250, 4)
+    np.testing.assert_allclose(kpca.eigenvalues_, np.ones(4), atol=1e-12)
+
+
+def test_precomputed_x_fit_holds_the_centred_kernel_like_sklearn(X):
+    K = compute_kernel(X, kernel="rbf", gamma=0.3)
+    ours = KernelPCA(n_components=3, kernel="precomputed", eigen_solver="dense").fit(K)
+    theirs = SklearnKernelPCA(n_components=3, kernel="precomputed").fit(K)
+    np.testing.assert_allclose(ours.X_fit_, theirs.X_fit_, atol=1e-12)
