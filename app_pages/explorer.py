@@ -1,0 +1,72 @@
+"""Explorer: one dataset, one kernel — the data, K, K̃, the spectrum and the projections."""
+
+import streamlit as st
+
+import datasets
+from kpca_core import center_kernel, kernel_spectrum
+from ui import explorer_view as view
+from ui.compute import (
+    DENSE_MAX_N,
+    NoUploadError,
+    analysis_is_cached,
+    explorer_analysis,
+    load_data,
+)
+from ui.sidebar import current_settings, with_valid_components
+from ui.source import show_source
+
+st.title("Explorer")
+st.write(
+    "Kernel PCA is PCA in the kernel's feature space, computed from the kernel matrix alone. "
+    "Follow the four steps below: the "
+    "data, its kernel matrix, the eigenvalues, and the new coordinates they give."
+)
+
+settings = current_settings()
+try:
+    data = load_data(settings.dataset, settings.dataset_options)
+except datasets.UspsUnavailableError as error:
+    st.error(f"{error}\n\nPick another dataset in the sidebar; everything else still works.")
+    st.stop()
+except NoUploadError as error:
+    st.info(str(error), icon=":material/upload_file:")
+    st.stop()
+except ValueError as error:
+    st.error(f"These dataset options do not work: {error}")
+    st.stop()
+settings = with_valid_components(settings, len(data.X))
+
+try:
+    if analysis_is_cached(settings) or len(data.X) <= DENSE_MAX_N:
+        with st.spinner("Computing kernel PCA…"):
+            result = explorer_analysis(settings)
+    else:  # the full USPS takes a while: show each step
+        bar = st.progress(0.0, text="Starting…")
+        result = explorer_analysis(settings, on_progress=lambda f, text: bar.progress(f, text))
+        bar.empty()
+except ValueError as error:  # kpca_core rejects a parameter combination
+    st.error(f"The kernel cannot be computed with these settings: {error}")
+    st.stop()
+
+st.header("1 · The data")
+data_col, about_col = st.columns([3, 2])
+with data_col:
+    view.input_space(data, settings)
+with about_col:
+    view.about_data(data, settings)
+
+st.header("2 · Kernel matrix K and its centred form K̃")
+kernel_col, centered_col = st.columns(2)
+with kernel_col:
+    view.kernel_matrix(result, data, centered=False)
+with centered_col:
+    view.kernel_matrix(result, data, centered=True)
+view.heatmap_note(result)
+
+st.header("3 · Eigen-spectrum of K̃")
+view.spectrum(result, settings)
+
+st.header("4 · Projections: kernel PCA next to linear PCA")
+view.projections(result, data, settings)
+
+show_source(center_kernel, kernel_spectrum, label="The kpca_core code behind these pictures")

@@ -1,0 +1,121 @@
+"""The figure builders are pure: check what they draw, without any UI."""
+
+import numpy as np
+import pytest
+
+from ui import figures
+
+
+@pytest.fixture
+def three_classes():
+    rng = np.random.default_rng(0)
+    y = np.repeat([0, 1, 2], [5, 7, 3])
+    Z = rng.normal(size=(len(y), 3))
+    return Z, y, ("setosa", "versicolor", "virginica")
+
+
+def test_scatter_has_one_trace_per_class_with_palette_colours(three_classes):
+    Z, y, names = three_classes
+    fig = figures.point_scatter(Z[:, :2], y, names, title="t", axis_titles=["a", "b"])
+    assert [t.name for t in fig.data] == list(names)
+    assert [t.marker.color for t in fig.data] == list(figures.PALETTE[:3])
+    for label, trace in enumerate(fig.data):
+        rows = np.flatnonzero(y == label)
+        np.testing.assert_array_equal(trace.customdata, rows)
+        np.testing.assert_array_equal(trace.x, Z[rows, 0])
+        np.testing.assert_array_equal(trace.y, Z[rows, 1])
+        assert "point %{customdata}" in trace.hovertemplate and names[label] in trace.hovertemplate
+
+
+def test_scatter_3d_and_highlight(three_classes):
+    Z, y, names = three_classes
+    fig = figures.point_scatter(Z, y, names, title="t", axis_titles="abc", highlight=[0, 6])
+    assert all(t.type == "scatter3d" for t in fig.data)
+    colours = {label: list(t.marker.color) for label, t in enumerate(fig.data)}
+    faded = [figures._faded(c) for c in figures.PALETTE[:3]]
+    assert faded[0].startswith("rgba(") and faded[0].endswith(f",{figures.FADED_OPACITY})")
+    assert colours[0] == [figures.PALETTE[0]] + [faded[0]] * 4
+    assert colours[1][1] == figures.PALETTE[1]  # row 6 is the 2nd point of class 1
+    assert colours[1].count(faded[1]) == 6
+    assert colours[2] == [faded[2]] * 3
+
+
+def test_scatter_without_labels_is_one_trace():
+    fig = figures.point_scatter(np.zeros((4, 2)), None, (), title="t", axis_titles="ab")
+    assert len(fig.data) == 1 and fig.data[0].name == "all points"
+
+
+def test_scatter_rejects_other_dimensions():
+    with pytest.raises(ValueError, match="2 or 3"):
+        figures.point_scatter(np.zeros((4, 4)), None, (), title="t", axis_titles="abcd")
+
+
+def test_kernel_heatmap_is_sequential_and_centred_heatmap_diverges_around_zero():
+    M = np.array([[1.0, 0.2, -0.5], [0.2, 1.0, 0.1], [-0.5, 0.1, 2.0]])
+    K = figures.kernel_heatmap(M, [2, 1], ["a", "b"], centered=False, title="K")
+    Kc = figures.kernel_heatmap(M, [2, 1], ["a", "b"], centered=True, title="K~")
+    assert K.data[0].zmid is None
+    assert (Kc.data[0].zmid, Kc.data[0].zmin, Kc.data[0].zmax) == (0.0, -2.0, 2.0)
+    # Plotly expands named scales; compare the ends: Viridis starts dark purple, RdBu_r blue.
+    assert K.data[0].colorscale != Kc.data[0].colorscale
+    np.testing.assert_allclose(K.data[0].z, M, rtol=1e-7)  # float32 on the wire
+    # One boundary between the two classes, drawn as a vertical and a horizontal line.
+    assert len(K.layout.shapes) == 2 and K.layout.shapes[0].x0 == pytest.approx(1.5)
+    assert list(K.layout.xaxis.ticktext) == ["a", "b"]
+
+
+def test_block_averaged_heatmap_puts_boundaries_in_block_units():
+    fig = figures.kernel_heatmap(
+        np.eye(5), [6, 4], ["a", "b"], centered=False, block_size=2, title="K"
+    )
+    assert fig.layout.shapes[0].x0 == pytest.approx(6 / 2 - 0.5)
+
+
+def test_spectrum_bars_are_the_eigenvalues_and_negatives_are_red():
+    values = np.array([5.0, 3.0, 1.0, 0.0, -0.5, -2.0])
+    ranks = np.arange(1, 7)
+    negative = values < -1e-9
+    ratio = values / values.sum()
+    fig = figures.spectrum_figure(
+        values, ranks, ratio, np.array([0.7, 0.3]), n_components=2, negative=negative
+    )
+    bars, kpca_line, pca_line = fig.data
+    np.testing.assert_array_equal(bars.y, values)
+    assert list(bars.x) == [f"λ{r}" for r in ranks]
+    assert (
+        list(bars.marker.color)
+        == [figures.KEPT_COLOUR] * 2 + [figures.DROPPED_COLOUR] * 2 + [figures.NEGATIVE_COLOUR] * 2
+    )
+    np.testing.assert_allclose(kpca_line.y, 100 * np.cumsum(ratio))
+    np.testing.assert_allclose(pca_line.y, [70.0, 100.0])
+
+
+def test_spectrum_shows_leading_bars_and_every_negative_one():
+    n = 100
+    values = np.linspace(10, -1, n)
+    negative = values < 0
+    fig = figures.spectrum_figure(
+        values,
+        np.arange(1, n + 1),
+        values / values.sum(),
+        np.ones(1),
+        n_components=3,
+        negative=negative,
+    )
+    bars = fig.data[0]
+    assert len(bars.y) == figures.SPECTRUM_SHOWN + negative.sum()
+    assert bars.x[-1] == f"λ{n}"
+
+
+def test_digit_mosaic_tiles_images_with_gaps():
+    images = np.arange(3 * 4, dtype=float).reshape(3, 4)  # three 2×2 images
+    fig = figures.digit_mosaic(
+        images, (2, 2), columns=2, hover_labels=["a", "b", "c"], title="digits"
+    )
+    z = np.asarray(fig.data[0].z, dtype=float)
+    assert z.shape == (2 * 3 - 1, 2 * 3 - 1)
+    np.testing.assert_array_equal(z[0:2, 0:2], images[0].reshape(2, 2))
+    np.testing.assert_array_equal(z[0:2, 3:5], images[1].reshape(2, 2))
+    np.testing.assert_array_equal(z[3:5, 0:2], images[2].reshape(2, 2))
+    assert np.isnan(z[2, :]).all() and np.isnan(z[3:5, 3:5]).all()
+    assert fig.data[0].text[3][1] == "c"

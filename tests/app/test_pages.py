@@ -1,0 +1,392 @@
+"""AppTest: every page runs, shows the expected charts, and shows the right numbers.
+
+The dataset × kernel matrix uses small n (60 points) so the whole file stays fast.
+Numbers are read back from the Plotly JSON the browser would receive.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sklearn.decomposition import PCA
+from streamlit.testing.v1 import AppTest
+
+import datasets
+from kpca_core import KERNELS, KernelPCA, center_kernel, compute_kernel, kernel_spectrum
+from tests.app.plotly_json import decode, find_chart, scatter_points
+from ui import compute, figures, state
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+SMALL_N = 60
+TIMEOUT = 120  # generous: CI shares 2 cores
+
+
+def usps_available() -> bool:
+    try:
+        datasets.load("usps", n=20)
+    except datasets.UspsUnavailableError:
+        return False
+    return True
+
+
+needs_usps = pytest.mark.skipif(not usps_available(), reason="USPS digits not available")
+
+
+def open_app(page: str = "home", query: dict | None = None) -> AppTest:
+    """A fresh session opened on ``page`` with ``query`` in the URL (a cold deep link)."""
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params = {k: str(v) for k, v in (query or {}).items()}
+    if page != "home":
+        at.switch_page(f"app_pages/{page}.py")
+    return at.run()
+
+
+def assert_clean(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def small_query(dataset: str, kernel: str, **extra) -> dict:
+    info = datasets.available()[dataset]
+    query = {"dataset": dataset, "kernel": kernel, **extra}
+    if any(opt.name == "n" for opt in info.options):
+        query["n"] = SMALL_N
+    return query
+
+
+def expected_inputs(settings: state.Settings) -> datasets.Dataset:
+    return datasets.load(settings.dataset, **settings.options)
+
+
+# --------------------------------------------------------------------------- home
+
+
+def test_home_page_explains_and_offers_the_presets():
+    at = open_app("home")
+    assert_clean(at)
+    assert at.title[0].value == "KPCA Lab"
+    assert "Kernel PCA" in at.markdown[0].value
+    labels = [b.label for b in at.button]
+    assert labels[:5] == [p.title for p in state.presets()]
+
+
+@pytest.mark.parametrize("preset", state.presets()[:3] + state.presets()[4:], ids=lambda p: p.key)
+def test_preset_opens_the_explorer_with_its_settings(preset):
+    at = open_app("home")
+    at.button(key=f"preset_{preset.key}").click().run()
+    assert_clean(at)
+    assert at.title[0].value == "Explorer"
+    assert at.query_params == state.settings_to_query(preset.settings)
+    assert at.selectbox(key="w_kernel").value == preset.settings.kernel
+
+
+@needs_usps
+def test_usps_preset_shows_digits():
+    preset = next(p for p in state.presets() if p.key == "usps_poly")
+    at = open_app("home")
+    at.button(key=f"preset_{preset.key}").click().run()
+    assert_clean(at)
+    find_chart(at, "Sample digits (2,000 used")
+    find_chart(at, "Kernel PCA (Polynomial")
+
+
+# --------------------------------------------------------------------------- explorer
+
+
+def check_explorer_numbers(at: AppTest, settings: state.Settings) -> None:
+    """What the Explorer shows equals what kpca_core / scikit-learn compute."""
+    data = expected_inputs(settings)
+    X = compute.standardized(data.X) if settings.standardize else data.X
+    params = settings.kernel_params()
+    K = compute_kernel(X, kernel=settings.kernel, **params)
+    Kc = center_kernel(K)
+    spectrum = kernel_spectrum(Kc)
+    order = np.argsort(data.y, kind="stable") if data.y is not None else np.arange(len(X))
+    scale = max(1.0, np.abs(spectrum).max())
+
+    # Spectrum: the bars are kpca_core's eigenvalues (leading 30, then flagged negatives).
+    bars = find_chart(at, "Eigenvalues λ of K̃")["data"][0]
+    shown = decode(bars["y"])
+    leading = min(len(spectrum), figures.SPECTRUM_SHOWN)
+    np.testing.assert_allclose(shown[:leading], spectrum[:leading], atol=1e-9 * scale)
+    ranks = [int(label[1:]) for label in bars["x"]]
+    np.testing.assert_allclose(shown, spectrum[np.array(ranks) - 1], atol=1e-9 * scale)
+
+    # Heatmaps: K and K̃ in class order (n ≤ 500, so no block averaging).
+    # (Sent as float32: equal to ~7 significant digits.)
+    K_shown = decode(find_chart(at, "Kernel matrix K")["data"][0]["z"])
+    K_scale = max(1e-300, np.abs(K).max())
+    np.testing.assert_allclose(K_shown, K[np.ix_(order, order)], rtol=0, atol=1e-6 * K_scale)
+    Kc_shown = decode(find_chart(at, "Centred K̃")["data"][0]["z"])
+    Kc_scale = max(1e-300, np.abs(Kc).max())
+    np.testing.assert_allclose(Kc_shown, Kc[np.ix_(order, order)], rtol=0, atol=1e-6 * Kc_scale)
+
+    # Projections: KernelPCA.fit_transform (up to sign) and linear PCA.
+    rows, kpca_shown = scatter_points(find_chart(at, "Kernel PCA"))
+    assert rows.tolist() == list(range(len(X)))
+    gaps = -np.diff(spectrum[:4])
+    separated = gaps > 1e-6 * scale
+    unique = [
+        spectrum[j] > 1e-9 * scale and separated[j] and (j == 0 or separated[j - 1])
+        for j in range(2)
+    ]
+    if any(unique):
+        reference = KernelPCA(n_components=2, kernel=settings.kernel, **params).fit_transform(X)
+    for j in range(2):
+        if not unique[j]:
+            continue  # a repeated or null eigenvalue: the axis is not unique (e.g. K = I)
+        error = min(
+            np.abs(kpca_shown[:, j] - reference[:, j]).max(),
+            np.abs(kpca_shown[:, j] + reference[:, j]).max(),
+        )
+        assert error <= 1e-6 * max(1.0, np.abs(reference[:, j]).max()), f"component {j + 1}"
+    _, pca_shown = scatter_points(find_chart(at, "Linear PCA"))
+    linear = PCA(min(2, X.shape[1])).fit_transform(X)
+    np.testing.assert_allclose(np.abs(pca_shown), np.abs(linear), atol=1e-8)
+
+
+@pytest.mark.parametrize("kernel", list(KERNELS))
+@pytest.mark.parametrize("dataset", list(datasets.available()))
+def test_explorer_for_every_dataset_and_kernel(dataset, kernel):
+    if dataset == "usps" and not usps_available():
+        pytest.skip("USPS digits not available")
+    query = small_query(dataset, kernel)
+    at = open_app("explorer", query)
+    assert_clean(at)
+    unexpected = [w.value for w in at.warning if "negative eigenvalue" not in w.value]
+    assert not unexpected
+    settings, _ = state.settings_from_query(query)
+    first = "Sample digits" if dataset == "usps" else "Input space"
+    find_chart(at, first)
+    check_explorer_numbers(at, settings)
+
+
+def test_explorer_at_defaults_cold_deep_link():
+    at = open_app("explorer")
+    assert_clean(at)
+    assert not at.warning
+    settings = state.default_settings()
+    assert at.query_params == state.settings_to_query(settings)
+    check_explorer_numbers(at, settings)
+    caption = " ".join(c.value for c in at.caption)
+    assert "100% right with kernel PCA" in caption  # γ = 10 separates the circles
+
+
+def test_standardised_inputs_change_what_the_kernel_sees():
+    query = small_query("iris", "rbf", gamma=0.5, std=1)
+    at = open_app("explorer", query)
+    assert_clean(at)
+    assert at.checkbox(key="w_standardize").value is True
+    check_explorer_numbers(at, state.settings_from_query(query)[0])
+
+
+def test_sigmoid_flags_negative_eigenvalues_in_red():
+    preset = next(p for p in state.presets() if p.key == "sigmoid")
+    at = open_app("explorer", state.settings_to_query(preset.settings))
+    assert_clean(at)
+    assert any("negative eigenvalue" in w.value for w in at.warning)
+    bars = find_chart(at, "Eigenvalues λ of K̃")["data"][0]
+    values, colours = decode(bars["y"]), bars["marker"]["color"]
+    assert figures.NEGATIVE_COLOUR in colours
+    for value, colour in zip(values, colours, strict=True):
+        if abs(value) > 1e-6:
+            assert (colour == figures.NEGATIVE_COLOUR) == (value < 0)
+
+
+def test_bad_link_warns_and_falls_back_to_defaults():
+    at = open_app("explorer", {"dataset": "mnist", "gamma": "-1", "kernel": "rbf", "zzz": "1"})
+    assert_clean(at)
+    text = " ".join(w.value for w in at.warning)
+    assert "mnist" in text and "γ must be between" in text and "zzz" in text
+    assert at.query_params == state.settings_to_query(state.default_settings())
+    find_chart(at, "Kernel PCA")
+
+
+def test_bad_link_warning_goes_once_the_user_changes_something():
+    at = open_app("explorer", {"gamma": "0"})
+    assert at.warning
+    at.select_slider(key="w_gamma").set_value(2.0).run()
+    assert_clean(at)
+    assert not at.warning
+    assert at.query_params["gamma"] == "2"
+
+
+def test_too_many_components_for_the_points_is_clamped_with_a_warning():
+    at = open_app("explorer", {"dataset": "scholkopf_toy", "n": 6, "components": 12})
+    assert_clean(at)
+    assert any("Using 5" in w.value for w in at.warning)
+    find_chart(at, "Kernel PCA")
+
+
+def test_slider_change_updates_the_charts_and_the_link():
+    at = open_app("explorer", small_query("circles", "rbf"))
+    before = decode(find_chart(at, "Eigenvalues λ of K̃")["data"][0]["y"])
+    at.select_slider(key="w_gamma").set_value(0.5).run()
+    assert_clean(at)
+    after = decode(find_chart(at, "Eigenvalues λ of K̃")["data"][0]["y"])
+    assert not np.allclose(before, after)
+    assert at.query_params["gamma"] == "0.5"
+    check_explorer_numbers(at, state.settings_from_query(at.query_params)[0])
+
+
+def test_settings_survive_moving_between_pages_and_kernels():
+    at = open_app("explorer", small_query("moons", "rbf"))
+    at.select_slider(key="w_gamma").set_value(0.3).run()
+    at.selectbox(key="w_kernel").set_value("linear").run()  # γ not drawn now
+    at.switch_page("app_pages/home.py").run()
+    assert_clean(at)
+    assert at.query_params["kernel"] == "linear" and at.query_params["dataset"] == "moons"
+    at.switch_page("app_pages/explorer.py").run()
+    at.selectbox(key="w_kernel").set_value("rbf").run()
+    assert_clean(at)
+    assert at.select_slider(key="w_gamma").value == 0.3
+    assert at.query_params["gamma"] == "0.3" and at.query_params["n"] == str(SMALL_N)
+
+
+def test_three_d_toggle_draws_3d_projections():
+    at = open_app("explorer", small_query("swiss_roll", "rbf", gamma=0.05))
+    at.segmented_control(key="explorer_dims").set_value("3-D").run()
+    assert_clean(at)
+    kpca = find_chart(at, "Kernel PCA")
+    assert {t["type"] for t in kpca["data"]} == {"scatter3d"}
+    _, shown = scatter_points(kpca)
+    assert shown.shape == (SMALL_N, 3)
+
+
+def test_three_d_needs_three_components():
+    at = open_app("explorer", small_query("circles", "rbf", components=2))
+    at.segmented_control(key="explorer_dims").set_value("3-D").run()
+    assert_clean(at)
+    assert any("3-D needs at least 3 components" in i.value for i in at.info)
+    assert {t["type"] for t in find_chart(at, "Kernel PCA")["data"]} == {"scatter"}
+
+
+def test_selection_highlights_the_same_points_in_every_chart():
+    query = small_query("circles", "rbf")
+    at = open_app("explorer", query)
+    settings = state.settings_from_query(query)[0]
+    picked = [1, 5, 7]
+    at.session_state["explorer_selection"] = ((settings.dataset, settings.dataset_options), picked)
+    at.run()
+    assert_clean(at)
+    assert any("3 point(s) selected" in m.value for m in at.markdown)
+    for title in ("Kernel PCA", "Linear PCA", "Input space"):
+        for trace in find_chart(at, title)["data"]:
+            colours = trace["marker"]["color"]
+            rows = np.atleast_1d(decode(trace["customdata"]))
+            bright = [row for row, c in zip(rows, colours, strict=True) if not c.startswith("rgba")]
+            assert sorted(bright) == sorted(set(rows) & set(picked))
+
+
+@needs_usps
+def test_usps_selection_shows_the_selected_digits():
+    query = {"dataset": "usps", "n": 100, "kernel": "poly", "gamma": 1 / 256}
+    at = open_app("explorer", query)
+    settings = state.settings_from_query(query)[0]
+    at.session_state["explorer_selection"] = ((settings.dataset, settings.dataset_options), [3, 4])
+    at.run()
+    assert_clean(at)
+    mosaic = find_chart(at, "Selected digits (first 2 of 2)")
+    z = decode(mosaic["data"][0]["z"])
+    data = expected_inputs(settings)
+    np.testing.assert_array_equal(z[:16, :16], data.X[3].reshape(16, 16))
+
+
+def test_usps_unavailable_is_an_error_message_not_a_traceback(monkeypatch):
+    def unavailable(name, **options):
+        raise datasets.UspsUnavailableError("The USPS digits are not available (test).")
+
+    monkeypatch.setattr(datasets, "load", unavailable)
+    at = open_app("explorer", {"dataset": "usps", "seed": 987})  # a key no cache holds
+    assert not at.exception
+    assert "not available (test)" in at.error[0].value
+    assert at.selectbox(key="w_dataset").value == "usps"  # the sidebar still works
+
+
+@pytest.mark.slow
+def test_large_n_blocks_the_heatmaps_and_uses_the_iterative_spectrum():
+    n = compute.DENSE_MAX_N + 100
+    at = open_app("explorer", {"dataset": "circles", "n": n, "kernel": "rbf", "gamma": 10})
+    assert_clean(at)
+    heat = decode(find_chart(at, "Kernel matrix K")["data"][0]["z"])
+    assert heat.shape[0] <= compute.MAX_HEATMAP_SIDE
+    assert any("block of points" in i.value for i in at.info)
+    captions = " ".join(c.value for c in at.caption)
+    assert "only the 40 leading eigenvalues" in captions
+    rows, _ = scatter_points(find_chart(at, "Kernel PCA"))
+    assert len(rows) == n
+
+
+def test_suggested_kernel_button_applies_the_dataset_suggestion():
+    at = open_app("explorer", small_query("parabola", "rbf", gamma=50))
+    button = next(b for b in at.button if b.label == "Use this dataset's suggested kernel")
+    button.click().run()
+    assert_clean(at)
+    suggested = datasets.available()["parabola"].suggested_kernel
+    assert at.query_params["kernel"] == suggested["kernel"]
+    for name in ("gamma", "degree", "coef0"):
+        if name in suggested and name in KERNELS[suggested["kernel"]].params:
+            assert float(at.query_params[name]) == float(suggested[name])
+
+
+def test_switching_dataset_uses_its_own_options():
+    at = open_app("explorer", small_query("circles", "rbf"))
+    at.selectbox(key="w_dataset").set_value("iris").run()
+    assert_clean(at)
+    assert at.query_params["dataset"] == "iris" and "n" not in at.query_params
+    find_chart(at, "Input space: 150 points (first 3 of 4 features)")
+    at.selectbox(key="w_dataset").set_value("circles").run()
+    assert at.query_params["n"] == str(SMALL_N)  # remembered from before
+
+
+# --------------------------------------------------------------------------- CSV upload
+
+CSV_DIR = Path(__file__).resolve().parents[1] / "data" / "csv"
+
+
+def test_csv_upload_explores_the_file_and_a_bad_upload_keeps_it():
+    at = open_app("explorer")
+    at.selectbox(key="w_dataset").set_value(state.CSV).run()
+    assert_clean(at)
+    assert any("Upload a CSV file" in i.value for i in at.info)
+
+    good = (CSV_DIR / "good_labels.csv").read_bytes()
+    at.file_uploader(key="upload_csv").set_value(("flowers.csv", good, "text/csv")).run()
+    at.selectbox(key="w_csv_label").set_value("species").run()
+    assert_clean(at)
+    expected = datasets.load_csv(good, label_column="species")
+    n = len(expected.X)
+    find_chart(at, f"Input space: {n} points")
+    shown = decode(find_chart(at, "Eigenvalues λ of K̃")["data"][0]["y"])
+    K = compute_kernel(expected.X, kernel="rbf", gamma=state.Settings.gamma)
+    spectrum = kernel_spectrum(center_kernel(K))
+    np.testing.assert_allclose(shown[: min(n, 30)], spectrum[: min(n, 30)], atol=1e-9 * n)
+    assert at.query_params["dataset"] == state.CSV and "file" not in at.query_params
+
+    bad = b"a,b\n1,2\nthree,4\n5,6\n"
+    at.file_uploader(key="upload_csv").set_value(("typo.csv", bad, "text/csv")).run()
+    assert not at.exception
+    assert (
+        "typo.csv" in at.sidebar.error[0].value and "previous upload" in at.sidebar.error[0].value
+    )
+    find_chart(at, f"Input space: {n} points")  # the good data is still on screen
+
+
+def test_a_link_to_an_upload_explains_itself():
+    at = open_app("explorer", {"dataset": state.CSV, "kernel": "rbf"})
+    assert_clean(at)
+    assert any("uploaded CSV" in w.value for w in at.warning)
+    assert at.query_params["dataset"] == state.DEFAULT_DATASET
+
+
+def test_single_feature_upload_is_drawn_on_a_line():
+    at = open_app("explorer")
+    at.selectbox(key="w_dataset").set_value(state.CSV).run()
+    content = b"x\n" + b"\n".join(str(v).encode() for v in np.linspace(-1, 1, 25))
+    at.file_uploader(key="upload_csv").set_value(("one.csv", content, "text/csv")).run()
+    assert_clean(at)
+    _, shown = scatter_points(find_chart(at, "Input space: 25 points (one feature)"))
+    np.testing.assert_array_equal(shown[:, 1], 0.0)
+    find_chart(at, "Linear PCA")

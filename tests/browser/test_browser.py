@@ -1,0 +1,293 @@
+"""Real browser: Debian's Chromium drives `streamlit run app.py`, as a student would.
+
+Screenshots go to tests/artifacts/ (gitignored) for a person to look at.
+Marked ``browser``; skipped when /usr/bin/chromium is missing.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+import datasets
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "tests" / "artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+EXCEPTION = '[data-testid="stException"]'
+CHART = ".js-plotly-plot"
+TIMEOUT_MS = 90_000
+# Tall, so a screenshot shows the whole page (Streamlit scrolls inside its own container).
+VIEWPORT = {"width": 1600, "height": 3000}  # CI shares 2 cores with the rest of the suite
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium"),
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """`streamlit run app.py` on a free local port; stopped by its own handle."""
+
+    def __init__(self, name: str = "server") -> None:
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = ARTIFACTS / f"streamlit-{name}.log"  # the last run of each, for debugging
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        command = [
+            sys.executable, "-m", "streamlit", "run", "app.py",
+            "--server.port", str(self.port),
+            "--server.address", "127.0.0.1",
+            "--server.headless", "true",
+            "--browser.gatherUsageStats", "false",
+            "--server.fileWatcherType", "none",
+        ]  # fmt: skip
+        self._log_file = open(self.log, "w")  # noqa: SIM115 - closed in stop()
+        self.process = subprocess.Popen(
+            command, cwd=ROOT, stdout=self._log_file, stderr=subprocess.STDOUT
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"streamlit exited early; see {self.log}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2) as reply:
+                    if reply.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.3)
+        self.stop()
+        raise RuntimeError(f"streamlit did not start within 60 s; see {self.log}")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self._log_file.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def server():
+    running = Server()
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport=VIEWPORT)
+    tab = context.new_page()
+    tab.set_default_timeout(TIMEOUT_MS)
+    yield tab
+    context.close()
+
+
+def wait_until_idle(page, min_charts: int = 0) -> None:
+    """Wait for the script run to finish and the charts to be drawn."""
+    page.wait_for_selector('[data-testid="stSidebar"] [data-testid="stSlider"]')
+    page.wait_for_function(
+        "() => { const s = document.querySelector('[data-testid=\"stStatusWidget\"]');"
+        " return !s || !s.innerText.includes('Running'); }"
+    )
+    if min_charts:
+        page.wait_for_function(
+            f"() => document.querySelectorAll('{CHART} .main-svg').length >= {min_charts}"
+        )
+    page.wait_for_timeout(500)  # let Plotly finish its transitions before a screenshot
+
+
+def shot(page, name: str) -> None:
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def chart_titles(page) -> list[str]:
+    # SVG text has no innerText; textContent works.
+    return page.locator(f"{CHART} .gtitle").evaluate_all("els => els.map(e => e.textContent)")
+
+
+def wait_for_title(page, text: str) -> None:
+    page.wait_for_function(
+        "text => [...document.querySelectorAll('.gtitle')].some(t => t.textContent.includes(text))",
+        arg=text,
+    )
+
+
+def assert_no_exception(page) -> None:
+    assert page.locator(EXCEPTION).count() == 0, page.locator(EXCEPTION).first.inner_text()
+
+
+def explorer_charts(page) -> int:
+    return page.locator(f"{CHART}").count()
+
+
+def choose(page, label: str, option: str) -> None:
+    """Pick ``option`` in the sidebar selectbox labelled ``label``."""
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    sidebar.get_by_role("combobox", name=label, exact=True).click()
+    page.get_by_role("option", name=option, exact=True).click()
+
+
+# --------------------------------------------------------------------------- tests
+
+
+@pytest.mark.parametrize(
+    ("path", "marker"),
+    [("explorer", "Explorer"), ("", "KPCA Lab")],
+    ids=["explorer", "home"],
+)
+def test_cold_deep_link_on_a_fresh_server_keeps_the_shared_sidebar(browser, path, marker):
+    """The first request a new server sees is a deep link: app.py must still run."""
+    fresh = Server(name=f"cold-{path or 'home'}")
+    try:
+        context = browser.new_context(viewport=VIEWPORT)
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(f"{fresh.url}/{path}?dataset=moons&n=200&kernel=poly&gamma=0.5&degree=2&coef0=1")
+        wait_until_idle(page, min_charts=6 if path else 0)
+        assert_no_exception(page)
+        page.get_by_role("heading", name=marker).first.wait_for()
+        sidebar = page.locator('[data-testid="stSidebar"]')
+        # The settings widgets come from app.py's shared sidebar, seeded from the link:
+        # the moons summary and the polynomial degree slider are only drawn for those.
+        text = sidebar.inner_text()
+        assert datasets.available()["moons"].summary in text and "Degree d" in text
+        assert "degree=2" in page.url and "dataset=moons" in page.url
+        if path:
+            assert any("Polynomial" in t and "d = 2" in t for t in chart_titles(page))
+        shot(page, f"cold-deep-link-{path or 'home'}")
+        context.close()
+    finally:
+        fresh.stop()
+
+
+def test_navigate_change_kernel_and_slider_and_keep_settings(server, page):
+    page.goto(server.url)
+    wait_until_idle(page)
+    assert_no_exception(page)
+    shot(page, "home")
+
+    page.locator('[data-testid="stSidebarNav"] a').filter(has_text="Explorer").click()
+    wait_until_idle(page, min_charts=6)
+    assert_no_exception(page)
+    assert any(t.startswith("Kernel PCA (RBF") for t in chart_titles(page))
+    shot(page, "explorer-default")
+
+    choose(page, "Kernel", "Polynomial")
+    wait_until_idle(page, min_charts=6)
+    wait_for_title(page, "Polynomial")
+    assert "kernel=poly" in page.url
+
+    slider = page.locator('[data-testid="stSidebar"] [data-testid="stSlider"]').filter(
+        has_text="Degree d"
+    )
+    slider.get_by_role("slider").focus()
+    page.keyboard.press("ArrowRight")  # degree 3 → 4
+    wait_for_title(page, "d = 4")
+    wait_until_idle(page, min_charts=6)
+    assert_no_exception(page)
+    assert "degree=4" in page.url
+    shot(page, "explorer-poly-degree4")
+
+    page.locator('[data-testid="stSidebarNav"] a').filter(has_text="Home").click()
+    wait_until_idle(page)
+    page.get_by_role("heading", name="KPCA Lab").wait_for()
+    assert "degree=4" in page.url  # the link still holds the view
+    page.locator('[data-testid="stSidebarNav"] a').filter(has_text="Explorer").click()
+    wait_until_idle(page, min_charts=6)
+    assert any("Polynomial" in t and "d = 4" in t for t in chart_titles(page))
+    assert_no_exception(page)
+
+
+def test_preset_and_indefinite_kernel(server, page):
+    page.goto(server.url)
+    wait_until_idle(page)
+    page.get_by_role("button", name="Sigmoid: an indefinite kernel").click()
+    page.get_by_role("heading", name="Explorer").first.wait_for()
+    wait_until_idle(page, min_charts=6)
+    assert_no_exception(page)
+    assert "kernel=sigmoid" in page.url
+    page.get_by_text("negative eigenvalue").first.wait_for()
+    shot(page, "explorer-sigmoid-preset")
+
+
+def test_bad_link_shows_a_warning_not_a_traceback(server, page):
+    page.goto(f"{server.url}/explorer?dataset=nope&gamma=-2&degree=0&kernel=poly")
+    wait_until_idle(page, min_charts=6)
+    assert_no_exception(page)
+    page.get_by_text("could not be used").wait_for()
+    assert "dataset=circles" in page.url
+    shot(page, "explorer-bad-link")
+
+
+def test_box_selection_highlights_points_in_the_other_chart(server, page):
+    page.goto(f"{server.url}/explorer?dataset=circles&n=200&kernel=rbf&gamma=10")
+    wait_until_idle(page, min_charts=6)
+    kpca = page.locator(CHART).filter(has=page.locator(".gtitle", has_text="Kernel PCA"))
+    kpca.scroll_into_view_if_needed()
+    area = kpca.locator(".nsewdrag").first.bounding_box()
+    # Lasso (the charts' drag mode) around the left half of the plot.
+    x0, y0 = area["x"] + 5, area["y"] + 5
+    x1, y1 = area["x"] + area["width"] * 0.45, area["y"] + area["height"] - 5
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    for x, y in [(x1, y0), (x1, y1), (x0, y1), (x0 + 1, y0 + 1)]:
+        page.mouse.move(x, y, steps=8)
+    page.mouse.up()
+    page.get_by_text(re.compile(r"\d+ point\(s\) selected")).wait_for()
+    wait_until_idle(page, min_charts=6)
+    assert_no_exception(page)
+    # The linear PCA chart now draws unselected points faded (rgba colours).
+    pca = page.locator(CHART).filter(has=page.locator(".gtitle", has_text="Linear PCA"))
+    # Plotly splits an rgba colour into fill + fill-opacity.
+    opacities = pca.locator(".point").evaluate_all(
+        "els => els.map(e => parseFloat(getComputedStyle(e).fillOpacity))"
+    )
+    faded = [o for o in opacities if o < 0.5]
+    assert 0 < len(faded) < len(opacities), opacities[:20]
+    shot(page, "explorer-selection")
+
+
+def test_usps_digits_page(server, page):
+    try:
+        datasets.load("usps", n=20)
+    except datasets.UspsUnavailableError:
+        pytest.skip("USPS digits not available")
+    page.goto(f"{server.url}/explorer?dataset=usps&n=500&kernel=poly&gamma=0.00390625&degree=3")
+    wait_until_idle(page, min_charts=6)
+    assert_no_exception(page)
+    assert any(t.startswith("Sample digits") for t in chart_titles(page))
+    shot(page, "explorer-usps")

@@ -1,0 +1,363 @@
+"""The app's settings: one frozen value, its URL form, its validation and the presets.
+
+Everything here is plain Python (no Streamlit calls) so it can be unit-tested: the
+sidebar (``ui.sidebar``) turns widgets into a :class:`Settings` and back, and this
+module turns a :class:`Settings` into query parameters and back.
+
+A link is untrusted input. :func:`settings_from_query` never raises: every bad or stale
+parameter falls back to its default and yields one plain-English warning saying what
+was wrong and what was used instead.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import datasets
+from kpca_core import KERNELS
+
+DEFAULT_DATASET = "circles"
+# An uploaded file: not in datasets.available(), cannot travel in a link.
+CSV = "csv"
+CSV_TITLE = "Your own CSV"
+DEFAULT_KERNEL = "rbf"
+
+# Kernel parameter ranges offered by the sidebar and accepted from a link.
+GAMMA_MIN, GAMMA_MAX = 1e-4, 1e4
+DEGREE_MIN, DEGREE_MAX = 1, 10
+COEF0_MIN, COEF0_MAX = -5.0, 5.0
+COMPONENTS_MIN, COMPONENTS_MAX = 2, 20
+
+# γ lives on a log scale: 1-2-3-5 steps per decade from 0.001 to 1000.
+GAMMA_GRID: tuple[float, ...] = tuple(
+    float(f"{m}e{e}") for e in range(-3, 3) for m in (1, 2, 3, 5)
+) + (1000.0,)
+
+PARAM_LABELS = {"gamma": "γ", "degree": "degree d", "coef0": "c₀"}
+
+# Query-parameter names for the settings that are not dataset options.
+Q_DATASET, Q_KERNEL, Q_COMPONENTS, Q_STANDARDIZE = "dataset", "kernel", "components", "std"
+Q_PARAMS = ("gamma", "degree", "coef0")
+_TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the pages need to know about the current data and kernel.
+
+    Small and hashable on purpose: it is the cache key of every computation.
+    ``dataset_options`` holds *all* options of the dataset (defaults filled in),
+    sorted by name, so two equal views always have equal keys.
+    """
+
+    dataset: str = DEFAULT_DATASET
+    dataset_options: tuple[tuple[str, Any], ...] = ()
+    kernel: str = DEFAULT_KERNEL
+    gamma: float = 10.0
+    degree: int = 3
+    coef0: float = 1.0
+    n_components: int = 3
+    standardize: bool = False
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return dict(self.dataset_options)
+
+    def kernel_params(self) -> dict[str, Any]:
+        """The parameters the chosen kernel actually uses (the others are ignored)."""
+        used = KERNELS[self.kernel].params
+        every = {"gamma": self.gamma, "degree": self.degree, "coef0": self.coef0}
+        return {name: every[name] for name in used}
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A one-click classroom view."""
+
+    key: str
+    title: str
+    lesson: str
+    settings: Settings = field(compare=False)
+
+
+def default_options(dataset: str) -> tuple[tuple[str, Any], ...]:
+    if dataset == CSV:
+        return ()
+    info = datasets.available()[dataset]
+    return tuple(sorted((opt.name, _typed(opt, opt.default)) for opt in info.options))
+
+
+def _typed(opt: datasets.Option, value: Any) -> Any:
+    """Widgets insist on one type per option: ints stay ints, floats become floats."""
+    if opt.kind == "int":
+        return int(value)
+    if opt.kind == "float":
+        return float(value)
+    return value
+
+
+def default_settings(dataset: str = DEFAULT_DATASET) -> Settings:
+    return Settings(dataset=dataset, dataset_options=default_options(dataset))
+
+
+def with_suggested_kernel(settings: Settings) -> Settings:
+    """The dataset's suggested kernel (from ``datasets``), other settings kept."""
+    if settings.dataset not in datasets.available():
+        return settings
+    suggested = dict(datasets.available()[settings.dataset].suggested_kernel)
+    kernel = suggested.pop("kernel", settings.kernel)
+    if kernel not in KERNELS:
+        return settings
+    params = {k: v for k, v in suggested.items() if k in Q_PARAMS and v is not None}
+    return replace(settings, kernel=kernel, **params)
+
+
+def format_gamma(gamma: float) -> str:
+    return f"{gamma:.3g}"
+
+
+def gamma_choices(current: float) -> list[float]:
+    """The log grid plus the current value, so a value from a link or preset is kept."""
+    return sorted(set(GAMMA_GRID) | {float(current)})
+
+
+# --------------------------------------------------------------------------- URL form
+
+
+def settings_to_query(settings: Settings) -> dict[str, str]:
+    """Query parameters for a shareable link: only what differs from nothing, in order."""
+    query = {Q_DATASET: settings.dataset}
+    for name, value in settings.dataset_options:
+        if settings.dataset != CSV:  # an upload's fingerprint means nothing elsewhere
+            query[name] = _format_value(value)
+    query[Q_KERNEL] = settings.kernel
+    for name, value in settings.kernel_params().items():
+        query[name] = _format_value(value)
+    query[Q_COMPONENTS] = str(settings.n_components)
+    if settings.standardize:
+        query[Q_STANDARDIZE] = "1"
+    return query
+
+
+def settings_from_query(query: Mapping[str, Any]) -> tuple[Settings, list[str]]:
+    """Parse query parameters; every problem becomes a warning and a default.
+
+    Values may be strings or (for repeated parameters) lists of strings; the last
+    value wins, as in ``st.query_params``.
+    """
+    query = {str(k): (v[-1] if isinstance(v, list | tuple) and v else v) for k, v in query.items()}
+    warnings: list[str] = []
+    catalogue = datasets.available()
+
+    dataset = query.get(Q_DATASET, DEFAULT_DATASET)
+    if dataset == CSV:
+        warnings.append(
+            "This link was made with an uploaded CSV file, which links cannot carry; showing "
+            f"`{DEFAULT_DATASET}` instead. Choose '{CSV_TITLE}' in the sidebar and upload it."
+        )
+        dataset = DEFAULT_DATASET
+    elif dataset not in catalogue:
+        warnings.append(
+            f"The link asks for dataset `{dataset}`, which does not exist; showing "
+            f"`{DEFAULT_DATASET}` instead. Known datasets: {', '.join(catalogue)}."
+        )
+        dataset = DEFAULT_DATASET
+    settings = default_settings(dataset)
+
+    options = dict(settings.dataset_options)
+    for opt in catalogue[dataset].options:
+        if opt.name in query:
+            value, problem = parse_option(opt, query[opt.name])
+            if problem:
+                warnings.append(f"Link parameter `{opt.name}`: {problem} Using {opt.default}.")
+            else:
+                options[opt.name] = value
+
+    kernel = query.get(Q_KERNEL, settings.kernel)
+    if kernel not in KERNELS:
+        warnings.append(
+            f"The link asks for kernel `{kernel}`, which does not exist; using "
+            f"`{settings.kernel}`. Known kernels: {', '.join(KERNELS)}."
+        )
+        kernel = settings.kernel
+
+    params: dict[str, Any] = {}
+    parsers = {"gamma": parse_gamma, "degree": parse_degree, "coef0": parse_coef0}
+    for name in Q_PARAMS:
+        if name in query:
+            value, problem = parsers[name](query[name])
+            if problem:
+                default = getattr(settings, name)
+                warnings.append(f"Link parameter `{name}`: {problem} Using {default}.")
+            else:
+                params[name] = value
+
+    n_components = settings.n_components
+    if Q_COMPONENTS in query:
+        value, problem = _parse_int(query[Q_COMPONENTS], COMPONENTS_MIN, COMPONENTS_MAX)
+        if problem:
+            warnings.append(f"Link parameter `{Q_COMPONENTS}`: {problem} Using {n_components}.")
+        else:
+            n_components = value
+
+    standardize = settings.standardize
+    if Q_STANDARDIZE in query:
+        raw = str(query[Q_STANDARDIZE]).strip().lower()
+        if raw in _TRUE or raw in _FALSE:
+            standardize = raw in _TRUE
+        else:
+            warnings.append(f"Link parameter `{Q_STANDARDIZE}` should be 1 or 0, not `{raw}`.")
+
+    known = {Q_DATASET, Q_KERNEL, Q_COMPONENTS, Q_STANDARDIZE, *Q_PARAMS}
+    known |= {opt.name for info in catalogue.values() for opt in info.options}
+    unknown = sorted(set(query) - known)
+    if unknown:
+        warnings.append(f"Ignored unknown link parameter(s): {', '.join(unknown)}.")
+
+    settings = replace(
+        settings,
+        dataset_options=tuple(sorted(options.items())),
+        kernel=kernel,
+        n_components=n_components,
+        standardize=standardize,
+        **params,
+    )
+    return settings, warnings
+
+
+def parse_option(opt: datasets.Option, raw: Any) -> tuple[Any, str | None]:
+    """Parse one dataset option from a string; returns (value, problem or None)."""
+    text = str(raw).strip()
+    if opt.kind == "choice":
+        by_text = {str(choice): choice for choice in opt.choices}
+        if text in by_text:
+            return by_text[text], None
+        return None, f"`{text}` is not one of {', '.join(by_text)}."
+    if opt.kind == "int":
+        return _parse_int(text, opt.low, opt.high)
+    value, problem = _parse_float(text, opt.low, opt.high)
+    return (None, problem) if problem else (float(value), None)
+
+
+def parse_gamma(raw: Any) -> tuple[float | None, str | None]:
+    value, problem = _parse_float(raw, None, None)
+    if problem:
+        return None, problem
+    if not GAMMA_MIN <= value <= GAMMA_MAX:
+        return None, f"γ must be between {GAMMA_MIN:g} and {GAMMA_MAX:g} (γ > 0), got {value:g}."
+    return value, None
+
+
+def parse_degree(raw: Any) -> tuple[int | None, str | None]:
+    return _parse_int(raw, DEGREE_MIN, DEGREE_MAX)
+
+
+def parse_coef0(raw: Any) -> tuple[float | None, str | None]:
+    return _parse_float(raw, COEF0_MIN, COEF0_MAX)
+
+
+def _parse_int(raw: Any, low: Any, high: Any) -> tuple[int | None, str | None]:
+    text = str(raw).strip()
+    try:
+        value = int(text)
+    except ValueError:
+        return None, f"`{text}` is not a whole number."
+    return _check_range(value, low, high)
+
+
+def _parse_float(raw: Any, low: Any, high: Any) -> tuple[float | None, str | None]:
+    text = str(raw).strip()
+    try:
+        value = float(text)
+    except ValueError:
+        return None, f"`{text}` is not a number."
+    if not math.isfinite(value):
+        return None, f"`{text}` is not a finite number."
+    return _check_range(value, low, high)
+
+
+def _check_range(value, low, high):
+    if (low is not None and value < low) or (high is not None and value > high):
+        return None, f"{value:g} is outside the allowed range [{low:g}, {high:g}]."
+    return value, None
+
+
+def _format_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, float):
+        return f"{value:.10g}"
+    return str(value)
+
+
+# --------------------------------------------------------------------------- presets
+
+
+def presets() -> list[Preset]:
+    """The classroom presets, in the order they appear on the home page.
+
+    Built on demand (not at import) so they pick up each dataset's current defaults.
+    Presets whose dataset is missing from ``datasets.available()`` are left out.
+    """
+    catalogue = datasets.available()
+
+    def view(dataset: str, kernel: str, **params: Any) -> Settings:
+        base = default_settings(dataset)
+        options = dict(base.dataset_options)
+        for name in list(params):
+            if name in options:
+                options[name] = params.pop(name)
+        return replace(
+            base, kernel=kernel, dataset_options=tuple(sorted(options.items())), **params
+        )
+
+    candidates = [
+        (
+            "circles_rbf",
+            "Circles + RBF (γ=10)",
+            "Two nested rings that no straight line separates; with γ = 10 the first two "
+            "RBF components pull them apart completely, while linear PCA cannot.",
+            "circles",
+            lambda: view("circles", "rbf", gamma=10.0),
+        ),
+        (
+            "toy_rbf",
+            "Schölkopf's toy + RBF",
+            "Three Gaussian blobs from the 1998 kernel PCA paper; the leading RBF "
+            "components pick out the clusters one by one.",
+            "scholkopf_toy",
+            lambda: with_suggested_kernel(view("scholkopf_toy", "rbf")),
+        ),
+        (
+            "iris_poly",
+            "Iris + polynomial",
+            "Four flower measurements; a degree-2 polynomial kernel does no better than "
+            "linear PCA at separating the three species — kernels are not always a win.",
+            "iris",
+            lambda: view("iris", "poly", gamma=0.1, degree=2, coef0=1.0),
+        ),
+        (
+            "usps_poly",
+            "USPS digits + polynomial (degree 3)",
+            "2,000 handwritten 16×16 digits, each a point in 256 dimensions: see which "
+            "digits the cubic kernel's first components pull apart, next to linear PCA.",
+            "usps",
+            lambda: view("usps", "poly", gamma=1 / 256, degree=3, coef0=1.0),
+        ),
+        (
+            "sigmoid",
+            "Sigmoid: an indefinite kernel",
+            "The sigmoid 'kernel' is not positive semi-definite: its centred matrix has "
+            "negative eigenvalues, shown in red in the spectrum.",
+            "moons",
+            lambda: view("moons", "sigmoid", gamma=2.0, coef0=-1.0),
+        ),
+    ]
+    return [
+        Preset(key, title, lesson, build())
+        for key, title, lesson, dataset, build in candidates
+        if dataset in catalogue
+    ]
