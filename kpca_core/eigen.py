@@ -123,7 +123,12 @@ def eigendecompose(
         "dense" is LAPACK (exact), "arpack" is Lanczos iteration (exact to ``tol``;
         0 means machine precision), "randomized" is Halko et al.'s randomized range
         finder (approximate: its error depends on the spectrum's decay and on
-        ``iterated_power``). "auto" uses :func:`choose_eigen_solver`.
+        ``iterated_power``; never chosen by "auto"). Measured against "dense" on RBF
+        kernels (n = 2000, gamma = 1/256, default iterated_power): USPS digits, k = 2:
+        eigenvalues to 4e-14, projections to 3e-7 of their range; k = 10: 6e-8 and
+        5e-4; k = 100: 2e-4 and 0.27. Random 256-D data (a flat spectrum): eigenvalues
+        off by 3 %, components not recovered at all. "auto" uses
+        :func:`choose_eigen_solver`.
     tol, max_iter : ARPACK's tolerance and iteration limit.
     iterated_power : int or "auto"
         Power iterations of the randomized solver ("auto": 7 if k < 0.1 n, else 4).
