@@ -91,8 +91,8 @@ def check_choice(value, name: str, choices) -> str:
     return value
 
 
-def check_square(K, *, name: str = "K") -> np.ndarray:
-    """A finite square float64 matrix (a kernel matrix)."""
+def check_square(K, *, name: str = "K", check_finite: bool = True) -> np.ndarray:
+    """A square float64 matrix (a kernel matrix), finite unless told not to check."""
     K = np.asarray(K, dtype=np.float64)
     if K.ndim != 2 or K.shape[0] != K.shape[1] or K.shape[0] == 0:
         raise ValueError(
@@ -101,6 +101,6 @@ def check_square(K, *, name: str = "K") -> np.ndarray:
         )
     # The sum is NaN or inf whenever an entry is, and unlike np.isfinite(K).all()
     # it allocates no n x n temporary.
-    if not np.isfinite(K.sum()):
+    if check_finite and not np.isfinite(K.sum()):
         raise ValueError(f"{name} contains NaN or infinite values.")
     return K

@@ -53,33 +53,42 @@ class KernelCentering:
         return cls(column_means=column_means, grand_mean=float(column_means.mean()))
 
 
-def center_kernel(K: np.ndarray, *, copy: bool = True) -> np.ndarray:
+def center_kernel(
+    K: np.ndarray, *, copy: bool = True, centering: KernelCentering | None = None
+) -> np.ndarray:
     """Centre a training kernel matrix: K~ = K - 1_n K - K 1_n + 1_n K 1_n.
 
     Parameters
     ----------
     K : ndarray of shape (n_samples, n_samples)
-        Symmetric kernel matrix of the training points.
+        Kernel matrix of the training points.
     copy : bool, default True
         With ``copy=False`` ``K`` is overwritten (it must be a writeable float64
         array), which saves one n x n matrix.
+    centering : KernelCentering, optional
+        ``KernelCentering.fit(K)`` if the caller already has it (saves a pass over K).
 
     Returns
     -------
     K_centered : ndarray of shape (n_samples, n_samples)
         Every row and every column sums to zero.
     """
-    K = check_square(K)
+    K = check_square(K, check_finite=False)
+    if centering is None:
+        centering = KernelCentering.fit(K)
+    # A NaN or inf anywhere makes its column mean non-finite: a free check.
+    if not np.isfinite(centering.column_means).all():
+        raise ValueError(
+            "The kernel matrix contains NaN or infinite values (a polynomial kernel with "
+            "a large gamma or degree overflows): lower gamma or the degree."
+        )
     if copy:
         K = K.copy()
     elif not K.flags.writeable:
         raise ValueError("center_kernel(copy=False) needs a writeable array.")
-    stats = KernelCentering.fit(K)
-    # For a symmetric K the row means equal the column means.
     row_means = K.mean(axis=1)
-    K -= stats.column_means[None, :]
-    K -= row_means[:, None]
-    K += stats.grand_mean
+    K -= centering.column_means[None, :]
+    K -= (row_means - centering.grand_mean)[:, None]
     return K
 
 

@@ -22,7 +22,7 @@ from numbers import Integral
 
 import numpy as np
 from scipy import linalg
-from scipy.sparse.linalg import eigsh
+from scipy.sparse.linalg import ArpackError, eigsh
 
 from ._validation import check_choice, check_n_components, check_square
 
@@ -110,6 +110,7 @@ def eigendecompose(
     iterated_power: int | str = "auto",
     random_state=None,
     overwrite: bool = False,
+    check_finite: bool = True,
 ) -> Eigendecomposition:
     """Leading eigenpairs of a symmetric (centred kernel) matrix, largest first.
 
@@ -137,6 +138,9 @@ def eigendecompose(
     overwrite : bool
         Let the dense solver destroy ``K_centered`` instead of copying it (saves one
         n x n matrix).
+    check_finite : bool
+        Refuse NaN/inf entries (one pass over the matrix; skip it when the caller
+        has checked already, as :func:`~kpca_core.center_kernel` does).
 
     Raises
     ------
@@ -147,7 +151,7 @@ def eigendecompose(
     -------
     Eigendecomposition
     """
-    K_centered = check_square(K_centered, name="K_centered")
+    K_centered = check_square(K_centered, name="K_centered", check_finite=check_finite)
     n = K_centered.shape[0]
     k = check_n_components(n_components, n)
     check_choice(solver, "eigen_solver", EIGEN_SOLVERS)
@@ -161,7 +165,16 @@ def eigendecompose(
         values, vectors = _dense_eigh(K_centered, k, overwrite)
     elif solver == "arpack":
         v0 = _check_random_state(random_state).uniform(-1, 1, n)
-        values, vectors = eigsh(K_centered, k, which="LA", tol=tol, maxiter=max_iter, v0=v0)
+        try:
+            values, vectors = eigsh(
+                K_centered, k, which="LA", tol=tol, maxiter=max_iter, v0=v0
+            )
+        except ArpackError:
+            # ARPACK gives up on some exactly repeated spectra (K~ = I - 1/n when a
+            # huge gamma makes K the identity) and when max_iter is too small; it
+            # leaves the matrix untouched, so LAPACK can still answer exactly.
+            solver = "dense"
+            values, vectors = _dense_eigh(K_centered, k, overwrite)
     else:
         values, vectors = _randomized_eigh(K_centered, k, iterated_power, random_state)
 

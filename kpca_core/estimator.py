@@ -210,12 +210,12 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         else:
             n_components = check_n_components(self.n_components, n_samples)
         self._centering = KernelCentering.fit(K)
-        K = center_kernel(K, copy=False)
+        K = center_kernel(K, copy=False, centering=self._centering)  # checks finiteness
         total_variance = float(np.trace(K))
         eig = eigendecompose(
             K, n_components, solver=self.eigen_solver, tol=self.tol, max_iter=self.max_iter,
             iterated_power=self.iterated_power, random_state=self.random_state,
-            overwrite=overwrite,
+            overwrite=overwrite, check_finite=False,
         )
         eigenvalues, negative = clean_eigenvalues(eig.eigenvalues)
         eigenvectors = eig.eigenvectors

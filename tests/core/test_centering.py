@@ -77,3 +77,14 @@ def test_centring_rejects_non_square_and_read_only(K):
 def test_test_kernel_with_wrong_column_count_is_refused(K):
     with pytest.raises(ValueError, match="one column per training point"):
         center_test_kernel(K[:3, :-1], KernelCentering.fit(K))
+
+
+def test_non_finite_kernel_is_refused_with_a_fix(K):
+    K[3, 5] = np.inf
+    with pytest.raises(ValueError, match="NaN or infinite values"):
+        center_kernel(K)
+
+
+def test_given_centering_statistics_give_the_same_result(K):
+    np.testing.assert_array_equal(center_kernel(K, centering=KernelCentering.fit(K)),
+                                  center_kernel(K))

@@ -159,3 +159,22 @@ def test_repeated_leading_eigenvalue_still_gives_all_requested_pairs():
                                    atol=1e-12)
     with pytest.raises(DegenerateSpectrumError, match="overwrite=False"):
         eigendecompose(Kc.copy(), 3, solver="dense", overwrite=True)
+
+
+def test_arpack_failure_falls_back_to_the_exact_dense_solver(Kc, monkeypatch):
+    # ARPACK gives up on some exactly repeated spectra (e.g. I - 1/n, depending on
+    # rounding) and when max_iter is too small. It leaves the matrix untouched, so
+    # LAPACK must answer instead, and the result must say so.
+    from scipy.sparse.linalg import ArpackError
+
+    import kpca_core.eigen
+
+    def failing_eigsh(*args, **kwargs):
+        raise ArpackError(3)
+
+    expected = eigendecompose(Kc, 3, solver="dense")
+    monkeypatch.setattr(kpca_core.eigen, "eigsh", failing_eigsh)
+    got = eigendecompose(Kc, 3, solver="arpack", random_state=0)
+    assert got.solver == "dense"
+    np.testing.assert_allclose(got.eigenvalues, expected.eigenvalues, rtol=1e-12)
+    np.testing.assert_allclose(got.eigenvectors, expected.eigenvectors, atol=1e-12)

@@ -237,3 +237,8 @@ def test_precomputed_x_fit_holds_the_centred_kernel_like_sklearn(X):
     ours = KernelPCA(n_components=3, kernel="precomputed", eigen_solver="dense").fit(K)
     theirs = SklearnKernelPCA(n_components=3, kernel="precomputed").fit(K)
     np.testing.assert_allclose(ours.X_fit_, theirs.X_fit_, atol=1e-12)
+
+
+def test_overflowing_polynomial_kernel_gets_a_clear_message(X):
+    with pytest.raises(ValueError, match="lower gamma or the degree"):
+        KernelPCA(n_components=2, kernel="poly", gamma=1e30, degree=20).fit(X)
