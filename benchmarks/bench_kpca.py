@@ -9,7 +9,9 @@ For every (data, n, k) the script alternates three contenders, `repeats` times e
 
 Both estimators get random_state=0: ARPACK's iteration count depends on its random
 start vector, so equal seeds give both the same Lanczos run and the ratio measures
-only what differs around it. It prints medians, the ratios ours/sklearn and ours/floor, the solver "auto" chose,
+only what differs around it. The order of the three rotates between repeats.
+
+It prints medians, the ratios ours/sklearn and ours/floor, the solver "auto" chose,
 the largest difference between our and scikit-learn's projections (up to sign) and
 the peak traced memory of one fit in units of one n x n float64 matrix.
 
@@ -99,24 +101,39 @@ def max_sign_free_difference(A: np.ndarray, B: np.ndarray) -> float:
 def run_case(label: str, X: np.ndarray, k: int, repeats: int, memory: bool) -> dict:
     n, d = X.shape
     gamma = 1.0 / d
-    ours_t, sk_t, floor_t = [], [], []
-    solver = "?"
-    for _ in range(repeats):
-        ours = KernelPCA(n_components=k, kernel="rbf", gamma=gamma, random_state=0)
-        ours_t.append(timed(lambda ours=ours: ours.fit(X)))
-        solver = ours.eigen_solver_
-        sk = SklearnKernelPCA(n_components=k, kernel="rbf", gamma=gamma, random_state=0)
-        sk_t.append(timed(lambda sk=sk: sk.fit(X)))
+    times: dict[str, list[float]] = {"ours": [], "sklearn": [], "floor": []}
+    fitted = {}
+
+    def run_ours():
+        fitted["ours"] = KernelPCA(n_components=k, kernel="rbf", gamma=gamma, random_state=0)
+        times["ours"].append(timed(lambda: fitted["ours"].fit(X)))
+
+    def run_sklearn():
+        fitted["sklearn"] = SklearnKernelPCA(n_components=k, kernel="rbf", gamma=gamma,
+                                             random_state=0)
+        times["sklearn"].append(timed(lambda: fitted["sklearn"].fit(X)))
+
+    def run_floor():
         t_build, t_dense, t_arpack = floor_times(X, k, gamma)
-        floor_t.append(t_build + min(t_dense, t_arpack))
+        times["floor"].append(t_build + min(t_dense, t_arpack))
+
+    # Rotate who goes first: the first run after a round pays for fresh pages
+    # and a cold cache, which otherwise always lands on the same contender.
+    contenders = [run_ours, run_sklearn, run_floor]
+    for repeat in range(repeats):
+        for run in contenders[repeat % 3:] + contenders[: repeat % 3]:
+            run()
+    ours, sk = fitted["ours"], fitted["sklearn"]
+    solver = ours.eigen_solver_
     diff = max_sign_free_difference(
         ours.eigenvectors_ * np.sqrt(ours.eigenvalues_),
         sk.eigenvectors_ * np.sqrt(sk.eigenvalues_),
     )
     row = {
         "data": label, "n": n, "d": d, "k": k, "solver": solver,
-        "ours": statistics.median(ours_t), "sklearn": statistics.median(sk_t),
-        "floor": statistics.median(floor_t), "diff": diff,
+        "ours": statistics.median(times["ours"]),
+        "sklearn": statistics.median(times["sklearn"]),
+        "floor": statistics.median(times["floor"]), "diff": diff,
     }
     if memory:
         nn = n * n * 8
