@@ -92,6 +92,12 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     preimage_params : dict, optional
         ``n_neighbors`` (Kwok-Tsang, default 10), ``max_iter`` (fixed point, default
         100) and ``tol`` (fixed point, default 1e-8).
+    negative_eigenvalues : {"raise", "warn"}, default "raise"
+        What to do when significantly negative eigenvalues are among the requested
+        components (an indefinite kernel such as the sigmoid). "raise" is
+        scikit-learn's behaviour (a ``ValueError``). "warn" is for teaching: keep
+        the values in ``eigenvalues_``, issue an :class:`IndefiniteKernelWarning`,
+        and project onto those components as 0 (they have no real feature-space axis).
 
     Attributes
     ----------
@@ -131,6 +137,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         n_jobs=None,
         preimage="learned",
         preimage_params=None,
+        negative_eigenvalues="raise",
     ):
         self.n_components = n_components
         self.kernel = kernel
@@ -150,6 +157,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         self.n_jobs = n_jobs
         self.preimage = preimage
         self.preimage_params = preimage_params
+        self.negative_eigenvalues = negative_eigenvalues
 
     # -- validation -----------------------------------------------------------------
 
@@ -182,6 +190,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
                 f"iterated_power must be 'auto' or an integer >= 0; got {self.iterated_power!r}."
             )
         check_choice(self.preimage, "preimage", PREIMAGE_METHODS)
+        check_choice(self.negative_eigenvalues, "negative_eigenvalues", ("raise", "warn"))
         if self.preimage != "learned" and self.kernel != "rbf":
             raise ValueError(
                 f"preimage={self.preimage!r} is derived for the RBF kernel only; use "
@@ -219,6 +228,15 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         )
         eigenvalues, negative = clean_eigenvalues(eig.eigenvalues)
         eigenvectors = eig.eigenvectors
+        if negative.any() and self.negative_eigenvalues == "raise":
+            raise ValueError(
+                "There are significant negative eigenvalues "
+                f"({-eigenvalues[negative].min() / max(eigenvalues.max(), 1e-300):.3g} of the "
+                "maximum positive). Either the matrix is not PSD, or there was an issue "
+                "while computing the eigendecomposition of the matrix. (kpca_core: pass "
+                "negative_eigenvalues='warn' to keep them, with a warning, and project "
+                "onto those components as 0.)"
+            )
         if negative.any():
             warnings.warn(
                 f"The centred kernel matrix has {negative.sum()} significantly negative "

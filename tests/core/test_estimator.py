@@ -146,10 +146,20 @@ def test_works_in_pipeline_and_grid_search_like_sklearn():
         "kernelpca0", "kernelpca1"]
 
 
-def test_indefinite_kernel_warns_and_reports_negative_eigenvalues(rng):
+def test_indefinite_kernel_raises_by_default_as_scikit_learn_does(rng):
+    X = rng.normal(size=(100, 2))
+    params = dict(n_components=100, kernel="sigmoid", gamma=2.0, coef0=-1.0,
+                  eigen_solver="dense")
+    with pytest.raises(ValueError, match="significant negative eigenvalues"):
+        SklearnKernelPCA(**params).fit(X)
+    with pytest.raises(ValueError, match="significant negative eigenvalues"):
+        KernelPCA(**params).fit(X)
+
+
+def test_indefinite_kernel_warns_and_reports_negative_eigenvalues_when_asked(rng):
     X = rng.normal(size=(100, 2))
     kpca = KernelPCA(n_components=100, kernel="sigmoid", gamma=2.0, coef0=-1.0,
-                     eigen_solver="dense")
+                     eigen_solver="dense", negative_eigenvalues="warn")
     with pytest.warns(IndefiniteKernelWarning, match="not positive semi-definite"):
         Z = kpca.fit_transform(X)
     negative = kpca.eigenvalues_ < 0
