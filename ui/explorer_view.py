@@ -13,6 +13,7 @@ import streamlit as st
 
 from kpca_core import KERNELS, median_heuristic_gamma
 from ui import figures
+from ui.charts import show_chart
 from ui.compute import (
     DENSE_MAX_N,
     MAX_HEATMAP_SIDE,
@@ -33,7 +34,7 @@ SCATTERGL_ABOVE = 2500  # SVG scatter is smoother below this; WebGL scales beyon
 def _class_names(data) -> list[str]:
     if data.y is None:
         return ["all points"]
-    return [figures._name(data.target_names, int(c), data.y) for c in np.unique(data.y)]
+    return [figures.class_name(data.target_names, int(c), data.y) for c in np.unique(data.y)]
 
 
 def _remember_selection(chart_key: str, data_key: tuple) -> None:
@@ -67,17 +68,12 @@ def _selection(settings: Settings) -> list[int]:
     return indices if data_key == _data_key(settings) else []
 
 
-def _plot(fig, key: str | None = None, settings: Settings | None = None) -> None:
+def _plot(fig, key: str, settings: Settings | None = None) -> None:
     """Draw a chart; with ``settings`` it is selectable and its selection is shared."""
+    on_select = None
     if settings is not None:
-        st.plotly_chart(
-            fig,
-            key=key,
-            on_select=partial(_remember_selection, key, _data_key(settings)),
-            selection_mode=("box", "lasso"),
-        )
-    else:
-        st.plotly_chart(fig, key=key)
+        on_select = partial(_remember_selection, key, _data_key(settings))
+    show_chart(fig, key=key, on_select=on_select)
 
 
 def input_space(data, settings: Settings) -> None:

@@ -32,7 +32,7 @@ def test_scatter_3d_and_highlight(three_classes):
     fig = figures.point_scatter(Z, y, names, title="t", axis_titles="abc", highlight=[0, 6])
     assert all(t.type == "scatter3d" for t in fig.data)
     colours = {label: list(t.marker.color) for label, t in enumerate(fig.data)}
-    faded = [figures._faded(c) for c in figures.PALETTE[:3]]
+    faded = [figures.faded(c) for c in figures.PALETTE[:3]]
     assert faded[0].startswith("rgba(") and faded[0].endswith(f",{figures.FADED_OPACITY})")
     assert colours[0] == [figures.PALETTE[0]] + [faded[0]] * 4
     assert colours[1][1] == figures.PALETTE[1]  # row 6 is the 2nd point of class 1

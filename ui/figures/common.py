@@ -1,4 +1,4 @@
-"""Figure builders: pure functions from arrays to ``go.Figure`` (no Streamlit here).
+"""Shared figure pieces: the palette, the layout, scatters and digit mosaics.
 
 One palette for classes, used by every figure, so class 2 is the same colour in input
 space, in the KPCA projection and in the linear PCA projection. K uses a sequential
@@ -11,7 +11,6 @@ from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 # Tableau 10: distinct on a projector and for the common colour-vision deficiencies.
 PALETTE = (
@@ -26,9 +25,8 @@ DROPPED_COLOUR = "#BFCBDA"
 NEGATIVE_COLOUR = "#D62728"
 LINEAR_PCA_COLOUR = "#7F7F7F"
 FADED_OPACITY = 0.12
-SPECTRUM_SHOWN = 30  # leading eigenvalues drawn as bars
 
-_LAYOUT = dict(
+BASE_LAYOUT = dict(
     margin=dict(l=10, r=10, t=50, b=10),
     font=dict(size=14),
     legend=dict(title_text="class", itemsizing="constant"),
@@ -39,18 +37,18 @@ def class_colour(label: int) -> str:
     return PALETTE[int(label) % len(PALETTE)]
 
 
-def _faded(hex_colour: str) -> str:
+def faded(hex_colour: str) -> str:
     r, g, b = (int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
     return f"rgba({r},{g},{b},{FADED_OPACITY})"
 
 
-def _classes(y: np.ndarray | None, n: int) -> list[tuple[int, np.ndarray]]:
+def classes(y: np.ndarray | None, n: int) -> list[tuple[int, np.ndarray]]:
     if y is None:
         return [(0, np.arange(n))]
     return [(int(c), np.flatnonzero(y == c)) for c in np.unique(y)]
 
 
-def _name(target_names: Sequence[str], label: int, y: np.ndarray | None) -> str:
+def class_name(target_names: Sequence[str], label: int, y: np.ndarray | None) -> str:
     if y is None:
         return "all points"
     return str(target_names[label]) if 0 <= label < len(target_names) else str(label)
@@ -78,12 +76,12 @@ def point_scatter(
     if highlight is not None and len(highlight):
         selected[np.asarray(highlight, dtype=int)] = True
     fig = go.Figure()
-    for label, idx in _classes(y, n):
-        name = _name(target_names, label, y)
+    for label, idx in classes(y, n):
+        name = class_name(target_names, label, y)
         colour = class_colour(label)
         marker = dict(color=colour, size=6 if dims == 2 else 3)
         if selected.any():  # per-point colours: 3-D markers take no per-point opacity
-            marker["color"] = np.where(selected[idx], colour, _faded(colour))
+            marker["color"] = np.where(selected[idx], colour, faded(colour))
         hover = f"point %{{customdata}}<br>class: {name}<extra></extra>"
         common = dict(mode="markers", name=name, customdata=idx, marker=marker, hovertemplate=hover)
         if dims == 2:
@@ -91,7 +89,7 @@ def point_scatter(
             fig.add_trace(trace_type(x=Z[idx, 0], y=Z[idx, 1], **common))
         else:
             fig.add_trace(go.Scatter3d(x=Z[idx, 0], y=Z[idx, 1], z=Z[idx, 2], **common))
-    fig.update_layout(title=title, dragmode="lasso" if dims == 2 else "orbit", **_LAYOUT)
+    fig.update_layout(title=title, dragmode="lasso" if dims == 2 else "orbit", **BASE_LAYOUT)
     if dims == 2:
         fig.update_xaxes(title=axis_titles[0])
         fig.update_yaxes(title=axis_titles[1])
@@ -101,129 +99,6 @@ def point_scatter(
                 xaxis_title=axis_titles[0], yaxis_title=axis_titles[1], zaxis_title=axis_titles[2]
             )
         )
-    return fig
-
-
-def kernel_heatmap(
-    M: np.ndarray,
-    class_sizes: Sequence[int],
-    class_names: Sequence[str],
-    *,
-    centered: bool,
-    block_size: int = 1,
-    title: str,
-) -> go.Figure:
-    """K (sequential colours) or K̃ (diverging, 0 = white) with class blocks outlined.
-
-    ``M`` is already in class order (and block-averaged when ``block_size`` > 1);
-    ``class_sizes`` are in points, so boundaries are drawn at cumulative sizes / block.
-    """
-    m = M.shape[0]
-    # Sent as float32: half the bytes per rerun (up to 500² cells per heatmap), and still
-    # ~7 significant digits, more than the colour scale or the 4-digit hover can show.
-    heat = dict(
-        z=np.asarray(M, dtype=np.float32), colorscale=CENTERED_SCALE if centered else KERNEL_SCALE
-    )
-    if centered:
-        bound = float(np.max(np.abs(M))) or 1.0
-        heat.update(zmid=0.0, zmin=-bound, zmax=bound)
-    unit = "block" if block_size > 1 else "point"
-    heat["hovertemplate"] = (
-        f"row {unit} %{{y}}, column {unit} %{{x}}<br>value %{{z:.4g}}<extra></extra>"
-    )
-    heat["colorbar"] = dict(thickness=14)
-    fig = go.Figure(go.Heatmap(**heat))
-
-    edges = np.cumsum(class_sizes)[:-1] / block_size - 0.5
-    for edge in edges:
-        line = dict(color="black", width=1)
-        fig.add_shape(type="line", x0=edge, x1=edge, y0=-0.5, y1=m - 0.5, line=line)
-        fig.add_shape(type="line", y0=edge, y1=edge, x0=-0.5, x1=m - 0.5, line=line)
-    centres = np.concatenate([[0], np.cumsum(class_sizes)[:-1]]) + np.asarray(class_sizes) / 2
-    ticks = dict(tickvals=list(centres / block_size - 0.5), ticktext=list(class_names))
-    if len(class_sizes) <= 1:
-        ticks = dict(showticklabels=False)
-    fig.update_xaxes(range=[-0.5, m - 0.5], constrain="domain", tickangle=0, **ticks)
-    fig.update_yaxes(range=[m - 0.5, -0.5], scaleanchor="x", constrain="domain", **ticks)
-    fig.update_layout(title=title, height=480, **_LAYOUT)
-    return fig
-
-
-def spectrum_figure(
-    eigenvalues: np.ndarray,
-    ranks: np.ndarray,
-    explained_ratio: np.ndarray,
-    pca_ratio: np.ndarray,
-    *,
-    n_components: int,
-    negative: np.ndarray,
-) -> go.Figure:
-    """Eigenvalues of K̃ (bars) and cumulative explained variance, KPCA vs linear PCA.
-
-    Bars: the leading ``SPECTRUM_SHOWN`` eigenvalues plus every genuinely negative one
-    (``negative`` mask, red). Kept components are dark, the rest light.
-    ``explained_ratio`` is λ / trace(K̃) for each eigenvalue held.
-    """
-    eigenvalues = np.asarray(eigenvalues, dtype=float)
-    ranks = np.asarray(ranks)
-    negative = np.asarray(negative, dtype=bool)
-    shown = (ranks <= SPECTRUM_SHOWN) | negative
-    colours = np.where(
-        negative, NEGATIVE_COLOUR, np.where(ranks <= n_components, KEPT_COLOUR, DROPPED_COLOUR)
-    )
-    fig = make_subplots(
-        rows=1,
-        cols=2,
-        subplot_titles=("Eigenvalues λ of K̃", "Cumulative explained variance"),
-        horizontal_spacing=0.12,
-    )
-    fig.add_trace(
-        go.Bar(
-            x=[f"λ{r}" for r in ranks[shown]],
-            y=eigenvalues[shown],
-            marker_color=list(colours[shown]),
-            name="kernel PCA eigenvalues",
-            hovertemplate="%{x} = %{y:.6g}<extra></extra>",
-            showlegend=False,
-        ),
-        row=1,
-        col=1,
-    )
-    leading = np.sort(ranks[ranks <= SPECTRUM_SHOWN])
-    leading_ratio = np.asarray(explained_ratio)[np.argsort(ranks)][: len(leading)]
-    kpca_cumulative = 100 * np.cumsum(leading_ratio)
-    pca_cumulative = 100 * np.cumsum(pca_ratio[:SPECTRUM_SHOWN])
-    fig.add_trace(
-        go.Scatter(
-            x=leading,
-            y=kpca_cumulative,
-            mode="lines+markers",
-            name="kernel PCA",
-            line=dict(color=KEPT_COLOUR),
-            hovertemplate="first %{x} components: %{y:.1f}%<extra>kernel PCA</extra>",
-        ),
-        row=1,
-        col=2,
-    )
-    fig.add_trace(
-        go.Scatter(
-            x=np.arange(1, len(pca_cumulative) + 1),
-            y=pca_cumulative,
-            mode="lines+markers",
-            name="linear PCA",
-            line=dict(color=LINEAR_PCA_COLOUR, dash="dash"),
-            hovertemplate="first %{x} components: %{y:.1f}%<extra>linear PCA</extra>",
-        ),
-        row=1,
-        col=2,
-    )
-    fig.add_vline(x=n_components + 0.5, line_dash="dot", line_color="black", row=1, col=2)
-    fig.update_xaxes(title_text="component", row=1, col=2)
-    fig.update_yaxes(title_text="%", row=1, col=2)
-    fig.update_xaxes(type="category", row=1, col=1)
-    layout = dict(_LAYOUT)
-    layout["legend"] = dict(orientation="h", y=-0.2)
-    fig.update_layout(**layout)
     return fig
 
 
@@ -270,6 +145,6 @@ def digit_mosaic(
         xaxis=dict(showticklabels=False, showgrid=False, zeroline=False),
         yaxis=yaxis,
         plot_bgcolor="white",
-        **{k: v for k, v in _LAYOUT.items() if k != "legend"},
+        **{k: v for k, v in BASE_LAYOUT.items() if k != "legend"},
     )
     return fig

@@ -1,0 +1,144 @@
+"""The Explorer's figures: K and K̃ as heatmaps, and the eigen-spectrum."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from .common import (
+    BASE_LAYOUT,
+    CENTERED_SCALE,
+    DROPPED_COLOUR,
+    KEPT_COLOUR,
+    KERNEL_SCALE,
+    LINEAR_PCA_COLOUR,
+    NEGATIVE_COLOUR,
+)
+
+SPECTRUM_SHOWN = 30  # leading eigenvalues drawn as bars
+
+
+def kernel_heatmap(
+    M: np.ndarray,
+    class_sizes: Sequence[int],
+    class_names: Sequence[str],
+    *,
+    centered: bool,
+    block_size: int = 1,
+    title: str,
+) -> go.Figure:
+    """K (sequential colours) or K̃ (diverging, 0 = white) with class blocks outlined.
+
+    ``M`` is already in class order (and block-averaged when ``block_size`` > 1);
+    ``class_sizes`` are in points, so boundaries are drawn at cumulative sizes / block.
+    """
+    m = M.shape[0]
+    # Sent as float32: half the bytes per rerun (up to 500² cells per heatmap), and still
+    # ~7 significant digits, more than the colour scale or the 4-digit hover can show.
+    heat = dict(
+        z=np.asarray(M, dtype=np.float32), colorscale=CENTERED_SCALE if centered else KERNEL_SCALE
+    )
+    if centered:
+        bound = float(np.max(np.abs(M))) or 1.0
+        heat.update(zmid=0.0, zmin=-bound, zmax=bound)
+    unit = "block" if block_size > 1 else "point"
+    heat["hovertemplate"] = (
+        f"row {unit} %{{y}}, column {unit} %{{x}}<br>value %{{z:.4g}}<extra></extra>"
+    )
+    heat["colorbar"] = dict(thickness=14)
+    fig = go.Figure(go.Heatmap(**heat))
+
+    edges = np.cumsum(class_sizes)[:-1] / block_size - 0.5
+    for edge in edges:
+        line = dict(color="black", width=1)
+        fig.add_shape(type="line", x0=edge, x1=edge, y0=-0.5, y1=m - 0.5, line=line)
+        fig.add_shape(type="line", y0=edge, y1=edge, x0=-0.5, x1=m - 0.5, line=line)
+    centres = np.concatenate([[0], np.cumsum(class_sizes)[:-1]]) + np.asarray(class_sizes) / 2
+    ticks = dict(tickvals=list(centres / block_size - 0.5), ticktext=list(class_names))
+    if len(class_sizes) <= 1:
+        ticks = dict(showticklabels=False)
+    fig.update_xaxes(range=[-0.5, m - 0.5], constrain="domain", tickangle=0, **ticks)
+    fig.update_yaxes(range=[m - 0.5, -0.5], scaleanchor="x", constrain="domain", **ticks)
+    fig.update_layout(title=title, height=480, **BASE_LAYOUT)
+    return fig
+
+
+def spectrum_figure(
+    eigenvalues: np.ndarray,
+    ranks: np.ndarray,
+    explained_ratio: np.ndarray,
+    pca_ratio: np.ndarray,
+    *,
+    n_components: int,
+    negative: np.ndarray,
+) -> go.Figure:
+    """Eigenvalues of K̃ (bars) and cumulative explained variance, KPCA vs linear PCA.
+
+    Bars: the leading ``SPECTRUM_SHOWN`` eigenvalues plus every genuinely negative one
+    (``negative`` mask, red). Kept components are dark, the rest light.
+    ``explained_ratio`` is λ / trace(K̃) for each eigenvalue held.
+    """
+    eigenvalues = np.asarray(eigenvalues, dtype=float)
+    ranks = np.asarray(ranks)
+    negative = np.asarray(negative, dtype=bool)
+    shown = (ranks <= SPECTRUM_SHOWN) | negative
+    colours = np.where(
+        negative, NEGATIVE_COLOUR, np.where(ranks <= n_components, KEPT_COLOUR, DROPPED_COLOUR)
+    )
+    fig = make_subplots(
+        rows=1,
+        cols=2,
+        subplot_titles=("Eigenvalues λ of K̃", "Cumulative explained variance"),
+        horizontal_spacing=0.12,
+    )
+    fig.add_trace(
+        go.Bar(
+            x=[f"λ{r}" for r in ranks[shown]],
+            y=eigenvalues[shown],
+            marker_color=list(colours[shown]),
+            name="kernel PCA eigenvalues",
+            hovertemplate="%{x} = %{y:.6g}<extra></extra>",
+            showlegend=False,
+        ),
+        row=1,
+        col=1,
+    )
+    leading = np.sort(ranks[ranks <= SPECTRUM_SHOWN])
+    leading_ratio = np.asarray(explained_ratio)[np.argsort(ranks)][: len(leading)]
+    kpca_cumulative = 100 * np.cumsum(leading_ratio)
+    pca_cumulative = 100 * np.cumsum(pca_ratio[:SPECTRUM_SHOWN])
+    fig.add_trace(
+        go.Scatter(
+            x=leading,
+            y=kpca_cumulative,
+            mode="lines+markers",
+            name="kernel PCA",
+            line=dict(color=KEPT_COLOUR),
+            hovertemplate="first %{x} components: %{y:.1f}%<extra>kernel PCA</extra>",
+        ),
+        row=1,
+        col=2,
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=np.arange(1, len(pca_cumulative) + 1),
+            y=pca_cumulative,
+            mode="lines+markers",
+            name="linear PCA",
+            line=dict(color=LINEAR_PCA_COLOUR, dash="dash"),
+            hovertemplate="first %{x} components: %{y:.1f}%<extra>linear PCA</extra>",
+        ),
+        row=1,
+        col=2,
+    )
+    fig.add_vline(x=n_components + 0.5, line_dash="dot", line_color="black", row=1, col=2)
+    fig.update_xaxes(title_text="component", row=1, col=2)
+    fig.update_yaxes(title_text="%", row=1, col=2)
+    fig.update_xaxes(type="category", row=1, col=1)
+    layout = dict(BASE_LAYOUT)
+    layout["legend"] = dict(orientation="h", y=-0.2)
+    fig.update_layout(**layout)
+    return fig
