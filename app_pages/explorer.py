@@ -2,16 +2,11 @@
 
 import streamlit as st
 
-import datasets
 from kpca_core import center_kernel, kernel_spectrum
 from ui import explorer_view as view
-from ui.compute import (
-    DENSE_MAX_N,
-    NoUploadError,
-    analysis_is_cached,
-    explorer_analysis,
-    load_data,
-)
+from ui.compute import DENSE_MAX_N, analysis_is_cached, explorer_analysis
+from ui.memory import guard_memory
+from ui.page import page_data
 from ui.sidebar import current_settings, with_valid_components
 from ui.source import show_source
 
@@ -23,18 +18,10 @@ st.write(
 )
 
 settings = current_settings()
-try:
-    data = load_data(settings.dataset, settings.dataset_options)
-except datasets.UspsUnavailableError as error:
-    st.error(f"{error}\n\nPick another dataset in the sidebar; everything else still works.")
-    st.stop()
-except NoUploadError as error:
-    st.info(str(error), icon=":material/upload_file:")
-    st.stop()
-except ValueError as error:
-    st.error(f"These dataset options do not work: {error}")
-    st.stop()
+data = page_data(settings)
 settings = with_valid_components(settings, len(data.X))
+# K, then K̃ in its place; up to DENSE_MAX_N the full spectrum needs a working copy.
+guard_memory(len(data.X), copies=2 if len(data.X) <= DENSE_MAX_N else 1)
 
 try:
     if analysis_is_cached(settings) or len(data.X) <= DENSE_MAX_N:

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from ui.lessons import LESSONS
 from ui.sidebar import apply_settings
 from ui.state import presets
 
@@ -31,7 +32,13 @@ for preset in presets():
         if clicked:
             st.switch_page("app_pages/explorer.py")
 
+st.subheader("The lessons")
+for lesson in LESSONS:
+    link_col, teaches_col = st.columns([2, 5], vertical_alignment="center")
+    link_col.page_link(lesson.path, label=lesson.title, icon=lesson.icon)
+    teaches_col.write(lesson.teaches)
+
 st.caption(
-    "Or choose any dataset and kernel in the sidebar and open the Explorer. "
+    "Or choose any dataset and kernel in the sidebar and open any page. "
     "The address bar always holds the current settings: copy it to share a view."
 )

@@ -1,0 +1,63 @@
+"""Every Plotly chart of the app goes through :func:`show_chart`.
+
+One place decides how a figure reaches the browser, so that every page gets the same
+things without repeating them:
+
+* the toolbar's camera button saves a PNG named after the view (``kpca-lab-<name>``);
+* linked selection (box/lasso) when the page asks for it;
+* later app-wide display settings (projector mode, compact data) are applied here,
+  never in the figure builders, which stay pure functions of arrays.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import plotly.graph_objects as go
+import streamlit as st
+
+FILE_PREFIX = "kpca-lab"
+
+
+def export_name(name: str) -> str:
+    """A file name for a chart's PNG/SVG download: ``kpca-lab-<name>``, safe characters only."""
+    slug = re.sub(r"[^A-Za-z0-9]+", "-", name).strip("-").lower() or "chart"
+    return f"{FILE_PREFIX}-{slug}"
+
+
+def chart_config(name: str) -> dict:
+    """Plotly's ``config``: the toolbar on hover, downloads named after the view."""
+    return {
+        "displaylogo": False,
+        "toImageButtonOptions": {"filename": export_name(name), "format": "png", "scale": 2},
+    }
+
+
+def show_chart(
+    fig: go.Figure,
+    *,
+    key: str,
+    name: str | None = None,
+    on_select: Callable[[], None] | None = None,
+    selection_mode: tuple[str, ...] = ("box", "lasso"),
+):
+    """Draw ``fig``; with ``on_select`` the chart is selectable and calls it on a selection.
+
+    Parameters
+    ----------
+    fig : go.Figure
+        From a pure builder in :mod:`ui.figures`.
+    key : str
+        Streamlit element key (unique on the page; tests and selections use it).
+    name : str, optional
+        What the view shows, for the download's file name; defaults to ``key``.
+    on_select : callable, optional
+        Selection callback (``st.plotly_chart``'s ``on_select``).
+    """
+    config = chart_config(name or key)
+    if on_select is not None:
+        return st.plotly_chart(
+            fig, key=key, on_select=on_select, selection_mode=selection_mode, config=config
+        )
+    return st.plotly_chart(fig, key=key, config=config)

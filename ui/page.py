@@ -1,0 +1,63 @@
+"""What every lesson page does first: load the sidebar's data, or say clearly why not.
+
+Pages call :func:`page_data` instead of repeating the error handling; a page that
+needs points in the plane calls :func:`require_2d`, which explains why and offers
+2-D datasets with one click instead of failing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import streamlit as st
+
+import datasets
+from ui.compute import NoUploadError, load_data
+from ui.sidebar import apply_settings, current_settings
+from ui.state import Settings, default_settings, with_suggested_kernel
+
+# Built-in datasets whose points live in the plane, in the order they are offered.
+PLANE_DATASETS = ("circles", "moons", "scholkopf_toy", "parabola", "four_classes")
+
+
+def page_data(settings: Settings) -> datasets.Dataset:
+    """The current dataset; on a problem, a message saying what to do and ``st.stop()``."""
+    try:
+        return load_data(settings.dataset, settings.dataset_options)
+    except datasets.UspsUnavailableError as error:
+        st.error(f"{error}\n\nPick another dataset in the sidebar; everything else still works.")
+    except NoUploadError as error:
+        st.info(str(error), icon=":material/upload_file:")
+    except ValueError as error:
+        st.error(f"These dataset options do not work: {error}")
+    st.stop()
+    raise AssertionError("unreachable")  # st.stop() raises; this keeps type checkers calm
+
+
+def _switch_to(dataset: str) -> None:
+    settings = current_settings()
+    apply_settings(with_suggested_kernel(replace(default_settings(dataset),
+                                                 n_components=settings.n_components)))
+
+
+def require_2d(data: datasets.Dataset, why: str) -> None:
+    """Stop the page unless the inputs have exactly 2 features, offering 2-D datasets."""
+    n_features = data.X.shape[1]
+    if n_features == 2:
+        return
+    st.warning(
+        f"This part needs points in the plane (2 input features), and the current dataset "
+        f"has {n_features}: {why} Pick a 2-D dataset:",
+        icon=":material/grid_on:",
+    )
+    catalogue = datasets.available()
+    choices = [name for name in PLANE_DATASETS if name in catalogue]
+    for column, name in zip(st.columns(len(choices)), choices, strict=True):
+        column.button(
+            catalogue[name].title,
+            key=f"switch_2d_{name}",
+            on_click=_switch_to,
+            args=(name,),
+            width="stretch",
+        )
+    st.stop()
