@@ -9,6 +9,7 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
+from scipy import sparse
 
 
 def check_data(X, *, name: str = "X", copy: bool = False) -> np.ndarray:
@@ -22,6 +23,14 @@ def check_data(X, *, name: str = "X", copy: bool = False) -> np.ndarray:
     copy : bool
         Force a copy even when ``X`` is already a float64 C-contiguous array.
     """
+    if sparse.issparse(X):
+        raise TypeError(
+            f"{name} is a sparse matrix, but dense data is required here. Use "
+            f"{name}.toarray() to convert it."
+        )
+    if np.iscomplexobj(X):
+        # Casting would silently drop the imaginary part.
+        raise ValueError(f"Complex data not supported: {name} must be real.")
     try:
         array = np.array(X, dtype=np.float64, copy=copy or None, order="C")
     except (TypeError, ValueError) as exc:
@@ -29,8 +38,8 @@ def check_data(X, *, name: str = "X", copy: bool = False) -> np.ndarray:
     if array.ndim != 2:
         raise ValueError(
             f"{name} must be 2-D (n_samples, n_features); got an array with "
-            f"{array.ndim} dimension(s). Reshape a single sample with x.reshape(1, -1) "
-            "or a single feature with x.reshape(-1, 1)."
+            f"{array.ndim} dimension(s). Reshape your data: x.reshape(1, -1) for a "
+            "single sample, x.reshape(-1, 1) for a single feature."
         )
     if array.shape[0] == 0 or array.shape[1] == 0:
         raise ValueError(f"{name} is empty (shape {array.shape}); it needs at least one "
@@ -42,6 +51,21 @@ def check_data(X, *, name: str = "X", copy: bool = False) -> np.ndarray:
             f"(first: row {bad_rows[0]}); remove or impute them first."
         )
     return array
+
+
+def check_sparse_or_dense(X, *, name: str = "X"):
+    """A dense matrix as :func:`check_data` gives it, or a sparse one as finite CSR float64."""
+    if not sparse.issparse(X):
+        return check_data(X, name=name)
+    if np.iscomplexobj(X.data):
+        raise ValueError(f"Complex data not supported: {name} must be real.")
+    X = sparse.csr_matrix(X, dtype=np.float64)
+    if X.shape[0] == 0 or X.shape[1] == 0:
+        raise ValueError(f"{name} is empty (shape {X.shape}); it needs at least one "
+                         "sample and one feature.")
+    if not np.isfinite(X.data).all():
+        raise ValueError(f"{name} contains NaN or infinite values; remove or impute them first.")
+    return X
 
 
 def check_positive_real(value, name: str) -> float:
@@ -104,3 +128,48 @@ def check_square(K, *, name: str = "K", check_finite: bool = True) -> np.ndarray
     if check_finite and not np.isfinite(K.sum()):
         raise ValueError(f"{name} contains NaN or infinite values.")
     return K
+
+
+# A kernel matrix computed in floating point is symmetric to about 1e-16 relative;
+# anything beyond this is a different matrix, not rounding.
+SYMMETRY_RTOL = 1e-8
+_BLOCK_ROWS = 256
+
+
+def asymmetry(K: np.ndarray) -> tuple[float, float]:
+    """(max |K - K^T|, max |K|) of a square matrix, without an n x n temporary.
+
+    Compares one block of rows with the matching block of columns at a time, so
+    the extra memory is 256 x n whatever n is.
+    """
+    n = K.shape[0]
+    worst, largest = 0.0, 0.0
+    for start in range(0, n, _BLOCK_ROWS):
+        rows = slice(start, min(start + _BLOCK_ROWS, n))
+        upper = K[rows, start:]  # the block's rows, from its diagonal block on
+        lower = K[start:, rows].T  # the same entries mirrored
+        worst = max(worst, float(np.abs(upper - lower).max()))
+        largest = max(largest, float(np.abs(upper).max()), float(np.abs(lower).max()))
+    return worst, largest
+
+
+def check_symmetric(K: np.ndarray, *, name: str = "K") -> None:
+    """Refuse a matrix with max |K - K^T| > SYMMETRY_RTOL * max |K|."""
+    worst, largest = asymmetry(K)
+    if worst > SYMMETRY_RTOL * largest:
+        raise ValueError(
+            f"{name} is not symmetric: max |K - K^T| = {worst:.3g} (largest entry "
+            f"{largest:.3g}). A kernel matrix is symmetric; if the difference is "
+            "rounding, pass (K + K.T) / 2."
+        )
+
+
+def symmetrize_in_place(K: np.ndarray) -> None:
+    """K <- (K + K^T) / 2, the nearest symmetric matrix, one block at a time."""
+    n = K.shape[0]
+    for start in range(0, n, _BLOCK_ROWS):
+        rows = slice(start, min(start + _BLOCK_ROWS, n))
+        mean = K[rows, start:] + K[start:, rows].T
+        mean *= 0.5
+        K[rows, start:] = mean
+        K[start:, rows] = mean.T

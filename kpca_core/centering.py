@@ -79,8 +79,9 @@ def center_kernel(
     # A NaN or inf anywhere makes its column mean non-finite: a free check.
     if not np.isfinite(centering.column_means).all():
         raise ValueError(
-            "The kernel matrix contains NaN or infinite values (a polynomial kernel with "
-            "a large gamma or degree overflows): lower gamma or the degree."
+            "The kernel matrix contains NaN or infinite values: its entries overflowed. "
+            "With a polynomial kernel lower gamma or the degree; otherwise rescale the "
+            "data (e.g. standardise it)."
         )
     if copy:
         K = K.copy()

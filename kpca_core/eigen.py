@@ -17,18 +17,22 @@ dropped: :func:`describe_spectrum` counts them and :class:`~kpca_core.KernelPCA`
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from numbers import Integral
 
 import numpy as np
 from scipy import linalg
-from scipy.sparse.linalg import ArpackError, eigsh
+from scipy.sparse.linalg import ArpackError, ArpackNoConvergence, eigsh
+from sklearn.utils import check_random_state
+from sklearn.utils.extmath import randomized_range_finder
 
-from ._validation import check_choice, check_n_components, check_square
+from ._validation import check_choice, check_n_components, check_square, check_symmetric
 
 __all__ = [
     "EIGEN_SOLVERS",
     "DegenerateSpectrumError",
+    "SolverFallbackWarning",
     "Eigendecomposition",
     "SpectrumReport",
     "choose_eigen_solver",
@@ -55,6 +59,10 @@ NEGATIVE_FLOOR = 1e-10
 
 class IndefiniteKernelWarning(UserWarning):
     """The centred kernel matrix has significantly negative eigenvalues."""
+
+
+class SolverFallbackWarning(UserWarning):
+    """ARPACK failed for a reason other than its iteration limit; LAPACK answered instead."""
 
 
 class DegenerateSpectrumError(np.linalg.LinAlgError):
@@ -113,39 +121,57 @@ def eigendecompose(
     random_state=None,
     overwrite: bool = False,
     check_finite: bool = True,
+    check_symmetry: bool = True,
 ) -> Eigendecomposition:
-    """Leading eigenpairs of a symmetric (centred kernel) matrix, largest first.
+    """Leading (largest algebraic) eigenpairs of a symmetric matrix, largest first.
 
     Parameters
     ----------
     K_centered : ndarray of shape (n_samples, n_samples)
-        Symmetric matrix; only its lower triangle is read by the dense solver.
+        Symmetric matrix. The solvers read it differently (LAPACK one triangle,
+        ARPACK and the randomized solver all of it), so a matrix with
+        max |K - K^T| > 1e-8 max |K| is refused: below that every solver answers for
+        the same matrix to that relative accuracy.
     n_components : int
         Number of eigenpairs, 1 <= n_components <= n_samples.
     solver : {"auto", "dense", "arpack", "randomized"}
         "dense" is LAPACK (exact), "arpack" is Lanczos iteration (exact to ``tol``;
         0 means machine precision), "randomized" is Halko et al.'s randomized range
         finder (approximate: its error depends on the spectrum's decay and on
-        ``iterated_power``; never chosen by "auto"). Measured against "dense" on RBF
-        kernels (n = 2000, gamma = 1/256, default iterated_power): USPS digits, k = 2:
-        eigenvalues to 4e-14, projections to 3e-7 of their range; k = 10: 6e-8 and
-        5e-4; k = 100: 2e-4 and 0.27. Random 256-D data (a flat spectrum): eigenvalues
-        off by 3 %, components not recovered at all. "auto" uses
-        :func:`choose_eigen_solver`.
-    tol, max_iter : ARPACK's tolerance and iteration limit.
+        ``iterated_power``; never chosen by "auto"). On RBF kernels of USPS digits
+        (n = 2000, gamma = 1/256, default iterated_power, k = 10) its eigenvalues
+        agree with "dense" to about 1e-12 relative, as scikit-learn's do; on a flat
+        spectrum (random 256-D data) both are far less accurate.
+        "auto" uses :func:`choose_eigen_solver`.
+    tol : float
+        ARPACK's relative tolerance.
+    max_iter : int, optional
+        ARPACK's iteration limit (default 10 n). Reaching it raises scipy's
+        ``ArpackNoConvergence``, as scikit-learn does. Any other ARPACK failure (it
+        gives up on some exactly repeated spectra) falls back to LAPACK with a
+        :class:`SolverFallbackWarning`, and the result's ``solver`` says "dense".
     iterated_power : int or "auto"
         Power iterations of the randomized solver ("auto": 7 if k < 0.1 n, else 4).
+        Each one multiplies by K twice with a normalisation in between, exactly as
+        :func:`sklearn.utils.extmath.randomized_range_finder` (which is used).
     random_state : int, RandomState or None
-        Seeds ARPACK's start vector and the randomized solver.
+        Seeds ARPACK's start vector and the randomized solver; ``None`` uses NumPy's
+        global generator (:func:`sklearn.utils.check_random_state`). An integer gives
+        ARPACK the same start vector as scikit-learn's KernelPCA.
     overwrite : bool
         Let the dense solver destroy ``K_centered`` instead of copying it (saves one
         n x n matrix).
-    check_finite : bool
-        Refuse NaN/inf entries (one pass over the matrix; skip it when the caller
-        has checked already, as :func:`~kpca_core.center_kernel` does).
+    check_finite, check_symmetry : bool
+        Refuse NaN/inf entries, or an asymmetric matrix (one pass over the matrix
+        each; skip them when the caller has built or checked the matrix itself).
 
     Raises
     ------
+    ValueError
+        For an asymmetric matrix, or when the randomized solver cannot separate the
+        leading eigenvalues from large negative ones (see ``_randomized_eigh``).
+    scipy.sparse.linalg.ArpackNoConvergence
+        ARPACK reached ``max_iter``.
     DegenerateSpectrumError
         With ``overwrite=True`` only, in the rare case described in ``_dense_eigh``.
 
@@ -154,6 +180,8 @@ def eigendecompose(
     Eigendecomposition
     """
     K_centered = check_square(K_centered, name="K_centered", check_finite=check_finite)
+    if check_symmetry:
+        check_symmetric(K_centered, name="K_centered")
     n = K_centered.shape[0]
     k = check_n_components(n_components, n)
     check_choice(solver, "eigen_solver", EIGEN_SOLVERS)
@@ -166,15 +194,26 @@ def eigendecompose(
     if solver == "dense":
         values, vectors = _dense_eigh(K_centered, k, overwrite)
     elif solver == "arpack":
-        v0 = _check_random_state(random_state).uniform(-1, 1, n)
+        # scikit-learn's _init_arpack_v0: the same seed gives the same Lanczos run.
+        v0 = check_random_state(random_state).uniform(-1, 1, n)
         try:
             values, vectors = eigsh(
                 K_centered, k, which="LA", tol=tol, maxiter=max_iter, v0=v0
             )
-        except ArpackError:
+        except ArpackNoConvergence:
+            # The iteration budget is spent: switching to an O(n^3) solver behind the
+            # caller's back would defeat it. scikit-learn raises the same error.
+            raise
+        except ArpackError as error:
             # ARPACK gives up on some exactly repeated spectra (K~ = I - 1/n when a
-            # huge gamma makes K the identity) and when max_iter is too small; it
-            # leaves the matrix untouched, so LAPACK can still answer exactly.
+            # huge gamma makes K the identity). It leaves the matrix untouched, so
+            # LAPACK can still answer exactly; say so.
+            warnings.warn(
+                f"ARPACK failed ({error}); the leading eigenpairs were computed with "
+                "LAPACK's dense solver instead.",
+                SolverFallbackWarning,
+                stacklevel=2,
+            )
             solver = "dense"
             values, vectors = _dense_eigh(K_centered, k, overwrite)
     else:
@@ -190,7 +229,8 @@ def _dense_eigh(K: np.ndarray, k: int, overwrite: bool) -> tuple[np.ndarray, np.
     n = K.shape[0]
     # LAPACK wants Fortran order. K is symmetric, so K.T is the same matrix in the
     # layout LAPACK expects: passing it lets overwrite_a work in place instead of
-    # f2py silently copying a C-ordered array.
+    # f2py silently copying a C-ordered array. (eigh reads the lower triangle of
+    # K.T, which is the upper triangle of K.)
     a = K.T if K.flags.c_contiguous else K
     if k == n:
         return linalg.eigh(a, overwrite_a=overwrite, check_finite=False, driver="evd")
@@ -212,32 +252,60 @@ def _dense_eigh(K: np.ndarray, k: int, overwrite: bool) -> tuple[np.ndarray, np.
     return values[n - k:], vectors[:, n - k:]
 
 
+# scikit-learn's n_oversamples: the range finder looks for k + 10 directions.
+RANDOMIZED_OVERSAMPLES = 10
+# The range finder finds the eigenvalues of largest *modulus*. When large negative
+# ones crowd its subspace (an indefinite kernel), it retries with a subspace twice
+# as large, at most this many times, before giving up.
+RANDOMIZED_MAX_ENLARGEMENTS = 3
+
+
 def _randomized_eigh(K, k, iterated_power, random_state) -> tuple[np.ndarray, np.ndarray]:
-    """Halko, Martinsson & Tropp (2011), Alg. 4.4 + Rayleigh-Ritz on the found range."""
+    """Randomized range finder, then Rayleigh-Ritz (Halko, Martinsson & Tropp 2011).
+
+    The range finder is scikit-learn's own (Alg. 4.4 with its ``n_iter`` meaning: two
+    products with K per power iteration, LU-normalised), so the subspace, and with it
+    the accuracy, is the one scikit-learn gets from the same seed. Rayleigh-Ritz on
+    that m-dimensional subspace Q gives m *signed* Ritz pairs (theta, Q y) at once
+    (eigenvalues of Q^T K Q); the k largest algebraic ones are returned.
+
+    Why they are the leading ones: the range finder captures the eigenvectors of
+    largest |lambda|. If some Ritz value not returned has a modulus no larger than the
+    k-th returned one, the subspace reaches past the wanted eigenvalues, and no
+    eigenvalue it missed (all smaller in modulus) can exceed them. Otherwise large
+    negative eigenvalues fill the subspace: retry with one twice as large, and after
+    ``RANDOMIZED_MAX_ENLARGEMENTS`` retries raise rather than return eigenpairs that
+    may not be the leading ones.
+    """
     n = K.shape[0]
     if iterated_power == "auto":
         iterated_power = 7 if k < 0.1 * n else 4
-    if not isinstance(iterated_power, Integral) or iterated_power < 0:
+    if isinstance(iterated_power, bool) or not isinstance(iterated_power, Integral) or (
+        iterated_power < 0
+    ):
         raise ValueError(f"iterated_power must be 'auto' or an integer >= 0; "
                          f"got {iterated_power!r}.")
-    rng = _check_random_state(random_state)
-    n_random = min(n, k + 10)
-    Q, _ = linalg.qr(K @ rng.standard_normal((n, n_random)), mode="economic")
-    for _ in range(iterated_power):
-        Q, _ = linalg.qr(K @ Q, mode="economic")
-    values, small_vectors = linalg.eigh(Q.T @ (K @ Q))
-    top = np.argsort(values)[::-1][:k]
-    return values[top], Q @ small_vectors[:, top]
-
-
-def _check_random_state(seed) -> np.random.RandomState:
-    # The legacy RandomState, so that an integer seed gives ARPACK the same start
-    # vector as scikit-learn's _init_arpack_v0.
-    if isinstance(seed, np.random.RandomState):
-        return seed
-    if seed is None or isinstance(seed, Integral):
-        return np.random.RandomState(seed)
-    raise ValueError(f"random_state must be None, an int or a RandomState; got {seed!r}.")
+    rng = check_random_state(random_state)
+    size = min(n, k + RANDOMIZED_OVERSAMPLES)
+    for attempt in range(RANDOMIZED_MAX_ENLARGEMENTS + 1):
+        if attempt:
+            size = min(n, 2 * size)
+        Q = randomized_range_finder(K, size=size, n_iter=iterated_power, random_state=rng)
+        ritz_values, ritz_vectors = linalg.eigh(Q.T @ (K @ Q))  # ascending
+        unwanted = ritz_values[:-k]
+        # Rounding noise: the eigenvalues of a rank-deficient K~ that are 0 in exact
+        # arithmetic come out as +-1e-13-ish and must not count as "larger".
+        noise = 1e-10 * np.abs(ritz_values).max()
+        if size == n or unwanted.size == 0 or (
+            np.abs(unwanted).min() <= ritz_values[-k] + noise
+        ):
+            return ritz_values[-k:], Q @ ritz_vectors[:, -k:]
+    raise ValueError(
+        f"The randomized solver cannot find the {k} largest eigenvalues of this matrix: "
+        f"large negative eigenvalues (down to {ritz_values[0]:.3g}) fill its search "
+        f"space even with {size} dimensions (the kernel is indefinite). Use "
+        "eigen_solver='arpack' or 'dense'."
+    )
 
 
 def flip_signs(vectors: np.ndarray) -> np.ndarray:

@@ -6,12 +6,14 @@ import warnings
 from numbers import Integral
 
 import numpy as np
-from scipy import linalg
+from scipy import linalg, sparse
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
-from sklearn.exceptions import NotFittedError
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.exceptions import ConvergenceWarning, NotFittedError
+from sklearn.utils.validation import FLOAT_DTYPES, check_is_fitted, validate_data
 
 from ._validation import (
+    SYMMETRY_RTOL,
+    asymmetry,
     check_choice,
     check_data,
     check_degree,
@@ -19,6 +21,7 @@ from ._validation import (
     check_n_components,
     check_positive_real,
     check_square,
+    symmetrize_in_place,
 )
 from .centering import KernelCentering, center_kernel, center_test_kernel
 from .eigen import (
@@ -43,6 +46,9 @@ from .preimage import (
 __all__ = ["KernelPCA"]
 
 PREIMAGE_METHODS = ("learned", "fixed_point", "kwok_tsang")
+# Every key preimage_params accepts (whatever the method, so that switching
+# ``preimage`` with set_params keeps a valid model), with its default.
+PREIMAGE_DEFAULTS = {"n_neighbors": 10, "max_iter": 100, "tol": 1e-8}
 
 
 class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
@@ -162,16 +168,32 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     # -- validation -----------------------------------------------------------------
 
     def _check_params(self) -> None:
-        """Check every constructor parameter once, naming it and its allowed range."""
+        """Check every constructor parameter, naming it and its allowed range.
+
+        Parameters a kernel does not use are still checked as scikit-learn checks
+        them (gamma >= 0, degree >= 0, coef0 real); the ones it uses must also make
+        sense for it (gamma > 0, degree a whole number >= 1).
+        """
+        if self.n_components is not None and (
+            isinstance(self.n_components, bool) or not isinstance(self.n_components, Integral)
+            or self.n_components < 1
+        ):
+            raise ValueError(
+                f"n_components must be None or a whole number >= 1; got {self.n_components!r}."
+            )
         if not callable(self.kernel):
             check_choice(self.kernel, "kernel", (*KERNELS, "precomputed"))
-            uses = () if self.kernel == "precomputed" else KERNELS[self.kernel].params
-            if self.gamma is not None and "gamma" in uses:
+        uses = KERNELS[self.kernel].params if self.kernel in KERNELS else ()
+        if self.gamma is not None:
+            if "gamma" in uses:
                 check_positive_real(self.gamma, "gamma")
-            if "degree" in uses:
-                check_degree(self.degree)
-            if "coef0" in uses:
-                check_finite_real(self.coef0, "coef0")
+            elif check_finite_real(self.gamma, "gamma") < 0:
+                raise ValueError(f"gamma must be >= 0 or None; got {self.gamma!r}.")
+        if "degree" in uses:
+            check_degree(self.degree)
+        elif check_finite_real(self.degree, "degree") < 0:
+            raise ValueError(f"degree must be >= 0; got {self.degree!r}.")
+        check_finite_real(self.coef0, "coef0")
         if self.kernel_params is not None and not isinstance(self.kernel_params, dict):
             raise ValueError(f"kernel_params must be a dict or None; got {self.kernel_params!r}.")
         if check_finite_real(self.alpha, "alpha") < 0:
@@ -180,28 +202,65 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         if check_finite_real(self.tol, "tol") < 0:
             raise ValueError(f"tol must be >= 0; got {self.tol!r}.")
         if self.max_iter is not None and (
-            not isinstance(self.max_iter, Integral) or self.max_iter < 1
+            isinstance(self.max_iter, bool) or not isinstance(self.max_iter, Integral)
+            or self.max_iter < 1
         ):
             raise ValueError(f"max_iter must be None or an integer >= 1; got {self.max_iter!r}.")
         if self.iterated_power != "auto" and (
-            not isinstance(self.iterated_power, Integral) or self.iterated_power < 0
+            isinstance(self.iterated_power, bool)
+            or not isinstance(self.iterated_power, Integral) or self.iterated_power < 0
         ):
             raise ValueError(
                 f"iterated_power must be 'auto' or an integer >= 0; got {self.iterated_power!r}."
             )
-        check_choice(self.preimage, "preimage", PREIMAGE_METHODS)
         check_choice(self.negative_eigenvalues, "negative_eigenvalues", ("raise", "warn"))
+        if self.fit_inverse_transform and self.kernel == "precomputed":
+            raise ValueError("Cannot fit_inverse_transform with a precomputed kernel.")
+        self._check_preimage_params()
+
+    def _check_preimage_params(self, n_train: int | None = None) -> dict:
+        """``preimage`` and ``preimage_params``, checked at fit and again at inverse time
+        (``set_params`` may change them in between); returns the params with defaults."""
+        check_choice(self.preimage, "preimage", PREIMAGE_METHODS)
         if self.preimage != "learned" and self.kernel != "rbf":
             raise ValueError(
                 f"preimage={self.preimage!r} is derived for the RBF kernel only; use "
                 "kernel='rbf' or preimage='learned'."
             )
-        if self.fit_inverse_transform and self.kernel == "precomputed":
-            raise ValueError("Cannot fit_inverse_transform with a precomputed kernel.")
+        given = self.preimage_params or {}
+        if not isinstance(given, dict):
+            raise ValueError(f"preimage_params must be a dict or None; got {given!r}.")
+        unknown = sorted(set(given) - set(PREIMAGE_DEFAULTS))
+        if unknown:
+            allowed = ", ".join(repr(key) for key in PREIMAGE_DEFAULTS)
+            raise ValueError(
+                f"Unknown preimage_params key(s) {', '.join(map(repr, unknown))}; "
+                f"allowed: {allowed}."
+            )
+        params = {**PREIMAGE_DEFAULTS, **given}
+        whole = {"n_neighbors": 2, "max_iter": 1}
+        for key, lowest in whole.items():
+            value = params[key]
+            if isinstance(value, bool) or not isinstance(value, Integral) or value < lowest:
+                raise ValueError(
+                    f"preimage_params[{key!r}] must be a whole number >= {lowest}; "
+                    f"got {value!r}."
+                )
+        if check_finite_real(params["tol"], "preimage_params['tol']") < 0:
+            raise ValueError(f"preimage_params['tol'] must be >= 0; got {params['tol']!r}.")
+        if self.preimage == "kwok_tsang" and n_train is not None and (
+            params["n_neighbors"] > n_train
+        ):
+            raise ValueError(
+                f"preimage_params['n_neighbors'] = {params['n_neighbors']} is larger than "
+                f"the number of training points ({n_train}); Kwok-Tsang needs at most "
+                "that many neighbours."
+            )
+        return params
 
     # -- the steps ------------------------------------------------------------------
 
-    def _get_kernel(self, X: np.ndarray, Y: np.ndarray | None = None) -> np.ndarray:
+    def _get_kernel(self, X, Y=None) -> np.ndarray:
         return compute_kernel(
             X, Y, kernel=self.kernel, gamma=self.gamma_, degree=self.degree,
             coef0=self.coef0, kernel_params=self.kernel_params,
@@ -224,7 +283,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         eig = eigendecompose(
             K, n_components, solver=self.eigen_solver, tol=self.tol, max_iter=self.max_iter,
             iterated_power=self.iterated_power, random_state=self.random_state,
-            overwrite=overwrite, check_finite=False,
+            overwrite=overwrite, check_finite=False, check_symmetry=False,
         )
         eigenvalues, negative = clean_eigenvalues(eig.eigenvalues)
         eigenvectors = eig.eigenvectors
@@ -255,25 +314,57 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         self.eigen_solver_ = eig.solver
         self.explained_variance_ratio_ = explained_variance_ratio(eigenvalues, total_variance)
 
+    def _precomputed_training_kernel(self, K) -> np.ndarray:
+        """A private float64 copy of a precomputed kernel, made exactly symmetric.
+
+        Every solver then decomposes the same matrix, (K + K^T) / 2 (the nearest
+        symmetric one); LAPACK reads one triangle and ARPACK all of K, so without this
+        a slightly asymmetric K would give answers that depend on the solver. An
+        asymmetry beyond rounding is not a kernel matrix: it is used, with a warning.
+        """
+        K = check_square(np.array(K, dtype=np.float64, order="C"), name="X")
+        worst, largest = asymmetry(K)
+        if worst > SYMMETRY_RTOL * largest:
+            warnings.warn(
+                f"The precomputed kernel is not symmetric: max |K - K^T| = {worst:.3g} "
+                f"(largest entry {largest:.3g}). Using its symmetric part (K + K^T) / 2.",
+                UserWarning,
+                stacklevel=3,
+            )
+        symmetrize_in_place(K)
+        return K
+
     def _training_projections(self) -> np.ndarray:
         return project_training_points(self.eigenvectors_, self.eigenvalues_)
 
-    def _fit_inverse_transform(self, X_transformed: np.ndarray, X: np.ndarray) -> None:
+    def _fit_inverse_transform(self, X_transformed: np.ndarray, X) -> None:
         """Kernel ridge regression from projections back to inputs (Bakır et al. 2004)."""
+        if sparse.issparse(X):
+            raise NotImplementedError("Inverse transform not implemented for sparse matrices!")
         K = self._get_kernel(X_transformed)
         K.flat[:: K.shape[0] + 1] += self.alpha
         self.dual_coef_ = linalg.solve(K, X, assume_a="pos", overwrite_a=True)
         self.X_transformed_fit_ = X_transformed
+
+    def _as_fit_dtype(self, Z: np.ndarray) -> np.ndarray:
+        # Computed in float64 throughout; returned in float32 when fitted on float32,
+        # as scikit-learn's KernelPCA (which computes in float32) does.
+        return Z.astype(self._fit_dtype, copy=False)
 
     # -- public API -----------------------------------------------------------------
 
     def fit(self, X, y=None):
         """Fit the model from data in X (or from a precomputed kernel matrix).
 
+        The caller's array is never written into. With ``kernel="precomputed"``,
+        ``X_fit_`` holds the centred (symmetrised) kernel as in scikit-learn when
+        ``copy_X=True``; with ``copy_X=False`` it is a reference to the caller's
+        matrix, left as it was (scikit-learn centres that matrix in place).
+
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features), or (n_samples, n_samples)
-            when ``kernel="precomputed"``.
+        X : {array-like, sparse matrix (CSR/CSC)} of shape (n_samples, n_features), or
+            an array of shape (n_samples, n_samples) when ``kernel="precomputed"``.
         y : ignored
 
         Returns
@@ -281,23 +372,27 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         self
         """
         self._check_params()
-        validate_data(self, X, skip_check_array=True, reset=True)
         if self.kernel == "precomputed":
-            X = check_square(np.array(X, dtype=np.float64, copy=self.copy_X or None), name="X")
-        else:
-            X = check_data(X, copy=self.copy_X)
+            X = validate_data(self, X, dtype=FLOAT_DTYPES, reset=True)
+            self._fit_dtype = X.dtype
+            self.gamma_ = 1.0 / X.shape[1] if self.gamma is None else float(self.gamma)
+            K = self._precomputed_training_kernel(X)
+            # With copy_X the centred K is kept, so LAPACK must not use it as scratch.
+            self._fit_transform_in_place(K, overwrite=not self.copy_X)
+            self.X_fit_ = K if self.copy_X else X
+            return self
+
+        X = validate_data(self, X, accept_sparse="csr", dtype=FLOAT_DTYPES, copy=self.copy_X,
+                          reset=True)
+        self._fit_dtype = X.dtype
+        self._check_preimage_params(n_train=X.shape[0])
         self.gamma_ = 1.0 / X.shape[1] if self.gamma is None else float(self.gamma)
-        if self.kernel == "precomputed":
-            # The caller's matrix (or its copy) is centred in place and kept as X_fit_,
-            # as in scikit-learn, so LAPACK must not use it as scratch space.
-            self._fit_transform_in_place(X, overwrite=False)
-        else:
-            try:
-                self._fit_transform_in_place(self._get_kernel(X))
-            except DegenerateSpectrumError:
-                # Rare (exactly repeated leading eigenvalues): rebuild K, let the
-                # solver keep it and fall back to the full decomposition.
-                self._fit_transform_in_place(self._get_kernel(X), overwrite=False)
+        try:
+            self._fit_transform_in_place(self._get_kernel(X))
+        except DegenerateSpectrumError:
+            # Rare (exactly repeated leading eigenvalues): rebuild K, let the
+            # solver keep it and fall back to the full decomposition.
+            self._fit_transform_in_place(self._get_kernel(X), overwrite=False)
         if self.fit_inverse_transform:
             self._fit_inverse_transform(self._training_projections(), X)
         self.X_fit_ = X
@@ -306,30 +401,34 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     def fit_transform(self, X, y=None, **params):
         """Fit, then return the training points' projections sqrt(l) v (no kernel needed)."""
         self.fit(X, **params)
-        return self._training_projections()
+        return self._as_fit_dtype(self._training_projections())
 
     def transform(self, X):
         """Project new points: K~_t alpha, with K_t centred by the training statistics.
 
         Parameters
         ----------
-        X : array-like of shape (n_points, n_features), or (n_points, n_samples_fit)
-            when ``kernel="precomputed"``.
+        X : {array-like, sparse matrix} of shape (n_points, n_features), or an array
+            of shape (n_points, n_samples_fit) when ``kernel="precomputed"`` (it is
+            not modified).
 
         Returns
         -------
         X_new : ndarray of shape (n_points, n_components)
         """
         check_is_fitted(self)
-        validate_data(self, X, skip_check_array=True, reset=False)
         if self.kernel == "precomputed":
-            K_test = check_data(X)
+            X = validate_data(self, X, dtype=FLOAT_DTYPES, reset=False)
+            # Centred below in place: on a copy, never on the caller's matrix.
+            K_test = np.array(X, dtype=np.float64, order="C", copy=True)
         else:
-            K_test = self._get_kernel(check_data(X), self.X_fit_)
+            X = validate_data(self, X, accept_sparse="csr", dtype=FLOAT_DTYPES, reset=False)
+            K_test = self._get_kernel(X, self.X_fit_)
         K_test = center_test_kernel(K_test, self._centering, copy=False)
-        return project_new_points(K_test, self.eigenvectors_, self.eigenvalues_)
+        return self._as_fit_dtype(project_new_points(K_test, self.eigenvectors_,
+                                                     self.eigenvalues_))
 
-    def inverse_transform(self, X, *, init=None):
+    def inverse_transform(self, X, *, init=None, return_converged=False):
         """Map projections back to input space with the chosen pre-image method.
 
         Parameters
@@ -339,28 +438,49 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         init : array-like of shape (n_points, n_features), optional
             Starting points of the fixed-point iteration (for de-noising, the noisy
             inputs). Default: the training point nearest in feature space.
+        return_converged : bool, default False
+            Also return which points' pre-image converged. Only the fixed-point
+            method can fail (it then warns with a ``ConvergenceWarning`` giving the
+            fraction of points); the other two are closed-form and report all True.
 
         Returns
         -------
         X_original : ndarray of shape (n_points, n_features)
+        converged : ndarray of bool, shape (n_points,)
+            Only with ``return_converged=True``.
+
+        Raises
+        ------
+        NotImplementedError
+            When fitted on a sparse matrix, as scikit-learn raises (at fit time there
+            for the learned map).
         """
         check_is_fitted(self)
-        projections = check_data(X, name="X")
+        params = self._check_preimage_params(n_train=self.X_fit_.shape[0])
+        if self.preimage == "learned" and not self.fit_inverse_transform:
+            raise NotFittedError(
+                "The fit_inverse_transform parameter was not set to True when "
+                "instantiating and hence the inverse transform is not available."
+            )
+        if sparse.issparse(self.X_fit_):
+            raise NotImplementedError("Inverse transform not implemented for sparse matrices!")
+        projections = check_data(X.toarray() if sparse.issparse(X) else X, name="X")
         n_components = self.eigenvalues_.shape[0]
         if projections.shape[1] != n_components:
             raise ValueError(
                 f"X has {projections.shape[1]} columns but the model has {n_components} "
                 "components; pass projections from transform()."
             )
+        converged = np.ones(projections.shape[0], dtype=bool)
         if self.preimage == "learned":
-            if not self.fit_inverse_transform:
-                raise NotFittedError(
-                    "The fit_inverse_transform parameter was not set to True when "
-                    "instantiating and hence the inverse transform is not available."
-                )
-            return self._get_kernel(projections, self.X_transformed_fit_) @ self.dual_coef_
+            Z = self._get_kernel(projections, self.X_transformed_fit_) @ self.dual_coef_
+        else:
+            Z, converged = self._rbf_preimage(projections, init, params)
+        Z = self._as_fit_dtype(Z)
+        return (Z, converged) if return_converged else Z
 
-        params = dict(self.preimage_params or {})
+    def _rbf_preimage(self, projections, init, params) -> tuple[np.ndarray, np.ndarray]:
+        """The fixed-point or Kwok-Tsang pre-image, and which points converged."""
         train_projections = self._training_projections()
         # ||phi~(x_i)||^2 = K~_ii = k(x_i, x_i) - 2 colmean_i + grand mean; k(x, x) = 1 (RBF).
         train_sq_norms = 1.0 - 2.0 * self._centering.column_means + self._centering.grand_mean
@@ -368,10 +488,9 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
             projections, train_projections, train_sq_norms
         )
         if self.preimage == "kwok_tsang":
-            return kwok_tsang_preimage(
-                sq_distances, self.X_fit_, self.gamma_,
-                n_neighbors=min(params.get("n_neighbors", 10), self.X_fit_.shape[0]),
-            )
+            Z = kwok_tsang_preimage(sq_distances, self.X_fit_, self.gamma_,
+                                    n_neighbors=params["n_neighbors"])
+            return Z, np.ones(Z.shape[0], dtype=bool)
         if init is None:
             init = self.X_fit_[np.argmin(sq_distances, axis=1)]
         else:
@@ -384,15 +503,31 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         coefs = feature_space_coefficients(
             projections, scale_eigenvectors(self.eigenvectors_, self.eigenvalues_)
         )
-        Z, _ = fixed_point_preimage(
-            coefs, self.X_fit_, self.gamma_, init,
-            max_iter=params.get("max_iter", 100), tol=params.get("tol", 1e-8),
+        Z, converged = fixed_point_preimage(
+            coefs, self.X_fit_, self.gamma_, init, max_iter=params["max_iter"],
+            tol=params["tol"],
         )
-        return Z
+        if not converged.all():
+            n_failed = int((~converged).sum())
+            warnings.warn(
+                f"The fixed-point pre-image did not converge for {n_failed} of "
+                f"{converged.size} points ({n_failed / converged.size:.1%}) within "
+                f"max_iter={params['max_iter']} (or its denominator vanished far from "
+                "every training point); they keep their last position. Raise "
+                "preimage_params['max_iter'], start from better init points, or use "
+                "inverse_transform(..., return_converged=True) to see which.",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
+        return Z, converged
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.transformer_tags.preserves_dtype = ["float64"]
+        # Sparse X is accepted, except for a precomputed kernel (refused with
+        # TypeError, as scikit-learn's centerer refuses it). The learned pre-image map
+        # raises NotImplementedError on sparse X, exactly as scikit-learn's does.
+        tags.input_tags.sparse = self.kernel != "precomputed"
+        tags.transformer_tags.preserves_dtype = ["float64", "float32"]
         tags.input_tags.pairwise = self.kernel == "precomputed"
         return tags
 

@@ -15,7 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import sparse
 from scipy.spatial.distance import cdist
+from sklearn.metrics.pairwise import pairwise_kernels
 
 from ._validation import (
     check_choice,
@@ -23,6 +25,7 @@ from ._validation import (
     check_degree,
     check_finite_real,
     check_positive_real,
+    check_sparse_or_dense,
 )
 
 __all__ = [
@@ -122,8 +125,8 @@ def compute_kernel(
 
     Parameters
     ----------
-    X : array of shape (n_samples_X, n_features)
-    Y : array of shape (n_samples_Y, n_features), optional
+    X : array or sparse matrix (CSR/CSC) of shape (n_samples_X, n_features)
+    Y : array or sparse matrix of shape (n_samples_Y, n_features), optional
         Defaults to ``X``, giving the symmetric Gram matrix.
     kernel : {"linear", "poly", "rbf", "sigmoid", "laplacian", "cosine"} or callable
         A callable is evaluated as ``kernel(x, y, **kernel_params)`` on every pair of
@@ -142,6 +145,8 @@ def compute_kernel(
     -------
     K : ndarray of shape (n_samples_X, n_samples_Y), float64, C-contiguous
     """
+    if sparse.issparse(X) or sparse.issparse(Y):
+        return _sparse_kernel(X, Y, kernel, gamma, degree, coef0, kernel_params)
     X = check_data(X, name="X")
     symmetric = Y is None
     Y = X if symmetric else check_data(Y, name="Y")
@@ -152,14 +157,7 @@ def compute_kernel(
         )
     if callable(kernel):
         return _callable_kernel(kernel, X, Y, symmetric, kernel_params or {})
-    check_choice(kernel, "kernel", tuple(KERNELS))
-    uses = KERNELS[kernel].params
-    if "gamma" in uses:
-        gamma = default_gamma(X) if gamma is None else check_positive_real(gamma, "gamma")
-    if "degree" in uses:
-        degree = check_degree(degree)
-    if "coef0" in uses:
-        coef0 = check_finite_real(coef0, "coef0")
+    gamma, degree, coef0 = _kernel_params(kernel, X, gamma, degree, coef0)
 
     if kernel == "linear":
         return X @ Y.T
@@ -173,31 +171,79 @@ def compute_kernel(
             return np.power(K, degree, out=K)
     if kernel == "sigmoid":
         K = X @ Y.T
-        K *= gamma
+        with np.errstate(over="ignore"):  # tanh(+-inf) = +-1 is the right value
+            K *= gamma
         K += coef0
         return np.tanh(K, out=K)
     if kernel == "rbf":
-        # -gamma ||x - y||^2 = 2 gamma x.y - gamma ||x||^2 - gamma ||y||^2, built in
-        # place on the Gram matrix: five passes over K instead of seven.
+        # exp(-gamma ||x - y||^2), with the distance formed before gamma touches it
+        # (as scikit-learn does): scaling x.y by gamma first overflows for a huge
+        # gamma and leaves inf - inf = NaN where sklearn gives K = I. In place on the
+        # Gram matrix: -||x - y||^2 / 2 = x.y - ||x||^2 / 2 - ||y||^2 / 2.
         K = X @ Y.T
-        K *= 2.0 * gamma
-        x_sq = np.einsum("ij,ij->i", X, X)
-        K -= gamma * x_sq[:, None]
-        K -= gamma * (x_sq if symmetric else np.einsum("ij,ij->i", Y, Y))[None, :]
+        x_half_sq = 0.5 * np.einsum("ij,ij->i", X, X)
+        K -= x_half_sq[:, None]
+        K -= (x_half_sq if symmetric else 0.5 * np.einsum("ij,ij->i", Y, Y))[None, :]
         np.minimum(K, 0.0, out=K)  # rounding can make a distance slightly negative
+        # A huge gamma sends far pairs to -inf, and exp(-inf) = 0 is the right value.
+        with np.errstate(over="ignore"):
+            if np.isfinite(2.0 * gamma):
+                K *= 2.0 * gamma
+            else:  # gamma within a factor 2 of the largest float: 0 * inf would be NaN
+                K *= gamma
+                K *= 2.0
         np.exp(K, out=K)
         if symmetric:
             np.fill_diagonal(K, 1.0)
         return K
     if kernel == "laplacian":
         K = cdist(X, Y, "cityblock")
-        K *= -gamma
+        with np.errstate(over="ignore"):  # exp(-inf) = 0 is the right value
+            K *= -gamma
         return np.exp(K, out=K)
     # cosine: a linear kernel on rows scaled to unit length (zero rows stay zero,
     # as in scikit-learn's cosine_similarity).
     Xn = _unit_rows(X)
     Yn = Xn if symmetric else _unit_rows(Y)
     return Xn @ Yn.T
+
+
+def _kernel_params(kernel, X, gamma, degree, coef0) -> tuple:
+    """Check the parameters a named kernel uses (only those: a stale slider value of
+    an unused one must not break it) and fill in gamma's default."""
+    check_choice(kernel, "kernel", tuple(KERNELS))
+    uses = KERNELS[kernel].params
+    if "gamma" in uses:
+        gamma = default_gamma(X) if gamma is None else check_positive_real(gamma, "gamma")
+    if "degree" in uses:
+        degree = check_degree(degree)
+    if "coef0" in uses:
+        coef0 = check_finite_real(coef0, "coef0")
+    return gamma, degree, coef0
+
+
+def _sparse_kernel(X, Y, kernel, gamma, degree, coef0, kernel_params) -> np.ndarray:
+    """Sparse input (CSR/CSC): scikit-learn's pairwise_kernels, a dense float64 result.
+
+    The formulas are the same; scikit-learn already handles sparse products and
+    distances, so it is used rather than rewritten.
+    """
+    X = check_sparse_or_dense(X, name="X")
+    Y = None if Y is None else check_sparse_or_dense(Y, name="Y")
+    if Y is not None and Y.shape[1] != X.shape[1]:
+        raise ValueError(
+            f"Y has {Y.shape[1]} features but X has {X.shape[1]}; both must describe "
+            "points in the same input space."
+        )
+    if callable(kernel):
+        K = pairwise_kernels(X, Y, metric=kernel, **(kernel_params or {}))
+    else:
+        gamma, degree, coef0 = _kernel_params(kernel, X, gamma, degree, coef0)
+        with np.errstate(over="ignore"):  # as for dense input: overflow is refused later
+            K = pairwise_kernels(X, Y, metric=kernel, filter_params=True, gamma=gamma,
+                                 degree=degree, coef0=coef0)
+    K = K.toarray() if sparse.issparse(K) else K
+    return np.ascontiguousarray(K, dtype=np.float64)
 
 
 def squared_euclidean_distances(X: np.ndarray, Y: np.ndarray | None = None) -> np.ndarray:

@@ -25,6 +25,8 @@ et al. 2004), is learned at fit time and lives in :class:`~kpca_core.KernelPCA`.
 
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
 
 from .kernels import squared_euclidean_distances
@@ -127,7 +129,25 @@ def kwok_tsang_preimage(
     *,
     n_neighbors: int = 10,
 ) -> np.ndarray:
-    """Kwok & Tsang's closed-form RBF pre-image from the nearest training points.
+    r"""Kwok & Tsang's closed-form RBF pre-image from the nearest training points.
+
+    With the n_neighbors nearest training points (in feature space) centred at their
+    mean, q_j = x_j - mean = (U S V^T)_j, and the input-space distances d_j they
+    should have to z, z = mean + V c where ||c - (U S)_j||^2 = d_j^2. Subtracting the
+    mean of these equations gives the least-squares system -2 U S c = d^2 - |q|^2
+    (Kwok & Tsang 2004, eq. 11: c = -1/2 S^-1 U^T (d^2 - |q|^2)), and averaging them
+    gives the distance from the mean itself, ||c||^2 = mean(d^2) - mean(|q|^2).
+
+    The division by S is the weak point: with many neighbours (up to 256 directions
+    for USPS) the small singular values turn the inconsistencies of d^2 (it comes from
+    a projection that is the image of no input) into pixel values of 1e7. So c is the
+    Tikhonov-regularised solution c_i = -1/2 s_i (U^T b)_i / (s_i^2 + mu) with the
+    smallest mu >= 0 that keeps ||c|| within the radius the equations themselves
+    give (a trust region): the badly determined directions, those of small s_i,
+    shrink first, and the pre-image never lies further from the neighbours than the
+    distances say, nor outside the smallest ball around the neighbours' mean that
+    holds them all (distances are capped at its diameter too: those from k ~ 0 mean
+    nothing). For a consistent system (an exact image) mu = 0, the original method.
 
     Parameters
     ----------
@@ -137,15 +157,20 @@ def kwok_tsang_preimage(
     gamma : float
         Width of the RBF kernel.
     n_neighbors : int
-        How many nearest training points (in feature space) pin down z.
+        How many nearest training points (in feature space) pin down z,
+        2 <= n_neighbors <= n_train.
 
     Returns
     -------
     Z : ndarray of shape (n_points, n_features)
     """
     n_train = X_fit.shape[0]
-    if not 2 <= n_neighbors <= n_train:
-        raise ValueError(f"n_neighbors must be in [2, {n_train}]; got {n_neighbors}.")
+    if (isinstance(n_neighbors, bool) or not isinstance(n_neighbors, Integral)
+            or not 2 <= n_neighbors <= n_train):
+        raise ValueError(
+            f"n_neighbors must be a whole number in [2, {n_train}] (the number of "
+            f"training points); got {n_neighbors!r}."
+        )
     # For the RBF kernel ||phi(z) - phi(x)||^2 = 2 - 2 exp(-gamma ||z - x||^2).
     similarity = np.clip(1.0 - feature_sq_distances / 2.0, 1e-300, 1.0)
     input_sq_distances = -np.log(similarity) / gamma
@@ -163,7 +188,39 @@ def kwok_tsang_preimage(
             continue
         U, s, Vt = U[:, :rank], s[:rank], Vt[:rank]
         coords_sq = ((U * s) ** 2).sum(axis=1)
-        # ||z - q_j||^2 = d_j^2 with sum_j q_j = 0 gives z = -1/2 S^-1 U^T (d^2 - |q|^2).
-        z = -0.5 * (U.T @ (isq[nearest] - coords_sq)) / s
-        Z[row] = mean + z @ Vt
+        # Cap: a pre-image belongs in the ball around the neighbours' mean that holds
+        # them all, so no distance to a neighbour can exceed that ball's diameter. Far
+        # neighbours (k ~ 0, where -ln k / gamma means nothing) would otherwise set it.
+        ball_sq = coords_sq.max()
+        d_sq = np.minimum(isq[nearest], 4.0 * ball_sq)
+        radius_sq = min(max(d_sq.mean() - coords_sq.mean(), 0.0), ball_sq)
+        c = _trust_region_coefficients(-0.5 * (U.T @ (d_sq - coords_sq)), s, radius_sq)
+        Z[row] = mean + c @ Vt
     return Z
+
+
+def _trust_region_coefficients(g: np.ndarray, s: np.ndarray, radius_sq: float) -> np.ndarray:
+    """c_i = g_i s_i / (s_i^2 + mu) with the smallest mu >= 0 giving ||c||^2 <= radius_sq.
+
+    ||c(mu)|| falls monotonically from the least-squares solution (mu = 0) to 0, so
+    the mu on the boundary is found by bisection on log(mu).
+    """
+    def coefficients(mu):
+        return g * s / (s**2 + mu)
+
+    c = coefficients(0.0)
+    if c @ c <= radius_sq:
+        return c
+    if radius_sq == 0.0:
+        return np.zeros_like(c)
+    # ||c(mu)|| <= ||g s|| / mu, so mu = ||g s|| / radius is on the safe side.
+    low, high = 0.0, float(np.linalg.norm(g * s)) / np.sqrt(radius_sq)
+    for _ in range(100):
+        mid = 0.5 * (low + high) if low == 0.0 else np.sqrt(low * high)
+        if coefficients(mid) @ coefficients(mid) > radius_sq:
+            low = mid
+        else:
+            high = mid
+        if high - low <= 1e-10 * high:
+            break
+    return coefficients(high)

@@ -1,3 +1,5 @@
+import os
+
 import numpy as np
 import pytest
 
@@ -161,20 +163,124 @@ def test_repeated_leading_eigenvalue_still_gives_all_requested_pairs():
         eigendecompose(Kc.copy(), 3, solver="dense", overwrite=True)
 
 
-def test_arpack_failure_falls_back_to_the_exact_dense_solver(Kc, monkeypatch):
+def test_arpack_failure_falls_back_to_the_exact_dense_solver_and_says_so(Kc, monkeypatch):
     # ARPACK gives up on some exactly repeated spectra (e.g. I - 1/n, depending on
-    # rounding) and when max_iter is too small. It leaves the matrix untouched, so
-    # LAPACK must answer instead, and the result must say so.
+    # rounding). It leaves the matrix untouched, so LAPACK answers instead, with a
+    # warning, and the result says so.
     from scipy.sparse.linalg import ArpackError
 
     import kpca_core.eigen
+    from kpca_core import SolverFallbackWarning
 
     def failing_eigsh(*args, **kwargs):
         raise ArpackError(3)
 
     expected = eigendecompose(Kc, 3, solver="dense")
     monkeypatch.setattr(kpca_core.eigen, "eigsh", failing_eigsh)
-    got = eigendecompose(Kc, 3, solver="arpack", random_state=0)
+    with pytest.warns(SolverFallbackWarning, match="LAPACK"):
+        got = eigendecompose(Kc, 3, solver="arpack", random_state=0)
     assert got.solver == "dense"
     np.testing.assert_allclose(got.eigenvalues, expected.eigenvalues, rtol=1e-12)
     np.testing.assert_allclose(got.eigenvectors, expected.eigenvectors, atol=1e-12)
+
+
+def test_arpack_reaching_max_iter_raises_as_sklearn_does(Kc):
+    # Issue 7, item 10: no silent switch to another solver when the budget is spent.
+    from scipy.sparse.linalg import ArpackNoConvergence
+
+    with pytest.raises(ArpackNoConvergence):
+        eigendecompose(Kc, 5, solver="arpack", max_iter=1, random_state=0)
+
+
+def sigmoid_kernel_400(rng):
+    # The review's example: sigmoid, gamma = 5, c0 = -1, 400 x 10 normal data.
+    X = rng.normal(size=(400, 10))
+    return center_kernel(compute_kernel(X, kernel="sigmoid", gamma=5.0, coef0=-1.0))
+
+
+def test_randomized_solver_returns_the_leading_eigenpairs_of_an_indefinite_kernel(rng):
+    # Issue 7, item 2: large negative eigenvalues must not be returned as "leading"
+    # (the old solver returned 37 negative ones where all 60 leading are positive).
+    Kc = sigmoid_kernel_400(rng)
+    dense = eigendecompose(Kc, 60, solver="dense")
+    assert dense.eigenvalues.min() > 0 and kernel_spectrum(Kc).min() < -dense.eigenvalues[-1]
+    rand = eigendecompose(Kc, 60, solver="randomized", random_state=0)
+    np.testing.assert_allclose(rand.eigenvalues, dense.eigenvalues, rtol=1e-4)
+    residual = Kc @ rand.eigenvectors - rand.eigenvectors * rand.eigenvalues
+    assert np.linalg.norm(residual, axis=0).max() < 1e-2 * dense.eigenvalues[0]
+
+
+def test_randomized_solver_refuses_rather_than_guess(rng, monkeypatch):
+    # With no room to enlarge its subspace it must raise, not return negative
+    # Ritz values as the leading eigenpairs.
+    import kpca_core.eigen
+
+    monkeypatch.setattr(kpca_core.eigen, "RANDOMIZED_MAX_ENLARGEMENTS", 0)
+    with pytest.raises(ValueError, match="randomized solver cannot find the 60 largest"):
+        eigendecompose(sigmoid_kernel_400(rng), 60, solver="randomized", random_state=0)
+
+
+def test_randomized_solver_is_as_accurate_as_sklearn_at_the_same_iterated_power(rng):
+    # Issue 7, item 3: the same iterated_power must mean the same work (two products
+    # with K per power iteration) and give at least scikit-learn's accuracy.
+    from sklearn.datasets import make_circles
+    from sklearn.decomposition import KernelPCA as SklearnKernelPCA
+
+    X = make_circles(n_samples=600, factor=0.3, noise=0.1, random_state=0)[0]
+    Kc = center_kernel(compute_kernel(X, kernel="rbf", gamma=2.0))
+    exact = eigendecompose(Kc, 10, solver="dense").eigenvalues
+    for power in [1, 2, 3]:
+        ours = eigendecompose(Kc, 10, solver="randomized", iterated_power=power,
+                              random_state=0).eigenvalues
+        theirs = SklearnKernelPCA(10, kernel="rbf", gamma=2.0, eigen_solver="randomized",
+                                  iterated_power=power, random_state=0).fit(X).eigenvalues_
+        error_ours = np.abs(ours - exact).max() / exact[0]
+        error_theirs = np.abs(theirs - exact).max() / exact[0]
+        assert error_ours <= max(2 * error_theirs, 1e-13), (power, error_ours, error_theirs)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("KPCA_USPS_PATH"), reason="needs KPCA_USPS_PATH")
+def test_randomized_solver_on_usps_matches_sklearn_accuracy():
+    # The review's measurement: USPS-2000, gamma = 1/256, k = 10 (4e-7 before, 1e-12
+    # for scikit-learn).
+
+    X = _usps(2000)
+    Kc = center_kernel(compute_kernel(X, kernel="rbf", gamma=1 / 256))
+    exact = eigendecompose(Kc, 10, solver="dense").eigenvalues
+    rand = eigendecompose(Kc, 10, solver="randomized", random_state=0).eigenvalues
+    assert np.abs(rand - exact).max() / exact[0] < 1e-11
+
+
+def _usps(n):
+    with np.load(os.environ["KPCA_USPS_PATH"]) as z:
+        return z["X_train"][:n] / float(z["divisor"])
+
+
+def test_random_state_none_uses_numpys_global_generator(Kc):
+    # Issue 7, item 11: as sklearn.utils.check_random_state(None).
+    for solver in ["arpack", "randomized"]:
+        np.random.seed(3)  # noqa: NPY002 (the global generator is the point)
+        first = eigendecompose(Kc, 4, solver=solver, iterated_power=1, random_state=None)
+        np.random.seed(3)  # noqa: NPY002 (the global generator is the point)
+        second = eigendecompose(Kc, 4, solver=solver, iterated_power=1, random_state=None)
+        np.testing.assert_array_equal(first.eigenvectors, second.eigenvectors)
+        seeded = eigendecompose(Kc, 4, solver=solver, iterated_power=1,
+                                random_state=np.random.RandomState(3))
+        np.testing.assert_array_equal(first.eigenvectors, seeded.eigenvectors)
+
+
+@pytest.mark.parametrize("solver", ["dense", "arpack", "randomized"])
+def test_asymmetric_matrix_is_refused_by_every_solver(Kc, solver):
+    # Issue 7, item 7: LAPACK reads one triangle, ARPACK the whole matrix; a matrix
+    # that is not symmetric would give solver-dependent answers, so it is refused.
+    tilted = Kc.copy()
+    tilted[0, 1] += 1e-3 * np.abs(Kc).max()
+    with pytest.raises(ValueError, match=r"not symmetric.*\(K \+ K.T\) / 2"):
+        eigendecompose(tilted, 3, solver=solver, random_state=0)
+    # Rounding-level asymmetry is accepted and every solver answers alike.
+    rounded = Kc.copy()
+    rounded[0, 1] += 1e-14 * np.abs(Kc).max()
+    dense = eigendecompose(Kc, 3, solver="dense")
+    got = eigendecompose(rounded, 3, solver=solver, random_state=0, iterated_power=20)
+    np.testing.assert_allclose(got.eigenvalues, dense.eigenvalues, rtol=1e-9)

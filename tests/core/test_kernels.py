@@ -111,3 +111,31 @@ def test_every_kernel_documents_formula_and_parameters():
         assert info.formula.startswith("k(x, y)")
         assert set(info.params) <= {"gamma", "degree", "coef0"}
     assert not KERNELS["sigmoid"].positive_definite
+
+
+@pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning:sklearn")
+@pytest.mark.parametrize("gamma", [1e308, np.finfo(float).max])
+def test_huge_rbf_gamma_gives_the_identity_like_sklearn(gamma, X, X_new):
+    # Issue 7, item 6: scaling x.y by gamma first overflowed to inf - inf = NaN.
+    from sklearn.metrics.pairwise import rbf_kernel
+
+    Xd = np.vstack([X, X[:2]])  # duplicated rows: distance 0 off the diagonal
+    np.testing.assert_array_equal(compute_kernel(Xd, kernel="rbf", gamma=gamma),
+                                  rbf_kernel(Xd, gamma=gamma))
+    np.testing.assert_array_equal(compute_kernel(X, kernel="rbf", gamma=gamma), np.eye(len(X)))
+    np.testing.assert_array_equal(compute_kernel(X_new, X, kernel="rbf", gamma=gamma),
+                                  np.zeros((len(X_new), len(X))))
+    assert np.array_equal(compute_kernel(X, kernel="laplacian", gamma=gamma), np.eye(len(X)))
+
+
+@pytest.mark.parametrize("kernel", list(KERNELS))
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+def test_sparse_input_gives_the_dense_kernel(kernel, fmt, X, X_new):
+    from scipy import sparse
+
+    params = {"gamma": 0.3, "degree": 3, "coef0": 0.5}
+    to_sparse = sparse.csr_matrix if fmt == "csr" else sparse.csc_matrix
+    K = compute_kernel(to_sparse(X), to_sparse(X_new), kernel=kernel, **params)
+    assert isinstance(K, np.ndarray) and K.dtype == np.float64
+    np.testing.assert_allclose(K, compute_kernel(X, X_new, kernel=kernel, **params),
+                               rtol=1e-12, atol=1e-12)
