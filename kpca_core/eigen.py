@@ -12,7 +12,9 @@ we work with the eigenpairs (l, v) of K~ itself, l = n lambda, with ||v|| = 1:
 
 Eigenvalues of a kernel that is not positive semi-definite (the sigmoid kernel, a
 polynomial kernel with c0 < 0) can be negative. They are reported, never silently
-dropped: :func:`describe_spectrum` counts them and :class:`~kpca_core.KernelPCA` warns.
+dropped: :func:`eigendecompose` returns them, :func:`describe_spectrum` counts them, and
+:class:`~kpca_core.KernelPCA` raises as scikit-learn does (or warns and keeps them with
+``negative_eigenvalues="warn"``).
 """
 
 from __future__ import annotations

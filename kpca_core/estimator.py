@@ -58,8 +58,19 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     constructor parameters with the same meanings, the same fitted attributes and
     the same outputs (to rounding error, up to the sign of each component). It adds
     what teaching needs: the ``"laplacian"`` and ``"cosine"`` kernels by name,
-    ``explained_variance_ratio_``, a faster ``eigen_solver="auto"`` rule, a warning
-    instead of an error for indefinite kernels, and three pre-image methods.
+    ``explained_variance_ratio_``, a faster ``eigen_solver="auto"`` rule, an opt-in
+    warning instead of scikit-learn's error for indefinite kernels
+    (``negative_eigenvalues="warn"``), and three pre-image methods.
+
+    Deliberate differences, all errors or warnings where scikit-learn would go on
+    silently: ``n_components > n_samples``, a used gamma <= 0 and a fractional
+    degree raise; a precomputed kernel is symmetrised ((K + K^T) / 2, with a
+    warning beyond rounding) so that every solver decomposes the same matrix; the
+    randomized solver raises instead of returning negative eigenvalues as leading
+    ones; no array of the caller's is ever written into (scikit-learn centres a
+    precomputed kernel in place when ``copy_X=False``). Input is validated by
+    scikit-learn's own ``validate_data`` (same messages); CSR/CSC input is accepted
+    wherever scikit-learn accepts it; float32 input gives float32 output.
 
     Parameters
     ----------
@@ -82,22 +93,28 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     eigen_solver : {"auto", "dense", "arpack", "randomized"}, default "auto"
         See :func:`~kpca_core.eigendecompose`; "auto" follows
         :func:`~kpca_core.choose_eigen_solver`.
-    tol, max_iter : ARPACK's tolerance and iteration limit.
+    tol, max_iter : ARPACK's tolerance and iteration limit. Reaching ``max_iter``
+        raises ``scipy.sparse.linalg.ArpackNoConvergence``, as in scikit-learn.
     iterated_power : int >= 0 or "auto"
         Power iterations of the randomized solver.
     remove_zero_eig : bool, default False
         Drop components whose eigenvalue is zero (or negative).
     random_state : int, RandomState or None
+        ``None`` draws from NumPy's global generator; an integer gives ARPACK the
+        same start vector as scikit-learn.
     copy_X : bool, default True
-        Keep a copy of X in ``X_fit_`` rather than a reference.
+        Keep a copy of X in ``X_fit_`` rather than a reference (see :meth:`fit` for
+        a precomputed kernel).
     n_jobs : None
         Accepted for compatibility; BLAS already uses every core for the kernel.
     preimage : {"learned", "fixed_point", "kwok_tsang"}, default "learned"
         How ``inverse_transform`` finds pre-images. "learned" is scikit-learn's kernel
-        ridge map; the other two work for the RBF kernel only.
+        ridge map; the other two work for the RBF kernel only. Checked at fit and
+        again at ``inverse_transform`` (``set_params`` may change it in between).
     preimage_params : dict, optional
-        ``n_neighbors`` (Kwok-Tsang, default 10), ``max_iter`` (fixed point, default
-        100) and ``tol`` (fixed point, default 1e-8).
+        ``n_neighbors`` (Kwok-Tsang, default 10, at most the number of training
+        points), ``max_iter`` (fixed point, default 100) and ``tol`` (fixed point,
+        default 1e-8). Any other key is an error.
     negative_eigenvalues : {"raise", "warn"}, default "raise"
         What to do when significantly negative eigenvalues are among the requested
         components (an indefinite kernel such as the sigmoid). "raise" is
