@@ -25,3 +25,22 @@ def test_benchmark_runs_and_reports_matching_projections(capsys):
         # One n x n matrix plus O(nk); the copy of X (n x d) adds d / n of one.
         assert row["mem_ours"] < 1.25 + row["d"] / row["n"]
     assert "skl/ours" in capsys.readouterr().out
+
+
+def test_isolated_mode_times_each_contender_in_its_own_process(capsys):
+    bench = load_benchmark()
+    rows = bench.main(["--sizes", "300", "--components", "2", "--data", "toy",
+                       "--repeats", "2", "--no-memory", "--isolate"])
+    (row,) = rows
+    assert row["ours"] > 0 and row["sklearn"] > 0 and row["floor"] > 0
+    assert row["diff"] < 1e-8 and row["load"] >= 0
+    assert "load" in capsys.readouterr().out
+
+
+def test_worker_prints_one_time_per_repeat(capsys):
+    import json
+
+    bench = load_benchmark()
+    assert bench.main(["--worker", "ours", "toy", "200", "2", "3"]) == []
+    times = json.loads(capsys.readouterr().out.strip())
+    assert len(times) == 3 and all(t > 0 for t in times)
