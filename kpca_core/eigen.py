@@ -131,9 +131,10 @@ def eigendecompose(
     ----------
     K_centered : ndarray of shape (n_samples, n_samples)
         Symmetric matrix. The solvers read it differently (LAPACK one triangle,
-        ARPACK and the randomized solver all of it), so a matrix with
-        max |K - K^T| > 1e-8 max |K| is refused: below that every solver answers for
-        the same matrix to that relative accuracy.
+        ARPACK and the randomized solver all of it), so a matrix whose asymmetry
+        exceeds 1e-8 relative (measured on random vectors, see
+        ``_validation.check_symmetric``) is refused: below that every solver answers
+        for the same matrix to that relative accuracy.
     n_components : int
         Number of eigenpairs, 1 <= n_components <= n_samples.
     solver : {"auto", "dense", "arpack", "randomized"}
