@@ -134,8 +134,8 @@ def kwok_tsang_preimage(
     With the n_neighbors nearest training points (in feature space) centred at their
     mean, q_j = x_j - mean = (U S V^T)_j, and the input-space distances d_j they
     should have to z, z = mean + V c where ||c - (U S)_j||^2 = d_j^2. Subtracting the
-    mean of these equations gives the least-squares system -2 U S c = d^2 - |q|^2
-    (Kwok & Tsang 2004, eq. 11: c = -1/2 S^-1 U^T (d^2 - |q|^2)), and averaging them
+    mean of these equations gives the least-squares system -2 U S c = b with
+    b = d^2 - |q|^2 (Kwok & Tsang's solution c = -1/2 S^-1 U^T b), and averaging them
     gives the distance from the mean itself, ||c||^2 = mean(d^2) - mean(|q|^2).
 
     The division by S is the weak point: with many neighbours (up to 256 directions
@@ -146,8 +146,9 @@ def kwok_tsang_preimage(
     give (a trust region): the badly determined directions, those of small s_i,
     shrink first, and the pre-image never lies further from the neighbours than the
     distances say, nor outside the smallest ball around the neighbours' mean that
-    holds them all (distances are capped at its diameter too: those from k ~ 0 mean
-    nothing). For a consistent system (an exact image) mu = 0, the original method.
+    holds them all, radius max_j |q_j| (distances are capped at its diameter too:
+    those computed from k ~ 0 mean nothing). For a consistent system (an exact
+    image) mu = 0: the original method.
 
     Parameters
     ----------
