@@ -284,3 +284,13 @@ def test_asymmetric_matrix_is_refused_by_every_solver(Kc, solver):
     dense = eigendecompose(Kc, 3, solver="dense")
     got = eigendecompose(rounded, 3, solver=solver, random_state=0, iterated_power=20)
     np.testing.assert_allclose(got.eigenvalues, dense.eigenvalues, rtol=1e-9)
+
+
+def test_step_functions_keep_reporting_negative_eigenvalues(rng):
+    # KernelPCA raises on them by default (issue 7, item 9); the steps the pages
+    # show must still return and flag them.
+    Kc = sigmoid_kernel_400(rng)
+    eig = eigendecompose(Kc, 400, solver="dense")
+    _, negative = clean_eigenvalues(eig.eigenvalues)
+    assert negative.any() and eig.eigenvalues.min() < 0
+    assert describe_spectrum(kernel_spectrum(Kc)).n_negative >= negative.sum()
