@@ -395,7 +395,11 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
             self.gamma_ = 1.0 / X.shape[1] if self.gamma is None else float(self.gamma)
             K = self._precomputed_training_kernel(X)
             # With copy_X the centred K is kept, so LAPACK must not use it as scratch.
-            self._fit_transform_in_place(K, overwrite=not self.copy_X)
+            try:
+                self._fit_transform_in_place(K, overwrite=not self.copy_X)
+            except DegenerateSpectrumError:  # see below; only possible with overwrite
+                K = self._precomputed_training_kernel(X)
+                self._fit_transform_in_place(K, overwrite=False)
             self.X_fit_ = K if self.copy_X else X
             return self
 

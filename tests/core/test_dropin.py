@@ -41,6 +41,17 @@ def test_precomputed_fit_with_copy_x_false_leaves_the_callers_kernel_alone(X):
     np.testing.assert_allclose(ours.eigenvalues_, theirs.eigenvalues_, rtol=1e-10)
 
 
+@pytest.mark.parametrize("copy_X", [True, False])
+def test_precomputed_identity_kernel_gives_every_requested_component(copy_X):
+    # K = I (a huge RBF gamma): LAPACK's index-range solver returns too few pairs of
+    # the repeated eigenvalue; the fit must recover whether or not K may be overwritten.
+    K = np.eye(100)
+    kpca = KernelPCA(n_components=3, kernel="precomputed", eigen_solver="dense",
+                     copy_X=copy_X).fit(K)
+    np.testing.assert_allclose(kpca.eigenvalues_, [1, 1, 1], atol=1e-12)
+    np.testing.assert_array_equal(K, np.eye(100))
+
+
 @pytest.mark.parametrize("kernel", ["rbf", "precomputed"])
 def test_read_only_inputs_are_accepted_and_untouched(kernel, X, X_new):
     # Datasets hand out read-only arrays: any write would raise.
