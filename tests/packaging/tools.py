@@ -67,11 +67,17 @@ def run(command: list[str | Path], *, cwd: Path, env: dict[str, str] | None = No
     return done
 
 
+def base_python() -> str:
+    """The interpreter fresh venvs are made from: $KPCA_FRESH_VENV_PYTHON (to rehearse
+    another Python version, e.g. /usr/bin/python3.13), else the one running the tests."""
+    return os.environ.get("KPCA_FRESH_VENV_PYTHON") or sys.executable
+
+
 def make_venv(path: Path) -> Path:
     """A fresh virtual environment (no system site-packages); returns its python."""
     # sys.executable may itself live in a venv: `-m venv` then builds on the base
     # interpreter, and the new venv sees none of the current one's packages.
-    run([sys.executable, "-m", "venv", path], cwd=path.parent)
+    run([base_python(), "-m", "venv", path], cwd=path.parent)
     return path / "bin" / "python"
 
 
