@@ -12,6 +12,9 @@ The steps, in the order of the algorithm (Schölkopf, Smola & Müller, 1998):
 :class:`KernelPCA` runs them behind scikit-learn's estimator API.
 """
 
+# The package's version; pyproject.toml reads it from here (the single source).
+__version__ = "0.1.0"
+
 from .centering import (
     KernelCentering,
     center_kernel,

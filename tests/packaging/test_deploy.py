@@ -1,0 +1,214 @@
+"""Deployment smoke test: the app as Streamlit Community Cloud runs it.
+
+Cloud builds a fresh environment from requirements.txt alone and runs `streamlit run
+app.py` from the repository root, in a container with an empty home directory. This
+module does the same on this machine: a fresh venv outside the repository with
+requirements.txt only, a fresh $HOME (so an empty USPS cache), no KPCA_USPS_PATH, and the
+USPS download site given the way a Cloud app is configured, as a root-level secret
+(Streamlit copies those into the environment). Chromium then opens the home page and
+every page of ``ui.lessons.LESSONS`` (read at run time: pages are added in parallel).
+
+The USPS site is a local port: closed at first, as when the internet is blocked, then
+serving ESL files written from the shared copy of the digits, as the real site would.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import os
+import socket
+import subprocess
+import threading
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import numpy as np
+import pytest
+
+from tests.browser.harness import (
+    ARTIFACTS,
+    CHART,
+    HAS_CHROMIUM,
+    TIMEOUT_MS,
+    assert_no_exception,
+    shot,
+    wait_until_idle,
+)
+from tests.datasets.helpers import write_esl_gz
+from tests.packaging.tools import ROOT, clean_env, make_venv, pip_install
+from ui.lessons import LESSONS
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.browser,
+    pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Debian's chromium"),
+]
+
+SHARED_USPS = ROOT.parent.parent / "shared" / "data" / "usps" / "usps.npz"
+VIEWPORT = {"width": 1280, "height": 800}  # a laptop or a projector, not the harness's tall page
+ALERT = '[data-testid="stAlert"]'
+NAV = '[data-testid="stSidebarNav"]'
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+class CloudLikeServer:
+    """`streamlit run app.py` from a given venv, with a fresh home directory."""
+
+    def __init__(self, python: Path, home: Path, log: Path) -> None:
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = log
+        self._log_file = log.open("w")
+        self.started = time.perf_counter()
+        self.process = subprocess.Popen(
+            [python, "-m", "streamlit", "run", "app.py", "--server.port", str(self.port),
+             "--server.address", "127.0.0.1", "--server.headless", "true",
+             "--server.fileWatcherType", "none"],
+            cwd=ROOT, env=clean_env(HOME=str(home)), stdout=self._log_file,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = self.started + 120
+        while time.perf_counter() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"streamlit exited early:\n{log.read_text()[-3000:]}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2) as reply:
+                    if reply.status == 200:
+                        self.healthy_after = time.perf_counter() - self.started
+                        return
+            except OSError:
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"streamlit did not answer within 120 s:\n{log.read_text()[-3000:]}")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self._log_file.close()
+
+
+@pytest.fixture(scope="module")
+def cloud(tmp_path_factory):
+    """A fresh venv from requirements.txt, a fresh home and a running server."""
+    base = tmp_path_factory.mktemp("cloud")
+    start = time.perf_counter()
+    python = make_venv(base / "venv")
+    pip_install(python, "-r", ROOT / "requirements.txt", cwd=base)
+    install_seconds = time.perf_counter() - start
+
+    home = base / "home"
+    (home / ".streamlit").mkdir(parents=True)
+    site_port = _free_port()  # nothing listens here until the download test starts a site
+    # What a Cloud user would paste into "Advanced settings → Secrets".
+    (home / ".streamlit" / "secrets.toml").write_text(
+        f'KPCA_USPS_URL = "http://127.0.0.1:{site_port}/"\n'
+    )
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    server = CloudLikeServer(python, home, ARTIFACTS / "streamlit-cloud-like.log")
+    server.install_seconds = install_seconds
+    server.home, server.site_port, server.base = home, site_port, base
+    yield server
+    server.stop()
+    log = server.log.read_text()
+    assert "Traceback" not in log, log[-3000:]
+
+
+@pytest.fixture
+def tab(browser):
+    context = browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    yield page
+    context.close()
+
+
+def test_home_and_every_lesson_open_without_exceptions(cloud, tab):
+    # The cold start: server process started -> first page fully drawn in Chromium.
+    tab.goto(cloud.url)
+    wait_until_idle(tab)
+    tab.get_by_role("heading", name="KPCA Lab").first.wait_for()
+    cold_start = time.perf_counter() - cloud.started
+    assert_no_exception(tab)
+    shot(tab, "deploy-home")
+
+    opened = []
+    for lesson in LESSONS:
+        tab.goto(f"{cloud.url}/{lesson.url_path}")
+        wait_until_idle(tab)
+        # The page itself ran: an unknown page would fall back to home ("Page not found").
+        active = tab.locator(f'{NAV} a[aria-current="page"]').inner_text()
+        assert lesson.title in active and urlsplit(tab.url).path == f"/{lesson.url_path}"
+        assert_no_exception(tab)
+        shot(tab, f"deploy-{lesson.url_path}")
+        opened.append(lesson.url_path)
+
+    timings = {
+        "requirements_install_s": round(cloud.install_seconds, 1),
+        "server_healthy_s": round(cloud.healthy_after, 1),
+        "cold_start_to_home_drawn_s": round(cold_start, 1),
+        "pages": ["home", *opened],
+    }
+    (ARTIFACTS / "deploy-timings.json").write_text(json.dumps(timings, indent=2))
+    print(f"deployment smoke test: {timings}")
+
+
+def test_without_the_usps_file_a_blocked_download_says_what_to_do(cloud, tab):
+    tab.goto(f"{cloud.url}/explorer?dataset=usps")
+    wait_until_idle(tab)
+    alert = tab.locator(ALERT).filter(has_text="The USPS digits are not available")
+    alert.first.wait_for()
+    text = alert.first.inner_text()
+    assert f"127.0.0.1:{cloud.site_port}" in text and "KPCA_USPS_PATH" in text
+    assert "Pick another dataset" in text
+    assert_no_exception(tab)
+    assert not (cloud.home / ".cache" / "kpca-lab" / "usps.npz").exists()
+    shot(tab, "deploy-usps-blocked")
+
+
+@pytest.mark.skipif(
+    not (os.environ.get("KPCA_USPS_PATH") or SHARED_USPS.is_file()),
+    reason="needs the real USPS digits to stand in for the download site",
+)
+def test_a_fresh_container_downloads_validates_and_caches_the_digits(cloud, tab):
+    shared = Path(os.environ.get("KPCA_USPS_PATH") or SHARED_USPS)
+    site = cloud.base / "site"
+    site.mkdir()
+    with np.load(shared) as z:
+        arrays = {key: z[key] for key in z.files}
+    for split in ("train", "test"):
+        X = arrays[f"X_{split}"] / arrays["divisor"]
+        write_esl_gz(site / f"zip.{split}.gz", X, arrays[f"y_{split}"])
+    handler = functools.partial(_QuietHandler, directory=str(site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", cloud.site_port), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        tab.goto(f"{cloud.url}/explorer?dataset=usps&n=500")
+        wait_until_idle(tab, min_charts=6)
+        assert_no_exception(tab)
+        assert tab.locator(ALERT).filter(has_text="not available").count() == 0
+        assert tab.locator(CHART).count() >= 6
+        shot(tab, "deploy-usps-downloaded")
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    cached = cloud.home / ".cache" / "kpca-lab" / "usps.npz"
+    with np.load(cached) as z:
+        for key in ("X_train", "y_train", "X_test", "y_test"):
+            np.testing.assert_array_equal(z[key], arrays[key])
