@@ -24,7 +24,6 @@ import json
 import os
 import statistics
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -32,6 +31,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
+
+from tests.browser.harness import RssSampler  # noqa: E402
 
 APP = str(ROOT / "app.py")
 USPS_2000 = {"dataset": "usps", "split": "train", "n": "2000", "kernel": "poly",
@@ -84,29 +85,6 @@ def bench_reruns(full_usps: bool) -> dict:
         results["usps7291_first_view_s"] = timed_run(at)
         results["usps7291_cached_rerun_s"] = timed_run(at)
     return results
-
-
-class RssSampler(threading.Thread):
-    """Peak resident memory of one process (and its children), sampled every 20 ms."""
-
-    def __init__(self, pid: int) -> None:
-        super().__init__(daemon=True)
-        import psutil
-
-        self.process = psutil.Process(pid)
-        self.peak = 0
-        self.running = True
-
-    def current(self) -> int:
-        total = self.process.memory_info().rss
-        for child in self.process.children(recursive=True):
-            total += child.memory_info().rss
-        return total
-
-    def run(self) -> None:
-        while self.running:
-            self.peak = max(self.peak, self.current())
-            time.sleep(0.02)
 
 
 def bench_pages(paths: list[str]) -> dict:
