@@ -24,7 +24,6 @@ import json
 import os
 import statistics
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -32,6 +31,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
+
+from tests.browser.harness import RssSampler  # noqa: E402
 
 APP = str(ROOT / "app.py")
 USPS_2000 = {"dataset": "usps", "split": "train", "n": "2000", "kernel": "poly",
@@ -86,29 +87,6 @@ def bench_reruns(full_usps: bool) -> dict:
     return results
 
 
-class RssSampler(threading.Thread):
-    """Peak resident memory of one process (and its children), sampled every 20 ms."""
-
-    def __init__(self, pid: int) -> None:
-        super().__init__(daemon=True)
-        import psutil
-
-        self.process = psutil.Process(pid)
-        self.peak = 0
-        self.running = True
-
-    def current(self) -> int:
-        total = self.process.memory_info().rss
-        for child in self.process.children(recursive=True):
-            total += child.memory_info().rss
-        return total
-
-    def run(self) -> None:
-        while self.running:
-            self.peak = max(self.peak, self.current())
-            time.sleep(0.02)
-
-
 def bench_pages(paths: list[str]) -> dict:
     """Median and worst rerun after a γ change on circles (n = 500), for each page."""
     results = {}
@@ -131,14 +109,24 @@ def bench_pages(paths: list[str]) -> dict:
     return results
 
 
-def bench_memory() -> dict:
+FULL_USPS = {"dataset": "usps", "split": "train", "n": "7291", "kernel": "rbf",
+             "components": "3"}  # fmt: skip
+
+
+def three_full_usps_links() -> list[str]:
+    """Three students, the full USPS training set, three different γ, at the same moment."""
+    base = "&".join(f"{k}={v}" for k, v in FULL_USPS.items())
+    return [f"{base}&gamma={gamma}" for gamma in ("0.005", "0.01", "0.02")]
+
+
+def bench_memory(scenarios: dict[str, list[str]] | None = None) -> dict:
     from playwright.sync_api import sync_playwright
 
     from tests.browser.harness import CHROMIUM, CHROMIUM_ARGS, Server, wait_until_idle
 
     results = {}
     query = "&".join(f"{k}={v}" for k, v in USPS_2000.items())
-    scenarios = {
+    scenarios = scenarios or {
         "same_view": [query] * 3,
         "three_kernels": [
             query,
@@ -194,6 +182,10 @@ def main() -> None:
     parser.add_argument("--full-usps", action="store_true", help="also time all 7,291 digits")
     parser.add_argument("--memory-only", action="store_true", help="skip the AppTest timings")
     parser.add_argument(
+        "--three-full-usps", action="store_true",
+        help="three sessions ask for the full USPS (7,291) with different γ at once",
+    )
+    parser.add_argument(
         "--pages", nargs="*", metavar="PAGE",
         help="only time a γ change on these page files (default: every page of ui.lessons)",
     )
@@ -205,6 +197,10 @@ def main() -> None:
 
         paths = args.pages or [lesson.path for lesson in LESSONS]
         results = {"pages": bench_pages(paths)}
+        print(json.dumps(results, indent=2))
+        return
+    if args.three_full_usps:
+        results = {"three_full_usps": bench_memory({"three_full_usps": three_full_usps_links()})}
         print(json.dumps(results, indent=2))
         return
     results = {} if args.memory_only else {"reruns": bench_reruns(args.full_usps)}

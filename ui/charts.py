@@ -5,8 +5,8 @@ things without repeating them:
 
 * the toolbar's camera button saves a PNG named after the view (``kpca-lab-<name>``);
 * linked selection (box/lasso) when the page asks for it;
-* later app-wide display settings (projector mode, compact data) are applied here,
-  never in the figure builders, which stay pure functions of arrays.
+* projector mode (:mod:`ui.display`) is applied here, never in the figure builders,
+  which stay pure functions of arrays.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ from collections.abc import Callable
 
 import plotly.graph_objects as go
 import streamlit as st
+
+from ui.display import for_projector, projector_on
 
 FILE_PREFIX = "kpca-lab"
 
@@ -56,6 +58,8 @@ def show_chart(
         Selection callback (``st.plotly_chart``'s ``on_select``).
     """
     config = chart_config(name or key)
+    if projector_on():
+        fig = for_projector(fig)
     if on_select is not None:
         return st.plotly_chart(
             fig, key=key, on_select=on_select, selection_mode=selection_mode, config=config

@@ -9,6 +9,7 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -125,3 +126,26 @@ def choose(page, label: str, option: str) -> None:
     sidebar = page.locator('[data-testid="stSidebar"]')
     sidebar.get_by_role("combobox", name=label, exact=True).click()
     page.get_by_role("option", name=option, exact=True).click()
+
+
+class RssSampler(threading.Thread):
+    """Peak resident memory of a process and its children, sampled every 20 ms."""
+
+    def __init__(self, pid: int) -> None:
+        super().__init__(daemon=True)
+        import psutil
+
+        self.process = psutil.Process(pid)
+        self.peak = 0
+        self.running = True
+
+    def current(self) -> int:
+        total = self.process.memory_info().rss
+        for child in self.process.children(recursive=True):
+            total += child.memory_info().rss
+        return total
+
+    def run(self) -> None:
+        while self.running:
+            self.peak = max(self.peak, self.current())
+            time.sleep(0.02)

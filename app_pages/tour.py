@@ -1,0 +1,49 @@
+"""Tour: a whole lecture on kernel PCA, one view at a time (the steps live in ui/tour.py)."""
+
+import streamlit as st
+
+from ui.sidebar import apply_settings
+from ui.tour import STEPS, parse_step, total_minutes
+
+STEP_PARAM = "step"
+
+st.title("Guided tour")
+st.write(
+    f"A {total_minutes()}-minute lecture in {len(STEPS)} steps. Ask the question, let the "
+    "room guess, open the view, then reveal what to look for. The address bar holds the "
+    "step, so a link can start the tour anywhere."
+)
+
+if "tour_step" not in st.session_state:  # the first run of this page: the link decides
+    number, problem = parse_step(st.query_params.get(STEP_PARAM, "1"))
+    if problem:
+        st.warning(problem, icon=":material/link_off:")
+    st.session_state.tour_step = number
+number = st.session_state.tour_step
+st.query_params[STEP_PARAM] = str(number)
+step = STEPS[number - 1]
+
+
+def _go(delta: int) -> None:
+    st.session_state.tour_step = min(max(st.session_state.tour_step + delta, 1), len(STEPS))
+
+
+st.progress(number / len(STEPS), text=f"Step {number} of {len(STEPS)} · about {step.minutes} min")
+st.header(f"{number} · {step.title}")
+st.subheader(step.question)
+with st.expander("What to look for (reveal after showing the view)", icon=":material/visibility:"):
+    st.write(step.look_for)
+
+back, open_view, forward = st.columns([1, 2, 1])
+back.button("← Back", on_click=_go, args=(-1,), disabled=number == 1, width="stretch")
+forward.button("Next →", on_click=_go, args=(1,), disabled=number == len(STEPS),
+               width="stretch")
+if open_view.button("Open this view", type="primary", icon=":material/open_in_new:",
+                    on_click=apply_settings, args=(step.settings(),), width="stretch"):
+    st.switch_page(step.page)
+
+st.divider()
+st.caption("The whole lecture:")
+for i, item in enumerate(STEPS, start=1):
+    marker = "**→**" if i == number else f"{i}."
+    st.markdown(f"{marker} {item.title} · _{item.question}_ ({item.minutes} min)")

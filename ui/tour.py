@@ -1,0 +1,158 @@
+"""The guided tour: a 45-minute lecture on kernel PCA, as an ordered table of views.
+
+Each step is data — which page, which dataset and kernel, a question for the room,
+and what to point at once the view is on the screen — so a lecturer can read the
+lecture in one place and reorder or edit it without touching a page. The Tour page
+(``app_pages/tour.py``) only walks through :data:`STEPS`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ui.state import Settings, default_settings
+
+
+@dataclass(frozen=True)
+class TourStep:
+    """One step of the lecture.
+
+    Attributes
+    ----------
+    title : str
+        A short heading.
+    page : str
+        The page file the step opens (``app_pages/<name>.py``).
+    dataset, kernel : str
+        The view's dataset and kernel.
+    params : dict
+        Kernel parameters, dataset options and ``n_components`` that differ from the
+        dataset's defaults.
+    question : str
+        What to ask the room before showing the view.
+    look_for : str
+        What to point at once it is shown: the answer.
+    minutes : int
+        Time to plan for the step.
+    """
+
+    title: str
+    page: str
+    dataset: str
+    kernel: str
+    params: tuple[tuple[str, Any], ...]
+    question: str
+    look_for: str
+    minutes: int
+
+    def settings(self) -> Settings:
+        """The sidebar settings of this step's view."""
+        base = default_settings(self.dataset)
+        options = dict(base.dataset_options)
+        fields: dict[str, Any] = {}
+        for name, value in self.params:
+            if name in options:
+                options[name] = value
+            else:
+                fields[name] = value
+        return replace(base, kernel=self.kernel,
+                       dataset_options=tuple(sorted(options.items())), **fields)
+
+
+def _step(title, page, dataset, kernel, question, look_for, minutes, **params) -> TourStep:
+    return TourStep(title, f"app_pages/{page}.py", dataset, kernel,
+                    tuple(sorted(params.items())), question, look_for, minutes)
+
+
+STEPS: tuple[TourStep, ...] = (
+    _step(
+        "Straight lines are not enough", "explorer", "circles", "linear",
+        "Two rings, one inside the other. Can any straight direction tell them apart? "
+        "What will PCA show?",
+        "With the linear kernel, kernel PCA is PCA: both projections are the same rotation "
+        "of the plane and the rings stay nested. The separability score is near chance.",
+        4, n_components=2,
+    ),
+    _step(
+        "A kernel changes the geometry", "explorer", "circles", "rbf",
+        "Now every pair of points is compared with exp(−γ‖x − y‖²). What happens to the rings?",
+        "K shows two bright blocks (points of one ring resemble each other); the kernel "
+        "projection pulls the rings apart while linear PCA cannot.",
+        6, gamma=5.0, n_components=2,
+    ),
+    _step(
+        "The algorithm, step by step", "how_it_works", "circles", "rbf",
+        "We never see the feature space. How can we centre data we cannot see?",
+        "Centring works on K alone (K̃ = K − 1K − K1 + 1K1): every row of K̃ sums to 0, "
+        "checked live; then an eigenproblem of size n, normalised so each axis has length 1.",
+        7, gamma=5.0, n=100, n_components=2,
+    ),
+    _step(
+        "The kernel trick, made explicit", "kernel_trick", "circles", "poly",
+        "Is there a space where a flat plane separates the rings?",
+        "The degree-2 polynomial kernel is an inner product of explicit monomials: in "
+        "(x₁², √2x₁x₂, x₂²) the rings sit at different heights, a plane splits them, and "
+        "kernel PCA equals PCA on those features.",
+        6, gamma=1.0, degree=2, coef0=0.0,
+    ),
+    _step(
+        "What γ does", "choosing_gamma", "circles", "rbf",
+        "What happens when γ is tiny? When it is huge?",
+        "Tiny γ: the kernel is nearly linear and kernel PCA looks like PCA. Huge γ: every "
+        "point resembles only itself, K̃ tends to a scaled identity and the spectrum is "
+        "flat. The separability curve peaks in between.",
+        6, gamma=5.0,
+    ),
+    _step(
+        "What the components look like", "component_maps", "scholkopf_toy", "rbf",
+        "Schölkopf, Smola and Müller's three clusters: what does each component measure?",
+        "Each map shows one component's value over the plane: the leading ones separate "
+        "the clusters, later ones split clusters (compare with Fig. 4 of the 1998 paper).",
+        5, gamma=10.0, n_components=8,
+    ),
+    _step(
+        "Mistakes that look plausible", "mistakes", "moons", "poly",
+        "Published notes forget to centre, or centre with the wrong sign. Does it matter?",
+        "Each mistake beside the correct result, with a number for the damage: some change "
+        "the picture completely, some only the test points, some nothing at all.",
+        4, gamma=1.0, degree=3, coef0=1.0,
+    ),
+    _step(
+        "Back to pixels: denoising", "denoising", "usps", "rbf",
+        "Kernel PCA finds structure in feature space. Can we come back to an image?",
+        "A projection in feature space has no exact pre-image; the methods approximate one. "
+        "Kernel PCA removes Gaussian noise better than linear PCA at its best m.",
+        4, gamma=1 / 128,
+    ),
+    _step(
+        "Features for a classifier", "classification", "usps", "poly",
+        "Does a linear classifier on nonlinear components beat the same classifier on pixels?",
+        "Test error against the number of components, kernel against linear PCA, and the "
+        "1998 paper's USPS table reproduced next to the original.",
+        2, gamma=1.0, degree=3, coef0=0.0,
+    ),
+    _step(
+        "The price: n × n", "scale", "circles", "rbf",
+        "Why not use kernel PCA for everything?",
+        "Memory grows like n² and time up to n³, measured live; Nyström and random Fourier "
+        "features trade a little accuracy for a lot of speed.",
+        1, gamma=5.0,
+    ),
+)
+
+
+def total_minutes() -> int:
+    return sum(step.minutes for step in STEPS)
+
+
+def parse_step(raw: Any) -> tuple[int, str | None]:
+    """A 1-based step number from the URL; (1, problem) when it is not a valid step."""
+    text = str(raw).strip()
+    try:
+        number = int(text)
+    except ValueError:
+        return 1, f"`step={text}` is not a step number; starting at step 1."
+    if not 1 <= number <= len(STEPS):
+        return 1, f"The tour has steps 1 to {len(STEPS)}, not {number}; starting at step 1."
+    return number, None
