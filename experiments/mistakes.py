@@ -254,12 +254,11 @@ MISTAKES: tuple[Mistake, ...] = (
     ),
     Mistake(
         "test_own_means", "Test kernel centred with its own means",
-        "New points must be centred with the training statistics: the origin of feature "
-        "space was fixed by the training set.",
-        r"\tilde K_t^{\text{wrong}} = K_t - 1_m K_t - K_t 1_n + 1_m K_t 1_n"
-        r"\quad(1_m:\ m\times m,\ \text{entries } 1/m)",
-        r"\tilde K_t = K_t - 1_t K - K_t 1_n + 1_t K 1_n\quad(1_t:\ m\times n,\ "
-        r"\text{entries } 1/n)",
+        "New points must be centred with the training statistics (1ₜ: m × n, entries 1/n), "
+        "not their own (1ₘ: m × m, entries 1/m): the origin of feature space was fixed by "
+        "the training set.",
+        r"\tilde K_t^{\text{wrong}} = K_t - 1_m K_t - K_t 1_n + 1_m K_t 1_n",
+        r"\tilde K_t = K_t - 1_t K - K_t 1_n + 1_t K 1_n",
         "kpca_core.center_test_kernel",
     ),
     Mistake(

@@ -121,9 +121,13 @@ def mistake_sections(results: dict[str, MistakeResult], data, rows: np.ndarray,
     show_damage(r)
     title = KERNELS[settings.kernel].title
     if r.harmless:
-        st.caption(f"The {title} kernel depends on x − y only (or, for the linear kernel, "
-                   "feature space is input space), so shifting the inputs changes nothing: the "
-                   "mistake is invisible with this kernel.")
+        reason = {
+            "rbf": "depends on x − y only",
+            "laplacian": "depends on x − y only",
+            "linear": "has input space as its feature space",
+        }.get(settings.kernel, "sees inputs whose mean is already 0 here")
+        st.caption(f"The {title} kernel {reason}, so centring the inputs changes nothing: "
+                   "the mistake is invisible with this kernel on these data.")
     else:
         st.caption(f"The {title} kernel is not translation-invariant: K of the shifted "
                    "inputs is a different matrix, and centring it cannot undo that "

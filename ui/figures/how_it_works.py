@@ -32,7 +32,7 @@ def eigenvalue_bars(mu: np.ndarray, n: int, k: int, *, title: str) -> go.Figure:
     )
     fig.update_layout(title=title, showlegend=False, **{k_: v for k_, v in BASE_LAYOUT.items()
                                                          if k_ != "legend"})
-    fig.update_xaxes(title="rank")
+    fig.update_xaxes(title="rank", type="category")
     fig.update_yaxes(title="μ (eigenvalue of K̃)")
     return fig
 

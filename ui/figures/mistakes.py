@@ -28,7 +28,9 @@ def right_and_wrong(
     Traces: one per class in the left panel (``xaxis`` "x"), then one per class in the
     right panel ("x2"); each point carries its row as ``customdata``.
     """
-    fig = make_subplots(1, 2, subplot_titles=("right", wrong_title), horizontal_spacing=0.08)
+    # Shared axes: a shift or a stretch is only visible when both panels use one scale.
+    fig = make_subplots(1, 2, subplot_titles=("right", wrong_title), horizontal_spacing=0.08,
+                        shared_xaxes=True, shared_yaxes=True)
     for col, Z in ((1, right), (2, wrong)):
         Z = np.asarray(Z, dtype=np.float64)
         if Z.shape[1] == 1:
@@ -45,7 +47,7 @@ def right_and_wrong(
                 row=1, col=col,
             )
         fig.update_xaxes(title_text="component 1", row=1, col=col)
-        fig.update_yaxes(title_text="component 2", row=1, col=col)
+    fig.update_yaxes(title_text="component 2", row=1, col=1)
     fig.update_layout(title=title, height=380, **BASE_LAYOUT)
     fig.update_layout(margin=dict(l=10, r=10, t=80, b=10))
     return fig
@@ -75,6 +77,7 @@ def spectra_right_and_wrong(
             row=1, col=col,
         )
         fig.update_yaxes(title_text="eigenvalue μ", row=1, col=col)
+        fig.update_xaxes(type="category", title_text="rank", row=1, col=col)
     fig.update_layout(title=title, height=360,
                       **{k: v for k, v in BASE_LAYOUT.items() if k != "legend"})
     fig.update_layout(margin=dict(l=10, r=10, t=80, b=10))
