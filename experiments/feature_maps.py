@@ -336,7 +336,7 @@ def explicit_pca(
     Phi, _ = poly_feature_map(X, degree=2, gamma=gamma, coef0=coef0)
     K = compute_kernel(X, kernel="poly", degree=2, gamma=gamma, coef0=coef0)
     k = min(n_components, Phi.shape[1], X.shape[0] - 1)
-    model = KernelPCA(k, kernel="poly", degree=2, gamma=gamma, coef0=coef0, eigen_solver="dense")
+    model = KernelPCA(k, kernel="poly", degree=2, gamma=gamma, coef0=coef0, random_state=0)
     kpca = model.fit_transform(X)
     pca = PCA(k, svd_solver="full")
     linear = pca.fit_transform(Phi)

@@ -43,7 +43,7 @@ from kpca_core import (
 
 __all__ = ["StepByStep", "kernel_value", "new_points", "step_by_step"]
 
-TEXTBOOK_MAX_N = 400  # the textbook centring makes two n³ products: checked on a corner
+TEXTBOOK_MAX_N = 200  # the textbook centring makes two n³ products: checked on a corner
 PAIRS_CHECKED = 200
 N_NEW_POINTS = 5
 

@@ -25,7 +25,7 @@ from kpca_core import (
 from ui import figures
 from ui.charts import show_chart
 from ui.checks import Check, show_check
-from ui.compute import Analysis, inputs
+from ui.compute import Analysis, block_average, inputs
 from ui.figures import how_it_works as fig
 from ui.source import show_source
 from ui.state import Settings
@@ -34,6 +34,18 @@ from ui.state import Settings
 # run on a seeded sample, and the page says so.
 STEP_MAX_N = 2000
 TABLE_MAX_N = 12
+HEATMAP_SIDE = 250
+
+
+def numbers_table(table: pd.DataFrame, number_format: str, *, key: str) -> None:
+    """A table of numbers shown with ``number_format`` (printf style), values kept exact.
+
+    (A column format instead of a pandas Styler: the Styler renders every cell to text on
+    the server, several times slower.)
+    """
+    config = {str(c): st.column_config.NumberColumn(format=number_format) for c in table.columns}
+    table = table.rename(columns=str)
+    st.dataframe(table, key=key, column_config=config)
 
 
 def sample_rows(n: int, max_n: int = STEP_MAX_N, seed: int = 0) -> np.ndarray:
@@ -72,12 +84,16 @@ def _class_names(data) -> list[str]:
 
 def _heatmap(result: Analysis, data, *, centered: bool, key: str) -> None:
     matrix = result.centered_display if centered else result.kernel_display
+    # The Explorer's display (≤ 500² cells), averaged again over square blocks so this
+    # page sends ≤ HEATMAP_SIDE² cells: a picture of the structure is all a step needs.
+    matrix, extra = block_average(matrix, np.arange(matrix.shape[0]), HEATMAP_SIDE)
+    block_size = result.block_size * extra
     name = "Centred K̃" if centered else "Kernel matrix K"
-    block = "" if result.block_size == 1 else f", {result.block_size}×{result.block_size} blocks"
+    block = "" if block_size == 1 else f", {block_size}×{block_size} blocks"
     show_chart(
         figures.kernel_heatmap(
             matrix, result.class_sizes, _class_names(data), centered=centered,
-            block_size=result.block_size,
+            block_size=block_size,
             title=f"{name} ({matrix.shape[0]} × {matrix.shape[0]} cells{block})",
         ),
         key=key,
@@ -95,9 +111,7 @@ def step_kernel(result: Analysis, steps: StepByStep, data, settings: Settings) -
     _heatmap(result, data, centered=False, key="how_kernel")
     if steps.kernel_table is not None:
         st.caption("n ≤ 12: the numbers themselves (rows and columns in data order).")
-        st.dataframe(
-            pd.DataFrame(steps.kernel_table).style.format("{:.4f}"), key="how_kernel_table"
-        )
+        numbers_table(pd.DataFrame(steps.kernel_table), "%.4f", key="how_kernel_table")
     scale = steps.kernel_scale
     pairs = min(PAIRS_CHECKED, steps.n**2)
     show_check(Check(f"largest |K[i, j] − k(xᵢ, xⱼ)| over {pairs} random pairs, the formula "
@@ -156,7 +170,7 @@ def step_eigen(result: Analysis, steps: StepByStep) -> None:
         },
         index=[f"component {i + 1}" for i in range(steps.k)],
     )
-    st.dataframe(table.style.format("{:.5g}"), key="how_eigen_table")
+    numbers_table(table, "%.5g", key="how_eigen_table")
     st.caption(f"n = {n:,}; trace(K̃) = Σ of all n eigenvalues μ = {steps.trace:.5g}. "
                f"Solver: {steps.solver}.")
     show_check(Check("largest ‖K̃v − μv‖ / μ₁ (the eigen-equation, μ convention)",
@@ -200,7 +214,7 @@ def step_normalise(steps: StepByStep) -> None:
         },
         index=[f"component {i + 1}" for i in range(steps.k)],
     )
-    st.dataframe(table.style.format("{:.6g}"), key="how_norm_table")
+    numbers_table(table, "%.6g", key="how_norm_table")
     show_check(Check("largest |‖v‖ − 1| (unit eigenvectors)", steps.v_norm_gap, 1e-10))
     show_check(Check("largest |αᵀK̃α − 1| (unit axes in feature space)", steps.axis_length_gap,
                      1e-8))
@@ -248,7 +262,7 @@ def step_project(steps: StepByStep, data, n_total: int, rows: np.ndarray) -> Non
         columns=[f"y{i + 1}" for i in range(steps.k)],
         index=[f"new point {i}" for i in range(len(steps.new_projection))],
     )
-    st.dataframe(coords.style.format("{:.5g}"), key="how_new_table")
+    numbers_table(coords, "%.5g", key="how_new_table")
     show_source(center_test_kernel, project_new_points,
                 label="Step 5 in kpca_core: center_test_kernel and project_new_points")
 

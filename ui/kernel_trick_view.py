@@ -158,9 +158,10 @@ def map_check(settings: Settings, result: ExplicitPCA, n_total: int, d: int) -> 
     features, exponents = poly_feature_map(preview, degree=2, gamma=params.gamma,
                                            coef0=params.coef0)
     if d <= 6:
-        table = pd.DataFrame(features, columns=monomial_names(exponents),
-                             index=[f"φ(x{int(i)})" for i in rows[:5]])
-        st.dataframe(table.style.format("{:.4g}"), key="trick_phi_table")
+        names = monomial_names(exponents)
+        table = pd.DataFrame(features, columns=names, index=[f"φ(x{int(i)})" for i in rows[:5]])
+        st.dataframe(table, key="trick_phi_table", column_config={
+            name: st.column_config.NumberColumn(format="%.4g") for name in names})
     else:
         st.caption(f"d = {d} features: φ has {result.n_features:,} coordinates (too many to "
                    "list).")

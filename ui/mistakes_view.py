@@ -20,9 +20,9 @@ from ui.state import Settings
 
 # Each mistake costs its own eigendecomposition (seven in all): above this many points a
 # fixed random sample is used, and the page says so.
-MISTAKES_MAX_N = 500
+MISTAKES_MAX_N = 300
 # np.linalg.eig (a general non-symmetric solver) is several times slower than eigh.
-EIG_MAX_N = 300
+EIG_MAX_N = 200
 
 
 def sample_rows(n: int, seed: int = 0) -> np.ndarray:
