@@ -308,6 +308,13 @@ def _spectrum_gap(right: np.ndarray, wrong: np.ndarray, K: np.ndarray) -> float:
     return float(np.abs(np.sort(predicted) - np.sort(wrong)).max())
 
 
+def _abs_correlation(a: np.ndarray, b: np.ndarray) -> float:
+    a = a - a.mean()
+    b = b - b.mean()
+    norm = float(np.linalg.norm(a) * np.linalg.norm(b))
+    return abs(float(a @ b)) / norm if norm > 0 else 0.0
+
+
 def _split(n: int, test_fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
     order = rng.permutation(n)
@@ -357,6 +364,9 @@ def compare_mistakes(
         numbers={
             "angle": largest_principal_angle(none.eigenvectors, right.eigenvectors),
             "max_row_sum": float(np.abs(K.sum(axis=1)).max()),
+            # |correlation| of the wrong component 1 with each point's mean kernel value,
+            # i.e. its inner product with the feature-space mean.
+            "mean_alignment": _abs_correlation(none.eigenvectors[:, 0], K.mean(axis=1)),
         },
     )
 

@@ -122,11 +122,9 @@ def step_kernel(result: Analysis, steps: StepByStep, data, settings: Settings) -
 
 
 def step_centre(result: Analysis, steps: StepByStep, data) -> None:
-    st.latex(
-        r"\tilde K = K - 1_n K - K 1_n + 1_n K 1_n,\qquad (1_n)_{ij} = \tfrac1n"
-        r"\quad\Longleftrightarrow\quad \tilde K_{ij} = K_{ij} - \bar K_{\cdot j} - "
-        r"\bar K_{i \cdot} + \bar K_{\cdot\cdot}"
-    )
+    st.latex(r"\tilde K = K - 1_n K - K 1_n + 1_n K 1_n,\qquad (1_n)_{ij} = \tfrac1n")
+    st.latex(r"\Longleftrightarrow\quad \tilde K_{ij} = K_{ij} - \bar K_{\cdot j} - "
+             r"\bar K_{i \cdot} + \bar K_{\cdot\cdot}")
     st.write(
         "PCA needs centred data, but the points φ(xᵢ) are never computed. Centring them, "
         "φ̃(x) = φ(x) − mean φ, changes their inner products to K̃: subtract each column's "
@@ -162,17 +160,26 @@ def step_eigen(result: Analysis, steps: StepByStep) -> None:
                             title=f"Eigenvalues μ of K̃ (leading {shown}; hover for λ = μ/n)"),
         key="how_spectrum",
     )
-    table = pd.DataFrame(
-        {
-            "μ (eigenvalue of K̃ = eigenvalues_)": steps.mu,
-            "λ = μ/n (paper)": steps.mu / n,
-            "share of variance μ/trace(K̃)": steps.mu / steps.trace if steps.trace > 0 else np.nan,
-        },
-        index=[f"component {i + 1}" for i in range(steps.k)],
-    )
+    columns = {"μ (eigenvalue of K̃ = eigenvalues_)": steps.mu, "λ = μ/n (paper)": steps.mu / n}
+    if steps.trace > 0:
+        columns["share of variance μ/trace(K̃)"] = steps.mu / steps.trace
+    table = pd.DataFrame(columns, index=[f"component {i + 1}" for i in range(steps.k)])
     numbers_table(table, "%.5g", key="how_eigen_table")
-    st.caption(f"n = {n:,}; trace(K̃) = Σ of all n eigenvalues μ = {steps.trace:.5g}. "
-               f"Solver: {steps.solver}.")
+    st.caption(
+        f"n = {n:,}; trace(K̃) = Σ of all n eigenvalues μ = {steps.trace:.5g}. "
+        f"Solver: {steps.solver}."
+        + ("" if steps.trace > 0 else " The trace is not positive, so 'share of variance' "
+           "means nothing here: negative eigenvalues outweigh the positive ones.")
+    )
+    negatives = result.eigenvalues[result.negative]
+    if len(negatives):
+        st.warning(
+            f"K̃ has {len(negatives)} genuinely negative eigenvalue(s) among those computed "
+            f"(smallest {negatives.min():.4g}): this kernel is not positive semi-definite on "
+            "these data, so no feature space makes it an inner product. The leading "
+            "components above still have real axes.",
+            icon=":material/warning:",
+        )
     show_check(Check("largest ‖K̃v − μv‖ / μ₁ (the eigen-equation, μ convention)",
                      steps.residual, 1e-8))
     show_check(Check("largest ‖K̃α − nλα‖ / (nλ₁‖α‖) (the paper's form, λ = μ/n)",
@@ -194,7 +201,9 @@ def step_normalise(steps: StepByStep) -> None:
     st.latex(
         r"V = \sum_i \alpha_i\, \tilde\varphi(x_i),\qquad \lVert V\rVert^2 = "
         r"\alpha^\top \tilde K \alpha = \mu\,\lVert\alpha\rVert^2 = 1"
-        r"\quad\Longleftrightarrow\quad \alpha = \frac{v}{\sqrt{\mu}},\ \ "
+    )
+    st.latex(
+        r"\Longleftrightarrow\quad \alpha = \frac{v}{\sqrt{\mu}},\qquad "
         r"\lVert\alpha\rVert^2 = \frac1\mu = \frac1{n\lambda}"
     )
     st.write(
@@ -224,9 +233,9 @@ def step_normalise(steps: StepByStep) -> None:
 
 def step_project(steps: StepByStep, data, n_total: int, rows: np.ndarray) -> None:
     st.latex(
-        r"y_k(x) = \langle V^k, \tilde\varphi(x)\rangle = \sum_i \alpha_i^k\, \tilde k(x_i, x),"
-        r"\qquad \tilde K_t = K_t - 1_t K - K_t 1_n + 1_t K 1_n"
+        r"y_k(x) = \langle V^k, \tilde\varphi(x)\rangle = \sum_i \alpha_i^k\, \tilde k(x_i, x)"
     )
+    st.latex(r"\tilde K_t = K_t - 1_t K - K_t 1_n + 1_t K 1_n")
     st.write(
         "A coordinate is an inner product with the axis, so again only kernel values are "
         "needed. For a training point it simplifies to √μ·v. A new point is centred with the "

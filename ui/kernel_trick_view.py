@@ -120,8 +120,9 @@ def derivation(settings: Settings) -> None:
         "so the kernel is an inner product of two explicit vectors:"
     )
     st.latex(
-        r"(\gamma\, x^\top y + c_0)^2 = c_0^2 + 2\gamma c_0\,(x_1y_1 + x_2y_2) + "
-        r"\gamma^2 (x_1^2 y_1^2 + 2 x_1x_2\, y_1y_2 + x_2^2 y_2^2) = \varphi(x)\cdot\varphi(y)"
+        r"\begin{aligned}(\gamma\, x^\top y + c_0)^2 &= c_0^2 + 2\gamma c_0\,(x_1y_1 + x_2y_2)"
+        r"\\ &\quad + \gamma^2 (x_1^2 y_1^2 + 2 x_1x_2\, y_1y_2 + x_2^2 y_2^2)"
+        r"\\ &= \varphi(x)\cdot\varphi(y)\end{aligned}"
     )
     st.latex(
         r"\varphi(x) = \bigl(c_0,\ \sqrt{2\gamma c_0}\,x_1,\ \sqrt{2\gamma c_0}\,x_2,\ "
@@ -192,11 +193,12 @@ def kpca_equals_pca(settings: Settings, result: ExplicitPCA, data, rows: np.ndar
     with left:
         show_chart(fig.side_by_side_projection(
             result.kpca, y, data.target_names, axis="KPCA component",
-            title="Kernel PCA with (γxᵀy + c₀)² (from K)"), key="trick_kpca")
+            title="Kernel PCA with (γxᵀy + c₀)²"), key="trick_kpca")
     with right:
         show_chart(fig.side_by_side_projection(
             result.pca, y, data.target_names, axis="PCA component",
             title=f"Linear PCA on φ(X) ({result.n_features} columns)"), key="trick_pca")
+    st.caption("Left: from the kernel matrix K alone. Right: from the explicit coordinates.")
     scale = max(float(np.abs(result.kpca).max()), 1e-300)
     show_check(Check("largest |KPCA − PCA on φ(X)| (up to each component's sign)",
                      result.max_difference, 1e-7 * scale))
@@ -211,8 +213,11 @@ def rbf_series(settings: Settings, conv: TaylorConvergence, n_total: int, d: int
     gamma = settings.gamma
     st.latex(
         r"e^{-\gamma\lVert x-y\rVert^2} = e^{-\gamma\lVert x\rVert^2}e^{-\gamma\lVert y\rVert^2}"
-        r"\sum_{p=0}^{\infty}\frac{(2\gamma\, x^\top y)^p}{p!} = \varphi(x)\cdot\varphi(y),\quad "
-        r"\varphi_a(x) = e^{-\gamma\lVert x\rVert^2}\sqrt{\frac{(2\gamma)^{|a|}}{a!}}\;x^a"
+        r"\sum_{p=0}^{\infty}\frac{(2\gamma\, x^\top y)^p}{p!} = \varphi(x)\cdot\varphi(y)"
+    )
+    st.latex(
+        r"\varphi_a(x) = e^{-\gamma\lVert x\rVert^2}\sqrt{\frac{(2\gamma)^{|a|}}{a!}}\;x^a,"
+        r"\qquad a \in \mathbb{N}^d,\ |a| = 0, 1, 2, \dots"
     )
     st.write(
         "Each power (xᵀy)ᵖ expands into monomials of degree p exactly like the polynomial "
@@ -225,7 +230,7 @@ def rbf_series(settings: Settings, conv: TaylorConvergence, n_total: int, d: int
     show_chart(
         fig.taylor_error_figure(
             conv.orders, conv.n_features, conv.max_error,
-            title=f"Truncated explicit RBF map, γ = {format_gamma(gamma)}: error vs order{sample}",
+            title="Truncated explicit RBF map: error vs order",
         ),
         key="trick_taylor",
     )
@@ -234,6 +239,7 @@ def rbf_series(settings: Settings, conv: TaylorConvergence, n_total: int, d: int
     last = int(conv.orders[-1])
     error = float(conv.max_error[-1])
     text = (
+        f"γ = {format_gamma(gamma)}, on all pairs of the current points{sample}. "
         f"At order P = {last} the map has {int(conv.n_features[-1]):,} coordinates and its "
         f"inner products are within {error:.1e} of the RBF kernel on every pair."
     )
@@ -269,7 +275,7 @@ def lift(settings: Settings, data) -> None:
     gamma = settings.gamma
     st.latex(
         r"c_0 = 0:\quad \varphi(x) = \bigl(\gamma x_1^2,\ \sqrt2\,\gamma x_1 x_2,\ "
-        r"\gamma x_2^2\bigr),\qquad \varphi(x)\cdot\varphi(y) = (\gamma\, x^\top y)^2"
+        r"\gamma x_2^2\bigr)"
     )
     Z = quadratic_lift(X, gamma=gamma)
     plane, lifted_score, raw_score = lift_scores(settings)

@@ -52,13 +52,11 @@ def show_damage(result: MistakeResult) -> None:
 def _header(mistake: Mistake, number: int) -> None:
     st.subheader(f"{number} · {mistake.title}")
     st.write(mistake.description)
-    wrong_col, right_col = st.columns(2)
-    with wrong_col:
-        st.markdown(":red[**Wrong**]")
-        st.latex(mistake.wrong_latex)
-    with right_col:
-        st.markdown(f":green[**Right**] · `{mistake.correct_function}`")
-        st.latex(mistake.right_latex)
+    # One above the other: side by side, long formulas are clipped in narrow windows.
+    st.markdown(":red[**Wrong**]")
+    st.latex(mistake.wrong_latex)
+    st.markdown(f":green[**Right**] · `{mistake.correct_function}`")
+    st.latex(mistake.right_latex)
 
 
 def _pair(result: MistakeResult, data, rows: np.ndarray, *, title: str, key: str,
@@ -79,12 +77,21 @@ def mistake_sections(results: dict[str, MistakeResult], data, rows: np.ndarray,
     _pair(r, data, rows, title="Projections: centred K̃ (left) vs uncentred K (right)",
           key="mistake_no_centering", wrong_title="wrong: eigenvectors of K")
     show_damage(r)
-    st.caption(
+    angle, alignment = r.numbers["angle"], r.numbers["mean_alignment"]
+    text = (
         f"The largest principal angle between the right and the wrong 2-D subspaces is "
-        f"{r.numbers['angle']:.1f}°. Rows of K sum to up to {r.numbers['max_row_sum']:.4g}, "
-        "not 0: the leading eigenvector of K mostly measures how far each point sits from "
-        "the feature-space origin, not how the points spread."
+        f"{angle:.1f}°. Rows of K sum to up to {r.numbers['max_row_sum']:.4g}, not 0. "
     )
+    if angle < 5:
+        text += ("Here the components barely turn: the mean of the points in feature space is "
+                 "small next to their spread, but the coordinates still differ (see the "
+                 "damage number).")
+    else:
+        text += (f"The wrong component 1 correlates at {alignment:.2f} with each point's "
+                 "average kernel value (its inner product with the mean φ̄)"
+                 + (": it measures where the mean is, not how the points spread."
+                    if alignment >= 0.9 else "."))
+    st.caption(text)
 
     # 2. Wrong sign on the last term
     r = results["last_sign"]
@@ -161,11 +168,13 @@ def mistake_sections(results: dict[str, MistakeResult], data, rows: np.ndarray,
     show_damage(r)
     show_damage(r2)
     show_check(Check("with α = v/√μ: largest |αᵀK̃α − 1|", r.numbers["length_right"], 1e-8))
+    stretch_1, stretch_2 = r.numbers["stretch_1"], r.numbers["stretch_2"]
+    ratio = stretch_1 / stretch_2 if stretch_2 > 0 else float("inf")
     st.caption(
-        f"With α = v every coordinate is multiplied by √μ: component 1 by "
-        f"{r.numbers['stretch_1']:.4g}, component 2 by {r.numbers['stretch_2']:.4g}, so the "
-        "picture is stretched unevenly whenever the eigenvalues differ. With α = v/(μn) "
-        f"all coordinates shrink to at most {format_value(r.numbers['mu_n_projection_max'])}."
+        f"With α = v every coordinate is multiplied by √μ: component 1 by {stretch_1:.4g}, "
+        f"component 2 by {stretch_2:.4g}, so the picture grows and its aspect ratio changes "
+        f"by a factor {ratio:.3g}. With α = v/(μn) all coordinates shrink to at most "
+        f"{format_value(r.numbers['mu_n_projection_max'])}."
     )
 
     # 6. Projecting with the uncentred K
