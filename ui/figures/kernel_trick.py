@@ -66,10 +66,13 @@ def side_by_side_projection(
     Z = np.asarray(Z, dtype=np.float64)
     if Z.shape[1] == 1:
         Z = np.column_stack([Z[:, 0], np.zeros(len(Z))])
-    return point_scatter(
+    fig = point_scatter(
         Z[:, :2], y, target_names, title=title, axis_titles=[f"{axis} 1", f"{axis} 2"],
         webgl=len(Z) > 2500,
     )
+    # Two of these sit side by side: a legend below leaves the plot its full width.
+    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.2, x=0))
+    return fig
 
 
 def taylor_error_figure(
