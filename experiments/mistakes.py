@@ -508,6 +508,11 @@ def compare_mistakes(
             "rank_2": float(ranks[1]) if len(ranks) > 1 else 0.0,
             "projection_difference": relative_difference(wrong_scores, _scores(small)),
             "max_imaginary": float(np.abs(all_values.imag).max()),
+            # μ₂ − μ₃ relative to μ₁: when 0, the leading 2-D subspace is not unique and
+            # any solver's choice is as good as another.
+            "leading_gap": float((spectrum_small[k - 1] - spectrum_small[k])
+                                 / max(abs(float(spectrum_small[0])), 1e-300))
+            if m > k else 1.0,
         },
     )
     for result in results.values():

@@ -206,7 +206,11 @@ def mistake_sections(results: dict[str, MistakeResult], data, rows: np.ndarray,
         f"eig returned its first {len(r.ranks)} eigenvalues in the order of ranks {ranks} "
         f"(largest imaginary part {format_value(r.numbers['max_imaginary'])}). "
     )
-    if r.harmless:
+    if r.numbers["leading_gap"] < 1e-8:
+        text += ("The second and third eigenvalues are equal here, so the leading subspace "
+                 "is not unique and no choice is more right than another: the angle means "
+                 "nothing on these data.")
+    elif r.harmless:
         text += ("Its first two happen to be the two largest here, so no damage on these "
                  "data, but nothing guarantees it: other data or another LAPACK build give "
                  "another order.")
