@@ -163,6 +163,8 @@ def map_check(settings: Settings, result: ExplicitPCA, n_total: int, d: int) -> 
         table = pd.DataFrame(features, columns=names, index=[f"φ(x{int(i)})" for i in rows[:5]])
         st.dataframe(table, key="trick_phi_table", column_config={
             name: st.column_config.NumberColumn(format="%.4g") for name in names})
+        st.caption("φ of the first points: each column is the weighted monomial named in its "
+                   "header (e.g. the x1·x2 column holds √2·γ·x₁x₂).")
     else:
         st.caption(f"d = {d} features: φ has {result.n_features:,} coordinates (too many to "
                    "list).")
