@@ -43,4 +43,25 @@ LESSONS: tuple[Lesson, ...] = (
         "Any dataset, any kernel: K, K̃, the eigen-spectrum and the projections next to "
         "linear PCA.",
     ),
+    Lesson(
+        "app_pages/how_it_works.py",
+        "How it works",
+        ":material/format_list_numbered:",
+        "The algorithm step by step on your data: K, centring, the eigenproblem, normalisation "
+        "and projection, each formula checked live, and what each step costs.",
+    ),
+    Lesson(
+        "app_pages/kernel_trick.py",
+        "The kernel trick",
+        ":material/3d_rotation:",
+        "The feature map written out: a polynomial kernel as an explicit φ, circles lifted into "
+        "3-D, and why the RBF kernel's φ has infinitely many coordinates.",
+    ),
+    Lesson(
+        "app_pages/mistakes.py",
+        "Common mistakes",
+        ":material/report:",
+        "Seven errors copied from published notes, each next to the right answer with a "
+        "number for the damage it does (and when it does none).",
+    ),
 )

@@ -1,0 +1,53 @@
+"""How it works: kernel PCA on the current data, one step at a time, each step checked."""
+
+import streamlit as st
+
+from ui import how_it_works_view as view
+from ui.compute import DENSE_MAX_N, explorer_analysis
+from ui.memory import guard_memory
+from ui.page import page_data
+from ui.sidebar import current_settings, with_valid_components
+
+st.title("How kernel PCA works")
+st.write(
+    "The algorithm on the sidebar's data and kernel, one step at a time: the formula, the "
+    "matrix or vector it produces, a number proving the formula holds right now, and the "
+    "kpca_core code that does it."
+)
+
+settings = current_settings()
+data = page_data(settings)
+n = len(data.X)
+settings = with_valid_components(settings, n)
+# The pictures reuse the Explorer's fit (K, then K̃ in its place, plus the spectrum's
+# working copy); the checks hold K, K̃ and the solver's copy of a sample of ≤ STEP_MAX_N.
+guard_memory(n, copies=2 if n <= DENSE_MAX_N else 1)
+guard_memory(min(n, view.STEP_MAX_N), copies=3, what="K, K̃ and the eigensolver's copy")
+
+try:
+    with st.spinner("Computing kernel PCA step by step…"):
+        result = explorer_analysis(settings)
+        steps = view.fitted_steps(settings)
+except ValueError as error:  # kpca_core rejects a parameter combination
+    st.error(f"The kernel cannot be computed with these settings: {error}")
+    st.stop()
+view.sample_note(steps, n)
+rows = view.sample_rows(n)
+
+st.header("1 · The kernel matrix K")
+view.step_kernel(result, steps, data, settings)
+
+st.header("2 · Centring in feature space: K̃")
+view.step_centre(result, steps, data)
+
+st.header("3 · The eigenproblem")
+view.step_eigen(result, steps)
+
+st.header("4 · Normalising the axes")
+view.step_normalise(steps)
+
+st.header("5 · Projecting a point")
+view.step_project(steps, data, n, rows)
+
+st.header("6 · What it costs")
+view.step_cost(steps)

@@ -1,0 +1,38 @@
+"""Common mistakes: seven published errors, each next to the right result on the current data."""
+
+import streamlit as st
+
+from ui import mistakes_view as view
+from ui.memory import guard_memory
+from ui.page import page_data
+from ui.sidebar import current_settings
+
+st.title("Common mistakes")
+st.write(
+    "Kernel PCA is short, and easy to copy wrongly: each error below appears in published "
+    "notes or code. Each is run on the sidebar's data next to the right computation, with "
+    "a number for the damage it does — and, where it does none, a number showing that too."
+)
+
+settings = current_settings()
+data = page_data(settings)
+n = len(data.X)
+rows = view.sample_rows(n)
+if len(rows) < 8:
+    st.warning("These comparisons need at least 8 points (a quarter are held out as new "
+               "points). Add points in the sidebar.")
+    st.stop()
+# K, K̃, the wrong K̃ and a solver's copy coexist.
+guard_memory(len(rows), copies=4, what="K, K̃, a wrong K̃ and the eigensolver's copy")
+
+try:
+    with st.spinner("Making every mistake…"):
+        results = view.cached_mistakes(settings)
+except ValueError as error:  # kpca_core rejects a parameter combination
+    st.error(f"The kernel cannot be computed with these settings: {error}")
+    st.stop()
+if len(rows) < n:
+    st.info(f"Each mistake needs its own eigendecomposition: this page uses a fixed random "
+            f"sample of {len(rows):,} of the {n:,} points.", icon=":material/filter_alt:")
+
+view.mistake_sections(results, data, rows, settings)

@@ -1,0 +1,81 @@
+"""Figures of the step-by-step lesson (pure: arrays in, ``go.Figure`` out)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from .common import BASE_LAYOUT, KEPT_COLOUR, NEGATIVE_COLOUR, point_scatter
+
+EIGENVALUES_SHOWN = 20
+
+
+def eigenvalue_bars(mu: np.ndarray, n: int, k: int, *, title: str) -> go.Figure:
+    """The leading eigenvalues μ of K̃ as bars; hover shows the paper's λ = μ / n too."""
+    shown = np.asarray(mu[:EIGENVALUES_SHOWN], dtype=np.float64)
+    ranks = np.arange(1, len(shown) + 1)
+    colours = [
+        NEGATIVE_COLOUR if value < 0 else (KEPT_COLOUR if rank <= k else "#BFCBDA")
+        for rank, value in zip(ranks, shown, strict=True)
+    ]
+    fig = go.Figure(
+        go.Bar(
+            x=[f"#{r}" for r in ranks],
+            y=shown,
+            customdata=shown / n,
+            marker_color=colours,
+            hovertemplate="μ = %{y:.4g}<br>λ = μ/n = %{customdata:.4g}<extra></extra>",
+            name="μ",
+        )
+    )
+    fig.update_layout(title=title, showlegend=False, **{k_: v for k_, v in BASE_LAYOUT.items()
+                                                         if k_ != "legend"})
+    fig.update_xaxes(title="rank", type="category")
+    fig.update_yaxes(title="μ (eigenvalue of K̃)")
+    return fig
+
+
+def projection_with_new_points(
+    Z: np.ndarray,
+    y: np.ndarray | None,
+    target_names: Sequence[str],
+    Z_new: np.ndarray,
+    *,
+    title: str,
+) -> go.Figure:
+    """Training projections by class, plus new points as black stars."""
+    fig = point_scatter(
+        Z[:, :2], y, target_names, title=title,
+        axis_titles=["component 1", "component 2"], webgl=len(Z) > 2500,
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=Z_new[:, 0],
+            y=Z_new[:, 1],
+            mode="markers",
+            name="new points",
+            marker=dict(symbol="star", size=14, color="black", line=dict(color="white", width=1)),
+            customdata=np.arange(len(Z_new)),
+            hovertemplate="new point %{customdata}<extra></extra>",
+        )
+    )
+    return fig
+
+
+def step_times(labels: Sequence[str], seconds: Sequence[float], *, title: str) -> go.Figure:
+    """Horizontal bars of measured times (milliseconds)."""
+    ms = 1000 * np.asarray(seconds, dtype=np.float64)
+    fig = go.Figure(
+        go.Bar(
+            y=list(labels), x=ms, orientation="h", marker_color=KEPT_COLOUR,
+            text=[f"{v:.1f} ms" for v in ms], textposition="auto",
+            hovertemplate="%{y}: %{x:.2f} ms<extra></extra>",
+        )
+    )
+    fig.update_layout(title=title, showlegend=False,
+                      **{k: v for k, v in BASE_LAYOUT.items() if k != "legend"})
+    fig.update_xaxes(title="measured time (ms)")
+    fig.update_yaxes(autorange="reversed")
+    return fig

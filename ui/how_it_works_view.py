@@ -1,0 +1,317 @@
+"""Sections of the step-by-step lesson: each draws its matrix or vector, its live checks
+and the kpca_core code that does the step.
+
+Convention on this page: μ is an eigenvalue of K̃ itself (scikit-learn's ``eigenvalues_``);
+the paper's eigenvalue is λ = μ / n (it solves n λ α = K̃ α).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from experiments.step_by_step import PAIRS_CHECKED, StepByStep, step_by_step
+from kpca_core import (
+    KERNELS,
+    center_kernel,
+    center_kernel_textbook,
+    center_test_kernel,
+    compute_kernel,
+    eigendecompose,
+    project_new_points,
+    scale_eigenvectors,
+)
+from ui import figures
+from ui.charts import show_chart
+from ui.checks import Check, show_check
+from ui.compute import Analysis, block_average, inputs
+from ui.figures import how_it_works as fig
+from ui.source import show_source
+from ui.state import Settings
+
+# The checks need K and K̃ in memory at once (plus the solver's copy): above this n they
+# run on a seeded sample, and the page says so.
+STEP_MAX_N = 2000
+TABLE_MAX_N = 12
+HEATMAP_SIDE = 250
+
+
+def numbers_table(table: pd.DataFrame, number_format: str, *, key: str) -> None:
+    """A table of numbers shown with ``number_format`` (printf style), values kept exact.
+
+    (A column format instead of a pandas Styler: the Styler renders every cell to text on
+    the server, several times slower.)
+    """
+    config = {str(c): st.column_config.NumberColumn(format=number_format) for c in table.columns}
+    table = table.rename(columns=str)
+    st.dataframe(table, key=key, column_config=config)
+
+
+def sample_rows(n: int, max_n: int = STEP_MAX_N, seed: int = 0) -> np.ndarray:
+    """All rows when n ≤ max_n, else a sorted seeded sample of max_n of them."""
+    if n <= max_n:
+        return np.arange(n)
+    return np.sort(np.random.default_rng(seed).choice(n, max_n, replace=False))
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def fitted_steps(settings: Settings) -> StepByStep:
+    """The step-by-step fit of the current settings (small results only; cached)."""
+    X = inputs(settings)
+    rows = sample_rows(len(X))
+    return step_by_step(
+        X[rows], kernel=settings.kernel, kernel_params=settings.kernel_params(),
+        n_components=settings.n_components,
+    )
+
+
+def sample_note(steps: StepByStep, n_total: int) -> None:
+    if steps.n < n_total:
+        st.info(
+            f"The checks and timings below use a fixed random sample of {steps.n:,} of the "
+            f"{n_total:,} points (each needs K and K̃ in memory at once); the heatmaps and the "
+            "spectrum use all of them.",
+            icon=":material/filter_alt:",
+        )
+
+
+def _class_names(data) -> list[str]:
+    if data.y is None:
+        return ["all points"]
+    return [figures.class_name(data.target_names, int(c), data.y) for c in np.unique(data.y)]
+
+
+def _heatmap(result: Analysis, data, *, centered: bool, key: str) -> None:
+    matrix = result.centered_display if centered else result.kernel_display
+    # The Explorer's display (≤ 500² cells), averaged again over square blocks so this
+    # page sends ≤ HEATMAP_SIDE² cells: a picture of the structure is all a step needs.
+    matrix, extra = block_average(matrix, np.arange(matrix.shape[0]), HEATMAP_SIDE)
+    block_size = result.block_size * extra
+    name = "Centred K̃" if centered else "Kernel matrix K"
+    block = "" if block_size == 1 else f", {block_size}×{block_size} blocks"
+    show_chart(
+        figures.kernel_heatmap(
+            matrix, result.class_sizes, _class_names(data), centered=centered,
+            block_size=block_size,
+            title=f"{name} ({matrix.shape[0]} × {matrix.shape[0]} cells{block})",
+        ),
+        key=key,
+    )
+
+
+def step_kernel(result: Analysis, steps: StepByStep, data, settings: Settings) -> None:
+    info = KERNELS[settings.kernel]
+    st.latex(r"K_{ij} = k(x_i, x_j),\qquad " + info.formula)
+    st.write(
+        f"Every pair of points gets one number, how alike the {info.title.lower()} kernel "
+        f"finds them: an n × n matrix (here {result.n:,} × {result.n:,}). Nothing else about "
+        "the inputs is used from now on."
+    )
+    _heatmap(result, data, centered=False, key="how_kernel")
+    if steps.kernel_table is not None:
+        st.caption("n ≤ 12: the numbers themselves (rows and columns in data order).")
+        numbers_table(pd.DataFrame(steps.kernel_table), "%.4f", key="how_kernel_table")
+    scale = steps.kernel_scale
+    pairs = min(PAIRS_CHECKED, steps.n**2)
+    show_check(Check(f"largest |K[i, j] − k(xᵢ, xⱼ)| over {pairs} random pairs, the formula "
+                     "evaluated one pair at a time", steps.pair_gap, 1e-10 * scale))
+    show_check(Check("largest |K − Kᵀ| (a kernel matrix is symmetric)", steps.symmetry_gap,
+                     1e-12 * scale))
+    show_source(compute_kernel, label="Step 1 in kpca_core: compute_kernel")
+
+
+def step_centre(result: Analysis, steps: StepByStep, data) -> None:
+    st.latex(r"\tilde K = K - 1_n K - K 1_n + 1_n K 1_n,\qquad (1_n)_{ij} = \tfrac1n")
+    st.latex(r"\Longleftrightarrow\quad \tilde K_{ij} = K_{ij} - \bar K_{\cdot j} - "
+             r"\bar K_{i \cdot} + \bar K_{\cdot\cdot}")
+    st.write(
+        "PCA needs centred data, but the points φ(xᵢ) are never computed. Centring them, "
+        "φ̃(x) = φ(x) − mean φ, changes their inner products to K̃: subtract each column's "
+        "mean and each row's mean, add back the grand mean. Three O(n²) passes, no matrix "
+        "product."
+    )
+    _heatmap(result, data, centered=True, key="how_centered")
+    tol = 1e-9 * steps.n * steps.kernel_scale
+    show_check(Check("largest |row sum| of K̃", steps.row_sum, tol))
+    show_check(Check("largest |column sum| of K̃", steps.column_sum, tol))
+    corner = "" if steps.textbook_n == steps.n else f" (first {steps.textbook_n} points)"
+    show_check(Check(f"largest |textbook K̃ (explicit 1ₙ matrices) − efficient K̃|{corner}",
+                     steps.textbook_gap, 1e-10 * steps.kernel_scale))
+    show_source(center_kernel, center_kernel_textbook,
+                label="Step 2 in kpca_core: center_kernel (and the textbook form)")
+
+
+def step_eigen(result: Analysis, steps: StepByStep) -> None:
+    st.latex(
+        r"n\lambda\,\alpha = \tilde K \alpha \quad\Longleftrightarrow\quad "
+        r"\tilde K v = \mu\, v,\qquad \mu = n\lambda,\ \ \lVert v\rVert = 1"
+    )
+    st.write(
+        "The paper (Schölkopf et al. 1998) writes the eigenproblem with λ, the variance along "
+        "the axis (eigenvalue of the covariance in feature space). Code works with K̃ itself: "
+        "its eigenvalues are μ = nλ. scikit-learn's `KernelPCA.eigenvalues_` and every μ on "
+        "this page are eigenvalues of K̃, **not** of K̃/n."
+    )
+    n = steps.n
+    shown = min(fig.EIGENVALUES_SHOWN, len(result.eigenvalues))
+    show_chart(
+        fig.eigenvalue_bars(result.eigenvalues, result.n, steps.k,
+                            title=f"Eigenvalues μ of K̃ (leading {shown}; hover for λ = μ/n)"),
+        key="how_spectrum",
+    )
+    columns = {"μ (eigenvalue of K̃ = eigenvalues_)": steps.mu, "λ = μ/n (paper)": steps.mu / n}
+    if steps.trace > 0:
+        columns["share of variance μ/trace(K̃)"] = steps.mu / steps.trace
+    table = pd.DataFrame(columns, index=[f"component {i + 1}" for i in range(steps.k)])
+    numbers_table(table, "%.5g", key="how_eigen_table")
+    st.caption(
+        f"n = {n:,}; trace(K̃) = Σ of all n eigenvalues μ = {steps.trace:.5g}. "
+        f"Solver: {steps.solver}."
+        + ("" if steps.trace > 0 else " The trace is not positive, so 'share of variance' "
+           "means nothing here: negative eigenvalues outweigh the positive ones.")
+    )
+    negatives = result.eigenvalues[result.negative]
+    if len(negatives):
+        st.warning(
+            f"K̃ has {len(negatives)} genuinely negative eigenvalue(s) among those computed "
+            f"(smallest {negatives.min():.4g}): this kernel is not positive semi-definite on "
+            "these data, so no feature space makes it an inner product. The leading "
+            "components above still have real axes.",
+            icon=":material/warning:",
+        )
+    show_check(Check("largest ‖K̃v − μv‖ / μ₁ (the eigen-equation, μ convention)",
+                     steps.residual, 1e-8))
+    show_check(Check("largest ‖K̃α − nλα‖ / (nλ₁‖α‖) (the paper's form, λ = μ/n)",
+                     steps.paper_residual, 1e-8))
+    show_check(Check("largest |μ − KernelPCA.eigenvalues_|", steps.estimator_mu_gap,
+                     1e-8 * max(1.0, abs(float(steps.mu[0])))))
+    if (~steps.positive).any():
+        bad = ", ".join(str(i + 1) for i in np.flatnonzero(~steps.positive))
+        st.warning(
+            f"Component(s) {bad} have μ ≤ 0 (zero up to rounding, or negative for a kernel "
+            "that is not positive semi-definite): no real axis in feature space, so they get "
+            "α = 0 and every point projects to 0 on them.",
+            icon=":material/warning:",
+        )
+    show_source(eigendecompose, label="Step 3 in kpca_core: eigendecompose")
+
+
+def step_normalise(steps: StepByStep) -> None:
+    st.latex(
+        r"V = \sum_i \alpha_i\, \tilde\varphi(x_i),\qquad \lVert V\rVert^2 = "
+        r"\alpha^\top \tilde K \alpha = \mu\,\lVert\alpha\rVert^2 = 1"
+    )
+    st.latex(
+        r"\Longleftrightarrow\quad \alpha = \frac{v}{\sqrt{\mu}},\qquad "
+        r"\lVert\alpha\rVert^2 = \frac1\mu = \frac1{n\lambda}"
+    )
+    st.write(
+        "The eigenvector v has unit length in ℝⁿ, but the axis it describes in feature space, "
+        "V = Σᵢ αᵢ φ̃(xᵢ), must have unit length there. Dividing by √μ does it (μ of K̃; with "
+        "the paper's λ that is √(nλ))."
+    )
+    positive = steps.positive
+    with np.errstate(divide="ignore"):
+        inverse = np.where(positive, 1.0 / np.where(positive, steps.mu, 1.0), np.nan)
+    table = pd.DataFrame(
+        {
+            "μ": steps.mu,
+            "‖α‖²": steps.alpha_sq_norm,
+            "1/μ": inverse,
+            "μ‖α‖² (should be 1)": steps.mu * steps.alpha_sq_norm,
+        },
+        index=[f"component {i + 1}" for i in range(steps.k)],
+    )
+    numbers_table(table, "%.6g", key="how_norm_table")
+    show_check(Check("largest |‖v‖ − 1| (unit eigenvectors)", steps.v_norm_gap, 1e-10))
+    show_check(Check("largest |αᵀK̃α − 1| (unit axes in feature space)", steps.axis_length_gap,
+                     1e-8))
+    show_check(Check("largest |μ‖α‖² − 1|", steps.alpha_norm_gap, 1e-8))
+    show_source(scale_eigenvectors, label="Step 4 in kpca_core: scale_eigenvectors")
+
+
+def step_project(steps: StepByStep, data, n_total: int, rows: np.ndarray) -> None:
+    st.latex(
+        r"y_k(x) = \langle V^k, \tilde\varphi(x)\rangle = \sum_i \alpha_i^k\, \tilde k(x_i, x)"
+    )
+    st.latex(r"\tilde K_t = K_t - 1_t K - K_t 1_n + 1_t K 1_n")
+    st.write(
+        "A coordinate is an inner product with the axis, so again only kernel values are "
+        "needed. For a training point it simplifies to √μ·v. A new point is centred with the "
+        "*training* means (1ₜ: m × n, every entry 1/n): the origin of feature space was fixed "
+        "by the training set."
+    )
+    y = None if data.y is None else data.y[rows]
+    k2 = steps.train_projection[:, :2] if steps.k >= 2 else np.column_stack(
+        [steps.train_projection[:, 0], np.zeros(steps.n)])
+    new2 = steps.new_projection[:, :2] if steps.k >= 2 else np.column_stack(
+        [steps.new_projection[:, 0], np.zeros(len(steps.new_projection))])
+    show_chart(
+        fig.projection_with_new_points(
+            k2, y, data.target_names, new2,
+            title=f"Projections K̃α: {steps.n:,} training points and {len(new2)} new points (★)",
+        ),
+        key="how_projection",
+    )
+    st.caption(
+        "The new points (★) are midpoints of random pairs of training points: not in the "
+        "training set, so their kernel rows are new and must be centred with the training "
+        "statistics."
+    )
+    scale = steps.projection_scale
+    show_check(Check("largest |K̃α − √μ·v| (training points: the shortcut)", steps.train_gap,
+                     1e-8 * scale))
+    show_check(Check("largest |K̃α − KernelPCA.fit_transform(X)| (up to sign)",
+                     steps.estimator_train_gap, 1e-7 * scale))
+    show_check(Check("largest |K̃ₜα − KernelPCA.transform(new points)| (up to sign)",
+                     steps.estimator_new_gap, 1e-7 * scale))
+    coords = pd.DataFrame(
+        steps.new_projection,
+        columns=[f"y{i + 1}" for i in range(steps.k)],
+        index=[f"new point {i}" for i in range(len(steps.new_projection))],
+    )
+    numbers_table(coords, "%.5g", key="how_new_table")
+    show_source(center_test_kernel, project_new_points,
+                label="Step 5 in kpca_core: center_test_kernel and project_new_points")
+
+
+def cost_table(steps: StepByStep) -> pd.DataFrame:
+    """The cost of each step, as a formula, as a number for the current n, d, k, and measured."""
+    n, d, k = steps.n, steps.d, steps.k
+    t = steps.times
+    dense = steps.solver == "dense"
+    rows = [
+        ("1 · kernel matrix K", "O(n²d)", n * n * d, t["kernel"]),
+        ("2 · centring K̃", "O(n²)", n * n, t["centre"]),
+        (f"3 · leading {k} eigenpairs ({steps.solver})",
+         "O(n³)" if dense else "O(n²k) per Krylov sweep", n**3 if dense else n * n * k,
+         t["eigen"]),
+        ("3′ · all n eigenpairs (not needed)", "O(n³)", n**3, None),
+        ("4–5 · scale α, project the training points", "O(n²k)", n * n * k, t["project"]),
+        ("linear PCA of the same X (scikit-learn)", "O(nd² + d³)", n * d * d + d**3,
+         t["linear_pca"]),
+    ]
+    return pd.DataFrame(
+        [(step, cost, f"{ops:,}", "—" if sec is None else f"{1000 * sec:.2f}")
+         for step, cost, ops, sec in rows],
+        columns=["step", "cost", "operations for this n, d, k", "measured (ms)"],
+    )
+
+
+def step_cost(steps: StepByStep) -> None:
+    st.write(
+        f"For n = {steps.n:,} points of d = {steps.d:,} features and k = {steps.k} components. "
+        "The kernel costs n² kernel evaluations of O(d) each; the eigenproblem is O(n³) for all "
+        "eigenpairs, or O(n²k) per sweep of a Krylov (Lanczos) solver that finds only k of "
+        "them. Linear PCA works with the d × d covariance instead: O(nd² + d³)."
+    )
+    table = cost_table(steps)
+    st.dataframe(table, key="how_cost_table", hide_index=True)
+    ratio = (steps.n**3) / max(steps.n * steps.d**2 + steps.d**3, 1)
+    st.caption(
+        f"Measured on this server when this fit was first computed (it is cached now). "
+        f"n³ / (nd² + d³) = {ratio:,.0f}: "
+        + ("kernel PCA's eigenproblem is the expensive part here."
+           if ratio > 1 else "here linear PCA's d × d problem is the bigger one.")
+    )

@@ -1,0 +1,323 @@
+"""Sections of the kernel-trick lesson: the explicit feature maps, checked on the current data.
+
+The explicit map on this page is always the degree-2 polynomial kernel (γ xᵀy + c₀)²,
+whatever the sidebar's kernel, with the sidebar's γ and c₀ (c₀ < 0 has no real map: 0 is
+used and the page says so). The RBF part uses the sidebar's γ.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from experiments.feature_maps import (
+    ExplicitPCA,
+    Plane,
+    TaylorConvergence,
+    explicit_pca,
+    monomial_names,
+    n_monomials,
+    poly_feature_map,
+    quadratic_lift,
+    rbf_taylor_convergence,
+    separating_plane,
+)
+from experiments.separability import linear_separability
+from ui.charts import show_chart
+from ui.checks import Check, show_check
+from ui.compute import inputs, load_data
+from ui.figures import kernel_trick as fig
+from ui.state import Settings, format_gamma
+
+# φ(X) is n × m: keep it ≤ ~40 MB by using fewer points when m is large (USPS: m = 33,153).
+EXPLICIT_MAX_CELLS = 5_000_000
+EXPLICIT_MAX_N = 2000
+# The RBF map's inner products are n² × (number of coordinates): a sample keeps it quick.
+TAYLOR_MAX_N = 200
+TAYLOR_MAX_FEATURES = 2500
+
+
+@dataclass(frozen=True)
+class MapParams:
+    """γ and c₀ of the page's (γ xᵀy + c₀)², and whether c₀ had to be changed."""
+
+    gamma: float
+    coef0: float
+    coef0_clipped: bool
+
+
+def map_params(settings: Settings) -> MapParams:
+    return MapParams(settings.gamma, max(settings.coef0, 0.0), settings.coef0 < 0)
+
+
+def explicit_rows(n: int, d: int, seed: int = 0) -> np.ndarray:
+    """Rows used for the explicit map: all, or a seeded sample keeping φ(X) small."""
+    m = math.comb(d + 2, 2)
+    limit = max(20, min(EXPLICIT_MAX_N, EXPLICIT_MAX_CELLS // m))
+    if n <= limit:
+        return np.arange(n)
+    return np.sort(np.random.default_rng(seed).choice(n, limit, replace=False))
+
+
+def _sample(n: int, limit: int, seed: int = 0) -> np.ndarray:
+    if n <= limit:
+        return np.arange(n)
+    return np.sort(np.random.default_rng(seed).choice(n, limit, replace=False))
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def cached_explicit_pca(settings: Settings) -> ExplicitPCA:
+    X = inputs(settings)
+    rows = explicit_rows(*X.shape)
+    params = map_params(settings)
+    return explicit_pca(X[rows], gamma=params.gamma, coef0=params.coef0, n_components=2)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def cached_taylor(settings: Settings) -> TaylorConvergence:
+    X = inputs(settings)
+    return rbf_taylor_convergence(
+        X[_sample(len(X), TAYLOR_MAX_N)], gamma=settings.gamma, max_features=TAYLOR_MAX_FEATURES
+    )
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def cached_lift_scores(settings: Settings) -> tuple[Plane | None, float | None, float | None]:
+    """The plane (in γ = 1 coordinates) and cross-validated scores, lifted vs raw.
+
+    Both are independent of γ (the lift only scales by γ, and the scores standardise),
+    so they are keyed by the data alone: a γ change reuses them.
+    """
+    X = inputs(settings)
+    y = load_data(settings.dataset, settings.dataset_options).y
+    if y is None:
+        return None, None, None
+    lifted = quadratic_lift(X, gamma=1.0)
+    plane = separating_plane(lifted, y) if len(np.unique(y)) == 2 else None
+    return plane, linear_separability(lifted, y), linear_separability(X, y)
+
+
+def lift_scores(settings: Settings):
+    # Drop γ (and the kernel) from the key: the result does not depend on them.
+    key = Settings(dataset=settings.dataset, dataset_options=settings.dataset_options,
+                   standardize=settings.standardize)
+    return cached_lift_scores(key)
+
+
+def _params_latex(params: MapParams) -> str:
+    return rf"\gamma = {params.gamma:.4g},\ c_0 = {params.coef0:.4g}"
+
+
+def derivation(settings: Settings) -> None:
+    params = map_params(settings)
+    st.write(
+        "Expand the degree-2 polynomial kernel for points in the plane and group the terms by "
+        "monomial. Each term is a product of one function of x and the same function of y, "
+        "so the kernel is an inner product of two explicit vectors:"
+    )
+    st.latex(
+        r"\begin{aligned}(\gamma\, x^\top y + c_0)^2 &= c_0^2 + 2\gamma c_0\,(x_1y_1 + x_2y_2)"
+        r"\\ &\quad + \gamma^2 (x_1^2 y_1^2 + 2 x_1x_2\, y_1y_2 + x_2^2 y_2^2)"
+        r"\\ &= \varphi(x)\cdot\varphi(y)\end{aligned}"
+    )
+    st.latex(
+        r"\varphi(x) = \bigl(c_0,\ \sqrt{2\gamma c_0}\,x_1,\ \sqrt{2\gamma c_0}\,x_2,\ "
+        r"\gamma x_1^2,\ \sqrt2\,\gamma\, x_1x_2,\ \gamma x_2^2\bigr)"
+    )
+    st.write(
+        "The √2 comes from the cross term 2x₁x₂y₁y₂ split evenly between φ(x) and φ(y); the "
+        "√(2γc₀) from the middle term. In d dimensions the same multinomial expansion gives "
+        "one coordinate per monomial of degree ≤ 2: C(d + 2, 2) of them "
+        "(weights √(2!/(a!(2−|a|)!) · c₀^(2−|a|) γ^|a|))."
+    )
+    kernel_note = (
+        "" if settings.kernel == "poly" and settings.degree == 2 and not params.coef0_clipped
+        else " The sidebar's kernel is not used here: this section is about the degree-2 "
+        "polynomial kernel, whatever is selected."
+    )
+    st.info(
+        f"This page's kernel for the explicit map: (γ xᵀy + c₀)² with the sidebar's "
+        f"γ = {format_gamma(params.gamma)} and c₀ = {params.coef0:g}.{kernel_note}"
+        + (
+            f" The sidebar's c₀ = {settings.coef0:g} is negative: √(2γc₀) would be imaginary "
+            "(no real φ exists, and the kernel can be indefinite), so c₀ = 0 is used."
+            if params.coef0_clipped else ""
+        ),
+        icon=":material/info:",
+    )
+
+
+def map_check(settings: Settings, result: ExplicitPCA, n_total: int, d: int) -> None:
+    params = map_params(settings)
+    X = inputs(settings)
+    rows = explicit_rows(*X.shape)
+    preview = X[rows[:5]]
+    features, exponents = poly_feature_map(preview, degree=2, gamma=params.gamma,
+                                           coef0=params.coef0)
+    if d <= 6:
+        names = monomial_names(exponents)
+        table = pd.DataFrame(features, columns=names, index=[f"φ(x{int(i)})" for i in rows[:5]])
+        st.dataframe(table, key="trick_phi_table", column_config={
+            name: st.column_config.NumberColumn(format="%.4g") for name in names})
+        st.caption("φ of the first points: each column is the weighted monomial named in its "
+                   "header (e.g. the x1·x2 column holds √2·γ·x₁x₂).")
+    else:
+        st.caption(f"d = {d} features: φ has {result.n_features:,} coordinates (too many to "
+                   "list).")
+    sample = "" if len(rows) == n_total else f" (a sample of {len(rows):,} of {n_total:,})"
+    scale = 1.0
+    show_check(Check(f"largest |φ(x)·φ(y) − k(x, y)| over all pairs of the current "
+                     f"points{sample}, k = (γxᵀy + c₀)²", result.kernel_gap,
+                     1e-9 * max(scale, _kernel_scale(result))))
+
+
+def _kernel_scale(result: ExplicitPCA) -> float:
+    # |k| ≤ ‖φ(x)‖‖φ(y)‖; the variances bound the spread. A relative scale for tolerances.
+    return max(1.0, float(np.abs(result.eigenvalues).max()))
+
+
+def kpca_equals_pca(settings: Settings, result: ExplicitPCA, data, rows: np.ndarray) -> None:
+    st.latex(
+        r"\text{KPCA}\bigl(X;\ (\gamma x^\top y + c_0)^2\bigr) \;=\; "
+        r"\text{PCA}\bigl(\varphi(X) - \overline{\varphi(X)}\bigr)"
+    )
+    st.write(
+        f"Linear PCA on the explicit {result.n_features}-column φ(X) (scikit-learn's PCA, "
+        "which centres φ(X)) and kernel PCA from K alone give the same coordinates, up to the "
+        "sign of each component. The constant coordinate c₀ disappears in the centring."
+    )
+    y = None if data.y is None else data.y[rows]
+    left, right = st.columns(2)
+    with left:
+        show_chart(fig.side_by_side_projection(
+            result.kpca, y, data.target_names, axis="KPCA component",
+            title="Kernel PCA with (γxᵀy + c₀)²"), key="trick_kpca")
+    with right:
+        show_chart(fig.side_by_side_projection(
+            result.pca, y, data.target_names, axis="PCA component",
+            title=f"Linear PCA on φ(X) ({result.n_features} columns)"), key="trick_pca")
+    st.caption("Left: from the kernel matrix K alone. Right: from the explicit coordinates.")
+    scale = max(float(np.abs(result.kpca).max()), 1e-300)
+    show_check(Check("largest |KPCA − PCA on φ(X)| (up to each component's sign)",
+                     result.max_difference, 1e-7 * scale))
+    n = result.kpca.shape[0]
+    show_check(Check("largest |μ/(n − 1) − PCA variance| (μ: eigenvalues of K̃; scikit-learn's "
+                     "PCA divides by n − 1)",
+                     float(np.abs(result.eigenvalues / (n - 1) - result.pca_variances).max()),
+                     1e-8 * max(1.0, float(result.pca_variances.max()))))
+
+
+def rbf_series(settings: Settings, conv: TaylorConvergence, n_total: int, d: int) -> None:
+    gamma = settings.gamma
+    st.latex(
+        r"e^{-\gamma\lVert x-y\rVert^2} = e^{-\gamma\lVert x\rVert^2}e^{-\gamma\lVert y\rVert^2}"
+        r"\sum_{p=0}^{\infty}\frac{(2\gamma\, x^\top y)^p}{p!} = \varphi(x)\cdot\varphi(y)"
+    )
+    st.latex(
+        r"\varphi_a(x) = e^{-\gamma\lVert x\rVert^2}\sqrt{\frac{(2\gamma)^{|a|}}{a!}}\;x^a,"
+        r"\qquad a \in \mathbb{N}^d,\ |a| = 0, 1, 2, \dots"
+    )
+    st.write(
+        "Each power (xᵀy)ᵖ expands into monomials of degree p exactly like the polynomial "
+        "kernel, and the exponential's Taylor series needs every p: φ has one coordinate for "
+        "each monomial of every degree — infinitely many. Cutting the series at degree P "
+        f"gives an explicit map with C(d + P, P) coordinates (d = {d}); its inner products are "
+        "the Taylor polynomial of the kernel and approach it as P grows."
+    )
+    sample = "" if n_total <= TAYLOR_MAX_N else f" (a sample of {TAYLOR_MAX_N} of {n_total:,})"
+    show_chart(
+        fig.taylor_error_figure(
+            conv.orders, conv.n_features, conv.max_error,
+            title="Truncated explicit RBF map: error vs order",
+        ),
+        key="trick_taylor",
+    )
+    show_check(Check("largest |φ≤P(x)·φ≤P(y) − closed-form Taylor polynomial| at the last "
+                     "order (the explicit map is right)", conv.closed_form_gap, 1e-9))
+    last = int(conv.orders[-1])
+    error = float(conv.max_error[-1])
+    text = (
+        f"γ = {format_gamma(gamma)}, on all pairs of the current points{sample}. "
+        f"At order P = {last} the map has {int(conv.n_features[-1]):,} coordinates and its "
+        f"inner products are within {error:.1e} of the RBF kernel on every pair."
+    )
+    if conv.stopped_by_size:
+        text += (
+            f" Order {last + 1} would need {conv.next_n_features:,} coordinates per point, so "
+            "the series is cut here"
+        )
+        text += (" before it has converged." if error > 1e-6 else ".")
+    if error > 1e-6:
+        text += (
+            f" The terms (2γxᵀy)ᵖ/p! only start to shrink once p exceeds 2γ|xᵀy| (up to "
+            f"{_largest_t(settings):.3g} here), so large γ or large inputs need many orders."
+        )
+    st.caption(text)
+    st.success(
+        "The lesson: the kernel matrix costs n² evaluations of exp(−γ‖x − y‖²), whatever "
+        "the dimension of φ. Kernel PCA never needs φ — which is why it works even when φ "
+        "cannot be written down.",
+        icon=":material/lightbulb:",
+    )
+
+
+def _largest_t(settings: Settings) -> float:
+    X = inputs(settings)
+    rows = _sample(len(X), TAYLOR_MAX_N)
+    sq = np.einsum("ij,ij->i", X[rows], X[rows])
+    return 2.0 * settings.gamma * float(sq.max())
+
+
+def lift(settings: Settings, data) -> None:
+    X = inputs(settings)
+    gamma = settings.gamma
+    st.latex(
+        r"c_0 = 0:\quad \varphi(x) = \bigl(\gamma x_1^2,\ \sqrt2\,\gamma x_1 x_2,\ "
+        r"\gamma x_2^2\bigr)"
+    )
+    Z = quadratic_lift(X, gamma=gamma)
+    plane, lifted_score, raw_score = lift_scores(settings)
+    drawn = None
+    if plane is not None:
+        drawn = (plane.normal / gamma, plane.offset)  # w·z₁ + b = (w/γ)·(γz₁) + b
+    show_chart(
+        fig.lifted_scatter(Z, data.y, data.target_names, plane=drawn,
+                           title=f"The data lifted into 3-D by φ (γ = {format_gamma(gamma)}): "
+                                 "drag to rotate"),
+        key="trick_lift",
+    )
+    lo = float(np.abs(Z @ np.array([1.0, 0.0, 1.0]) - gamma * (X**2).sum(axis=1)).max())
+    show_check(Check("largest |z₁ + z₃ − γ‖x‖²| (the lifted points' z₁ + z₃ is γ × squared "
+                     "radius)", lo, 1e-10 * max(1.0, float(np.abs(Z).max()))))
+    if lifted_score is None:
+        st.caption("No class labels: colour shows nothing to separate.")
+        return
+    text = (
+        f"A linear classifier (5-fold cross-validated logistic regression) gets "
+        f"{100 * lifted_score:.0f}% right on the lifted points and {100 * raw_score:.0f}% on "
+        "the raw 2-D points."
+    )
+    if plane is not None:
+        text += (
+            f" The green plane (fitted on all points) puts {100 * plane.accuracy:.0f}% of "
+            "them on their class's side"
+        )
+        text += (
+            ": a circle x₁² + x₂² = r² in the plane is the flat plane z₁ + z₃ = γr² after the lift."
+            if plane.accuracy >= 0.99 else
+            ": these classes are not split by a quadratic curve, so no plane separates them "
+            "here."
+        )
+    else:
+        text += " With more than two classes no single plane is drawn."
+    st.caption(text)
+
+
+def feature_count_note(d: int) -> None:
+    counts = ", ".join(f"P = {p}: {math.comb(d + p, p):,}" for p in (2, 3, 5, 10))
+    st.caption(f"Coordinates of the explicit maps for d = {d}: {counts} "
+               f"(degree-p monomials alone: {n_monomials(d, 2):,} at p = 2).")
