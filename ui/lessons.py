@@ -43,4 +43,25 @@ LESSONS: tuple[Lesson, ...] = (
         "Any dataset, any kernel: K, K̃, the eigen-spectrum and the projections next to "
         "linear PCA.",
     ),
+    Lesson(
+        "app_pages/component_maps.py",
+        "Component maps",
+        ":material/gradient:",
+        "Each component as a function over the plane, with the paper's Figs. 3 and 4 one "
+        "click away.",
+    ),
+    Lesson(
+        "app_pages/new_points.py",
+        "New points",
+        ":material/add_location:",
+        "Fit on some points, place new ones: every coordinate is a sum of kernel terms "
+        "centred with the training statistics.",
+    ),
+    Lesson(
+        "app_pages/choosing_gamma.py",
+        "Choosing γ",
+        ":material/tune:",
+        "One projection across a range of γ and degrees: which separates the classes, and "
+        "why too small or too large fails.",
+    ),
 )
