@@ -70,7 +70,7 @@ def small_multiples(
             axis = "" if i == 0 else str(i + 1)
             fig.add_shape(
                 type="rect", xref=f"x{axis} domain", yref=f"y{axis} domain",
-                x0=-0.02, x1=1.02, y0=-0.02, y1=1.02,
+                x0=-0.02, x1=1.02, y0=-0.02, y1=1.0,
                 line=dict(color=HIGHLIGHT, width=3),
             )
     fig.update_xaxes(showticklabels=False, showgrid=False, zeroline=True,
@@ -124,13 +124,21 @@ def separability_vs_value(
         text=[f"best {symbol} = {values[best]:g}"], textposition="top center",
         hovertemplate=f"best {symbol} = %{{x:g}}: %{{y:.1f}}%<extra></extra>",
     ))
-    fig.add_vline(x=current_value, line=dict(color=HIGHLIGHT, width=2),
-                  annotation_text=f"yours: {current_value:g}", annotation_position="bottom right")
+    # Vertical markers as traces (not add_vline annotations, which a log axis would place
+    # at 10^value): they get legend entries and hover like everything else.
+    fig.add_trace(go.Scatter(
+        x=[current_value, current_value], y=[0, 104], mode="lines",
+        name=f"your {symbol} = {current_value:g}", line=dict(color=HIGHLIGHT, width=2),
+        hoverinfo="skip",
+    ))
     if median_value is not None:
-        fig.add_vline(x=median_value, line=dict(color="black", dash="dot", width=1),
-                      annotation_text="median heuristic", annotation_position="top left")
+        fig.add_trace(go.Scatter(
+            x=[median_value, median_value], y=[0, 104], mode="lines",
+            name=f"median heuristic γ = {median_value:.3g}",
+            line=dict(color="black", dash="dot", width=1), hoverinfo="skip",
+        ))
     if param == "gamma":
-        fig.update_xaxes(type="log", title="γ (log scale)")
+        fig.update_xaxes(type="log", title="γ (log scale)", dtick=1, exponentformat="power")
     else:
         fig.update_xaxes(title="degree d", dtick=1)
     fig.update_yaxes(title="cross-validated accuracy (%)", range=[0, 108])
@@ -164,11 +172,21 @@ def spectra_across(
             x=np.arange(1, len(positive) + 1), y=100 * positive, mode="lines",
             line=dict(color=HIGHLIGHT if i == current else colours[i],
                       width=4 if i == current else 1.5),
-            name=format_value(param, value), legendgroup="spectra",
+            name=format_value(param, value), showlegend=False,
             hovertemplate=f"{format_value(param, value)}: λ%{{x}} holds %{{y:.3g}}%<extra></extra>",
         ), row=1, col=1)
+    # A colour bar says which line is which γ (12 legend entries would bury the plot).
+    scale_values = np.log10(values) if param == "gamma" else values
+    fig.add_trace(go.Scatter(
+        x=[None], y=[None], mode="markers", showlegend=False, hoverinfo="skip",
+        marker=dict(colorscale=[[0, colours[0]], [1, colours[-1]]],
+                    cmin=float(scale_values.min()), cmax=float(scale_values.max()),
+                    color=[float(scale_values.min())], showscale=True,
+                    colorbar=dict(title="log₁₀ γ" if param == "gamma" else "d", x=0.42,
+                                  thickness=10, len=0.8)),
+    ), row=1, col=1)
     fig.add_hline(y=100 * flat_share, line=dict(color="black", dash="dash", width=1),
-                  annotation_text="flat: K̃ ∝ I − 1/n", annotation_position="bottom left",
+                  annotation_text="flat: K̃ ∝ I − 1/n", annotation_position="top right",
                   row=1, col=1)
     fig.add_trace(go.Scatter(
         x=values, y=100 * np.asarray(top_share), mode="lines+markers", name="λ₁ / trace(K̃)",
@@ -183,11 +201,14 @@ def spectra_across(
         ), row=1, col=2)
     fig.add_hline(y=100 * flat_share, line=dict(color="black", dash="dash", width=1), row=1, col=2)
     fig.update_xaxes(title="eigenvalue rank", row=1, col=1)
-    fig.update_yaxes(type="log", title="% of trace(K̃)", row=1, col=1)
-    fig.update_xaxes(type="log" if param == "gamma" else "linear",
+    fig.update_yaxes(type="log", title="% of trace(K̃)", dtick=2, exponentformat="power",
+                     row=1, col=1)
+    fig.update_xaxes(type="log" if param == "gamma" else "linear", dtick=1,
+                     exponentformat="power",
                      title="γ (log scale)" if param == "gamma" else "degree d", row=1, col=2)
-    fig.update_yaxes(type="log", title="%", row=1, col=2)
+    fig.update_yaxes(type="log", title="%", dtick=1, exponentformat="power", row=1, col=2)
     layout = dict(BASE_LAYOUT)
-    layout["legend"] = dict(orientation="h", y=-0.25, font=dict(size=11))
+    layout["legend"] = dict(orientation="h", x=0.56, y=-0.22)
+    layout["margin"] = dict(l=10, r=10, t=90, b=10)
     fig.update_layout(title=title, height=480, **layout)
     return fig

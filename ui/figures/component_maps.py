@@ -57,7 +57,9 @@ def map_grid(
         rows=rows,
         cols=columns,
         subplot_titles=[p.title for p in panels],
-        horizontal_spacing=0.04,
+        shared_xaxes=True,  # one grid for every panel: ticks on the outer panels only
+        shared_yaxes=True,
+        horizontal_spacing=0.02,
         vertical_spacing=0.3 / rows if rows > 1 else 0.1,
     )
     shown = _shown_rows(len(X))

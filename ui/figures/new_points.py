@@ -50,8 +50,9 @@ def projection_with_heldout(
             go.Scatter(
                 x=Z_held[idx, 0], y=Z_held[idx, 1], mode="markers",
                 name=f"{name} · held out", legendgroup=f"held{label}",
-                marker=dict(color="white", size=9, symbol="diamond-open",
-                            line=dict(color=class_colour(label), width=2)),
+                # An open symbol is drawn in the marker colour, with the line's width.
+                marker=dict(color=class_colour(label), size=10, symbol="diamond-open",
+                            line=dict(width=2)),
                 customdata=held_rows[idx],
                 hovertemplate=f"point %{{customdata}} ({name}, held out)<extra></extra>",
             )
