@@ -112,14 +112,14 @@ def panels(result: Sweep, data, settings: Settings) -> None:
     aligned = align_signs(result.projections, anchor=current)
     y = None if data.y is None else data.y[subsample(len(data.X), data.y, SWEEP_MAX_N)]
     symbol = "γ" if param == "gamma" else "degree d"
+    exact = bool(np.isclose(result.values[current], value, rtol=1e-9))
     fig = small_multiples(
         aligned, result.values, y, data.target_names, param=param, current=current,
-        median=median, columns=6,
+        current_exact=exact, median=median, columns=6,
         title=f"Components 1 and 2 of kernel PCA ({KERNELS[settings.kernel].title}) "
               f"for {len(result.values)} values of {symbol}",
     )
     show_chart(fig, key=f"chart_multiples_{param}", name=f"sweep-{param}-panels")
-    exact = np.isclose(result.values[current], value, rtol=1e-9)
     where = (f"your {symbol} = {value:g} (red frame)" if exact else
              f"the panel nearest your {symbol} = {value:g} (red frame)")
     text = (f"Each panel is the same data projected with a different {symbol}; {where}. "

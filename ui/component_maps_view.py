@@ -99,7 +99,8 @@ def _params_text(settings: Settings) -> str:
 
 def map_panels(result: ComponentMaps, data, settings: Settings) -> None:
     fit = result.fit
-    k = len(fit.eigenvalues)
+    # Components with λ ≤ 0 are 0 everywhere: say so instead of drawing blank panels.
+    k = max(1, int(np.sum(fit.eigenvalues > 0)))
     panels = [
         MapPanel(result.xs, result.ys, result.values[c],
                  panel_title(c + 1, fit.eigenvalues[c], fit.explained_ratio[c]))
@@ -109,7 +110,8 @@ def map_panels(result: ComponentMaps, data, settings: Settings) -> None:
     params = _params_text(settings)
     fig = map_grid(
         panels, fit.X, data.y, data.target_names, columns=4,
-        title=f"First {k} kernel principal components over the plane — {kernel}"
+        title=f"First {k} kernel principal component{'s' if k > 1 else ''} over the plane "
+        f"— {kernel}"
         + (f", {params}" if params else ""),
         axis_titles=_axis_names(data, settings),
     )
@@ -120,13 +122,13 @@ def map_panels(result: ComponentMaps, data, settings: Settings) -> None:
         "(red positive, blue negative, white 0); contour lines join points with equal value. "
         "λ is the eigenvalue of K̃ and % its share of trace(K̃), the variance in feature space."
     )
-    zero = fit.eigenvalues <= 0
-    if zero.any():
-        first = int(np.argmax(zero)) + 1
+    held = len(fit.eigenvalues)
+    if k < held:
         st.caption(
-            f"Components {first}–{k} have λ = 0{' or less' if fit.negative.any() else ''}: on "
-            f"these data the {kernel} kernel's feature space holds only {first - 1} "
-            "directions of variance, so those maps are 0 everywhere."
+            f"Components {k + 1}–{held} are not drawn: their λ is 0"
+            f"{' or negative' if fit.negative.any() else ''}, so they are 0 everywhere. On "
+            f"these data the {kernel} kernel's feature space holds only {k} directions of "
+            "variance."
         )
 
 
@@ -152,13 +154,14 @@ def what_the_components_do(result: ComponentMaps, data, settings: Settings) -> N
         st.caption("These data have no classes, so there is nothing to separate or split: "
                    "read the maps as functions of the input.")
         return
-    roles = cluster_roles(fit.projection, data.y)
+    k = max(1, int(np.sum(fit.eigenvalues > 0)))  # the components drawn
+    roles = cluster_roles(fit.projection[:, :k], data.y)
     names = [class_name(data.target_names, int(c), data.y) for c in np.unique(data.y)]
     label_of = {int(c): name for c, name in zip(np.unique(data.y), names, strict=True)}
     table = pd.DataFrame({
-        "component": np.arange(1, len(fit.eigenvalues) + 1),
-        "λ": fit.eigenvalues,
-        "% of trace(K̃)": 100 * fit.explained_ratio,
+        "component": np.arange(1, k + 1),
+        "λ": fit.eigenvalues[:k],
+        "% of trace(K̃)": 100 * fit.explained_ratio[:k],
         "% of its variance between classes": 100 * roles.between_share,
         "classes it cuts in two": [", ".join(label_of[c] for c in cut) or "—"
                                    for cut in roles.splits],
@@ -168,7 +171,7 @@ def what_the_components_do(result: ComponentMaps, data, settings: Settings) -> N
                                 "% of trace(K̃)": st.column_config.NumberColumn(format="%.1f"),
                                 "% of its variance between classes":
                                     st.column_config.NumberColumn(format="%.1f")})
-    claims = fig4_claims(roles, fit.explained_ratio, len(names))
+    claims = fig4_claims(roles, fit.explained_ratio[:k], len(names))
     share = 100 * roles.between_share
     parts = []
     if len(share) >= 2 and claims["separate"]:

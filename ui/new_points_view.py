@@ -245,8 +245,10 @@ def terms_picture(split: Split, parts: Contributions, x: np.ndarray, c: int, dat
             f"median over all training points is {everyone:.3g}")
     if near < 0.5 * everyone:
         text += ": with this kernel, nearby points dominate."
-    else:
+    elif near > 0.8 * everyone:
         text += ": with this kernel, far points weigh in as much as near ones."
+    else:
+        text += ": nearer points weigh more, but far ones still count."
     st.caption(text)
 
 

@@ -260,6 +260,8 @@ def test_gamma_between_panels_is_scored_exactly():
     score = 100 * sklearn_score(Z[:, :2], data.y)
     assert f"At your γ = 5: {score:.0f} % on components 1–2" in text_of(at)
     assert "the panel nearest your γ = 5" in text_of(at)
+    titles = panel_titles(find_chart(at, "Components 1 and 2 of kernel PCA"))
+    assert [t for t in titles if "yours" in t] == ["<b>γ = 3 ◀ nearest yours</b>"]
 
 
 def test_spectrum_evidence_for_under_and_over_smoothing():

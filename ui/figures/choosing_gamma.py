@@ -28,6 +28,7 @@ def small_multiples(
     *,
     param: str,
     current: int,
+    current_exact: bool = True,
     median: int | None,
     columns: int = 6,
     title: str,
@@ -44,7 +45,7 @@ def small_multiples(
     for i, value in enumerate(values):
         text = format_value(param, value)
         if i == current:
-            text = f"<b>{text} ◀ yours</b>"
+            text = f"<b>{text} ◀ {'yours' if current_exact else 'nearest yours'}</b>"
         if median is not None and i == median:
             text += " · median"
         titles.append(text)
@@ -121,7 +122,7 @@ def separability_vs_value(
         x=[values[best]], y=[100 * score_two[best]], mode="markers+text",
         name=f"best {symbol} (components 1–2)",
         marker=dict(color=BEST_COLOUR, size=16, symbol="star"),
-        text=[f"best {symbol} = {values[best]:g}"], textposition="top center",
+        text=[f"best {symbol} = {values[best]:g}"], textposition="bottom right",
         hovertemplate=f"best {symbol} = %{{x:g}}: %{{y:.1f}}%<extra></extra>",
     ))
     # Vertical markers as traces (not add_vline annotations, which a log axis would place
@@ -164,7 +165,7 @@ def spectra_across(
     values = np.asarray(values, dtype=float)
     m = len(values)
     colours = sample_colorscale("Viridis", list(np.linspace(0, 0.95, m)))
-    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12, subplot_titles=(
+    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.2, subplot_titles=(
         "Leading eigenvalues, share of trace(K̃)", "Largest share and mean similarity"))
     for i, (value, shares) in enumerate(zip(values, leading_share, strict=True)):
         positive = np.clip(np.asarray(shares, dtype=float), 1e-12, None)
@@ -182,11 +183,11 @@ def spectra_across(
         marker=dict(colorscale=[[0, colours[0]], [1, colours[-1]]],
                     cmin=float(scale_values.min()), cmax=float(scale_values.max()),
                     color=[float(scale_values.min())], showscale=True,
-                    colorbar=dict(title="log₁₀ γ" if param == "gamma" else "d", x=0.42,
-                                  thickness=10, len=0.8)),
+                    colorbar=dict(title="log₁₀ γ" if param == "gamma" else "d", x=0.41,
+                                  xanchor="left", thickness=10, len=0.8)),
     ), row=1, col=1)
     fig.add_hline(y=100 * flat_share, line=dict(color="black", dash="dash", width=1),
-                  annotation_text="flat: K̃ ∝ I − 1/n", annotation_position="top right",
+                  annotation_text="flat: K̃ ∝ I − 1/n", annotation_position="bottom left",
                   row=1, col=1)
     fig.add_trace(go.Scatter(
         x=values, y=100 * np.asarray(top_share), mode="lines+markers", name="λ₁ / trace(K̃)",

@@ -110,8 +110,8 @@ def terms_in_input_space(
             hovertemplate="your point (%{x:.3g}, %{y:.3g})<extra></extra>",
         )
     )
-    fig.update_xaxes(title=axis_titles[0])
-    fig.update_yaxes(title=axis_titles[1], scaleanchor="x")
+    fig.update_xaxes(title=axis_titles[0], constrain="domain")
+    fig.update_yaxes(title=axis_titles[1], scaleanchor="x", constrain="domain")
     layout = dict(BASE_LAYOUT)
     layout["legend"] = dict(orientation="h", y=-0.22, itemsizing="constant")
     fig.update_layout(title=title, height=460, **layout)
