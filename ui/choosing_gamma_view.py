@@ -12,7 +12,6 @@ from experiments.gamma_sweep import (
     SWEEP_MAX_N,
     Sweep,
     align_signs,
-    evaluate,
     gamma_grid,
     nearest_index,
     subsample,
@@ -80,21 +79,13 @@ def cached_sweep(settings: Settings, data, param: str) -> Sweep:
     return _store().get_or_compute(key, compute)
 
 
-def current_scores(settings: Settings, data, result: Sweep, param: str):
-    """Scores at the user's exact value: from the sweep when it is a panel, else one fit."""
-    value = getattr(settings, param)
-    hits = np.flatnonzero(np.isclose(result.values, value, rtol=1e-9))
-    if len(hits):
-        e = result.evaluations[int(hits[0])]
-        return e.score_two, e.score_k
-    rows = _rows(settings, data)
-    X = inputs(settings)[rows]
-    y = None if data.y is None else data.y[rows]
-    key = ("one", settings, len(rows))
-    e = _store().get_or_compute(key, lambda: evaluate(
-        X, y, kernel=settings.kernel, kernel_params=settings.kernel_params(),
-        n_components=settings.n_components))
-    return e.score_two, e.score_k
+def scores_at(result: Sweep, value: float) -> tuple[int, bool]:
+    """The panel for the user's value (nearest on a log scale for γ) and whether it is exact.
+
+    A γ change only moves the highlight: the sweep is never recomputed for it.
+    """
+    index = nearest_index(result.values, value, log=result.param == "gamma")
+    return index, bool(np.isclose(result.values[index], value, rtol=1e-9))
 
 
 def _subsample_note(result: Sweep, data) -> str:
@@ -141,7 +132,9 @@ def scores(result: Sweep, data, settings: Settings) -> None:
         return
     best = result.best_index()
     value = getattr(settings, param)
-    yours_two, yours_k = current_scores(settings, data, result, param)
+    yours, exact = scores_at(result, value)
+    yours_two = result.evaluations[yours].score_two
+    yours_k = result.evaluations[yours].score_k
     fig = separability_vs_value(
         result.values, result.score_two, result.score_k, k=result.k,
         linear_two=result.linear_two, param=param, best=best, current_value=value,
@@ -165,7 +158,9 @@ def scores(result: Sweep, data, settings: Settings) -> None:
         text += ", better than any kernel width here: the kernel does not help on these data."
     else:
         text += ", about the same: the kernel does not beat linear PCA on these data."
-    text += (f" At your {symbol} = {value:g}: {100 * yours_two:.0f} % on components 1–2, "
+    at = (f"At your {symbol} = {value:g}" if exact else
+          f"At {symbol} = {result.values[yours]:g}, the panel nearest your {value:g}")
+    text += (f" {at}: {100 * yours_two:.0f} % on components 1–2, "
              f"{100 * yours_k:.0f} % on components 1–{result.k}.")
     st.caption(text + _subsample_note(result, data))
 
