@@ -21,7 +21,12 @@ from experiments.separability import METHOD
 from kpca_core import KERNELS, median_heuristic_gamma
 from ui.charts import show_chart
 from ui.compute import BoundedStore, inputs
-from ui.figures.choosing_gamma import separability_vs_value, small_multiples, spectra_across
+from ui.figures.choosing_gamma import (
+    separability_vs_value,
+    share_vs_value,
+    small_multiples,
+    spectra_lines,
+)
 from ui.memory import guard_memory
 from ui.sidebar import apply_settings
 from ui.state import Settings
@@ -106,7 +111,7 @@ def panels(result: Sweep, data, settings: Settings) -> None:
     exact = bool(np.isclose(result.values[current], value, rtol=1e-9))
     fig = small_multiples(
         aligned, result.values, y, data.target_names, param=param, current=current,
-        current_exact=exact, median=median, columns=6,
+        current_exact=exact, median=median, columns=4,
         title=f"Components 1 and 2 of kernel PCA ({KERNELS[settings.kernel].title}) "
               f"for {len(result.values)} values of {symbol}",
     )
@@ -170,13 +175,19 @@ def smoothing_lesson(result: Sweep, settings: Settings) -> None:
     current = nearest_index(result.values, settings.gamma)
     similarity = np.array([e.mean_similarity for e in result.evaluations])
     bounded = settings.kernel in ("rbf", "laplacian")  # k(x, x) = 1 and 0 < k ≤ 1
-    fig = spectra_across(
-        result.values, [e.leading_share for e in result.evaluations], result.top_share,
-        similarity if bounded else None, flat_share=result.flat_share, param="gamma",
-        current=current,
-        title="The spectrum flattens as γ grows",
+    fig = spectra_lines(
+        result.values, [e.leading_share for e in result.evaluations],
+        flat_share=result.flat_share, param="gamma", current=current,
+        title="The spectrum flattens as γ grows (your γ in red)",
     )
     show_chart(fig, key="chart_spectra_gamma", name="sweep-gamma-spectra")
+    fig = share_vs_value(
+        result.values, result.top_share, similarity if bounded else None,
+        flat_share=result.flat_share, param="gamma",
+        title="The largest eigenvalue's share" + (" and the mean similarity" if bounded else "")
+        + ", against γ",
+    )
+    show_chart(fig, key="chart_top_share_gamma", name="sweep-gamma-top-share")
     low, high = result.evaluations[0], result.evaluations[-1]
     g_low, g_high = result.values[0], result.values[-1]
     top_two_low = float(np.sum(low.leading_share[:2]))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import numpy as np
@@ -30,6 +31,8 @@ from ui.sidebar import apply_settings
 from ui.state import Settings, default_options, format_gamma
 
 MAPPED = 8  # components mapped in section 1 (Fig. 4 shows eight)
+# Grid cells sent to the browser per figure, all panels together (~500², compact data).
+MAX_CELLS = 250_000
 CHECK_TOLERANCE = 1e-8  # relative to the largest |projection|
 
 
@@ -76,7 +79,7 @@ def paper_presets(settings: Settings) -> None:
 def maps(settings: Settings, n_points: int) -> ComponentMaps:
     """The first ``MAPPED`` components over the plane (cached per data and kernel)."""
     k = min(MAPPED, n_points - 1)
-    side = grid_side(n_points)
+    side = min(grid_side(n_points), math.isqrt(MAX_CELLS // k))
     # K plus the eigensolver's copy, then the (grid + data) × n test kernel.
     guard_memory(n_points, copies=2)
     guard_memory(side * side + n_points, n_points,
@@ -85,7 +88,8 @@ def maps(settings: Settings, n_points: int) -> ComponentMaps:
     return _store().get_or_compute(
         _key(settings, "maps", k),
         lambda: component_maps(X, kernel=settings.kernel,
-                               kernel_params=settings.kernel_params(), n_components=k),
+                               kernel_params=settings.kernel_params(), n_components=k,
+                               side=side),
     )
 
 
@@ -110,9 +114,8 @@ def map_panels(result: ComponentMaps, data, settings: Settings) -> None:
     params = _params_text(settings)
     fig = map_grid(
         panels, fit.X, data.y, data.target_names, columns=4,
-        title=f"First {k} kernel principal component{'s' if k > 1 else ''} over the plane "
-        f"— {kernel}"
-        + (f", {params}" if params else ""),
+        title=f"First {k} component{'s' if k > 1 else ''} over the plane<br><sup>{kernel}"
+        + (f", {params}" if params else "") + "</sup>",
         axis_titles=_axis_names(data, settings),
     )
     show_chart(fig, key="chart_maps", name="component-maps")
@@ -162,15 +165,17 @@ def what_the_components_do(result: ComponentMaps, data, settings: Settings) -> N
         "component": np.arange(1, k + 1),
         "λ": fit.eigenvalues[:k],
         "% of trace(K̃)": 100 * fit.explained_ratio[:k],
-        "% of its variance between classes": 100 * roles.between_share,
-        "classes it cuts in two": [", ".join(label_of[c] for c in cut) or "—"
+        "between classes (%)": 100 * roles.between_share,
+        "cuts in two": [", ".join(label_of[c] for c in cut) or "—"
                                    for cut in roles.splits],
     })
     st.dataframe(table, hide_index=True, width="stretch",
                  column_config={"λ": st.column_config.NumberColumn(format="%.4g"),
                                 "% of trace(K̃)": st.column_config.NumberColumn(format="%.1f"),
-                                "% of its variance between classes":
-                                    st.column_config.NumberColumn(format="%.1f")})
+                                "between classes (%)": st.column_config.NumberColumn(
+                                    format="%.1f",
+                                    help="Share of the component's variance that lies between "
+                                    "the class means")})
     claims = fig4_claims(roles, fit.explained_ratio[:k], len(names))
     share = 100 * roles.between_share
     parts = []
@@ -204,7 +209,7 @@ def what_the_components_do(result: ComponentMaps, data, settings: Settings) -> N
 
 def degree_grid(settings: Settings, data, n_points: int) -> None:
     """Fig. 3: the first three components of (γ xᵀy + c₀)ᵈ for d = 1 … 4, one row per d."""
-    side = min(grid_side(n_points), 120)  # 12 panels: a coarser grid keeps the page light
+    side = min(grid_side(n_points), math.isqrt(MAX_CELLS // 12))  # 12 panels: 144 × 144
     guard_memory(n_points, copies=2)
     guard_memory(side * side + n_points, n_points,
                  what="the kernel between the grid points and the data")
@@ -225,8 +230,9 @@ def degree_grid(settings: Settings, data, n_points: int) -> None:
     kernel = "(x·y)ᵈ" if coef0 == 0 and gamma == 1 else f"({format_gamma(gamma)} x·y + {coef0})ᵈ"
     fig = map_grid(panels, results[0].fit.X, data.y, data.target_names,
                    columns=len(results[0].fit.eigenvalues),
-                   title=f"Polynomial kernel {kernel}: degrees 1–4 (rows), first components "
-                         "(columns)", axis_titles=_axis_names(data, settings))
+                   title=f"Polynomial kernel {kernel}: degrees 1–4<br><sup>one row per degree "
+                         "d, first components across</sup>",
+                   axis_titles=_axis_names(data, settings))
     show_chart(fig, key="chart_degree_maps", name="component-maps-degrees")
     ranks = [int(np.sum(r.fit.eigenvalues > 0)) for r in results]
     worst = max(r.max_difference / r.scale for r in results)

@@ -296,6 +296,7 @@ def usps_neighbours(split: Split, parts: Contributions, data, label: int, row: i
         title=f"Its {NEAREST_DIGITS} nearest training digits in the first "
               f"{len(z)} kernel components",
     )
+    fig.update_layout(height=230)
     show_chart(fig, key="chart_np_neighbours", name="new-points-neighbours")
     st.caption(
         f"{same} of these {NEAREST_DIGITS} are {label}s, the test digit's true label "
@@ -308,5 +309,5 @@ def usps_digit_image(x_raw: np.ndarray, data, label: int, row: int) -> None:
     fig = digit_mosaic(x_raw[None, :], data.image_shape, columns=1,
                        hover_labels=[f"test digit {row}: {label}"],
                        title=f"Test digit {row} (a {label})")
-    fig.update_layout(height=260)
+    fig.update_layout(height=230)
     show_chart(fig, key="chart_np_test_digit", name="new-points-test-digit")

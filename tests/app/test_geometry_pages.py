@@ -52,16 +52,16 @@ def test_fig4_maps_show_kernelpca_over_the_plane_and_the_paper_claims():
     assert_clean(at)
     data = datasets.load("scholkopf_toy", n=90, seed=0)
     model = KernelPCA(8, kernel="rbf", gamma=10.0, random_state=0).fit(data.X)
-    spec = find_chart(at, "First 8 kernel principal components")
+    spec = find_chart(at, "First 8 components over the plane")
     titles = panel_titles(spec)
     for c, title in enumerate(titles):
         lam, share = model.eigenvalues_[c], 100 * model.explained_variance_ratio_[c]
-        assert title == f"Component {c + 1} · λ = {lam:.3g} · {share:.1f} %"
+        assert title == f"y{c + 1} · λ = {lam:.3g} · {share:.1f} %"
     maps = contours(spec)
     assert len(maps) == 8
     # Any grid point: the value drawn is KernelPCA.transform there (float32 on the wire).
     xs, ys = decode(maps[0]["x"]), decode(maps[0]["y"])
-    assert len(xs) == len(ys) <= 200
+    assert len(xs) == len(ys) <= 200 and 8 * len(xs) ** 2 <= 250_000
     j, i = 37, 121
     expected = model.transform([[xs[i], ys[j]]])[0]
     drawn = [decode(m["z"])[j, i] for m in maps]
@@ -89,7 +89,7 @@ def test_fig_buttons_load_the_paper_settings():
     assert_clean(at)
     assert at.query_params["dataset"] == "scholkopf_toy"
     assert at.query_params["kernel"] == "rbf" and float(at.query_params["gamma"]) == 10.0
-    find_chart(at, "First 8 kernel principal components")
+    find_chart(at, "First 8 components over the plane")
 
     at.button(key="load_fig3").click().run()
     assert_clean(at)
@@ -98,13 +98,13 @@ def test_fig_buttons_load_the_paper_settings():
     spec = find_chart(at, "Polynomial kernel (x·y)ᵈ: degrees 1–4")
     assert len(contours(spec)) == 12
     titles = panel_titles(spec)
-    assert titles[2].startswith("d = 1 · Component 3 · λ = 0 ")  # linear: 2 components only
+    assert titles[2].startswith("d = 1 · y3 · λ = 0 ")  # linear: 2 components only
     data = datasets.load("parabola", n=100, seed=0)
     for d in (1, 2, 3, 4):
         model = KernelPCA(3, kernel="poly", gamma=1.0, coef0=0.0, degree=d,
                           random_state=0).fit(data.X)
         lam = model.eigenvalues_[0]
-        assert titles[3 * (d - 1)].startswith(f"d = {d} · Component 1 · λ = {lam:.3g} ")
+        assert titles[3 * (d - 1)].startswith(f"d = {d} · y1 · λ = {lam:.3g} ")
 
 
 def test_maps_need_the_plane_and_offer_2d_datasets():
@@ -115,7 +115,7 @@ def test_maps_need_the_plane_and_offer_2d_datasets():
     at.button(key="switch_2d_moons").click().run()
     assert_clean(at)
     assert at.query_params["dataset"] == "moons"
-    find_chart(at, "First 8 kernel principal components")
+    find_chart(at, "First 8 components over the plane")
 
 
 def test_maps_of_an_uploaded_csv():
@@ -149,7 +149,7 @@ def test_typed_point_lands_at_kernelpca_transform():
     expected = model.transform([[0.5, -0.25]])[0]
     np.testing.assert_allclose([star["x"][0], star["y"][0]], expected[:2], atol=1e-12)
     # Held-out points: transform of the held-out rows, centred with training statistics.
-    held_traces = [t for t in spec["data"] if t["name"].endswith("held out")]
+    held_traces = [t for t in spec["data"] if t["name"].endswith(" · held out")]
     shown = {int(r): (x, y) for t in held_traces
              for r, x, y in zip(decode(t["customdata"]), decode(t["x"]), decode(t["y"]),
                                 strict=True)}
@@ -268,7 +268,8 @@ def test_spectrum_evidence_for_under_and_over_smoothing():
     at = open_app("choosing_gamma", CIRCLES)
     text = text_of(at)
     assert "over-smoothing" in text and "every point its own cluster" in text
-    spec = find_chart(at, "The spectrum flattens as γ grows")
+    find_chart(at, "The spectrum flattens as γ grows")
+    spec = find_chart(at, "The largest eigenvalue's share and the mean similarity")
     top = next(t for t in spec["data"] if t.get("name") == "λ₁ / trace(K̃)")
     shares = decode(top["y"])
     assert np.all(np.diff(shares) < 0)  # the leading share falls as γ grows

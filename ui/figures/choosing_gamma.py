@@ -149,24 +149,20 @@ def separability_vs_value(
     return fig
 
 
-def spectra_across(
+def spectra_lines(
     values: Sequence[float],
     leading_share: Sequence[np.ndarray],
-    top_share: np.ndarray,
-    mean_similarity: np.ndarray | None,
     *,
     flat_share: float,
     param: str,
     current: int,
     title: str,
 ) -> go.Figure:
-    """Left: λᵢ / trace(K̃) of the leading eigenvalues for every value (one line each).
-    Right: λ₁ / trace(K̃) and (when given) the mean similarity k(xᵢ, xⱼ) against it."""
+    """λᵢ / trace(K̃) of the leading eigenvalues, one line per value (colour bar = value)."""
     values = np.asarray(values, dtype=float)
     m = len(values)
     colours = sample_colorscale("Viridis", list(np.linspace(0, 0.95, m)))
-    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.2, subplot_titles=(
-        "Leading eigenvalues, share of trace(K̃)", "Largest share and mean similarity"))
+    fig = go.Figure()
     for i, (value, shares) in enumerate(zip(values, leading_share, strict=True)):
         positive = np.clip(np.asarray(shares, dtype=float), 1e-12, None)
         fig.add_trace(go.Scatter(
@@ -175,41 +171,57 @@ def spectra_across(
                       width=4 if i == current else 1.5),
             name=format_value(param, value), showlegend=False,
             hovertemplate=f"{format_value(param, value)}: λ%{{x}} holds %{{y:.3g}}%<extra></extra>",
-        ), row=1, col=1)
-    # A colour bar says which line is which γ (12 legend entries would bury the plot).
+        ))
+    # A colour bar says which line is which value (12 legend entries would bury the plot).
     scale_values = np.log10(values) if param == "gamma" else values
     fig.add_trace(go.Scatter(
         x=[None], y=[None], mode="markers", showlegend=False, hoverinfo="skip",
         marker=dict(colorscale=[[0, colours[0]], [1, colours[-1]]],
                     cmin=float(scale_values.min()), cmax=float(scale_values.max()),
                     color=[float(scale_values.min())], showscale=True,
-                    colorbar=dict(title="log₁₀ γ" if param == "gamma" else "d", x=0.41,
-                                  xanchor="left", thickness=10, len=0.8)),
-    ), row=1, col=1)
+                    colorbar=dict(title="log₁₀ γ" if param == "gamma" else "d", thickness=12)),
+    ))
     fig.add_hline(y=100 * flat_share, line=dict(color="black", dash="dash", width=1),
-                  annotation_text="flat: K̃ ∝ I − 1/n", annotation_position="bottom left",
-                  row=1, col=1)
+                  annotation_text="flat: K̃ ∝ I − 1/n", annotation_position="bottom left")
+    fig.update_xaxes(title="eigenvalue rank")
+    fig.update_yaxes(type="log", title="% of trace(K̃)", dtick=2, exponentformat="power")
+    fig.update_layout(title=title, height=400, **BASE_LAYOUT)
+    return fig
+
+
+def share_vs_value(
+    values: Sequence[float],
+    top_share: np.ndarray,
+    mean_similarity: np.ndarray | None,
+    *,
+    flat_share: float,
+    param: str,
+    title: str,
+) -> go.Figure:
+    """λ₁ / trace(K̃) and (when given) the mean similarity k(xᵢ, xⱼ), against the value."""
+    values = np.asarray(values, dtype=float)
+    fig = go.Figure()
     fig.add_trace(go.Scatter(
         x=values, y=100 * np.asarray(top_share), mode="lines+markers", name="λ₁ / trace(K̃)",
-        line=dict(color=KEPT_COLOUR, width=3), showlegend=True,
+        line=dict(color=KEPT_COLOUR, width=3),
         hovertemplate="%{x:g}: λ₁ holds %{y:.3g}%<extra></extra>",
-    ), row=1, col=2)
+    ))
     if mean_similarity is not None:  # only for kernels with 0 < k ≤ 1 (RBF, Laplacian)
         fig.add_trace(go.Scatter(
             x=values, y=100 * np.asarray(mean_similarity), mode="lines+markers",
             name="mean k(xᵢ, xⱼ), i ≠ j, in %", line=dict(color="#9467BD", dash="dot"),
             hovertemplate="%{x:g}: mean similarity %{y:.3g} %<extra></extra>",
-        ), row=1, col=2)
-    fig.add_hline(y=100 * flat_share, line=dict(color="black", dash="dash", width=1), row=1, col=2)
-    fig.update_xaxes(title="eigenvalue rank", row=1, col=1)
-    fig.update_yaxes(type="log", title="% of trace(K̃)", dtick=2, exponentformat="power",
-                     row=1, col=1)
+        ))
+    fig.add_trace(go.Scatter(
+        x=[values[0], values[-1]], y=[100 * flat_share] * 2, mode="lines",
+        name="flat spectrum, 1/(n − 1)", line=dict(color="black", dash="dash", width=1),
+        hoverinfo="skip",
+    ))
     fig.update_xaxes(type="log" if param == "gamma" else "linear", dtick=1,
                      exponentformat="power",
-                     title="γ (log scale)" if param == "gamma" else "degree d", row=1, col=2)
-    fig.update_yaxes(type="log", title="%", dtick=1, exponentformat="power", row=1, col=2)
+                     title="γ (log scale)" if param == "gamma" else "degree d")
+    fig.update_yaxes(type="log", title="%", dtick=1, exponentformat="power")
     layout = dict(BASE_LAYOUT)
-    layout["legend"] = dict(orientation="h", x=0.56, y=-0.22)
-    layout["margin"] = dict(l=10, r=10, t=90, b=10)
-    fig.update_layout(title=title, height=480, **layout)
+    layout["legend"] = dict(orientation="h", y=-0.3)
+    fig.update_layout(title=title, height=420, **layout)
     return fig

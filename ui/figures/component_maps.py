@@ -26,8 +26,8 @@ class MapPanel:
 
 
 def panel_title(component: int, eigenvalue: float, share: float, prefix: str = "") -> str:
-    """'Component 2 · λ = 21.4 · 31.6 %' (λ of K̃; share = λ / trace K̃)."""
-    return f"{prefix}Component {component} · λ = {eigenvalue:.3g} · {100 * share:.1f} %"
+    """'y2 · λ = 21.4 · 31.6 %' (λ of K̃; share = λ / trace K̃). Short: 4 panels share a row."""
+    return f"{prefix}y{component} · λ = {eigenvalue:.3g} · {100 * share:.1f} %"
 
 
 def _shown_rows(n: int) -> np.ndarray:

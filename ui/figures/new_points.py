@@ -38,7 +38,7 @@ def projection_with_heldout(
         fig.add_trace(
             go.Scatter(
                 x=Z_train[idx, 0], y=Z_train[idx, 1], mode="markers",
-                name=f"{name} · training", legendgroup=f"train{label}",
+                name=name, legendgroup=str(label),
                 marker=dict(color=class_colour(label), size=6, opacity=0.75),
                 customdata=train_rows[idx],
                 hovertemplate=f"point %{{customdata}} ({name}, training)<extra></extra>",
@@ -49,7 +49,7 @@ def projection_with_heldout(
         fig.add_trace(
             go.Scatter(
                 x=Z_held[idx, 0], y=Z_held[idx, 1], mode="markers",
-                name=f"{name} · held out", legendgroup=f"held{label}",
+                name=f"{name} · held out", legendgroup=str(label), showlegend=False,
                 # An open symbol is drawn in the marker colour, with the line's width.
                 marker=dict(color=class_colour(label), size=10, symbol="diamond-open",
                             line=dict(width=2)),
@@ -57,6 +57,13 @@ def projection_with_heldout(
                 hovertemplate=f"point %{{customdata}} ({name}, held out)<extra></extra>",
             )
         )
+    # One legend entry per class (colour) and one per role (symbol), not one per pair.
+    for name, marker in (
+        ("training", dict(color="#888888", size=6)),
+        ("held out", dict(color="#888888", size=10, symbol="diamond-open", line=dict(width=2))),
+    ):
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=name, marker=marker,
+                                 hoverinfo="skip"))
     if new_point is not None:
         fig.add_trace(
             go.Scatter(
@@ -69,7 +76,7 @@ def projection_with_heldout(
     fig.update_xaxes(title=axis_titles[0])
     fig.update_yaxes(title=axis_titles[1])
     layout = dict(BASE_LAYOUT)
-    layout["legend"] = dict(orientation="h", y=-0.22, itemsizing="constant")
+    layout["legend"] = dict(itemsizing="constant", font=dict(size=12))  # at the right
     fig.update_layout(title=title, height=460, **layout)
     return fig
 
