@@ -112,8 +112,8 @@ def panels(result: Sweep, data, settings: Settings) -> None:
     fig = small_multiples(
         aligned, result.values, y, data.target_names, param=param, current=current,
         current_exact=exact, median=median, columns=4,
-        title=f"Components 1 and 2 of kernel PCA ({KERNELS[settings.kernel].title}) "
-              f"for {len(result.values)} values of {symbol}",
+        title=f"Components 1 and 2 of kernel PCA<br><sup>{KERNELS[settings.kernel].title}, "
+              f"{len(result.values)} values of {symbol}</sup>",
     )
     show_chart(fig, key=f"chart_multiples_{param}", name=f"sweep-{param}-panels")
     where = (f"your {symbol} = {value:g} (red frame)" if exact else

@@ -31,8 +31,9 @@ from ui.sidebar import apply_settings
 from ui.state import Settings, default_options, format_gamma
 
 MAPPED = 8  # components mapped in section 1 (Fig. 4 shows eight)
-# Grid cells sent to the browser per figure, all panels together (~500², compact data).
-MAX_CELLS = 250_000
+# Grid cells sent to the browser per figure, all panels together (400², well under the
+# 500² rule for heatmaps): 141 × 141 for eight panels, 115 × 115 for the twelve of Fig. 3.
+MAX_CELLS = 160_000
 CHECK_TOLERANCE = 1e-8  # relative to the largest |projection|
 
 
@@ -113,7 +114,7 @@ def map_panels(result: ComponentMaps, data, settings: Settings) -> None:
     kernel = KERNELS[settings.kernel].title
     params = _params_text(settings)
     fig = map_grid(
-        panels, fit.X, data.y, data.target_names, columns=4,
+        panels, fit.X, data.y, data.target_names, columns=min(4, k),
         title=f"First {k} component{'s' if k > 1 else ''} over the plane<br><sup>{kernel}"
         + (f", {params}" if params else "") + "</sup>",
         axis_titles=_axis_names(data, settings),
@@ -209,7 +210,7 @@ def what_the_components_do(result: ComponentMaps, data, settings: Settings) -> N
 
 def degree_grid(settings: Settings, data, n_points: int) -> None:
     """Fig. 3: the first three components of (γ xᵀy + c₀)ᵈ for d = 1 … 4, one row per d."""
-    side = min(grid_side(n_points), math.isqrt(MAX_CELLS // 12))  # 12 panels: 144 × 144
+    side = min(grid_side(n_points), math.isqrt(MAX_CELLS // 12))
     guard_memory(n_points, copies=2)
     guard_memory(side * side + n_points, n_points,
                  what="the kernel between the grid points and the data")

@@ -293,21 +293,20 @@ def usps_neighbours(split: Split, parts: Contributions, data, label: int, row: i
     fig = digit_mosaic(
         np.vstack([data.X[rows]]), data.image_shape, columns=NEAREST_DIGITS,
         hover_labels=[f"training digit {r}: {data.target_names[data.y[r]]}" for r in rows],
-        title=f"Its {NEAREST_DIGITS} nearest training digits in the first "
-              f"{len(z)} kernel components",
+        title=f"Its {NEAREST_DIGITS} nearest training digits",
     )
     fig.update_layout(height=230)
     show_chart(fig, key="chart_np_neighbours", name="new-points-neighbours")
     st.caption(
         f"{same} of these {NEAREST_DIGITS} are {label}s, the test digit's true label "
-        f"(test image {row}). Distances are measured between KPCA coordinates, the test digit's "
-        "from KernelPCA.transform."
+        f"(test image {row}). Nearest in the first {len(z)} kernel components: distances "
+        "between KPCA coordinates, the test digit's from KernelPCA.transform."
     )
 
 
 def usps_digit_image(x_raw: np.ndarray, data, label: int, row: int) -> None:
     fig = digit_mosaic(x_raw[None, :], data.image_shape, columns=1,
                        hover_labels=[f"test digit {row}: {label}"],
-                       title=f"Test digit {row} (a {label})")
+                       title=f"Test digit {row}: a {label}")
     fig.update_layout(height=230)
     show_chart(fig, key="chart_np_test_digit", name="new-points-test-digit")

@@ -80,7 +80,8 @@ def small_multiples(
                      zerolinecolor="#DDDDDD")
     layout = dict(BASE_LAYOUT)
     layout["legend"] = dict(orientation="h", y=-0.06, itemsizing="constant", title_text="class")
-    fig.update_layout(title=title, height=210 * rows + 110, **layout)
+    layout["margin"] = dict(l=10, r=10, t=80, b=10)  # a two-line title
+    fig.update_layout(title=title, height=210 * rows + 130, **layout)
     fig.update_annotations(font_size=12)
     return fig
 

@@ -26,8 +26,9 @@ class MapPanel:
 
 
 def panel_title(component: int, eigenvalue: float, share: float, prefix: str = "") -> str:
-    """'y2 · λ = 21.4 · 31.6 %' (λ of K̃; share = λ / trace K̃). Short: 4 panels share a row."""
-    return f"{prefix}y{component} · λ = {eigenvalue:.3g} · {100 * share:.1f} %"
+    """'y2<br>λ = 21.4 · 31.6 %' (λ of K̃; share = λ / trace K̃): two short lines, so that
+    four panels fit in a row on a narrow screen."""
+    return f"{prefix}y{component}<br>λ = {eigenvalue:.3g} · {100 * share:.1f} %"
 
 
 def _shown_rows(n: int) -> np.ndarray:
@@ -60,7 +61,7 @@ def map_grid(
         shared_xaxes=True,  # one grid for every panel: ticks on the outer panels only
         shared_yaxes=True,
         horizontal_spacing=0.02,
-        vertical_spacing=0.3 / rows if rows > 1 else 0.1,
+        vertical_spacing=0.36 / rows if rows > 1 else 0.1,
     )
     shown = _shown_rows(len(X))
     groups = classes(None if y is None else y[shown], len(shown))
@@ -113,6 +114,7 @@ def map_grid(
     layout = dict(BASE_LAYOUT)
     layout["legend"] = dict(title_text="data", orientation="h", y=-0.08 if rows > 1 else -0.25,
                             itemsizing="constant")
-    fig.update_layout(title=title, height=PANEL_HEIGHT * rows + 120, **layout)
+    layout["margin"] = dict(l=10, r=10, t=110, b=10)  # a two-line title above two-line panels
+    fig.update_layout(title=title, height=PANEL_HEIGHT * rows + 150, **layout)
     fig.update_annotations(font_size=12)
     return fig

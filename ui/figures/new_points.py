@@ -76,8 +76,10 @@ def projection_with_heldout(
     fig.update_xaxes(title=axis_titles[0])
     fig.update_yaxes(title=axis_titles[1])
     layout = dict(BASE_LAYOUT)
-    layout["legend"] = dict(itemsizing="constant", font=dict(size=12))  # at the right
-    fig.update_layout(title=title, height=460, **layout)
+    # Below the plot, clear of the axis title: two half-width charts have no room at the side.
+    layout["legend"] = dict(orientation="h", yanchor="top", y=-0.3, itemsizing="constant",
+                            font=dict(size=12))
+    fig.update_layout(title=title, height=500, **layout)
     return fig
 
 
