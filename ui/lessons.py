@@ -63,5 +63,24 @@ LESSONS: tuple[Lesson, ...] = (
         ":material/report:",
         "Seven errors copied from published notes, each next to the right answer with a "
         "number for the damage it does (and when it does none).",
+        "app_pages/component_maps.py",
+        "Component maps",
+        ":material/gradient:",
+        "Each component as a function over the plane, with the paper's Figs. 3 and 4 one "
+        "click away.",
+    ),
+    Lesson(
+        "app_pages/new_points.py",
+        "New points",
+        ":material/add_location:",
+        "Fit on some points, place new ones: every coordinate is a sum of kernel terms "
+        "centred with the training statistics.",
+    ),
+    Lesson(
+        "app_pages/choosing_gamma.py",
+        "Choosing γ",
+        ":material/tune:",
+        "One projection across a range of γ and degrees: which separates the classes, and "
+        "why too small or too large fails.",
     ),
 )

@@ -1,0 +1,57 @@
+"""Choosing γ: one projection across a range of kernel widths (and polynomial degrees)."""
+
+import streamlit as st
+
+from experiments.gamma_sweep import sweep
+from ui import choosing_gamma_view as view
+from ui.compute import inputs
+from ui.page import page_data
+from ui.sidebar import current_settings
+from ui.source import show_source
+
+st.title("Choosing γ")
+st.write(
+    "γ sets the scale at which the kernel compares points. Too small and every point "
+    "looks like every other; too large and each point only resembles itself. Below, the "
+    "same data across a range of γ, scored by how well the classes come apart."
+)
+
+settings = current_settings()
+data = page_data(settings)
+if len(data.X) < 10:
+    st.warning("Use at least 10 points: each γ is scored by 5-fold cross-validation.")
+    st.stop()
+
+if not view.has_gamma(settings):
+    view.offer_rbf(settings, inputs(settings))
+    st.stop()
+
+try:
+    gamma_sweep = view.cached_sweep(settings, data, "gamma")
+except ValueError as error:  # kpca_core refuses e.g. an overflowing polynomial kernel
+    st.error(f"The kernel cannot be computed for every γ of the sweep: {error}")
+    st.stop()
+
+st.header("1 · The projection across γ")
+view.panels(gamma_sweep, data, settings)
+
+st.header("2 · Which γ separates the classes?")
+view.scores(gamma_sweep, data, settings)
+
+st.header("3 · Too smooth, too rough: the spectrum")
+view.smoothing_lesson(gamma_sweep, settings)
+
+st.header("4 · The polynomial degree")
+if settings.kernel == "poly":
+    try:
+        degree_sweep = view.cached_sweep(settings, data, "degree")
+    except ValueError as error:
+        st.error(f"The kernel cannot be computed for every degree: {error}")
+    else:
+        view.panels(degree_sweep, data, settings)
+        view.scores(degree_sweep, data, settings)
+else:
+    st.info("With the polynomial kernel (γ xᵀy + c₀)ᵈ this section sweeps the degree d "
+            "as well: choose it in the sidebar.", icon=":material/functions:")
+
+show_source(sweep, label="The code behind the sweep")

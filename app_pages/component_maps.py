@@ -1,0 +1,48 @@
+"""Component maps: each kernel principal component drawn as a function over the input plane."""
+
+import streamlit as st
+
+from experiments.component_maps import component_maps
+from ui import component_maps_view as view
+from ui.page import page_data, require_2d
+from ui.sidebar import current_settings
+from ui.source import show_source
+
+st.title("Component maps")
+st.write(
+    "A kernel principal component is a function of the input: any point x of the plane "
+    "gets a value yₖ(x) = Σᵢ αᵢᵏ k̃(xᵢ, x). Colouring the plane by that value shows what "
+    "each component measures, as in Figs. 3 and 4 of Schölkopf, Smola & Müller (1998)."
+)
+
+settings = current_settings()
+data = page_data(settings)
+view.paper_presets(settings)
+require_2d(data, "a map over the input plane needs inputs in the plane.")
+n = len(data.X)
+if n < 3:
+    st.warning("Kernel PCA needs at least 3 points to have a component to map.")
+    st.stop()
+
+try:
+    with st.spinner("Projecting the grid…"):
+        result = view.maps(settings, n)
+except ValueError as error:  # kpca_core refuses e.g. an overflowing polynomial kernel
+    st.error(f"The kernel cannot be computed with these settings: {error}")
+    st.stop()
+
+st.header("1 · The first components over the plane")
+view.map_panels(result, data, settings)
+view.map_check(result)
+view.what_the_components_do(result, data, settings)
+
+st.header("2 · Polynomial kernels of degree 1 to 4 (Fig. 3)")
+if settings.kernel == "poly":
+    try:
+        view.degree_grid(settings, data, n)
+    except ValueError as error:
+        st.error(f"The polynomial kernel cannot be computed for every degree: {error}")
+else:
+    view.fig3_offer(settings)
+
+show_source(component_maps, label="The code behind these maps")

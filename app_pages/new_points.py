@@ -1,0 +1,61 @@
+"""New points: fit on a training part, then place held-out points and your own."""
+
+import streamlit as st
+
+from kpca_core import center_test_kernel, project_new_points
+from ui import new_points_view as view
+from ui.page import page_data
+from ui.sidebar import current_settings, with_valid_components
+from ui.source import show_source
+
+st.title("Projecting new points")
+st.write(
+    "Kernel PCA is fitted on training points only. A new point x is then placed by "
+    "comparing it with every training point through the kernel: its k-th coordinate is "
+    "yₖ(x) = Σᵢ αᵢᵏ k̃(xᵢ, x), with k̃ centred by the training points' statistics."
+)
+
+settings = current_settings()
+data = page_data(settings)
+if len(data.X) < 8:
+    st.warning("Use at least 8 points: a quarter of them is held out, and kernel PCA needs "
+               "a few training points left.")
+    st.stop()
+settings = with_valid_components(settings, len(data.X) - max(1, round(0.25 * len(data.X))))
+
+try:
+    with st.spinner("Fitting kernel PCA on the training part…"):
+        split = view.split_and_fit(settings, data)
+except ValueError as error:  # kpca_core refuses e.g. an overflowing polynomial kernel
+    st.error(f"The kernel cannot be computed with these settings: {error}")
+    st.stop()
+
+st.header("1 · Held-out points, and one of your own")
+if data.image_shape is not None:
+    picked = view.usps_test_digit(settings, data)
+    if picked is None:
+        st.stop()
+    x, raw, row, label = picked
+    point_label = f"test digit {row}"
+elif data.X.shape[1] <= view.MAX_TYPED_FEATURES:
+    x, point_label = view.typed_point(split, data, settings), "your point"
+else:
+    x, point_label = view.picked_point(split, data, settings), "your point"
+parts, pca_point = view.locate(split, x)
+view.projections(split, data, settings, point=(parts.transform, pca_point),
+                 point_label=point_label)
+view.coordinates_check(parts)
+view.heldout_lesson(split)
+if data.image_shape is not None:
+    image_col, neighbours_col = st.columns([1, 3])
+    with image_col:
+        view.usps_digit_image(raw, data, label, row)
+    with neighbours_col:
+        view.usps_neighbours(split, parts, data, label, row)
+
+st.header("2 · The coordinates, term by term")
+component = view.terms(split, parts, data, settings)
+if data.X.shape[1] == 2:
+    view.terms_picture(split, parts, x, component, data, settings)
+
+show_source(center_test_kernel, project_new_points, label="The kpca_core code behind this page")

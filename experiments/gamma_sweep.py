@@ -1,0 +1,258 @@
+"""How a kernel parameter changes kernel PCA: a sweep over γ (or the polynomial degree).
+
+For each value: one kernel PCA fit (:func:`experiments.kpca_steps.fit_kpca`), its 2-D
+projection, the leading eigenvalues' share of trace(K̃) (the spectrum's shape), the
+mean similarity between distinct points, and how well a linear classifier separates
+the classes on the first two and on the first k components
+(:func:`experiments.separability.linear_separability`, 5-fold cross-validation).
+
+Neighbouring panels get consistent component signs (:func:`align_signs`): an
+eigenvector's sign is arbitrary, and a picture that flips between γ = 3 and γ = 10
+for no reason teaches the wrong thing.
+
+The page (``app_pages/choosing_gamma.py``) and ``benchmarks/bench_gamma_sweep.py`` both
+call :func:`sweep`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.decomposition import PCA
+from threadpoolctl import threadpool_limits
+
+from experiments.kpca_steps import fit_kpca
+from experiments.separability import linear_separability
+from kpca_core import median_heuristic_gamma
+
+GAMMA_MIN, GAMMA_MAX = 1e-4, 1e4  # the sidebar's range
+PANELS = 12
+DEGREES = tuple(range(1, 9))
+SPECTRUM_TOP = 20  # leading eigenvalues kept per value, for the spectrum's shape
+SWEEP_MAX_N = 1000  # larger data are swept on a stratified subsample of this size
+# BLAS threads during a sweep. Its matrices are small (n ≤ 1,000), where a second
+# thread gains little, and on a busy 2-core host OpenBLAS threads that wait for each
+# other cost far more: measured on circles n = 500 with the machine loaded, one sweep
+# took 22–50 s with the default threads and 4.9–5.3 s with one.
+SWEEP_BLAS_THREADS = 1
+
+Progress = Callable[[float, str], None]
+
+
+def gamma_grid(X: np.ndarray, panels: int = PANELS) -> np.ndarray:
+    """``panels`` values of γ, two per decade (1 and 3 × 10ᵉ), around the median heuristic.
+
+    Starts two decades below the decade of γ_med = 1 / median ‖x − y‖², so that the
+    sweep shows both a nearly linear kernel (tiny γ) and a nearly diagonal K (huge γ).
+    The values are round numbers fixed by the data alone, so the sweep does not change
+    when the user moves γ.
+    """
+    start = math.floor(math.log10(median_heuristic_gamma(X))) - 2
+    # Keep the whole window inside the sidebar's range [1e-4, 1e4].
+    decades = math.ceil(panels / 2)
+    highest_start = math.floor(math.log10(GAMMA_MAX / 3)) - decades + 1
+    start = min(max(start, round(math.log10(GAMMA_MIN))), highest_start)
+    values = [m * 10.0**e for e in range(start, start + decades) for m in (1, 3)][:panels]
+    return np.array([float(f"{v:.1g}") for v in values])
+
+
+def subsample(n: int, y: np.ndarray | None, limit: int = SWEEP_MAX_N, seed: int = 0) -> np.ndarray:
+    """Row indices: all of them when n ≤ limit, else a seeded stratified sample of ``limit``."""
+    if n <= limit:
+        return np.arange(n)
+    rng = np.random.default_rng(seed)
+    if y is None:
+        return np.sort(rng.choice(n, limit, replace=False))
+    labels, counts = np.unique(y, return_counts=True)
+    quota = np.maximum(1, np.round(counts * limit / n).astype(int))
+    picks = [
+        rng.choice(np.flatnonzero(y == label), min(q, c), replace=False)
+        for label, q, c in zip(labels, quota, counts, strict=True)
+    ]
+    return np.sort(np.concatenate(picks))
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Kernel PCA with one parameter value: its picture and its numbers."""
+
+    projection: np.ndarray  # (n, 2) first two components
+    leading_share: np.ndarray  # (≤ SPECTRUM_TOP,) λ / trace(K̃), descending
+    mean_similarity: float
+    score_two: float | None  # separability on components 1–2
+    score_k: float | None  # separability on components 1–k
+    n_negative: int  # genuinely negative eigenvalues among the leading ones
+
+
+def evaluate(
+    X: np.ndarray, y: np.ndarray | None, *, kernel: str, kernel_params: dict, n_components: int
+) -> Evaluation:
+    """Fit kernel PCA with these parameters and score its first 2 and first k components."""
+    n = X.shape[0]
+    k = max(2, min(n_components, n - 1))
+    fit = fit_kpca(X, kernel=kernel, kernel_params=kernel_params,
+                   n_components=min(n - 1, max(k, SPECTRUM_TOP)))
+    Z = fit.projection
+    return Evaluation(
+        projection=Z[:, :2].copy(),
+        leading_share=fit.explained_ratio,
+        mean_similarity=fit.mean_similarity,
+        score_two=(two := linear_separability(Z[:, :2], y)),
+        score_k=two if k == 2 else linear_separability(Z[:, :k], y),
+        n_negative=int(fit.negative.sum()),
+    )
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """Kernel PCA across values of one parameter (γ or the degree).
+
+    Attributes
+    ----------
+    param : {"gamma", "degree"}
+    values : (m,) float
+    evaluations : tuple of Evaluation, one per value
+    k : int
+        Components used by ``score_k``.
+    linear_two, linear_k : float or None
+        Linear PCA's separability on its first 2 and first min(k, d) components.
+    linear_share_two : float
+        Share of the input variance in linear PCA's first two components.
+    n : int
+        Points swept (a subsample when the data have more than ``SWEEP_MAX_N``).
+    median_gamma : float
+        γ of the median heuristic for these inputs.
+    """
+
+    param: str
+    values: np.ndarray
+    evaluations: tuple[Evaluation, ...]
+    k: int
+    linear_two: float | None
+    linear_k: float | None
+    linear_share_two: float
+    n: int
+    median_gamma: float
+
+    @property
+    def score_two(self) -> np.ndarray | None:
+        return _scores(self.evaluations, "score_two")
+
+    @property
+    def score_k(self) -> np.ndarray | None:
+        return _scores(self.evaluations, "score_k")
+
+    @property
+    def projections(self) -> np.ndarray:
+        """(m, n, 2), in the signs each fit chose (see :func:`align_signs`)."""
+        return np.stack([e.projection for e in self.evaluations])
+
+    @property
+    def top_share(self) -> np.ndarray:
+        """λ₁ / trace(K̃) for each value."""
+        return np.array([e.leading_share[0] for e in self.evaluations])
+
+    @property
+    def flat_share(self) -> float:
+        """λ₁ / trace(K̃) when K̃ = c (I − 1/n) (K = I): every direction alike, 1 / (n − 1)."""
+        return 1.0 / (self.n - 1)
+
+    def best_index(self, scores: np.ndarray | None = None) -> int | None:
+        """Index of the best score (first 2 components by default); ties → smallest value.
+
+        The smallest value on a tie is the smoothest kernel that does as well.
+        """
+        scores = self.score_two if scores is None else scores
+        if scores is None:
+            return None
+        return int(np.flatnonzero(scores >= scores.max() - 1e-12)[0])
+
+
+def _scores(evaluations, name: str) -> np.ndarray | None:
+    values = [getattr(e, name) for e in evaluations]
+    return None if any(v is None for v in values) else np.array(values, dtype=float)
+
+
+def sweep(
+    X: np.ndarray,
+    y: np.ndarray | None,
+    *,
+    kernel: str,
+    kernel_params: dict,
+    param: str,
+    values: Sequence[float],
+    n_components: int,
+    on_progress: Progress | None = None,
+) -> Sweep:
+    """Evaluate kernel PCA for each value of ``param`` (the other parameters fixed).
+
+    ``X`` and ``y`` are used as given: the caller subsamples large data
+    (:func:`subsample`) and says so.
+    """
+    report = on_progress or (lambda fraction, text: None)
+    X = np.asarray(X, dtype=np.float64)
+    n, d = X.shape
+    k = max(2, min(n_components, n - 1))
+    evaluations = []
+    symbol = "γ" if param == "gamma" else "d"
+    with threadpool_limits(limits=SWEEP_BLAS_THREADS, user_api="blas"):
+        for i, value in enumerate(values):
+            report(i / len(values),
+                   f"Kernel PCA with {symbol} = {value:g} ({i + 1} of {len(values)})")
+            params = {**kernel_params, param: int(value) if param == "degree" else float(value)}
+            evaluations.append(
+                evaluate(X, y, kernel=kernel, kernel_params=params, n_components=k)
+            )
+        report(1.0, "Linear PCA for reference")
+        pca = PCA(svd_solver="full").fit(X)
+        linear = pca.transform(X)
+    two = min(2, d)
+    result = Sweep(
+        param=param,
+        values=np.asarray(values, dtype=float),
+        evaluations=tuple(evaluations),
+        k=k,
+        linear_two=linear_separability(linear[:, :two], y),
+        linear_k=linear_separability(linear[:, : min(k, d)], y),
+        linear_share_two=float(np.sum(pca.explained_variance_ratio_[:two])),
+        n=n,
+        median_gamma=median_heuristic_gamma(X),
+    )
+    return result
+
+
+def align_signs(projections: np.ndarray, anchor: int) -> np.ndarray:
+    """Flip components so that each panel agrees in sign with its neighbour.
+
+    Starting from panel ``anchor`` (kept as it is), each panel to its right is compared
+    with the one before it and each to its left with the one after it: component c is
+    negated when its correlation with the neighbour's component c is negative.
+
+    Parameters
+    ----------
+    projections : (m, n, c) array
+    anchor : int
+
+    Returns
+    -------
+    aligned : (m, n, c) array, a new array
+    """
+    aligned = np.array(projections, dtype=float)
+    m = aligned.shape[0]
+    order = [*range(anchor + 1, m), *range(anchor - 1, -1, -1)]
+    for i in order:
+        neighbour = i - 1 if i > anchor else i + 1
+        dots = np.einsum("nc,nc->c", aligned[i], aligned[neighbour])
+        aligned[i] *= np.where(dots < 0, -1.0, 1.0)
+    return aligned
+
+
+def nearest_index(values: np.ndarray, value: float, *, log: bool = True) -> int:
+    """The panel whose value is nearest to ``value`` (on a log scale for γ)."""
+    values = np.asarray(values, dtype=float)
+    if log:
+        return int(np.argmin(np.abs(np.log(values) - math.log(value))))
+    return int(np.argmin(np.abs(values - value)))

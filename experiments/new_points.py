@@ -1,0 +1,177 @@
+"""Projecting points kernel PCA was not fitted on.
+
+A new point x lands at yₖ(x) = Σᵢ αᵢᵏ k̃(xᵢ, x) (Schölkopf, Smola & Müller 1998,
+eq. 18), where k̃ is the kernel centred with the *training* statistics
+(``kpca_core.center_test_kernel``): the origin of feature space is the training mean,
+and a new point must be measured from the same origin. This module fits on a training
+part, projects a held-out part, and takes one point's coordinate apart into its terms
+αᵢᵏ k̃(xᵢ, x), one per training point.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.decomposition import PCA
+from sklearn.model_selection import train_test_split
+
+from kpca_core import (
+    IndefiniteKernelWarning,
+    KernelCentering,
+    KernelPCA,
+    compute_kernel,
+    scale_eigenvectors,
+)
+
+HELDOUT_FRACTION = 0.25
+
+
+def split_indices(
+    n: int, y: np.ndarray | None, *, heldout_fraction: float = HELDOUT_FRACTION, seed: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
+    """(training rows, held-out rows), stratified by class when every class can be split."""
+    rows = np.arange(n)
+    stratify = None
+    if y is not None:
+        _, counts = np.unique(y, return_counts=True)
+        if counts.min() >= 2 and len(counts) <= heldout_fraction * n:
+            stratify = y
+    train, held = train_test_split(
+        rows, test_size=heldout_fraction, random_state=seed, stratify=stratify
+    )
+    return np.sort(train), np.sort(held)
+
+
+@dataclass(frozen=True)
+class NewPointsFit:
+    """Kernel PCA and linear PCA fitted on the training rows only.
+
+    Attributes
+    ----------
+    model : kpca_core.KernelPCA
+        Fitted on ``X_train`` (sigmoid: ``negative_eigenvalues="warn"``).
+    pca : sklearn.decomposition.PCA
+        Linear PCA fitted on ``X_train``.
+    X_train : (n, d) float
+    centering : KernelCentering
+        The training kernel's column means and grand mean (needed for k̃(xᵢ, x)).
+    alphas : (n, k) float
+        αᵏ = vᵏ / sqrt(λₖ); 0 for components with λ ≤ 0.
+    train_projection : (n, k)
+        ``model.fit_transform`` of the training rows.
+    warning : str or None
+        The indefinite-kernel warning, when the kernel raised one.
+    """
+
+    model: KernelPCA
+    pca: PCA
+    X_train: np.ndarray
+    centering: KernelCentering
+    alphas: np.ndarray
+    train_projection: np.ndarray
+    warning: str | None
+
+    def kernel_row(self, x: np.ndarray) -> np.ndarray:
+        """k(xᵢ, x) for every training point xᵢ (one row per point of x)."""
+        m = self.model
+        return compute_kernel(
+            np.atleast_2d(x), self.X_train, kernel=m.kernel, gamma=m.gamma_, degree=m.degree,
+            coef0=m.coef0,
+        )
+
+    def centered_kernel_row(self, x: np.ndarray) -> np.ndarray:
+        """k̃(xᵢ, x) = k(xᵢ, x) − mean_j k(xⱼ, x) − colmean_i + grand mean (training stats)."""
+        K = self.kernel_row(x)
+        c = self.centering
+        return K - K.mean(axis=1, keepdims=True) - c.column_means[None, :] + c.grand_mean
+
+    def project_with_own_centering(self, X_new: np.ndarray) -> np.ndarray:
+        """The classic mistake: centre the new points' kernel with *their own* means.
+
+        Shown next to the right answer to make the point: the result depends on which
+        other points were projected together, so it cannot be right.
+        """
+        K = self.kernel_row(X_new)
+        wrong = K - K.mean(axis=0, keepdims=True) - K.mean(axis=1, keepdims=True) + K.mean()
+        return wrong @ self.alphas
+
+
+def fit_new_points(
+    X_train: np.ndarray, *, kernel: str, kernel_params: dict, n_components: int
+) -> NewPointsFit:
+    """Fit kernel PCA (kpca_core.KernelPCA) and linear PCA on the training rows."""
+    X_train = np.asarray(X_train, dtype=np.float64)
+    n = X_train.shape[0]
+    model = KernelPCA(
+        min(n_components, n - 1), kernel=kernel, random_state=0,
+        negative_eigenvalues="warn", **kernel_params,
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", IndefiniteKernelWarning)
+        train_projection = model.fit_transform(X_train)
+    messages = [str(w.message) for w in caught if issubclass(w.category, IndefiniteKernelWarning)]
+    centering = KernelCentering.fit(
+        compute_kernel(X_train, kernel=kernel, **kernel_params)
+    )
+    pca = PCA(n_components=min(n_components, *X_train.shape), svd_solver="full").fit(X_train)
+    return NewPointsFit(
+        model=model,
+        pca=pca,
+        X_train=X_train,
+        centering=centering,
+        alphas=scale_eigenvectors(model.eigenvectors_, model.eigenvalues_),
+        train_projection=train_projection,
+        warning=messages[0] if messages else None,
+    )
+
+
+@dataclass(frozen=True)
+class Contributions:
+    """One point's coordinates taken apart: yₖ(x) = Σᵢ αᵢᵏ k̃(xᵢ, x).
+
+    Attributes
+    ----------
+    kernel : (n,) k(xᵢ, x)
+    centered : (n,) k̃(xᵢ, x)
+    terms : (n, k) αᵢᵏ k̃(xᵢ, x)
+    coordinates : (k,) the sums Σᵢ terms
+    transform : (k,) ``KernelPCA.transform(x)``, computed independently
+    """
+
+    kernel: np.ndarray
+    centered: np.ndarray
+    terms: np.ndarray
+    coordinates: np.ndarray
+    transform: np.ndarray
+
+    @property
+    def max_difference(self) -> float:
+        return float(np.max(np.abs(self.coordinates - self.transform)))
+
+    def top(self, component: int, count: int) -> np.ndarray:
+        """Training rows with the largest |αᵢᵏ k̃(xᵢ, x)| for component k (0-based)."""
+        order = np.argsort(-np.abs(self.terms[:, component]), kind="stable")
+        return order[:count]
+
+
+def contributions(fit: NewPointsFit, x: np.ndarray) -> Contributions:
+    """The terms of x's coordinates, and ``KernelPCA.transform(x)`` to check their sum."""
+    x = np.asarray(x, dtype=np.float64).reshape(1, -1)
+    kernel = fit.kernel_row(x)[0]
+    centered = fit.centered_kernel_row(x)[0]
+    terms = fit.alphas * centered[:, None]
+    return Contributions(
+        kernel=kernel,
+        centered=centered,
+        terms=terms,
+        coordinates=terms.sum(axis=0),
+        transform=fit.model.transform(x)[0],
+    )
+
+
+def nearest_rows(Z: np.ndarray, z: np.ndarray, count: int) -> np.ndarray:
+    """Rows of Z nearest to z (Euclidean), nearest first."""
+    distances = np.sum((np.asarray(Z) - np.asarray(z)[None, :]) ** 2, axis=1)
+    return np.argsort(distances, kind="stable")[:count]

@@ -1,0 +1,143 @@
+"""The γ sweep: real cross-validated scores, a sensible best γ, consistent signs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import StratifiedKFold, cross_val_score
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+import datasets
+from experiments.gamma_sweep import (
+    GAMMA_MAX,
+    GAMMA_MIN,
+    align_signs,
+    evaluate,
+    gamma_grid,
+    nearest_index,
+    subsample,
+    sweep,
+)
+from kpca_core import KernelPCA, median_heuristic_gamma
+
+
+def sklearn_cv(Z, y):
+    """The separability score rebuilt from scikit-learn alone."""
+    model = make_pipeline(StandardScaler(), LogisticRegression(C=100.0, max_iter=2000))
+    return cross_val_score(model, Z, y, cv=StratifiedKFold(5, shuffle=True, random_state=0)).mean()
+
+
+@pytest.fixture(scope="module")
+def circles_sweep():
+    data = datasets.load("circles", n=300, seed=0)
+    values = gamma_grid(data.X)
+    return data, sweep(data.X, data.y, kernel="rbf", kernel_params={"gamma": 10.0},
+                       param="gamma", values=values, n_components=3)
+
+
+def test_grid_is_log_spaced_round_and_straddles_the_median_heuristic():
+    X = datasets.load("circles", n=300).X
+    grid = gamma_grid(X)
+    assert len(grid) == 12
+    ratios = grid[1:] / grid[:-1]
+    np.testing.assert_allclose(np.unique(np.round(ratios, 6)), [3.0, 3.333333])
+    assert grid[0] < median_heuristic_gamma(X) < grid[-1]
+    assert GAMMA_MIN <= grid.min() and grid.max() <= GAMMA_MAX
+
+
+def test_grid_stays_inside_the_allowed_range_for_extreme_scales():
+    tiny = datasets.load("circles", n=100).X * 1e-4  # median heuristic ~1e8
+    huge = datasets.load("circles", n=100).X * 1e4
+    for X in (tiny, huge):
+        grid = gamma_grid(X)
+        assert len(grid) == 12 and GAMMA_MIN <= grid.min() and grid.max() <= GAMMA_MAX
+
+
+def test_scores_are_real_cross_validation_of_kernel_pca(circles_sweep):
+    data, result = circles_sweep
+    for i in (0, 5, 9):
+        gamma = result.values[i]
+        Z = KernelPCA(20, kernel="rbf", gamma=gamma, random_state=0).fit_transform(data.X)
+        assert result.score_two[i] == pytest.approx(sklearn_cv(Z[:, :2], data.y))
+        assert result.score_k[i] == pytest.approx(sklearn_cv(Z[:, :3], data.y))
+    assert result.linear_two == pytest.approx(sklearn_cv(data.X, data.y))
+
+
+def test_best_gamma_on_circles_is_where_rbf_separates_them(circles_sweep):
+    data, result = circles_sweep
+    best = result.values[result.best_index()]
+    assert result.score_two.max() >= 0.99
+    assert result.linear_two < 0.7  # linear PCA cannot separate rings
+    # Independent check: scikit-learn's own kernel PCA at that γ separates the rings ...
+    from sklearn.decomposition import KernelPCA as SkKernelPCA
+
+    Z = SkKernelPCA(2, kernel="rbf", gamma=best).fit_transform(data.X)
+    assert sklearn_cv(Z, data.y) >= 0.99
+    # ... and a kernel 100 times narrower or wider does not.
+    for far in (best / 100, best * 100):
+        Z = SkKernelPCA(2, kernel="rbf", gamma=far).fit_transform(data.X)
+        assert sklearn_cv(Z, data.y) < 0.9
+
+
+def test_ties_go_to_the_smoothest_kernel(circles_sweep):
+    _, result = circles_sweep
+    best = result.best_index()
+    assert result.score_two[best] == result.score_two.max()
+    assert np.all(result.score_two[:best] < result.score_two.max())
+
+
+def test_spectrum_flattens_and_similarity_vanishes_as_gamma_grows(circles_sweep):
+    _, result = circles_sweep
+    similarity = np.array([e.mean_similarity for e in result.evaluations])
+    assert similarity[0] > 0.95 and similarity[-1] < 0.01
+    assert np.all(np.diff(similarity) < 0)
+    assert result.top_share[0] > 0.45  # tiny γ: linear-like, two big eigenvalues
+    assert np.all(np.diff(result.top_share) < 0)
+    # huge γ: nearly K = I, every direction about as good as any other (flat: 1/(n-1))
+    assert result.top_share[-1] < 4 * result.flat_share < 0.05 * result.top_share[0]
+
+
+def test_align_signs_removes_arbitrary_flips():
+    rng = np.random.default_rng(0)
+    base = rng.normal(size=(50, 2))
+    panels = np.stack([base + 0.01 * rng.normal(size=base.shape) for _ in range(5)])
+    flips = np.array([[1, 1], [-1, 1], [1, -1], [-1, -1], [1, 1]])[:, None, :]
+    aligned = align_signs(panels * flips, anchor=2)
+    np.testing.assert_array_equal(aligned[2], (panels * flips)[2])  # anchor untouched
+    reference = aligned[2]
+    for i in range(5):
+        assert np.all(np.einsum("nc,nc->c", aligned[i], reference) > 0)
+
+
+def test_degree_sweep_and_evaluate_agree():
+    data = datasets.load("moons", n=120)
+    params = {"gamma": 1.0, "coef0": 1.0, "degree": 3}
+    result = sweep(data.X, data.y, kernel="poly", kernel_params=params, param="degree",
+                   values=[1, 2, 3], n_components=4)
+    one = evaluate(data.X, data.y, kernel="poly", kernel_params=params, n_components=4)
+    assert result.score_two[2] == one.score_two and result.score_k[2] == one.score_k
+    np.testing.assert_array_equal(result.projections[2], one.projection)
+
+
+def test_no_labels_no_scores():
+    X = datasets.load("parabola", n=60).X
+    result = sweep(X, None, kernel="rbf", kernel_params={}, param="gamma", values=[1.0, 10.0],
+                   n_components=3)
+    assert result.score_two is None and result.best_index() is None
+    assert result.linear_two is None
+
+
+def test_subsample_is_stratified_and_bounded():
+    y = np.repeat([0, 1, 2], [600, 300, 100])
+    rows = subsample(1000, y, limit=500)
+    assert len(rows) == 500 and len(np.unique(rows)) == 500
+    np.testing.assert_array_equal(np.bincount(y[rows]), [300, 150, 50])
+    np.testing.assert_array_equal(subsample(100, None, limit=500), np.arange(100))
+
+
+def test_nearest_index_on_a_log_scale():
+    values = np.array([1.0, 3.0, 10.0, 30.0])
+    assert nearest_index(values, 5.0) == 1  # log 5 is nearer log 3 than log 10
+    assert nearest_index(values, 6.0) == 2

@@ -1,0 +1,258 @@
+"""The component-maps page's sections: the paper's presets, the maps, their check and caption."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from experiments.component_maps import (
+    FIG3,
+    FIG3_DEGREES,
+    FIG4,
+    ComponentMaps,
+    cluster_roles,
+    component_maps,
+    degree_maps,
+    fig4_claims,
+    grid_side,
+)
+from kpca_core import KERNELS
+from ui.charts import show_chart
+from ui.checks import Check, show_check
+from ui.compute import BoundedStore, inputs
+from ui.figures.common import class_name
+from ui.figures.component_maps import MapPanel, map_grid, panel_title
+from ui.memory import guard_memory
+from ui.sidebar import apply_settings
+from ui.state import Settings, default_options, format_gamma
+
+MAPPED = 8  # components mapped in section 1 (Fig. 4 shows eight)
+# Grid cells sent to the browser per figure, all panels together (400², well under the
+# 500² rule for heatmaps): 141 × 141 for eight panels, 115 × 115 for the twelve of Fig. 3.
+MAX_CELLS = 160_000
+CHECK_TOLERANCE = 1e-8  # relative to the largest |projection|
+
+
+@st.cache_resource(max_entries=1, show_spinner=False)
+def _store() -> BoundedStore:
+    # An entry: ≤ 8 maps of ≤ 200² float64 (2.6 MB) plus n × 8 projections.
+    return BoundedStore(max_entries=8)
+
+
+def _key(settings: Settings, what: str, n_components: int) -> tuple:
+    return (what, settings.dataset, settings.dataset_options, settings.standardize,
+            settings.kernel, tuple(sorted(settings.kernel_params().items())), n_components)
+
+
+def _fig_settings(current: Settings, figure: dict, **extra) -> Settings:
+    spec = {**figure, **extra}
+    dataset = spec.pop("dataset")
+    spec.pop("n_components", None)
+    return replace(current, dataset=dataset, dataset_options=default_options(dataset),
+                   standardize=False, **spec)
+
+
+def paper_presets(settings: Settings) -> None:
+    """Two buttons that load the settings of the paper's Figs. 4 and 3."""
+    left, right = st.columns(2)
+    left.button(
+        "Load Fig. 4: three clusters, RBF γ = 10",
+        key="load_fig4",
+        on_click=apply_settings,
+        args=(_fig_settings(settings, FIG4),),
+        width="stretch",
+        help="Schölkopf, Smola & Müller (1998), Fig. 4: k(x, y) = exp(−‖x − y‖²/0.1).",
+    )
+    right.button(
+        "Load Fig. 3: noisy parabola, polynomial (x·y)ᵈ",
+        key="load_fig3",
+        on_click=apply_settings,
+        args=(_fig_settings(settings, FIG3, degree=2),),
+        width="stretch",
+        help="Schölkopf, Smola & Müller (1998), Fig. 3: k(x, y) = (x·y)ᵈ, d = 1 … 4.",
+    )
+
+
+def maps(settings: Settings, n_points: int) -> ComponentMaps:
+    """The first ``MAPPED`` components over the plane (cached per data and kernel)."""
+    k = min(MAPPED, n_points - 1)
+    side = min(grid_side(n_points), math.isqrt(MAX_CELLS // k))
+    # K plus the eigensolver's copy, then the (grid + data) × n test kernel.
+    guard_memory(n_points, copies=2)
+    guard_memory(side * side + n_points, n_points,
+                 what="the kernel between the grid points and the data")
+    X = inputs(settings)
+    return _store().get_or_compute(
+        _key(settings, "maps", k),
+        lambda: component_maps(X, kernel=settings.kernel,
+                               kernel_params=settings.kernel_params(), n_components=k,
+                               side=side),
+    )
+
+
+def _params_text(settings: Settings) -> str:
+    names = {"gamma": "γ", "degree": "d", "coef0": "c₀"}
+    return ", ".join(
+        f"{names[k]} = {format_gamma(v) if k == 'gamma' else v}"
+        for k, v in settings.kernel_params().items()
+    )
+
+
+def map_panels(result: ComponentMaps, data, settings: Settings) -> None:
+    fit = result.fit
+    # Components with λ ≤ 0 are 0 everywhere: say so instead of drawing blank panels.
+    k = max(1, int(np.sum(fit.eigenvalues > 0)))
+    panels = [
+        MapPanel(result.xs, result.ys, result.values[c],
+                 panel_title(c + 1, fit.eigenvalues[c], fit.explained_ratio[c]))
+        for c in range(k)
+    ]
+    kernel = KERNELS[settings.kernel].title
+    params = _params_text(settings)
+    fig = map_grid(
+        panels, fit.X, data.y, data.target_names, columns=min(4, k),
+        title=f"First {k} component{'s' if k > 1 else ''} over the plane<br><sup>{kernel}"
+        + (f", {params}" if params else "") + "</sup>",
+        axis_titles=_axis_names(data, settings),
+    )
+    show_chart(fig, key="chart_maps", name="component-maps")
+    side = len(result.xs)
+    st.caption(
+        f"Colour = value of yₖ(x) = Σᵢ αᵢᵏ k̃(xᵢ, x) at each of {side} × {side} grid points "
+        "(red positive, blue negative, white 0); contour lines join points with equal value. "
+        "λ is the eigenvalue of K̃ and % its share of trace(K̃), the variance in feature space."
+    )
+    held = len(fit.eigenvalues)
+    if k < held:
+        st.caption(
+            f"Components {k + 1}–{held} are not drawn: their λ is 0"
+            f"{' or negative' if fit.negative.any() else ''}, so they are 0 everywhere. On "
+            f"these data the {kernel} kernel's feature space holds only {k} directions of "
+            "variance."
+        )
+
+
+def _axis_names(data, settings: Settings) -> list[str]:
+    names = list(data.feature_names)[:2] or ["x₁", "x₂"]
+    if settings.standardize:
+        names = [f"{name} (standardised)" for name in names]
+    return names
+
+
+def map_check(result: ComponentMaps) -> None:
+    show_check(Check(
+        "largest |map value at a data point − that point's projection √λ·v|",
+        result.max_difference,
+        tolerance=CHECK_TOLERANCE * result.scale,
+    ))
+
+
+def what_the_components_do(result: ComponentMaps, data, settings: Settings) -> None:
+    """Between- and within-class shares of each component, and the caption they allow."""
+    fit = result.fit
+    if data.y is None or len(np.unique(data.y)) < 2:
+        st.caption("These data have no classes, so there is nothing to separate or split: "
+                   "read the maps as functions of the input.")
+        return
+    k = max(1, int(np.sum(fit.eigenvalues > 0)))  # the components drawn
+    roles = cluster_roles(fit.projection[:, :k], data.y)
+    names = [class_name(data.target_names, int(c), data.y) for c in np.unique(data.y)]
+    label_of = {int(c): name for c, name in zip(np.unique(data.y), names, strict=True)}
+    table = pd.DataFrame({
+        "component": np.arange(1, k + 1),
+        "λ": fit.eigenvalues[:k],
+        "% of trace(K̃)": 100 * fit.explained_ratio[:k],
+        "between classes (%)": 100 * roles.between_share,
+        "cuts in two": [", ".join(label_of[c] for c in cut) or "—"
+                                   for cut in roles.splits],
+    })
+    st.dataframe(table, hide_index=True, width="stretch",
+                 column_config={"λ": st.column_config.NumberColumn(format="%.4g"),
+                                "% of trace(K̃)": st.column_config.NumberColumn(format="%.1f"),
+                                "between classes (%)": st.column_config.NumberColumn(
+                                    format="%.1f",
+                                    help="Share of the component's variance that lies between "
+                                    "the class means")})
+    claims = fig4_claims(roles, fit.explained_ratio[:k], len(names))
+    share = 100 * roles.between_share
+    parts = []
+    if len(share) >= 2 and claims["separate"]:
+        parts.append(
+            f"Components 1 and 2 separate the classes: {share[0]:.0f} % and {share[1]:.0f} % "
+            "of their variance lies between the class means."
+        )
+    elif len(share) >= 2:
+        parts.append(
+            f"Components 1 and 2 do not simply separate the classes here: only "
+            f"{share[0]:.0f} % and {share[1]:.0f} % of their variance lies between the class "
+            "means (≥ 90 % would)."
+        )
+    if len(share) > 2 and claims["split_each"]:
+        parts.append(
+            f"Components 3–{len(share)} vary inside the classes (at most "
+            f"{share[2:].max():.1f} % between them), and each cuts one or more classes in "
+            "two, as Fig. 4 of the paper shows for its three clusters."
+        )
+    elif len(share) > 2:
+        parts.append(
+            f"Components 3–{len(share)} do not each split the classes the way Fig. 4 shows "
+            "(that needs each of them to carry ≥ 1 % of the variance, ≤ 10 % of it between "
+            "classes, and to cut a class in two)."
+        )
+    st.caption(" ".join(parts) + " A class is cut in two when it holds at least a third of the "
+               "component's variance and at least 20 % of its points lie on each side of its "
+               "mean.")
+
+
+def degree_grid(settings: Settings, data, n_points: int) -> None:
+    """Fig. 3: the first three components of (γ xᵀy + c₀)ᵈ for d = 1 … 4, one row per d."""
+    side = min(grid_side(n_points), math.isqrt(MAX_CELLS // 12))
+    guard_memory(n_points, copies=2)
+    guard_memory(side * side + n_points, n_points,
+                 what="the kernel between the grid points and the data")
+    X = inputs(settings)
+    gamma, coef0 = settings.gamma, settings.coef0
+    results = _store().get_or_compute(
+        ("degrees", settings.dataset, settings.dataset_options, settings.standardize,
+         gamma, coef0),
+        lambda: degree_maps(X, gamma=gamma, coef0=coef0, n_components=min(3, n_points - 1),
+                            side=side),
+    )
+    panels = []
+    for d, result in zip(FIG3_DEGREES, results, strict=True):
+        fit = result.fit
+        for c in range(len(fit.eigenvalues)):
+            panels.append(MapPanel(result.xs, result.ys, result.values[c], panel_title(
+                c + 1, fit.eigenvalues[c], fit.explained_ratio[c], prefix=f"d = {d} · ")))
+    kernel = "(x·y)ᵈ" if coef0 == 0 and gamma == 1 else f"({format_gamma(gamma)} x·y + {coef0})ᵈ"
+    fig = map_grid(panels, results[0].fit.X, data.y, data.target_names,
+                   columns=len(results[0].fit.eigenvalues),
+                   title=f"Polynomial kernel {kernel}: degrees 1–4<br><sup>one row per degree "
+                         "d, first components across</sup>",
+                   axis_titles=_axis_names(data, settings))
+    show_chart(fig, key="chart_degree_maps", name="component-maps-degrees")
+    ranks = [int(np.sum(r.fit.eigenvalues > 0)) for r in results]
+    worst = max(r.max_difference / r.scale for r in results)
+    st.caption(
+        "Degree 1 is linear PCA: its contour lines are straight and perpendicular to the "
+        "principal axes. "
+        + (f"With d = 1 only {ranks[0]} components carry variance (2-D inputs). "
+           if ranks[0] < 3 else "")
+        + "From d = 2 on the contour lines bend: the components are polynomials of degree d "
+        "in the inputs."
+    )
+    show_check(Check("largest relative |map at a data point − its projection| over the "
+                     "12 panels", worst, tolerance=CHECK_TOLERANCE))
+
+
+def fig3_offer(settings: Settings) -> None:
+    st.info(
+        "This section draws Fig. 3 of the paper: the polynomial kernel for degrees 1 to 4. "
+        f"The current kernel is {KERNELS[settings.kernel].title}; choose the polynomial "
+        "kernel in the sidebar, or load the paper's settings with the button above.",
+        icon=":material/functions:",
+    )

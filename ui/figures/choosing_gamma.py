@@ -1,0 +1,228 @@
+"""Choosing γ: small multiples across a sweep, separability against the parameter, spectra."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.colors import sample_colorscale
+from plotly.subplots import make_subplots
+
+from .common import BASE_LAYOUT, KEPT_COLOUR, LINEAR_PCA_COLOUR, class_colour, class_name, classes
+
+HIGHLIGHT = "#D62728"
+BEST_COLOUR = "#2CA02C"
+MAX_POINTS_PER_PANEL = 500
+
+
+def format_value(param: str, value: float) -> str:
+    return f"γ = {value:g}" if param == "gamma" else f"d = {int(value)}"
+
+
+def small_multiples(
+    projections: np.ndarray,
+    values: Sequence[float],
+    y: np.ndarray | None,
+    target_names: Sequence[str],
+    *,
+    param: str,
+    current: int,
+    current_exact: bool = True,
+    median: int | None,
+    columns: int = 6,
+    title: str,
+) -> go.Figure:
+    """One 2-D projection per parameter value; the current panel framed in red.
+
+    ``projections`` is (m, n, 2), signs already aligned. ``median`` marks the panel
+    nearest the median heuristic (γ only). Axes carry no numbers: each panel has its
+    own scale, and only the shape matters.
+    """
+    m, n, _ = projections.shape
+    rows = -(-m // columns)
+    titles = []
+    for i, value in enumerate(values):
+        text = format_value(param, value)
+        if i == current:
+            text = f"<b>{text} ◀ {'yours' if current_exact else 'nearest yours'}</b>"
+        if median is not None and i == median:
+            text += " · median"
+        titles.append(text)
+    fig = make_subplots(rows=rows, cols=columns, subplot_titles=titles,
+                        horizontal_spacing=0.02, vertical_spacing=0.12)
+    shown = np.arange(n) if n <= MAX_POINTS_PER_PANEL else np.linspace(
+        0, n - 1, MAX_POINTS_PER_PANEL).round().astype(int)
+    groups = classes(None if y is None else y[shown], len(shown))
+    for i in range(m):
+        row, col = divmod(i, columns)
+        Z = projections[i][shown]
+        for label, idx in groups:
+            fig.add_trace(
+                go.Scatter(
+                    x=Z[idx, 0].astype(np.float32), y=Z[idx, 1].astype(np.float32),
+                    mode="markers", marker=dict(color=class_colour(label), size=3),
+                    name=class_name(target_names, label, y), legendgroup=str(label),
+                    showlegend=i == 0, hoverinfo="skip",
+                ),
+                row=row + 1, col=col + 1,
+            )
+        if i == current:
+            axis = "" if i == 0 else str(i + 1)
+            fig.add_shape(
+                type="rect", xref=f"x{axis} domain", yref=f"y{axis} domain",
+                x0=-0.02, x1=1.02, y0=-0.02, y1=1.0,
+                line=dict(color=HIGHLIGHT, width=3),
+            )
+    fig.update_xaxes(showticklabels=False, showgrid=False, zeroline=True,
+                     zerolinecolor="#DDDDDD")
+    fig.update_yaxes(showticklabels=False, showgrid=False, zeroline=True,
+                     zerolinecolor="#DDDDDD")
+    layout = dict(BASE_LAYOUT)
+    layout["legend"] = dict(orientation="h", y=-0.06, itemsizing="constant", title_text="class")
+    layout["margin"] = dict(l=10, r=10, t=80, b=10)  # a two-line title
+    fig.update_layout(title=title, height=210 * rows + 130, **layout)
+    fig.update_annotations(font_size=12)
+    return fig
+
+
+def separability_vs_value(
+    values: Sequence[float],
+    score_two: np.ndarray,
+    score_k: np.ndarray,
+    *,
+    k: int,
+    linear_two: float | None,
+    param: str,
+    best: int,
+    current_value: float,
+    median_value: float | None,
+    title: str,
+) -> go.Figure:
+    """Cross-validated accuracy against γ (log axis) or d; best value and yours marked."""
+    values = np.asarray(values, dtype=float)
+    fig = go.Figure()
+    symbol = "γ" if param == "gamma" else "d"
+    fig.add_trace(go.Scatter(
+        x=values, y=100 * score_two, mode="lines+markers", name="kernel PCA, components 1–2",
+        line=dict(color=KEPT_COLOUR, width=3),
+        hovertemplate=f"{symbol} = %{{x:g}}: %{{y:.1f}}%<extra>components 1–2</extra>",
+    ))
+    fig.add_trace(go.Scatter(
+        x=values, y=100 * score_k, mode="lines+markers", name=f"kernel PCA, components 1–{k}",
+        line=dict(color=KEPT_COLOUR, dash="dot"),
+        hovertemplate=f"{symbol} = %{{x:g}}: %{{y:.1f}}%<extra>components 1–{k}</extra>",
+    ))
+    if linear_two is not None:
+        fig.add_trace(go.Scatter(
+            x=[values[0], values[-1]], y=[100 * linear_two] * 2, mode="lines",
+            name="linear PCA, components 1–2", line=dict(color=LINEAR_PCA_COLOUR, dash="dash"),
+            hovertemplate="linear PCA: %{y:.1f}%<extra></extra>",
+        ))
+    fig.add_trace(go.Scatter(
+        x=[values[best]], y=[100 * score_two[best]], mode="markers+text",
+        name=f"best {symbol} (components 1–2)",
+        marker=dict(color=BEST_COLOUR, size=16, symbol="star"),
+        text=[f"best {symbol} = {values[best]:g}"], textposition="bottom right",
+        hovertemplate=f"best {symbol} = %{{x:g}}: %{{y:.1f}}%<extra></extra>",
+    ))
+    # Vertical markers as traces (not add_vline annotations, which a log axis would place
+    # at 10^value): they get legend entries and hover like everything else.
+    fig.add_trace(go.Scatter(
+        x=[current_value, current_value], y=[0, 104], mode="lines",
+        name=f"your {symbol} = {current_value:g}", line=dict(color=HIGHLIGHT, width=2),
+        hoverinfo="skip",
+    ))
+    if median_value is not None:
+        fig.add_trace(go.Scatter(
+            x=[median_value, median_value], y=[0, 104], mode="lines",
+            name=f"median heuristic γ = {median_value:.3g}",
+            line=dict(color="black", dash="dot", width=1), hoverinfo="skip",
+        ))
+    if param == "gamma":
+        fig.update_xaxes(type="log", title="γ (log scale)", dtick=1, exponentformat="power")
+    else:
+        fig.update_xaxes(title="degree d", dtick=1)
+    fig.update_yaxes(title="cross-validated accuracy (%)", range=[0, 108])
+    layout = dict(BASE_LAYOUT)
+    layout["legend"] = dict(orientation="h", y=-0.3)
+    fig.update_layout(title=title, height=440, **layout)
+    return fig
+
+
+def spectra_lines(
+    values: Sequence[float],
+    leading_share: Sequence[np.ndarray],
+    *,
+    flat_share: float,
+    param: str,
+    current: int,
+    title: str,
+) -> go.Figure:
+    """λᵢ / trace(K̃) of the leading eigenvalues, one line per value (colour bar = value)."""
+    values = np.asarray(values, dtype=float)
+    m = len(values)
+    colours = sample_colorscale("Viridis", list(np.linspace(0, 0.95, m)))
+    fig = go.Figure()
+    for i, (value, shares) in enumerate(zip(values, leading_share, strict=True)):
+        positive = np.clip(np.asarray(shares, dtype=float), 1e-12, None)
+        fig.add_trace(go.Scatter(
+            x=np.arange(1, len(positive) + 1), y=100 * positive, mode="lines",
+            line=dict(color=HIGHLIGHT if i == current else colours[i],
+                      width=4 if i == current else 1.5),
+            name=format_value(param, value), showlegend=False,
+            hovertemplate=f"{format_value(param, value)}: λ%{{x}} holds %{{y:.3g}}%<extra></extra>",
+        ))
+    # A colour bar says which line is which value (12 legend entries would bury the plot).
+    scale_values = np.log10(values) if param == "gamma" else values
+    fig.add_trace(go.Scatter(
+        x=[None], y=[None], mode="markers", showlegend=False, hoverinfo="skip",
+        marker=dict(colorscale=[[0, colours[0]], [1, colours[-1]]],
+                    cmin=float(scale_values.min()), cmax=float(scale_values.max()),
+                    color=[float(scale_values.min())], showscale=True,
+                    colorbar=dict(title="log₁₀ γ" if param == "gamma" else "d", thickness=12)),
+    ))
+    fig.add_hline(y=100 * flat_share, line=dict(color="black", dash="dash", width=1),
+                  annotation_text="flat: K̃ ∝ I − 1/n", annotation_position="bottom left")
+    fig.update_xaxes(title="eigenvalue rank")
+    fig.update_yaxes(type="log", title="% of trace(K̃)", dtick=2, exponentformat="power")
+    fig.update_layout(title=title, height=400, **BASE_LAYOUT)
+    return fig
+
+
+def share_vs_value(
+    values: Sequence[float],
+    top_share: np.ndarray,
+    mean_similarity: np.ndarray | None,
+    *,
+    flat_share: float,
+    param: str,
+    title: str,
+) -> go.Figure:
+    """λ₁ / trace(K̃) and (when given) the mean similarity k(xᵢ, xⱼ), against the value."""
+    values = np.asarray(values, dtype=float)
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(
+        x=values, y=100 * np.asarray(top_share), mode="lines+markers", name="λ₁ / trace(K̃)",
+        line=dict(color=KEPT_COLOUR, width=3),
+        hovertemplate="%{x:g}: λ₁ holds %{y:.3g}%<extra></extra>",
+    ))
+    if mean_similarity is not None:  # only for kernels with 0 < k ≤ 1 (RBF, Laplacian)
+        fig.add_trace(go.Scatter(
+            x=values, y=100 * np.asarray(mean_similarity), mode="lines+markers",
+            name="mean k(xᵢ, xⱼ), i ≠ j, in %", line=dict(color="#9467BD", dash="dot"),
+            hovertemplate="%{x:g}: mean similarity %{y:.3g} %<extra></extra>",
+        ))
+    fig.add_trace(go.Scatter(
+        x=[values[0], values[-1]], y=[100 * flat_share] * 2, mode="lines",
+        name="flat spectrum, 1/(n − 1)", line=dict(color="black", dash="dash", width=1),
+        hoverinfo="skip",
+    ))
+    fig.update_xaxes(type="log" if param == "gamma" else "linear", dtick=1,
+                     exponentformat="power",
+                     title="γ (log scale)" if param == "gamma" else "degree d")
+    fig.update_yaxes(type="log", title="%", dtick=1, exponentformat="power")
+    layout = dict(BASE_LAYOUT)
+    layout["legend"] = dict(orientation="h", y=-0.3)
+    fig.update_layout(title=title, height=420, **layout)
+    return fig

@@ -1,0 +1,312 @@
+"""The new-points page's sections: the split, the held-out projection, a placed point's terms."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import datasets
+from experiments.new_points import (
+    Contributions,
+    NewPointsFit,
+    contributions,
+    fit_new_points,
+    nearest_rows,
+    split_indices,
+)
+from kpca_core import KERNELS
+from ui.charts import show_chart
+from ui.checks import Check, show_check
+from ui.compute import BoundedStore, inputs, load_data
+from ui.figures.common import class_name, digit_mosaic
+from ui.figures.new_points import projection_with_heldout, terms_in_input_space
+from ui.memory import guard_memory
+from ui.state import Settings, format_gamma
+
+TOP_TERMS = 10
+NEAREST_DIGITS = 8
+MAX_TYPED_FEATURES = 6  # up to this many features the point is typed in; beyond, picked
+CHECK_TOLERANCE = 1e-9  # relative to the largest |coordinate|
+USPS_TEST = (("n", 2007), ("seed", 0), ("split", "test"))
+
+
+@dataclass(frozen=True)
+class Split:
+    """The rows of the current data used for fitting and held out, and the fit."""
+
+    train: np.ndarray
+    held: np.ndarray
+    fit: NewPointsFit
+    Z_held: np.ndarray  # KernelPCA.transform of the held-out rows
+    Z_held_own: np.ndarray  # the same, centred with the held-out rows' own means (wrong)
+    P_train: np.ndarray  # linear PCA of the training rows
+    P_held: np.ndarray
+
+
+@st.cache_resource(max_entries=1, show_spinner=False)
+def _store() -> BoundedStore:
+    # An entry holds the training inputs, n × k projections and a fitted KernelPCA:
+    # ≤ 2 MB for USPS-2000 (the model keeps X_fit_, 1,500 × 256).
+    return BoundedStore(max_entries=8)
+
+
+def split_and_fit(settings: Settings, data) -> Split:
+    n = len(data.X)
+    n_train = n - max(1, round(0.25 * n))
+    guard_memory(n_train, copies=2)  # K for KernelPCA.fit, then K again for the statistics
+    X = inputs(settings)
+    key = (settings.dataset, settings.dataset_options, settings.standardize, settings.kernel,
+           tuple(sorted(settings.kernel_params().items())), settings.n_components)
+
+    def compute() -> Split:
+        train, held = split_indices(n, data.y)
+        fit = fit_new_points(X[train], kernel=settings.kernel,
+                             kernel_params=settings.kernel_params(),
+                             n_components=settings.n_components)
+        return Split(
+            train=train, held=held, fit=fit,
+            Z_held=fit.model.transform(X[held]),
+            Z_held_own=fit.project_with_own_centering(X[held]),
+            P_train=fit.pca.transform(X[train]), P_held=fit.pca.transform(X[held]),
+        )
+
+    return _store().get_or_compute(key, compute)
+
+
+def _labels(data, rows):
+    return None if data.y is None else data.y[rows]
+
+
+def _pad(Z: np.ndarray) -> np.ndarray:
+    """Two columns for a scatter (a 1-D linear PCA gets a zero second axis)."""
+    return Z[:, :2] if Z.shape[1] >= 2 else np.column_stack([Z[:, 0], np.zeros(len(Z))])
+
+
+def _kernel_text(settings: Settings) -> str:
+    names = {"gamma": "γ", "degree": "d", "coef0": "c₀"}
+    params = ", ".join(f"{names[k]} = {format_gamma(v) if k == 'gamma' else v}"
+                       for k, v in settings.kernel_params().items())
+    return KERNELS[settings.kernel].title + (f", {params}" if params else "")
+
+
+def projections(split: Split, data, settings: Settings, *, point=None, point_label="your point",
+                key_suffix: str = "") -> None:
+    """KPCA and linear PCA side by side: training, held-out, and optionally one new point."""
+    y_train, y_held = _labels(data, split.train), _labels(data, split.held)
+    left, right = st.columns(2)
+    with left:
+        fig = projection_with_heldout(
+            split.fit.train_projection, y_train, split.Z_held, y_held, data.target_names,
+            train_rows=split.train, held_rows=split.held,
+            new_point=None if point is None else point[0],
+            title=f"Kernel PCA ({_kernel_text(settings)})",
+            axis_titles=("KPCA component 1", "KPCA component 2"), new_point_label=point_label,
+        )
+        show_chart(fig, key=f"chart_np_kpca{key_suffix}", name="new-points-kpca")
+    with right:
+        fig = projection_with_heldout(
+            _pad(split.P_train), y_train, _pad(split.P_held), y_held, data.target_names,
+            train_rows=split.train, held_rows=split.held,
+            new_point=None if point is None else _pad(point[1][None, :])[0],
+            title="Linear PCA", axis_titles=("PCA component 1", "PCA component 2"),
+            new_point_label=point_label,
+        )
+        show_chart(fig, key=f"chart_np_pca{key_suffix}", name="new-points-pca")
+
+
+def heldout_lesson(split: Split) -> None:
+    n_train, n_held = len(split.train), len(split.held)
+    shift = float(np.max(np.linalg.norm(split.Z_held_own[:, :2] - split.Z_held[:, :2], axis=1)))
+    spread = float(np.max(np.abs(split.fit.train_projection[:, :2]))) or 1.0
+    st.caption(
+        f"Fitted on {n_train:,} points (filled); the {n_held:,} held-out points (open diamonds) "
+        "were projected afterwards with KernelPCA.transform: the kernel between each new point "
+        "and the training points, centred with the training means, times α. Each lands among "
+        "training points of its own kind when the components generalise."
+    )
+    if split.fit.warning:
+        st.warning(split.fit.warning, icon=":material/warning:")
+    st.markdown(
+        f"**A common mistake:** centring the held-out kernel with the held-out points' own "
+        f"means instead would move them by up to **{shift:.3g}** in the first two components "
+        f"({100 * shift / spread:.0f} % of the training points' largest coordinate), and a "
+        "single new point would always land exactly at the origin."
+    )
+
+
+# --------------------------------------------------------------------------- placing a point
+
+
+def _input_key(settings: Settings, j: int) -> str:
+    digest = abs(hash((settings.dataset, settings.dataset_options, settings.standardize)))
+    return f"np_x{j}_{digest}"
+
+
+def typed_point(split: Split, data, settings: Settings) -> np.ndarray:
+    """Number inputs, one per feature, starting at the first held-out point."""
+    X = inputs(settings)
+    names = list(data.feature_names) or [f"x{j + 1}" for j in range(X.shape[1])]
+    start = X[split.held[0]]
+    low, high = X.min(axis=0), X.max(axis=0)
+    span = np.where(high > low, high - low, 1.0)
+    columns = st.columns(min(len(names), 6))
+    values = []
+    for j, name in enumerate(names):
+        key = _input_key(settings, j)
+        st.session_state.setdefault(key, round(float(start[j]), 3))
+        values.append(columns[j % len(columns)].number_input(
+            f"{name}{' (standardised)' if settings.standardize else ''}",
+            step=float(f"{span[j] / 50:.1g}"), format="%.3f", key=key,
+        ))
+    st.caption(
+        "Type the coordinates of a new point. (Streamlit charts report clicks on drawn "
+        "points only, not on empty space, so a point cannot be placed by clicking the plot.) "
+        f"It starts at held-out point {split.held[0]}."
+    )
+    return np.array(values, dtype=float)
+
+
+def picked_point(split: Split, data, settings: Settings) -> np.ndarray:
+    """Too many features to type: pick one of the held-out points."""
+    X = inputs(settings)
+    row = st.selectbox("Held-out point", list(split.held), key="np_pick_row",
+                       help="These data have too many features to type a point in.")
+    return X[int(row)]
+
+
+def locate(split: Split, x: np.ndarray) -> tuple[Contributions, np.ndarray]:
+    """The point's terms (and KernelPCA.transform) and its linear PCA coordinates."""
+    return contributions(split.fit, x), split.fit.pca.transform(x[None, :])[0]
+
+
+def coordinates_check(parts: Contributions) -> None:
+    scale = float(np.max(np.abs(parts.transform))) or 1.0
+    show_check(Check("largest |Σᵢ αᵢᵏ k̃(xᵢ, x) − KernelPCA.transform(x)| over the components",
+                     parts.max_difference, tolerance=CHECK_TOLERANCE * max(scale, 1.0)))
+
+
+def terms(split: Split, parts: Contributions, data, settings: Settings) -> int:
+    """The top training points' terms for one component, and where the sum comes from."""
+    k = len(parts.coordinates)
+    component = st.segmented_control(
+        "Component", list(range(1, k + 1)), default=1, key="np_component", required=True,
+        format_func=lambda c: f"y{c}",
+    )
+    c = int(component) - 1
+    top = parts.top(c, TOP_TERMS)
+    X_train = split.fit.X_train
+    table = {
+        "training point": split.train[top],
+        "class": [class_name(data.target_names, int(data.y[split.train[i]]), data.y)
+                  for i in top] if data.y is not None else ["—"] * len(top),
+    }
+    if X_train.shape[1] <= 3:
+        for j in range(X_train.shape[1]):
+            table[f"x{j + 1}"] = X_train[top, j]
+    table.update({
+        f"α{c + 1}": split.fit.alphas[top, c],
+        "k(xᵢ, x)": parts.kernel[top],
+        "k̃(xᵢ, x)": parts.centered[top],
+        "term αᵢ·k̃": parts.terms[top, c],
+    })
+    st.dataframe(pd.DataFrame(table), hide_index=True, width="stretch",
+                 column_config={name: st.column_config.NumberColumn(format="%.4g")
+                                for name in table if name not in ("training point", "class")})
+    total = parts.coordinates[c]
+    top_sum = float(parts.terms[top, c].sum())
+    magnitude = np.abs(parts.terms[:, c])
+    share = float(magnitude[top].sum() / magnitude.sum()) if magnitude.sum() > 0 else 0.0
+    st.markdown(
+        f"Sum over all **{len(split.train):,}** training points: y{c + 1}(x) = **{total:.6g}**; "
+        f"the {len(top)} rows above add up to {top_sum:.6g} and carry {100 * share:.0f} % of "
+        f"the total |terms|. KernelPCA.transform(x) gives **{parts.transform[c]:.6g}**."
+    )
+    if split.fit.model.eigenvalues_[c] <= 0:
+        st.caption(f"λ{c + 1} ≤ 0: this component has no real axis, so α = 0 and y = 0.")
+    return c
+
+
+def terms_picture(split: Split, parts: Contributions, x: np.ndarray, c: int, data,
+                  settings: Settings) -> None:
+    fig = terms_in_input_space(
+        split.fit.X_train, parts.terms[:, c], x, component=c + 1,
+        title=f"Each training point's term in y{c + 1}(x): size = |αᵢ k̃(xᵢ, x)|",
+        axis_titles=list(data.feature_names)[:2] or ["x₁", "x₂"],
+    )
+    show_chart(fig, key="chart_np_terms", name="new-points-terms")
+    distance = np.linalg.norm(split.fit.X_train - x[None, :], axis=1)
+    top = parts.top(c, TOP_TERMS)
+    near, everyone = float(np.median(distance[top])), float(np.median(distance))
+    text = (f"Red terms push y{c + 1}(x) up, blue ones down. The {len(top)} largest terms come "
+            f"from training points at a median distance of {near:.3g} from your point; the "
+            f"median over all training points is {everyone:.3g}")
+    if near < 0.5 * everyone:
+        text += ": with this kernel, nearby points dominate."
+    elif near > 0.8 * everyone:
+        text += ": with this kernel, far points weigh in as much as near ones."
+    else:
+        text += ": nearer points weigh more, but far ones still count."
+    st.caption(text)
+
+
+# --------------------------------------------------------------------------- USPS
+
+
+def usps_test_digit(settings: Settings, data) -> tuple[np.ndarray, np.ndarray, int, int] | None:
+    """Pick a digit from the published test split.
+
+    Returns (the digit as the kernel sees it, its raw pixels, its row, its label).
+    """
+    try:
+        pool = load_data("usps", USPS_TEST)
+    except datasets.UspsUnavailableError as error:
+        st.error(str(error))
+        return None
+    left, right = st.columns([1, 3])
+    digit = left.selectbox("Digit", ["any", *range(10)], key="np_usps_digit")
+    rows = np.arange(len(pool.X)) if digit == "any" else np.flatnonzero(pool.y == digit)
+    position = right.slider("Which test image", 0, len(rows) - 1, 0, key="np_usps_index",
+                            help="Images of the published USPS test split (2,007 digits).")
+    row = int(rows[position])
+    raw = pool.X[row]
+    if settings.standardize:  # the same transform the training digits went through
+        X = data.X
+        std = X.std(axis=0)
+        std[std == 0] = 1.0
+        x = (raw - X.mean(axis=0)) / std
+    else:
+        x = raw
+    if dict(settings.dataset_options).get("split") != "train":
+        st.info("The sidebar's USPS split is not 'train': the test digit may also be among the "
+                "digits kernel PCA was fitted on.", icon=":material/info:")
+    return x, raw, row, int(pool.y[row])
+
+
+def usps_neighbours(split: Split, parts: Contributions, data, label: int, row: int) -> None:
+    z = parts.transform
+    nearest = nearest_rows(split.fit.train_projection, z, NEAREST_DIGITS)
+    rows = split.train[nearest]
+    same = int(np.sum(data.y[rows] == label))
+    fig = digit_mosaic(
+        np.vstack([data.X[rows]]), data.image_shape, columns=NEAREST_DIGITS,
+        hover_labels=[f"training digit {r}: {data.target_names[data.y[r]]}" for r in rows],
+        title=f"Its {NEAREST_DIGITS} nearest training digits",
+    )
+    fig.update_layout(height=230)
+    show_chart(fig, key="chart_np_neighbours", name="new-points-neighbours")
+    st.caption(
+        f"{same} of these {NEAREST_DIGITS} are {label}s, the test digit's true label "
+        f"(test image {row}). Nearest in the first {len(z)} kernel components: distances "
+        "between KPCA coordinates, the test digit's from KernelPCA.transform."
+    )
+
+
+def usps_digit_image(x_raw: np.ndarray, data, label: int, row: int) -> None:
+    fig = digit_mosaic(x_raw[None, :], data.image_shape, columns=1,
+                       hover_labels=[f"test digit {row}: {label}"],
+                       title=f"Test digit {row}: a {label}")
+    fig.update_layout(height=230)
+    show_chart(fig, key="chart_np_test_digit", name="new-points-test-digit")
