@@ -43,4 +43,11 @@ LESSONS: tuple[Lesson, ...] = (
         "Any dataset, any kernel: K, K̃, the eigen-spectrum and the projections next to "
         "linear PCA.",
     ),
+    Lesson(
+        "app_pages/denoising.py",
+        "De-noising",
+        ":material/auto_fix_high:",
+        "Clean noisy USPS digits with kernel PCA and a pre-image (learned, fixed point, "
+        "Kwok–Tsang) against linear PCA, and Mika et al.'s (1999) result.",
+    ),
 )
