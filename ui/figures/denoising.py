@@ -28,7 +28,7 @@ NOISY_COLOUR = "#D62728"
 
 def grid_title(m: int, method_title: str, errors: Mapping[str, float], count: int) -> str:
     return (
-        f"m = {m} · MSE of these {count} digits against the originals: "
+        f"m = {m} · MSE of these {count} digits against the originals<br>"
         f"noisy {errors['noisy']:.4f} · PCA {errors['PCA']:.4f} · "
         f"{method_title} {errors['KPCA']:.4f}"
     )
@@ -62,7 +62,7 @@ def denoising_grid(
         title=grid_title(m, method_title, errors, count), row_labels=list(GRID_ROWS),
     )
     fig.update_traces(zmin=-1.0, zmax=1.0)
-    fig.update_layout(title_font_size=14, height=120 + 4 * 34)
+    fig.update_layout(title_font_size=14, height=330, margin=dict(l=10, r=10, t=70, b=10))
     return fig
 
 
@@ -122,5 +122,5 @@ def mse_curves(
         **{**BASE_LAYOUT, "legend": dict(title_text="method · time for all m",
                                          orientation="h", yanchor="top", y=-0.2, x=0)},
     )
-    fig.update_layout(margin=dict(l=10, r=10, t=60, b=10), title_font_size=15)
+    fig.update_layout(margin=dict(l=10, r=10, t=80, b=10), title_font_size=15)
     return fig
