@@ -87,7 +87,8 @@ def mse_curves(
     for method, (m_values, errors, seconds) in curves.items():
         errors = np.asarray(errors, dtype=float)
         colour = METHOD_COLOURS[method]
-        name = METHOD_TITLES[method]
+        best = int(np.argmin(errors))
+        name = f"{METHOD_TITLES[method]} · best m = {m_values[best]}"
         if seconds is not None:
             name += f" · {seconds:.2f} s"
         fig.add_trace(go.Scatter(
@@ -98,13 +99,10 @@ def mse_curves(
             hovertemplate=f"{METHOD_TITLES[method]}<br>m = %{{x}}<br>MSE = %{{y:.4f}}"
                           "<extra></extra>",
         ))
-        best = int(np.argmin(errors))
         fig.add_trace(go.Scatter(
-            x=[m_values[best]], y=[errors[best]], mode="markers+text", name="best m",
+            x=[m_values[best]], y=[errors[best]], mode="markers", name="best m",
             legendgroup=method, meta=f"best:{method}", showlegend=False,
             marker=dict(color=colour, symbol="star", size=18, line=dict(color="black", width=1)),
-            text=[f"m={m_values[best]}"], textposition="top center",
-            textfont=dict(color=colour, size=12),
             hovertemplate=f"best m of {METHOD_TITLES[method]}: %{{x}}<br>MSE = %{{y:.4f}}"
                           "<extra></extra>",
         ))
@@ -119,7 +117,7 @@ def mse_curves(
                    tickvals=[1, 2, 4, 8, 16, 32, 64, 128, 256]),
         yaxis=dict(title="MSE per pixel against the clean digits", rangemode="tozero"),
         height=460,
-        **{**BASE_LAYOUT, "legend": dict(title_text="method · time for all m",
+        **{**BASE_LAYOUT, "legend": dict(title_text="★ best m · time for all m",
                                          orientation="h", yanchor="top", y=-0.2, x=0)},
     )
     fig.update_layout(margin=dict(l=10, r=10, t=80, b=10), title_font_size=15)
