@@ -33,6 +33,8 @@ ALPHA_CHOICES = (1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1.0)
 MAX_ITER_CHOICES = (10, 20, 50, 100, 200, 500)
 # Where the lesson shows at default settings: PCA wins on clean digits, KPCA on noisy.
 DEFAULT_M = 128
+# Pixels live in [-1, 1]; a pre-image far outside that range is not a digit any more.
+KWOK_TSANG_LIMIT = 2.0
 
 # Widget keys (tests drive the page through them).
 K_N, K_TEST, K_SEED, K_NOISE = "dn_n_train", "dn_test_per_class", "dn_seed", "dn_noise"
@@ -191,7 +193,7 @@ def _curve_store() -> BoundedStore:
     # One entry: a method's reconstructions at every m (at most 500 digits × 256 pixels
     # × 9 m ≈ 9 MB). A hand-made LRU rather than st.cache_resource on the function,
     # because the first computation drives a progress bar that lives outside it.
-    return BoundedStore(max_entries=12)
+    return BoundedStore(max_entries=8)
 
 
 def curve(settings: DenoisingSettings, method: str, on_step=None) -> dn.MethodCurve:
@@ -281,6 +283,22 @@ def digit_grid(settings: DenoisingSettings, curves: dict[str, dn.MethodCurve]) -
     report = curves["fixed_point"].fixed_point.get(m)
     if report is not None:
         st.caption(fixed_point_text(report, m, len(X_clean)))
+    kwok_tsang_warning(curves["kwok_tsang"], settings.params.n_neighbors)
+
+
+def kwok_tsang_warning(curve: dn.MethodCurve, k: int) -> None:
+    """Say so when Kwok–Tsang's pre-images leave the digits' range (many neighbours)."""
+    worst_m, worst = max(((m, float(np.abs(Z).max())) for m, Z in curve.reconstructions.items()),
+                         key=lambda item: item[1])
+    if worst > KWOK_TSANG_LIMIT:
+        st.warning(
+            f"Kwok–Tsang with k = {k} neighbours produces pixels up to {worst:.3g} at m = "
+            f"{worst_m} (digits live in −1 … 1). The projected point is closer to every "
+            "training digit than any real digit's image can be, so the distances it implies "
+            "do not fit together; with many neighbours the multidimensional scaling "
+            "amplifies that mismatch. Lower k under Pre-image settings.",
+            icon=":material/warning:",
+        )
 
 
 def fixed_point_text(report: dn.FixedPointReport, m: int, count: int) -> str:

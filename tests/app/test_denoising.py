@@ -164,3 +164,17 @@ def test_too_many_training_digits_for_the_memory_budget_is_refused(monkeypatch):
     assert not at.exception
     assert "needs" in at.error[0].value and "Use at most" in at.error[0].value
     assert not at.get("plotly_chart")
+
+
+def test_kwok_tsang_with_many_neighbours_warns_with_the_measured_pixel_range():
+    at = open_denoising(**{view.K_K: 50})
+    assert not at.exception
+    curves = view.curve(view.curve_settings(
+        view.DenoisingSettings(n_train=N_TRAIN, test_per_class=PER_CLASS, seed=SEED,
+                               params=dn.PreimageParams(n_neighbors=50)), "kwok_tsang"),
+        "kwok_tsang")
+    worst = max(float(np.abs(Z).max()) for Z in curves.reconstructions.values())
+    warnings = [w.value for w in at.warning if "Kwok–Tsang" in w.value]
+    assert bool(warnings) == (worst > view.KWOK_TSANG_LIMIT)
+    if warnings:
+        assert f"{worst:.3g}" in warnings[0]
