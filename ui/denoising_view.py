@@ -323,8 +323,8 @@ def curves_chart(settings: DenoisingSettings, curves: dict[str, dn.MethodCurve],
     level = ("σ" if settings.noise == "gaussian" else "p") + f" = {settings.level:g}"
     fig = figures.mse_curves(
         data, noisy_mse=noisy_error, current_m=settings.m,
-        title=f"This run: {settings.n_train:,} training digits<br>"
-              f"{dn.NOISE_TITLES[settings.noise]} noise, {level}",
+        title=f"This run<br>{settings.n_train:,} digits, {dn.NOISE_TITLES[settings.noise]} "
+              f"{level}",
     )
     show_chart(fig, key="denoising_mse", name="denoising-mse-vs-m")
 
@@ -337,8 +337,8 @@ def stored_chart(stored: dict, noise: str) -> None:
     level = ("σ" if noise == "gaussian" else "p") + f" = {r['level']:g}"
     fig = figures.mse_curves(
         data, noisy_mse=r["noisy_mse"],
-        title=f"The paper's setting, stored run<br>{s['n_train']:,} training digits, "
-              f"{dn.NOISE_TITLES[noise]} noise, {level}",
+        title=f"The paper's setting (stored)<br>{s['n_train']:,} digits, "
+              f"{dn.NOISE_TITLES[noise]} {level}",
     )
     show_chart(fig, key="denoising_stored", name="denoising-mika1999-stored")
 

@@ -24,6 +24,9 @@ METHOD_COLOURS = {
 METHOD_SYMBOLS = {"pca": "square", "learned": "diamond", "fixed_point": "circle",
                   "kwok_tsang": "triangle-up"}
 NOISY_COLOUR = "#D62728"
+# Legend names short enough for two charts side by side on an 800-pixel screen.
+SHORT_TITLES = {"pca": "PCA", "learned": "learned", "fixed_point": "fixed point",
+                "kwok_tsang": "Kwok–Tsang"}
 
 
 def grid_title(m: int, method_title: str, errors: Mapping[str, float], count: int) -> str:
@@ -62,7 +65,7 @@ def denoising_grid(
         title=grid_title(m, method_title, errors, count), row_labels=list(GRID_ROWS),
     )
     fig.update_traces(zmin=-1.0, zmax=1.0)
-    fig.update_layout(title_font_size=14, height=330, margin=dict(l=10, r=10, t=70, b=10))
+    fig.update_layout(title_font_size=14, height=260, margin=dict(l=10, r=10, t=60, b=0))
     return fig
 
 
@@ -88,7 +91,7 @@ def mse_curves(
         errors = np.asarray(errors, dtype=float)
         colour = METHOD_COLOURS[method]
         best = int(np.argmin(errors))
-        name = f"{METHOD_TITLES[method]} · best m = {m_values[best]}"
+        name = f"{SHORT_TITLES[method]} · m={m_values[best]}"
         if seconds is not None:
             name += f" · {seconds:.2f} s"
         fig.add_trace(go.Scatter(
@@ -117,7 +120,7 @@ def mse_curves(
                    tickvals=[1, 2, 4, 8, 16, 32, 64, 128, 256]),
         yaxis=dict(title="MSE per pixel against the clean digits", rangemode="tozero"),
         height=460,
-        **{**BASE_LAYOUT, "legend": dict(title_text="★ best m · time for all m",
+        **{**BASE_LAYOUT, "legend": dict(title_text="★ best m, time:",
                                          orientation="h", yanchor="top", y=-0.2, x=0)},
     )
     fig.update_layout(margin=dict(l=10, r=10, t=80, b=10), title_font_size=15)
