@@ -82,5 +82,10 @@ LESSONS: tuple[Lesson, ...] = (
         ":material/tune:",
         "One projection across a range of γ and degrees: which separates the classes, and "
         "why too small or too large fails.",
+        "app_pages/denoising.py",
+        "De-noising",
+        ":material/auto_fix_high:",
+        "Clean noisy USPS digits with kernel PCA and a pre-image (learned, fixed point, "
+        "Kwok–Tsang) against linear PCA, and Mika et al.'s (1999) result.",
     ),
 )

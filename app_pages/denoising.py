@@ -1,0 +1,83 @@
+"""De-noising: clean real USPS digits with kernel PCA and a pre-image, against linear PCA."""
+
+import streamlit as st
+
+import datasets
+from experiments import denoising as dn
+from kpca_core import fixed_point_preimage, kwok_tsang_preimage
+from ui import denoising_view as view
+from ui.memory import guard_memory
+from ui.source import show_source
+
+st.title("De-noising digits")
+st.write(
+    "Keep only the first m principal components of a noisy digit and map it back: the "
+    "noise lives mostly in the components you drop. Kernel PCA does this in feature "
+    "space, which raises a new problem — getting back to an image at all."
+)
+st.caption(
+    "This lesson always uses the USPS digits and the RBF kernel, with its own settings "
+    "below (the sidebar's settings belong to the other pages). Defaults follow Mika et "
+    "al. (1999): γ = 1/128, Gaussian σ = 0.5 or speckle p = 0.4, clean training digits."
+)
+
+st.header("1 · Digits, noise and model")
+settings = view.controls()
+# Kernel PCA holds one n × n matrix (K, centred and decomposed in place); the learned
+# pre-image later builds one more n × n matrix, after the first is gone.
+guard_memory(settings.n_train, what="the kernel matrix of the training digits")
+
+try:
+    curves = view.compute_all(settings)
+except datasets.UspsUnavailableError as error:
+    st.error(f"{error}\n\nThe other pages work without the USPS digits.")
+    st.stop()
+except ValueError as error:  # e.g. k larger than the number of training digits
+    st.error(f"These settings do not work: {error}")
+    st.stop()
+view.noise_check(settings)
+
+st.header("2 · Why kernel PCA needs a pre-image")
+st.markdown(
+    "Linear PCA projects a digit onto a flat subspace of pixel space; the projection *is* "
+    "an image, so reconstructing it is one matrix product. Kernel PCA projects φ(x), the "
+    "digit's image in feature space, onto the first m kernel principal axes. That "
+    "projection P<sub>m</sub>φ(x) is a combination of many training digits' feature "
+    "vectors, and such a combination is in general the image of **no** digit at all: "
+    "there is no z with φ(z) = P<sub>m</sub>φ(x). A *pre-image* is the z whose φ(z) comes "
+    "closest, and each method finds it differently:\n\n"
+    "- **learned**: a kernel ridge regression (ridge α) from the m coordinates of the "
+    "training digits back to the digits (scikit-learn's `fit_inverse_transform`);\n"
+    "- **fixed point** (Mika et al.): iterate z ← Σᵢ cᵢ k(z, xᵢ) xᵢ / Σᵢ cᵢ k(z, xᵢ) "
+    "from the noisy digit, restart from the nearest training digit if it fails;\n"
+    "- **Kwok–Tsang**: turn feature-space distances to the k nearest training digits into "
+    "pixel distances, then place z by multidimensional scaling.",
+    unsafe_allow_html=True,
+)
+
+st.header("3 · Original, noisy, PCA and kernel PCA")
+view.digit_grid(settings, curves)
+
+st.header("4 · Error against the clean digits, for every m")
+st.write(
+    "One PCA and one kernel PCA fit with the largest m serve every m below; each curve "
+    "reconstructs all the test digits at every m. The star marks each method's best m; "
+    "the time is for the whole curve."
+)
+noisy_error = dn.mse(view.noisy_test(settings.test_key, settings.noise_key),
+                     view.test_digits(*settings.test_key)[0])
+stored = view.stored_result()
+live_col, stored_col = st.columns(2) if stored else (st.container(), None)
+with live_col:
+    view.curves_chart(settings, curves, noisy_error)
+    st.markdown(view.comparison_text(curves, settings.method))
+if stored_col is not None:
+    with stored_col:
+        view.stored_chart(stored, settings.noise)
+        st.markdown(view.stored_text(stored, settings.noise))
+
+st.header("5 · Clean digits: worse reconstruction, better de-noising")
+view.clean_section(settings, curves)
+
+show_source(fixed_point_preimage, kwok_tsang_preimage,
+            label="The kpca_core pre-image code behind this page")

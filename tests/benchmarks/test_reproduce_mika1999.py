@@ -1,0 +1,61 @@
+"""The Mika et al. (1999) reproduction runs end to end on a tiny configuration."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from experiments import denoising as dn
+from tests.app.test_pages import needs_usps
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "reproduce_mika1999.py"
+_spec = importlib.util.spec_from_file_location("reproduce_mika1999", SCRIPT)
+script = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(script)
+
+
+@needs_usps
+def test_tiny_run_prints_the_table_and_saves_consistent_results(tmp_path, capsys):
+    out = tmp_path / "mika.json"
+    assert script.main(["--tiny", "--save", str(out)]) == 0
+    printed = capsys.readouterr().out
+    report = json.loads(out.read_text())
+    s = report["settings"]
+    assert (s["n_train"], s["n_test"], s["classes_in_test"]) == (120, 20, 10)
+    assert s["gamma"] == 1 / 128 and s["sigma"] == 0.5 and s["speckle_p"] == 0.4
+    for kind in ("gaussian", "speckle"):
+        r = report["results"][kind]
+        assert r["m_values"] == [1, 4, 16]
+        for method in dn.METHODS:
+            errors = r["mse"][method]
+            assert len(errors) == 3 and all(np.isfinite(errors))
+            assert r["best"][method]["mse"] == min(errors)
+            assert r["best"][method]["m"] == r["m_values"][int(np.argmin(errors))]
+        for method in dn.PREIMAGE_METHODS:
+            assert r["ratio_pca_over_kpca"][method] == pytest.approx(
+                r["best"]["pca"]["mse"] / r["best"][method]["mse"]
+            )
+        # Each line of the table carries the numbers of the file, next to the paper's.
+        fp = r["best"]["fixed_point"]
+        line = next(ln for ln in printed.splitlines()
+                    if ln.strip().startswith("KPCA · fixed point")
+                    and f"{fp['mse']:.4f}" in ln)
+        assert f"{r['ratio_pca_over_kpca']['fixed_point']:.2f}" in line
+        assert f"{script.PAPER_RATIO[kind]:.1f}" in line
+    assert "Gaussian noise, sigma = 0.5" in printed and "speckle noise, p = 0.4" in printed
+
+
+def test_the_stored_result_is_the_papers_setting():
+    report = json.loads(script.STORE.read_text())
+    s = report["settings"]
+    assert (s["train_per_class"], s["test_per_class"]) == (300, 50)
+    assert (s["n_train"], s["n_test"]) == (3000, 500)
+    assert s["gamma"] == dn.PAPER_GAMMA and s["m_values"] == list(dn.M_GRID)
+    assert set(report["results"]) == {"gaussian", "speckle"}
+    for r in report["results"].values():
+        for method in dn.METHODS:
+            assert r["best"][method]["mse"] == min(r["mse"][method])
