@@ -43,4 +43,11 @@ LESSONS: tuple[Lesson, ...] = (
         "Any dataset, any kernel: K, K̃, the eigen-spectrum and the projections next to "
         "linear PCA.",
     ),
+    Lesson(
+        "app_pages/scale.py",
+        "Scale",
+        ":material/speed:",
+        "How time and memory grow with n, measured live, and the Nyström and random-feature "
+        "approximations that keep kernel PCA usable.",
+    ),
 )
