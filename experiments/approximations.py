@@ -93,6 +93,8 @@ class ExactKPCA:
     projection : (n, k) training scores √l v.
     seconds : build K + centre in place + eigensolver ("auto").
     solver : the solver "auto" used.
+    next_eigenvalue : l_{k+1} (nan when k = n − 1): when it is close to l_k the top-k
+        subspace is nearly undefined and principal angles say little.
     """
 
     eigenvalues: np.ndarray
@@ -100,6 +102,13 @@ class ExactKPCA:
     projection: np.ndarray
     seconds: float
     solver: str
+    next_eigenvalue: float = float("nan")
+
+    @property
+    def relative_gap(self) -> float:
+        """(l_k − l_{k+1}) / l_k: how well separated the top-k subspace is."""
+        last = float(self.eigenvalues[-1])
+        return (last - self.next_eigenvalue) / last if last > 0 else float("nan")
 
     @property
     def n(self) -> int:
@@ -148,16 +157,23 @@ def exact_kpca(
     X: np.ndarray, k: int, *, kernel: str, kernel_params: dict, random_state: int = 0,
     threads: int | None = 1,
 ) -> ExactKPCA:
-    """kpca_core's exact kernel PCA: K, centred in place, top-k eigenpairs ("auto")."""
+    """kpca_core's exact kernel PCA: K, centred in place, top-k eigenpairs ("auto").
+
+    One more eigenpair than k is computed when n allows, for :attr:`ExactKPCA.relative_gap`.
+    """
+    n = X.shape[0]
+    asked = k + 1 if k + 1 <= n - 1 else k
     with threadpool_limits(limits=threads):
         start = time.perf_counter()
         K = compute_kernel(X, kernel=kernel, **kernel_params)
         Kc = center_kernel(K, copy=False)
         del K
-        eig = eigendecompose(Kc, k, random_state=random_state, check_finite=False)
+        eig = eigendecompose(Kc, asked, random_state=random_state, check_finite=False)
         seconds = time.perf_counter() - start
-    projection = eig.eigenvectors * np.sqrt(np.clip(eig.eigenvalues, 0.0, None))
-    return ExactKPCA(eig.eigenvalues, eig.eigenvectors, projection, seconds, eig.solver)
+    values, vectors = eig.eigenvalues[:k], eig.eigenvectors[:, :k]
+    following = float(eig.eigenvalues[k]) if asked > k else float("nan")
+    projection = vectors * np.sqrt(np.clip(values, 0.0, None))
+    return ExactKPCA(values, vectors, projection, seconds, eig.solver, following)
 
 
 def exact_bytes(n: int, k: int) -> int:
@@ -183,7 +199,8 @@ def approximation_pipeline(
     if not supports(method, kernel):
         raise ValueError(
             f"{METHODS[method].title} does not approximate the {KERNELS[kernel].title} "
-            f"kernel; it supports {', '.join(METHODS[method].kernels)}."
+            f"kernel; it supports: "
+            f"{', '.join(KERNELS[k].title for k in METHODS[method].kernels)}."
         )
     if method == "nystroem":
         features = Nystroem(kernel=kernel, n_components=size, random_state=random_state,

@@ -212,7 +212,7 @@ def show_sweeps(result: Comparison) -> None:
             series("memory_bytes"), names=NAMES, y_title="bytes (model)",
             exact=float(approx.exact_bytes(exact.n, len(exact.eigenvalues))),
             title="Memory against m or D"), key="scale_sweep_memory", name="scale-memory-approx")
-    st.caption(_sweep_caption(curves))
+    st.caption(_sweep_caption(curves) + " " + _gap_caption(exact))
 
 
 def _sweep_caption(curves: dict[str, list[approx.Approximation]]) -> str:
@@ -225,6 +225,19 @@ def _sweep_caption(curves: dict[str, list[approx.Approximation]]) -> str:
                      f"{100 * first.max_relative_error:.3g} % ({name} = {first.size:,}) to "
                      f"{100 * last.max_relative_error:.3g} % ({name} = {last.size:,})")
     return "; ".join(parts) + ". Times are measured once per setting (cached)."
+
+
+def _gap_caption(exact: approx.ExactKPCA) -> str:
+    """Whether the top-k subspace is well defined, from the gap between l_k and l_{k+1}."""
+    k, gap = len(exact.eigenvalues), exact.relative_gap
+    if not np.isfinite(gap):
+        return ""
+    text = f"l_{k} and l_{k + 1} differ by {100 * gap:.3g} %"
+    if gap < 0.05:
+        return (text + ": the top-k subspace is nearly undefined (a tiny change of the data "
+                "swaps the two directions), so large principal angles here say more about "
+                "the data than about the approximation; change k to compare.")
+    return text + ": the top-k subspace is well separated, so the angles measure the approximation."
 
 
 def show_overlays(chosen: dict[str, approx.Approximation], exact: approx.ExactKPCA,
