@@ -176,10 +176,12 @@ def approximation_section(settings: Settings, data) -> None:
 
 def show_metrics(result: approx.Approximation, exact: approx.ExactKPCA) -> None:
     size_name = approx.METHODS[result.method].size_name
-    st.metric(f"Top-{len(result.eigenvalues)} eigenvalues, largest relative error",
-              f"{100 * result.max_relative_error:.2f} %")
-    st.metric("Largest principal angle to the exact subspace",
-              f"{result.largest_angle_degrees:.2f}°")
+    st.metric(f"Eigenvalue error (top {len(result.eigenvalues)})",
+              f"{100 * result.max_relative_error:.2f} %",
+              help="Largest |l̂ − l| / l over the top k eigenvalues of K̃.")
+    st.metric("Largest principal angle", f"{result.largest_angle_degrees:.2f}°",
+              help="Between the exact and the approximate top-k subspaces "
+                   "(scipy.linalg.subspace_angles); 0° when they are the same.")
     st.caption(f"{size_name} = {result.size:,}: {result.seconds:.3g} s and "
                f"{memory.format_bytes(result.memory_bytes)} (exact: {exact.seconds:.3g} s, "
                f"{memory.format_bytes(approx.exact_bytes(exact.n, len(exact.eigenvalues)))}); "
@@ -190,26 +192,31 @@ def show_sweeps(result: Comparison) -> None:
     exact = result.exact
     curves = {m: runs for m, runs in result.results.items() if runs}
 
-    def series(attr):
+    def series(attr, scale=1.0):
         return {m: (np.array([r.size for r in runs]),
-                    np.array([getattr(r, attr) for r in runs])) for m, runs in curves.items()}
+                    scale * np.array([getattr(r, attr) for r in runs]))
+                for m, runs in curves.items()}
+
+    x_title = " / ".join(f"{approx.METHODS[m].size_title}" for m in curves)
 
     left, right = st.columns(2)
     with left:
         show_chart(figures.sweep_figure(
-            series("max_relative_error"), names=NAMES, y_title="largest relative error",
+            series("max_relative_error", 100.0), names=NAMES,
+            y_title="largest relative error (%)", x_title=x_title,
             title="Eigenvalue error against m or D"), key="scale_sweep_error",
             name="scale-eigenvalue-error")
         show_chart(figures.sweep_figure(
             series("seconds"), names=NAMES, y_title="seconds", exact=exact.seconds,
+            x_title=x_title,
             title="Time against m or D"), key="scale_sweep_time", name="scale-time")
     with right:
         show_chart(figures.sweep_figure(
-            series("largest_angle_degrees"), names=NAMES, y_title="degrees",
+            series("largest_angle_degrees"), names=NAMES, y_title="degrees", x_title=x_title,
             title="Largest principal angle against m or D"), key="scale_sweep_angle",
             name="scale-angle")
         show_chart(figures.sweep_figure(
-            series("memory_bytes"), names=NAMES, y_title="bytes (model)",
+            series("memory_bytes"), names=NAMES, y_title="bytes (model)", x_title=x_title,
             exact=float(approx.exact_bytes(exact.n, len(exact.eigenvalues))),
             title="Memory against m or D"), key="scale_sweep_memory", name="scale-memory-approx")
     st.caption(_sweep_caption(curves) + " " + _gap_caption(exact))
@@ -227,12 +234,16 @@ def _sweep_caption(curves: dict[str, list[approx.Approximation]]) -> str:
     return "; ".join(parts) + ". Times are measured once per setting (cached)."
 
 
+def _sub(number: int) -> str:
+    return str(number).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
+
+
 def _gap_caption(exact: approx.ExactKPCA) -> str:
     """Whether the top-k subspace is well defined, from the gap between l_k and l_{k+1}."""
     k, gap = len(exact.eigenvalues), exact.relative_gap
     if not np.isfinite(gap):
         return ""
-    text = f"l_{k} and l_{k + 1} differ by {100 * gap:.3g} %"
+    text = f"l{_sub(k)} and l{_sub(k + 1)} differ by {100 * gap:.3g} %"
     if gap < 0.05:
         return (text + ": the top-k subspace is nearly undefined (a tiny change of the data "
                 "swaps the two directions), so large principal angles here say more about "

@@ -28,6 +28,7 @@ DEFAULT_RANGE = (250, 2000)
 QUICK_MAX_N = 2000
 SMALLEST_N = 100
 POINTS_PER_DOUBLING = 2
+REPEATS = 2  # each n is timed twice and the faster kept: less noise from a busy server
 RUN_KEY = "_scale_run"
 TRY_N_DEFAULT = 20_000
 
@@ -43,13 +44,14 @@ def memory_section() -> None:
     st.write(
         "K holds n² numbers of 8 bytes each. Before any n × n computation every page asks "
         "one function, `ui.memory.memory_problem`, whether it fits this server's budget "
-        f"(the setting `{memory.BUDGET_ENV}`, default {memory.DEFAULT_BUDGET_MB:,} MiB), "
+        f"(the setting `{memory.BUDGET_ENV}`, default {memory.DEFAULT_BUDGET_MB:,} MiB = "
+        f"{memory.format_bytes(memory.DEFAULT_BUDGET_MB * 2**20)}), "
         "and refuses in plain words when it does not."
     )
     cols = st.columns(3)
     cols[0].metric("Budget per computation", memory.format_bytes(budget))
     cols[1].metric("Largest n for K alone", f"{alone:,}")
-    cols[2].metric("Largest n for K̃ + a working copy", f"{measured:,}",
+    cols[2].metric("Largest n for K̃ + a copy", f"{measured:,}",
                    help="What the timing below needs: LAPACK works on a copy of K̃.")
     try_n = st.number_input(
         "Try an n: what would the guard say about K alone?", min_value=2, max_value=10**7,
@@ -171,7 +173,7 @@ def _measure(settings, X, low: int, high: int, long_ok: bool) -> scaling.Scaling
     bar = st.progress(0.0, text="Starting…")
     run = scaling.measure_scaling(
         X, sizes, settings.n_components, kernel=settings.kernel,
-        kernel_params=settings.kernel_params(),
+        kernel_params=settings.kernel_params(), repeats=REPEATS,
         on_progress=lambda f, text: bar.progress(min(max(f, 0.0), 1.0), text=text),
     )
     bar.empty()
@@ -229,8 +231,8 @@ def show_memory(sizes: np.ndarray, d: int, k: int) -> None:
     grid = np.unique(np.geomspace(sizes[0], top, 60).astype(int))
     shown = {s: np.array([scaling.step_memory_bytes(s, int(n), d, k) for n in grid])
              for s in ("build", "dense", "arpack", "randomized")}
-    labels = {"build": "K (build; centring adds nothing, in place)",
-              "dense": "dense solver: a copy of K̃ + workspace",
+    labels = {"build": "K (build; centring works in place, adds nothing)",
+              "dense": "dense solver: a copy of K̃ + workspace (dashed: same size as K)",
               "arpack": "ARPACK: Lanczos vectors",
               "randomized": "randomized: n × (k + 10) blocks"}
     fig = figures.memory_figure(grid, shown, labels=labels, budget=budget, largest_n=largest,

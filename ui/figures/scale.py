@@ -19,6 +19,7 @@ STEP_COLOURS = {
 }
 METHOD_COLOURS = {"nystroem": PALETTE[1], "rff": PALETTE[0]}
 EXACT_COLOUR = "#333333"
+BUDGET_COLOUR = "#D62728"
 GUIDE_COLOUR = "#9E9E9E"
 LAYOUT = {k: v for k, v in BASE_LAYOUT.items() if k != "legend"}
 LEGEND_BELOW = dict(orientation="h", yanchor="top", y=-0.18, xanchor="left", x=0)
@@ -63,8 +64,10 @@ def timing_figure(
             line=dict(color=GUIDE_COLOUR, dash="dot", width=1), hoverinfo="skip",
         ))
     fig.update_layout(title=title, legend=LEGEND_BELOW, height=560, **LAYOUT)
-    fig.update_xaxes(type="log", title="n (points)")
-    fig.update_yaxes(type="log", title="seconds")
+    # Ticks at the measured n only, and decades on the time axis: no minor-digit clutter.
+    fig.update_xaxes(type="log", title="n (points)", tickvals=list(sizes),
+                     ticktext=[f"{int(v):,}" for v in sizes])
+    fig.update_yaxes(type="log", title="seconds", dtick=1)
     return fig
 
 
@@ -79,21 +82,39 @@ def memory_figure(
 ) -> go.Figure:
     """Modelled bytes of each step against n (log-log), the budget and the largest n allowed."""
     fig = go.Figure()
-    for step, values in bytes_by_step.items():
+    dashes = ("solid", "dash", "solid", "dot")
+    for (step, values), dash in zip(bytes_by_step.items(), dashes * 2, strict=False):
         fig.add_trace(go.Scatter(
             x=sizes, y=values, mode="lines", name=labels[step],
-            line=dict(color=STEP_COLOURS.get(step), width=2),
+            line=dict(color=STEP_COLOURS.get(step), width=2.5 if dash == "solid" else 2,
+                      dash=dash),
             hovertemplate=f"{labels[step]}<br>n = %{{x:,}}<br>%{{y:.3s}}B<extra></extra>",
         ))
-    fig.add_hline(y=budget, line=dict(color="#D62728", dash="dash"),
-                  annotation_text="budget per computation", annotation_position="top left")
-    fig.add_vline(x=largest_n, line=dict(color="#D62728", dash="dot"),
-                  annotation_text=f"largest n allowed: {largest_n:,}",
-                  annotation_position="bottom left")
+    # Reference lines as traces, not add_hline annotations: Plotly places those
+    # annotations at the wrong height on log axes.
+    low = min(float(np.min(v)) for v in bytes_by_step.values())
+    fig.add_trace(go.Scatter(
+        x=[sizes[0], sizes[-1]], y=[budget, budget], mode="lines",
+        name=f"budget per computation ({_si_bytes(budget)})",
+        line=dict(color=BUDGET_COLOUR, dash="dash", width=1.5), hoverinfo="skip",
+    ))
+    fig.add_trace(go.Scatter(
+        x=[largest_n, largest_n], y=[low, budget * 10], mode="lines",
+        name=f"largest n the guard allows here: {largest_n:,}",
+        line=dict(color=BUDGET_COLOUR, dash="dot", width=1.5), hoverinfo="skip",
+    ))
     fig.update_layout(title=title, legend=LEGEND_BELOW, height=520, **LAYOUT)
-    fig.update_xaxes(type="log", title="n (points)")
-    fig.update_yaxes(type="log", title="bytes", exponentformat="SI")
+    fig.update_xaxes(type="log", title="n (points)", dtick=1)
+    fig.update_yaxes(type="log", title="bytes", exponentformat="SI", dtick=1)
     return fig
+
+
+def _si_bytes(n_bytes: float) -> str:
+    for unit in ("B", "KB", "MB", "GB", "TB"):
+        if n_bytes < 1000 or unit == "TB":
+            return f"{n_bytes:.3g} {unit}"
+        n_bytes /= 1000
+    raise AssertionError("unreachable")
 
 
 def sweep_figure(
@@ -105,6 +126,7 @@ def sweep_figure(
     exact: float | None = None,
     exact_name: str = "exact kernel PCA",
     log_y: bool = True,
+    x_title: str = "m landmarks / D random features",
 ) -> go.Figure:
     """One quantity (error, angle, seconds, bytes) against m or D, one line per method.
 
@@ -118,11 +140,18 @@ def sweep_figure(
             hovertemplate=f"{names[method]}<br>size %{{x:,}}<br>%{{y:.3g}}<extra></extra>",
         ))
     if exact is not None:
-        fig.add_hline(y=exact, line=dict(color=EXACT_COLOUR, dash="dash"),
-                      annotation_text=exact_name, annotation_position="top left")
+        every = np.concatenate([np.asarray(sizes) for sizes, _ in curves.values()])
+        fig.add_trace(go.Scatter(
+            x=[every.min(), every.max()], y=[exact, exact], mode="lines", name=exact_name,
+            line=dict(color=EXACT_COLOUR, dash="dash", width=1.5),
+            hovertemplate=f"{exact_name}: %{{y:.3g}}<extra></extra>",
+        ))
     fig.update_layout(title=title, legend=LEGEND_BELOW, height=400, **LAYOUT)
-    fig.update_xaxes(type="log", title="m landmarks / D random features")
-    fig.update_yaxes(type="log" if log_y else "linear", title=y_title)
+    sizes = sorted({int(v) for sizes, _ in curves.values() for v in sizes})
+    fig.update_xaxes(type="log", title=x_title, tickvals=sizes,
+                     ticktext=[f"{v:,}" for v in sizes])
+    fig.update_yaxes(type="log" if log_y else "linear", title=y_title,
+                     dtick=1 if log_y else None, exponentformat="SI")
     return fig
 
 
@@ -132,20 +161,21 @@ def eigenvalue_figure(
 ) -> go.Figure:
     """Top-k eigenvalues of K̃: exact, and each approximation's (n − 1) · PCA variance."""
     ranks = np.arange(1, len(exact) + 1)
-    fig = go.Figure(go.Scatter(
-        x=ranks, y=exact, mode="markers+lines", name="exact (kpca_core)",
-        marker=dict(color=EXACT_COLOUR, size=11, symbol="line-ew-open",
-                    line=dict(width=3, color=EXACT_COLOUR)),
-        line=dict(color=EXACT_COLOUR, width=1),
-    ))
+    fig = go.Figure()
     for method, values in approximations.items():
         fig.add_trace(go.Scatter(
             x=ranks, y=values, mode="markers", name=names[method],
-            marker=dict(color=METHOD_COLOURS.get(method), size=9),
+            marker=dict(color=METHOD_COLOURS.get(method), size=10),
         ))
+    # Exact last, as a short bar over the dots, so a dot sitting on it stays visible.
+    fig.add_trace(go.Scatter(
+        x=ranks, y=exact, mode="markers", name="exact (kpca_core)",
+        marker=dict(color=EXACT_COLOUR, size=22, symbol="line-ew-open",
+                    line=dict(width=2, color=EXACT_COLOUR)),
+    ))
     fig.update_layout(title=title, legend=LEGEND_BELOW, height=420, **LAYOUT)
     fig.update_xaxes(title="rank i", dtick=1 if len(exact) <= 20 else None)
-    fig.update_yaxes(title="eigenvalue l_i of K̃")
+    fig.update_yaxes(title="eigenvalue lᵢ of K̃")
     return fig
 
 
@@ -159,7 +189,7 @@ def overlay_figure(
     row index as ``customdata``.
     """
     rows = np.arange(exact.shape[0]) if shown is None else np.asarray(shown)
-    fig = go.Figure(go.Scattergl(
+    fig = go.Figure(go.Scatter(
         x=exact[rows, 0], y=exact[rows, 1], mode="markers", name="exact",
         customdata=rows,
         marker=dict(symbol="circle-open", size=9, color=LINEAR_PCA_COLOUR),
@@ -168,7 +198,7 @@ def overlay_figure(
     labels = None if y is None else np.asarray(y)[rows]
     for label, idx in classes(labels, len(rows)):
         name = class_name(target_names, label, labels)
-        fig.add_trace(go.Scattergl(
+        fig.add_trace(go.Scatter(
             x=aligned[rows[idx], 0], y=aligned[rows[idx], 1], mode="markers",
             name=f"approx. · {name}", customdata=rows[idx],
             marker=dict(size=4, color=class_colour(label)),
