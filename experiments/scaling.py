@@ -63,6 +63,11 @@ THEORY_COST = {
     "randomized": "n² (k + 10) per pass",
 }
 FLOAT_BYTES = 8
+# The Scale page's default measurement (also timed by benchmarks/bench_scale.py):
+# n from 250 to 2,000, two sizes per doubling, each timed twice (the faster kept).
+DEFAULT_RANGE = (250, 2000)
+POINTS_PER_DOUBLING = 2
+DEFAULT_REPEATS = 2
 REDUCTION_BUFFER = 8192  # doubles: NumPy's buffer for reductions such as mean(axis=...)
 
 ProgressCallback = Callable[[float, str], None]
@@ -262,6 +267,12 @@ def measure_scaling(
         n_components=int(n_components),
         n_features=int(X.shape[1]),
     )
+
+
+def predicted_seconds(run: ScalingRun, step: str, n: int) -> float:
+    """Extrapolate the fitted power law of ``step`` to n: exp(b) n^a (nan without a fit)."""
+    slope, intercept = fitted_line(run.sizes, run.seconds[step])
+    return float(math.exp(intercept) * n**slope) if math.isfinite(slope) else math.nan
 
 
 def size_ladder(low: int, high: int, *, points_per_doubling: int = 1) -> list[int]:

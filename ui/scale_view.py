@@ -23,12 +23,13 @@ from ui.state import Settings
 # The measurement holds K̃ and, while LAPACK runs, its working copy.
 MEASURE_COPIES = 2
 MEASURE_WHAT = "K̃ and the dense eigensolver's working copy"
-# The default range, measured on arrival; above QUICK_MAX_N the user opts in.
-DEFAULT_RANGE = (250, 2000)
+# The default range (experiments.scaling, also timed by the benchmark); above
+# QUICK_MAX_N the user opts in.
+DEFAULT_RANGE = scaling.DEFAULT_RANGE
+POINTS_PER_DOUBLING = scaling.POINTS_PER_DOUBLING
+REPEATS = scaling.DEFAULT_REPEATS
 QUICK_MAX_N = 2000
 SMALLEST_N = 100
-POINTS_PER_DOUBLING = 2
-REPEATS = 2  # each n is timed twice and the faster kept: less noise from a busy server
 RUN_KEY = "_scale_run"
 TRY_N_DEFAULT = 20_000
 
@@ -253,9 +254,28 @@ def show_memory(sizes: np.ndarray, d: int, k: int) -> None:
 # --------------------------------------------------------------------------- plain words
 
 
+def _extrapolation_caveat(run: scaling.ScalingRun) -> str:
+    slope = run.exponent("dense")
+    if slope < scaling.THEORY_EXPONENT["dense"] - 0.2:
+        return (f"The dense solver's slope measured here ({slope:.2f}) is still below its "
+                "asymptotic 3, so the real time at large n will be longer than this.")
+    return "An extrapolation from small n is rough; treat it as an order of magnitude."
+
+
 def plain_words(run: scaling.ScalingRun | None) -> None:
     """When to use which method, and what the Explorer does at large n (with its numbers)."""
     largest = memory.largest_square(1)
+    if run is not None:
+        n_far = memory.largest_square(MEASURE_COPIES)
+        dense = scaling.predicted_seconds(run, "dense", n_far)
+        arpack = scaling.predicted_seconds(run, "arpack", n_far)
+        if np.isfinite(dense) and np.isfinite(arpack):
+            st.markdown(
+                f"**From your measurement.** Extending the fitted lines to n = {n_far:,} (the "
+                f"largest this server allows for the measurement) predicts about "
+                f"{dense:,.0f} s for the dense solver and {arpack:,.1f} s for ARPACK "
+                f"(k = {run.n_components}), on one core. " + _extrapolation_caveat(run)
+            )
     st.markdown(
         f"""
 - **Exact, dense (LAPACK)** — time ∝ n³ whatever k is. Fine up to a couple of thousand

@@ -74,6 +74,16 @@ def test_measurement_shows_slopes_recomputed_from_the_charts_data():
         picked = next(t for name, t in by_name.items()
                       if name.startswith(scaling.STEP_TITLES[solver] + ":"))
         assert decode(rings["y"])[i] == decode(picked["y"])[i]
+    # The plain-words section extrapolates the same fitted lines.
+    far = memory.largest_square(scale_view.MEASURE_COPIES)
+    lines = {step: scaling.fitted_line(decode(t["x"]), decode(t["y"]))
+             for step in ("dense", "arpack")
+             for name, t in by_name.items() if name.startswith(scaling.STEP_TITLES[step] + ":")}
+    dense_far = np.exp(lines["dense"][1]) * far ** lines["dense"][0]
+    arpack_far = np.exp(lines["arpack"][1]) * far ** lines["arpack"][0]
+    text = next(md.value for md in at.markdown if "From your measurement" in md.value)
+    assert f"n = {far:,}" in text
+    assert f"about {dense_far:,.0f} s for the dense solver and {arpack_far:,.1f} s" in text
     # A rerun (another widget) keeps the same measurement instead of timing again.
     at.number_input(key="scale_try_n").set_value(3000).run()
     again = traces(find_chart(at, "Time of each step against n"))

@@ -34,6 +34,15 @@ def test_fitted_exponent_ignores_unusable_timings():
     assert math.isnan(scaling.fitted_exponent([100], [1.0]))
 
 
+def test_prediction_follows_the_fitted_power_law():
+    sizes = np.array([250, 500, 1000])
+    run = scaling.ScalingRun(
+        sizes=sizes, seconds={"dense": 1e-9 * sizes.astype(float) ** 3},
+        auto_solver=("arpack",) * 3, n_components=3, n_features=2,
+    )
+    assert scaling.predicted_seconds(run, "dense", 8000) == pytest.approx(1e-9 * 8000**3)
+
+
 def test_size_ladder_is_increasing_and_keeps_both_ends():
     ladder = scaling.size_ladder(250, 2000, points_per_doubling=2)
     assert ladder[0] == 250 and ladder[-1] == 2000
