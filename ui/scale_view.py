@@ -203,19 +203,40 @@ def show_timings(run: scaling.ScalingRun) -> None:
     st.dataframe(slope_table(run), hide_index=True, key="scale_slopes",
                  column_config={"fitted slope": st.column_config.NumberColumn(format="%.2f")})
     dense, arpack = run.seconds["dense"][-1], run.seconds["arpack"][-1]
-    below = [scaling.STEP_TITLES[s] for s in scaling.STEPS
-             if run.exponent(s) < scaling.THEORY_EXPONENT[s] - 0.5]
     text = (f"At n = {sizes[-1]:,} the dense solver took {dense:.3g} s and ARPACK "
             f"{arpack:.3g} s for the top {run.n_components}: "
             f"{'ARPACK' if arpack < dense else 'LAPACK'} was "
             f"{max(dense, arpack) / max(min(dense, arpack), 1e-12):.1f}× faster. ")
     picks = sorted(set(run.auto_solver))
     text += f'"auto" picked {" and ".join(picks)} over this range. '
+    st.caption(text + slope_note(run))
+    _timings_table(run)
+
+
+def slope_note(run: scaling.ScalingRun) -> str:
+    """Why measured slopes differ from theory, said only for the steps where they do."""
+    below = [scaling.STEP_TITLES[s] for s in scaling.STEPS
+             if run.exponent(s) < scaling.THEORY_EXPONENT[s] - 0.5]
+    above = [scaling.STEP_TITLES[s] for s in scaling.STEPS
+             if run.exponent(s) > scaling.THEORY_EXPONENT[s] + 0.5]
+    text = ""
+    longest = max(float(np.max(v)) for v in run.seconds.values())
+    if longest < 0.05:
+        text += (f"Every step took at most {1000 * longest:.2g} ms: at that scale a single "
+                 "interruption by another process changes a slope; widen the range. ")
     if below:
         text += (f"Slopes well below theory ({', '.join(below)}): at these n fixed costs "
-                 "(Python calls, thread start-up, cache effects) still weigh; a larger range "
-                 "shows the asymptotic growth. ")
-    st.caption(text + "Timings are wall-clock on a server other people share: expect noise.")
+                 "(Python calls, thread start-up) still weigh; a larger range shows the "
+                 "asymptotic growth. ")
+    if above:
+        text += (f"Slopes well above theory ({', '.join(above)}): the largest n ran slower "
+                 "than the law predicts, e.g. K̃ no longer fits the processor's cache, ARPACK "
+                 "needed more sweeps, or another process took the core. ")
+    return text + "Timings are wall-clock on a server other people share: expect noise."
+
+
+def _timings_table(run: scaling.ScalingRun) -> None:
+    sizes = run.sizes
     with st.expander("The timings (seconds)", icon=":material/table:"):
         table = pd.DataFrame({"n": sizes})
         for s in scaling.STEPS:

@@ -180,3 +180,19 @@ def test_too_few_points_for_a_timing_say_so():
     assert any("too few to see costs grow" in i.value for i in at.info) is False
     # circles are generated with up to 5,000 points whatever the sidebar's n: a range exists
     assert any(s.key.startswith("scale_range_") for s in at.select_slider)
+
+
+def test_slope_note_names_only_the_steps_off_their_theory():
+    sizes = np.array([500, 1000, 2000])
+    powers = {"build": 2.0, "centre": 1.2, "dense": 3.0, "arpack": 2.9, "randomized": 2.1}
+    run = scaling.ScalingRun(
+        sizes=sizes, seconds={s: 1e-8 * sizes.astype(float) ** p for s, p in powers.items()},
+        auto_solver=("arpack",) * 3, n_components=3, n_features=2)
+    note = scale_view.slope_note(run)
+    assert "below theory (centre K (in place))" in note
+    assert "above theory (ARPACK (Lanczos))" in note
+    assert "ms" not in note  # the dense step takes 80 s here: not a millisecond timing
+    quick = scaling.ScalingRun(sizes=sizes, seconds={s: 1e-12 * sizes.astype(float) ** 2
+                                                     for s in powers},
+                               auto_solver=("arpack",) * 3, n_components=3, n_features=2)
+    assert "at most 0.004 ms" in scale_view.slope_note(quick)
