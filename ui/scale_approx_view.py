@@ -13,7 +13,7 @@ from kpca_core import KERNELS
 from ui import memory
 from ui.charts import show_chart
 from ui.checks import Check, show_check
-from ui.compute import BoundedStore, inputs
+from ui.compute import BoundedStore, inputs, may_be_indefinite
 from ui.figures import scale as figures
 from ui.sidebar import apply_settings
 from ui.state import Settings
@@ -120,10 +120,11 @@ def approximation_section(settings: Settings, data) -> None:
         "(anything scikit-learn's pairwise kernels know); **random Fourier features** "
         "(`RBFSampler`) only the RBF kernel."
     )
-    if not KERNELS[settings.kernel].positive_definite:
-        st.caption(f"The {kernel} kernel is not positive semi-definite: Nyström's features "
+    indefinite = may_be_indefinite(settings.kernel, settings.kernel_params())
+    if indefinite:
+        st.caption(f"This {kernel} kernel is not positive semi-definite: Nyström's features "
                    "give a positive semi-definite ΦΦᵀ, so they cannot reproduce K̃'s "
-                   "negative eigenvalues.")
+                   "negative eigenvalues, and even m = n is not exact.")
     problem = memory.memory_problem(n, copies=2, what="exact kernel PCA (K̃ and a copy)")
     if problem is not None:
         st.error(f"{problem} Without the exact answer there is nothing to compare with.",
@@ -155,10 +156,14 @@ def approximation_section(settings: Settings, data) -> None:
     if not chosen:
         st.info(f"No approximation size fits between k = {k} and n = {n}.")
         return
-    if result.full_landmarks_error is not None:
+    if result.full_landmarks_error is not None and not indefinite:
         show_check(Check(f"Nyström with m = n = {n:,}: largest relative error of the top {k} "
                          "eigenvalues (ΦΦᵀ = K, so only rounding)",
                          result.full_landmarks_error, tolerance=1e-6))
+    elif result.full_landmarks_error is not None:
+        st.caption(f"Nyström with m = n = {n:,} (every point a landmark): largest relative "
+                   f"error of the top {k} eigenvalues {100 * result.full_landmarks_error:.3g} "
+                   "%, not rounding error, because this kernel is indefinite.")
 
     fig = figures.eigenvalue_figure(
         exact.eigenvalues, {m: r.eigenvalues for m, r in chosen.items()},

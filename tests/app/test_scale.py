@@ -13,7 +13,7 @@ from experiments import approximations as approx
 from experiments import scaling
 from kpca_core import choose_eigen_solver
 from tests.app.plotly_json import chart_specs, decode, find_chart, title
-from tests.app.test_pages import assert_clean, open_app
+from tests.app.test_pages import assert_clean, needs_usps, open_app
 from ui import memory, scale_approx_view, scale_view, state
 
 QUERY = {"dataset": "circles", "n": 200, "kernel": "rbf", "gamma": 10}
@@ -196,3 +196,24 @@ def test_slope_note_names_only_the_steps_off_their_theory():
                                                      for s in powers},
                                auto_solver=("arpack",) * 3, n_components=3, n_features=2)
     assert "at most 0.004 ms" in scale_view.slope_note(quick)
+
+
+@pytest.mark.parametrize("query", [{"kernel": "sigmoid", "gamma": 0.5, "coef0": -1},
+                                   {"kernel": "poly", "gamma": 1, "degree": 3, "coef0": -1}],
+                         ids=["sigmoid", "poly-negative-c0"])
+def test_indefinite_kernels_get_no_false_check(query):
+    at = open_app("scale", {**QUERY, **query})
+    assert_clean(at)  # no red failed check: m = n is not exact for these kernels, and says so
+    captions = " ".join(c.value for c in at.caption)
+    assert "not positive semi-definite" in captions
+    assert "because this kernel is indefinite" in captions
+    assert not any("Check" in md.value for md in at.markdown)
+
+
+@needs_usps
+def test_large_n_waits_for_a_button_before_comparing():
+    at = open_app("scale", {"dataset": "usps", "n": 3000, "kernel": "rbf", "gamma": 0.004})
+    assert_clean(at)
+    assert any("Press the button" in i.value for i in at.info)
+    assert at.button(key="scale_compare").label == "Compare with exact kernel PCA"
+    assert not any(title(spec).startswith("Top") for spec in chart_specs(at))
