@@ -173,6 +173,9 @@ def main(argv: list[str] | None = None) -> dict:
         args.landmarks, args.features, args.exact_max_n = [50, 200], [100, 400], 600
     k = args.components
     result: dict = {"scaling": [], "approx": []}
+    # Timings mean little without the machine's load next to them.
+    print("load average (1, 5, 15 min) at start: "
+          + ", ".join(f"{v:.1f}" for v in os.getloadavg()) + f" on {os.cpu_count()} cores")
 
     if not args.skip_scaling:
         top = max(args.scaling_sizes)
@@ -213,6 +216,7 @@ def main(argv: list[str] | None = None) -> dict:
             print(f"target: top-{k} eigenvalues within a few percent of exact at n = "
                   f"{usps_rows[0]['n']:,} on USPS → Nyström m = {TARGET_M}: "
                   f"{100 * usps_rows[0]['error']:.2f} %")
+    print("load average at end: " + ", ".join(f"{v:.1f}" for v in os.getloadavg()))
     return result
 
 

@@ -69,10 +69,10 @@ class Method:
 
 METHODS: dict[str, Method] = {
     "nystroem": Method(
-        "nystroem", "Nyström", "m", "landmarks m", tuple(KERNELS), "Nystroem"
+        "nystroem", "Nyström", "m", "landmarks", tuple(KERNELS), "Nystroem"
     ),
     "rff": Method(
-        "rff", "Random Fourier features", "D", "random features D", ("rbf",), "RBFSampler"
+        "rff", "Random Fourier features", "D", "features", ("rbf",), "RBFSampler"
     ),
 }
 

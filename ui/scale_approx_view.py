@@ -148,7 +148,8 @@ def approximation_section(settings: Settings, data) -> None:
             continue
         info = approx.METHODS[method]
         with column:
-            size = _pick(f"{info.title}: {info.size_title}", [r.size for r in runs],
+            size = _pick(f"{info.size_name}: {info.size_title} ({info.title})",
+                         [r.size for r in runs],
                          DEFAULT_M if method == "nystroem" else DEFAULT_D,
                          key=f"scale_size_{method}")
             chosen[method] = next(r for r in runs if r.size == size)
@@ -202,7 +203,8 @@ def show_sweeps(result: Comparison) -> None:
                     scale * np.array([getattr(r, attr) for r in runs]))
                 for m, runs in curves.items()}
 
-    x_title = " / ".join(f"{approx.METHODS[m].size_title}" for m in curves)
+    x_title = " / ".join(f"{approx.METHODS[m].size_name} {approx.METHODS[m].size_title}"
+                         for m in curves)
 
     left, right = st.columns(2)
     with left:

@@ -58,7 +58,7 @@ def test_scale_page_measures_and_redraws(server, page):
     assert "500" in ticks and "2,000" not in ticks, ticks  # the range the slider set
     shot(page, "scale-measured")
 
-    slider = page.locator('[data-testid="stSlider"]').filter(has_text="landmarks m")
+    slider = page.locator('[data-testid="stSlider"]').filter(has_text="m: landmarks")
     slider.get_by_role("slider").focus()
     page.keyboard.press("ArrowLeft")  # m = 100 → 50
     wait_for_title(page, "Nyström (m = 50) over exact")
