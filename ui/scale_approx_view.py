@@ -38,6 +38,15 @@ class Comparison:
     full_landmarks_error: float | None  # Nyström with m = n, max relative eigenvalue error
 
 
+def planned_sizes(settings: Settings, n: int) -> dict[str, list[int]]:
+    """The m (and D, for the RBF kernel) the comparison runs, between k and n."""
+    k = settings.n_components
+    plans = {"nystroem": approx.usable_sizes(LANDMARKS, k, n)}
+    if approx.supports("rff", settings.kernel):
+        plans["rff"] = approx.usable_sizes(FEATURES, k, max(FEATURES))
+    return plans
+
+
 def compute_comparison(X, settings: Settings, on_progress=None) -> Comparison:
     report = on_progress or (lambda f, text: None)
     n, k = X.shape[0], settings.n_components
@@ -45,10 +54,8 @@ def compute_comparison(X, settings: Settings, on_progress=None) -> Comparison:
     report(0.0, f"Exact kernel PCA (n = {n:,})")
     exact = approx.exact_kpca(X, k, kernel=settings.kernel, kernel_params=params)
     results: dict[str, list[approx.Approximation]] = {}
-    plans = {"nystroem": approx.usable_sizes(LANDMARKS, k, n)}
-    if approx.supports("rff", settings.kernel):
-        plans["rff"] = approx.usable_sizes(FEATURES, k, max(FEATURES))
-    total = sum(len(s) for s in plans.values()) or 1
+    plans = planned_sizes(settings, n)
+    total = sum(len(sizes) for sizes in plans.values()) or 1
     done = 0
     for method, sizes in plans.items():
         results[method] = []
@@ -84,13 +91,14 @@ def comparison(settings: Settings, n: int) -> Comparison | None:
     cached = store.get(settings)
     if cached is not None:
         return cached
-    if n > AUTO_COMPARE_MAX_N and not st.button(
-        "Compare with exact kernel PCA", key="scale_compare", icon=":material/play_arrow:"
-    ):
-        st.info(f"n = {n:,}: exact kernel PCA and fifteen approximations take a minute or "
+    if n > AUTO_COMPARE_MAX_N:
+        count = sum(len(sizes) for sizes in planned_sizes(settings, n).values())
+        st.info(f"n = {n:,}: exact kernel PCA and {count} approximations take a minute or "
                 "more here. Press the button to run them (the result is kept for everyone).",
                 icon=":material/hourglass:")
-        return None
+        if not st.button("Compare with exact kernel PCA", key="scale_compare",
+                         icon=":material/play_arrow:"):
+            return None
     X = inputs(settings)
     bar = st.progress(0.0, text="Starting…")
     result = store.get_or_compute(

@@ -214,6 +214,10 @@ def test_indefinite_kernels_get_no_false_check(query):
 def test_large_n_waits_for_a_button_before_comparing():
     at = open_app("scale", {"dataset": "usps", "n": 3000, "kernel": "rbf", "gamma": 0.004})
     assert_clean(at)
-    assert any("Press the button" in i.value for i in at.info)
+    settings = settings_of({"dataset": "usps", "n": 3000, "kernel": "rbf", "gamma": 0.004})
+    count = sum(len(v) for v in scale_approx_view.planned_sizes(settings, 3000).values())
+    assert count == len(scale_approx_view.LANDMARKS) + len(scale_approx_view.FEATURES)
+    assert any(f"and {count} approximations" in i.value and "Press the button" in i.value
+               for i in at.info)
     assert at.button(key="scale_compare").label == "Compare with exact kernel PCA"
     assert not any(title(spec).startswith("Top") for spec in chart_specs(at))

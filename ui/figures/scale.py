@@ -162,10 +162,13 @@ def eigenvalue_figure(
     """Top-k eigenvalues of K̃: exact, and each approximation's (n − 1) · PCA variance."""
     ranks = np.arange(1, len(exact) + 1)
     fig = go.Figure()
-    for method, values in approximations.items():
+    # Each method a little left or right of its rank, so equal values do not hide each other.
+    offsets = np.linspace(-0.12, 0.12, len(approximations)) if len(approximations) > 1 else [0]
+    for (method, values), offset in zip(approximations.items(), offsets, strict=True):
         fig.add_trace(go.Scatter(
-            x=ranks, y=values, mode="markers", name=names[method],
-            marker=dict(color=METHOD_COLOURS.get(method), size=10),
+            x=ranks + offset, y=values, mode="markers", name=names[method],
+            customdata=ranks, marker=dict(color=METHOD_COLOURS.get(method), size=10),
+            hovertemplate=f"{names[method]}<br>l%{{customdata}} = %{{y:.4g}}<extra></extra>",
         ))
     # Exact last, as a short bar over the dots, so a dot sitting on it stays visible.
     fig.add_trace(go.Scatter(
