@@ -23,7 +23,9 @@ Timings run with BLAS/LAPACK limited to ``threads`` threads (default 1, through
 ``threadpoolctl``): on a machine whose cores are shared with other work, OpenBLAS's
 threads wait for each other and a dense eigensolve can take ten times longer than
 on one thread (measured here: 15.7 s against 1.6 s at n = 2000 under load), which
-would hide the algorithm's growth behind the machine's.
+would hide the algorithm's growth behind the machine's. The limit is process-wide:
+while a measurement runs on the app's server, other sessions' BLAS calls also use one
+thread (on a shared 2-core server they get about one core each anyway).
 
 Memory per step is *modelled* from the arrays each step allocates
 (:func:`step_memory_bytes`), not traced live: Python's ``tracemalloc`` is
