@@ -87,5 +87,10 @@ LESSONS: tuple[Lesson, ...] = (
         ":material/auto_fix_high:",
         "Clean noisy USPS digits with kernel PCA and a pre-image (learned, fixed point, "
         "Kwok–Tsang) against linear PCA, and Mika et al.'s (1999) result.",
+        "app_pages/scale.py",
+        "Scale",
+        ":material/speed:",
+        "How time and memory grow with n, measured live, and the Nyström and random-feature "
+        "approximations that keep kernel PCA usable.",
     ),
 )

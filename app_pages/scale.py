@@ -1,0 +1,38 @@
+"""Scale: how the cost of kernel PCA grows with n, and the approximations that keep it usable."""
+
+import streamlit as st
+
+from experiments.approximations import approximate_kpca
+from experiments.scaling import measure_once
+from kpca_core import choose_eigen_solver
+from ui import scale_approx_view as approx_view
+from ui import scale_view as view
+from ui.page import page_data
+from ui.sidebar import current_settings, with_valid_components
+from ui.source import show_source
+
+st.title("Scale")
+st.write(
+    "Exact kernel PCA stores the n × n matrix K (memory ∝ n²) and decomposes it (time up "
+    "to ∝ n³). Measure both on this server for the current dataset and kernel, then see "
+    "how Nyström and random Fourier features trade accuracy for speed."
+)
+
+settings = current_settings()
+data = page_data(settings)
+settings = with_valid_components(settings, len(data.X))
+
+st.header("1 · Memory: what this server allows")
+view.memory_section()
+
+st.header("2 · Time: how each step grows with n")
+run = view.scaling_section(settings)
+
+st.header("3 · Approximations next to exact kernel PCA")
+approx_view.approximation_section(settings, data)
+
+st.header("4 · When to use which")
+view.plain_words(run)
+
+show_source(choose_eigen_solver, measure_once, approximate_kpca,
+            label="The code behind these measurements")

@@ -1,0 +1,287 @@
+"""The Scale page's approximation section: Nyström and random Fourier features against
+exact kernel PCA on the current data (experiments in :mod:`experiments.approximations`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+import streamlit as st
+
+from experiments import approximations as approx
+from kpca_core import KERNELS
+from ui import memory
+from ui.charts import show_chart
+from ui.checks import Check, show_check
+from ui.compute import BoundedStore, inputs, may_be_indefinite
+from ui.figures import scale as figures
+from ui.sidebar import apply_settings
+from ui.state import Settings
+
+LANDMARKS = (10, 20, 50, 100, 200, 500, 1000)
+FEATURES = (10, 20, 50, 100, 200, 500, 1000, 2000)
+DEFAULT_M, DEFAULT_D = 100, 500
+# The live "m = n gives exact" check runs Nyström with every point as a landmark.
+EXACT_CHECK_MAX_N = 1500
+# Above this n the comparison (exact + 15 approximations) waits for a button press.
+AUTO_COMPARE_MAX_N = 2500
+OVERLAY_MAX_POINTS = 2000
+NAMES = {key: f"{m.title} ({m.size_name})" for key, m in approx.METHODS.items()}
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Everything the section draws for one setting (aligned scores: first 2 columns)."""
+
+    exact: approx.ExactKPCA
+    results: dict[str, list[approx.Approximation]]
+    full_landmarks_error: float | None  # Nyström with m = n, max relative eigenvalue error
+
+
+def planned_sizes(settings: Settings, n: int) -> dict[str, list[int]]:
+    """The m (and D, for the RBF kernel) the comparison runs, between k and n."""
+    k = settings.n_components
+    plans = {"nystroem": approx.usable_sizes(LANDMARKS, k, n)}
+    if approx.supports("rff", settings.kernel):
+        plans["rff"] = approx.usable_sizes(FEATURES, k, max(FEATURES))
+    return plans
+
+
+def compute_comparison(X, settings: Settings, on_progress=None) -> Comparison:
+    report = on_progress or (lambda f, text: None)
+    n, k = X.shape[0], settings.n_components
+    params = settings.kernel_params()
+    report(0.0, f"Exact kernel PCA (n = {n:,})")
+    exact = approx.exact_kpca(X, k, kernel=settings.kernel, kernel_params=params)
+    results: dict[str, list[approx.Approximation]] = {}
+    plans = planned_sizes(settings, n)
+    total = sum(len(sizes) for sizes in plans.values()) or 1
+    done = 0
+    for method, sizes in plans.items():
+        results[method] = []
+        for size in sizes:
+            report(0.1 + 0.85 * done / total, f"{approx.METHODS[method].title}, "
+                   f"{approx.METHODS[method].size_name} = {size:,}")
+            result = approx.approximate_and_compare(
+                X, exact, method, size, kernel=settings.kernel, kernel_params=params)
+            results[method].append(replace(result, aligned=result.aligned[:, :2].copy()))
+            done += 1
+    full = None
+    if n <= EXACT_CHECK_MAX_N:
+        report(0.97, "Nyström with every point as a landmark")
+        values, scores, _ = approx.approximate_kpca(
+            X, "nystroem", n, k, kernel=settings.kernel, kernel_params=params)
+        errors, *_ = approx.compare(exact, values, scores)
+        full = float(np.nanmax(errors)) if np.isfinite(errors).any() else 0.0
+    exact = replace(exact, eigenvectors=exact.eigenvectors[:, :0],
+                    projection=exact.projection[:, :2].copy())
+    report(1.0, "Done")
+    return Comparison(exact, results, full)
+
+
+@st.cache_resource(max_entries=1, show_spinner=False)
+def _store() -> BoundedStore:
+    # An entry holds n × 2 scores per size (≤ 15 sizes): ~2 MB for the full USPS.
+    return BoundedStore(max_entries=6)
+
+
+def comparison(settings: Settings, n: int) -> Comparison | None:
+    """The cached comparison; computed now if small, else on a button press (None before)."""
+    store = _store()
+    cached = store.get(settings)
+    if cached is not None:
+        return cached
+    if n > AUTO_COMPARE_MAX_N:
+        count = sum(len(sizes) for sizes in planned_sizes(settings, n).values())
+        st.info(f"n = {n:,}: exact kernel PCA and {count} approximations take a minute or "
+                "more here. Press the button to run them (the result is kept for everyone).",
+                icon=":material/hourglass:")
+        if not st.button("Compare with exact kernel PCA", key="scale_compare",
+                         icon=":material/play_arrow:"):
+            return None
+    X = inputs(settings)
+    bar = st.progress(0.0, text="Starting…")
+    result = store.get_or_compute(
+        settings,
+        lambda: compute_comparison(X, settings, lambda f, t: bar.progress(min(f, 1.0), text=t)),
+    )
+    bar.empty()
+    return result
+
+
+def _use_rbf(settings: Settings) -> None:
+    apply_settings(replace(settings, kernel="rbf"))
+
+
+def _pick(label: str, sizes: list[int], default: int, key: str) -> int:
+    value = min(sizes, key=lambda s: abs(s - default))
+    return st.select_slider(label, options=sizes, value=value, key=key,
+                            format_func=lambda v: f"{v:,}")
+
+
+def approximation_section(settings: Settings, data) -> None:
+    n = len(data.X)
+    kernel = KERNELS[settings.kernel].title
+    st.write(
+        "Both build explicit features Φ (n × m or n × D) with ΦΦᵀ ≈ K and run linear PCA "
+        "(scikit-learn) on them. **Nyström** (`Nystroem`) supports every kernel of this app "
+        "(anything scikit-learn's pairwise kernels know); **random Fourier features** "
+        "(`RBFSampler`) only the RBF kernel."
+    )
+    indefinite = may_be_indefinite(settings.kernel, settings.kernel_params())
+    if indefinite:
+        st.caption(f"This {kernel} kernel is not positive semi-definite: Nyström's features "
+                   "give a positive semi-definite ΦΦᵀ, so they cannot reproduce K̃'s "
+                   "negative eigenvalues, and even m = n is not exact.")
+    problem = memory.memory_problem(n, copies=2, what="exact kernel PCA (K̃ and a copy)")
+    if problem is not None:
+        st.error(f"{problem} Without the exact answer there is nothing to compare with.",
+                 icon=":material/memory:")
+        return
+    result = comparison(settings, n)
+    if result is None:
+        return
+    exact = result.exact
+    k = len(exact.eigenvalues)
+    if not approx.supports("rff", settings.kernel):
+        st.info(f"Random Fourier features approximate only the RBF kernel; the current "
+                f"kernel is {kernel}.", icon=":material/info:")
+        st.button("Switch to the RBF kernel", key="scale_use_rbf", on_click=_use_rbf,
+                  args=(settings,))
+
+    chosen: dict[str, approx.Approximation] = {}
+    columns = st.columns(len(result.results))
+    for column, (method, runs) in zip(columns, result.results.items(), strict=True):
+        if not runs:
+            continue
+        info = approx.METHODS[method]
+        with column:
+            size = _pick(f"{info.size_name}: {info.size_title} ({info.title})",
+                         [r.size for r in runs],
+                         DEFAULT_M if method == "nystroem" else DEFAULT_D,
+                         key=f"scale_size_{method}")
+            chosen[method] = next(r for r in runs if r.size == size)
+            show_metrics(chosen[method], exact)
+    if not chosen:
+        st.info(f"No approximation size fits between k = {k} and n = {n}.")
+        return
+    if result.full_landmarks_error is not None and not indefinite:
+        show_check(Check(f"Nyström with m = n = {n:,}: largest relative error of the top {k} "
+                         "eigenvalues (ΦΦᵀ = K, so only rounding)",
+                         result.full_landmarks_error, tolerance=1e-6))
+    elif result.full_landmarks_error is not None:
+        st.caption(f"Nyström with m = n = {n:,} (every point a landmark): largest relative "
+                   f"error of the top {k} eigenvalues {100 * result.full_landmarks_error:.3g} "
+                   "%, not rounding error, because this kernel is indefinite.")
+
+    fig = figures.eigenvalue_figure(
+        exact.eigenvalues, {m: r.eigenvalues for m, r in chosen.items()},
+        names={m: f"{NAMES[m].split(' (')[0]}, {approx.METHODS[m].size_name} = {r.size:,}"
+               for m, r in chosen.items()},
+        title=f"Top {k} eigenvalues of K̃: exact and (n − 1) × PCA variance of the features",
+    )
+    show_chart(fig, key="scale_eigenvalues", name="scale-eigenvalues")
+    st.caption("Scale: kpca_core reports the eigenvalues l of K̃. PCA on the features reports "
+               "variances σ²/(n − 1) of the centred features Φ̃, and Φ̃Φ̃ᵀ ≈ K̃ has the same "
+               "non-zero eigenvalues σ² as Φ̃ᵀΦ̃; so l̂ = (n − 1) × explained_variance_.")
+    show_sweeps(result)
+    show_overlays(chosen, exact, data)
+
+
+def show_metrics(result: approx.Approximation, exact: approx.ExactKPCA) -> None:
+    size_name = approx.METHODS[result.method].size_name
+    st.metric(f"Eigenvalue error (top {len(result.eigenvalues)})",
+              f"{100 * result.max_relative_error:.2f} %",
+              help="Largest |l̂ − l| / l over the top k eigenvalues of K̃.")
+    st.metric("Largest principal angle", f"{result.largest_angle_degrees:.2f}°",
+              help="Between the exact and the approximate top-k subspaces "
+                   "(scipy.linalg.subspace_angles); 0° when they are the same.")
+    st.caption(f"{size_name} = {result.size:,}: {result.seconds:.3g} s and "
+               f"{memory.format_bytes(result.memory_bytes)} (exact: {exact.seconds:.3g} s, "
+               f"{memory.format_bytes(approx.exact_bytes(exact.n, len(exact.eigenvalues)))}); "
+               f"Procrustes residual {result.procrustes_error:.3g}.")
+
+
+def show_sweeps(result: Comparison) -> None:
+    exact = result.exact
+    curves = {m: runs for m, runs in result.results.items() if runs}
+
+    def series(attr, scale=1.0):
+        return {m: (np.array([r.size for r in runs]),
+                    scale * np.array([getattr(r, attr) for r in runs]))
+                for m, runs in curves.items()}
+
+    x_title = " / ".join(f"{approx.METHODS[m].size_name} {approx.METHODS[m].size_title}"
+                         for m in curves)
+
+    left, right = st.columns(2)
+    with left:
+        show_chart(figures.sweep_figure(
+            series("max_relative_error", 100.0), names=NAMES,
+            y_title="largest relative error (%)", x_title=x_title,
+            title="Eigenvalue error against m or D"), key="scale_sweep_error",
+            name="scale-eigenvalue-error")
+        show_chart(figures.sweep_figure(
+            series("seconds"), names=NAMES, y_title="seconds", exact=exact.seconds,
+            x_title=x_title,
+            title="Time against m or D"), key="scale_sweep_time", name="scale-time")
+    with right:
+        show_chart(figures.sweep_figure(
+            series("largest_angle_degrees"), names=NAMES, y_title="degrees", x_title=x_title,
+            title="Largest principal angle against m or D"), key="scale_sweep_angle",
+            name="scale-angle")
+        show_chart(figures.sweep_figure(
+            series("memory_bytes"), names=NAMES, y_title="bytes (model)", x_title=x_title,
+            exact=float(approx.exact_bytes(exact.n, len(exact.eigenvalues))),
+            title="Memory against m or D"), key="scale_sweep_memory", name="scale-memory-approx")
+    st.caption(_sweep_caption(curves) + " " + _gap_caption(exact))
+
+
+def _sweep_caption(curves: dict[str, list[approx.Approximation]]) -> str:
+    parts = []
+    for method, runs in curves.items():
+        first, last = runs[0], runs[-1]
+        name = approx.METHODS[method].size_name
+        trend = "fell" if last.max_relative_error < first.max_relative_error else "did not fall"
+        parts.append(f"{approx.METHODS[method].title}: the eigenvalue error {trend} from "
+                     f"{100 * first.max_relative_error:.3g} % ({name} = {first.size:,}) to "
+                     f"{100 * last.max_relative_error:.3g} % ({name} = {last.size:,})")
+    return "; ".join(parts) + ". Times are measured once per setting (cached)."
+
+
+def _sub(number: int) -> str:
+    return str(number).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
+
+
+def _gap_caption(exact: approx.ExactKPCA) -> str:
+    """Whether the top-k subspace is well defined, from the gap between l_k and l_{k+1}."""
+    k, gap = len(exact.eigenvalues), exact.relative_gap
+    if not np.isfinite(gap):
+        return ""
+    text = f"l{_sub(k)} and l{_sub(k + 1)} differ by {100 * gap:.3g} %"
+    if gap < 0.05:
+        return (text + ": the top-k subspace is nearly undefined (a tiny change of the data "
+                "swaps the two directions), so large principal angles here say more about "
+                "the data than about the approximation; change k to compare.")
+    return text + ": the top-k subspace is well separated, so the angles measure the approximation."
+
+
+def show_overlays(chosen: dict[str, approx.Approximation], exact: approx.ExactKPCA,
+                  data) -> None:
+    n = exact.n
+    shown = None
+    if n > OVERLAY_MAX_POINTS:
+        shown = np.sort(np.random.default_rng(0).choice(n, OVERLAY_MAX_POINTS, replace=False))
+    columns = st.columns(len(chosen))
+    for column, (method, result) in zip(columns, chosen.items(), strict=True):
+        name = approx.METHODS[method].size_name
+        with column:
+            fig = figures.overlay_figure(
+                exact.projection, result.aligned, data.y, data.target_names, shown=shown,
+                title=f"{approx.METHODS[method].title} ({name} = {result.size:,}) over exact",
+            )
+            show_chart(fig, key=f"scale_overlay_{method}", name=f"scale-overlay-{method}")
+    note = "" if shown is None else f" ({OVERLAY_MAX_POINTS:,} of {n:,} points drawn)"
+    st.caption("First two components, after rotating the approximate scores onto the exact "
+               "ones with orthogonal Procrustes (signs and rotations inside the subspace are "
+               f"arbitrary){note}. Rings: exact; dots: approximation.")
