@@ -25,6 +25,7 @@ asked for), so one decomposition with the largest k serves every point of the cu
 
 from __future__ import annotations
 
+import inspect
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -154,10 +155,12 @@ def _call(estimator) -> str:
     """``Name(param=value, ...)`` with only the parameters that differ from the defaults."""
     defaults = type(estimator)().get_params(deep=False)
     params = estimator.get_params(deep=False)
+    # In the constructor's order (get_params sorts them), as a person would write them.
+    order = list(inspect.signature(type(estimator).__init__).parameters)
     changed = [
-        f"{name}={value!r}"
-        for name, value in params.items()
-        if not _same(value, defaults.get(name, object()))
+        f"{name}={params[name]!r}"
+        for name in sorted(params, key=lambda n: order.index(n) if n in order else len(order))
+        if not _same(params[name], defaults.get(name, object()))
     ]
     return f"{type(estimator).__name__}({', '.join(changed)})"
 

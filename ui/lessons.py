@@ -43,4 +43,11 @@ LESSONS: tuple[Lesson, ...] = (
         "Any dataset, any kernel: K, K̃, the eigen-spectrum and the projections next to "
         "linear PCA.",
     ),
+    Lesson(
+        "app_pages/classification.py",
+        "Classification",
+        ":material/category:",
+        "A linear classifier on kernel principal components beats it on raw pixels; the "
+        "USPS table of Schölkopf, Smola & Müller (1998) reproduced.",
+    ),
 )
