@@ -298,7 +298,7 @@ def curve_section(result: cls.Experiment, settings: Settings, classifier: str,
         show_check(Check(
             f"curve at k = {result.n_components} (one decomposition, first k columns) − the "
             "pipeline refitted with n_components = k, in test points",
-            (curve_error - result.kernel.error) * n_test, 1.0))
+            float(round((curve_error - result.kernel.error) * n_test)), 1.0))
 
 
 def code_section(result: cls.Experiment, split: Split) -> None:

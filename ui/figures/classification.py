@@ -70,7 +70,7 @@ def error_curve_figure(
             y=100 * raw_error,
             line=dict(color=RAW_COLOUR, dash="dash"),
             annotation_text=f"{raw_label}: {100 * raw_error:.1f} %",
-            annotation_position="top right",
+            annotation_position="top left",
         )
     fig.add_vline(x=chosen_k, line=dict(color="#555", dash="dot"))
     fig.update_layout(
