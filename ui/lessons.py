@@ -63,6 +63,8 @@ LESSONS: tuple[Lesson, ...] = (
         ":material/report:",
         "Seven errors copied from published notes, each next to the right answer with a "
         "number for the damage it does (and when it does none).",
+    ),
+    Lesson(
         "app_pages/component_maps.py",
         "Component maps",
         ":material/gradient:",
@@ -82,15 +84,26 @@ LESSONS: tuple[Lesson, ...] = (
         ":material/tune:",
         "One projection across a range of γ and degrees: which separates the classes, and "
         "why too small or too large fails.",
+    ),
+    Lesson(
         "app_pages/denoising.py",
         "De-noising",
         ":material/auto_fix_high:",
         "Clean noisy USPS digits with kernel PCA and a pre-image (learned, fixed point, "
         "Kwok–Tsang) against linear PCA, and Mika et al.'s (1999) result.",
+    ),
+    Lesson(
         "app_pages/scale.py",
         "Scale",
         ":material/speed:",
         "How time and memory grow with n, measured live, and the Nyström and random-feature "
         "approximations that keep kernel PCA usable.",
+    ),
+    Lesson(
+        "app_pages/classification.py",
+        "Classification",
+        ":material/category:",
+        "A linear classifier on kernel principal components beats it on raw pixels; the "
+        "USPS table of Schölkopf, Smola & Müller (1998) reproduced.",
     ),
 )

@@ -1,0 +1,85 @@
+"""The Table 1 script end to end on a tiny configuration (no timing is asserted)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+import datasets
+from experiments import paper_table as pt
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "reproduce_table1.py"
+
+
+def usps_available() -> bool:
+    try:
+        datasets.ensure_usps()
+    except datasets.UspsUnavailableError:
+        return False
+    return True
+
+
+pytestmark = pytest.mark.skipif(not usps_available(), reason="USPS digits not available")
+
+
+def load_script():
+    spec = importlib.util.spec_from_file_location("reproduce_table1", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_tiny_table_runs_caches_and_reruns_from_the_cache(tmp_path, capsys):
+    script = load_script()
+    out, cache = tmp_path / "table1.json", tmp_path / "cache"
+    args = ["--tiny", "--out", str(out), "--cache-dir", str(cache)]
+    first = script.main(args)
+    printed = capsys.readouterr().out
+
+    config = script.TINY
+    cells = {(c["degree"], c["n_components"]): c for c in first["cells"]}
+    assert set(cells) == {(d, k) for d in config.degrees for k in config.components}
+    for cell in cells.values():
+        assert 0 <= cell["error_pct"] <= 100 and cell["C"] in config.C_grid
+    assert first["run"]["complete"] and first["run"]["cells_missing"] == []
+    assert all(not d["from_cache"] for d in first["decompositions"].values())
+    assert len(list(cache.glob("poly-d*.npz"))) == len(config.degrees)
+    # The file on disk is what main returned, and the printout shows the paper's value.
+    assert json.loads(out.read_text())["cells"] == first["cells"]
+    assert "12.5|9.6" in printed.replace(" ", "") or "|9.6" in printed
+    assert "raw pixels" in printed and "peak memory" in printed
+
+    # Recompute everything from the disk cache: the same numbers, no decomposition.
+    second = script.main([*args, "--rerun"])
+    assert all(d["from_cache"] for d in second["decompositions"].values())
+    assert [c["error_pct"] for c in second["cells"]] == [c["error_pct"] for c in first["cells"]]
+
+
+def test_a_subset_of_cells_is_kept_and_completed_later(tmp_path):
+    script = load_script()
+    out, cache = tmp_path / "t.json", tmp_path / "cache"
+    common = ["--n-fit", "120", "--n-train", "300", "--n-test", "150", "--c-grid", "1",
+              "--c-select-k", "8", "--out", str(out), "--cache-dir", str(cache)]
+    partial = script.main([*common, "--degrees", "2", "--components", "8"])
+    assert [(c["degree"], c["n_components"]) for c in partial["cells"]] == [(2, 8)]
+    assert partial["run"]["complete"]  # complete for the cells asked for so far
+    later = script.main([*common, "--degrees", "2", "3", "--components", "8", "16"])
+    assert [(c["degree"], c["n_components"]) for c in later["cells"]] == [
+        (2, 8), (2, 16), (3, 8), (3, 16)]
+    assert later["cells"][0] == partial["cells"][0]  # kept, not recomputed
+    assert later["run"]["this_run_cells"] == 3
+    assert list(later["settings"]["degrees"]) == [2, 3]
+
+
+def test_degree_one_stops_at_the_rank_of_the_linear_kernel():
+    assert pt.rank_bound(1, 3000) == 256
+    assert pt.rank_bound(2, 3000) == 2999
+    assert pt.rank_bound(3, 100, n_features=2) == 4  # x², xy, y² … : C(2 + 2, 3) = 4
+
+
+def test_difference_table_compares_only_cells_both_have():
+    ours = {(3, 32): 8.5, (3, 64): None, (2, 32): 9.0, (1, 2048): None}
+    assert pt.difference_table(ours) == {(3, 32): pytest.approx(0.4)}

@@ -1,0 +1,394 @@
+"""Sections of the Classification page and its bounded caches.
+
+The computation is :func:`experiments.classification.run_experiment` (the same code as
+the Table 1 script's pipeline); this module splits the data, caches the result per
+setting and draws it.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+import streamlit as st
+from sklearn.model_selection import train_test_split
+
+from experiments import classification as cls
+from experiments import paper_table as pt
+from ui.charts import show_chart
+from ui.checks import Check, show_check
+from ui.compute import load_data
+from ui.figures import classification as figs
+from ui.memory import guard_memory
+from ui.sidebar import apply_settings
+from ui.state import Settings, default_settings
+
+TEST_FRACTION = 0.3
+USPS_TEST_SIZE = 2007
+CURVE_MAX = 256
+COMPONENT_CHOICES = (1, 2, 4, 8, 16, 32, 64, 128, 256)
+C_CHOICES = (0.01, 0.1, 1.0, 10.0, 100.0)
+MISCLASSIFIED_SHOWN = 40
+TABLE_FILE = Path(__file__).resolve().parents[1] / "benchmarks" / "results_store" / "table1.json"
+K_CLASSIFIER, K_COMPONENTS, K_C = "cls_classifier", "cls_components", "cls_C"
+
+
+@dataclass(frozen=True)
+class Split:
+    """Training and test data as the page uses them, and how they were made."""
+
+    X_train: np.ndarray
+    y_train: np.ndarray
+    X_test: np.ndarray
+    y_test: np.ndarray
+    target_names: tuple[str, ...]
+    image_shape: tuple[int, int] | None
+    description: str
+    code: tuple[str, ...]  # the lines that load the same split, for the snippet
+
+
+def _options_text(options: dict) -> str:
+    return ", ".join(f"{name}={value!r}" for name, value in options.items())
+
+
+def make_split(settings: Settings) -> Split:
+    """USPS: its published training/test split; any other dataset: a seeded stratified split.
+
+    Raises ValueError with a message for the user (e.g. a class with a single point).
+    """
+    options = settings.options
+    if settings.dataset == "usps":
+        n, seed = int(options.get("n", 2000)), int(options.get("seed", 0))
+        train = load_data("usps", (("n", n), ("seed", seed), ("split", "train")))
+        test = load_data("usps", (("n", USPS_TEST_SIZE), ("seed", seed), ("split", "test")))
+        note = ""
+        if options.get("split", "train") != "train":
+            note = (" The sidebar's 'USPS split' is not used here: training digits always "
+                    "come from the training set and test digits from the test set.")
+        return Split(
+            train.X, train.y, test.X, test.y, train.target_names, train.image_shape,
+            f"USPS's own split: **{len(train.y):,} training digits** (a stratified subset of "
+            f"the 7,291, seed {seed}; 'Digits used' in the sidebar) and **all "
+            f"{len(test.y):,} test digits**, written by other people than the training "
+            f"digits.{note}",
+            (
+                "import datasets",
+                "",
+                f'train = datasets.load("usps", split="train", n={n}, seed={seed})',
+                f'test = datasets.load("usps", split="test", n={USPS_TEST_SIZE}, seed={seed})',
+                "X_train, y_train, X_test, y_test = train.X, train.y, test.X, test.y",
+            ),
+        )
+    data = load_data(settings.dataset, settings.dataset_options)
+    if data.y is None:
+        raise ValueError("this dataset has no class labels. Pick a dataset with classes, or "
+                         "upload a CSV and choose its label column in the sidebar.")
+    _, counts = np.unique(data.y, return_counts=True)
+    if len(counts) < 2 or counts.min() < 2:
+        raise ValueError("a stratified split needs at least 2 classes and at least 2 points "
+                         f"in every class; the smallest class here has {counts.min()}.")
+    seed = int(options.get("seed", 0))
+    X_train, X_test, y_train, y_test = train_test_split(
+        data.X, data.y, test_size=TEST_FRACTION, stratify=data.y, random_state=seed
+    )
+    if settings.dataset == "csv":
+        load = ("# X, y: the numeric columns and labels of your uploaded CSV",
+                "# (datasets.load_csv(open('your.csv', 'rb').read(), label_column=...))")
+    else:
+        load = ("import datasets",
+                f'data = datasets.load("{settings.dataset}"'
+                + (f", {_options_text(options)}" if options else "") + ")",
+                "X, y = data.X, data.y")
+    return Split(
+        X_train, y_train, X_test, y_test, data.target_names, data.image_shape,
+        f"A seeded stratified split of the {len(data.y):,} points: **{len(y_train):,} for "
+        f"training, {len(y_test):,} for testing** ({TEST_FRACTION:.0%} held out, every "
+        f"class in proportion, seed {seed}).",
+        (*load,
+         "from sklearn.model_selection import train_test_split",
+         "",
+         "X_train, X_test, y_train, y_test = train_test_split(",
+         f"    X, y, test_size={TEST_FRACTION}, stratify=y, random_state={seed})"),
+    )
+
+
+@st.cache_resource(max_entries=6, show_spinner=False)
+def _experiment(settings: Settings, n_components: int, classifier: str, C: float):
+    # Each entry: the fitted pipeline (n_train × features + n_train × k) and small arrays;
+    # for 2,000 USPS digits about 8 MB.
+    split = make_split(settings)
+    start = time.perf_counter()
+    result = cls.run_experiment(
+        split.X_train, split.y_train, split.X_test, split.y_test,
+        kernel=settings.kernel, kernel_params=settings.kernel_params(),
+        n_components=n_components, classifier=classifier, C=C,
+        standardize=settings.standardize, curve_max=CURVE_MAX,
+    )
+    return split, result, time.perf_counter() - start
+
+
+def controls(n_train_hint: int, is_usps: bool) -> tuple[int, str, float]:
+    """The page's own widgets: classifier, C and k (the sidebar's k stops at 20)."""
+    ss = st.session_state
+    choices = [k for k in COMPONENT_CHOICES if k <= max(1, n_train_hint - 1)]
+    default = 128 if is_usps else 16
+    if ss.get(K_COMPONENTS) not in choices:
+        ss[K_COMPONENTS] = max(k for k in choices if k <= default)
+    ss.setdefault(K_CLASSIFIER, "linear_svm")
+    ss.setdefault(K_C, 1.0)
+    left, middle, right = st.columns([2, 2, 3])
+    classifier = left.radio("Linear classifier", list(cls.CLASSIFIERS), key=K_CLASSIFIER,
+                            format_func=cls.CLASSIFIERS.get, horizontal=True)
+    C = middle.select_slider("C", C_CHOICES, key=K_C, format_func=lambda c: f"{c:g}",
+                             help="Inverse regularisation strength of the classifier: larger C "
+                             "fits the training points more closely.")
+    k = right.select_slider("Kernel principal components k", choices, key=K_COMPONENTS)
+    return int(k), str(classifier), float(C)
+
+
+def n_train_of(settings: Settings) -> int:
+    """How many training points the split will have (before loading anything big)."""
+    if settings.dataset == "usps":
+        return min(int(settings.options.get("n", 2000)), 7291)
+    data = load_data(settings.dataset, settings.dataset_options)
+    return len(data.X) - int(np.ceil(TEST_FRACTION * len(data.X)))
+
+
+def run(settings: Settings, k: int, classifier: str, C: float):
+    """The cached experiment; a clear message and stop on a problem."""
+    n_train = n_train_of(settings)
+    n_test = USPS_TEST_SIZE if settings.dataset == "usps" else len(
+        load_data(settings.dataset, settings.dataset_options).X) - n_train
+    # K and the eigensolver's working copy, then the test kernel against the training set.
+    guard_memory(n_train, copies=2)
+    guard_memory(n_test, n_train, what="the test kernel K_t")
+    try:
+        with st.spinner("Fitting kernel PCA and the classifiers…"):
+            return _experiment(settings, k, classifier, C)
+    except ValueError as error:
+        st.error(f"This cannot be classified with these settings: {error}")
+        st.stop()
+        raise AssertionError("unreachable") from error
+
+
+def pct(error: float) -> str:
+    return f"{100 * error:.2f} %"
+
+
+def kernel_label(settings: Settings) -> str:
+    params = ", ".join(f"{'γ' if n == 'gamma' else 'c₀' if n == 'coef0' else n} = {v:g}"
+                       for n, v in settings.kernel_params().items())
+    return f"{settings.kernel}" + (f" ({params})" if params else "")
+
+
+def split_section(split: Split) -> None:
+    st.markdown(split.description)
+
+
+def _delta(error: float, raw: float) -> dict:
+    """st.metric's delta against the raw inputs (grey when equal: nothing gained or lost)."""
+    if error == raw:
+        return {"delta": "same as raw inputs", "delta_color": "off", "delta_arrow": "off"}
+    return {"delta": f"{100 * (error - raw):+.2f} points vs raw inputs",
+            "delta_color": "inverse"}
+
+
+def errors_section(result: cls.Experiment, settings: Settings, classifier: str, C: float,
+                   n_features: int) -> None:
+    name = cls.CLASSIFIERS[classifier]
+    st.markdown(f"Test error of the same **{name}** (C = {C:g}) on three kinds of features:")
+    kernel_col, pca_col, raw_col = st.columns(3)
+    raw = result.raw.error
+    kernel_col.metric(f"Kernel PCA, k = {result.n_components}", pct(result.kernel.error),
+                      **_delta(result.kernel.error, raw))
+    pca_col.metric(f"Linear PCA, k = {result.pca_components}", pct(result.pca.error),
+                   **_delta(result.pca.error, raw))
+    raw_col.metric(f"Raw inputs, {n_features} features", pct(raw))
+    st.caption(comparison_caption(result, kernel_label(settings)))
+    notes = [m for m in result.warnings if "negative eigenvalue" in m]
+    for message in notes:
+        st.warning(message, icon=":material/warning:")
+    if any("converge" in m.lower() for m in result.warnings):
+        st.caption(f"The {name} solver stopped at its iteration limit for at least one "
+                   "fit; a smaller C converges faster.")
+
+
+def comparison_caption(result: cls.Experiment, kernel_text: str) -> str:
+    """Which features won, from the numbers."""
+    k_err, p_err, r_err = result.kernel.error, result.pca.error, result.raw.error
+    ranking = sorted([(k_err, f"kernel PCA ({kernel_text})"), (p_err, "linear PCA"),
+                      (r_err, "the raw inputs")])
+    best_error, best = ranking[0]
+    ties = [label for error, label in ranking if error == best_error]
+    if len(ties) > 1:
+        return f"{' and '.join(ties)} make the same number of test errors ({pct(best_error)})."
+    text = f"Best here: {best}, {pct(best_error)} test error."
+    if best.startswith("kernel"):
+        text += (f" The same linear classifier makes {100 * (r_err - k_err):.2f} points more "
+                 "errors on the raw inputs: the nonlinear components make the classes "
+                 "more linearly separable.")
+    else:
+        text += (" Kernel PCA does not help with this kernel and these parameters: try "
+                 "another kernel, γ or degree, or more components.")
+    return text
+
+
+def confusion_section(result: cls.Experiment, split: Split) -> None:
+    evaluation = result.kernel
+    names = [split.target_names[int(c)] if int(c) < len(split.target_names) else str(c)
+             for c in evaluation.labels]
+    fig = figs.confusion_figure(evaluation.confusion, names,
+                                title="Confusion matrix (test set)")
+    show_chart(fig, key="cls_confusion", name="confusion-matrix")
+    wrong = int(evaluation.confusion.sum() - np.trace(evaluation.confusion))
+    total = int(evaluation.confusion.sum())
+    st.caption(f"Off the diagonal: {wrong} of {total} test points, so the test error is "
+               f"{wrong} / {total} = {pct(wrong / total if total else float('nan'))}.")
+    show_check(Check("test points predicted wrongly − off-diagonal count of the matrix",
+                     float(np.count_nonzero(evaluation.predicted != split.y_test) - wrong), 0.0))
+
+
+def misclassified_section(result: cls.Experiment, split: Split) -> None:
+    if split.image_shape is None:
+        return
+    wrong = np.flatnonzero(result.kernel.predicted != split.y_test)
+    if len(wrong) == 0:
+        st.success("Every test digit is classified correctly.")
+        return
+    shown = wrong[:MISCLASSIFIED_SHOWN]
+    true_names = [split.target_names[int(c)] for c in split.y_test[shown]]
+    predicted = [split.target_names[int(c)] for c in result.kernel.predicted[shown]]
+    fig = figs.misclassified_figure(
+        split.X_test[shown], split.image_shape, true_names, predicted,
+        title=f"Misclassified test digits (first {len(shown)} of {len(wrong)}): "
+              "true → predicted",
+    )
+    show_chart(fig, key="cls_misclassified", name="misclassified-digits")
+
+
+def curve_section(result: cls.Experiment, settings: Settings, classifier: str,
+                  n_features: int, requested_k: int) -> None:
+    curves = {f"kernel PCA ({kernel_label(settings)})": result.kernel_curve,
+              "linear PCA": result.pca_curve}
+    fig = figs.error_curve_figure(
+        curves, chosen_k=result.n_components, raw_error=result.raw.error,
+        raw_label=f"raw inputs ({n_features} features)",
+        title=f"Test error of a {cls.CLASSIFIERS[classifier]} against the number of components",
+    )
+    show_chart(fig, key="cls_curve", name="error-vs-components")
+    best_k = min(result.kernel_curve, key=lambda k: (result.kernel_curve[k], k))
+    best_p = min(result.pca_curve, key=lambda k: (result.pca_curve[k], k))
+    st.caption(
+        f"Kernel PCA is best here at k = {best_k} ({pct(result.kernel_curve[best_k])}), "
+        f"linear PCA at k = {best_p} ({pct(result.pca_curve[best_p])}); linear PCA stops at "
+        f"{max(result.pca_curve)} components (at most one per input feature). Each curve "
+        "comes from one decomposition: the first k columns of the largest fit are the "
+        "k-component fit, so nothing is refitted."
+    )
+    if result.n_components < requested_k:
+        st.info(f"{requested_k} components asked for, but this kernel gives only "
+                f"{result.usable} with a non-zero eigenvalue on these training points, so "
+                f"k = {result.n_components} is used.")
+    curve_error = result.kernel_curve.get(result.n_components)
+    if curve_error is not None:
+        n_test = len(result.kernel.predicted)
+        show_check(Check(
+            f"curve at k = {result.n_components} (one decomposition, first k columns) − the "
+            "pipeline refitted with n_components = k, in test points",
+            float(round((curve_error - result.kernel.error) * n_test)), 1.0))
+
+
+def code_section(result: cls.Experiment, split: Split) -> None:
+    st.code(cls.pipeline_code(result.pipeline, data_lines=split.code), language="python")
+    st.caption("Generated from the fitted pipeline's parameters: this is the pipeline that "
+               "produced the numbers above. `RmsScaler` divides every component by one "
+               "number (see experiments/classification.py for why not StandardScaler).")
+
+
+# --------------------------------------------------------------------------- Table 1
+
+
+@st.cache_data(max_entries=2, show_spinner=False)
+def _read_table(path: str, mtime: float) -> dict:
+    return json.loads(Path(path).read_text())
+
+
+def load_table(path: Path = TABLE_FILE) -> dict | None:
+    if not path.is_file():
+        return None
+    return _read_table(str(path), path.stat().st_mtime)
+
+
+def _use_paper_kernel() -> None:
+    base = default_settings("usps")
+    apply_settings(replace(base, kernel="poly", gamma=1.0, coef0=0.0, degree=3))
+
+
+def table_section(store: dict | None) -> None:
+    if store is None:
+        st.info("The reproduced table has not been computed yet: run "
+                "`python benchmarks/reproduce_table1.py`.")
+        return
+    settings = store["settings"]
+    degrees, components = list(pt.DEGREES), list(pt.COMPONENTS)
+    ours = {(int(c["degree"]), int(c["n_components"])): c["error_pct"] for c in store["cells"]}
+    run_cells = set(ours)
+    paper = {(d, k): v for d, row in pt.PAPER_ERRORS.items() for k, v in row.items()}
+    not_applicable = {(1, k): "–" for k in components if k > pt.N_PIXELS}
+    paper_missing = {**{(d, k): "?" for d in degrees for k in components}, **not_applicable}
+    ours_missing = {**{(d, k): "·" for d in degrees for k in components
+                       if (d, k) not in run_cells}, **not_applicable}
+    values = [v for v in [*paper.values(), *ours.values()] if v is not None]
+    zrange = (min(values), max(values)) if values else (0.0, 10.0)
+    left, right = st.columns(2)
+    with left:
+        show_chart(figs.table_heatmap(paper, degrees, components, zrange=zrange,
+                                      missing_text=paper_missing,
+                                      title="The paper's Table 1: test error (%)"),
+                   key="cls_table_paper", name="table1-paper")
+    with right:
+        show_chart(figs.table_heatmap(ours, degrees, components, zrange=zrange,
+                                      missing_text=ours_missing,
+                                      title="Reproduced here: test error (%)"),
+                   key="cls_table_ours", name="table1-reproduced")
+    st.caption(table_caption(store))
+    st.button("Try the paper's kernel (x·y)³ on USPS above", on_click=_use_paper_kernel,
+              key="cls_paper_kernel")
+    with st.expander("How the table was made", icon=":material/science:"):
+        st.markdown(
+            f"Polynomial kernel (x·y)^d, kernel PCA fitted on {settings['n_fit']:,} "
+            "training digits, the first k components of all training and test digits, a "
+            f"linear SVM trained on the training digits. C chosen from {settings['C_grid']} "
+            f"on a validation split of the training set ({settings['C_selection']}); the "
+            "test set is never used to choose anything. '?' marks a cell of the paper we "
+            "could not quote from a checked source; '·' a cell not run yet; '–' a cell "
+            "that does not exist (the linear kernel has at most 256 components). Last run: "
+            f"{store.get('run', {}).get('updated', 'unknown')}.\n\n"
+            f"Source: {pt.PAPER_CITATION}"
+        )
+
+
+def table_caption(store: dict) -> str:
+    ours = {(int(c["degree"]), int(c["n_components"])): c["error_pct"] for c in store["cells"]}
+    diffs = pt.difference_table(ours)
+    parts = [f"{sum(v is not None for v in ours.values())} cells reproduced ('?': the "
+             "paper's value not quoted here, '·': not run yet, '–': no such component)."]
+    if diffs:
+        within = sum(abs(v) <= pt.TOLERANCE for v in diffs.values())
+        worst = max(diffs, key=lambda key: abs(diffs[key]))
+        parts.append(f"Of the {len(diffs)} cells we can compare with the paper, {within} are "
+                     f"within ±{pt.TOLERANCE} points; the largest difference is "
+                     f"{diffs[worst]:+.2f} points (d = {worst[0]}, {worst[1]} components).")
+    raw = store.get("raw_pixels")
+    if raw and raw.get("error_pct") is not None:
+        parts.append(f"Linear SVM on the raw pixels: {raw['error_pct']:.2f} % here, "
+                     f"{pt.PAPER_RAW_PIXELS} % in the paper.")
+    best = min(((v, key) for key, v in ours.items() if v is not None), default=None)
+    if best is not None:
+        parts.append(f"Our best cell: {best[0]:.2f} % at d = {best[1][0]}, "
+                     f"{best[1][1]} components (the paper's best: 4.0 % at d = 5, 2048).")
+    return " ".join(parts)
+
