@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 import datasets  # noqa: E402
 from experiments.feature_maps import explicit_pca, rbf_taylor_convergence  # noqa: E402
-from experiments.mistakes import compare_mistakes  # noqa: E402
+from experiments.mistake_damage import compare_mistakes  # noqa: E402
 from experiments.step_by_step import step_by_step  # noqa: E402
 from ui.compute import analyse  # noqa: E402
 from ui.kernel_trick_view import TAYLOR_MAX_N  # noqa: E402

@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from experiments.mistakes import MISTAKES, Mistake, MistakeResult, compare_mistakes
+from experiments.mistake_damage import MistakeResult, compare_mistakes
+from experiments.mistakes import MISTAKES, Mistake
 from kpca_core import KERNELS
 from ui.charts import show_chart
 from ui.checks import Check, format_value, show_check

@@ -15,7 +15,7 @@ import pytest
 
 import datasets
 from experiments import feature_maps as fm
-from experiments.mistakes import compare_mistakes
+from experiments.mistake_damage import compare_mistakes
 from experiments.step_by_step import new_points, step_by_step
 from kpca_core import (
     KernelPCA,

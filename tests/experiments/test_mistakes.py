@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import datasets
+from experiments import mistake_damage as damage
 from experiments import mistakes as wrong
 from kpca_core import (
     KernelCentering,
@@ -35,7 +36,7 @@ def X():
 
 @pytest.fixture(scope="module")
 def results(X):
-    return {k: wrong.compare_mistakes(X, kernel=k, kernel_params=p) for k, p in KERNELS.items()}
+    return {k: damage.compare_mistakes(X, kernel=k, kernel_params=p) for k, p in KERNELS.items()}
 
 
 def test_every_wrong_function_says_so_and_names_the_correct_one():
@@ -135,7 +136,7 @@ def test_uncentred_projection_is_a_pure_shift(results, kernel):
 @pytest.mark.slow
 def test_unsorted_eig_picks_wrong_components_when_its_order_is_not_sorted():
     X = datasets.load("circles", n=500).X
-    r = wrong.compare_mistakes(X, kernel="rbf", kernel_params={"gamma": 10.0},
+    r = damage.compare_mistakes(X, kernel="rbf", kernel_params={"gamma": 10.0},
                                eig_max_n=500)["unsorted_eig"]
     if tuple(r.ranks[:2]) in ((1, 2), (2, 1)):
         pytest.skip(f"this LAPACK returned the leading pair first ({r.ranks}): nothing to show")
@@ -155,8 +156,8 @@ def test_unsorted_eig_is_harmless_when_the_leading_pair_comes_first(results):
 
 def test_relative_difference_and_angles():
     A = np.array([[1.0, 0.0], [0.0, 2.0], [1.0, 1.0]])
-    assert wrong.relative_difference(-A, A) == 0.0
-    assert wrong.relative_difference(2 * A, A) == pytest.approx(1.0)
-    assert wrong.largest_principal_angle(A, A[:, ::-1] * 3) == pytest.approx(0.0, abs=1e-6)
-    assert wrong.largest_principal_angle(A[:, :1], np.array([[0.0], [1.0], [0.0]])) == \
+    assert damage.relative_difference(-A, A) == 0.0
+    assert damage.relative_difference(2 * A, A) == pytest.approx(1.0)
+    assert damage.largest_principal_angle(A, A[:, ::-1] * 3) == pytest.approx(0.0, abs=1e-6)
+    assert damage.largest_principal_angle(A[:, :1], np.array([[0.0], [1.0], [0.0]])) == \
         pytest.approx(90.0)
