@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -141,8 +142,9 @@ def heldout_lesson(split: Split) -> None:
 
 
 def _input_key(settings: Settings, j: int) -> str:
-    digest = abs(hash((settings.dataset, settings.dataset_options, settings.standardize)))
-    return f"np_x{j}_{digest}"
+    """One widget key per data set: new data start from their own held-out point."""
+    data_id = repr((settings.dataset, settings.dataset_options, settings.standardize))
+    return f"np_x{j}_{hashlib.sha1(data_id.encode()).hexdigest()[:10]}"
 
 
 def typed_point(split: Split, data, settings: Settings) -> np.ndarray:

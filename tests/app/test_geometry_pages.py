@@ -276,7 +276,7 @@ def test_spectrum_evidence_for_under_and_over_smoothing():
 
 
 def test_degree_sweep_for_the_polynomial_kernel():
-    at = open_app("choosing_gamma", {"dataset": "moons", "n": 150, "kernel": "poly",
+    at = open_app("choosing_gamma", {"dataset": "moons", "n": 80, "kernel": "poly",
                                      "gamma": 1, "degree": 3, "coef0": 1})
     assert_clean(at)
     spec = find_chart(at, "How well a straight line separates the classes, against d")
@@ -288,7 +288,7 @@ def test_degree_sweep_for_the_polynomial_kernel():
 
 
 def test_kernel_without_gamma_offers_rbf():
-    at = open_app("choosing_gamma", {"dataset": "moons", "n": 100, "kernel": "linear"})
+    at = open_app("choosing_gamma", {"dataset": "moons", "n": 60, "kernel": "linear"})
     assert_clean(at)
     assert "has no γ to choose" in at.info[0].value
     at.button(key="gamma_use_rbf").click().run()
