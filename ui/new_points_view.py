@@ -103,7 +103,7 @@ def projections(split: Split, data, settings: Settings, *, point=None, point_lab
             split.fit.train_projection, y_train, split.Z_held, y_held, data.target_names,
             train_rows=split.train, held_rows=split.held,
             new_point=None if point is None else point[0],
-            title=f"Kernel PCA ({_kernel_text(settings)})",
+            title=f"Kernel PCA<br><sup>{_kernel_text(settings)}</sup>",
             axis_titles=("KPCA component 1", "KPCA component 2"), new_point_label=point_label,
         )
         show_chart(fig, key=f"chart_np_kpca{key_suffix}", name="new-points-kpca")
@@ -112,7 +112,8 @@ def projections(split: Split, data, settings: Settings, *, point=None, point_lab
             _pad(split.P_train), y_train, _pad(split.P_held), y_held, data.target_names,
             train_rows=split.train, held_rows=split.held,
             new_point=None if point is None else _pad(point[1][None, :])[0],
-            title="Linear PCA", axis_titles=("PCA component 1", "PCA component 2"),
+            title="Linear PCA<br><sup>same training points</sup>",
+            axis_titles=("PCA component 1", "PCA component 2"),
             new_point_label=point_label,
         )
         show_chart(fig, key=f"chart_np_pca{key_suffix}", name="new-points-pca")
@@ -297,7 +298,7 @@ def usps_neighbours(split: Split, parts: Contributions, data, label: int, row: i
         hover_labels=[f"training digit {r}: {data.target_names[data.y[r]]}" for r in rows],
         title=f"Its {NEAREST_DIGITS} nearest training digits",
     )
-    fig.update_layout(height=230)
+    _fit_images(fig)
     show_chart(fig, key="chart_np_neighbours", name="new-points-neighbours")
     st.caption(
         f"{same} of these {NEAREST_DIGITS} are {label}s, the test digit's true label "
@@ -310,5 +311,12 @@ def usps_digit_image(x_raw: np.ndarray, data, label: int, row: int) -> None:
     fig = digit_mosaic(x_raw[None, :], data.image_shape, columns=1,
                        hover_labels=[f"test digit {row}: {label}"],
                        title=f"Test digit {row}: a {label}")
-    fig.update_layout(height=230)
+    _fit_images(fig)
     show_chart(fig, key="chart_np_test_digit", name="new-points-test-digit")
+
+
+def _fit_images(fig) -> None:
+    """Keep the pixels square by shrinking the plot, never by cropping the image."""
+    fig.update_layout(height=230)
+    fig.update_xaxes(constrain="domain")
+    fig.update_yaxes(constrain="domain")
