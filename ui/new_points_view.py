@@ -288,31 +288,27 @@ def usps_test_digit(settings: Settings, data) -> tuple[np.ndarray, np.ndarray, i
     return x, raw, row, int(pool.y[row])
 
 
-def usps_neighbours(split: Split, parts: Contributions, data, label: int, row: int) -> None:
+def usps_neighbours(split: Split, parts: Contributions, data, x_raw: np.ndarray, label: int,
+                    row: int) -> None:
+    """The test digit, then its nearest training digits in KPCA coordinates, in one strip."""
     z = parts.transform
     nearest = nearest_rows(split.fit.train_projection, z, NEAREST_DIGITS)
     rows = split.train[nearest]
     same = int(np.sum(data.y[rows] == label))
     fig = digit_mosaic(
-        np.vstack([data.X[rows]]), data.image_shape, columns=NEAREST_DIGITS,
-        hover_labels=[f"training digit {r}: {data.target_names[data.y[r]]}" for r in rows],
-        title=f"Its {NEAREST_DIGITS} nearest training digits",
+        np.vstack([x_raw[None, :], data.X[rows]]), data.image_shape,
+        columns=NEAREST_DIGITS + 1,
+        hover_labels=[f"test digit {row}: {label}"]
+        + [f"training digit {r}: {data.target_names[data.y[r]]}" for r in rows],
+        title=f"Test digit {row} (a {label}), then its {NEAREST_DIGITS} nearest training digits",
     )
     _fit_images(fig)
     show_chart(fig, key="chart_np_neighbours", name="new-points-neighbours")
     st.caption(
-        f"{same} of these {NEAREST_DIGITS} are {label}s, the test digit's true label "
-        f"(test image {row}). Nearest in the first {len(z)} kernel components: distances "
-        "between KPCA coordinates, the test digit's from KernelPCA.transform."
+        f"First image: the test digit. {same} of its {NEAREST_DIGITS} nearest training digits "
+        f"are {label}s, its true label. Nearest in the first {len(z)} kernel components: "
+        "distances between KPCA coordinates, the test digit's from KernelPCA.transform."
     )
-
-
-def usps_digit_image(x_raw: np.ndarray, data, label: int, row: int) -> None:
-    fig = digit_mosaic(x_raw[None, :], data.image_shape, columns=1,
-                       hover_labels=[f"test digit {row}: {label}"],
-                       title=f"Test digit {row}: a {label}")
-    _fit_images(fig)
-    show_chart(fig, key="chart_np_test_digit", name="new-points-test-digit")
 
 
 def _fit_images(fig) -> None:
