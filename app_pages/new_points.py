@@ -47,11 +47,7 @@ view.projections(split, data, settings, point=(parts.transform, pca_point),
 view.coordinates_check(parts)
 view.heldout_lesson(split)
 if data.image_shape is not None:
-    image_col, neighbours_col = st.columns([1, 3])
-    with image_col:
-        view.usps_digit_image(raw, data, label, row)
-    with neighbours_col:
-        view.usps_neighbours(split, parts, data, label, row)
+    view.usps_neighbours(split, parts, data, raw, label, row)
 
 st.header("2 · The coordinates, term by term")
 component = view.terms(split, parts, data, settings)

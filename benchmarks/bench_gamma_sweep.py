@@ -9,7 +9,8 @@ cross-validated logistic regressions (components 1–2 and 1–k). The sweep is
 (n points, RBF kernel, γ from ``gamma_grid``). For comparison the script also times the
 12 kernel PCA fits alone with scikit-learn's ``KernelPCA`` (same γ, 20 components,
 default BLAS threads; the sweep runs with ``SWEEP_BLAS_THREADS``).
-Timings on a shared machine are noisy: the median of ``--repeats`` runs is reported.
+Timings on a shared machine are noisy: the median of ``--repeats`` runs is reported, in
+wall time and in this process's CPU time (what the sweep costs when it has a core).
 """
 
 from __future__ import annotations
@@ -38,12 +39,13 @@ def main() -> None:
 
     data = datasets.load("circles", n=args.n, seed=0)
     values = gamma_grid(data.X)
-    times, result = [], None
+    times, cpu_times, result = [], [], None
     for _ in range(args.repeats):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         result = sweep(data.X, data.y, kernel="rbf", kernel_params={}, param="gamma",
                        values=values, n_components=args.components)
         times.append(time.perf_counter() - start)
+        cpu_times.append(time.process_time() - cpu)
     sweep_s = statistics.median(times)
 
     from sklearn.decomposition import KernelPCA
@@ -58,8 +60,9 @@ def main() -> None:
     best = result.best_index()
     print(f"γ sweep, circles n = {args.n}, {len(values)} values "
           f"{values[0]:g} … {values[-1]:g}, k = {result.k}")
-    print(f"  sweep (fits + 2 × 5-fold CV each): {sweep_s:6.2f} s   "
-          f"target < {TARGET_S:g} s  {'OK' if sweep_s < TARGET_S else 'MISSED'}")
+    print(f"  sweep (fits + 2 × 5-fold CV each): {sweep_s:6.2f} s wall, "
+          f"{statistics.median(cpu_times):.2f} s CPU   target < {TARGET_S:g} s  "
+          f"{'OK' if sweep_s < TARGET_S else 'MISSED on wall time'}")
     print(f"  scikit-learn KernelPCA, 12 fits only: {statistics.median(sk_times):6.2f} s")
     print(f"  best γ = {values[best]:g} (components 1–2: {100 * result.score_two[best]:.0f} %; "
           f"linear PCA {100 * result.linear_two:.0f} %)")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -102,7 +103,7 @@ def projections(split: Split, data, settings: Settings, *, point=None, point_lab
             split.fit.train_projection, y_train, split.Z_held, y_held, data.target_names,
             train_rows=split.train, held_rows=split.held,
             new_point=None if point is None else point[0],
-            title=f"Kernel PCA ({_kernel_text(settings)})",
+            title=f"Kernel PCA<br><sup>{_kernel_text(settings)}</sup>",
             axis_titles=("KPCA component 1", "KPCA component 2"), new_point_label=point_label,
         )
         show_chart(fig, key=f"chart_np_kpca{key_suffix}", name="new-points-kpca")
@@ -111,7 +112,8 @@ def projections(split: Split, data, settings: Settings, *, point=None, point_lab
             _pad(split.P_train), y_train, _pad(split.P_held), y_held, data.target_names,
             train_rows=split.train, held_rows=split.held,
             new_point=None if point is None else _pad(point[1][None, :])[0],
-            title="Linear PCA", axis_titles=("PCA component 1", "PCA component 2"),
+            title="Linear PCA<br><sup>same training points</sup>",
+            axis_titles=("PCA component 1", "PCA component 2"),
             new_point_label=point_label,
         )
         show_chart(fig, key=f"chart_np_pca{key_suffix}", name="new-points-pca")
@@ -141,8 +143,9 @@ def heldout_lesson(split: Split) -> None:
 
 
 def _input_key(settings: Settings, j: int) -> str:
-    digest = abs(hash((settings.dataset, settings.dataset_options, settings.standardize)))
-    return f"np_x{j}_{digest}"
+    """One widget key per data set: new data start from their own held-out point."""
+    data_id = repr((settings.dataset, settings.dataset_options, settings.standardize))
+    return f"np_x{j}_{hashlib.sha1(data_id.encode()).hexdigest()[:10]}"
 
 
 def typed_point(split: Split, data, settings: Settings) -> np.ndarray:
@@ -285,28 +288,31 @@ def usps_test_digit(settings: Settings, data) -> tuple[np.ndarray, np.ndarray, i
     return x, raw, row, int(pool.y[row])
 
 
-def usps_neighbours(split: Split, parts: Contributions, data, label: int, row: int) -> None:
+def usps_neighbours(split: Split, parts: Contributions, data, x_raw: np.ndarray, label: int,
+                    row: int) -> None:
+    """The test digit, then its nearest training digits in KPCA coordinates, in one strip."""
     z = parts.transform
     nearest = nearest_rows(split.fit.train_projection, z, NEAREST_DIGITS)
     rows = split.train[nearest]
     same = int(np.sum(data.y[rows] == label))
     fig = digit_mosaic(
-        np.vstack([data.X[rows]]), data.image_shape, columns=NEAREST_DIGITS,
-        hover_labels=[f"training digit {r}: {data.target_names[data.y[r]]}" for r in rows],
-        title=f"Its {NEAREST_DIGITS} nearest training digits",
+        np.vstack([x_raw[None, :], data.X[rows]]), data.image_shape,
+        columns=NEAREST_DIGITS + 1,
+        hover_labels=[f"test digit {row}: {label}"]
+        + [f"training digit {r}: {data.target_names[data.y[r]]}" for r in rows],
+        title=f"Test digit {row} (a {label}), then its {NEAREST_DIGITS} nearest training digits",
     )
-    fig.update_layout(height=230)
+    _fit_images(fig)
     show_chart(fig, key="chart_np_neighbours", name="new-points-neighbours")
     st.caption(
-        f"{same} of these {NEAREST_DIGITS} are {label}s, the test digit's true label "
-        f"(test image {row}). Nearest in the first {len(z)} kernel components: distances "
-        "between KPCA coordinates, the test digit's from KernelPCA.transform."
+        f"First image: the test digit. {same} of its {NEAREST_DIGITS} nearest training digits "
+        f"are {label}s, its true label. Nearest in the first {len(z)} kernel components: "
+        "distances between KPCA coordinates, the test digit's from KernelPCA.transform."
     )
 
 
-def usps_digit_image(x_raw: np.ndarray, data, label: int, row: int) -> None:
-    fig = digit_mosaic(x_raw[None, :], data.image_shape, columns=1,
-                       hover_labels=[f"test digit {row}: {label}"],
-                       title=f"Test digit {row}: a {label}")
+def _fit_images(fig) -> None:
+    """Keep the pixels square by shrinking the plot, never by cropping the image."""
     fig.update_layout(height=230)
-    show_chart(fig, key="chart_np_test_digit", name="new-points-test-digit")
+    fig.update_xaxes(constrain="domain")
+    fig.update_yaxes(constrain="domain")
