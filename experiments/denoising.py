@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import linalg
 from sklearn.decomposition import PCA
+from threadpoolctl import threadpool_limits
 
 from kpca_core import (
     DegenerateSpectrumError,
@@ -80,6 +81,13 @@ DEFAULT_MAX_ITER = 100
 DEFAULT_TOL = 1e-8
 
 Progress = Callable[[int, int], None]
+
+# BLAS threads for the fit and the reconstructions. On a busy 2-core host (a shared
+# Streamlit server; this workplace at load ~15), multithreaded OpenBLAS spends most
+# of its time waiting for its own threads. Measured at the page's default size (1,000
+# training digits, 50 test digits): fit 3-27 s with 2 threads, 0.6 s with 1; the
+# fixed-point curve 14 s and 1.0 s; the learned curve 8.6 s and 0.6 s. None: no cap.
+BLAS_THREADS: int | None = 1
 
 
 # ----------------------------------------------------------------------------- data
@@ -189,12 +197,21 @@ def largest_m(n_train: int, wanted: int = M_GRID[-1]) -> int:
     return max(1, min(wanted, n_train - 1))
 
 
-def fit_denoisers(X_fit: np.ndarray, gamma: float, max_components: int) -> DenoisingFit:
+def fit_denoisers(
+    X_fit: np.ndarray, gamma: float, max_components: int, *,
+    blas_threads: int | None = BLAS_THREADS,
+) -> DenoisingFit:
     """Fit linear PCA and RBF kernel PCA once with ``max_components`` components.
 
     Kernel PCA runs the kpca_core steps: K, its centring in place, and the leading
     eigenpairs with K as LAPACK's workspace, so the peak is one n x n matrix.
+    ``blas_threads`` caps BLAS's threads (see :data:`BLAS_THREADS`).
     """
+    with threadpool_limits(limits=blas_threads, user_api="blas"):
+        return _fit_denoisers(X_fit, gamma, max_components)
+
+
+def _fit_denoisers(X_fit: np.ndarray, gamma: float, max_components: int) -> DenoisingFit:
     X_fit = np.array(X_fit, dtype=np.float64)  # our own copy: kept in the result
     n, d = X_fit.shape
     if not 1 <= max_components <= n - 1:
@@ -526,24 +543,27 @@ def method_curve(
     *,
     projections: np.ndarray | None = None,
     on_step: Progress | None = None,
+    blas_threads: int | None = BLAS_THREADS,
 ) -> MethodCurve:
     """Reconstruct the noisy digits with one method for every m; errors against clean.
 
     The decomposition in ``fit`` (and the projections, computed once here if not
-    given) serve every m: nothing is refitted per m.
+    given) serve every m: nothing is refitted per m. ``blas_threads`` caps BLAS's
+    threads for the reconstructions (None: no cap).
     """
     start = time.perf_counter()
-    if method != "pca" and projections is None:
-        projections = kpca_project(fit, X_noisy)
     reconstructions, reports, errors = {}, {}, []
-    for step, m in enumerate(m_values):
-        Z, report = reconstruct(fit, method, X_noisy, projections, m, params)
-        reconstructions[int(m)] = Z
-        if report is not None:
-            reports[int(m)] = report
-        errors.append(mse(Z, X_clean))
-        if on_step is not None:
-            on_step(step + 1, len(m_values))
+    with threadpool_limits(limits=blas_threads, user_api="blas"):  # see BLAS_THREADS
+        if method != "pca" and projections is None:
+            projections = kpca_project(fit, X_noisy)
+        for step, m in enumerate(m_values):
+            Z, report = reconstruct(fit, method, X_noisy, projections, m, params)
+            reconstructions[int(m)] = Z
+            if report is not None:
+                reports[int(m)] = report
+            errors.append(mse(Z, X_clean))
+            if on_step is not None:
+                on_step(step + 1, len(m_values))
     return MethodCurve(
         method=method,
         m_values=tuple(int(m) for m in m_values),

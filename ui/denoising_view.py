@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import streamlit as st
+from threadpoolctl import threadpool_limits
 
 import datasets
 from experiments import denoising as dn
@@ -233,9 +234,10 @@ def clean_reconstruction(settings: DenoisingSettings) -> tuple[float, float]:
     """MSE of reconstructing the *clean* test digits at m: (PCA, the chosen KPCA)."""
     fit = fitted(settings.fit_key)
     X_clean = test_digits(*settings.test_key)[0]
-    Z_pca, _ = dn.reconstruct(fit, "pca", X_clean, None, settings.m, settings.params)
-    Z_kpca, _ = dn.reconstruct(fit, settings.method, X_clean, None, settings.m,
-                               settings.params)
+    with threadpool_limits(limits=dn.BLAS_THREADS, user_api="blas"):
+        Z_pca, _ = dn.reconstruct(fit, "pca", X_clean, None, settings.m, settings.params)
+        Z_kpca, _ = dn.reconstruct(fit, settings.method, X_clean, None, settings.m,
+                                   settings.params)
     return dn.mse(Z_pca, X_clean), dn.mse(Z_kpca, X_clean)
 
 

@@ -178,3 +178,39 @@ def test_kwok_tsang_with_many_neighbours_warns_with_the_measured_pixel_range():
     assert bool(warnings) == (worst > view.KWOK_TSANG_LIMIT)
     if warnings:
         assert f"{worst:.3g}" in warnings[0]
+
+
+# ------------------------------------------------- pure pieces: figures and captions
+
+
+def test_curves_figure_stars_each_methods_minimum_on_a_log_axis():
+    from ui.figures.denoising import mse_curves
+
+    data = {"pca": ([1, 2, 4], [0.3, 0.1, 0.2], 0.5),
+            "fixed_point": ([1, 2, 4], [0.4, 0.3, 0.05], None)}
+    fig = mse_curves(data, noisy_mse=0.25, title="t", current_m=2)
+    assert fig.layout.xaxis.type == "log"
+    for method, (m_values, errors, _) in data.items():
+        star = next(t for t in fig.data if t.meta == f"best:{method}")
+        assert (star.x[0], star.y[0]) == (m_values[int(np.argmin(errors))], min(errors))
+    assert [s.y0 for s in fig.layout.shapes if s.type == "line" and s.y0 == s.y1] == [0.25]
+
+
+def test_clean_text_follows_the_numbers_in_every_case():
+    both = view.clean_text(64, "KPCA", 0.01, 0.09, 0.14, 0.11)
+    assert "kernel PCA is worse" in both and "kernel PCA is better" in both
+    assert "exactly the effect" in both
+    loses = view.clean_text(16, "KPCA", 0.1, 0.2, 0.15, 0.2)
+    assert "loses on both" in loses and "exactly the effect" not in loses
+    wins = view.clean_text(16, "KPCA", 0.2, 0.1, 0.2, 0.1)
+    assert "loses" not in wins and "exactly the effect" not in wins
+
+
+def test_fixed_point_caption_names_restarts_and_failures():
+    report = dn.FixedPointReport(iterations=np.array([3, 100, 200]), converged_first=1,
+                                 restarted=2, converged_after_restart=1,
+                                 failed=np.array([False, False, True]), max_iter=100)
+    text = view.fixed_point_text(report, 8, 3)
+    assert "1 of 3 digits converged" in text and "max 200" in text
+    assert "2 restarted" in text and "1 of them converged" in text
+    assert "**1 failed**" in text

@@ -119,9 +119,9 @@ def mse_curves(
         xaxis=dict(type="log", title="m (components kept, log scale)",
                    tickvals=[1, 2, 4, 8, 16, 32, 64, 128, 256]),
         yaxis=dict(title="MSE per pixel against the clean digits", rangemode="tozero"),
-        height=460,
+        height=500,
         **{**BASE_LAYOUT, "legend": dict(title_text="★ best m, time:",
-                                         orientation="h", yanchor="top", y=-0.2, x=0)},
+                                         orientation="h", yanchor="top", y=-0.3, x=0)},
     )
     fig.update_layout(margin=dict(l=10, r=10, t=80, b=10), title_font_size=15)
     return fig
