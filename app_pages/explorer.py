@@ -43,14 +43,14 @@ view.gamma_hints(result, data, settings)
 st.divider()
 st.subheader("Step by step: how kernel PCA got there")
 st.header("1 · The data")
-data_col, about_col = st.columns([3, 2])
+data_col, about_col = view.chart_columns("data", [3, 2])
 with data_col:
     view.input_space(data, settings)
 with about_col:
     view.about_data(data, settings)
 
 st.header("2 · Kernel matrix K and its centred form K̃")
-kernel_col, centered_col = st.columns(2)
+kernel_col, centered_col = view.chart_columns("kernels", 2)
 with kernel_col:
     view.kernel_matrix(result, data, centered=False)
 with centered_col:

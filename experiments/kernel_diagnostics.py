@@ -97,6 +97,15 @@ def round_gamma(gamma: float) -> float:
     return float(f"{gamma:.2g}")
 
 
+def format_ratio(ratio: float) -> str:
+    """A multiple as people say it: 0.25, 4.1, 230, 5,500; scientific only beyond that."""
+    if 0.01 <= ratio < 100:
+        return f"{ratio:.2g}"
+    if 100 <= ratio < 1e5:
+        return f"{ratio:,.0f}"
+    return f"{ratio:.1e}"
+
+
 def feature_scale_ratio(X: np.ndarray) -> float:
     """Largest / smallest non-zero feature standard deviation (1 for a single feature)."""
     std = np.asarray(X, dtype=float).std(axis=0)
@@ -211,7 +220,9 @@ def diagnose(
     if kernel not in GAMMA_KERNELS:
         return []
     findings: list[Finding] = []
-    relative = f" ({gamma / reference:.2g} × {REFERENCE_SHORT[kernel]})" if reference else ""
+    relative = (
+        f" ({format_ratio(gamma / reference)} × {REFERENCE_SHORT[kernel]})" if reference else ""
+    )
 
     def offer(lower: bool) -> float | None:
         """The suggestion if it moves γ the right way (by at least 1.5×), else the reference."""

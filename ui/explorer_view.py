@@ -30,7 +30,14 @@ from ui.compute import (
     reference_gamma_for,
 )
 from ui.sidebar import K_STANDARDIZE, K_VIEW_AXES, K_VIEW_DIMS, apply_gamma
-from ui.state import VIEW_2D, VIEW_3D, Settings, dataset_gamma, format_gamma
+from ui.state import (
+    VIEW_2D,
+    VIEW_3D,
+    Settings,
+    dataset_gamma,
+    format_gamma,
+    format_multiple,
+)
 
 SELECTION = "explorer_selection"  # row indices picked by box/lasso in any chart
 SELECTABLE_CHARTS = ("chart_input", "chart_kpca", "chart_pca")
@@ -110,20 +117,25 @@ def _params_text(settings: Settings) -> str:
 
 # Side-by-side charts wrap onto separate rows when the main area is too narrow for two
 # readable charts (e.g. an 800-px window with the sidebar open), instead of squeezing
-# them: a column holding a chart keeps at least 22 rem (352 px) or the full width.
-# Columns of small widgets (the view controls) are left alone.
-_WRAPPING_COLUMNS = """<style>
-[data-testid="stMain"] [data-testid="stHorizontalBlock"] { flex-wrap: wrap; }
-[data-testid="stMain"] [data-testid="stColumn"]:has(.js-plotly-plot) {
-  min-width: min(100%, 22rem);
-}
+# them: a chart column keeps at least 22 rem (352 px) or the full width. Only the rows
+# made by :func:`chart_columns` (keyed containers, plain class selectors: no costly
+# :has() matching while Plotly draws) are affected.
+WRAP_KEY = "explorer_wrap"
+_WRAPPING_COLUMNS = f"""<style>
+[class*="st-key-{WRAP_KEY}"] [data-testid="stHorizontalBlock"] {{ flex-wrap: wrap; }}
+[class*="st-key-{WRAP_KEY}"] [data-testid="stColumn"] {{ min-width: min(100%, 22rem); }}
 </style>"""
 
 
 def wrapping_columns() -> None:
-    """Let this page's columns wrap instead of squeezing (see ``_WRAPPING_COLUMNS``)."""
+    """Let this page's chart rows wrap instead of squeezing (see ``_WRAPPING_COLUMNS``)."""
     st.html(_WRAPPING_COLUMNS)
 
+
+def chart_columns(name: str, spec) -> list:
+    """``st.columns(spec)`` in a row that wraps on narrow windows (see :func:`wrapping_columns`)."""
+    with st.container(key=f"{WRAP_KEY}_{name}"):
+        return st.columns(spec)
 
 
 def axis_choices(k: int, dims: int) -> list[tuple[int, ...]]:
@@ -150,7 +162,7 @@ def projection_view(k: int) -> tuple[int, tuple[int, ...]]:
     Returns (dims, axes) with 1-based component numbers. Both travel in the link.
     """
     ss = st.session_state
-    dims_col, axes_col = st.columns([1, 2], vertical_alignment="bottom")
+    dims_col, axes_col, _ = st.columns([1, 1, 1], vertical_alignment="bottom")
     with dims_col:
         if ss.get(K_VIEW_DIMS) not in (VIEW_2D, VIEW_3D):
             ss[K_VIEW_DIMS] = VIEW_2D
@@ -184,7 +196,7 @@ def projections(result: Analysis, data, settings: Settings) -> None:
     highlight = _selection(settings)
     webgl = result.n > SCATTERGL_ABOVE
     title_3d = dims == 3
-    kpca_col, pca_col = st.columns(2)
+    kpca_col, pca_col = chart_columns("projections", 2)
     with kpca_col:
         fig = figures.point_scatter(
             result.projection[:, columns],
@@ -367,7 +379,7 @@ def about_data(data, settings: Settings) -> None:
         st.caption(
             f"Scale of these data for this kernel: {REFERENCE_NAMES[settings.kernel]} = "
             f"{reference:.3g}; γ = {format_gamma(settings.gamma)} is "
-            f"{settings.gamma / reference:.3g} times that."
+            f"{format_multiple(settings.gamma / reference)} times that."
         )
     if data.citation:
         st.caption(f"Source: {data.citation}")

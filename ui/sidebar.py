@@ -171,10 +171,9 @@ def settings_sidebar() -> Settings:
         else:
             info = catalogue[dataset]
             st.caption(info.summary)
-            # Folded: the sample's options are set once, γ and the components often.
-            with st.expander(_options_title(dataset, info)):
-                for opt in info.options:
-                    options[opt.name] = _option_widget(dataset, opt)
+            # The sample's options are drawn at the bottom (set once; γ and the components
+            # are changed often and stay on the first screen); their values are known now.
+            options = {opt.name: _option_value(dataset, opt) for opt in info.options}
         standardize = st.checkbox(
             "Standardise inputs",
             key=K_STANDARDIZE,
@@ -209,7 +208,7 @@ def settings_sidebar() -> Settings:
             if reference:
                 st.caption(
                     f"= {state.format_multiple(params['gamma'] / reference)} × "
-                    f"{REFERENCE_SHORT[kernel]} ({reference:.2g}) of these data"
+                    f"{REFERENCE_SHORT[kernel]} ({reference:.2g})"
                 )
             if ss.get(_GAMMA_NOTE):
                 st.info(ss[_GAMMA_NOTE], icon=":material/autorenew:")
@@ -252,6 +251,10 @@ def settings_sidebar() -> Settings:
                 on_click=_use_suggested_kernel,
                 help=_suggestion_text(catalogue[dataset].suggested_kernel),
             )
+        if dataset in catalogue and catalogue[dataset].options:
+            st.subheader("Sample")
+            for opt in catalogue[dataset].options:
+                options[opt.name] = _option_widget(dataset, opt)
         st.caption("The address bar holds these settings: copy it to share this exact view.")
 
     # A parameter the kernel does not use stays at its default in the settings, so it
@@ -385,17 +388,14 @@ def _csv_column_names(content: bytes) -> list[str]:
     return [name.strip() for name in next(csv.reader(first_line, dialect)) if name.strip()]
 
 
-def _options_title(dataset: str, info: datasets.DatasetInfo) -> str:
-    """The options expander's title shows their current values (e.g. "n = 400 · noise 0.05")."""
-    ss = st.session_state
-    parts = []
-    for opt in info.options:
-        value = ss.get(_option_key(dataset, opt.name), opt.default)
-        if opt.name == "seed":
-            continue
-        shown = f"{value:,}" if isinstance(value, int) else f"{value}"
-        parts.append(f"{opt.name} = {shown}")
-    return "Sample: " + " · ".join(parts) if parts else "Sample options"
+def _option_value(dataset: str, opt: datasets.Option):
+    """An option's current value before its widget is drawn (the widget uses the same key)."""
+    key = _option_key(dataset, opt.name)
+    st.session_state.setdefault(key, opt.default)
+    if dataset == "usps" and opt.name == "n":
+        split = st.session_state.get(_option_key("usps", "split"), "train")
+        st.session_state[key] = min(st.session_state[key], _usps_split_size(split))
+    return st.session_state[key]
 
 
 def _usps_split_size(split: str) -> int:

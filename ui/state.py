@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import datasets
+from experiments.kernel_diagnostics import format_ratio
 from kpca_core import KERNELS
 
 DEFAULT_DATASET = "circles"
@@ -142,10 +143,8 @@ def format_gamma(gamma: float) -> str:
 
 
 def format_multiple(ratio: float) -> str:
-    """A multiple for "γ = 2.3 × median heuristic": 2 digits, no scientific notation near 1."""
-    if 0.01 <= ratio < 1000:
-        return f"{ratio:.2g}" if ratio < 100 else f"{ratio:.0f}"
-    return f"{ratio:.1e}"
+    """A multiple for "γ = 2.3 × median heuristic" (``kernel_diagnostics.format_ratio``)."""
+    return format_ratio(ratio)
 
 
 def gamma_choices(current: float) -> list[float]:

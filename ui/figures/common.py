@@ -180,7 +180,8 @@ def digit_mosaic(
         title=title,
         xaxis=dict(showticklabels=False, showgrid=False, zeroline=False),
         yaxis=yaxis,
-        plot_bgcolor="white",
+        # Transparent gaps: the tiles read as separate images on a light or a dark page.
+        plot_bgcolor="rgba(0,0,0,0)",
         **{k: v for k, v in BASE_LAYOUT.items() if k != "legend"},
     )
     return fig
