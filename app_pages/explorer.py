@@ -12,11 +12,11 @@ from ui.source import show_source
 
 st.title("Explorer")
 st.write(
-    "Kernel PCA is PCA in the kernel's feature space, computed from the kernel matrix alone. "
-    "Follow the four steps below: the "
-    "data, its kernel matrix, the eigenvalues, and the new coordinates they give."
+    "Kernel PCA is PCA in the kernel's feature space, computed from the kernel matrix alone: "
+    "here next to linear PCA, with the steps that lead to it below."
 )
 
+view.wrapping_columns()
 settings = current_settings()
 data = page_data(settings)
 settings = with_valid_components(settings, len(data.X))
@@ -35,15 +35,22 @@ except ValueError as error:  # kpca_core rejects a parameter combination
     st.error(f"The kernel cannot be computed with these settings: {error}")
     st.stop()
 
+# The first screen: the projections, the controls that change them (sidebar: γ and the
+# components; above the charts: which components, 2-D/3-D) and whether γ suits the data.
+view.projections(result, data, settings)
+view.gamma_hints(result, data, settings)
+
+st.divider()
+st.subheader("Step by step: how kernel PCA got there")
 st.header("1 · The data")
-data_col, about_col = st.columns([3, 2])
+data_col, about_col = view.chart_columns("data", [3, 2])
 with data_col:
     view.input_space(data, settings)
 with about_col:
     view.about_data(data, settings)
 
 st.header("2 · Kernel matrix K and its centred form K̃")
-kernel_col, centered_col = st.columns(2)
+kernel_col, centered_col = view.chart_columns("kernels", 2)
 with kernel_col:
     view.kernel_matrix(result, data, centered=False)
 with centered_col:
@@ -53,7 +60,10 @@ view.heatmap_note(result)
 st.header("3 · Eigen-spectrum of K̃")
 view.spectrum(result, settings)
 
-st.header("4 · Projections: kernel PCA next to linear PCA")
-view.projections(result, data, settings)
+st.header("4 · The projections")
+st.write(
+    "The kernel principal components are the eigenvectors of K̃ scaled by √λ: the charts "
+    "at the top of this page. Linear PCA does the same with the inputs' covariance."
+)
 
 show_source(center_kernel, kernel_spectrum, label="The kpca_core code behind these pictures")

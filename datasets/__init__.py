@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ._types import Dataset, DatasetInfo, Option
-from .csv_loader import CSVError, load_csv
+from .csv_loader import BINARY_SIGNATURES, CSVError, guess_label_column, load_csv
 from .iris import IRIS_INFO, load_iris
 from .synthetic import (
     CIRCLES_INFO,
@@ -45,9 +45,11 @@ from .usps import (
     ensure_usps,
     load_usps,
     usps_source_description,
+    usps_split_sizes,
 )
 
 __all__ = [
+    "BINARY_SIGNATURES",
     "CSVError",
     "Dataset",
     "DatasetInfo",
@@ -56,10 +58,12 @@ __all__ = [
     "available",
     "clear_cache",
     "download_usps",
+    "guess_label_column",
     "ensure_usps",
     "load",
     "load_csv",
     "usps_source_description",
+    "usps_split_sizes",
 ]
 
 # In the order the sidebar lists them.

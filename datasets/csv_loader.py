@@ -181,6 +181,9 @@ def _parse_table(text: str, label_column: str | None) -> _Table:
         raise CSVError(f"Line {reader.line_num} cannot be read as CSV: {exc}.") from None
     if not rows:
         raise CSVError("The file is empty.")
+    if delimiter != ",":
+        # Semicolon or tab files from a European-locale spreadsheet write 1,5 for 1.5.
+        rows = [[_decimal_point(cell) for cell in cells] for cells in rows]
 
     width = len(rows[0])
     for cells, line in zip(rows, lines, strict=True):
@@ -209,6 +212,43 @@ def _parse_table(text: str, label_column: str | None) -> _Table:
     else:
         names = [f"x{j + 1}" for j in range(len(rows[0]))]
     return _Table(names, rows, lines, has_header, delimiter)
+
+
+_DECIMAL_COMMA = re.compile(r"[+-]?\d*,\d+(?:[eE][+-]?\d+)?")
+
+
+def _decimal_point(cell: str) -> str:
+    """``1,5`` → ``1.5`` (a lone decimal comma); any other cell unchanged."""
+    return cell.replace(",", ".") if _DECIMAL_COMMA.fullmatch(cell) else cell
+
+
+# Not "y": in a file with columns x, y it is a coordinate.
+LABEL_NAMES = ("label", "labels", "class", "classes", "target", "species", "category")
+
+
+def guess_label_column(source: bytes | str | os.PathLike) -> str | None:
+    """The column that obviously holds class labels, or None.
+
+    The only column holding text (e.g. species names), else a column named like a label
+    (``label``, ``class``, ``target``, ...; case-insensitive). Never raises: a file that
+    cannot be read has no guess, and :func:`load_csv` says what is wrong with it.
+    """
+    try:
+        data, _ = _read_bytes(source)
+        table = _parse_table(_decode(data), None)
+    except (CSVError, OSError):
+        return None
+    if not table.has_header or len(table.names) < 2:
+        return None
+    text = [
+        name
+        for j, name in enumerate(table.names)
+        if sum(_is_text(row[j]) for row in table.rows) > len(table.rows) / 2
+    ]
+    if len(text) == 1:
+        return text[0]
+    named = [name for name in table.names if name.strip().lower() in LABEL_NAMES]
+    return named[0] if len(named) == 1 else None
 
 
 def _detect_delimiter(text: str) -> str:

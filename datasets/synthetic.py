@@ -219,9 +219,10 @@ def load_scholkopf_toy(n: int, seed: int) -> Dataset:
             f"{n} points in three round Gaussian clusters (σ = 0.1) centred at (-0.5, -0.2), "
             "(0, 0.6) and (0.5, 0), as in Fig. 4 of Schölkopf, Smola & Müller (1998), which "
             "shows them on [-1, 1] × [-0.5, 1]. With the RBF kernel exp(-‖x-y‖²/0.1) (γ = 10) "
-            "the first two kernel components separate the three clusters, and the next ones "
-            "split each cluster into halves: draw the contour lines of each component over "
-            "the plane to see this, as the paper does."
+            "the first two kernel components separate the three clusters. The paper also "
+            "draws contour lines of the later components over the plane; this page shows the "
+            "points' coordinates instead: choose other components for the axes to look at "
+            "them."
         ),
         citation=SCHOLKOPF_1998,
     )
@@ -264,9 +265,10 @@ def load_parabola(n: int, noise: float, seed: int) -> Dataset:
             f"{n} points with x drawn uniformly from [-1, 1] and y = x² plus Gaussian noise "
             f"(standard deviation {noise:g}), as in Fig. 3 of Schölkopf, Smola & Müller "
             "(1998). There are no classes. Use the polynomial kernel (x·y)^d with degree d "
-            "from 1 to 4: degree 1 is linear PCA, whose components are straight lines; from "
-            "degree 2 on, the contour lines of the first component bend to follow the "
-            "parabola."
+            "from 1 to 4: degree 1 is linear PCA, a rotation of the plane; from degree 2 on, "
+            "the first kernel component is a curved function of the inputs (the paper draws "
+            "its contour lines following the parabola; this page shows the points' "
+            "coordinates)."
         ),
         citation=SCHOLKOPF_1998,
     )

@@ -106,6 +106,11 @@ def _unavailable(reason: str, cache: Path | None = None, url: str | None = None)
     )
 
 
+def usps_split_sizes() -> dict[str, int]:
+    """Number of images in each published split (``{"train": 7291, "test": 2007}``)."""
+    return {split: sum(counts) for split, counts in USPS_CLASS_COUNTS.items()}
+
+
 def usps_source_description() -> str:
     """Say where the USPS digits come from on this machine, without loading anything."""
     env = os.environ.get("KPCA_USPS_PATH")
@@ -440,9 +445,7 @@ def load_usps(split: str, n: int, seed: int) -> Dataset:
             f"{seed}). Each image has 16 × 16 grey values between -1 (paper) and +1 (ink), "
             "so each point lives in 256 dimensions. The first linear principal components "
             "already sort the digits roughly (0s against 1s); an RBF kernel separates more "
-            "digits in the leading components, and components can be turned back into "
-            "images to see what they capture. Read from "
-            f"{usps_source_description()}."
+            "digits in the leading components."
         ),
         citation=CITATION,
         image_shape=IMAGE_SHAPE,

@@ -32,6 +32,13 @@ import streamlit as st
 from sklearn.decomposition import PCA
 
 import datasets
+from experiments.kernel_diagnostics import (
+    KernelStats,
+    effective_rank,
+    reference_gamma,
+    saturated_share,
+    subspace_similarity,
+)
 from kpca_core import (
     KERNELS,
     center_kernel,
@@ -45,6 +52,9 @@ from ui.state import CSV, Settings
 
 # Never send more than MAX_HEATMAP_SIDE² cells of a kernel matrix to the browser.
 MAX_HEATMAP_SIDE = 500
+# The Explorer draws K and K̃ at most this many cells a side: a heatmap is ~450 px wide,
+# so 200 cells are 2 px each, as fine as the eye can see, at a sixth of 500²'s bytes.
+DISPLAY_HEATMAP_SIDE = 200
 # Up to this n the whole spectrum is computed (kpca_core.kernel_spectrum, ~0.4 s at
 # n = 2000). Above it (e.g. the full USPS) only the leading and the most negative
 # eigenvalues are computed iteratively, and K̃ is centred in place to halve memory.
@@ -87,6 +97,9 @@ class Analysis:
     negative : (p,) bool
         Which eigenvalues are genuinely negative, beyond round-off (kpca_core's
         ``clean_eigenvalues`` rule): the kernel is indefinite.
+    stats : KernelStats
+        What the γ diagnostics need (``experiments.kernel_diagnostics``); its
+        ``linear_similarity`` compares kernel and linear PCA on components 1 and 2.
     """
 
     order: np.ndarray
@@ -102,15 +115,32 @@ class Analysis:
     pca_projection: np.ndarray
     pca_ratio: np.ndarray
     negative: np.ndarray
+    stats: KernelStats | None = None
 
     @property
     def n(self) -> int:
         return int(self.projection.shape[0])
 
     @property
+    def variance_base(self) -> float:
+        """What "explained variance" is a share of.
+
+        trace(K̃) = Σλ, the total variance in feature space, for a positive
+        semi-definite kernel. With genuinely negative eigenvalues (sigmoid) Σλ is smaller
+        than the positive part alone, so λ / trace would exceed 100 %; the base is then
+        the sum of the positive eigenvalues, the variance of the real part of the
+        embedding (shares add up to 100 %). When only the leading eigenvalues are known,
+        the largest base they certify: max(trace, Σ held positive λ).
+        """
+        positive = float(np.clip(self.eigenvalues, 0.0, None).sum())
+        if self.spectrum_complete:
+            return positive if bool(np.any(self.negative)) else self.trace
+        return max(self.trace, positive)
+
+    @property
     def explained_ratio(self) -> np.ndarray:
-        """λ / trace(K̃) for the eigenvalues held."""
-        return explained_variance_ratio(self.eigenvalues, self.trace)
+        """λ / :attr:`variance_base` for the eigenvalues held."""
+        return explained_variance_ratio(self.eigenvalues, self.variance_base)
 
     @property
     def negative_mass_bound(self) -> float:
@@ -174,6 +204,7 @@ def analyse(
     kernel_params: dict,
     n_components: int,
     on_progress: ProgressCallback | None = None,
+    display_side: int = DISPLAY_HEATMAP_SIDE,
 ) -> Analysis:
     """Kernel PCA of X for the Explorer, plus linear PCA for comparison.
 
@@ -190,7 +221,9 @@ def analyse(
 
     report(0.05, f"Kernel matrix K ({n:,} × {n:,})")
     K = compute_kernel(X, kernel=kernel, **kernel_params)
-    K_display, block = block_average(K, order, MAX_HEATMAP_SIDE)
+    K_display, block = block_average(K, order, min(display_side, MAX_HEATMAP_SIDE))
+    k_norm = float(np.linalg.norm(K))
+    saturated = saturated_share(K) if kernel == "sigmoid" else 0.0
 
     report(0.3, "Centring K in feature space")
     dense = n <= DENSE_MAX_N
@@ -198,8 +231,9 @@ def analyse(
     # n × n matrix is alive (kernel_spectrum still makes one working copy).
     Kc = center_kernel(K, copy=False)
     del K
-    Kc_display, _ = block_average(Kc, order, MAX_HEATMAP_SIDE)
+    Kc_display, _ = block_average(Kc, order, min(display_side, MAX_HEATMAP_SIDE))
     trace = float(np.trace(Kc))
+    kc_norm = float(np.linalg.norm(Kc))
 
     if dense:
         report(0.45, "All eigenvalues of K̃")
@@ -225,6 +259,14 @@ def analyse(
     pca_ratio = pca.explained_variance_ratio_
 
     _, negative = clean_eigenvalues(values)
+    m = min(2, k, pca_projection.shape[1])
+    stats = KernelStats(
+        n=n,
+        effective_rank=effective_rank(trace, kc_norm),
+        centred_share=kc_norm / k_norm if k_norm > 0 else 0.0,
+        saturated_share=saturated,
+        linear_similarity=subspace_similarity(projection[:, :m], pca_projection[:, :m]),
+    )
     result = Analysis(
         order=order,
         class_sizes=sizes,
@@ -239,6 +281,7 @@ def analyse(
         pca_projection=pca_projection,
         pca_ratio=pca_ratio,
         negative=negative,
+        stats=stats,
     )
     for value in vars(result).values():
         if isinstance(value, np.ndarray):
@@ -333,17 +376,30 @@ def _upload_store() -> BoundedStore:
     return BoundedStore(max_entries=4)
 
 
-def csv_options(content: bytes, label_column: str | None) -> tuple[tuple[str, object], ...]:
+def csv_options(
+    content: bytes, label_column: str | None, drop_missing: bool = False
+) -> tuple[tuple[str, object], ...]:
     """The cache key of an upload: a fingerprint of its bytes plus how it was read."""
     fingerprint = hashlib.sha256(content).hexdigest()[:20]
-    return (("file", fingerprint), ("label", label_column or ""))
+    options = (("file", fingerprint), ("label", label_column or ""))
+    # Sorted, as Settings.dataset_options are: the same upload is one cache key.
+    return tuple(sorted(options + ((("drop", True),) if drop_missing else ())))
 
 
-def load_upload(content: bytes, label_column: str | None) -> tuple[tuple[str, object], ...]:
-    """Parse an upload (raises ``datasets.CSVError``) and keep it; returns its options."""
-    options = csv_options(content, label_column)
+def load_upload(
+    content: bytes, label_column: str | None, drop_missing: bool = False
+) -> tuple[tuple[str, object], ...]:
+    """Parse an upload (raises ``datasets.CSVError``) and keep it; returns its options.
+
+    ``drop_missing`` drops rows with missing, NaN or infinite values instead of refusing
+    the file (``datasets.load_csv(drop_nonfinite=True)``).
+    """
+    options = csv_options(content, label_column, drop_missing)
     _upload_store().get_or_compute(
-        options, lambda: datasets.load_csv(content, label_column=label_column or None)
+        options,
+        lambda: datasets.load_csv(
+            content, label_column=label_column or None, drop_nonfinite=drop_missing
+        ),
     )
     return options
 
@@ -399,17 +455,22 @@ def explorer_analysis(settings: Settings, on_progress: ProgressCallback | None =
     )
 
 
-def nearest_mean_accuracy(Z: np.ndarray, y: np.ndarray | None) -> float | None:
-    """Share of points closer to their own class mean than to any other (in Z's columns).
+@st.cache_data(max_entries=64, show_spinner=False)
+def _reference_gamma(dataset: str, options: tuple, standardize: bool, kernel: str) -> float | None:
+    X = inputs(Settings(dataset=dataset, dataset_options=options, standardize=standardize))
+    return reference_gamma(X, kernel)
 
-    A plain number for the captions: how well the classes come apart in a projection.
-    None when there are no labels or a single class.
+
+def reference_gamma_for(
+    dataset: str, options: dict | tuple, standardize: bool, kernel: str
+) -> float | None:
+    """:func:`experiments.kernel_diagnostics.reference_gamma` of a dataset as the kernel sees it.
+
+    None when the data cannot be loaded (no upload yet, USPS unavailable: the page says
+    why) or the kernel has no γ.
     """
-    if y is None:
+    options = tuple(sorted(dict(options).items()))
+    try:
+        return _reference_gamma(dataset, options, bool(standardize), kernel)
+    except (ValueError, OSError, datasets.UspsUnavailableError):
         return None
-    labels = np.unique(y)
-    if len(labels) < 2:
-        return None
-    means = np.stack([Z[y == c].mean(axis=0) for c in labels])
-    distances = ((Z[:, None, :] - means[None, :, :]) ** 2).sum(axis=2)
-    return float(np.mean(labels[np.argmin(distances, axis=1)] == y))

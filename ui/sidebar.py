@@ -16,11 +16,13 @@ State flow:
 from __future__ import annotations
 
 import csv
+import math
 from dataclasses import replace
 
 import streamlit as st
 
 import datasets
+from experiments.kernel_diagnostics import GAMMA_KERNELS, REFERENCE_SHORT, round_gamma
 from kpca_core import KERNELS
 from ui import compute, state
 from ui.state import Settings
@@ -28,8 +30,14 @@ from ui.state import Settings
 K_DATASET, K_KERNEL = "w_dataset", "w_kernel"
 K_PARAM = {"gamma": "w_gamma", "degree": "w_degree", "coef0": "w_coef0"}
 K_COMPONENTS, K_STANDARDIZE = "w_components", "w_standardize"
+K_KEEP_GAMMA = "w_keep_gamma"
+# The Explorer's view widgets ("w_" so they survive other pages; the link carries them).
+K_VIEW_DIMS, K_VIEW_AXES = "w_view_dims", "w_view_axes"
+# Which data γ was last fitted to, and the note saying what changed when it followed.
+_DATA_IDENTITY, _GAMMA_NOTE = "_kpca_data_identity", "_kpca_gamma_note"
 # No "w_" prefix: an uploader's value cannot be re-committed through session state.
 K_CSV_FILE, K_CSV_LABEL, _CSV_LAST_GOOD = "upload_csv", "w_csv_label", "_kpca_csv_last_good"
+K_CSV_DROP, _CSV_LAST_NAME, _CSV_SEEN = "w_csv_drop", "_kpca_csv_last_name", "_kpca_csv_seen"
 NO_LABEL = "(no labels)"
 _STARTED, _LINK_WARNINGS, _CURRENT = "_kpca_started", "_kpca_link_warnings", "_kpca_settings"
 
@@ -68,18 +76,76 @@ def apply_settings(settings: Settings) -> None:
     ss[K_PARAM["coef0"]] = float(settings.coef0)
     ss[K_COMPONENTS] = int(settings.n_components)
     ss[K_STANDARDIZE] = bool(settings.standardize)
+    # These settings chose γ for their data: nothing to follow.
+    ss[_DATA_IDENTITY] = _data_identity(settings.dataset, settings.options, settings.standardize)
+    ss.pop(_GAMMA_NOTE, None)
+
+
+def apply_gamma(gamma: float) -> None:
+    """Set γ (a button's ``on_click``, e.g. a hint's "Use γ ≈ …")."""
+    st.session_state[K_PARAM["gamma"]] = float(gamma)
+    st.session_state.pop(_GAMMA_NOTE, None)
 
 
 def _use_suggested_kernel() -> None:
     apply_settings(state.with_suggested_kernel(current_settings()))
 
 
+def _data_identity(dataset: str, options: dict, standardize: bool) -> tuple:
+    """What γ's scale depends on: the dataset (an upload: its bytes) and standardisation.
+
+    Other options (n, noise, seed) hardly change the scale, so they leave γ alone.
+    """
+    return (dataset, options.get("file") if dataset == state.CSV else None, bool(standardize))
+
+
+def _follow_data(previous: tuple, current: tuple, dataset: str, options: dict,
+                 kernel: str) -> None:
+    """γ follows the data when they change (unless "Keep γ" is ticked), with a note.
+
+    A new dataset gets its own suggestion for this kernel (``datasets`` metadata) or,
+    failing that, the data-scale reference (``experiments.kernel_diagnostics``); toggling
+    standardisation keeps γ's multiple of the reference, so the picture keeps its meaning.
+    """
+    ss = st.session_state
+    old = float(ss[K_PARAM["gamma"]])
+    standardize = current[2]
+    new_reference = compute.reference_gamma_for(dataset, options, standardize, kernel)
+    if new_reference is None:
+        return
+    same_data = previous[:2] == current[:2]
+    if same_data:
+        old_reference = compute.reference_gamma_for(dataset, options, previous[2], kernel)
+        if old_reference is None:
+            return
+        new = round_gamma(old * new_reference / old_reference)
+        why = "standardising the inputs" if standardize else "undoing the standardisation"
+    else:
+        suggested = None if standardize else state.dataset_gamma(dataset, kernel)
+        new = suggested if suggested is not None else round_gamma(new_reference)
+        why = "the new data" if dataset != state.CSV else "the uploaded file"
+    new = min(max(new, state.GAMMA_MIN), state.GAMMA_MAX)
+    if math.isclose(new, old, rel_tol=1e-9):
+        return
+    ss[K_PARAM["gamma"]] = new
+    ss[_GAMMA_NOTE] = (
+        f"γ changed from {state.format_gamma(old)} to {state.format_gamma(new)} to suit "
+        f"{why} ({state.format_multiple(new / new_reference)} × "
+        f"{REFERENCE_SHORT[kernel]}). Tick 'Keep γ when the data change' to keep γ as it is."
+    )
+
+
 def settings_sidebar() -> Settings:
     """Draw the shared sidebar and return the current settings (also kept for pages)."""
     ss = st.session_state
     if _STARTED not in ss:
-        from_link, warnings = state.settings_from_query(st.query_params.to_dict())
+        link = st.query_params.to_dict()
+        from_link, warnings = state.settings_from_query(link)
+        view, view_warnings = state.view_from_query(link)
+        warnings = warnings + view_warnings
         apply_settings(from_link)
+        ss[K_VIEW_DIMS] = view.get("dims", state.VIEW_2D)
+        ss[K_VIEW_AXES] = tuple(view.get("axes", (1, 2)))
         ss[_STARTED] = True
         ss[_LINK_WARNINGS] = (from_link, warnings)
     # Streamlit forgets the state of a widget that was not drawn in a run (e.g. γ
@@ -90,7 +156,7 @@ def settings_sidebar() -> Settings:
     catalogue = datasets.available()
     defaults = state.default_settings()
     with st.sidebar:
-        st.header("Data")
+        st.subheader("Data")
         dataset = st.selectbox(
             "Dataset",
             [*catalogue, state.CSV],
@@ -105,31 +171,52 @@ def settings_sidebar() -> Settings:
         else:
             info = catalogue[dataset]
             st.caption(info.summary)
-            for opt in info.options:
-                options[opt.name] = _option_widget(dataset, opt)
+            # The sample's options are drawn at the bottom (set once; γ and the components
+            # are changed often and stay on the first screen); their values are known now.
+            options = {opt.name: _option_value(dataset, opt) for opt in info.options}
         standardize = st.checkbox(
             "Standardise inputs",
             key=K_STANDARDIZE,
             help="Scale every input feature to mean 0 and variance 1 before the kernel.",
         )
 
-        st.header("Kernel")
+        st.subheader("Kernel")
         kernel = st.selectbox(
             "Kernel", list(KERNELS), format_func=lambda k: KERNELS[k].title, key=K_KERNEL
         )
         kernel_info = KERNELS[kernel]
-        st.latex(kernel_info.formula)
         if not kernel_info.positive_definite:
             st.caption("Not positive semi-definite: expect negative eigenvalues.")
         params = {"gamma": defaults.gamma, "degree": defaults.degree, "coef0": defaults.coef0}
+        ss.setdefault(K_PARAM["gamma"], defaults.gamma)
+        identity = _data_identity(dataset, options, standardize)
+        previous = ss.get(_DATA_IDENTITY)
+        if previous is not None and previous != identity:
+            ss.pop(_GAMMA_NOTE, None)
+            if not ss.get(K_KEEP_GAMMA) and kernel in GAMMA_KERNELS:
+                _follow_data(previous, identity, dataset, options, kernel)
+        ss[_DATA_IDENTITY] = identity
         if "gamma" in kernel_info.params:
-            ss.setdefault(K_PARAM["gamma"], defaults.gamma)
             params["gamma"] = st.select_slider(
                 "γ (log scale)",
                 options=state.gamma_choices(ss[K_PARAM["gamma"]]),
                 format_func=state.format_gamma,
                 key=K_PARAM["gamma"],
                 help=PARAM_HELP["gamma"],
+            )
+            reference = compute.reference_gamma_for(dataset, options, standardize, kernel)
+            if reference:
+                st.caption(
+                    f"= {state.format_multiple(params['gamma'] / reference)} × "
+                    f"{REFERENCE_SHORT[kernel]} ({reference:.2g})"
+                )
+            if ss.get(_GAMMA_NOTE):
+                st.info(ss[_GAMMA_NOTE], icon=":material/autorenew:")
+            st.checkbox(
+                "Keep γ when the data change",
+                key=K_KEEP_GAMMA,
+                help="Unticked, γ follows the data: a new dataset, an upload or "
+                "standardising sets γ to suit the new scale.",
             )
         if "degree" in kernel_info.params:
             ss.setdefault(K_PARAM["degree"], defaults.degree)
@@ -150,14 +237,6 @@ def settings_sidebar() -> Settings:
                 key=K_PARAM["coef0"],
                 help=PARAM_HELP["coef0"],
             )
-        if dataset in catalogue:
-            st.button(
-                "Use this dataset's suggested kernel",
-                on_click=_use_suggested_kernel,
-                help=_suggestion_text(catalogue[dataset].suggested_kernel),
-            )
-
-        st.header("Components")
         ss.setdefault(K_COMPONENTS, defaults.n_components)
         n_components = st.slider(
             "Number of components",
@@ -166,6 +245,16 @@ def settings_sidebar() -> Settings:
             key=K_COMPONENTS,
             help="How many kernel principal components to keep.",
         )
+        if dataset in catalogue:
+            st.button(
+                "Use this dataset's suggested kernel",
+                on_click=_use_suggested_kernel,
+                help=_suggestion_text(catalogue[dataset].suggested_kernel),
+            )
+        if dataset in catalogue and catalogue[dataset].options:
+            st.subheader("Sample")
+            for opt in catalogue[dataset].options:
+                options[opt.name] = _option_widget(dataset, opt)
         st.caption("The address bar holds these settings: copy it to share this exact view.")
 
     # A parameter the kernel does not use stays at its default in the settings, so it
@@ -182,7 +271,9 @@ def settings_sidebar() -> Settings:
     )
     ss[_CURRENT] = settings
 
-    query = state.settings_to_query(settings)
+    query = state.settings_to_query(settings) | state.view_to_query(
+        ss.get(K_VIEW_DIMS, state.VIEW_2D), tuple(ss.get(K_VIEW_AXES, (1, 2)))
+    )
     if st.query_params.to_dict() != query:
         st.query_params.from_dict(query)
 
@@ -220,7 +311,8 @@ def _csv_controls() -> tuple[tuple[str, object], ...]:
     """Upload widgets; returns the options of the upload to show (the last good one).
 
     A file that fails to parse shows its error here and leaves the previous upload in
-    place, so a typo in a CSV never costs the student the data already on screen.
+    place, so a typo in a CSV never costs the student the data already on screen; the
+    sidebar always names the file that is on screen.
     """
     ss = st.session_state
     last_good = ss.get(_CSV_LAST_GOOD, ())
@@ -229,27 +321,59 @@ def _csv_controls() -> tuple[tuple[str, object], ...]:
         type=["csv", "tsv", "txt"],
         key=K_CSV_FILE,
         help="Numeric columns (at most 5,000 rows), optionally one column of class labels. "
+        "Comma, semicolon or tab separated; decimal commas are fine in semicolon files. "
         "Uploads stay on this server only while it runs; links cannot carry them.",
     )
     if upload is None:
+        _name_shown_file(last_good)
         return last_good
     content = upload.getvalue()
+    fingerprint = compute.csv_options(content, None)[0][1]
+    if ss.get(_CSV_SEEN) != fingerprint:  # a new file: offer its obvious label column
+        ss[_CSV_SEEN] = fingerprint
+        ss[K_CSV_LABEL] = datasets.guess_label_column(content) or NO_LABEL
     choices = [NO_LABEL, *_csv_column_names(content)]
     if ss.get(K_CSV_LABEL) not in choices:
         ss[K_CSV_LABEL] = NO_LABEL
     label = st.selectbox("Label column", choices, key=K_CSV_LABEL)
+    drop = st.checkbox(
+        "Drop rows with missing values",
+        key=K_CSV_DROP,
+        help="Rows with an empty, NA, NaN or infinite cell are left out (the page says how "
+        "many) instead of refusing the file.",
+    )
     try:
-        options = compute.load_upload(content, None if label == NO_LABEL else label)
+        options = compute.load_upload(content, None if label == NO_LABEL else label, drop)
     except datasets.CSVError as error:
-        keep = " The previous upload is still shown." if last_good else ""
+        previous = ss.get(_CSV_LAST_NAME)
+        keep = f" Still showing the previous upload, **{previous}**." if last_good else ""
         st.error(f"**{upload.name}** cannot be used: {error}{keep}")
         return last_good
     ss[_CSV_LAST_GOOD] = options
+    ss[_CSV_LAST_NAME] = upload.name
+    _name_shown_file(options)
     return options
 
 
+def _name_shown_file(options) -> None:
+    if options and st.session_state.get(_CSV_LAST_NAME):
+        st.caption(f"On screen: **{st.session_state[_CSV_LAST_NAME]}**")
+
+
 def _csv_column_names(content: bytes) -> list[str]:
-    """Column names to offer as the label column (best effort: errors come later)."""
+    """Column names to offer as the label column (best effort: errors come later).
+
+    A binary file (a workbook renamed .csv) has no columns to offer: its bytes never
+    end up in the label box; load_csv's message says what it is.
+    """
+    head = content[:8192]
+    if b"\x00" in head or any(head.startswith(m) for m in datasets.BINARY_SIGNATURES):
+        return []
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as error:
+        if error.start < len(head) - 4:  # not just a character cut at the 8 KB edge
+            return []
     try:
         return list(datasets.load_csv(content).feature_names)
     except datasets.CSVError:  # e.g. a text label column: read the header line instead
@@ -264,9 +388,31 @@ def _csv_column_names(content: bytes) -> list[str]:
     return [name.strip() for name in next(csv.reader(first_line, dialect)) if name.strip()]
 
 
+def _option_value(dataset: str, opt: datasets.Option):
+    """An option's current value before its widget is drawn (the widget uses the same key)."""
+    key = _option_key(dataset, opt.name)
+    st.session_state.setdefault(key, opt.default)
+    if dataset == "usps" and opt.name == "n":
+        split = st.session_state.get(_option_key("usps", "split"), "train")
+        st.session_state[key] = min(st.session_state[key], _usps_split_size(split))
+    return st.session_state[key]
+
+
+def _usps_split_size(split: str) -> int:
+    counts = datasets.usps_split_sizes()
+    return sum(counts.values()) if split == "all" else counts[split]
+
+
 def _option_widget(dataset: str, opt: datasets.Option):
     key = _option_key(dataset, opt.name)
     st.session_state.setdefault(key, opt.default)
+    if dataset == "usps" and opt.name == "n":
+        # The subset cannot be larger than the split it is drawn from.
+        split = st.session_state.get(_option_key("usps", "split"), "train")
+        high = _usps_split_size(split)
+        if st.session_state[key] > high:
+            st.session_state[key] = high
+        opt = replace(opt, high=high)
     labels = USPS_OPTION_LABELS if dataset == "usps" else {}
     label = labels.get(opt.name) or OPTION_LABELS.get(opt.name) or opt.name
     if opt.kind == "choice":

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import datasets
+from experiments.kernel_diagnostics import format_ratio
 from kpca_core import KERNELS
 
 DEFAULT_DATASET = "circles"
@@ -26,21 +27,27 @@ CSV_TITLE = "Your own CSV"
 DEFAULT_KERNEL = "rbf"
 
 # Kernel parameter ranges offered by the sidebar and accepted from a link.
-GAMMA_MIN, GAMMA_MAX = 1e-4, 1e4
+# Down to 1e-6: an upload with features in the thousands (e.g. wine's proline) has a
+# median heuristic near 1e-5, and every suggestion must be reachable by the slider.
+GAMMA_MIN, GAMMA_MAX = 1e-6, 1e4
 DEGREE_MIN, DEGREE_MAX = 1, 10
 COEF0_MIN, COEF0_MAX = -5.0, 5.0
 COMPONENTS_MIN, COMPONENTS_MAX = 2, 20
 
-# γ lives on a log scale: 1-2-3-5 steps per decade from 0.001 to 1000.
+# γ lives on a log scale: 1-2-3-5 steps per decade from GAMMA_MIN to GAMMA_MAX.
 GAMMA_GRID: tuple[float, ...] = tuple(
-    float(f"{m}e{e}") for e in range(-3, 3) for m in (1, 2, 3, 5)
-) + (1000.0,)
+    float(f"{m}e{e}") for e in range(-6, 4) for m in (1, 2, 3, 5)
+) + (GAMMA_MAX,)
 
 PARAM_LABELS = {"gamma": "γ", "degree": "degree d", "coef0": "c₀"}
 
 # Query-parameter names for the settings that are not dataset options.
 Q_DATASET, Q_KERNEL, Q_COMPONENTS, Q_STANDARDIZE = "dataset", "kernel", "components", "std"
 Q_PARAMS = ("gamma", "degree", "coef0")
+# The Explorer's view (not part of Settings: it changes no computation, so no cache key).
+Q_VIEW, Q_AXES = "view", "axes"
+VIEW_2D, VIEW_3D = "2-D", "3-D"
+_VIEW_CODES = {"2d": VIEW_2D, "3d": VIEW_3D}
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 
 
@@ -56,7 +63,8 @@ class Settings:
     dataset: str = DEFAULT_DATASET
     dataset_options: tuple[tuple[str, Any], ...] = ()
     kernel: str = DEFAULT_KERNEL
-    gamma: float = 10.0
+    # The circles' own suggestion: component 1 alone separates the rings at γ = 5.
+    gamma: float = 5.0
     degree: int = 3
     coef0: float = 1.0
     n_components: int = 3
@@ -100,7 +108,22 @@ def _typed(opt: datasets.Option, value: Any) -> Any:
 
 
 def default_settings(dataset: str = DEFAULT_DATASET) -> Settings:
-    return Settings(dataset=dataset, dataset_options=default_options(dataset))
+    """The dataset with its default options, the RBF kernel and γ from the dataset's
+    suggestion when that suggestion is an RBF kernel (so a plain link shows a sensible γ)."""
+    base = Settings(dataset=dataset, dataset_options=default_options(dataset))
+    gamma = dataset_gamma(dataset, base.kernel)
+    return replace(base, gamma=gamma) if gamma is not None else base
+
+
+def dataset_gamma(dataset: str, kernel: str) -> float | None:
+    """The γ a built-in dataset suggests for ``kernel`` (None: no suggestion for it)."""
+    info = datasets.available().get(dataset)
+    if info is None:
+        return None
+    suggested = info.suggested_kernel
+    if suggested.get("kernel") != kernel or suggested.get("gamma") is None:
+        return None
+    return float(suggested["gamma"])
 
 
 def with_suggested_kernel(settings: Settings) -> Settings:
@@ -117,6 +140,11 @@ def with_suggested_kernel(settings: Settings) -> Settings:
 
 def format_gamma(gamma: float) -> str:
     return f"{gamma:.3g}"
+
+
+def format_multiple(ratio: float) -> str:
+    """A multiple for "γ = 2.3 × median heuristic" (``kernel_diagnostics.format_ratio``)."""
+    return format_ratio(ratio)
 
 
 def gamma_choices(current: float) -> list[float]:
@@ -211,7 +239,7 @@ def settings_from_query(query: Mapping[str, Any]) -> tuple[Settings, list[str]]:
         else:
             warnings.append(f"Link parameter `{Q_STANDARDIZE}` should be 1 or 0, not `{raw}`.")
 
-    known = {Q_DATASET, Q_KERNEL, Q_COMPONENTS, Q_STANDARDIZE, *Q_PARAMS}
+    known = {Q_DATASET, Q_KERNEL, Q_COMPONENTS, Q_STANDARDIZE, Q_VIEW, Q_AXES, *Q_PARAMS}
     known |= {opt.name for info in catalogue.values() for opt in info.options}
     unknown = sorted(set(query) - known)
     if unknown:
@@ -226,6 +254,50 @@ def settings_from_query(query: Mapping[str, Any]) -> tuple[Settings, list[str]]:
         **params,
     )
     return settings, warnings
+
+
+def view_from_query(query: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """The Explorer's view from a link: ``view=3d`` and ``axes=1,3`` or ``2,3,4`` (1-based).
+
+    Returns ``{"dims": "2-D"|"3-D", "axes": (i, j)}`` with only what the link holds, and
+    one warning per bad value.
+    """
+    query = {str(k): (v[-1] if isinstance(v, list | tuple) and v else v) for k, v in query.items()}
+    view: dict[str, Any] = {}
+    warnings: list[str] = []
+    if Q_VIEW in query:
+        raw = str(query[Q_VIEW]).strip().lower()
+        if raw in _VIEW_CODES:
+            view["dims"] = _VIEW_CODES[raw]
+        else:
+            warnings.append(f"Link parameter `{Q_VIEW}` should be 2d or 3d, not `{raw}`.")
+    if Q_AXES in query:
+        raw = str(query[Q_AXES]).strip()
+        parts = raw.split(",")
+        try:
+            axes = tuple(int(p) for p in parts)
+        except ValueError:
+            axes = ()
+        if len(axes) in (2, 3) and len(set(axes)) == len(axes) and all(
+            1 <= a <= COMPONENTS_MAX for a in axes
+        ):
+            view["axes"] = axes
+        else:
+            warnings.append(
+                f"Link parameter `{Q_AXES}` should be two or three different components such "
+                f"as 1,2 or 1,2,3, not `{raw}`."
+            )
+    return view, warnings
+
+
+def view_to_query(dims: str, axes: tuple[int, int]) -> dict[str, str]:
+    """Query parameters for a non-default Explorer view (empty for 2-D on components 1, 2)."""
+    query = {}
+    if dims == VIEW_3D:
+        query[Q_VIEW] = "3d"
+    if tuple(axes) not in ((1, 2), (1, 2, 3)):
+        query[Q_AXES] = ",".join(str(a) for a in axes)
+    return query
 
 
 def parse_option(opt: datasets.Option, raw: Any) -> tuple[Any, str | None]:
@@ -317,11 +389,11 @@ def presets() -> list[Preset]:
     candidates = [
         (
             "circles_rbf",
-            "Circles + RBF (γ=10)",
-            "Two nested rings that no straight line separates; with γ = 10 the first two "
-            "RBF components pull them apart completely, while linear PCA cannot.",
+            "Circles + RBF (γ=5)",
+            "Two nested rings that no straight line separates; with γ = 5 the first RBF "
+            "component alone pulls them apart, while linear PCA cannot.",
             "circles",
-            lambda: view("circles", "rbf", gamma=10.0),
+            lambda: with_suggested_kernel(view("circles", "rbf")),
         ),
         (
             "toy_rbf",

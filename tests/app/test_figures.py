@@ -22,8 +22,10 @@ def test_scatter_has_one_trace_per_class_with_palette_colours(three_classes):
     for label, trace in enumerate(fig.data):
         rows = np.flatnonzero(y == label)
         np.testing.assert_array_equal(trace.customdata, rows)
-        np.testing.assert_array_equal(trace.x, Z[rows, 0])
-        np.testing.assert_array_equal(trace.y, Z[rows, 1])
+        # float32 on the wire: 7 significant digits, far more than a pixel shows.
+        np.testing.assert_allclose(trace.x, Z[rows, 0], rtol=1e-6)
+        np.testing.assert_allclose(trace.y, Z[rows, 1], rtol=1e-6)
+        assert trace.x.dtype == np.float32 and trace.customdata.dtype == np.int32
         assert "point %{customdata}" in trace.hovertemplate and names[label] in trace.hovertemplate
 
 
@@ -118,4 +120,10 @@ def test_digit_mosaic_tiles_images_with_gaps():
     np.testing.assert_array_equal(z[0:2, 3:5], images[1].reshape(2, 2))
     np.testing.assert_array_equal(z[3:5, 0:2], images[2].reshape(2, 2))
     assert np.isnan(z[2, :]).all() and np.isnan(z[3:5, 3:5]).all()
-    assert fig.data[0].text[3][1] == "c"
+    # One hover label per image (on an invisible marker at its tile's centre), not per pixel.
+    assert fig.data[0].text is None and fig.data[0].hoverinfo == "skip"
+    labels = fig.data[1]
+    assert list(labels.text) == ["a", "b", "c"]
+    np.testing.assert_allclose(labels.x, [0.5, 3.5, 0.5])
+    np.testing.assert_allclose(labels.y, [0.5, 0.5, 3.5])
+    assert labels.marker.opacity == 0

@@ -105,7 +105,7 @@ def test_many_problems_give_one_warning_each():
 def test_presets_are_valid_views_that_survive_a_link():
     presets = state.presets()
     assert [p.title for p in presets] == [
-        "Circles + RBF (γ=10)",
+        "Circles + RBF (γ=5)",
         "Schölkopf's toy + RBF",
         "Iris + polynomial",
         "USPS digits + polynomial (degree 3)",
@@ -115,7 +115,10 @@ def test_presets_are_valid_views_that_survive_a_link():
         parsed, warnings = settings_from_query(settings_to_query(preset.settings))
         assert warnings == [], preset.title
         assert parsed == preset.settings, preset.title
-    assert presets[0].settings.kernel == "rbf" and presets[0].settings.gamma == 10.0
+    # The preset, the circles' suggested kernel and the default agree (γ = 5).
+    circles = datasets.available()["circles"].suggested_kernel
+    assert presets[0].settings.kernel == circles["kernel"] == "rbf"
+    assert presets[0].settings.gamma == circles["gamma"] == state.default_settings().gamma == 5
     assert presets[3].settings.kernel == "poly" and presets[3].settings.degree == 3
     assert not KERNELS[presets[4].settings.kernel].positive_definite
 

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from datasets import CSVError, load_csv
+from datasets import CSVError, guess_label_column, load_csv
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "csv"
 
@@ -40,7 +40,6 @@ MALFORMED = [
     ("workbook_xlsx.csv", {}, ["Excel (.xlsx) workbook", "Export the data as CSV"]),
     ("nul_bytes.csv", {}, ["binary data"]),
     ("duplicate_header.csv", {}, ["'a' appears twice", "columns 1 and 3"]),
-    ("decimal_comma.csv", {}, ["No numeric columns", "'1,5' on line 2", "decimal comma"]),
     ("label_only.csv", {"label_column": "species"}, ["'species' is the only column"]),
     ("good_labels.csv", {"label_column": "kind"},
      ["no column named 'kind'", "sepal length, sepal width, species"]),
@@ -155,3 +154,28 @@ def test_a_failed_upload_leaves_the_previous_dataset_intact():
     np.testing.assert_array_equal(previous.X, X_before)
     # No hidden state either: loading the same file again gives the same data.
     np.testing.assert_array_equal(load_csv(CORPUS / "good_header.csv").X, X_before)
+
+
+def test_semicolon_file_with_decimal_commas_parses():
+    data = load_csv(CORPUS / "decimal_comma.csv")
+    assert data.feature_names == ("a", "b")
+    np.testing.assert_array_equal(data.X[:2], [[1.5, 2.5], [3.5, 4.5]])
+
+
+def test_a_comma_separated_file_with_decimal_commas_is_still_refused():
+    with pytest.raises(CSVError, match="decimal comma"):
+        load_csv(b'a,b\n"1,5",2\n"3,5",4\n"5,5",6\n')
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (b"sepal,petal,species\n1,2,setosa\n3,4,virginica\n5,6,setosa\n", "species"),
+        (b"x,y,target\n1,2,0\n3,4,1\n5,6,0\n", "target"),
+        (b"a;Class;b\n1,5;1;2\n3,5;2;4\n5,5;1;6\n", "Class"),
+        (b"a,b\n1,2\n3,4\n5,6\n", None),  # nothing looks like a label
+        (b"PK\x03\x04binary", None),  # a workbook: no guess, load_csv explains
+    ],
+)
+def test_the_obvious_label_column_is_guessed(content, expected):
+    assert guess_label_column(content) == expected

@@ -63,11 +63,14 @@ def point_scatter(
     axis_titles: Sequence[str],
     highlight: Sequence[int] | None = None,
     webgl: bool = False,
+    height: int | None = None,
 ) -> go.Figure:
     """Scatter of the rows of Z (2 or 3 columns), one trace per class.
 
     Each point carries its row index as ``customdata`` (shown on hover and returned by
     box/lasso selections). ``highlight`` fades every other point.
+    Coordinates are sent as float32 (7 significant digits, far beyond what a pixel shows)
+    and indices as int32: half the bytes of float64/int64.
     """
     n, dims = Z.shape
     if dims not in (2, 3):
@@ -83,21 +86,40 @@ def point_scatter(
         if selected.any():  # per-point colours: 3-D markers take no per-point opacity
             marker["color"] = np.where(selected[idx], colour, faded(colour))
         hover = f"point %{{customdata}}<br>class: {name}<extra></extra>"
-        common = dict(mode="markers", name=name, customdata=idx, marker=marker, hovertemplate=hover)
+        common = dict(
+            mode="markers",
+            name=name,
+            customdata=idx.astype(np.int32),
+            marker=marker,
+            hovertemplate=hover,
+        )
+        Zc = np.asarray(Z[idx], dtype=np.float32)
         if dims == 2:
             trace_type = go.Scattergl if webgl else go.Scatter
-            fig.add_trace(trace_type(x=Z[idx, 0], y=Z[idx, 1], **common))
+            fig.add_trace(trace_type(x=Zc[:, 0], y=Zc[:, 1], **common))
         else:
-            fig.add_trace(go.Scatter3d(x=Z[idx, 0], y=Z[idx, 1], z=Z[idx, 2], **common))
+            fig.add_trace(go.Scatter3d(x=Zc[:, 0], y=Zc[:, 1], z=Zc[:, 2], **common))
     fig.update_layout(title=title, dragmode="lasso" if dims == 2 else "orbit", **BASE_LAYOUT)
+    if height is not None:
+        fig.update_layout(height=height)
     if dims == 2:
         fig.update_xaxes(title=axis_titles[0])
         fig.update_yaxes(title=axis_titles[1])
     else:
+        # Small axis-title font and no side margins: 3-D titles are drawn inside the
+        # scene and are clipped at the figure's edge otherwise.
+        axis_font = dict(size=11)
         fig.update_layout(
             scene=dict(
-                xaxis_title=axis_titles[0], yaxis_title=axis_titles[1], zaxis_title=axis_titles[2]
-            )
+                xaxis=dict(title=dict(text=axis_titles[0], font=axis_font)),
+                yaxis=dict(title=dict(text=axis_titles[1], font=axis_font)),
+                zaxis=dict(title=dict(text=axis_titles[2], font=axis_font)),
+                aspectmode="cube",
+                # A little further than Plotly's default eye (1.25, 1.25, 1.25), so the
+                # axis titles stay inside a 400-px-high chart.
+                camera=dict(eye=dict(x=1.6, y=1.6, z=1.1)),
+            ),
+            margin=dict(l=0, r=0, t=50, b=0),
         )
     return fig
 
@@ -111,26 +133,40 @@ def digit_mosaic(
     title: str,
     row_labels: Sequence[str] | None = None,
 ) -> go.Figure:
-    """Tile flattened grey images into one heatmap (dark ink on white, 1-px gaps)."""
+    """Tile flattened grey images into one heatmap (dark ink on white, 1-px gaps).
+
+    Pixels go as float32 (a grey level needs no more). Each image's hover label is sent
+    once, on an invisible marker covering its tile, rather than once per pixel (a
+    16 × 16 image would repeat it 256 times).
+    """
     height, width = image_shape
     count = len(images)
     rows = max(1, -(-count // columns))
     cell_h, cell_w = height + 1, width + 1
-    canvas = np.full((rows * cell_h - 1, columns * cell_w - 1), np.nan)
-    text = np.full(canvas.shape, "", dtype=object)
+    canvas = np.full((rows * cell_h - 1, columns * cell_w - 1), np.nan, dtype=np.float32)
+    centres = np.empty((count, 2))
     for i in range(count):
         r, c = divmod(i, columns)
         y0, x0 = r * cell_h, c * cell_w
         canvas[y0 : y0 + height, x0 : x0 + width] = np.asarray(images[i]).reshape(height, width)
-        text[y0 : y0 + height, x0 : x0 + width] = hover_labels[i]
+        centres[i] = (x0 + (width - 1) / 2, y0 + (height - 1) / 2)
     fig = go.Figure(
         go.Heatmap(
             z=canvas,
-            text=text,
             colorscale=DIGIT_SCALE,
             showscale=False,
+            hoverinfo="skip",
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=centres[:, 0],
+            y=centres[:, 1],
+            mode="markers",
+            marker=dict(size=max(4, min(width, height) * 2), symbol="square", opacity=0),
+            text=list(hover_labels[:count]),
             hovertemplate="%{text}<extra></extra>",
-            hoverongaps=False,
+            showlegend=False,
         )
     )
     yaxis = dict(autorange="reversed", scaleanchor="x", showgrid=False, zeroline=False)
@@ -144,7 +180,8 @@ def digit_mosaic(
         title=title,
         xaxis=dict(showticklabels=False, showgrid=False, zeroline=False),
         yaxis=yaxis,
-        plot_bgcolor="white",
+        # Transparent gaps: the tiles read as separate images on a light or a dark page.
+        plot_bgcolor="rgba(0,0,0,0)",
         **{k: v for k, v in BASE_LAYOUT.items() if k != "legend"},
     )
     return fig

@@ -29,11 +29,14 @@ def kernel_heatmap(
     centered: bool,
     block_size: int = 1,
     title: str,
+    point_index: np.ndarray | None = None,
 ) -> go.Figure:
     """K (sequential colours) or K̃ (diverging, 0 = white) with class blocks outlined.
 
     ``M`` is already in class order (and block-averaged when ``block_size`` > 1);
     ``class_sizes`` are in points, so boundaries are drawn at cumulative sizes / block.
+    ``point_index`` (the class-order permutation) makes the hover name each cell's
+    points by their row, as the scatters do ("point 17"), not by position.
     """
     m = M.shape[0]
     # Sent as float32: half the bytes per rerun (up to 500² cells per heatmap), and still
@@ -44,10 +47,20 @@ def kernel_heatmap(
     if centered:
         bound = float(np.max(np.abs(M))) or 1.0
         heat.update(zmid=0.0, zmin=-bound, zmax=bound)
-    unit = "block" if block_size > 1 else "point"
-    heat["hovertemplate"] = (
-        f"row {unit} %{{y}}, column {unit} %{{x}}<br>value %{{z:.4g}}<extra></extra>"
-    )
+    if block_size == 1 and point_index is not None:
+        # Category axes named by point number: cells stay at positions 0..m-1 (class
+        # boundaries and ticks are positions), and the hover shows each cell's points.
+        labels = [str(int(i)) for i in point_index]
+        heat["x"] = labels
+        heat["y"] = labels
+        heat["hovertemplate"] = (
+            "row point %{y}, column point %{x}<br>value %{z:.4g}<extra></extra>"
+        )
+    else:
+        heat["hovertemplate"] = (
+            "row block %{y}, column block %{x} (blocks of points sorted by class)"
+            "<br>mean value %{z:.4g}<extra></extra>"
+        )
     heat["colorbar"] = dict(thickness=14)
     fig = go.Figure(go.Heatmap(**heat))
 
@@ -60,8 +73,16 @@ def kernel_heatmap(
     ticks = dict(tickvals=list(centres / block_size - 0.5), ticktext=list(class_names))
     if len(class_sizes) <= 1:
         ticks = dict(showticklabels=False)
-    fig.update_xaxes(range=[-0.5, m - 0.5], constrain="domain", tickangle=0, **ticks)
-    fig.update_yaxes(range=[m - 0.5, -0.5], scaleanchor="x", constrain="domain", **ticks)
+    # Long or many class names: slant the column labels instead of overlapping them.
+    slant = 0 if sum(len(str(c)) for c in class_names) <= 16 else -30
+    fig.update_xaxes(
+        range=[-0.5, m - 0.5], constrain="domain", tickangle=slant, automargin=True,
+        type="category" if "x" in heat else "-", **ticks,
+    )
+    fig.update_yaxes(
+        range=[m - 0.5, -0.5], scaleanchor="x", constrain="domain", automargin=True,
+        type="category" if "y" in heat else "-", **ticks,
+    )
     fig.update_layout(title=title, height=480, **BASE_LAYOUT)
     return fig
 
@@ -134,11 +155,25 @@ def spectrum_figure(
         row=1,
         col=2,
     )
-    fig.add_vline(x=n_components + 0.5, line_dash="dot", line_color="black", row=1, col=2)
+    fig.add_vline(x=n_components + 0.5, line_dash="dot", line_color="#888888", row=1, col=2)
+    # A jump in the ranks drawn (e.g. λ30 → λ366, the negative ones): mark the cut.
+    shown_ranks = ranks[shown]
+    for position in np.flatnonzero(np.diff(shown_ranks) > 1):
+        first, last = int(shown_ranks[position]) + 1, int(shown_ranks[position + 1]) - 1
+        fig.add_vline(x=position + 0.5, line_dash="dash", line_color="#888888", row=1, col=1)
+        fig.add_annotation(
+            x=position + 0.5, y=1, yref="y domain", xref="x", showarrow=False,
+            text=f"λ{first}…λ{last} not drawn", font=dict(size=11), yanchor="bottom",
+        )
+    top = max(100.0, float(np.max(kpca_cumulative, initial=0)), float(np.max(pca_cumulative)))
     fig.update_xaxes(title_text="component", row=1, col=2)
-    fig.update_yaxes(title_text="%", row=1, col=2)
+    fig.update_yaxes(title_text="%", range=[0, 1.05 * top], row=1, col=2)
     fig.update_xaxes(type="category", row=1, col=1)
     layout = dict(BASE_LAYOUT)
-    layout["legend"] = dict(orientation="h", y=-0.2)
+    # The legend belongs to the cumulative chart only: put it inside that chart, bottom
+    # right, where the rising curves leave room.
+    layout["legend"] = dict(
+        x=1.0, xanchor="right", y=0.03, yanchor="bottom", bgcolor="rgba(128,128,128,0.12)"
+    )
     fig.update_layout(**layout)
     return fig

@@ -1,0 +1,147 @@
+"""Bytes over the websocket and time to fully drawn, for every page, in Chromium.
+
+    python benchmarks/bench_views.py [--repeats 3] [--only explorer] [--pages-only]
+
+Starts one ``streamlit run app.py`` (the browser tests' harness), warms it with one load
+of each view (so caches are filled, as on a server students already use), then opens
+each view ``--repeats`` times in a fresh Chromium context and reports the median of:
+
+* **bytes**: websocket frames received by the browser for one load;
+* **drawn**: seconds from navigation to fully drawn — the script has stopped running,
+  no skeleton placeholders are left, and every Plotly chart has been laid out
+  (``_fullLayout``). The same wait as the screenshot tool.
+
+Views: the home page and every page of ``ui.lessons.LESSONS`` at default settings, plus
+the Explorer on the circles (n = 400) and on 2,000 USPS digits (issue 16's targets).
+Prints a table with the targets next to the figures. Needs Debian's Chromium.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.browser.harness import CHROMIUM, CHROMIUM_ARGS, Server  # noqa: E402
+from ui.lessons import LESSONS  # noqa: E402
+
+# Issue 16: (bytes, seconds) targets; None = no target set, measured only.
+TARGETS = {
+    "explorer · circles n=400": (1_000_000, 3.0),
+    "explorer · USPS-2000": (1_500_000, 3.5),
+}
+# Issue 16's figures before this work, same machine (Chromium, warm server).
+BEFORE = {
+    "explorer · circles n=400": (1_900_000, 5.2),
+    "explorer · USPS-2000": (3_700_000, 6.7),
+}
+VIEWPORT = {"width": 1280, "height": 800}
+DRAWN = (
+    "document.querySelectorAll('[data-testid=\"stSkeleton\"]').length === 0"
+    " && Array.from(document.querySelectorAll('.js-plotly-plot')).every(p => p._fullLayout)"
+)
+
+
+def views(only: str | None, pages_only: bool) -> list[tuple[str, str]]:
+    """(name, url path) of every view measured."""
+    listed = [("home", "/")] + [
+        (lesson.url_path, f"/{lesson.url_path}") for lesson in LESSONS
+    ]
+    extra = [
+        ("explorer · circles n=400", "/explorer?dataset=circles&n=400&kernel=rbf&gamma=5"),
+        (
+            "explorer · USPS-2000",
+            "/explorer?dataset=usps&split=train&n=2000&kernel=rbf&gamma=0.004",
+        ),
+    ]
+    chosen = listed if pages_only else listed + extra
+    if only:
+        chosen = [(name, path) for name, path in chosen if only in name]
+    return chosen
+
+
+def load_once(browser, url: str) -> tuple[int, float, int]:
+    """(websocket bytes received, seconds to drawn, exception boxes) for one fresh load."""
+    context = browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    received = [0]
+
+    def on_socket(ws):
+        ws.on("framereceived", lambda payload: received.__setitem__(0, received[0] + len(payload)))
+
+    page.on("websocket", on_socket)
+    start = time.perf_counter()
+    page.goto(url)
+    page.wait_for_selector(
+        "[data-testid='stApp'][data-test-script-state='notRunning']", timeout=300_000
+    )
+    page.wait_for_function(DRAWN, timeout=300_000)
+    drawn = time.perf_counter() - start
+    page.wait_for_timeout(300)  # late frames (e.g. page-info) still belong to this load
+    errors = page.locator("[data-testid='stException']").count()
+    context.close()
+    return received[0], drawn, errors
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3, help="loads per view (median)")
+    parser.add_argument("--only", help="measure only views whose name contains this")
+    parser.add_argument("--pages-only", action="store_true", help="skip the extra queries")
+    args = parser.parse_args()
+    os.environ.setdefault("KPCA_USPS_PATH", str(Path("/work/shared/data/usps/usps.npz")))
+
+    from playwright.sync_api import sync_playwright
+
+    chosen = views(args.only, args.pages_only)
+    server = Server(name="bench-views")
+    rows = []
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(
+                executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+            )
+            for name, path in chosen:
+                url = server.url + path
+                load_once(browser, url)  # warm: caches filled, as on a busy server
+                loads = [load_once(browser, url) for _ in range(args.repeats)]
+                size = statistics.median(b for b, _, _ in loads)
+                drawn = statistics.median(t for _, t, _ in loads)
+                errors = max(e for _, _, e in loads)
+                rows.append((name, size, drawn, errors))
+                print(f"  measured {name}: {size / 1e6:.2f} MB, {drawn:.2f} s", flush=True)
+            browser.close()
+    finally:
+        server.stop()
+
+    print()
+    print(f"Median of {args.repeats} loads on a warm server, Chromium {VIEWPORT['width']}×"
+          f"{VIEWPORT['height']}, {os.cpu_count()} CPU(s).")
+    header = f"{'view':28s} {'MB':>6s} {'target':>7s} {'before':>7s} {'drawn s':>8s} " \
+             f"{'target':>7s} {'before':>7s} {'exc':>4s}  ok"
+    print(header)
+    print("-" * len(header))
+    for name, size, drawn, errors in rows:
+        target = TARGETS.get(name)
+        before = BEFORE.get(name)
+        ok = "" if target is None else (
+            "yes" if size <= target[0] and drawn <= target[1] and not errors else "NO"
+        )
+
+        def cell(pair, i, scale):
+            return f"{pair[i] / scale:.2f}" if pair else "-"
+
+        print(
+            f"{name:28s} {size / 1e6:6.2f} {cell(target, 0, 1e6):>7s} {cell(before, 0, 1e6):>7s} "
+            f"{drawn:8.2f} {cell(target, 1, 1):>7s} {cell(before, 1, 1):>7s} {errors:4d}  {ok}"
+        )
+
+
+if __name__ == "__main__":
+    main()
