@@ -5,6 +5,7 @@ Adding a page = one file in app_pages/ plus one ``Lesson`` line in ``ui/lessons.
 
 import streamlit as st
 
+from ui.display import apply_css
 from ui.lessons import HOME, LESSONS
 from ui.sidebar import settings_sidebar
 
@@ -15,5 +16,6 @@ page = st.navigation(
     + [st.Page(lesson.path, title=lesson.title, icon=lesson.icon) for lesson in LESSONS]
 )
 # The shared sidebar is drawn here, once per run, for whichever page runs below.
-settings_sidebar()
+settings_sidebar(page.url_path)
+apply_css()  # projector mode, when the sidebar's toggle is on
 page.run()

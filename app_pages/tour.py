@@ -35,11 +35,14 @@ with st.expander("What to look for (reveal after showing the view)", icon=":mate
     st.write(step.look_for)
 
 back, open_view, forward = st.columns([1, 2, 1])
-back.button("← Back", on_click=_go, args=(-1,), disabled=number == 1, width="stretch")
-forward.button("Next →", on_click=_go, args=(1,), disabled=number == len(STEPS),
-               width="stretch")
-if open_view.button("Open this view", type="primary", icon=":material/open_in_new:",
-                    on_click=apply_settings, args=(step.settings(),), width="stretch"):
+back.button("← Back", key="tour_back", on_click=_go, args=(-1,), disabled=number == 1,
+            width="stretch")
+forward.button("Next →", key="tour_next", on_click=_go, args=(1,),
+               disabled=number == len(STEPS), width="stretch")
+if open_view.button(
+    "Open this view", key="tour_open", type="primary", icon=":material/open_in_new:",
+    on_click=apply_settings, args=(step.settings(),), width="stretch",
+):
     st.switch_page(step.page)
 
 st.divider()

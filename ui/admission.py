@@ -8,7 +8,7 @@ eigensolvers shared two cores. Taking turns is faster for everyone and bounded i
 
 The rule (:class:`AdmissionControl`):
 
-* a request below ``small_bytes`` (every toy dataset, USPS up to a few thousand digits)
+* a request of at most ``small_bytes`` (every toy dataset, USPS up to a few thousand digits)
   runs at once, whatever else is queued — a big request never makes a small view wait;
 * a big request joins a first-come-first-served queue and starts when it is at the
   head, fewer than ``max_running`` big computations are running, and the memory held by
@@ -37,7 +37,8 @@ from ui.memory import format_bytes
 
 SERVER_BUDGET_ENV = "KPCA_SERVER_BUDGET_MB"
 DEFAULT_SERVER_BUDGET_MB = 1536
-# Below this a computation runs at once: K and a working copy for n = 2,500.
+# Up to this a computation runs at once: K and a working copy for n = 2,500 (the
+# Explorer's dense path), so every toy dataset and USPS up to 2,500 digits.
 SMALL_BYTES = 2 * 8 * 2500**2
 # Measured (ui.compute.analyse, full USPS, n = 7,291, 2 cores): ~3.7 s. Dense work
 # grows like n³ and ARPACK's like n²·k; n^2.5 is a fair middle for an estimate.
@@ -97,7 +98,7 @@ class AdmissionControl:
         self._numbers = itertools.count()
 
     def is_small(self, n_bytes: int) -> bool:
-        return n_bytes < self.small_bytes
+        return n_bytes <= self.small_bytes
 
     @property
     def running(self) -> int:

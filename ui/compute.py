@@ -48,6 +48,7 @@ from kpca_core import (
     explained_variance_ratio,
     kernel_spectrum,
 )
+from ui.admission import queued
 from ui.state import CSV, Settings
 
 # Never send more than MAX_HEATMAP_SIDE² cells of a kernel matrix to the browser.
@@ -240,11 +241,14 @@ def analyse(
         values = kernel_spectrum(Kc)
         ranks = np.arange(1, n + 1)
         report(0.7, f"Leading {k} eigenvectors of K̃")
-        leading = eigendecompose(Kc, k, random_state=0)
+        # K̃ is symmetric by construction: skip the core's check (two passes over K̃).
+        leading = eigendecompose(Kc, k, random_state=0, check_symmetry=False)
     else:
         report(0.45, f"Leading {ITERATIVE_TOP} eigenvalues of K̃ (iterative)")
         n_top = max(ITERATIVE_TOP, k)
-        leading = eigendecompose(Kc, n_top, solver="arpack", random_state=0)
+        leading = eigendecompose(
+            Kc, n_top, solver="arpack", random_state=0, check_symmetry=False
+        )
         values, ranks = leading.eigenvalues, np.arange(1, n_top + 1)
     del Kc
 
@@ -442,17 +446,22 @@ def analysis_is_cached(settings: Settings) -> bool:
 def explorer_analysis(settings: Settings, on_progress: ProgressCallback | None = None) -> Analysis:
     data = load_data(settings.dataset, settings.dataset_options)
     X = inputs(settings)
-    return _analysis_store().get_or_compute(
-        settings,
-        lambda: analyse(
-            X,
-            data.y,
-            kernel=settings.kernel,
-            kernel_params=settings.kernel_params(),
-            n_components=settings.n_components,
-            on_progress=on_progress,
-        ),
-    )
+
+    def compute() -> Analysis:
+        # Big requests (the full USPS) take turns on the shared server; small ones never
+        # wait (ui.admission). Up to DENSE_MAX_N the full spectrum needs a working copy.
+        n = len(X)
+        with queued(n, copies=2 if n <= DENSE_MAX_N else 1, what="this kernel PCA"):
+            return analyse(
+                X,
+                data.y,
+                kernel=settings.kernel,
+                kernel_params=settings.kernel_params(),
+                n_components=settings.n_components,
+                on_progress=on_progress,
+            )
+
+    return _analysis_store().get_or_compute(settings, compute)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

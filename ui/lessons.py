@@ -37,6 +37,13 @@ HOME = Lesson("app_pages/home.py", "Home", ":material/home:", "Start here: prese
 
 LESSONS: tuple[Lesson, ...] = (
     Lesson(
+        "app_pages/tour.py",
+        "Guided tour",
+        ":material/co_present:",
+        "A 45-minute lecture in ten steps over the other pages: a question for the room, the "
+        "view, then what to look for. For lecturers.",
+    ),
+    Lesson(
         "app_pages/explorer.py",
         "Explorer",
         ":material/scatter_plot:",
@@ -93,17 +100,17 @@ LESSONS: tuple[Lesson, ...] = (
         "Kwok–Tsang) against linear PCA, and Mika et al.'s (1999) result.",
     ),
     Lesson(
-        "app_pages/scale.py",
-        "Scale",
-        ":material/speed:",
-        "How time and memory grow with n, measured live, and the Nyström and random-feature "
-        "approximations that keep kernel PCA usable.",
-    ),
-    Lesson(
         "app_pages/classification.py",
         "Classification",
         ":material/category:",
         "A linear classifier on kernel principal components beats it on raw pixels; the "
         "USPS table of Schölkopf, Smola & Müller (1998) reproduced.",
+    ),
+    Lesson(
+        "app_pages/scale.py",
+        "Scale",
+        ":material/speed:",
+        "How time and memory grow with n, measured live, and the Nyström and random-feature "
+        "approximations that keep kernel PCA usable.",
     ),
 )

@@ -16,7 +16,13 @@ import datasets
 from experiments import scaling
 from ui import memory
 from ui.charts import show_chart
-from ui.compute import DENSE_MAX_N, ITERATIVE_TOP, MAX_HEATMAP_SIDE, inputs, standardized
+from ui.compute import (
+    DENSE_MAX_N,
+    DISPLAY_HEATMAP_SIDE,
+    ITERATIVE_TOP,
+    inputs,
+    standardized,
+)
 from ui.figures import scale as figures
 from ui.state import Settings
 
@@ -322,7 +328,7 @@ spectrum of K̃ with LAPACK. Above that it centres K in place (one n × n matrix
 instead of two), asks ARPACK for the top {ITERATIVE_TOP} eigenvalues only (the whole
 spectrum of the full USPS set would cost tens of seconds of n³ work that a bar chart of
 the leading eigenvalues never shows), and block-averages the K and K̃ heatmaps to at most
-{MAX_HEATMAP_SIDE} × {MAX_HEATMAP_SIDE} cells: a browser cannot draw millions of cells
+{DISPLAY_HEATMAP_SIDE} × {DISPLAY_HEATMAP_SIDE} cells: a browser cannot draw millions of cells
 (the full USPS K has 7,291² ≈ 53 million) and a projector could not show them anyway.
 """
     )

@@ -25,6 +25,7 @@ import datasets
 from experiments.kernel_diagnostics import GAMMA_KERNELS, REFERENCE_SHORT, round_gamma
 from kpca_core import KERNELS
 from ui import compute, state
+from ui.display import PROJECTOR_KEY
 from ui.state import Settings
 
 K_DATASET, K_KERNEL = "w_dataset", "w_kernel"
@@ -135,14 +136,23 @@ def _follow_data(previous: tuple, current: tuple, dataset: str, options: dict,
     )
 
 
-def settings_sidebar() -> Settings:
-    """Draw the shared sidebar and return the current settings (also kept for pages)."""
+def settings_sidebar(page_path: str = "") -> Settings:
+    """Draw the shared sidebar and return the current settings (also kept for pages).
+
+    ``page_path`` is the URL path of the page about to run: the parameters it owns
+    (``state.PAGE_PARAMS``, e.g. the tour's step) stay in the address bar.
+    """
     ss = st.session_state
     if _STARTED not in ss:
         link = st.query_params.to_dict()
         from_link, warnings = state.settings_from_query(link)
         view, view_warnings = state.view_from_query(link)
         warnings = warnings + view_warnings
+        if state.Q_PROJECTOR in link:
+            projector = state.parse_flag(link[state.Q_PROJECTOR])
+            if projector is None:
+                warnings.append(f"Link parameter `{state.Q_PROJECTOR}` should be 1 or 0.")
+            ss[PROJECTOR_KEY] = bool(projector)
         apply_settings(from_link)
         ss[K_VIEW_DIMS] = view.get("dims", state.VIEW_2D)
         ss[K_VIEW_AXES] = tuple(view.get("axes", (1, 2)))
@@ -256,6 +266,11 @@ def settings_sidebar() -> Settings:
             for opt in catalogue[dataset].options:
                 options[opt.name] = _option_widget(dataset, opt)
         st.caption("The address bar holds these settings: copy it to share this exact view.")
+        st.toggle(
+            "Projector mode",
+            key=PROJECTOR_KEY,
+            help="Larger text, thicker markers and fewer captions, for a lecture hall.",
+        )
 
     # A parameter the kernel does not use stays at its default in the settings, so it
     # never splits the cache; its widget state still remembers the user's value.
@@ -274,6 +289,9 @@ def settings_sidebar() -> Settings:
     query = state.settings_to_query(settings) | state.view_to_query(
         ss.get(K_VIEW_DIMS, state.VIEW_2D), tuple(ss.get(K_VIEW_AXES, (1, 2)))
     )
+    if ss.get(PROJECTOR_KEY):
+        query[state.Q_PROJECTOR] = "1"
+    query |= state.page_query(page_path, st.query_params.to_dict())
     if st.query_params.to_dict() != query:
         st.query_params.from_dict(query)
 

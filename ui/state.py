@@ -48,6 +48,11 @@ Q_PARAMS = ("gamma", "degree", "coef0")
 Q_VIEW, Q_AXES = "view", "axes"
 VIEW_2D, VIEW_3D = "2-D", "3-D"
 _VIEW_CODES = {"2d": VIEW_2D, "3d": VIEW_3D}
+# App-wide display setting (ui.display): bigger text for a lecture hall.
+Q_PROJECTOR = "projector"
+# Parameters a single page owns, by the page's URL path: the sidebar keeps them in the
+# address bar on that page only (e.g. the tour's step), so a link can open step 5.
+PAGE_PARAMS: dict[str, tuple[str, ...]] = {"tour": ("step",)}
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 
 
@@ -239,7 +244,9 @@ def settings_from_query(query: Mapping[str, Any]) -> tuple[Settings, list[str]]:
         else:
             warnings.append(f"Link parameter `{Q_STANDARDIZE}` should be 1 or 0, not `{raw}`.")
 
-    known = {Q_DATASET, Q_KERNEL, Q_COMPONENTS, Q_STANDARDIZE, Q_VIEW, Q_AXES, *Q_PARAMS}
+    known = {Q_DATASET, Q_KERNEL, Q_COMPONENTS, Q_STANDARDIZE, Q_VIEW, Q_AXES, Q_PROJECTOR,
+             *Q_PARAMS}
+    known |= {name for names in PAGE_PARAMS.values() for name in names}
     known |= {opt.name for info in catalogue.values() for opt in info.options}
     unknown = sorted(set(query) - known)
     if unknown:
@@ -433,3 +440,18 @@ def presets() -> list[Preset]:
         for key, title, lesson, dataset, build in candidates
         if dataset in catalogue
     ]
+
+
+def parse_flag(raw: Any) -> bool | None:
+    """'1'/'true'/'yes'/'on' → True, '0'/'false'/'no'/'off' → False, anything else → None."""
+    text = str(raw).strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    return None
+
+
+def page_query(page_path: str, query: Mapping[str, Any]) -> dict[str, str]:
+    """The parameters of ``query`` that the page at ``page_path`` owns (see PAGE_PARAMS)."""
+    return {name: str(query[name]) for name in PAGE_PARAMS.get(page_path, ()) if name in query}

@@ -64,7 +64,7 @@ def denoising_grid(
         images, image_shape, columns=count, hover_labels=hover,
         title=grid_title(m, method_title, errors, count), row_labels=list(GRID_ROWS),
     )
-    fig.update_traces(zmin=-1.0, zmax=1.0)
+    fig.update_traces(zmin=-1.0, zmax=1.0, selector=dict(type="heatmap"))
     fig.update_layout(title_font_size=14, height=260, margin=dict(l=10, r=10, t=60, b=0))
     return fig
 
