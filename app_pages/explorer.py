@@ -4,6 +4,7 @@ import streamlit as st
 
 from kpca_core import center_kernel, kernel_spectrum
 from ui import explorer_view as view
+from ui import exports
 from ui.compute import DENSE_MAX_N, analysis_is_cached, explorer_analysis
 from ui.memory import guard_memory
 from ui.page import page_data
@@ -65,5 +66,14 @@ st.write(
     "The kernel principal components are the eigenvectors of K̃ scaled by √λ: the charts "
     "at the top of this page. Linear PCA does the same with the inputs' covariance."
 )
+
+st.header("5 · Take it home")
+st.write(
+    "The numbers on this page as CSV files, and a short script that recomputes them with "
+    "`kpca_core` (and scikit-learn where it can). The camera icon on each chart saves it "
+    "as a PNG."
+)
+exports.projection_downloads(result, data, settings)
+exports.reproduce_in_python(settings)
 
 show_source(center_kernel, kernel_spectrum, label="The kpca_core code behind these pictures")

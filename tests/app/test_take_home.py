@@ -1,0 +1,52 @@
+"""'Take it home' on the Explorer: the script shown recomputes the charts shown."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+from kpca_core import IndefiniteKernelWarning
+from tests.app.plotly_json import find_chart, scatter_points
+from tests.app.test_pages import assert_clean, open_app, usps_available
+
+VIEWS = [
+    {"dataset": "circles", "n": 80, "kernel": "rbf", "gamma": 5, "components": 3},
+    {"dataset": "iris", "kernel": "poly", "gamma": 0.1, "degree": 2, "coef0": 1, "std": 1},
+    {"dataset": "moons", "n": 90, "kernel": "sigmoid", "gamma": 2, "coef0": -1},
+    {"dataset": "usps", "n": 150, "kernel": "rbf", "gamma": 0.01, "components": 4},
+]
+
+
+def _aligned_max_difference(A: np.ndarray, B: np.ndarray) -> float:
+    signs = np.where((A * B).sum(axis=0) < 0, -1.0, 1.0)
+    return float(np.abs(A * signs - B).max())
+
+
+@pytest.mark.parametrize("query", VIEWS, ids=lambda q: f"{q['dataset']}-{q['kernel']}")
+def test_the_script_on_the_page_recomputes_the_charts_on_the_page(query):
+    if query["dataset"] == "usps" and not usps_available():
+        pytest.skip("USPS digits not available")
+    at = open_app("explorer", query)
+    assert_clean(at)
+    scripts = [c.value for c in at.code if "from kpca_core import KernelPCA" in c.value]
+    assert len(scripts) == 1
+    namespace: dict = {"__name__": "__reproduce__"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", IndefiniteKernelWarning)
+        exec(compile(scripts[0], "<page script>", "exec"), namespace)  # noqa: S102
+
+    rows, kpca_shown = scatter_points(find_chart(at, "Kernel PCA"))
+    _, pca_shown = scatter_points(find_chart(at, "Linear PCA"))
+    Z, Z_pca = namespace["Z"][rows], namespace["Z_pca"][rows]
+    scale = np.abs(kpca_shown).max()
+    # The charts carry float32 (a precision the eye cannot tell from float64).
+    assert _aligned_max_difference(Z[:, :2], kpca_shown) <= 1e-6 * scale + 1e-7
+    assert _aligned_max_difference(Z_pca[:, :2], pca_shown) <= 1e-6 * np.abs(pca_shown).max()
+
+
+def test_the_downloads_are_offered_with_the_views_name():
+    at = open_app("explorer", VIEWS[0])
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert {"Projections (CSV)", "Eigenvalues (CSV)", "Download the script"} <= set(labels)
