@@ -6,14 +6,22 @@ Adding a page = one file in app_pages/ plus one ``Lesson`` line in ``ui/lessons.
 import streamlit as st
 
 from ui.display import apply_css
-from ui.lessons import HOME, LESSONS
+from ui.lessons import HOME, menu
 from ui.sidebar import settings_sidebar
 
 st.set_page_config(page_title="KPCA Lab", page_icon=":material/blur_on:", layout="wide")
 
+# The menu sits in the header, grouped in sections, so that the sidebar holds only the
+# settings: γ and the components stay on the first screen next to the charts they change.
 page = st.navigation(
-    [st.Page(HOME.path, title=HOME.title, icon=HOME.icon, default=True)]
-    + [st.Page(lesson.path, title=lesson.title, icon=lesson.icon) for lesson in LESSONS]
+    {
+        section: [
+            st.Page(item.path, title=item.title, icon=item.icon, default=item is HOME)
+            for item in items
+        ]
+        for section, items in menu().items()
+    },
+    position="top",
 )
 # The shared sidebar is drawn here, once per run, for whichever page runs below.
 settings_sidebar(page.url_path)

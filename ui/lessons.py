@@ -20,12 +20,15 @@ class Lesson:
         A Material icon (``:material/<name>:``).
     teaches : str
         One line for the home page: what a student learns there.
+    section : str
+        The menu group it sits in ("" for the top level).
     """
 
     path: str
     title: str
     icon: str
     teaches: str
+    section: str = ""
 
     @property
     def url_path(self) -> str:
@@ -56,6 +59,7 @@ LESSONS: tuple[Lesson, ...] = (
         ":material/format_list_numbered:",
         "The algorithm step by step on your data: K, centring, the eigenproblem, normalisation "
         "and projection, each formula checked live, and what each step costs.",
+        section="How it works",
     ),
     Lesson(
         "app_pages/kernel_trick.py",
@@ -63,6 +67,7 @@ LESSONS: tuple[Lesson, ...] = (
         ":material/3d_rotation:",
         "The feature map written out: a polynomial kernel as an explicit φ, circles lifted into "
         "3-D, and why the RBF kernel's φ has infinitely many coordinates.",
+        section="How it works",
     ),
     Lesson(
         "app_pages/mistakes.py",
@@ -70,6 +75,7 @@ LESSONS: tuple[Lesson, ...] = (
         ":material/report:",
         "Seven errors copied from published notes, each next to the right answer with a "
         "number for the damage it does (and when it does none).",
+        section="How it works",
     ),
     Lesson(
         "app_pages/component_maps.py",
@@ -77,6 +83,7 @@ LESSONS: tuple[Lesson, ...] = (
         ":material/gradient:",
         "Each component as a function over the plane, with the paper's Figs. 3 and 4 one "
         "click away.",
+        section="Geometry",
     ),
     Lesson(
         "app_pages/new_points.py",
@@ -84,6 +91,7 @@ LESSONS: tuple[Lesson, ...] = (
         ":material/add_location:",
         "Fit on some points, place new ones: every coordinate is a sum of kernel terms "
         "centred with the training statistics.",
+        section="Geometry",
     ),
     Lesson(
         "app_pages/choosing_gamma.py",
@@ -91,6 +99,7 @@ LESSONS: tuple[Lesson, ...] = (
         ":material/tune:",
         "One projection across a range of γ and degrees: which separates the classes, and "
         "why too small or too large fails.",
+        section="Geometry",
     ),
     Lesson(
         "app_pages/denoising.py",
@@ -98,6 +107,7 @@ LESSONS: tuple[Lesson, ...] = (
         ":material/auto_fix_high:",
         "Clean noisy USPS digits with kernel PCA and a pre-image (learned, fixed point, "
         "Kwok–Tsang) against linear PCA, and Mika et al.'s (1999) result.",
+        section="Applications",
     ),
     Lesson(
         "app_pages/classification.py",
@@ -105,6 +115,7 @@ LESSONS: tuple[Lesson, ...] = (
         ":material/category:",
         "A linear classifier on kernel principal components beats it on raw pixels; the "
         "USPS table of Schölkopf, Smola & Müller (1998) reproduced.",
+        section="Applications",
     ),
     Lesson(
         "app_pages/scale.py",
@@ -112,5 +123,14 @@ LESSONS: tuple[Lesson, ...] = (
         ":material/speed:",
         "How time and memory grow with n, measured live, and the Nyström and random-feature "
         "approximations that keep kernel PCA usable.",
+        section="Applications",
     ),
 )
+
+
+def menu() -> dict[str, list[Lesson]]:
+    """The pages grouped by section, in order ("" = the top level: home, tour, Explorer)."""
+    groups: dict[str, list[Lesson]] = {"": [HOME]}
+    for lesson in LESSONS:
+        groups.setdefault(lesson.section, []).append(lesson)
+    return groups

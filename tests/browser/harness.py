@@ -149,3 +149,44 @@ class RssSampler(threading.Thread):
         while self.running:
             self.peak = max(self.peak, self.current())
             time.sleep(0.02)
+
+
+# The menu is in the header (app.py: st.navigation(position="top")): top-level pages are
+# links, the lessons sit in section drop-downs.
+TOP_NAV = '[data-testid="stTopNav"]'
+
+
+def _section_of(title: str) -> str:
+    from ui.lessons import HOME, LESSONS
+
+    for item in (HOME, *LESSONS):
+        if item.title == title:
+            return item.section
+    raise ValueError(f"no page titled {title!r} in ui.lessons")
+
+
+def open_from_menu(page, title: str) -> None:
+    """Click the page titled ``title`` in the header menu, opening its section first."""
+    section = _section_of(title)
+    nav = page.locator(TOP_NAV)
+    if not section:
+        nav.locator('[data-testid="stTopNavLink"]').filter(has_text=title).first.click()
+        return
+    nav.locator('[data-testid="stTopNavSection"]').filter(has_text=section).first.click()
+    page.locator('[data-testid="stTopNavDropdownLink"]').filter(has_text=title).first.click()
+
+
+def active_page_title(page) -> str:
+    """The title of the page the menu marks as current (opening its section if needed)."""
+    current = page.locator(f'{TOP_NAV} [data-testid="stTopNavLink"][aria-current="page"]')
+    if current.count():
+        return current.first.inner_text().split("\n")[-1]
+    for section in page.locator(f'{TOP_NAV} [data-testid="stTopNavSection"]').all():
+        section.click()
+        link = page.locator('[data-testid="stTopNavDropdownLink"][aria-current="page"]')
+        if link.count():
+            title = link.first.inner_text().split("\n")[-1]
+            page.keyboard.press("Escape")
+            return title
+        page.keyboard.press("Escape")
+    return ""

@@ -20,6 +20,7 @@ from tests.browser.harness import (
     assert_no_exception,
     chart_titles,
     choose,
+    open_from_menu,
     shot,
     wait_for_title,
     wait_until_idle,
@@ -70,7 +71,7 @@ def test_navigate_change_kernel_and_slider_and_keep_settings(server, page):
     assert_no_exception(page)
     shot(page, "home")
 
-    page.locator('[data-testid="stSidebarNav"] a').filter(has_text="Explorer").click()
+    open_from_menu(page, "Explorer")
     wait_until_idle(page, min_charts=6)
     assert_no_exception(page)
     assert any(t.startswith("Kernel PCA") and "RBF" in t for t in chart_titles(page))
@@ -92,11 +93,11 @@ def test_navigate_change_kernel_and_slider_and_keep_settings(server, page):
     assert "degree=4" in page.url
     shot(page, "explorer-poly-degree4")
 
-    page.locator('[data-testid="stSidebarNav"] a').filter(has_text="Home").click()
+    open_from_menu(page, "Home")
     wait_until_idle(page)
     page.get_by_role("heading", name="KPCA Lab").wait_for()
     assert "degree=4" in page.url  # the link still holds the view
-    page.locator('[data-testid="stSidebarNav"] a').filter(has_text="Explorer").click()
+    open_from_menu(page, "Explorer")
     wait_until_idle(page, min_charts=6)
     assert any("Polynomial" in t and "d = 4" in t for t in chart_titles(page))
     assert_no_exception(page)

@@ -13,6 +13,7 @@ from tests.browser.harness import (
     HAS_CHROMIUM,
     assert_no_exception,
     chart_titles,
+    open_from_menu,
     shot,
     wait_for_title,
     wait_until_idle,
@@ -27,7 +28,7 @@ SMALL = "dataset=circles&n=150&kernel=rbf&gamma=10"
 
 
 def nav(page, title: str) -> None:
-    page.locator('[data-testid="stSidebarNav"] a').filter(has_text=title).click()
+    open_from_menu(page, title)
 
 
 def wait_for_panel(page, text: str) -> None:

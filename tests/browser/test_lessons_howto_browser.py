@@ -17,6 +17,7 @@ from tests.browser.harness import (
     assert_no_exception,
     chart_titles,
     choose,
+    open_from_menu,
     shot,
     wait_for_title,
     wait_until_idle,
@@ -38,7 +39,7 @@ SIZES = {"wide": {"width": 1280, "height": 800}, "narrow": {"width": 800, "heigh
 
 
 def visit_by_menu(page, menu: str, charts: int) -> None:
-    page.locator('[data-testid="stSidebarNav"] a').filter(has_text=menu).click()
+    open_from_menu(page, menu)
     wait_until_idle(page, min_charts=charts)
     assert_no_exception(page)
 

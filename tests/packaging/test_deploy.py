@@ -34,6 +34,7 @@ from tests.browser.harness import (
     CHART,
     HAS_CHROMIUM,
     TIMEOUT_MS,
+    active_page_title,
     assert_no_exception,
     shot,
     wait_until_idle,
@@ -51,7 +52,6 @@ pytestmark = [
 SHARED_USPS = ROOT.parent.parent / "shared" / "data" / "usps" / "usps.npz"
 VIEWPORT = {"width": 1280, "height": 800}  # a laptop or a projector, not the harness's tall page
 ALERT = '[data-testid="stAlert"]'
-NAV = '[data-testid="stSidebarNav"]'
 
 
 def _free_port() -> int:
@@ -153,8 +153,8 @@ def test_home_and_every_lesson_open_without_exceptions(cloud, tab):
         tab.goto(f"{cloud.url}/{lesson.url_path}")
         wait_until_idle(tab)
         # The page itself ran: an unknown page would fall back to home ("Page not found").
-        active = tab.locator(f'{NAV} a[aria-current="page"]').inner_text()
-        assert lesson.title in active and urlsplit(tab.url).path == f"/{lesson.url_path}"
+        active = active_page_title(tab)
+        assert lesson.title == active and urlsplit(tab.url).path == f"/{lesson.url_path}"
         assert_no_exception(tab)
         shot(tab, f"deploy-{lesson.url_path}")
         opened.append(lesson.url_path)
