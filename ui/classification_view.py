@@ -191,8 +191,8 @@ def split_section(split: Split) -> None:
 def _delta(error: float, raw: float) -> dict:
     """st.metric's delta against the raw inputs (grey when equal: nothing gained or lost)."""
     if error == raw:
-        return {"delta": "same as raw inputs", "delta_color": "off", "delta_arrow": "off"}
-    return {"delta": f"{100 * (error - raw):+.2f} points vs raw inputs",
+        return {"delta": "same as raw", "delta_color": "off", "delta_arrow": "off"}
+    return {"delta": f"{100 * (error - raw):+.2f} vs raw",
             "delta_color": "inverse"}
 
 
@@ -346,8 +346,8 @@ def table_section(store: dict | None) -> None:
     left, right = st.columns(2)
     with left:
         show_chart(figs.table_heatmap(paper, degrees, components, zrange=zrange,
-                                      missing_text=paper_missing,
-                                      title="The paper's Table 1: test error (%)"),
+                                      missing_text=paper_missing, show_scale=False,
+                                      title="Paper (1998): test error (%)"),
                    key="cls_table_paper", name="table1-paper")
     with right:
         show_chart(figs.table_heatmap(ours, degrees, components, zrange=zrange,
