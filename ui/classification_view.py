@@ -72,8 +72,7 @@ def make_split(settings: Settings) -> Split:
             train.X, train.y, test.X, test.y, train.target_names, train.image_shape,
             f"USPS's own split: **{len(train.y):,} training digits** (a stratified subset of "
             f"the 7,291, seed {seed}; 'Digits used' in the sidebar) and **all "
-            f"{len(test.y):,} test digits**, written by other people than the training "
-            f"digits.{note}",
+            f"{len(test.y):,} test digits** of the published test set.{note}",
             (
                 "import datasets",
                 "",
