@@ -340,6 +340,7 @@ def table_section(store: dict | None) -> None:
     paper_missing = {**{(d, k): "?" for d in degrees for k in components}, **not_applicable}
     ours_missing = {**{(d, k): "·" for d in degrees for k in components
                        if (d, k) not in run_cells}, **not_applicable}
+    # One colour scale for both (no colour bar: every cell has its number written in it).
     values = [v for v in [*paper.values(), *ours.values()] if v is not None]
     zrange = (min(values), max(values)) if values else (0.0, 10.0)
     left, right = st.columns(2)
@@ -350,7 +351,7 @@ def table_section(store: dict | None) -> None:
                    key="cls_table_paper", name="table1-paper")
     with right:
         show_chart(figs.table_heatmap(ours, degrees, components, zrange=zrange,
-                                      missing_text=ours_missing,
+                                      missing_text=ours_missing, show_scale=False,
                                       title="Reproduced here: test error (%)"),
                    key="cls_table_ours", name="table1-reproduced")
     st.caption(table_caption(store))
