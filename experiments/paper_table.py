@@ -30,10 +30,12 @@ What we found (full run, ``benchmarks/results_store/table1.json``): the raw-pixe
 row d = 1 and the middle columns of d = 3 and 4 agree within ±0.7 points; our errors are
 higher at 32–64 components for d ≥ 3 (up to +2.5 points at d = 4, k = 32) and at 2048
 components for d ≥ 4 (+1.1 at d = 5). What we ruled out, by measurement: the choice of C
-(choosing it per cell on the validation split, ``--c-select-k 0``, moves the 32/64-
-component cells by at most 0.4 points and picks the same C = 3 at d = 5, 2048, whose
-validation error, 2.2 %, rises for larger C), and the pixel coding ((x + 1) / 2 instead
-of [-1, 1]: within 0.3 points at 32–64 components). The validation split, drawn from the
+(choosing it per cell on the validation split, ``--c-select-k 0``, stored in
+``benchmarks/results_store/table1_per_cell_C.json`` for d = 3, 4, 5 at 32, 64 and 2048
+components, moves the 32/64-component cells by at most 0.4 points and picks the same
+C = 3 at 2048 components for all three degrees: the validation error rises for larger
+C), and the pixel coding ((x + 1) / 2 instead of [-1, 1]: within 0.3 points at 32–64
+components). The validation split, drawn from the
 training set, is much easier than the test set (2.2 % against 5.1 % at
 d = 5, 2048), so it cannot see the gap. Note that d = 4 and 5 give the same test error
 at 1024 and 2048 components: with one global scale the trailing components are too
