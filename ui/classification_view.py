@@ -72,8 +72,7 @@ def make_split(settings: Settings) -> Split:
             train.X, train.y, test.X, test.y, train.target_names, train.image_shape,
             f"USPS's own split: **{len(train.y):,} training digits** (a stratified subset of "
             f"the 7,291, seed {seed}; 'Digits used' in the sidebar) and **all "
-            f"{len(test.y):,} test digits**, written by other people than the training "
-            f"digits.{note}",
+            f"{len(test.y):,} test digits** of the published test set.{note}",
             (
                 "import datasets",
                 "",
@@ -191,8 +190,8 @@ def split_section(split: Split) -> None:
 def _delta(error: float, raw: float) -> dict:
     """st.metric's delta against the raw inputs (grey when equal: nothing gained or lost)."""
     if error == raw:
-        return {"delta": "same as raw inputs", "delta_color": "off", "delta_arrow": "off"}
-    return {"delta": f"{100 * (error - raw):+.2f} points vs raw inputs",
+        return {"delta": "same as raw", "delta_color": "off", "delta_arrow": "off"}
+    return {"delta": f"{100 * (error - raw):+.2f} vs raw",
             "delta_color": "inverse"}
 
 
@@ -341,17 +340,18 @@ def table_section(store: dict | None) -> None:
     paper_missing = {**{(d, k): "?" for d in degrees for k in components}, **not_applicable}
     ours_missing = {**{(d, k): "·" for d in degrees for k in components
                        if (d, k) not in run_cells}, **not_applicable}
+    # One colour scale for both (no colour bar: every cell has its number written in it).
     values = [v for v in [*paper.values(), *ours.values()] if v is not None]
     zrange = (min(values), max(values)) if values else (0.0, 10.0)
     left, right = st.columns(2)
     with left:
         show_chart(figs.table_heatmap(paper, degrees, components, zrange=zrange,
-                                      missing_text=paper_missing,
-                                      title="The paper's Table 1: test error (%)"),
+                                      missing_text=paper_missing, show_scale=False,
+                                      title="Paper (1998): test error (%)"),
                    key="cls_table_paper", name="table1-paper")
     with right:
         show_chart(figs.table_heatmap(ours, degrees, components, zrange=zrange,
-                                      missing_text=ours_missing,
+                                      missing_text=ours_missing, show_scale=False,
                                       title="Reproduced here: test error (%)"),
                    key="cls_table_ours", name="table1-reproduced")
     st.caption(table_caption(store))

@@ -112,7 +112,7 @@ def test_sigmoid_kernel_runs_with_its_warning_shown():
 
 def test_the_two_table_heatmaps_show_the_paper_and_the_results_file():
     at = open_app("classification", CIRCLES)
-    paper = find_chart(at, "The paper's Table 1")["data"][0]
+    paper = find_chart(at, "Paper (1998)")["data"][0]
     ours = find_chart(at, "Reproduced here")["data"][0]
     degrees, ks = [int(d) for d in paper["y"]], [int(k) for k in paper["x"]]
     paper_z, ours_z = decode(paper["z"]), decode(ours["z"])
@@ -153,3 +153,13 @@ def test_usps_uses_its_own_test_set_and_shows_the_misclassified_digits():
     assert len(labels) == min(wrong, view.MISCLASSIFIED_SHOWN)
     assert all(re.fullmatch(r"\d→\d", label) and label[0] != label[-1] for label in labels)
     assert 'datasets.load("usps", split="test", n=2007, seed=0)' in at.code[0].value
+
+
+def test_linear_kernel_on_iris_uses_only_the_components_that_exist():
+    at = open_app("classification", {"dataset": "iris", "kernel": "linear"})
+    assert_clean(at)
+    # Iris has 4 features: a linear kernel has at most 4 non-zero eigenvalues.
+    assert any("gives only 4 with a non-zero eigenvalue" in info.value for info in at.info)
+    metric(at, "Kernel PCA, k = 4")
+    assert metric(at, "Kernel PCA, k = 4") == pytest.approx(metric(at, "Linear PCA, k = 4"),
+                                                            abs=0.005)

@@ -38,7 +38,7 @@ def test_classification_walk_on_circles(server, page):
     titles = chart_titles(page)
     assert "Confusion matrix (test set)" in titles
     assert "Test error of a linear SVM against the number of components" in titles
-    assert any(t.startswith("The paper's Table 1") for t in titles)
+    assert any(t.startswith("Paper (1998)") for t in titles)
     values = metric_values(page)
     assert len(values) == 3 and all(re.fullmatch(r"\d+\.\d\d %", v) for v in values)
     kernel_error, _, raw_error = (float(v.removesuffix(" %")) for v in values)

@@ -130,6 +130,7 @@ def table_heatmap(
     title: str,
     zrange: tuple[float, float],
     missing_text: Mapping[tuple[int, int], str] | None = None,
+    show_scale: bool = True,
 ) -> go.Figure:
     """Test error (%) per (degree, components) cell, the value written in each cell.
 
@@ -157,6 +158,7 @@ def table_heatmap(
             colorscale="YlOrRd",
             zmin=zrange[0],
             zmax=zrange[1],
+            showscale=show_scale,
             colorbar=dict(title="error %", thickness=12),
             hovertemplate="d = %{y}, %{x} components: %{z:.2f} %<extra></extra>",
             hoverongaps=False,
