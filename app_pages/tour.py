@@ -47,6 +47,8 @@ if open_view.button(
 
 st.divider()
 st.caption("The whole lecture:")
-for i, item in enumerate(STEPS, start=1):
-    marker = "**→**" if i == number else f"{i}."
-    st.markdown(f"{marker} {item.title} · _{item.question}_ ({item.minutes} min)")
+st.markdown("\n".join(
+    f"{i}. " + (f"**{item.title}** (this step)" if i == number else item.title)
+    + f" · _{item.question}_ ({item.minutes} min)"
+    for i, item in enumerate(STEPS, start=1)
+))

@@ -19,6 +19,10 @@ PROJECTOR_KEY = "w_projector"
 FONT, TITLE_FONT, TICK_FONT = 20, 24, 17
 MARKER_SCALE = 1.7
 MIN_LINE_WIDTH = 3.5
+# A vertical legend taller than this many entries no longer fits beside the plot at
+# projector font sizes: it goes below the plot, in rows, and the figure grows.
+MAX_SIDE_LEGEND = 6
+DEFAULT_HEIGHT = 450  # Plotly's height when a figure sets none
 
 _CSS = """
 <style>
@@ -61,6 +65,12 @@ def for_projector(fig: go.Figure) -> go.Figure:
     fig.update_xaxes(tickfont=dict(size=TICK_FONT), title_font=dict(size=FONT))
     fig.update_yaxes(tickfont=dict(size=TICK_FONT), title_font=dict(size=FONT))
     fig.update_annotations(font_size=FONT)  # subplot titles
+    entries = sum(trace.showlegend is not False and bool(trace.name) for trace in fig.data)
+    if entries > MAX_SIDE_LEGEND and fig.layout.legend.orientation != "h":
+        fig.update_layout(
+            legend=dict(orientation="h", yanchor="top", y=-0.18, x=0, xanchor="left"),
+            height=int((fig.layout.height or DEFAULT_HEIGHT) * 1.3),
+        )
     for trace in fig.data:
         if trace.type in ("scatter", "scattergl", "scatter3d"):
             if trace.marker is not None and trace.marker.size is not None:

@@ -33,3 +33,14 @@ def test_lines_get_thicker_and_3d_titles_grow():
     cube = point_scatter(Z, None, [], title="t", axis_titles=["a", "b", "c"])
     big = display.for_projector(cube)
     assert big.layout.scene.xaxis.title.font.size == display.FONT
+
+
+def test_a_long_legend_moves_below_the_plot_instead_of_scrolling():
+    Z = np.random.default_rng(2).normal(size=(100, 2))
+    y = np.arange(100) % 10
+    ten = point_scatter(Z, y, [str(i) for i in range(10)], title="t", axis_titles=["x", "y"])
+    big = display.for_projector(ten)
+    assert big.layout.legend.orientation == "h"
+    assert big.layout.height == int(display.DEFAULT_HEIGHT * 1.3)
+    two = point_scatter(Z, y % 2, ["a", "b"], title="t", axis_titles=["x", "y"])
+    assert display.for_projector(two).layout.legend.orientation != "h"
