@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from ui import exports
 from ui import how_it_works_view as view
 from ui.compute import DENSE_MAX_N, explorer_analysis
 from ui.memory import guard_memory
@@ -51,3 +52,8 @@ view.step_project(steps, data, n, rows)
 
 st.header("6 · What it costs")
 view.step_cost(steps)
+
+st.header("Take it home")
+st.write("This fit's projections and eigenvalues as CSV, and a script that recomputes them.")
+exports.projection_downloads(result, data, settings)
+exports.reproduce_in_python(settings)

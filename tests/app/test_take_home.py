@@ -50,3 +50,11 @@ def test_the_downloads_are_offered_with_the_views_name():
     at = open_app("explorer", VIEWS[0])
     labels = [b.proto.label for b in at.get("download_button")]
     assert {"Projections (CSV)", "Eigenvalues (CSV)", "Download the script"} <= set(labels)
+
+
+def test_how_it_works_offers_the_same_downloads_and_script():
+    at = open_app("how_it_works", VIEWS[0])
+    assert_clean(at)
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert {"Projections (CSV)", "Eigenvalues (CSV)", "Download the script"} <= set(labels)
+    assert any("from kpca_core import KernelPCA" in c.value for c in at.code)
