@@ -32,6 +32,7 @@ import asyncio
 import json
 import statistics
 import sys
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -166,6 +167,27 @@ async def _drive(base_url: str, sessions: list[Session]) -> None:
         await browser.close()
 
 
+def _run_in_own_thread(coroutine) -> None:
+    """Run the async driver on a fresh event loop in its own thread.
+
+    The caller's thread may already run a loop (a sync Playwright session in the test
+    suite does), and asyncio allows one running loop per thread.
+    """
+    failure: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            asyncio.run(coroutine)
+        except BaseException as error:  # noqa: BLE001 - re-raised in the caller's thread
+            failure.append(error)
+
+    thread = threading.Thread(target=target, name="classroom-driver")
+    thread.start()
+    thread.join()
+    if failure:
+        raise failure[0]
+
+
 def _summary(values: list[float | None]) -> dict[str, float | None]:
     done = [v for v in values if v is not None]
     if not done:
@@ -181,7 +203,7 @@ def load_test(n_sessions: int, *, warm: bool = True) -> dict:
     try:
         idle = sampler.current()
         sampler.start()
-        asyncio.run(_drive(server.url, sessions))
+        _run_in_own_thread(_drive(server.url, sessions))
         time.sleep(2.0)  # let the server settle (sessions closed, caches kept)
         settled = sampler.current()
     finally:

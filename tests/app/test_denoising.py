@@ -100,17 +100,17 @@ def test_every_method_shows_the_error_of_the_images_it_shows(noise):
         at.run()
         assert_clean(at)
         original, shown_noisy, shown_pca, shown_kpca = grid_rows(chart(at, "denoising_grid"))
-        # The images are the right ones ...
-        assert np.array_equal(original, clean)
-        assert np.array_equal(shown_noisy, noisy)
-        assert np.allclose(shown_pca, expected_pca, atol=1e-10)
+        # The images are the right ones (the chart carries float32: ~7 digits) ...
+        assert np.allclose(original, clean, atol=1e-6)
+        assert np.allclose(shown_noisy, noisy, atol=1e-6)
+        assert np.allclose(shown_pca, expected_pca, atol=1e-6)
         assert np.allclose(shown_kpca, independent_kpca(method, train, noisy, M), atol=1e-6)
         # ... and every MSE on screen is theirs: the curve at m and the grid's title.
         curves = chart(at, "denoising_mse")
         assert curve_values(curves, "pca")[M] == pytest.approx(dn.mse(shown_pca, original),
-                                                               rel=1e-12)
+                                                               rel=1e-5)
         assert curve_values(curves, method)[M] == pytest.approx(dn.mse(shown_kpca, original),
-                                                                rel=1e-12)
+                                                                rel=1e-5)
         title = chart(at, "denoising_grid")["layout"]["title"]["text"]
         numbers = [float(x) for x in re.findall(r"\d\.\d{4}", title)]
         assert numbers == [round(dn.mse(shown_noisy, original), 4),

@@ -204,7 +204,8 @@ def test_kernel_trick_on_circles_checks_the_map_the_pca_and_the_series():
     # Both projections are drawn, and they agree up to sign.
     _, kpca = scatter_points(find_chart(at, "Kernel PCA with (γxᵀy + c₀)²"))
     _, linear = scatter_points(find_chart(at, "Linear PCA on φ(X) (6 columns)"))
-    assert_up_to_sign(kpca, explicit.kpca, 1e-8)
+    # Scatters carry float32 (~7 significant digits).
+    assert_up_to_sign(kpca, explicit.kpca, 1e-6 * np.abs(explicit.kpca).max())
     assert_up_to_sign(linear, kpca, 1e-6 * np.abs(kpca).max())
 
     # The error curve is the explicit map's, order by order.
@@ -218,7 +219,7 @@ def test_kernel_trick_on_circles_checks_the_map_the_pca_and_the_series():
     spec = find_chart(at, "The data lifted into 3-D")
     _, lifted = scatter_points({**spec, "data": [t for t in spec["data"]
                                                  if t["type"] == "scatter3d"]})
-    np.testing.assert_allclose(lifted, fm.quadratic_lift(X, gamma=2.0), rtol=1e-12)
+    np.testing.assert_allclose(lifted, fm.quadratic_lift(X, gamma=2.0), rtol=1e-6)  # float32
     assert any(t["type"] == "surface" for t in spec["data"])
     captions = " ".join(c.value for c in at.caption)
     assert "puts 100% of them on their class's side" in captions
@@ -234,7 +235,7 @@ def test_kernel_trick_uses_zero_for_a_negative_offset_and_says_so():
     X = datasets.load("circles", n=N).X
     _, kpca = scatter_points(find_chart(at, "Kernel PCA with (γxᵀy + c₀)²"))
     reference = KernelPCA(2, kernel="poly", degree=2, gamma=0.5, coef0=0.0).fit_transform(X)
-    assert_up_to_sign(kpca, reference, 1e-8 * np.abs(reference).max())
+    assert_up_to_sign(kpca, reference, 1e-6 * np.abs(reference).max())  # float32 charts
 
 
 def test_kernel_trick_on_4d_data_explains_the_2d_part_and_keeps_the_rest():

@@ -1,4 +1,9 @@
-"""Fixtures for the real-browser tests: one Chromium and one app server per test session."""
+"""Fixtures shared across test folders: one Chromium and one app server per test session.
+
+Defined once here (not per folder) so that the browser tests and the deployment smoke
+test share a single Playwright instance: two sync Playwright instances cannot run in one
+thread.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +11,11 @@ import pytest
 
 from tests.browser.harness import CHROMIUM, CHROMIUM_ARGS, TIMEOUT_MS, VIEWPORT, Server
 
-playwright_api = pytest.importorskip("playwright.sync_api")
-
 
 @pytest.fixture(scope="session")
 def browser():
-    with playwright_api.sync_playwright() as p:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
