@@ -5,9 +5,14 @@ Adding a page = one file in app_pages/ plus one ``Lesson`` line in ``ui/lessons.
 
 import streamlit as st
 
-from ui.display import apply_css
-from ui.lessons import HOME, menu
-from ui.sidebar import settings_sidebar
+from ui import warmup
+
+# First, before any session imports a page's modules concurrently (see ui/warmup.py).
+warmup.import_app_modules()
+
+from ui.display import apply_css  # noqa: E402
+from ui.lessons import HOME, menu  # noqa: E402
+from ui.sidebar import settings_sidebar  # noqa: E402
 
 st.set_page_config(page_title="KPCA Lab", page_icon=":material/blur_on:", layout="wide")
 
