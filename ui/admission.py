@@ -23,8 +23,6 @@ Streamlit wrapper pages use, with one server-wide instance.
 from __future__ import annotations
 
 import itertools
-import math
-import os
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -33,7 +31,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from ui.memory import format_bytes
+from ui.memory import format_bytes, megabytes_from_env
 
 SERVER_BUDGET_ENV = "KPCA_SERVER_BUDGET_MB"
 DEFAULT_SERVER_BUDGET_MB = 1536
@@ -54,14 +52,7 @@ def estimate_seconds(n: int) -> float:
 
 def server_budget_bytes() -> int:
     """Memory all big computations together may hold: ``$KPCA_SERVER_BUDGET_MB`` MiB."""
-    raw = os.environ.get(SERVER_BUDGET_ENV, "").strip()
-    try:
-        megabytes = float(raw) if raw else DEFAULT_SERVER_BUDGET_MB
-    except ValueError:
-        megabytes = DEFAULT_SERVER_BUDGET_MB
-    if not math.isfinite(megabytes) or megabytes <= 0:
-        megabytes = DEFAULT_SERVER_BUDGET_MB
-    return int(megabytes * 2**20)
+    return megabytes_from_env(SERVER_BUDGET_ENV, DEFAULT_SERVER_BUDGET_MB)
 
 
 @dataclass

@@ -26,16 +26,21 @@ BUDGET_ENV = "KPCA_MEMORY_BUDGET_MB"
 FLOAT_BYTES = 8
 
 
+def megabytes_from_env(name: str, default_mb: float) -> int:
+    """Bytes from a MiB setting in the environment; the default when unset or not > 0."""
+    raw = os.environ.get(name, "").strip()
+    try:
+        megabytes = float(raw) if raw else default_mb
+    except ValueError:
+        megabytes = default_mb
+    if not math.isfinite(megabytes) or megabytes <= 0:
+        megabytes = default_mb
+    return int(megabytes * 2**20)
+
+
 def budget_bytes() -> int:
     """Bytes one computation may use: ``$KPCA_MEMORY_BUDGET_MB`` MiB, else the default."""
-    raw = os.environ.get(BUDGET_ENV, "").strip()
-    try:
-        megabytes = float(raw) if raw else DEFAULT_BUDGET_MB
-    except ValueError:
-        megabytes = DEFAULT_BUDGET_MB
-    if not math.isfinite(megabytes) or megabytes <= 0:
-        megabytes = DEFAULT_BUDGET_MB
-    return int(megabytes * 2**20)
+    return megabytes_from_env(BUDGET_ENV, DEFAULT_BUDGET_MB)
 
 
 def matrix_bytes(rows: int, cols: int | None = None, *, copies: float = 1.0) -> int:

@@ -114,3 +114,12 @@ def test_estimate_grows_with_n_and_never_reaches_zero():
     assert estimate_seconds(7291) == pytest.approx(3.7)
     assert estimate_seconds(100) == 0.1
     assert estimate_seconds(9298) > estimate_seconds(7291)
+
+
+def test_server_budget_is_a_setting_with_the_memory_guards_rules(monkeypatch):
+    from ui.admission import DEFAULT_SERVER_BUDGET_MB, SERVER_BUDGET_ENV, server_budget_bytes
+
+    monkeypatch.setenv(SERVER_BUDGET_ENV, "2048")
+    assert server_budget_bytes() == 2048 * MB
+    monkeypatch.setenv(SERVER_BUDGET_ENV, "-1")
+    assert server_budget_bytes() == DEFAULT_SERVER_BUDGET_MB * MB
