@@ -29,7 +29,7 @@ from ui.compute import (
     may_be_indefinite,
     reference_gamma_for,
 )
-from ui.sidebar import K_STANDARDIZE, K_VIEW_AXES, K_VIEW_DIMS, apply_gamma
+from ui.sidebar import K_STANDARDIZE, K_VIEW_AXES, K_VIEW_DIMS, apply_gamma, sync_url
 from ui.state import (
     VIEW_2D,
     VIEW_3D,
@@ -41,6 +41,10 @@ from ui.state import (
 
 SELECTION = "explorer_selection"  # row indices picked by box/lasso in any chart
 SELECTABLE_CHARTS = ("chart_input", "chart_kpca", "chart_pca")
+# Set by a selection in the projections fragment's charts; the fragment then reruns the
+# whole page, so the selection is highlighted in the charts outside it too.
+_SELECTION_CHANGED = "_explorer_selection_changed"
+_FRAGMENT_CHARTS = ("chart_kpca", "chart_pca")
 MAX_DIGITS_SHOWN = 60
 SAMPLES_PER_DIGIT = 8
 SCATTERGL_ABOVE = 2500  # SVG scatter is smoother below this; WebGL scales beyond it
@@ -62,6 +66,8 @@ def _remember_selection(chart_key: str, data_key: tuple) -> None:
     event = st.session_state.get(chart_key)
     points = (event or {}).get("selection", {}).get("points", [])
     st.session_state[SELECTION] = (data_key, selected_indices(points))
+    if chart_key in _FRAGMENT_CHARTS:
+        st.session_state[_SELECTION_CHANGED] = True
 
 
 def selected_indices(points: list[dict]) -> list[int]:
@@ -186,10 +192,19 @@ def projection_view(k: int) -> tuple[int, tuple[int, ...]]:
     return dims, tuple(axes)
 
 
+@st.fragment
 def projections(result: Analysis, data, settings: Settings) -> None:
-    """Kernel PCA beside linear PCA, on the chosen components, and their separability."""
+    """Kernel PCA beside linear PCA, on the chosen components, and their separability.
+
+    A fragment: switching 2-D/3-D or the components on the axes reruns only this block,
+    not the page's other sections. A box or lasso selection reruns the whole page, to
+    highlight the points in every chart.
+    """
+    if st.session_state.pop(_SELECTION_CHANGED, False):
+        st.rerun(scope="app")
     k = result.projection.shape[1]
     dims, axes = projection_view(k)
+    sync_url()  # the view widgets travel in the link; the sidebar did not run
     columns = [a - 1 for a in axes]
     n_linear = result.pca_projection.shape[1]
     linear_columns = columns if max(columns) < n_linear else list(range(min(dims, n_linear)))

@@ -41,6 +41,7 @@ K_CSV_FILE, K_CSV_LABEL, _CSV_LAST_GOOD = "upload_csv", "w_csv_label", "_kpca_cs
 K_CSV_DROP, _CSV_LAST_NAME, _CSV_SEEN = "w_csv_drop", "_kpca_csv_last_name", "_kpca_csv_seen"
 NO_LABEL = "(no labels)"
 _STARTED, _LINK_WARNINGS, _CURRENT = "_kpca_started", "_kpca_link_warnings", "_kpca_settings"
+_PAGE_PATH = "_kpca_page_path"  # the URL path of the page this run drew
 
 OPTION_LABELS = {
     "n": "Number of points n",
@@ -285,15 +286,8 @@ def settings_sidebar(page_path: str = "") -> Settings:
         standardize=bool(standardize),
     )
     ss[_CURRENT] = settings
-
-    query = state.settings_to_query(settings) | state.view_to_query(
-        ss.get(K_VIEW_DIMS, state.VIEW_2D), tuple(ss.get(K_VIEW_AXES, (1, 2)))
-    )
-    if ss.get(PROJECTOR_KEY):
-        query[state.Q_PROJECTOR] = "1"
-    query |= state.page_query(page_path, st.query_params.to_dict())
-    if st.query_params.to_dict() != query:
-        st.query_params.from_dict(query)
+    ss[_PAGE_PATH] = page_path
+    sync_url()
 
     link_settings, warnings = ss[_LINK_WARNINGS]
     if warnings and link_settings == settings:
@@ -303,6 +297,23 @@ def settings_sidebar(page_path: str = "") -> Settings:
             icon=":material/link_off:",
         )
     return settings
+
+
+def sync_url() -> None:
+    """Write the current settings and view to the address bar (when they changed).
+
+    Called by every full run (from :func:`settings_sidebar`) and by fragments that change
+    a view widget without rerunning the sidebar (the Explorer's 2-D/3-D and axes).
+    """
+    ss = st.session_state
+    query = state.settings_to_query(ss[_CURRENT]) | state.view_to_query(
+        ss.get(K_VIEW_DIMS, state.VIEW_2D), tuple(ss.get(K_VIEW_AXES, (1, 2)))
+    )
+    if ss.get(PROJECTOR_KEY):
+        query[state.Q_PROJECTOR] = "1"
+    query |= state.page_query(ss.get(_PAGE_PATH, ""), st.query_params.to_dict())
+    if st.query_params.to_dict() != query:
+        st.query_params.from_dict(query)
 
 
 def current_settings() -> Settings:

@@ -149,7 +149,34 @@ def test_box_selection_highlights_points_in_the_other_chart(server, page):
     )
     faded = [o for o in opacities if o < 0.5]
     assert 0 < len(faded) < len(opacities), opacities[:20]
+    # The input-space chart lies outside the projections' fragment: the selection made
+    # the whole page rerun, so it highlights the same points.
+    data_chart = page.locator(CHART).filter(
+        has=page.locator(".gtitle", has_text="Input space")
+    )
+    opacities = data_chart.locator(".point").evaluate_all(
+        "els => els.map(e => parseFloat(getComputedStyle(e).fillOpacity))"
+    )
+    assert len([o for o in opacities if o < 0.5]) == len(faded)
     shot(page, "explorer-selection")
+
+
+def test_switching_to_3d_updates_the_projections_and_the_link(server, page):
+    """The 2-D/3-D toggle reruns only the projections (a fragment): they switch, the
+    link follows, and every other chart stays."""
+    page.goto(f"{server.url}/explorer?dataset=circles&n=400&kernel=rbf&gamma=5")
+    wait_until_idle(page, min_charts=6)
+    charts = page.locator(CHART).count()
+    page.get_by_text("3-D", exact=True).first.click()
+    page.wait_for_url(re.compile(r"view=3d"))
+    page.wait_for_function(  # both projections now drawn as 3-D scenes
+        "Array.from(document.querySelectorAll('.js-plotly-plot'))"
+        ".filter(p => p._fullLayout && p._fullLayout._has('gl3d')).length === 2"
+    )
+    wait_until_idle(page)
+    assert_no_exception(page)
+    assert page.locator(CHART).count() == charts
+    assert "dataset=circles" in page.url and "gamma=5" in page.url
 
 
 def test_usps_digits_page(server, page):
