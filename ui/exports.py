@@ -16,6 +16,8 @@ import streamlit as st
 from experiments.reproduce import explorer_script
 from ui.state import CSV, Settings
 
+REPRODUCE_KEY = "reproduce_open"  # the 'Reproduce in Python' expander's open state
+
 
 def _csv(header: Sequence[str], rows) -> str:
     buffer = io.StringIO()
@@ -99,8 +101,11 @@ def settings_script(settings: Settings, csv_name: str | None = None) -> str:
 
 def reproduce_in_python(settings: Settings) -> None:
     """An expander with the script of the current view, copyable and downloadable."""
-    script = settings_script(settings)
-    with st.expander("Reproduce in Python", icon=":material/terminal:"):
+    with st.expander("Reproduce in Python", icon=":material/terminal:", key=REPRODUCE_KEY,
+                     on_change="rerun") as expander:
+        if not expander.open:  # lazy, like ui.source.show_source: sent once opened
+            return
+        script = settings_script(settings)
         st.caption(
             "The same numbers on your own machine: run this from a clone of KPCA Lab "
             "(it uses the app's `datasets` package and `kpca_core`)."

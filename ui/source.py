@@ -9,8 +9,16 @@ import streamlit as st
 
 
 def show_source(*functions: Callable, label: str = "The code behind this page") -> None:
-    """An expander with the source of each function, so students can read the maths as code."""
-    with st.expander(label, icon=":material/code:"):
+    """An expander with the source of each function, so students can read the maths as code.
+
+    Lazy: the code is sent only once the expander is opened (opening it reruns the page,
+    from its caches). Highlighting long code blocks is one of the costliest things a
+    browser does on these pages, and most visitors never open them.
+    """
+    with st.expander(label, icon=":material/code:", key=source_key(label),
+                     on_change="rerun") as expander:
+        if not expander.open:
+            return
         for function in functions:
             try:
                 source = inspect.getsource(function)
@@ -18,3 +26,8 @@ def show_source(*functions: Callable, label: str = "The code behind this page") 
                 continue
             st.markdown(f"`{function.__module__}.{function.__qualname__}`")
             st.code(source, language="python")
+
+
+def source_key(label: str) -> str:
+    """The widget key of the source expander labelled ``label`` (one per label on a page)."""
+    return f"source_open_{label}"

@@ -10,6 +10,7 @@ import pytest
 from kpca_core import IndefiniteKernelWarning
 from tests.app.plotly_json import find_chart, scatter_points
 from tests.app.test_pages import assert_clean, open_app, usps_available
+from ui.exports import REPRODUCE_KEY
 
 VIEWS = [
     {"dataset": "circles", "n": 80, "kernel": "rbf", "gamma": 5, "components": 3},
@@ -17,6 +18,20 @@ VIEWS = [
     {"dataset": "moons", "n": 90, "kernel": "sigmoid", "gamma": 2, "coef0": -1},
     {"dataset": "usps", "n": 150, "kernel": "rbf", "gamma": 0.01, "components": 4},
 ]
+
+
+def with_script_open(at):
+    """Open the 'Reproduce in Python' expander (lazy: its script is sent once opened)."""
+    at.session_state[REPRODUCE_KEY] = True
+    return at.run()
+
+
+def test_the_script_is_sent_only_once_its_expander_is_opened():
+    at = open_app("explorer", VIEWS[0])
+    assert not [c for c in at.code if "from kpca_core import KernelPCA" in c.value]
+    with_script_open(at)
+    assert_clean(at)
+    assert [c for c in at.code if "from kpca_core import KernelPCA" in c.value]
 
 
 def _aligned_max_difference(A: np.ndarray, B: np.ndarray) -> float:
@@ -28,7 +43,7 @@ def _aligned_max_difference(A: np.ndarray, B: np.ndarray) -> float:
 def test_the_script_on_the_page_recomputes_the_charts_on_the_page(query):
     if query["dataset"] == "usps" and not usps_available():
         pytest.skip("USPS digits not available")
-    at = open_app("explorer", query)
+    at = with_script_open(open_app("explorer", query))
     assert_clean(at)
     scripts = [c.value for c in at.code if "from kpca_core import KernelPCA" in c.value]
     assert len(scripts) == 1
@@ -47,14 +62,25 @@ def test_the_script_on_the_page_recomputes_the_charts_on_the_page(query):
 
 
 def test_the_downloads_are_offered_with_the_views_name():
-    at = open_app("explorer", VIEWS[0])
+    at = with_script_open(open_app("explorer", VIEWS[0]))
     labels = [b.proto.label for b in at.get("download_button")]
     assert {"Projections (CSV)", "Eigenvalues (CSV)", "Download the script"} <= set(labels)
 
 
 def test_how_it_works_offers_the_same_downloads_and_script():
-    at = open_app("how_it_works", VIEWS[0])
+    at = with_script_open(open_app("how_it_works", VIEWS[0]))
     assert_clean(at)
     labels = [b.proto.label for b in at.get("download_button")]
     assert {"Projections (CSV)", "Eigenvalues (CSV)", "Download the script"} <= set(labels)
     assert any("from kpca_core import KernelPCA" in c.value for c in at.code)
+
+
+def test_the_source_viewer_sends_the_code_once_opened():
+    from ui.source import source_key
+
+    at = open_app("explorer", VIEWS[0])
+    assert not [c for c in at.code if "def center_kernel" in c.value]
+    at.session_state[source_key("The kpca_core code behind these pictures")] = True
+    at.run()
+    assert_clean(at)
+    assert [c for c in at.code if "def center_kernel" in c.value]
