@@ -36,6 +36,10 @@ ALPHA_CHOICES = (1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1.0)
 MAX_ITER_CHOICES = (10, 20, 50, 100, 200, 500)
 # Where the lesson shows at default settings: PCA wins on clean digits, KPCA on noisy.
 DEFAULT_M = 128
+# n × n matrices alive at the page's peak: the kernel PCA fit holds one (K, centred and
+# decomposed in place); the learned pre-image, after it, solves (K_B + αI) in place,
+# measured at 1.4 n × n (experiments.denoising.learned_preimage).
+PEAK_COPIES = 1.5
 # Pixels live in [-1, 1]; a pre-image far outside that range is not a digit any more.
 KWOK_TSANG_LIMIT = 2.0
 
@@ -107,7 +111,10 @@ def controls() -> DenoisingSettings:
             "Test digits per class", 1, dn.PAPER_TEST_PER_CLASS, key=K_TEST,
             help="From the USPS test set, the same number of each digit (the paper: 50).",
         )
-        seed = int(st.number_input("Random seed", 0, 9999, step=1, key=K_SEED))
+        seed_option = next(o for o in datasets.available()["usps"].options
+                           if o.name == "seed")
+        seed = int(st.number_input("Random seed", int(seed_option.low),
+                                   int(seed_option.high), step=1, key=K_SEED))
     with noise_col:
         noise = st.radio(
             "Noise", dn.NOISE_KINDS, key=K_NOISE, horizontal=True,
@@ -198,10 +205,10 @@ def fitted(fit_key: tuple) -> dn.DenoisingFit:
 
 
 def _preimage_turn(settings: DenoisingSettings, method: str):
-    """The learned pre-image solves an n × n ridge system in place (peak 1.4 n × n,
-    measured): it takes its turn like a fit. The other methods hold only test × training
-    kernels, which are small (copies 0: never queued)."""
-    copies = 1.5 if method == "learned" else 0.0
+    """The learned pre-image solves an n × n ridge system in place (PEAK_COPIES): it
+    takes its turn like a fit. The other methods hold only test × training kernels,
+    which are small (copies 0: never queued)."""
+    copies = PEAK_COPIES if method == "learned" else 0.0
     return queued(settings.n_train, copies=copies, what="the learned pre-image")
 
 
