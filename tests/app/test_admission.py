@@ -190,6 +190,17 @@ def test_every_page_is_either_queued_or_says_why_not():
     assert {lesson.url_path for lesson in LESSONS} == set(QUEUED_PAGES) | set(UNQUEUED_PAGES)
 
 
+def test_work_outside_the_queue_is_capped_below_its_small_size():
+    # Samples that never reach the queue, with the copies their pages' guards count: a
+    # larger cap would make them big, and they would have to take turns (queued()).
+    from ui import how_it_works_view, kernel_trick_view, memory, mistakes_view
+    from ui.admission import SMALL_BYTES
+
+    assert memory.matrix_bytes(kernel_trick_view.EXPLICIT_MAX_N, copies=3) <= SMALL_BYTES
+    assert memory.matrix_bytes(mistakes_view.MISTAKES_MAX_N, copies=4) <= SMALL_BYTES
+    assert memory.matrix_bytes(how_it_works_view.STEP_MAX_N, copies=3) <= SMALL_BYTES
+
+
 @pytest.mark.parametrize("page", list(QUEUED_PAGES))
 def test_a_pages_big_work_waits_its_turn_behind_another_students(page, monkeypatch):
     from tests.app.test_pages import assert_clean
