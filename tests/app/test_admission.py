@@ -118,6 +118,15 @@ def test_estimate_grows_with_n_and_never_reaches_zero():
     assert estimate_seconds(9298) > estimate_seconds(7291)
 
 
+def test_the_wait_message_keeps_what_is_waiting_as_written():
+    from ui.admission import wait_message
+
+    text = wait_message(1, 0.2, "this kernel PCA", 144_000_000)
+    assert "you are next. Expected wait: about 1 s. This kernel PCA (144.0 MB)" in text
+    assert "you are number 3 in the queue. Expected wait: about 12 s." in wait_message(
+        3, 11.6, "this sweep", 1)
+
+
 def test_server_budget_is_a_setting_with_the_memory_guards_rules(monkeypatch):
     from ui.admission import DEFAULT_SERVER_BUDGET_MB, SERVER_BUDGET_ENV, server_budget_bytes
 
