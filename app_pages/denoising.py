@@ -24,8 +24,9 @@ st.caption(
 st.header("1 · Digits, noise and model")
 settings = view.controls()
 # Kernel PCA holds one n × n matrix (K, centred and decomposed in place); the learned
-# pre-image later builds one more n × n matrix, after the first is gone.
-guard_memory(settings.n_train, what="the kernel matrix of the training digits")
+# pre-image later solves one more n × n system in place, after the first is gone.
+guard_memory(settings.n_train, copies=view.PEAK_COPIES,
+             what="the kernel matrices of the training digits")
 
 try:
     curves = view.compute_all(settings)

@@ -171,6 +171,17 @@ def server_admission() -> AdmissionControl:
     return AdmissionControl(server_budget_bytes())
 
 
+def wait_message(place: int, expected_s: float, what: str, n_bytes: int) -> str:
+    """What a waiting student reads: their place, the expected wait, what is waiting."""
+    ahead = "you are next" if place == 1 else f"you are number {place} in the queue"
+    return (
+        f"The server is busy with other students' large computations; {ahead}. "
+        f"Expected wait: about {max(1, round(expected_s))} s. {what[:1].upper()}{what[1:]} "
+        f"({format_bytes(n_bytes)}) starts as soon as there is room; small datasets "
+        "are never held up."
+    )
+
+
 @contextmanager
 def queued(n: int, *, copies: float = 1.0, what: str = "this computation") -> Iterator[None]:
     """Run the block when the server has room for ``copies`` n × n matrices.
@@ -182,14 +193,8 @@ def queued(n: int, *, copies: float = 1.0, what: str = "this computation") -> It
     notice = st.empty()
 
     def show_wait(place: int, expected: float) -> None:
-        ahead = "you are next" if place == 1 else f"you are number {place} in the queue"
-        notice.info(
-            f"The server is busy with other students' large computations; {ahead}. "
-            f"Expected wait: about {max(1, round(expected))} s. {what.capitalize()} "
-            f"({format_bytes(n_bytes)}) starts as soon as there is room; small datasets "
-            "are never held up.",
-            icon=":material/hourglass_top:",
-        )
+        notice.info(wait_message(place, expected, what, n_bytes),
+                    icon=":material/hourglass_top:")
 
     try:
         with server_admission().admit(n_bytes, estimate_s=estimate_seconds(n),

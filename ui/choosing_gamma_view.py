@@ -19,8 +19,9 @@ from experiments.gamma_sweep import (
 )
 from experiments.separability import METHOD
 from kpca_core import KERNELS, median_heuristic_gamma
+from ui.admission import queued
 from ui.charts import show_chart
-from ui.compute import BoundedStore, inputs
+from ui.compute import BoundedStore, inputs, results_store
 from ui.figures.choosing_gamma import (
     separability_vs_value,
     share_vs_value,
@@ -73,15 +74,17 @@ def cached_sweep(settings: Settings, data, param: str) -> Sweep:
     values = gamma_grid(X) if param == "gamma" else np.array(DEGREES, dtype=float)
 
     def compute() -> Sweep:
-        bar = st.progress(0.0, text="Starting the sweep…")
-        try:
-            return sweep(X, y, kernel=settings.kernel, kernel_params=params, param=param,
-                         values=values, n_components=settings.n_components,
-                         on_progress=lambda f, text: bar.progress(min(f, 1.0), text=text))
-        finally:
-            bar.empty()
+        # One fit at a time: K and the solver's copy (small up to SWEEP_MAX_N: no wait).
+        with queued(len(rows), copies=2, what="this sweep"):
+            bar = st.progress(0.0, text="Starting the sweep…")
+            try:
+                return sweep(X, y, kernel=settings.kernel, kernel_params=params, param=param,
+                             values=values, n_components=settings.n_components,
+                             on_progress=lambda f, text: bar.progress(min(f, 1.0), text=text))
+            finally:
+                bar.empty()
 
-    return _store().get_or_compute(key, compute)
+    return results_store(_store(), settings).get_or_compute(key, compute)
 
 
 def scores_at(result: Sweep, value: float) -> tuple[int, bool]:

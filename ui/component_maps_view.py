@@ -21,9 +21,10 @@ from experiments.component_maps import (
     grid_side,
 )
 from kpca_core import KERNELS
+from ui.admission import queued
 from ui.charts import show_chart
 from ui.checks import Check, show_check
-from ui.compute import BoundedStore, inputs
+from ui.compute import BoundedStore, inputs, results_store
 from ui.figures.common import class_name
 from ui.figures.component_maps import MapPanel, map_grid, panel_title
 from ui.memory import guard_memory
@@ -86,12 +87,14 @@ def maps(settings: Settings, n_points: int) -> ComponentMaps:
     guard_memory(side * side + n_points, n_points,
                  what="the kernel between the grid points and the data")
     X = inputs(settings)
-    return _store().get_or_compute(
-        _key(settings, "maps", k),
-        lambda: component_maps(X, kernel=settings.kernel,
-                               kernel_params=settings.kernel_params(), n_components=k,
-                               side=side),
-    )
+
+    def compute() -> ComponentMaps:
+        with queued(n_points, copies=2, what="these component maps"):
+            return component_maps(X, kernel=settings.kernel,
+                                  kernel_params=settings.kernel_params(), n_components=k,
+                                  side=side)
+
+    return results_store(_store(), settings).get_or_compute(_key(settings, "maps", k), compute)
 
 
 def _params_text(settings: Settings) -> str:
@@ -216,11 +219,16 @@ def degree_grid(settings: Settings, data, n_points: int) -> None:
                  what="the kernel between the grid points and the data")
     X = inputs(settings)
     gamma, coef0 = settings.gamma, settings.coef0
-    results = _store().get_or_compute(
+
+    def compute() -> list[ComponentMaps]:
+        with queued(n_points, copies=2, what="these component maps"):
+            return degree_maps(X, gamma=gamma, coef0=coef0,
+                               n_components=min(3, n_points - 1), side=side)
+
+    results = results_store(_store(), settings).get_or_compute(
         ("degrees", settings.dataset, settings.dataset_options, settings.standardize,
          gamma, coef0),
-        lambda: degree_maps(X, gamma=gamma, coef0=coef0, n_components=min(3, n_points - 1),
-                            side=side),
+        compute,
     )
     panels = []
     for d, result in zip(FIG3_DEGREES, results, strict=True):

@@ -7,7 +7,8 @@ Two layers:
   the tests check against ``kpca_core`` and scikit-learn.
 * :func:`load_data` and :func:`explorer_analysis` put those behind caches keyed by the
   small, hashable :class:`~ui.state.Settings`. Results hold read-only arrays and are
-  shared by all sessions, never copied per rerun.
+  shared by all sessions, never copied per rerun; results of an upload stay in the
+  uploading session (:func:`results_store`, ``ui.uploads``).
 
 Why a hand-made LRU for the analysis instead of ``st.cache_data``: ``st.cache_data``
 pickles and copies its value on every hit, and a cached function cannot drive a
@@ -18,7 +19,6 @@ key once even when several sessions ask at the same time.
 
 from __future__ import annotations
 
-import hashlib
 import math
 import threading
 from collections import OrderedDict
@@ -48,6 +48,7 @@ from kpca_core import (
     explained_variance_ratio,
     kernel_spectrum,
 )
+from ui import uploads
 from ui.admission import queued
 from ui.state import CSV, Settings
 
@@ -360,12 +361,13 @@ def _analysis_store() -> BoundedStore:
 
 
 def load_data(dataset: str, options: tuple[tuple[str, object], ...]) -> datasets.Dataset:
-    """The dataset itself (read-only arrays, shared by all sessions).
+    """The dataset itself (read-only arrays; built-in ones shared by all sessions).
 
+    An upload comes from this session's own state (``ui.uploads``), never from another's.
     Raises ValueError (or ``datasets.UspsUnavailableError``) with a user-facing message.
     """
     if dataset == CSV:
-        return uploaded_dataset(options)
+        return uploads.session_upload(options).data
     return _load_builtin(dataset, options)
 
 
@@ -374,73 +376,53 @@ def _load_builtin(dataset: str, options: tuple[tuple[str, object], ...]) -> data
     return datasets.load(dataset, **dict(options))
 
 
-@st.cache_resource(max_entries=1, show_spinner=False)
-def _upload_store() -> BoundedStore:
-    # An upload is at most 5,000 × 1,000 float64 (40 MB, datasets.csv_loader limits).
-    return BoundedStore(max_entries=4)
-
-
-def csv_options(
-    content: bytes, label_column: str | None, drop_missing: bool = False
-) -> tuple[tuple[str, object], ...]:
-    """The cache key of an upload: a fingerprint of its bytes plus how it was read."""
-    fingerprint = hashlib.sha256(content).hexdigest()[:20]
-    options = (("file", fingerprint), ("label", label_column or ""))
-    # Sorted, as Settings.dataset_options are: the same upload is one cache key.
-    return tuple(sorted(options + ((("drop", True),) if drop_missing else ())))
-
-
-def load_upload(
-    content: bytes, label_column: str | None, drop_missing: bool = False
-) -> tuple[tuple[str, object], ...]:
-    """Parse an upload (raises ``datasets.CSVError``) and keep it; returns its options.
-
-    ``drop_missing`` drops rows with missing, NaN or infinite values instead of refusing
-    the file (``datasets.load_csv(drop_nonfinite=True)``).
-    """
-    options = csv_options(content, label_column, drop_missing)
-    _upload_store().get_or_compute(
-        options,
-        lambda: datasets.load_csv(
-            content, label_column=label_column or None, drop_nonfinite=drop_missing
-        ),
-    )
-    return options
-
-
-class NoUploadError(ValueError):
-    """'Your own CSV' is chosen but no usable file is in memory; the message says what to do."""
-
-
-def uploaded_dataset(options: tuple[tuple[str, object], ...]) -> datasets.Dataset:
-    if not options:
-        raise NoUploadError("Upload a CSV file in the sidebar to explore your own data.")
-    data = _upload_store().get(options)
-    if data is None:
-        raise NoUploadError(
-            "The uploaded file is no longer in the server's memory (it keeps the last few "
-            "uploads). Upload it again in the sidebar."
-        )
-    return data
-
-
 @st.cache_resource(max_entries=4, show_spinner=False)
-def _standardized_inputs(dataset: str, options: tuple[tuple[str, object], ...]) -> np.ndarray:
-    # Keyed like the data: an upload's options carry the fingerprint of its bytes.
-    X = standardized(load_data(dataset, options).X)
+def _standardized_builtin(dataset: str, options: tuple[tuple[str, object], ...]) -> np.ndarray:
+    X = standardized(_load_builtin(dataset, options).X)
     X.setflags(write=False)
     return X
 
 
 def inputs(settings: Settings) -> np.ndarray:
     """X as the kernel sees it (standardised if asked)."""
+    if settings.dataset == CSV:
+        upload = uploads.session_upload(settings.dataset_options)
+        if settings.standardize and upload.standardized_X is None:
+            X = standardized(upload.data.X)
+            X.setflags(write=False)
+            upload.standardized_X = X
+        return upload.standardized_X if settings.standardize else upload.data.X
     if settings.standardize:
-        return _standardized_inputs(settings.dataset, settings.dataset_options)
-    return load_data(settings.dataset, settings.dataset_options).X
+        return _standardized_builtin(settings.dataset, settings.dataset_options)
+    return _load_builtin(settings.dataset, settings.dataset_options).X
+
+
+# Per-session twin of a server-wide store, for results computed from an upload: the
+# student's last few views (an Explorer analysis of the largest upload is ~2 MB).
+SESSION_RESULTS_MAX = 4
+
+
+def results_store(server: BoundedStore, settings: Settings) -> BoundedStore:
+    """Where results computed from ``settings``' data are kept.
+
+    Built-in data: ``server``, shared by every session. An upload: a small store owned by
+    the session's upload (``ui.uploads.SessionUpload.results``), so that fitted models
+    and projections holding its rows leave the server with the session (or with the
+    upload, when a new file replaces it).
+    """
+    if settings.dataset != CSV:
+        return server
+    upload = uploads.session_upload(settings.dataset_options)
+    store = upload.results.get(id(server))
+    if store is None:
+        store = upload.results[id(server)] = BoundedStore(
+            max_entries=min(server.max_entries, SESSION_RESULTS_MAX)
+        )
+    return store
 
 
 def analysis_is_cached(settings: Settings) -> bool:
-    return _analysis_store().peek(settings)
+    return results_store(_analysis_store(), settings).peek(settings)
 
 
 def explorer_analysis(settings: Settings, on_progress: ProgressCallback | None = None) -> Analysis:
@@ -461,7 +443,7 @@ def explorer_analysis(settings: Settings, on_progress: ProgressCallback | None =
                 on_progress=on_progress,
             )
 
-    return _analysis_store().get_or_compute(settings, compute)
+    return results_store(_analysis_store(), settings).get_or_compute(settings, compute)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

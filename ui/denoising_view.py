@@ -2,8 +2,9 @@
 
 The computations are :mod:`experiments.denoising` (the same code the benchmark script
 runs); this module keys them by small hashable settings and keeps them in bounded
-``st.cache_resource`` stores (results are read-only and shared, never copied per rerun,
-and a first computation can drive a progress bar).
+stores held by ``st.cache_resource`` (results are read-only and shared, never copied per
+rerun, and a first computation can drive a progress bar). The n × n work (the kernel PCA
+fit, the learned pre-image) takes its turn in the server's queue (``ui.admission``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from threadpoolctl import threadpool_limits
 
 import datasets
 from experiments import denoising as dn
+from ui.admission import queued
 from ui.charts import show_chart
 from ui.checks import Check, show_check
 from ui.compute import BoundedStore
@@ -34,6 +36,10 @@ ALPHA_CHOICES = (1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1.0)
 MAX_ITER_CHOICES = (10, 20, 50, 100, 200, 500)
 # Where the lesson shows at default settings: PCA wins on clean digits, KPCA on noisy.
 DEFAULT_M = 128
+# n × n matrices alive at the page's peak: the kernel PCA fit holds one (K, centred and
+# decomposed in place); the learned pre-image, after it, solves (K_B + αI) in place,
+# measured at 1.4 n × n (experiments.denoising.learned_preimage).
+PEAK_COPIES = 1.5
 # Pixels live in [-1, 1]; a pre-image far outside that range is not a digit any more.
 KWOK_TSANG_LIMIT = 2.0
 
@@ -105,7 +111,10 @@ def controls() -> DenoisingSettings:
             "Test digits per class", 1, dn.PAPER_TEST_PER_CLASS, key=K_TEST,
             help="From the USPS test set, the same number of each digit (the paper: 50).",
         )
-        seed = int(st.number_input("Random seed", 0, 9999, step=1, key=K_SEED))
+        seed_option = next(o for o in datasets.available()["usps"].options
+                           if o.name == "seed")
+        seed = int(st.number_input("Random seed", int(seed_option.low),
+                                   int(seed_option.high), step=1, key=K_SEED))
     with noise_col:
         noise = st.radio(
             "Noise", dn.NOISE_KINDS, key=K_NOISE, horizontal=True,
@@ -172,14 +181,35 @@ def test_digits(test_per_class: int, seed: int) -> tuple[np.ndarray, np.ndarray]
     return X, y
 
 
-@st.cache_resource(max_entries=2, show_spinner=False)
+@st.cache_resource(max_entries=1, show_spinner=False)
+def _fit_store() -> BoundedStore:
+    # An entry: PCA and kernel PCA with ≤ 256 components and their copy of the training
+    # digits (7,291: 15 MB of eigenvectors + 15 MB of digits). Hand-made LRUs here and
+    # below: only a computation, never a cached result, takes its turn in the queue.
+    return BoundedStore(max_entries=2)
+
+
 def fitted(fit_key: tuple) -> dn.DenoisingFit:
     """PCA and kernel PCA fitted once with the largest m (the whole grid reuses it)."""
-    n_train, seed, gamma, max_components, noise = fit_key
-    X_train = train_digits(n_train, seed)
-    if noise is not None:
-        X_train = dn.add_noise(X_train, *noise, seed=seed + 1)
-    return dn.fit_denoisers(X_train, gamma, max_components)
+
+    def compute() -> dn.DenoisingFit:
+        n_train, seed, gamma, max_components, noise = fit_key
+        X_train = train_digits(n_train, seed)
+        if noise is not None:
+            X_train = dn.add_noise(X_train, *noise, seed=seed + 1)
+        # One n × n matrix: K, centred and decomposed in place.
+        with queued(n_train, what="kernel PCA of the training digits"):
+            return dn.fit_denoisers(X_train, gamma, max_components)
+
+    return _fit_store().get_or_compute(fit_key, compute)
+
+
+def _preimage_turn(settings: DenoisingSettings, method: str):
+    """The learned pre-image solves an n × n ridge system in place (PEAK_COPIES): it
+    takes its turn like a fit. The other methods hold only test × training kernels,
+    which are small (copies 0: never queued)."""
+    copies = PEAK_COPIES if method == "learned" else 0.0
+    return queued(settings.n_train, copies=copies, what="the learned pre-image")
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
@@ -204,8 +234,10 @@ def curve(settings: DenoisingSettings, method: str, on_step=None) -> dn.MethodCu
         fit = fitted(settings.fit_key)
         X_clean = test_digits(*settings.test_key)[0]
         X_noisy = noisy_test(settings.test_key, settings.noise_key)
-        result = dn.method_curve(fit, method, X_clean, X_noisy, dn.m_grid(fit.max_components),
-                                 settings.params, on_step=on_step)
+        with _preimage_turn(settings, method):
+            result = dn.method_curve(fit, method, X_clean, X_noisy,
+                                     dn.m_grid(fit.max_components), settings.params,
+                                     on_step=on_step)
         for Z in result.reconstructions.values():
             Z.setflags(write=False)
         return result
@@ -229,16 +261,25 @@ def curve_settings(settings: DenoisingSettings, method: str) -> DenoisingSetting
     )
 
 
-@st.cache_resource(max_entries=8, show_spinner=False)
+@st.cache_resource(max_entries=1, show_spinner=False)
+def _clean_store() -> BoundedStore:
+    return BoundedStore(max_entries=8)  # two floats an entry
+
+
 def clean_reconstruction(settings: DenoisingSettings) -> tuple[float, float]:
     """MSE of reconstructing the *clean* test digits at m: (PCA, the chosen KPCA)."""
-    fit = fitted(settings.fit_key)
-    X_clean = test_digits(*settings.test_key)[0]
-    with threadpool_limits(limits=dn.BLAS_THREADS, user_api="blas"):
-        Z_pca, _ = dn.reconstruct(fit, "pca", X_clean, None, settings.m, settings.params)
-        Z_kpca, _ = dn.reconstruct(fit, settings.method, X_clean, None, settings.m,
-                                   settings.params)
-    return dn.mse(Z_pca, X_clean), dn.mse(Z_kpca, X_clean)
+
+    def compute() -> tuple[float, float]:
+        fit = fitted(settings.fit_key)
+        X_clean = test_digits(*settings.test_key)[0]
+        with threadpool_limits(limits=dn.BLAS_THREADS, user_api="blas"):
+            Z_pca, _ = dn.reconstruct(fit, "pca", X_clean, None, settings.m, settings.params)
+            with _preimage_turn(settings, settings.method):
+                Z_kpca, _ = dn.reconstruct(fit, settings.method, X_clean, None, settings.m,
+                                           settings.params)
+        return dn.mse(Z_pca, X_clean), dn.mse(Z_kpca, X_clean)
+
+    return _clean_store().get_or_compute(settings, compute)
 
 
 def compute_all(settings: DenoisingSettings) -> dict[str, dn.MethodCurve]:

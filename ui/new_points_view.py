@@ -19,9 +19,10 @@ from experiments.new_points import (
     split_indices,
 )
 from kpca_core import KERNELS
+from ui.admission import queued
 from ui.charts import show_chart
 from ui.checks import Check, show_check
-from ui.compute import BoundedStore, inputs, load_data
+from ui.compute import BoundedStore, inputs, load_data, results_store
 from ui.figures.common import class_name, digit_mosaic
 from ui.figures.new_points import projection_with_heldout, terms_in_input_space
 from ui.memory import guard_memory
@@ -64,9 +65,10 @@ def split_and_fit(settings: Settings, data) -> Split:
 
     def compute() -> Split:
         train, held = split_indices(n, data.y)
-        fit = fit_new_points(X[train], kernel=settings.kernel,
-                             kernel_params=settings.kernel_params(),
-                             n_components=settings.n_components)
+        with queued(n_train, copies=2, what="this kernel PCA"):
+            fit = fit_new_points(X[train], kernel=settings.kernel,
+                                 kernel_params=settings.kernel_params(),
+                                 n_components=settings.n_components)
         return Split(
             train=train, held=held, fit=fit,
             Z_held=fit.model.transform(X[held]),
@@ -74,7 +76,7 @@ def split_and_fit(settings: Settings, data) -> Split:
             P_train=fit.pca.transform(X[train]), P_held=fit.pca.transform(X[held]),
         )
 
-    return _store().get_or_compute(key, compute)
+    return results_store(_store(), settings).get_or_compute(key, compute)
 
 
 def _labels(data, rows):

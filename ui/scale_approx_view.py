@@ -11,9 +11,10 @@ import streamlit as st
 from experiments import approximations as approx
 from kpca_core import KERNELS
 from ui import memory
+from ui.admission import queued
 from ui.charts import show_chart
 from ui.checks import Check, show_check
-from ui.compute import BoundedStore, inputs, may_be_indefinite
+from ui.compute import BoundedStore, inputs, may_be_indefinite, results_store
 from ui.figures import scale as figures
 from ui.sidebar import apply_settings
 from ui.state import Settings
@@ -87,7 +88,7 @@ def _store() -> BoundedStore:
 
 def comparison(settings: Settings, n: int) -> Comparison | None:
     """The cached comparison; computed now if small, else on a button press (None before)."""
-    store = _store()
+    store = results_store(_store(), settings)
     cached = store.get(settings)
     if cached is not None:
         return cached
@@ -100,13 +101,17 @@ def comparison(settings: Settings, n: int) -> Comparison | None:
                          icon=":material/play_arrow:"):
             return None
     X = inputs(settings)
-    bar = st.progress(0.0, text="Starting…")
-    result = store.get_or_compute(
-        settings,
-        lambda: compute_comparison(X, settings, lambda f, t: bar.progress(min(f, 1.0), text=t)),
-    )
-    bar.empty()
-    return result
+
+    def compute() -> Comparison:
+        # Exact kernel PCA holds K̃ and a copy: big ones take turns on the server.
+        with queued(n, copies=2, what="exact kernel PCA and the approximations"):
+            bar = st.progress(0.0, text="Starting…")
+            result = compute_comparison(X, settings,
+                                        lambda f, t: bar.progress(min(f, 1.0), text=t))
+            bar.empty()
+            return result
+
+    return store.get_or_compute(settings, compute)
 
 
 def _use_rbf(settings: Settings) -> None:

@@ -24,7 +24,7 @@ import streamlit as st
 import datasets
 from experiments.kernel_diagnostics import GAMMA_KERNELS, REFERENCE_SHORT, round_gamma
 from kpca_core import KERNELS
-from ui import compute, state
+from ui import compute, state, uploads
 from ui.display import PROJECTOR_KEY
 from ui.state import Settings
 
@@ -351,13 +351,14 @@ def _csv_controls() -> tuple[tuple[str, object], ...]:
         key=K_CSV_FILE,
         help="Numeric columns (at most 5,000 rows), optionally one column of class labels. "
         "Comma, semicolon or tab separated; decimal commas are fine in semicolon files. "
-        "Uploads stay on this server only while it runs; links cannot carry them.",
+        "The file stays on the server only while this browser tab's session lasts; links "
+        "cannot carry it.",
     )
     if upload is None:
         _name_shown_file(last_good)
         return last_good
     content = upload.getvalue()
-    fingerprint = compute.csv_options(content, None)[0][1]
+    fingerprint = uploads.csv_options(content, None)[0][1]
     if ss.get(_CSV_SEEN) != fingerprint:  # a new file: offer its obvious label column
         ss[_CSV_SEEN] = fingerprint
         ss[K_CSV_LABEL] = datasets.guess_label_column(content) or NO_LABEL
@@ -372,7 +373,7 @@ def _csv_controls() -> tuple[tuple[str, object], ...]:
         "many) instead of refusing the file.",
     )
     try:
-        options = compute.load_upload(content, None if label == NO_LABEL else label, drop)
+        options = uploads.load_upload(content, None if label == NO_LABEL else label, drop)
     except datasets.CSVError as error:
         previous = ss.get(_CSV_LAST_NAME)
         keep = f" Still showing the previous upload, **{previous}**." if last_good else ""

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
 import threading
 import time
+from contextlib import contextmanager
 
 import pytest
 
@@ -116,6 +118,15 @@ def test_estimate_grows_with_n_and_never_reaches_zero():
     assert estimate_seconds(9298) > estimate_seconds(7291)
 
 
+def test_the_wait_message_keeps_what_is_waiting_as_written():
+    from ui.admission import wait_message
+
+    text = wait_message(1, 0.2, "this kernel PCA", 144_000_000)
+    assert "you are next. Expected wait: about 1 s. This kernel PCA (144.0 MB)" in text
+    assert "you are number 3 in the queue. Expected wait: about 12 s." in wait_message(
+        3, 11.6, "this sweep", 1)
+
+
 def test_server_budget_is_a_setting_with_the_memory_guards_rules(monkeypatch):
     from ui.admission import DEFAULT_SERVER_BUDGET_MB, SERVER_BUDGET_ENV, server_budget_bytes
 
@@ -123,3 +134,135 @@ def test_server_budget_is_a_setting_with_the_memory_guards_rules(monkeypatch):
     assert server_budget_bytes() == 2048 * MB
     monkeypatch.setenv(SERVER_BUDGET_ENV, "-1")
     assert server_budget_bytes() == DEFAULT_SERVER_BUDGET_MB * MB
+
+
+# --------------------------------------------------------------------------- the pages
+# Every page's n × n work takes its turn in the one server-wide queue, sized as the page
+# computes it; small work never waits. Each page is opened (AppTest) with data no other
+# test uses, so that it computes instead of finding its result cached.
+
+DENOISING = "denoising"
+# page → (link, n of its n × n matrix, copies held at once)
+QUEUED_PAGES = {
+    "explorer": ({"n": 61, "gamma": 2.9}, 61, 2),
+    "how_it_works": ({"n": 61, "gamma": 3.1}, 61, 2),  # the Explorer's fit
+    "choosing_gamma": ({"n": 63}, 63, 2),  # the sweep's key leaves γ out
+    "component_maps": ({"n": 65}, 65, 2),
+    "new_points": ({"n": 67}, 67 - round(0.25 * 67), 2),  # the training part
+    "classification": ({"n": 69}, 69 - math.ceil(0.3 * 69), 2),  # the training split
+    "scale": ({"n": 71}, 71, 2),  # exact kernel PCA next to the approximations
+    DENOISING: ({}, 300, 1),  # its own settings: 300 training digits
+}
+# Pages whose n × n work never reaches the queue, and why.
+UNQUEUED_PAGES = {
+    "tour": "no computation",
+    "kernel_trick": "a sample of at most EXPLICIT_MAX_N points: always small",
+    "mistakes": "a sample of at most MISTAKES_MAX_N points: always small",
+}
+
+
+def open_page(page: str, seed: int):
+    from tests.app import test_denoising
+    from tests.app.test_pages import open_app, usps_available
+    from ui import denoising_view
+
+    if page == DENOISING:
+        if not usps_available():
+            pytest.skip("USPS digits not available")
+        return test_denoising.open_denoising(**{denoising_view.K_SEED: seed})
+    link, _, _ = QUEUED_PAGES[page]
+    return open_app(page, {"dataset": "circles", "kernel": "rbf", "seed": seed, **link})
+
+
+@contextmanager
+def server_busy(control: AdmissionControl, n_bytes: int, *, give_up_s: float = 60.0):
+    """Another student's big computation holds the server until the block ends."""
+    release, holding = threading.Event(), threading.Event()
+
+    def hold():
+        with control.admit(n_bytes, estimate_s=30.0):
+            holding.set()
+            release.wait(give_up_s)
+
+    thread = _start(hold)
+    assert holding.wait(5)
+    try:
+        yield release
+    finally:
+        release.set()
+        thread.join(timeout=10)
+
+
+def test_every_page_is_either_queued_or_says_why_not():
+    from ui.lessons import LESSONS
+
+    assert {lesson.url_path for lesson in LESSONS} == set(QUEUED_PAGES) | set(UNQUEUED_PAGES)
+
+
+def test_work_outside_the_queue_is_capped_below_its_small_size():
+    # Samples that never reach the queue, with the copies their pages' guards count: a
+    # larger cap would make them big, and they would have to take turns (queued()).
+    from ui import how_it_works_view, kernel_trick_view, memory, mistakes_view
+    from ui.admission import SMALL_BYTES
+
+    assert memory.matrix_bytes(kernel_trick_view.EXPLICIT_MAX_N, copies=3) <= SMALL_BYTES
+    assert memory.matrix_bytes(mistakes_view.MISTAKES_MAX_N, copies=4) <= SMALL_BYTES
+    assert memory.matrix_bytes(how_it_works_view.STEP_MAX_N, copies=3) <= SMALL_BYTES
+
+
+@pytest.mark.parametrize("page", list(QUEUED_PAGES))
+def test_a_pages_big_work_waits_its_turn_behind_another_students(page, monkeypatch):
+    from tests.app.test_pages import assert_clean
+    from ui.admission import server_admission
+
+    control = server_admission()
+    monkeypatch.setattr(control, "small_bytes", 0)  # this page's small data counts as big
+    seen: list[int] = []
+    done = threading.Event()
+
+    def watch(release: threading.Event) -> None:
+        while not seen and not done.is_set():
+            with control._condition:
+                seen.extend(t.n_bytes for t in control._waiting)
+            time.sleep(0.02)
+        release.set()  # the other student's computation ends: the page's turn
+
+    with server_busy(control, 1) as release:
+        watcher = _start(watch, release)
+        try:
+            at = open_page(page, seed=424)
+        finally:
+            done.set()
+            watcher.join(timeout=10)
+    _, n, copies = QUEUED_PAGES[page]
+    assert seen == [int(copies * 8 * n * n)], "the page did not wait for its turn"
+    assert_clean(at)
+    assert at.get("plotly_chart")  # and computed once it was its turn
+    assert control.waiting == 0 and control.running == 0
+
+
+def test_small_work_on_every_page_never_waits_behind_a_big_one():
+    from ui.admission import SMALL_BYTES, server_admission
+
+    control = server_admission()
+    waited: list[int] = []
+    done = threading.Event()
+
+    def watch(release: threading.Event) -> None:
+        while not waited and not done.is_set():
+            with control._condition:
+                waited.extend(t.n_bytes for t in control._waiting)
+            time.sleep(0.02)
+        release.set()  # something waited: let it through, the test has failed
+
+    with server_busy(control, SMALL_BYTES + 1) as release:  # held for the whole test
+        watcher = _start(watch, release)
+        try:
+            for page in QUEUED_PAGES:
+                at = open_page(page, seed=434)
+                assert not at.exception, page
+                assert at.get("plotly_chart"), page
+        finally:
+            done.set()
+            watcher.join(timeout=10)
+    assert waited == []
