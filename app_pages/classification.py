@@ -3,6 +3,7 @@
 import streamlit as st
 
 from ui import classification_view as view
+from ui import table1_view
 from ui.page import page_data
 from ui.sidebar import current_settings
 
@@ -54,5 +55,5 @@ st.write(
     "USPS digits and trained a linear SVM on them. Their test errors next to ours, "
     "computed by `benchmarks/reproduce_table1.py` with the same pipeline as above:"
 )
-view.table_section(view.load_table())
+table1_view.table_section(table1_view.load_table())
 st.caption(f"Everything above this section took {seconds:.2f} s to compute (cached afterwards).")

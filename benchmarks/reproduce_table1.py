@@ -26,7 +26,7 @@ import json
 import resource
 import sys
 import time
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,6 +51,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--c-grid", type=float, nargs="+", default=list(pt.C_GRID))
     parser.add_argument("--c-select-k", type=int, default=pt.C_SELECT_COMPONENTS,
                         help="choose C once per degree on this many components; 0: per cell")
+    parser.add_argument("--multiclass", choices=["ovr", "ovo"], default="ovr",
+                        help="one-vs-rest (default) or one-vs-one linear SVMs")
     parser.add_argument("--tiny", action="store_true",
                         help="a seconds-long configuration for tests (overrides the sizes)")
     parser.add_argument("--cache-dir", type=Path, default=None,
@@ -66,11 +68,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def config_from(args: argparse.Namespace) -> pt.TableConfig:
     if args.tiny:
-        return TINY
+        return replace(TINY, multiclass=args.multiclass)
     return pt.TableConfig(
         degrees=tuple(args.degrees), components=tuple(sorted(args.components)),
         n_fit=args.n_fit, n_train=args.n_train, n_test=args.n_test, seed=args.seed,
         C_grid=tuple(args.c_grid), C_select_k=args.c_select_k or None,
+        multiclass=args.multiclass,
     )
 
 
@@ -94,6 +97,7 @@ def load_store(path: Path, config: pt.TableConfig) -> dict:
             n_fit=settings["n_fit"], n_train=settings["n_train"], n_test=settings["n_test"],
             seed=settings["seed"], C_grid=tuple(settings["C_grid"]),
             C_select_k=settings["C_select_k"],
+            multiclass=settings.get("multiclass", "ovr"),
         )
     except (KeyError, TypeError):
         return fresh
@@ -106,6 +110,7 @@ def load_store(path: Path, config: pt.TableConfig) -> dict:
         components=tuple(sorted(set(previous.components) | set(config.components))),
         n_fit=config.n_fit, n_train=config.n_train, n_test=config.n_test,
         seed=config.seed, C_grid=config.C_grid, C_select_k=config.C_select_k,
+        multiclass=config.multiclass,
     )
     stored["settings"] = union.describe()
     return stored
@@ -182,7 +187,8 @@ def main(argv: list[str] | None = None) -> dict:
           f"test {len(splits.y_test)}", flush=True)
 
     if store.get("raw_pixels") is None:
-        store["raw_pixels"] = asdict(pt.raw_pixel_error(splits, config.C_grid, config.seed))
+        store["raw_pixels"] = asdict(pt.raw_pixel_error(splits, config.C_grid, config.seed,
+                                                        config.multiclass))
         save_store(args.out, store)
     print(f"raw pixels: {store['raw_pixels']['error_pct']:.2f} % (paper "
           f"{pt.PAPER_RAW_PIXELS} %)", flush=True)
@@ -208,7 +214,7 @@ def main(argv: list[str] | None = None) -> dict:
             chosen = store.setdefault("C_by_degree", {}).get(str(degree))
             if chosen is None:
                 C, validation = pt.degree_C(decomposition, splits, config.C_select_k,
-                                            config.C_grid, config.seed)
+                                            config.C_grid, config.seed, config.multiclass)
                 chosen = {"C": C, "validation_error_pct": validation}
                 store["C_by_degree"][str(degree)] = chosen
                 save_store(args.out, store)
@@ -216,7 +222,8 @@ def main(argv: list[str] | None = None) -> dict:
             print(f"  C = {C:g} (validation errors % by C: {chosen['validation_error_pct']})",
                   flush=True)
         for k in ks:
-            cell = pt.run_cell(decomposition, splits, k, config.C_grid, config.seed, C)
+            cell = pt.run_cell(decomposition, splits, k, config.C_grid, config.seed, C,
+                               config.multiclass)
             store["cells"].append(asdict(cell))
             done.add((degree, k))
             position = sum(1 for c in planned if c in done)

@@ -36,6 +36,7 @@ from sklearn.decomposition import PCA
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import confusion_matrix
 from sklearn.model_selection import train_test_split
+from sklearn.multiclass import OneVsOneClassifier
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC
@@ -44,6 +45,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from kpca_core import KERNELS, KernelPCA
 
 CLASSIFIERS = {"linear_svm": "linear SVM", "logistic": "logistic regression"}
+MULTICLASS = {"ovr": "one-vs-rest", "ovo": "one-vs-one"}
 DEFAULT_C = 1.0
 # Liblinear's primal Newton solver converges within this on every table cell we ran.
 MAX_ITER = 5000
@@ -77,7 +79,7 @@ class RmsScaler(TransformerMixin, BaseEstimator):
         return X / self.scale_
 
 
-def make_classifier(name: str, C: float = DEFAULT_C, seed: int = 0):
+def make_classifier(name: str, C: float = DEFAULT_C, seed: int = 0, multiclass: str = "ovr"):
     """A linear classifier from scikit-learn, one-vs-rest over the classes.
 
     Parameters
@@ -90,9 +92,16 @@ def make_classifier(name: str, C: float = DEFAULT_C, seed: int = 0):
         Inverse regularisation strength.
     seed : int
         For the solvers that shuffle.
+    multiclass : {"ovr", "ovo"}
+        For the linear SVM: one-vs-rest (one hyperplane per class) or one-vs-one (one
+        per pair of classes, majority vote: ``OneVsOneClassifier``), see
+        :mod:`experiments.paper_table` for why the table offers both.
     """
+    if multiclass not in MULTICLASS:
+        raise ValueError(f"multiclass must be one of {sorted(MULTICLASS)}; got {multiclass!r}.")
     if name == "linear_svm":
-        return LinearSVC(C=C, max_iter=MAX_ITER, random_state=seed)
+        svm = LinearSVC(C=C, max_iter=MAX_ITER, random_state=seed)
+        return OneVsOneClassifier(svm) if multiclass == "ovo" else svm
     if name == "logistic":
         return LogisticRegression(C=C, max_iter=MAX_ITER)
     raise ValueError(f"classifier must be one of {sorted(CLASSIFIERS)}; got {name!r}.")
@@ -289,9 +298,11 @@ def error_curve(
     return errors
 
 
-def head_pipeline(classifier: str, C: float = DEFAULT_C, seed: int = 0) -> Pipeline:
+def head_pipeline(classifier: str, C: float = DEFAULT_C, seed: int = 0,
+                  multiclass: str = "ovr") -> Pipeline:
     """The part of the pipeline after the feature extraction: scale, then classify."""
-    return Pipeline([("scale", RmsScaler()), ("classify", make_classifier(classifier, C, seed))])
+    return Pipeline([("scale", RmsScaler()),
+                     ("classify", make_classifier(classifier, C, seed, multiclass))])
 
 
 def select_C(
@@ -302,6 +313,7 @@ def select_C(
     *,
     validation_fraction: float = VALIDATION_FRACTION,
     seed: int = 0,
+    multiclass: str = "ovr",
 ) -> tuple[float, dict[float, float]]:
     """Choose C on a stratified validation split of the TRAINING set only.
 
@@ -318,7 +330,7 @@ def select_C(
     )
     errors = {}
     for C in grid:
-        model = head_pipeline(classifier, C, seed).fit(Z_fit, y_fit)
+        model = head_pipeline(classifier, C, seed, multiclass).fit(Z_fit, y_fit)
         errors[float(C)] = float(np.mean(model.predict(Z_val) != y_val))
     best = min(errors, key=lambda C: (errors[C], C))
     return best, errors

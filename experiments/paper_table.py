@@ -61,6 +61,7 @@ from datasets.usps import cache_dir as usps_cache_dir
 from datasets.usps import ensure_usps, read_usps, stratified_indices
 from experiments.classification import (
     C_GRID,
+    MULTICLASS,
     head_pipeline,
     make_kpca,
     projections_in_chunks,
@@ -110,6 +111,7 @@ class TableConfig:
     seed : for the subsets and the validation split.
     C_grid : candidates for the SVM's C.
     C_select_k : choose C once per degree on this many components (None: per cell).
+    multiclass : "ovr" (one-vs-rest) or "ovo" (one-vs-one) linear SVMs.
     """
 
     degrees: tuple[int, ...] = DEGREES
@@ -120,17 +122,19 @@ class TableConfig:
     seed: int = 0
     C_grid: tuple[float, ...] = C_GRID
     C_select_k: int | None = C_SELECT_COMPONENTS
+    multiclass: str = "ovr"
 
     def describe(self) -> dict:
         return {**asdict(self), "kernel": "poly", "gamma": 1.0, "coef0": 0.0,
-                "classifier": "LinearSVC (squared hinge, L2, one-vs-rest) after RmsScaler",
+                "classifier": f"LinearSVC (squared hinge, L2, {MULTICLASS[self.multiclass]}) "
+                "after RmsScaler",
                 "C_selection": "stratified 20% validation split of the training images, "
                 + ("per cell" if self.C_select_k is None
                    else f"once per degree on the first {self.C_select_k} components")}
 
     def same_experiment(self, other: TableConfig) -> bool:
         """Equal except for which cells are run (so partial results can be merged)."""
-        keep = ("n_fit", "n_train", "n_test", "seed", "C_grid", "C_select_k")
+        keep = ("n_fit", "n_train", "n_test", "seed", "C_grid", "C_select_k", "multiclass")
         return all(getattr(self, name) == getattr(other, name) for name in keep)
 
 
@@ -247,16 +251,19 @@ class CellResult:
 
 
 def degree_C(decomposition: Decomposition, splits: Splits, k: int,
-             grid: Sequence[float], seed: int = 0) -> tuple[float, dict[str, float]]:
+             grid: Sequence[float], seed: int = 0,
+             multiclass: str = "ovr") -> tuple[float, dict[str, float]]:
     """One C for a whole degree, chosen on its first k usable components."""
     k = min(k, decomposition.usable)
     Z_train = np.asarray(decomposition.Z_train[:, :k], dtype=np.float64)
-    best_C, validation = select_C(Z_train, splits.y_train, "linear_svm", grid, seed=seed)
+    best_C, validation = select_C(Z_train, splits.y_train, "linear_svm", grid, seed=seed,
+                                  multiclass=multiclass)
     return best_C, {repr(C): round(100 * e, 3) for C, e in validation.items()}
 
 
 def run_cell(decomposition: Decomposition, splits: Splits, k: int,
-             grid: Sequence[float], seed: int = 0, C: float | None = None) -> CellResult:
+             grid: Sequence[float], seed: int = 0, C: float | None = None,
+             multiclass: str = "ovr") -> CellResult:
     """Fit the SVM on the first k components (C given, or chosen on a validation split
     of the training features) and test it once."""
     start = time.perf_counter()
@@ -265,10 +272,11 @@ def run_cell(decomposition: Decomposition, splits: Splits, k: int,
     Z_train = np.asarray(decomposition.Z_train[:, :k], dtype=np.float64)
     Z_test = np.asarray(decomposition.Z_test[:, :k], dtype=np.float64)
     if C is None:
-        best_C, validation = select_C(Z_train, splits.y_train, "linear_svm", grid, seed=seed)
+        best_C, validation = select_C(Z_train, splits.y_train, "linear_svm", grid, seed=seed,
+                                      multiclass=multiclass)
     else:
         best_C, validation = C, {}
-    model = head_pipeline("linear_svm", best_C, seed).fit(Z_train, splits.y_train)
+    model = head_pipeline("linear_svm", best_C, seed, multiclass).fit(Z_train, splits.y_train)
     error = float(np.mean(model.predict(Z_test) != splits.y_test))
     return CellResult(
         decomposition.degree, k, round(100 * error, 3), best_C,
@@ -277,11 +285,14 @@ def run_cell(decomposition: Decomposition, splits: Splits, k: int,
     )
 
 
-def raw_pixel_error(splits: Splits, grid: Sequence[float], seed: int = 0) -> CellResult:
+def raw_pixel_error(splits: Splits, grid: Sequence[float], seed: int = 0,
+                    multiclass: str = "ovr") -> CellResult:
     """The paper's baseline: the same linear SVM on the 256 raw pixels."""
     start = time.perf_counter()
-    best_C, validation = select_C(splits.X_train, splits.y_train, "linear_svm", grid, seed=seed)
-    model = head_pipeline("linear_svm", best_C, seed).fit(splits.X_train, splits.y_train)
+    best_C, validation = select_C(splits.X_train, splits.y_train, "linear_svm", grid,
+                                  seed=seed, multiclass=multiclass)
+    model = head_pipeline("linear_svm", best_C, seed, multiclass).fit(splits.X_train,
+                                                                     splits.y_train)
     error = float(np.mean(model.predict(splits.X_test) != splits.y_test))
     return CellResult(0, splits.X_train.shape[1], round(100 * error, 3), best_C,
                       {repr(C): round(100 * e, 3) for C, e in validation.items()},

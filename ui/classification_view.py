@@ -7,25 +7,21 @@ setting and draws it.
 
 from __future__ import annotations
 
-import json
 import time
-from dataclasses import dataclass, replace
-from pathlib import Path
+from dataclasses import dataclass
 
 import numpy as np
 import streamlit as st
 from sklearn.model_selection import train_test_split
 
 from experiments import classification as cls
-from experiments import paper_table as pt
 from ui.admission import queued
 from ui.charts import show_chart
 from ui.checks import Check, show_check
 from ui.compute import BoundedStore, load_data, results_store
 from ui.figures import classification as figs
 from ui.memory import guard_memory
-from ui.sidebar import apply_settings
-from ui.state import Settings, default_settings
+from ui.state import Settings
 
 TEST_FRACTION = 0.3
 USPS_TEST_SIZE = 2007
@@ -33,7 +29,6 @@ CURVE_MAX = 256
 COMPONENT_CHOICES = (1, 2, 4, 8, 16, 32, 64, 128, 256)
 C_CHOICES = (0.01, 0.1, 1.0, 10.0, 100.0)
 MISCLASSIFIED_SHOWN = 40
-TABLE_FILE = Path(__file__).resolve().parents[1] / "benchmarks" / "results_store" / "table1.json"
 K_CLASSIFIER, K_COMPONENTS, K_C = "cls_classifier", "cls_components", "cls_C"
 
 
@@ -319,90 +314,3 @@ def code_section(result: cls.Experiment, split: Split) -> None:
     st.caption("Generated from the fitted pipeline's parameters: this is the pipeline that "
                "produced the numbers above. `RmsScaler` divides every component by one "
                "number (see experiments/classification.py for why not StandardScaler).")
-
-
-# --------------------------------------------------------------------------- Table 1
-
-
-@st.cache_data(max_entries=2, show_spinner=False)
-def _read_table(path: str, mtime: float) -> dict:
-    return json.loads(Path(path).read_text())
-
-
-def load_table(path: Path = TABLE_FILE) -> dict | None:
-    if not path.is_file():
-        return None
-    return _read_table(str(path), path.stat().st_mtime)
-
-
-def _use_paper_kernel() -> None:
-    base = default_settings("usps")
-    apply_settings(replace(base, kernel="poly", gamma=1.0, coef0=0.0, degree=3))
-
-
-def table_section(store: dict | None) -> None:
-    if store is None:
-        st.info("The reproduced table has not been computed yet: run "
-                "`python benchmarks/reproduce_table1.py`.")
-        return
-    settings = store["settings"]
-    degrees, components = list(pt.DEGREES), list(pt.COMPONENTS)
-    ours = {(int(c["degree"]), int(c["n_components"])): c["error_pct"] for c in store["cells"]}
-    run_cells = set(ours)
-    paper = {(d, k): v for d, row in pt.PAPER_ERRORS.items() for k, v in row.items()}
-    not_applicable = {(1, k): "–" for k in components if k > pt.N_PIXELS}
-    paper_missing = not_applicable
-    ours_missing = {**{(d, k): "·" for d in degrees for k in components
-                       if (d, k) not in run_cells}, **not_applicable}
-    # One colour scale for both (no colour bar: every cell has its number written in it).
-    values = [v for v in [*paper.values(), *ours.values()] if v is not None]
-    zrange = (min(values), max(values)) if values else (0.0, 10.0)
-    left, right = st.columns(2)
-    with left:
-        show_chart(figs.table_heatmap(paper, degrees, components, zrange=zrange,
-                                      missing_text=paper_missing, show_scale=False,
-                                      title="Paper (1998): test error (%)"),
-                   key="cls_table_paper", name="table1-paper")
-    with right:
-        show_chart(figs.table_heatmap(ours, degrees, components, zrange=zrange,
-                                      missing_text=ours_missing, show_scale=False,
-                                      title="Reproduced here: test error (%)"),
-                   key="cls_table_ours", name="table1-reproduced")
-    st.caption(table_caption(store))
-    st.button("Try the paper's kernel (x·y)³ on USPS above", on_click=_use_paper_kernel,
-              key="cls_paper_kernel")
-    with st.expander("How the table was made", icon=":material/science:"):
-        st.markdown(
-            f"Polynomial kernel (x·y)^d, kernel PCA fitted on {settings['n_fit']:,} "
-            "training digits, the first k components of all training and test digits, a "
-            f"linear SVM trained on the training digits. C chosen from {settings['C_grid']} "
-            f"on a validation split of the training set ({settings['C_selection']}); the "
-            "test set is never used to choose anything. '·' marks a cell not run yet; "
-            "'–' a cell that does not exist (the linear kernel has at most 256 "
-            "components). Last run: "
-            f"{store.get('run', {}).get('updated', 'unknown')}.\n\n"
-            f"Source: {pt.PAPER_CITATION}"
-        )
-
-
-def table_caption(store: dict) -> str:
-    ours = {(int(c["degree"]), int(c["n_components"])): c["error_pct"] for c in store["cells"]}
-    diffs = pt.difference_table(ours)
-    parts = [f"{sum(v is not None for v in ours.values())} cells reproduced ('·': not run "
-             "yet, '–': no such component)."]
-    if diffs:
-        within = sum(abs(v) <= pt.TOLERANCE for v in diffs.values())
-        worst = max(diffs, key=lambda key: abs(diffs[key]))
-        parts.append(f"Of the {len(diffs)} cells we can compare with the paper, {within} are "
-                     f"within ±{pt.TOLERANCE} points; the largest difference is "
-                     f"{diffs[worst]:+.2f} points (d = {worst[0]}, {worst[1]} components).")
-    raw = store.get("raw_pixels")
-    if raw and raw.get("error_pct") is not None:
-        parts.append(f"Linear SVM on the raw pixels: {raw['error_pct']:.2f} % here, "
-                     f"{pt.PAPER_RAW_PIXELS} % in the paper.")
-    best = min(((v, key) for key, v in ours.items() if v is not None), default=None)
-    if best is not None:
-        parts.append(f"Our best cell: {best[0]:.2f} % at d = {best[1][0]}, "
-                     f"{best[1][1]} components (the paper's best: 4.0 % at d = 5, 2048).")
-    return " ".join(parts)
-

@@ -15,6 +15,7 @@ from experiments import paper_table as pt
 from tests.app.plotly_json import decode, find_chart
 from tests.app.test_pages import assert_clean, needs_usps, open_app
 from ui import classification_view as view
+from ui import table1_view
 
 CIRCLES = {"dataset": "circles", "n": 200, "kernel": "rbf", "gamma": 5}
 
@@ -123,7 +124,7 @@ def test_the_two_table_heatmaps_show_the_paper_and_the_results_file():
                 assert np.isnan(paper_z[i][j])
             else:
                 assert paper_z[i][j] == pytest.approx(quoted)
-    store = json.loads(view.TABLE_FILE.read_text())
+    store = json.loads(table1_view.TABLE_FILE.read_text())
     cells = {(c["degree"], c["n_components"]): c["error_pct"] for c in store["cells"]}
     for i, d in enumerate(degrees):
         for j, k in enumerate(ks):

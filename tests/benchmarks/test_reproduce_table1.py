@@ -82,4 +82,29 @@ def test_degree_one_stops_at_the_rank_of_the_linear_kernel():
 
 def test_difference_table_compares_only_cells_both_have():
     ours = {(3, 32): 8.5, (3, 64): None, (2, 32): 9.0, (1, 2048): None}
-    assert pt.difference_table(ours) == {(3, 32): pytest.approx(0.4)}
+    assert pt.difference_table(ours) == {(3, 32): pytest.approx(0.4), (2, 32): pytest.approx(0.2)}
+
+
+def test_every_cell_of_the_paper_is_quoted():
+    for d in pt.DEGREES:
+        expected = [k for k in pt.COMPONENTS if k <= pt.rank_bound(d, pt.N_FIT)]
+        assert sorted(pt.PAPER_ERRORS[d]) == expected
+    assert pt.PAPER_ERRORS[5][2048] == 4.0  # the paper's best cell
+    assert min(v for row in pt.PAPER_ERRORS.values() for v in row.values()) == 4.0
+
+
+def test_one_vs_one_is_its_own_experiment(tmp_path):
+    from sklearn.multiclass import OneVsOneClassifier
+
+    from experiments import classification as cls
+
+    assert isinstance(cls.make_classifier("linear_svm", multiclass="ovo"), OneVsOneClassifier)
+    script = load_script()
+    out, cache = tmp_path / "t.json", tmp_path / "cache"
+    args = ["--tiny", "--out", str(out), "--cache-dir", str(cache)]
+    ovr = script.main(args)
+    ovo = script.main([*args, "--multiclass", "ovo"])
+    # Not merged with the one-vs-rest cells: every cell computed again, labelled as such.
+    assert ovo["settings"]["multiclass"] == "ovo" and "one-vs-one" in ovo["settings"]["classifier"]
+    assert ovo["run"]["this_run_cells"] == len(ovr["cells"])
+    assert all(d["from_cache"] for d in ovo["decompositions"].values())  # same projections

@@ -1,0 +1,109 @@
+"""The Classification page's last section: the paper's Table 1 beside our reproduction.
+
+The numbers come from the results files ``benchmarks/reproduce_table1.py`` writes
+(``benchmarks/results_store/table1.json``, and ``table1_ovo.json`` for the one-vs-one
+comparison), so students see the result without waiting for it; the experiment itself
+is :mod:`experiments.paper_table`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import streamlit as st
+
+from experiments import paper_table as pt
+from ui.charts import show_chart
+from ui.figures import classification as figs
+from ui.sidebar import apply_settings
+from ui.state import default_settings
+
+RESULTS = Path(__file__).resolve().parents[1] / "benchmarks" / "results_store"
+TABLE_FILE = RESULTS / "table1.json"  # one-vs-rest linear SVMs: the table shown
+OVO_FILE = RESULTS / "table1_ovo.json"  # the same with one-vs-one SVMs, for comparison
+
+
+@st.cache_data(max_entries=2, show_spinner=False)
+def _read_table(path: str, mtime: float) -> dict:
+    return json.loads(Path(path).read_text())
+
+
+def load_table(path: Path = TABLE_FILE) -> dict | None:
+    if not path.is_file():
+        return None
+    return _read_table(str(path), path.stat().st_mtime)
+
+
+def _use_paper_kernel() -> None:
+    base = default_settings("usps")
+    apply_settings(replace(base, kernel="poly", gamma=1.0, coef0=0.0, degree=3))
+
+
+def table_section(store: dict | None) -> None:
+    if store is None:
+        st.info("The reproduced table has not been computed yet: run "
+                "`python benchmarks/reproduce_table1.py`.")
+        return
+    settings = store["settings"]
+    degrees, components = list(pt.DEGREES), list(pt.COMPONENTS)
+    ours = {(int(c["degree"]), int(c["n_components"])): c["error_pct"] for c in store["cells"]}
+    run_cells = set(ours)
+    paper = {(d, k): v for d, row in pt.PAPER_ERRORS.items() for k, v in row.items()}
+    not_applicable = {(1, k): "–" for k in components if k > pt.N_PIXELS}
+    paper_missing = not_applicable
+    ours_missing = {**{(d, k): "·" for d in degrees for k in components
+                       if (d, k) not in run_cells}, **not_applicable}
+    # One colour scale for both (no colour bar: every cell has its number written in it).
+    values = [v for v in [*paper.values(), *ours.values()] if v is not None]
+    zrange = (min(values), max(values)) if values else (0.0, 10.0)
+    left, right = st.columns(2)
+    with left:
+        show_chart(figs.table_heatmap(paper, degrees, components, zrange=zrange,
+                                      missing_text=paper_missing, show_scale=False,
+                                      title="Paper (1998): test error (%)"),
+                   key="cls_table_paper", name="table1-paper")
+    with right:
+        show_chart(figs.table_heatmap(ours, degrees, components, zrange=zrange,
+                                      missing_text=ours_missing, show_scale=False,
+                                      title="Reproduced here: test error (%)"),
+                   key="cls_table_ours", name="table1-reproduced")
+    st.caption(table_caption(store))
+    st.button("Try the paper's kernel (x·y)³ on USPS above", on_click=_use_paper_kernel,
+              key="cls_paper_kernel")
+    with st.expander("How the table was made", icon=":material/science:"):
+        st.markdown(
+            f"Polynomial kernel (x·y)^d, kernel PCA fitted on {settings['n_fit']:,} "
+            "training digits, the first k components of all training and test digits, a "
+            f"linear SVM trained on the training digits. C chosen from {settings['C_grid']} "
+            f"on a validation split of the training set ({settings['C_selection']}); the "
+            "test set is never used to choose anything. '·' marks a cell not run yet; "
+            "'–' a cell that does not exist (the linear kernel has at most 256 "
+            "components). Last run: "
+            f"{store.get('run', {}).get('updated', 'unknown')}.\n\n"
+            f"Source: {pt.PAPER_CITATION}"
+        )
+
+
+def table_caption(store: dict) -> str:
+    ours = {(int(c["degree"]), int(c["n_components"])): c["error_pct"] for c in store["cells"]}
+    diffs = pt.difference_table(ours)
+    parts = [f"{sum(v is not None for v in ours.values())} cells reproduced ('·': not run "
+             "yet, '–': no such component)."]
+    if diffs:
+        within = sum(abs(v) <= pt.TOLERANCE for v in diffs.values())
+        worst = max(diffs, key=lambda key: abs(diffs[key]))
+        parts.append(f"Of the {len(diffs)} cells we can compare with the paper, {within} are "
+                     f"within ±{pt.TOLERANCE} points; the largest difference is "
+                     f"{diffs[worst]:+.2f} points (d = {worst[0]}, {worst[1]} components).")
+    raw = store.get("raw_pixels")
+    if raw and raw.get("error_pct") is not None:
+        parts.append(f"Linear SVM on the raw pixels: {raw['error_pct']:.2f} % here, "
+                     f"{pt.PAPER_RAW_PIXELS} % in the paper.")
+    best = min(((v, key) for key, v in ours.items() if v is not None), default=None)
+    if best is not None:
+        parts.append(f"Our best cell: {best[0]:.2f} % at d = {best[1][0]}, "
+                     f"{best[1][1]} components (the paper's best: 4.0 % at d = 5, 2048).")
+    return " ".join(parts)
+
