@@ -164,3 +164,23 @@ def test_linear_kernel_on_iris_uses_only_the_components_that_exist():
     metric(at, "Kernel PCA, k = 4")
     assert metric(at, "Kernel PCA, k = 4") == pytest.approx(metric(at, "Linear PCA, k = 4"),
                                                             abs=0.005)
+
+
+def test_the_multiclass_comparison_quotes_both_results_files():
+    at = open_app("classification", CIRCLES)
+    text = next(m.value for m in at.markdown if "Which multi-class SVM?" in m.value)
+
+    def within(path):
+        store = json.loads(path.read_text())
+        cells = {(c["degree"], c["n_components"]): c["error_pct"] for c in store["cells"]}
+        diffs = [v - pt.PAPER_ERRORS[d][k] for (d, k), v in cells.items()
+                 if v is not None and k in pt.PAPER_ERRORS.get(d, {})]
+        return sum(abs(x) <= pt.TOLERANCE + 1e-9 for x in diffs), len(diffs), store
+
+    ovo_in, ovo_n, ovo = within(table1_view.OVO_FILE)
+    ovr_in, ovr_n, ovr = within(table1_view.TABLE_FILE)
+    assert f"{ovo_in} of {ovo_n} cells" in text
+    assert f"one-vs-rest: {ovr_in} of {ovr_n}" in text
+    raw_ovo, raw_ovr = ovo["raw_pixels"]["error_pct"], ovr["raw_pixels"]["error_pct"]
+    assert f"{raw_ovo:.1f} % against {raw_ovr:.1f} %" in text
+    assert ovo["settings"]["multiclass"] == "ovo" and ovr["settings"]["multiclass"] == "ovr"
