@@ -14,6 +14,11 @@ each view ``--repeats`` times in a fresh Chromium context and reports the median
 Views: the home page and every page of ``ui.lessons.LESSONS`` at default settings, plus
 the Explorer on the circles (n = 400) and on 2,000 USPS digits (issue 16's targets).
 Prints a table with the targets next to the figures. Needs Debian's Chromium.
+
+``--calibrate`` first times issue 16's reference pages on a bare Streamlit server (an
+empty page, one 400-point scatter, four scatters and two 400 × 400 heatmaps: 1.2, 2.1
+and 2.9 s when the issue measured them) and prints how much slower this machine is
+right now, so a run on a busy machine can still be read against the targets.
 """
 
 from __future__ import annotations
@@ -21,14 +26,17 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.browser.harness import CHROMIUM, CHROMIUM_ARGS, Server  # noqa: E402
+from tests.browser.harness import CHROMIUM, CHROMIUM_ARGS, Server, _free_port  # noqa: E402
 from ui.lessons import LESSONS  # noqa: E402
 
 # Issue 16: (bytes, seconds) targets; None = no target set, measured only.
@@ -42,6 +50,28 @@ BEFORE = {
     "explorer · USPS-2000": (3_700_000, 6.7),
 }
 VIEWPORT = {"width": 1280, "height": 800}
+# Issue 16's reference pages and their time to drawn when it was written (seconds).
+REFERENCE = {"empty": 1.2, "scatter": 2.1, "busy": 2.9}
+REFERENCE_APP = """
+import numpy as np, plotly.graph_objects as go, streamlit as st
+view = st.query_params.get("view", "empty")
+st.title("Reference page")
+rng = np.random.default_rng(0)
+def scatter(i):
+    X = rng.normal(size=(400, 2))
+    return go.Figure(go.Scatter(x=X[:, 0], y=X[:, 1], mode="markers"))
+if view == "scatter":
+    st.plotly_chart(scatter(0), key="s0")
+if view == "busy":
+    for row in range(2):
+        a, b = st.columns(2)
+        a.plotly_chart(scatter(2 * row), key=f"s{2 * row}")
+        b.plotly_chart(scatter(2 * row + 1), key=f"s{2 * row + 1}")
+    a, b = st.columns(2)
+    K = np.exp(-rng.random((400, 400)))
+    a.plotly_chart(go.Figure(go.Heatmap(z=K)), key="h0")
+    b.plotly_chart(go.Figure(go.Heatmap(z=K - K.mean())), key="h1")
+"""
 DRAWN = (
     "document.querySelectorAll('[data-testid=\"stSkeleton\"]').length === 0"
     " && Array.from(document.querySelectorAll('.js-plotly-plot')).every(p => p._fullLayout)"
@@ -89,11 +119,45 @@ def load_once(browser, url: str) -> tuple[int, float, int]:
     return received[0], drawn, errors
 
 
+def calibrate(browser, repeats: int) -> float:
+    """Time the reference pages on a bare server; returns now / then (median ratio)."""
+    folder = Path(tempfile.mkdtemp(prefix="kpca-reference-"))
+    (folder / "reference.py").write_text(REFERENCE_APP)
+    port = _free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "reference.py", "--server.port", str(port),
+         "--server.headless", "true", "--browser.gatherUsageStats", "false"],
+        cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    ratios = []
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2)
+                break
+            except OSError:
+                time.sleep(0.3)
+        for view, then in REFERENCE.items():
+            url = f"http://127.0.0.1:{port}/?view={view}"
+            load_once(browser, url)
+            now = statistics.median(load_once(browser, url)[1] for _ in range(repeats))
+            ratios.append(now / then)
+            print(f"  reference {view}: {now:.2f} s (issue: {then:.1f} s, × {now / then:.2f})",
+                  flush=True)
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    return statistics.median(ratios)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3, help="loads per view (median)")
     parser.add_argument("--only", help="measure only views whose name contains this")
     parser.add_argument("--pages-only", action="store_true", help="skip the extra queries")
+    parser.add_argument("--calibrate", action="store_true",
+                        help="first time the issue's reference pages (machine speed now)")
     args = parser.parse_args()
     os.environ.setdefault("KPCA_USPS_PATH", str(Path("/work/shared/data/usps/usps.npz")))
 
@@ -101,12 +165,13 @@ def main() -> None:
 
     chosen = views(args.only, args.pages_only)
     server = Server(name="bench-views")
-    rows = []
+    rows, slowdown = [], None
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(
                 executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
             )
+            slowdown = calibrate(browser, args.repeats) if args.calibrate else None
             for name, path in chosen:
                 url = server.url + path
                 load_once(browser, url)  # warm: caches filled, as on a busy server
@@ -141,6 +206,13 @@ def main() -> None:
             f"{name:28s} {size / 1e6:6.2f} {cell(target, 0, 1e6):>7s} {cell(before, 0, 1e6):>7s} "
             f"{drawn:8.2f} {cell(target, 1, 1):>7s} {cell(before, 1, 1):>7s} {errors:4d}  {ok}"
         )
+    if slowdown is not None:
+        print(f"\nThe reference pages took × {slowdown:.2f} their time in the issue: on a "
+              "machine as fast as then, the times above would be about:")
+        for name, _size, drawn, _errors in rows:
+            target = TARGETS.get(name)
+            note = "" if target is None else f"  (target {target[1]:.1f} s)"
+            print(f"  {name:28s} {drawn / slowdown:6.2f} s{note}")
 
 
 if __name__ == "__main__":
