@@ -23,8 +23,12 @@ FILE_PREFIX = "kpca-lab"
 
 
 def export_name(name: str) -> str:
-    """A file name for a chart's PNG/SVG download: ``kpca-lab-<name>``, safe characters only."""
-    slug = re.sub(r"[^A-Za-z0-9]+", "-", name).strip("-").lower() or "chart"
+    """A file name for a chart's PNG download: ``kpca-lab-<name>``, safe characters only.
+
+    Dots are kept, so a chart's name matches the CSV files of the same view
+    (``ui.exports.view_name``: 'circles-rbf-gamma0.5').
+    """
+    slug = re.sub(r"[^A-Za-z0-9.]+", "-", name).strip("-.").lower() or "chart"
     return f"{FILE_PREFIX}-{slug}"
 
 
