@@ -47,6 +47,7 @@ def show_chart(
     name: str | None = None,
     on_select: Callable[[], None] | None = None,
     selection_mode: tuple[str, ...] = ("box", "lasso"),
+    columns: int = 1,
 ):
     """Draw ``fig``; with ``on_select`` the chart is selectable and calls it on a selection.
 
@@ -60,10 +61,12 @@ def show_chart(
         What the view shows, for the download's file name; defaults to ``key``.
     on_select : callable, optional
         Selection callback (``st.plotly_chart``'s ``on_select``).
+    columns : int
+        How many charts share the row: projector mode wraps the title to fit.
     """
     config = chart_config(name or key)
     if projector_on():
-        fig = for_projector(fig)
+        fig = for_projector(fig, columns=columns)
     if on_select is not None:
         return st.plotly_chart(
             fig, key=key, on_select=on_select, selection_mode=selection_mode, config=config

@@ -204,12 +204,13 @@ def kpca_equals_pca(settings: Settings, result: ExplicitPCA, data, rows: np.ndar
     with left:
         show_chart(fig.side_by_side_projection(
             result.kpca, y, data.target_names, axis="KPCA component", rows=rows,
-            title="Kernel PCA with (γxᵀy + c₀)²"), key="trick_kpca", name=f"{stem}-kpca")
+            title="Kernel PCA with (γxᵀy + c₀)²"), key="trick_kpca", name=f"{stem}-kpca",
+            columns=2)
     with right:
         show_chart(fig.side_by_side_projection(
             result.pca, y, data.target_names, axis="PCA component", rows=rows,
             title=f"Linear PCA on φ(X) ({result.n_features} columns)"),
-            key="trick_pca", name=f"{stem}-pca-on-phi")
+            key="trick_pca", name=f"{stem}-pca-on-phi", columns=2)
     st.caption("Left: from the kernel matrix K alone. Right: from the explicit coordinates.")
     exports.csv_download(
         "Projections (CSV)",

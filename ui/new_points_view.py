@@ -124,7 +124,7 @@ def projections(split: Split, data, settings: Settings, *, point: NewPoint | Non
             title=f"Kernel PCA<br><sup>{_kernel_text(settings)}</sup>",
             axis_titles=("KPCA component 1", "KPCA component 2"), new_point_label=label,
         )
-        show_chart(fig, key=f"chart_np_kpca{key_suffix}", name=f"{stem}-kpca")
+        show_chart(fig, key=f"chart_np_kpca{key_suffix}", name=f"{stem}-kpca", columns=2)
     with right:
         fig = projection_with_heldout(
             _pad(split.P_train), y_train, _pad(split.P_held), y_held, data.target_names,
@@ -133,7 +133,7 @@ def projections(split: Split, data, settings: Settings, *, point: NewPoint | Non
             title="Linear PCA<br><sup>same training points</sup>",
             axis_titles=("PCA component 1", "PCA component 2"), new_point_label=label,
         )
-        show_chart(fig, key=f"chart_np_pca{key_suffix}", name=f"{stem}-pca")
+        show_chart(fig, key=f"chart_np_pca{key_suffix}", name=f"{stem}-pca", columns=2)
     exports.csv_download("Projections (CSV)", projections_csv(split, data, point),
                          f"{stem}-projections")
 
