@@ -26,8 +26,9 @@ MIN_LINE_WIDTH = 3.5
 MAX_SIDE_LEGEND = 6
 DEFAULT_HEIGHT = 450  # Plotly's height when a figure sets none
 # Characters of a bold title at TITLE_FONT across the main column of a 1280-px screen
-# (measured: 78 fit across it, 33 across one of two columns); longer lines wrap.
-TITLE_CHARS = 64
+# (measured: 78 fit across it, 33 across one of two columns); longer lines wrap. Each
+# further chart in the row costs its share and the gap between them.
+TITLE_CHARS, TITLE_GAP_CHARS = 72, 6
 LINE_HEIGHT = 1.3  # of a font size: the height of one line of a title or subplot title
 LEGEND_CHARS = 70  # legend characters (with each entry's symbol) across the main column
 # Below the plot, at the figure's bottom edge (Plotly then keeps the axis labels above it).
@@ -87,7 +88,7 @@ def for_projector(fig: go.Figure, *, columns: int = 1) -> go.Figure:
         rows = legend_rows(names, LEGEND_CHARS // columns) + bool(legend.title.text)
         fig.update_layout(legend=LEGEND_BELOW, height=int(
             (fig.layout.height or DEFAULT_HEIGHT) + rows * FONT * LINE_HEIGHT))
-    _fit_title(fig, max(16, TITLE_CHARS // columns))
+    _fit_title(fig, title_width(columns))
     for trace in fig.data:
         if trace.type in ("scatter", "scattergl", "scatter3d"):
             if trace.marker is not None and trace.marker.size is not None:
@@ -101,6 +102,20 @@ def for_projector(fig: go.Figure, *, columns: int = 1) -> go.Figure:
     fig.for_each_scene(lambda scene: scene.update(
         xaxis_title_font_size=FONT, yaxis_title_font_size=FONT, zaxis_title_font_size=FONT))
     return fig
+
+
+def title_width(columns: int) -> int:
+    """Characters of a projector-size title that fit one of ``columns`` charts in a row."""
+    return max(16, (TITLE_CHARS - TITLE_GAP_CHARS * (columns - 1)) // columns)
+
+
+def _balanced(line: str, width: int) -> list[str]:
+    """``line`` in as few lines of at most ``width`` characters, as even as they come."""
+    count = len(textwrap.wrap(line, width)) or 1
+    even = -(-len(line) // count)
+    while len(textwrap.wrap(line, even)) > count:
+        even += 1
+    return textwrap.wrap(line, even) or [line]
 
 
 def legend_rows(names: list[str], width: int) -> int:
@@ -136,7 +151,7 @@ def projector_title(text: str, width: int) -> tuple[list[str], str | None]:
         elif "<" in line or len(line) <= width:
             lines.append(line)
         else:
-            lines += textwrap.wrap(line, width) or [line]
+            lines += _balanced(line, width)
     return lines, subtitle
 
 

@@ -70,6 +70,8 @@ def test_titles_wrap_to_their_chart_and_subtitles_become_readable():
     lines, subtitle = display.projector_title(long, display.TITLE_CHARS)
     assert len(lines) == 2 and all(len(line) <= display.TITLE_CHARS for line in lines)
     assert " ".join(lines) == long and subtitle is None
+    assert abs(len(lines[0]) - len(lines[1])) <= 10  # balanced, not a word left alone
+    assert display.title_width(2) < display.TITLE_CHARS // 2
     fig = go.Figure(go.Scatter(x=[1], y=[1]), layout=dict(title="Kernel PCA<br><sup>RBF</sup>"))
     big = display.for_projector(fig)
     assert big.layout.title.text == "Kernel PCA"

@@ -37,6 +37,10 @@ KEPT_COLOUR = "#4E79A7"
 DROPPED_COLOUR = "#BFCBDA"
 NEGATIVE_COLOUR = "#D62728"
 LINEAR_PCA_COLOUR = "#7F7F7F"
+# Reference lines drawn on the page's background (a flat spectrum, an exact value): a mid
+# grey with 3:1 contrast on the light theme's white and on the dark theme's background,
+# where black or #333 vanish.
+REFERENCE_COLOUR = "#8C8C8C"
 FADED_OPACITY = 0.12
 
 BASE_LAYOUT = dict(
