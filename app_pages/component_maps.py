@@ -35,6 +35,7 @@ st.header("1 · The first components over the plane")
 view.map_panels(result, data, settings)
 view.map_check(result)
 view.what_the_components_do(result, data, settings)
+view.map_downloads(result, data, settings)
 
 st.header("2 · Polynomial kernels of degree 1 to 4 (Fig. 3)")
 if settings.kernel == "poly":

@@ -70,7 +70,7 @@ noisy_error = dn.mse(view.noisy_test(settings.test_key, settings.noise_key),
 stored = view.stored_result()
 live_col, stored_col = st.columns(2) if stored else (st.container(), None)
 with live_col:
-    view.curves_chart(settings, curves, noisy_error)
+    view.curves_chart(settings, curves, noisy_error, columns=2 if stored else 1)
     st.markdown(view.comparison_text(curves, settings.method))
 if stored_col is not None:
     with stored_col:

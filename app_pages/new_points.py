@@ -36,18 +36,19 @@ if data.image_shape is not None:
     if picked is None:
         st.stop()
     x, raw, row, label = picked
-    point_label = f"test digit {row}"
+    # Its row is in the published test split, not in these data: the CSV gives no row.
+    about = dict(label=f"test digit {row}", target=label)
 elif data.X.shape[1] <= view.MAX_TYPED_FEATURES:
-    x, point_label = view.typed_point(split, data, settings), "your point"
+    x, about = view.typed_point(split, data, settings), {}
 else:
-    x, point_label = view.picked_point(split, data, settings), "your point"
+    x, picked_row = view.picked_point(split, data, settings)
+    about = dict(row=picked_row, target=None if data.y is None else int(data.y[picked_row]))
 parts, pca_point = view.locate(split, x)
-view.projections(split, data, settings, point=(parts.transform, pca_point),
-                 point_label=point_label)
+view.projections(split, data, settings, point=view.NewPoint(parts.transform, pca_point, **about))
 view.coordinates_check(parts)
 view.heldout_lesson(split)
 if data.image_shape is not None:
-    view.usps_neighbours(split, parts, data, raw, label, row)
+    view.usps_neighbours(split, parts, data, settings, raw, label, row)
 
 st.header("2 · The coordinates, term by term")
 component = view.terms(split, parts, data, settings)

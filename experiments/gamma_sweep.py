@@ -26,7 +26,7 @@ from threadpoolctl import threadpool_limits
 
 from experiments.kpca_steps import fit_kpca
 from experiments.separability import linear_separability
-from kpca_core import median_heuristic_gamma
+from kpca_core import explained_variance_ratio, median_heuristic_gamma
 
 GAMMA_MIN, GAMMA_MAX = 1e-4, 1e4  # the sidebar's range
 PANELS = 12
@@ -80,11 +80,17 @@ class Evaluation:
     """Kernel PCA with one parameter value: its picture and its numbers."""
 
     projection: np.ndarray  # (n, 2) first two components
-    leading_share: np.ndarray  # (≤ SPECTRUM_TOP,) λ / trace(K̃), descending
+    eigenvalues: np.ndarray  # (≤ SPECTRUM_TOP,) leading eigenvalues λ of K̃, descending
+    trace: float  # trace(K̃)
     mean_similarity: float
     score_two: float | None  # separability on components 1–2
     score_k: float | None  # separability on components 1–k
     n_negative: int  # genuinely negative eigenvalues among the leading ones
+
+    @property
+    def leading_share(self) -> np.ndarray:
+        """λ / trace(K̃) of the leading eigenvalues (the spectrum's shape)."""
+        return explained_variance_ratio(self.eigenvalues, self.trace)
 
 
 def evaluate(
@@ -98,7 +104,8 @@ def evaluate(
     Z = fit.projection
     return Evaluation(
         projection=Z[:, :2].copy(),
-        leading_share=fit.explained_ratio,
+        eigenvalues=fit.eigenvalues,
+        trace=fit.trace,
         mean_similarity=fit.mean_similarity,
         score_two=(two := linear_separability(Z[:, :2], y)),
         score_k=two if k == 2 else linear_separability(Z[:, :k], y),

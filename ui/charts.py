@@ -23,8 +23,12 @@ FILE_PREFIX = "kpca-lab"
 
 
 def export_name(name: str) -> str:
-    """A file name for a chart's PNG/SVG download: ``kpca-lab-<name>``, safe characters only."""
-    slug = re.sub(r"[^A-Za-z0-9]+", "-", name).strip("-").lower() or "chart"
+    """A file name for a chart's PNG download: ``kpca-lab-<name>``, safe characters only.
+
+    Dots are kept, so a chart's name matches the CSV files of the same view
+    (``ui.exports.view_name``: 'circles-rbf-gamma0.5').
+    """
+    slug = re.sub(r"[^A-Za-z0-9.]+", "-", name).strip("-.").lower() or "chart"
     return f"{FILE_PREFIX}-{slug}"
 
 
@@ -43,6 +47,7 @@ def show_chart(
     name: str | None = None,
     on_select: Callable[[], None] | None = None,
     selection_mode: tuple[str, ...] = ("box", "lasso"),
+    columns: int = 1,
 ):
     """Draw ``fig``; with ``on_select`` the chart is selectable and calls it on a selection.
 
@@ -56,10 +61,12 @@ def show_chart(
         What the view shows, for the download's file name; defaults to ``key``.
     on_select : callable, optional
         Selection callback (``st.plotly_chart``'s ``on_select``).
+    columns : int
+        How many charts share the row: projector mode wraps the title to fit.
     """
     config = chart_config(name or key)
     if projector_on():
-        fig = for_projector(fig)
+        fig = for_projector(fig, columns=columns)
     if on_select is not None:
         return st.plotly_chart(
             fig, key=key, on_select=on_select, selection_mode=selection_mode, config=config

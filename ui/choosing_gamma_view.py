@@ -19,6 +19,7 @@ from experiments.gamma_sweep import (
 )
 from experiments.separability import METHOD
 from kpca_core import KERNELS, median_heuristic_gamma
+from ui import exports
 from ui.admission import queued
 from ui.charts import show_chart
 from ui.compute import BoundedStore, inputs, results_store
@@ -96,6 +97,14 @@ def scores_at(result: Sweep, value: float) -> tuple[int, bool]:
     return index, bool(np.isclose(result.values[index], value, rtol=1e-9))
 
 
+def file_stem(settings: Settings, swept: str | None = None) -> str:
+    """File names of this page: 'circles-rbf-gamma-sweep' for a file covering every value of
+    the swept parameter, 'circles-rbf-gamma3.16-choosing-gamma' for one value."""
+    if swept is None:
+        return exports.view_name(settings, "choosing-gamma")
+    return exports.view_name(settings, f"{swept}-sweep", swept=swept)
+
+
 def _subsample_note(result: Sweep, data) -> str:
     if result.n < len(data.X):
         return (f" The sweep uses a stratified sample of {result.n:,} of the {len(data.X):,} "
@@ -109,7 +118,8 @@ def panels(result: Sweep, data, settings: Settings) -> None:
     current = nearest_index(result.values, value, log=param == "gamma")
     median = nearest_index(result.values, result.median_gamma) if param == "gamma" else None
     aligned = align_signs(result.projections, anchor=current)
-    y = None if data.y is None else data.y[subsample(len(data.X), data.y, SWEEP_MAX_N)]
+    rows = subsample(len(data.X), data.y, SWEEP_MAX_N)
+    y = None if data.y is None else data.y[rows]
     symbol = "γ" if param == "gamma" else "degree d"
     exact = bool(np.isclose(result.values[current], value, rtol=1e-9))
     fig = small_multiples(
@@ -118,7 +128,8 @@ def panels(result: Sweep, data, settings: Settings) -> None:
         title=f"Components 1 and 2 of kernel PCA<br><sup>{KERNELS[settings.kernel].title}, "
               f"{len(result.values)} values of {symbol}</sup>",
     )
-    show_chart(fig, key=f"chart_multiples_{param}", name=f"sweep-{param}-panels")
+    show_chart(fig, key=f"chart_multiples_{param}",
+               name=f"{file_stem(settings, swept=param)}-panels")
     where = (f"your {symbol} = {value:g} (red frame)" if exact else
              f"the panel nearest your {symbol} = {value:g} (red frame)")
     text = (f"Each panel is the same data projected with a different {symbol}; {where}. "
@@ -128,6 +139,13 @@ def panels(result: Sweep, data, settings: Settings) -> None:
         text += (f" 'median' marks the panel nearest the median heuristic "
                  f"γ = 1 / median ‖xᵢ − xⱼ‖² = {result.median_gamma:.3g}.")
     st.caption(text + _subsample_note(result, data))
+    shown = result.values[current]
+    at = replace(settings, **{param: int(shown) if param == "degree" else float(shown)})
+    exports.csv_download(
+        f"Projection at {symbol} = {shown:g}, the red panel (CSV)",
+        exports.projections_csv(aligned[current], None, y, data.target_names, points=rows),
+        f"{file_stem(at)}-projection",
+    )
 
 
 def scores(result: Sweep, data, settings: Settings) -> None:
@@ -149,7 +167,8 @@ def scores(result: Sweep, data, settings: Settings) -> None:
         median_value=result.median_gamma if param == "gamma" else None,
         title=f"How well a straight line separates the classes, against {symbol}",
     )
-    show_chart(fig, key=f"chart_scores_{param}", name=f"sweep-{param}-scores")
+    show_chart(fig, key=f"chart_scores_{param}",
+               name=f"{file_stem(settings, swept=param)}-scores")
     best_value, best_score = result.values[best], result.score_two[best]
     linear = result.linear_two
     text = (
@@ -183,14 +202,22 @@ def smoothing_lesson(result: Sweep, settings: Settings) -> None:
         flat_share=result.flat_share, param="gamma", current=current,
         title="The spectrum flattens as γ grows (your γ in red)",
     )
-    show_chart(fig, key="chart_spectra_gamma", name="sweep-gamma-spectra")
+    stem = file_stem(settings, swept="gamma")
+    show_chart(fig, key="chart_spectra_gamma", name=f"{stem}-spectra")
     fig = share_vs_value(
         result.values, result.top_share, similarity if bounded else None,
         flat_share=result.flat_share, param="gamma",
         title="The largest eigenvalue's share" + (" and the mean similarity" if bounded else "")
         + ", against γ",
     )
-    show_chart(fig, key="chart_top_share_gamma", name="sweep-gamma-top-share")
+    show_chart(fig, key="chart_top_share_gamma", name=f"{stem}-top-share")
+    exports.csv_download(
+        "Eigenvalues at every γ (CSV)",
+        exports.spectra_csv("gamma", [(value, e.eigenvalues, e.trace)
+                                      for value, e in zip(result.values, result.evaluations,
+                                                          strict=True)]),
+        f"{stem}-eigenvalues",
+    )
     low, high = result.evaluations[0], result.evaluations[-1]
     g_low, g_high = result.values[0], result.values[-1]
     top_two_low = float(np.sum(low.leading_share[:2]))

@@ -21,6 +21,7 @@ from experiments.component_maps import (
     grid_side,
 )
 from kpca_core import KERNELS
+from ui import exports
 from ui.admission import queued
 from ui.charts import show_chart
 from ui.checks import Check, show_check
@@ -105,10 +106,14 @@ def _params_text(settings: Settings) -> str:
     )
 
 
+def _drawn(fit) -> int:
+    """Components drawn: those with λ > 0 (the others are 0 everywhere; the page says so)."""
+    return max(1, int(np.sum(fit.eigenvalues > 0)))
+
+
 def map_panels(result: ComponentMaps, data, settings: Settings) -> None:
     fit = result.fit
-    # Components with λ ≤ 0 are 0 everywhere: say so instead of drawing blank panels.
-    k = max(1, int(np.sum(fit.eigenvalues > 0)))
+    k = _drawn(fit)
     panels = [
         MapPanel(result.xs, result.ys, result.values[c],
                  panel_title(c + 1, fit.eigenvalues[c], fit.explained_ratio[c]))
@@ -122,7 +127,7 @@ def map_panels(result: ComponentMaps, data, settings: Settings) -> None:
         + (f", {params}" if params else "") + "</sup>",
         axis_titles=_axis_names(data, settings),
     )
-    show_chart(fig, key="chart_maps", name="component-maps")
+    show_chart(fig, key="chart_maps", name=exports.view_name(settings, "component-maps"))
     side = len(result.xs)
     st.caption(
         f"Colour = value of yₖ(x) = Σᵢ αᵢᵏ k̃(xᵢ, x) at each of {side} × {side} grid points "
@@ -161,7 +166,7 @@ def what_the_components_do(result: ComponentMaps, data, settings: Settings) -> N
         st.caption("These data have no classes, so there is nothing to separate or split: "
                    "read the maps as functions of the input.")
         return
-    k = max(1, int(np.sum(fit.eigenvalues > 0)))  # the components drawn
+    k = _drawn(fit)
     roles = cluster_roles(fit.projection[:, :k], data.y)
     names = [class_name(data.target_names, int(c), data.y) for c in np.unique(data.y)]
     label_of = {int(c): name for c, name in zip(np.unique(data.y), names, strict=True)}
@@ -211,6 +216,23 @@ def what_the_components_do(result: ComponentMaps, data, settings: Settings) -> N
                "mean.")
 
 
+def map_downloads(result: ComponentMaps, data, settings: Settings) -> None:
+    """The drawn components' values at the data points, and their eigenvalues."""
+    fit, k = result.fit, _drawn(result.fit)
+    stem = exports.view_name(settings, "component-maps")
+    left, right = st.columns(2)
+    exports.csv_download(
+        "Projections: each map at the data points (CSV)",
+        exports.projections_csv(fit.projection[:, :k], None, data.y, data.target_names),
+        f"{stem}-projections", container=left,
+    )
+    exports.csv_download(
+        "Eigenvalues (CSV)",
+        exports.eigenvalues_csv(fit.eigenvalues[:k], np.arange(1, k + 1), fit.trace),
+        f"{stem}-eigenvalues", container=right,
+    )
+
+
 def degree_grid(settings: Settings, data, n_points: int) -> None:
     """Fig. 3: the first three components of (γ xᵀy + c₀)ᵈ for d = 1 … 4, one row per d."""
     side = min(grid_side(n_points), math.isqrt(MAX_CELLS // 12))
@@ -242,7 +264,8 @@ def degree_grid(settings: Settings, data, n_points: int) -> None:
                    title=f"Polynomial kernel {kernel}: degrees 1–4<br><sup>one row per degree "
                          "d, first components across</sup>",
                    axis_titles=_axis_names(data, settings))
-    show_chart(fig, key="chart_degree_maps", name="component-maps-degrees")
+    stem = exports.view_name(settings, "component-maps-by-degree", swept="degree")
+    show_chart(fig, key="chart_degree_maps", name=stem)
     ranks = [int(np.sum(r.fit.eigenvalues > 0)) for r in results]
     worst = max(r.max_difference / r.scale for r in results)
     st.caption(
@@ -255,6 +278,12 @@ def degree_grid(settings: Settings, data, n_points: int) -> None:
     )
     show_check(Check("largest relative |map at a data point − its projection| over the "
                      "12 panels", worst, tolerance=CHECK_TOLERANCE))
+    exports.csv_download(
+        "Eigenvalues at every degree (CSV)",
+        exports.spectra_csv("degree", [(d, r.fit.eigenvalues, r.fit.trace)
+                                       for d, r in zip(FIG3_DEGREES, results, strict=True)]),
+        f"{stem}-eigenvalues",
+    )
 
 
 def fig3_offer(settings: Settings) -> None:

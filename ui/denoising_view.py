@@ -361,7 +361,7 @@ def fixed_point_text(report: dn.FixedPointReport, m: int, count: int) -> str:
 
 
 def curves_chart(settings: DenoisingSettings, curves: dict[str, dn.MethodCurve],
-                 noisy_error: float) -> None:
+                 noisy_error: float, columns: int = 1) -> None:
     data = {method: (c.m_values, c.errors, c.seconds) for method, c in curves.items()}
     level = ("σ" if settings.noise == "gaussian" else "p") + f" = {settings.level:g}"
     fig = figures.mse_curves(
@@ -369,7 +369,7 @@ def curves_chart(settings: DenoisingSettings, curves: dict[str, dn.MethodCurve],
         title=f"This run<br>{settings.n_train:,} digits, {dn.NOISE_TITLES[settings.noise]} "
               f"{level}",
     )
-    show_chart(fig, key="denoising_mse", name="denoising-mse-vs-m")
+    show_chart(fig, key="denoising_mse", name="denoising-mse-vs-m", columns=columns)
 
 
 def stored_chart(stored: dict, noise: str) -> None:
@@ -383,7 +383,7 @@ def stored_chart(stored: dict, noise: str) -> None:
         title=f"The paper's setting (stored)<br>{s['n_train']:,} digits, "
               f"{dn.NOISE_TITLES[noise]} {level}",
     )
-    show_chart(fig, key="denoising_stored", name="denoising-mika1999-stored")
+    show_chart(fig, key="denoising_stored", name="denoising-mika1999-stored", columns=2)
 
 
 def comparison_text(curves: dict[str, dn.MethodCurve], method: str) -> str:

@@ -1,7 +1,9 @@
 """Take the view home: CSV downloads of what a page shows, and its 'Reproduce in Python' script.
 
-The CSV builders are plain functions (tests parse their output back); the two
-``*_downloads`` functions draw the buttons.
+The CSV builders are plain functions (tests parse their output back), one per kind of
+table: projections (one row per point), eigenvalues (one row per eigenvalue) and the
+eigenvalues of a sweep (the same, keyed by the swept value). Every page that shows
+projections or spectra offers them with :func:`csv_download`, named by :func:`view_name`.
 """
 
 from __future__ import annotations
@@ -27,60 +29,123 @@ def _csv(header: Sequence[str], rows) -> str:
     return buffer.getvalue()
 
 
+def class_labels(y, target_names: Sequence[str]) -> list[str]:
+    """Each row's class name ('' where a row has no label); [] for data without classes."""
+    if y is None:
+        return []
+    names = list(target_names)
+    return ["" if label is None else
+            str(names[int(label)]) if 0 <= int(label) < len(names) else str(int(label))
+            for label in y]
+
+
 def projections_csv(
     Z: np.ndarray,
-    Z_pca: np.ndarray,
-    y: np.ndarray | None,
+    Z_pca: np.ndarray | None,
+    y,
     target_names: Sequence[str],
+    *,
+    points: Sequence | None = None,
+    roles: Sequence[str] | None = None,
+    pca_prefix: str = "pca",
 ) -> str:
-    """One row per point: its index, class, kernel PCA and linear PCA coordinates."""
-    header = ["point", "class"]
+    """One row per point: its index, class, kernel PCA and linear PCA coordinates.
+
+    Parameters
+    ----------
+    Z, Z_pca : (n, k) and (n, p) arrays
+        The coordinates shown; ``Z_pca`` is None when the page shows no linear PCA.
+    y : (n,) labels, or None
+        Entries may be None (a point without a label, e.g. one typed in).
+    points : (n,), optional
+        Each row's index in the data ('' for a point not in it); default 0 … n − 1.
+    roles : (n,) str, optional
+        Adds a ``set`` column, e.g. 'training' / 'held out'.
+    pca_prefix : str
+        Name of the linear PCA columns (``pca_phi`` for PCA on explicit features).
+    """
+    n = Z.shape[0]
+    points = range(n) if points is None else points
+    labels = class_labels(y, target_names) or [""] * n
+    header = ["point", *(["set"] if roles is not None else []), "class"]
     header += [f"kpca_{j + 1}" for j in range(Z.shape[1])]
-    header += [f"pca_{j + 1}" for j in range(Z_pca.shape[1])]
-    names = list(target_names)
-    rows = []
-    for i in range(Z.shape[0]):
-        label = "" if y is None else (names[int(y[i])] if int(y[i]) < len(names) else int(y[i]))
-        rows.append([i, label, *(repr(float(v)) for v in Z[i]),
-                     *(repr(float(v)) for v in Z_pca[i])])
+    blocks = [Z]
+    if Z_pca is not None:
+        header += [f"{pca_prefix}_{j + 1}" for j in range(Z_pca.shape[1])]
+        blocks.append(Z_pca)
+    rows = [
+        [point, *([roles[i]] if roles is not None else []), labels[i],
+         *(repr(float(v)) for block in blocks for v in block[i])]
+        for i, point in enumerate(points)
+    ]
     return _csv(header, rows)
+
+
+EIGENVALUE_HEADER = ("rank", "eigenvalue", "share_of_trace")
+
+
+def _eigenvalue_rows(eigenvalues: np.ndarray, ranks, trace: float) -> list[list]:
+    return [
+        [int(r), repr(float(v)), repr(float(v) / trace) if trace > 0 else ""]
+        for r, v in zip(ranks, eigenvalues, strict=True)
+    ]
 
 
 def eigenvalues_csv(eigenvalues: np.ndarray, ranks: np.ndarray, trace: float) -> str:
     """One row per eigenvalue of K̃: its rank, value and share of trace(K̃)."""
+    return _csv(EIGENVALUE_HEADER, _eigenvalue_rows(eigenvalues, ranks, trace))
+
+
+def spectra_csv(param: str, spectra: Sequence[tuple[float, np.ndarray, float]]) -> str:
+    """The eigenvalue table for several values of ``param`` (a sweep), keyed by the value.
+
+    ``spectra`` holds (value, leading eigenvalues of K̃, trace(K̃)); ranks start at 1.
+    An integer value (a degree) is written as one.
+    """
     rows = [
-        [int(r), repr(float(v)), repr(float(v) / trace) if trace > 0 else ""]
-        for r, v in zip(ranks, eigenvalues, strict=True)
+        [value if isinstance(value, int) else repr(float(value)), *row]
+        for value, eigenvalues, trace in spectra
+        for row in _eigenvalue_rows(eigenvalues, range(1, len(eigenvalues) + 1), trace)
     ]
-    return _csv(["rank", "eigenvalue", "share_of_trace"], rows)
+    return _csv([param, *EIGENVALUE_HEADER], rows)
 
 
-def view_name(settings: Settings) -> str:
-    """A file-name stem for the view: 'circles-rbf-gamma10'."""
+def view_name(settings: Settings, page: str = "", *, swept: str | None = None) -> str:
+    """A file-name stem for the view: 'circles-rbf-gamma10', then the page ('-new-points').
+
+    ``swept`` leaves out the parameter a file covers a range of (a sweep's spectra).
+    """
     params = "-".join(f"{k}{v:g}" if isinstance(v, float) else f"{k}{v}"
-                      for k, v in settings.kernel_params().items())
-    return "-".join(part for part in (settings.dataset, settings.kernel, params) if part)
+                      for k, v in settings.kernel_params().items() if k != swept)
+    dataset = settings.dataset.replace("_", "-")  # as a chart's PNG name spells it
+    return "-".join(part for part in (dataset, settings.kernel, params, page) if part)
+
+
+def csv_download(label: str, text: str, file_stem: str, *, container=st) -> None:
+    """A download button for ``text``, saved as ``kpca-lab-<file_stem>.csv``."""
+    container.download_button(
+        label,
+        text,
+        file_name=f"kpca-lab-{file_stem}.csv",
+        mime="text/csv",
+        icon=":material/download:",
+        on_click="ignore",
+    )
 
 
 def projection_downloads(result, data, settings: Settings) -> None:
     """Download buttons for the projections and the eigenvalues shown (Explorer's Analysis)."""
     stem = view_name(settings)
     left, right = st.columns(2)
-    left.download_button(
+    csv_download(
         "Projections (CSV)",
         projections_csv(result.projection, result.pca_projection, data.y, data.target_names),
-        file_name=f"kpca-lab-{stem}-projections.csv",
-        mime="text/csv",
-        icon=":material/download:",
-        on_click="ignore",
+        f"{stem}-projections", container=left,
     )
-    right.download_button(
+    csv_download(
         "Eigenvalues (CSV)",
         eigenvalues_csv(result.eigenvalues, result.eigenvalue_ranks, result.trace),
-        file_name=f"kpca-lab-{stem}-eigenvalues.csv",
-        mime="text/csv",
-        icon=":material/download:",
-        on_click="ignore",
+        f"{stem}-eigenvalues", container=right,
     )
 
 

@@ -8,7 +8,7 @@ used and the page says so). The RBF part uses the sidebar's γ.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -27,6 +27,7 @@ from experiments.feature_maps import (
     separating_plane,
 )
 from experiments.separability import linear_separability
+from ui import exports
 from ui.charts import show_chart
 from ui.checks import Check, show_check
 from ui.compute import inputs, load_data
@@ -106,6 +107,13 @@ def lift_scores(settings: Settings):
     key = Settings(dataset=settings.dataset, dataset_options=settings.dataset_options,
                    standardize=settings.standardize)
     return cached_lift_scores(key)
+
+
+def file_stem(settings: Settings, kernel: str = "poly", coef0: float | None = None) -> str:
+    """File names of this page: the kernel each section actually uses, not the sidebar's."""
+    coef0 = map_params(settings).coef0 if coef0 is None else coef0
+    shown = replace(settings, kernel=kernel, degree=2, coef0=coef0)
+    return exports.view_name(shown, "kernel-trick")
 
 
 def _params_latex(params: MapParams) -> str:
@@ -191,16 +199,25 @@ def kpca_equals_pca(settings: Settings, result: ExplicitPCA, data, rows: np.ndar
         "sign of each component. The constant coordinate c₀ disappears in the centring."
     )
     y = None if data.y is None else data.y[rows]
+    stem = file_stem(settings)
     left, right = st.columns(2)
     with left:
         show_chart(fig.side_by_side_projection(
-            result.kpca, y, data.target_names, axis="KPCA component",
-            title="Kernel PCA with (γxᵀy + c₀)²"), key="trick_kpca")
+            result.kpca, y, data.target_names, axis="KPCA component", rows=rows,
+            title="Kernel PCA with (γxᵀy + c₀)²"), key="trick_kpca", name=f"{stem}-kpca",
+            columns=2)
     with right:
         show_chart(fig.side_by_side_projection(
-            result.pca, y, data.target_names, axis="PCA component",
-            title=f"Linear PCA on φ(X) ({result.n_features} columns)"), key="trick_pca")
+            result.pca, y, data.target_names, axis="PCA component", rows=rows,
+            title=f"Linear PCA on φ(X) ({result.n_features} columns)"),
+            key="trick_pca", name=f"{stem}-pca-on-phi", columns=2)
     st.caption("Left: from the kernel matrix K alone. Right: from the explicit coordinates.")
+    exports.csv_download(
+        "Projections (CSV)",
+        exports.projections_csv(result.kpca, result.pca, y, data.target_names, points=rows,
+                                pca_prefix="pca_phi"),
+        f"{stem}-projections",
+    )
     scale = max(float(np.abs(result.kpca).max()), 1e-300)
     show_check(Check("largest |KPCA − PCA on φ(X)| (up to each component's sign)",
                      result.max_difference, 1e-7 * scale))
@@ -234,7 +251,7 @@ def rbf_series(settings: Settings, conv: TaylorConvergence, n_total: int, d: int
             conv.orders, conv.n_features, conv.max_error,
             title="Truncated explicit RBF map: error vs order",
         ),
-        key="trick_taylor",
+        key="trick_taylor", name=f"{file_stem(settings, kernel='rbf')}-taylor-error",
     )
     show_check(Check("largest |φ≤P(x)·φ≤P(y) − closed-form Taylor polynomial| at the last "
                      "order (the explicit map is right)", conv.closed_form_gap, 1e-9))
@@ -288,7 +305,7 @@ def lift(settings: Settings, data) -> None:
         fig.lifted_scatter(Z, data.y, data.target_names, plane=drawn,
                            title=f"The data lifted into 3-D by φ (γ = {format_gamma(gamma)}): "
                                  "drag to rotate"),
-        key="trick_lift",
+        key="trick_lift", name=f"{file_stem(settings, coef0=0.0)}-lift",
     )
     lo = float(np.abs(Z @ np.array([1.0, 0.0, 1.0]) - gamma * (X**2).sum(axis=1)).max())
     show_check(Check("largest |z₁ + z₃ − γ‖x‖²| (the lifted points' z₁ + z₃ is γ × squared "

@@ -19,6 +19,7 @@ from experiments.new_points import (
     split_indices,
 )
 from kpca_core import KERNELS
+from ui import exports
 from ui.admission import queued
 from ui.charts import show_chart
 from ui.checks import Check, show_check
@@ -95,30 +96,62 @@ def _kernel_text(settings: Settings) -> str:
     return KERNELS[settings.kernel].title + (f", {params}" if params else "")
 
 
-def projections(split: Split, data, settings: Settings, *, point=None, point_label="your point",
+@dataclass(frozen=True)
+class NewPoint:
+    """The point placed on the page: where it lands and what it is."""
+
+    kpca: np.ndarray  # KernelPCA.transform(x), (k,)
+    pca: np.ndarray  # linear PCA coordinates, (min(k, d),)
+    label: str = "your point"  # its legend entry and its 'set' in the CSV
+    row: int | str = ""  # its row in the data ('' when it is not one of them)
+    target: int | None = None  # its class, when known
+
+
+def file_stem(settings: Settings) -> str:
+    return exports.view_name(settings, "new-points")
+
+
+def projections(split: Split, data, settings: Settings, *, point: NewPoint | None = None,
                 key_suffix: str = "") -> None:
     """KPCA and linear PCA side by side: training, held-out, and optionally one new point."""
     y_train, y_held = _labels(data, split.train), _labels(data, split.held)
+    stem = file_stem(settings)
+    label = point.label if point is not None else ""
     left, right = st.columns(2)
     with left:
         fig = projection_with_heldout(
             split.fit.train_projection, y_train, split.Z_held, y_held, data.target_names,
             train_rows=split.train, held_rows=split.held,
-            new_point=None if point is None else point[0],
+            new_point=None if point is None else point.kpca,
             title=f"Kernel PCA<br><sup>{_kernel_text(settings)}</sup>",
-            axis_titles=("KPCA component 1", "KPCA component 2"), new_point_label=point_label,
+            axis_titles=("KPCA component 1", "KPCA component 2"), new_point_label=label,
         )
-        show_chart(fig, key=f"chart_np_kpca{key_suffix}", name="new-points-kpca")
+        show_chart(fig, key=f"chart_np_kpca{key_suffix}", name=f"{stem}-kpca", columns=2)
     with right:
         fig = projection_with_heldout(
             _pad(split.P_train), y_train, _pad(split.P_held), y_held, data.target_names,
             train_rows=split.train, held_rows=split.held,
-            new_point=None if point is None else _pad(point[1][None, :])[0],
+            new_point=None if point is None else _pad(point.pca[None, :])[0],
             title="Linear PCA<br><sup>same training points</sup>",
-            axis_titles=("PCA component 1", "PCA component 2"),
-            new_point_label=point_label,
+            axis_titles=("PCA component 1", "PCA component 2"), new_point_label=label,
         )
-        show_chart(fig, key=f"chart_np_pca{key_suffix}", name="new-points-pca")
+        show_chart(fig, key=f"chart_np_pca{key_suffix}", name=f"{stem}-pca", columns=2)
+    exports.csv_download("Projections (CSV)", projections_csv(split, data, point),
+                         f"{stem}-projections")
+
+
+def projections_csv(split: Split, data, point: NewPoint | None = None) -> str:
+    """The points of the two charts: training, held out, then the placed point."""
+    rows = [*split.train, *split.held]
+    roles = ["training"] * len(split.train) + ["held out"] * len(split.held)
+    Z = np.vstack([split.fit.train_projection, split.Z_held])
+    P = np.vstack([split.P_train, split.P_held])
+    y = None if data.y is None else list(data.y[rows])
+    if point is not None:
+        rows, roles = [*rows, point.row], [*roles, point.label]
+        Z, P = np.vstack([Z, point.kpca]), np.vstack([P, point.pca])
+        y = None if y is None else [*y, point.target]
+    return exports.projections_csv(Z, P, y, data.target_names, points=rows, roles=roles)
 
 
 def heldout_lesson(split: Split) -> None:
@@ -174,12 +207,12 @@ def typed_point(split: Split, data, settings: Settings) -> np.ndarray:
     return np.array(values, dtype=float)
 
 
-def picked_point(split: Split, data, settings: Settings) -> np.ndarray:
-    """Too many features to type: pick one of the held-out points."""
+def picked_point(split: Split, data, settings: Settings) -> tuple[np.ndarray, int]:
+    """Too many features to type: pick one of the held-out points (its inputs and row)."""
     X = inputs(settings)
     row = st.selectbox("Held-out point", list(split.held), key="np_pick_row",
                        help="These data have too many features to type a point in.")
-    return X[int(row)]
+    return X[int(row)], int(row)
 
 
 def locate(split: Split, x: np.ndarray) -> tuple[Contributions, np.ndarray]:
@@ -241,7 +274,7 @@ def terms_picture(split: Split, parts: Contributions, x: np.ndarray, c: int, dat
         title=f"Each training point's term in y{c + 1}(x): size = |αᵢ k̃(xᵢ, x)|",
         axis_titles=list(data.feature_names)[:2] or ["x₁", "x₂"],
     )
-    show_chart(fig, key="chart_np_terms", name="new-points-terms")
+    show_chart(fig, key="chart_np_terms", name=f"{file_stem(settings)}-terms")
     distance = np.linalg.norm(split.fit.X_train - x[None, :], axis=1)
     top = parts.top(c, TOP_TERMS)
     near, everyone = float(np.median(distance[top])), float(np.median(distance))
@@ -290,8 +323,8 @@ def usps_test_digit(settings: Settings, data) -> tuple[np.ndarray, np.ndarray, i
     return x, raw, row, int(pool.y[row])
 
 
-def usps_neighbours(split: Split, parts: Contributions, data, x_raw: np.ndarray, label: int,
-                    row: int) -> None:
+def usps_neighbours(split: Split, parts: Contributions, data, settings: Settings,
+                    x_raw: np.ndarray, label: int, row: int) -> None:
     """The test digit, then its nearest training digits in KPCA coordinates, in one strip."""
     z = parts.transform
     nearest = nearest_rows(split.fit.train_projection, z, NEAREST_DIGITS)
@@ -305,7 +338,7 @@ def usps_neighbours(split: Split, parts: Contributions, data, x_raw: np.ndarray,
         title=f"Test digit {row} (a {label}), then its {NEAREST_DIGITS} nearest training digits",
     )
     _fit_images(fig)
-    show_chart(fig, key="chart_np_neighbours", name="new-points-neighbours")
+    show_chart(fig, key="chart_np_neighbours", name=f"{file_stem(settings)}-neighbours")
     st.caption(
         f"First image: the test digit. {same} of its {NEAREST_DIGITS} nearest training digits "
         f"are {label}s, its true label. Nearest in the first {len(z)} kernel components: "

@@ -225,20 +225,21 @@ def show_sweeps(result: Comparison) -> None:
             series("max_relative_error", 100.0), names=NAMES,
             y_title="largest relative error (%)", x_title=x_title,
             title="Eigenvalue error against m or D"), key="scale_sweep_error",
-            name="scale-eigenvalue-error")
+            name="scale-eigenvalue-error", columns=2)
         show_chart(figures.sweep_figure(
             series("seconds"), names=NAMES, y_title="seconds", exact=exact.seconds,
             x_title=x_title,
-            title="Time against m or D"), key="scale_sweep_time", name="scale-time")
+            title="Time against m or D"), key="scale_sweep_time", name="scale-time", columns=2)
     with right:
         show_chart(figures.sweep_figure(
             series("largest_angle_degrees"), names=NAMES, y_title="degrees", x_title=x_title,
             title="Largest principal angle against m or D"), key="scale_sweep_angle",
-            name="scale-angle")
+            name="scale-angle", columns=2)
         show_chart(figures.sweep_figure(
             series("memory_bytes"), names=NAMES, y_title="bytes (model)", x_title=x_title,
             exact=float(approx.exact_bytes(exact.n, len(exact.eigenvalues))),
-            title="Memory against m or D"), key="scale_sweep_memory", name="scale-memory-approx")
+            title="Memory against m or D"), key="scale_sweep_memory", name="scale-memory-approx",
+            columns=2)
     st.caption(_sweep_caption(curves) + " " + _gap_caption(exact))
 
 
@@ -285,7 +286,8 @@ def show_overlays(chosen: dict[str, approx.Approximation], exact: approx.ExactKP
                 exact.projection, result.aligned, data.y, data.target_names, shown=shown,
                 title=f"{approx.METHODS[method].title} ({name} = {result.size:,}) over exact",
             )
-            show_chart(fig, key=f"scale_overlay_{method}", name=f"scale-overlay-{method}")
+            show_chart(fig, key=f"scale_overlay_{method}", name=f"scale-overlay-{method}",
+                       columns=len(columns))
     note = "" if shown is None else f" ({OVERLAY_MAX_POINTS:,} of {n:,} points drawn)"
     st.caption("First two components, after rotating the approximate scores onto the exact "
                "ones with orthogonal Procrustes (signs and rotations inside the subspace are "

@@ -63,12 +63,12 @@ def table_section(store: dict | None) -> None:
         show_chart(figs.table_heatmap(paper, degrees, components, zrange=zrange,
                                       missing_text=paper_missing, show_scale=False,
                                       title="Paper (1998): test error (%)"),
-                   key="cls_table_paper", name="table1-paper")
+                   key="cls_table_paper", name="table1-paper", columns=2)
     with right:
         show_chart(figs.table_heatmap(ours, degrees, components, zrange=zrange,
                                       missing_text=ours_missing, show_scale=False,
                                       title="Reproduced here: test error (%)"),
-                   key="cls_table_ours", name="table1-reproduced")
+                   key="cls_table_ours", name="table1-reproduced", columns=2)
     st.caption(table_caption(store))
     st.button("Try the paper's kernel (x·y)³ on USPS above", on_click=_use_paper_kernel,
               key="cls_paper_kernel")

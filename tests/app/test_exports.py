@@ -7,7 +7,7 @@ import io
 import numpy as np
 import pandas as pd
 
-from ui import compute, exports, state
+from ui import charts, compute, exports, state
 
 
 def test_projection_and_eigenvalue_csvs_parse_back_exactly():
@@ -34,3 +34,9 @@ def test_projection_and_eigenvalue_csvs_parse_back_exactly():
 def test_view_name_is_file_safe():
     settings = state.Settings(dataset="circles", kernel="poly", gamma=0.5, degree=2, coef0=1.0)
     assert exports.view_name(settings) == "circles-poly-gamma0.5-degree2-coef01"
+    toy = state.Settings(dataset="scholkopf_toy", kernel="rbf", gamma=10.0)
+    assert exports.view_name(toy, "new-points") == "scholkopf-toy-rbf-gamma10-new-points"
+    assert exports.view_name(toy, "gamma-sweep", swept="gamma") == "scholkopf-toy-rbf-gamma-sweep"
+    # A chart's PNG of the view is named with the same stem.
+    assert charts.export_name(exports.view_name(settings)) == (
+        f"kpca-lab-{exports.view_name(settings)}")

@@ -65,6 +65,8 @@ def test_checks_show_the_value_and_fail_visibly():
 
 def test_chart_downloads_are_named_after_the_view():
     assert charts.export_name("Kernel PCA: circles, γ = 10") == "kpca-lab-kernel-pca-circles-10"
+    # The CSVs' view names pass unchanged: the PNG and the CSV of a view share their stem.
+    assert charts.export_name("moons-rbf-gamma0.5-maps") == "kpca-lab-moons-rbf-gamma0.5-maps"
     config = charts.chart_config("chart_kpca")
     assert config["toImageButtonOptions"]["filename"] == "kpca-lab-chart-kpca"
 

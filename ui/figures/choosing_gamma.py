@@ -9,7 +9,15 @@ import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 from plotly.subplots import make_subplots
 
-from .common import BASE_LAYOUT, KEPT_COLOUR, LINEAR_PCA_COLOUR, class_colour, class_name, classes
+from .common import (
+    BASE_LAYOUT,
+    KEPT_COLOUR,
+    LINEAR_PCA_COLOUR,
+    REFERENCE_COLOUR,
+    class_colour,
+    class_name,
+    classes,
+)
 
 HIGHLIGHT = "#D62728"
 BEST_COLOUR = "#2CA02C"
@@ -137,7 +145,7 @@ def separability_vs_value(
         fig.add_trace(go.Scatter(
             x=[median_value, median_value], y=[0, 104], mode="lines",
             name=f"median heuristic γ = {median_value:.3g}",
-            line=dict(color="black", dash="dot", width=1), hoverinfo="skip",
+            line=dict(color=REFERENCE_COLOUR, dash="dot", width=1), hoverinfo="skip",
         ))
     if param == "gamma":
         fig.update_xaxes(type="log", title="γ (log scale)", dtick=1, exponentformat="power")
@@ -182,7 +190,7 @@ def spectra_lines(
                     color=[float(scale_values.min())], showscale=True,
                     colorbar=dict(title="log₁₀ γ" if param == "gamma" else "d", thickness=12)),
     ))
-    fig.add_hline(y=100 * flat_share, line=dict(color="black", dash="dash", width=1),
+    fig.add_hline(y=100 * flat_share, line=dict(color=REFERENCE_COLOUR, dash="dash", width=1),
                   annotation_text="flat: K̃ ∝ I − 1/n", annotation_position="bottom left")
     fig.update_xaxes(title="eigenvalue rank")
     fig.update_yaxes(type="log", title="% of trace(K̃)", dtick=2, exponentformat="power")
@@ -215,7 +223,7 @@ def share_vs_value(
         ))
     fig.add_trace(go.Scatter(
         x=[values[0], values[-1]], y=[100 * flat_share] * 2, mode="lines",
-        name="flat spectrum, 1/(n − 1)", line=dict(color="black", dash="dash", width=1),
+        name="flat spectrum, 1/(n − 1)", line=dict(color=REFERENCE_COLOUR, dash="dash", width=1),
         hoverinfo="skip",
     ))
     fig.update_xaxes(type="log" if param == "gamma" else "linear", dtick=1,

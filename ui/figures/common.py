@@ -37,6 +37,10 @@ KEPT_COLOUR = "#4E79A7"
 DROPPED_COLOUR = "#BFCBDA"
 NEGATIVE_COLOUR = "#D62728"
 LINEAR_PCA_COLOUR = "#7F7F7F"
+# Reference lines drawn on the page's background (a flat spectrum, an exact value): a mid
+# grey with 3:1 contrast on the light theme's white and on the dark theme's background,
+# where black or #333 vanish.
+REFERENCE_COLOUR = "#8C8C8C"
 FADED_OPACITY = 0.12
 
 BASE_LAYOUT = dict(
@@ -82,11 +86,13 @@ def point_scatter(
     highlight: Sequence[int] | None = None,
     webgl: bool = False,
     height: int | None = None,
+    rows: np.ndarray | None = None,
 ) -> go.Figure:
     """Scatter of the rows of Z (2 or 3 columns), one trace per class.
 
     Each point carries its row index as ``customdata`` (shown on hover and returned by
-    box/lasso selections). ``highlight`` fades every other point.
+    box/lasso selections): its row of Z, or ``rows[i]`` when Z holds a sample of the data
+    (the row in the data). ``highlight`` fades every other point (rows of Z).
     Coordinates are sent as float32 (7 significant digits, far beyond what a pixel shows)
     and indices as int32: half the bytes of float64/int64.
     """
@@ -108,7 +114,7 @@ def point_scatter(
         common = dict(
             mode="markers",
             name=name,
-            customdata=idx.astype(np.int32),
+            customdata=(idx if rows is None else np.asarray(rows)[idx]).astype(np.int32),
             marker=marker,
             hovertemplate=hover,
         )

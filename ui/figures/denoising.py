@@ -118,7 +118,7 @@ def mse_curves(
         title=title,
         xaxis=dict(type="log", title="m (components kept, log scale)",
                    tickvals=[1, 2, 4, 8, 16, 32, 64, 128, 256]),
-        yaxis=dict(title="MSE per pixel against the clean digits", rangemode="tozero"),
+        yaxis=dict(title="MSE per pixel<br>against the clean digits", rangemode="tozero"),
         height=500,
         **{**BASE_LAYOUT, "legend": dict(title_text="★ best m, time:",
                                          orientation="h", yanchor="top", y=-0.3, x=0)},

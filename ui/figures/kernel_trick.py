@@ -60,15 +60,19 @@ def lifted_scatter(
 
 
 def side_by_side_projection(
-    Z: np.ndarray, y: np.ndarray | None, target_names: Sequence[str], *, title: str, axis: str
+    Z: np.ndarray, y: np.ndarray | None, target_names: Sequence[str], *, title: str, axis: str,
+    rows: np.ndarray | None = None,
 ) -> go.Figure:
-    """One 2-D projection (a thin wrapper so both panels share their look)."""
+    """One 2-D projection (a thin wrapper so both panels share their look).
+
+    ``rows``: the data rows of Z's rows, when Z is a sample (shown on hover).
+    """
     Z = np.asarray(Z, dtype=np.float64)
     if Z.shape[1] == 1:
         Z = np.column_stack([Z[:, 0], np.zeros(len(Z))])
     fig = point_scatter(
         Z[:, :2], y, target_names, title=title, axis_titles=[f"{axis} 1", f"{axis} 2"],
-        webgl=len(Z) > 2500,
+        webgl=len(Z) > 2500, rows=rows,
     )
     # Two of these sit side by side: a legend below leaves the plot its full width.
     fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.2, x=0))

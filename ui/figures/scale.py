@@ -8,7 +8,15 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from .common import BASE_LAYOUT, LINEAR_PCA_COLOUR, PALETTE, class_colour, class_name, classes
+from .common import (
+    BASE_LAYOUT,
+    LINEAR_PCA_COLOUR,
+    PALETTE,
+    REFERENCE_COLOUR,
+    class_colour,
+    class_name,
+    classes,
+)
 
 STEP_COLOURS = {
     "build": PALETTE[0],
@@ -18,7 +26,7 @@ STEP_COLOURS = {
     "randomized": PALETTE[6],
 }
 METHOD_COLOURS = {"nystroem": PALETTE[1], "rff": PALETTE[0]}
-EXACT_COLOUR = "#333333"
+EXACT_COLOUR = REFERENCE_COLOUR
 BUDGET_COLOUR = "#D62728"
 GUIDE_COLOUR = "#9E9E9E"
 LAYOUT = {k: v for k, v in BASE_LAYOUT.items() if k != "legend"}
