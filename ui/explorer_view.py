@@ -29,7 +29,15 @@ from ui.compute import (
     may_be_indefinite,
     reference_gamma_for,
 )
-from ui.sidebar import K_STANDARDIZE, K_VIEW_AXES, K_VIEW_DIMS, apply_gamma, sync_url
+from ui.exports import view_name
+from ui.sidebar import (
+    K_STANDARDIZE,
+    K_VIEW_AXES,
+    K_VIEW_DIMS,
+    apply_gamma,
+    current_settings,
+    sync_url,
+)
 from ui.state import (
     VIEW_2D,
     VIEW_3D,
@@ -104,11 +112,15 @@ def _selection(settings: Settings) -> list[int]:
 
 
 def _plot(fig, key: str, settings: Settings | None = None) -> None:
-    """Draw a chart; with ``settings`` it is selectable and its selection is shared."""
+    """Draw a chart; with ``settings`` it is selectable and its selection is shared.
+
+    Its PNG is named after the view, like the page's CSVs: ``circles-rbf-gamma5-kpca``.
+    """
     on_select = None
     if settings is not None:
         on_select = partial(_remember_selection, key, _data_key(settings))
-    show_chart(fig, key=key, on_select=on_select)
+    name = f"{view_name(current_settings())}-{key.removeprefix('chart_')}"
+    show_chart(fig, key=key, name=name, on_select=on_select)
 
 
 def _params_text(settings: Settings) -> str:

@@ -26,7 +26,9 @@ from ui import figures
 from ui.charts import show_chart
 from ui.checks import Check, show_check
 from ui.compute import Analysis, block_average, inputs
+from ui.exports import view_name
 from ui.figures import how_it_works as fig
+from ui.sidebar import current_settings
 from ui.source import show_source
 from ui.state import Settings
 
@@ -36,6 +38,12 @@ STEP_MAX_N = 2000
 TABLE_MAX_N = 12
 HEATMAP_SIDE = 250
 
+
+
+def _png_name(key: str) -> str:
+    """A chart's PNG name: the view, the page, the chart (``circles-rbf-gamma5-how-it-works-
+    spectrum``), as the page's CSVs are named."""
+    return f"{view_name(current_settings(), 'how-it-works')}-{key.removeprefix('how_')}"
 
 def numbers_table(table: pd.DataFrame, number_format: str, *, key: str) -> None:
     """A table of numbers shown with ``number_format`` (printf style), values kept exact.
@@ -97,6 +105,7 @@ def _heatmap(result: Analysis, data, *, centered: bool, key: str) -> None:
             title=f"{name} ({matrix.shape[0]} × {matrix.shape[0]} cells{block})",
         ),
         key=key,
+        name=_png_name(key),
     )
 
 
@@ -159,6 +168,7 @@ def step_eigen(result: Analysis, steps: StepByStep) -> None:
         fig.eigenvalue_bars(result.eigenvalues, result.n, steps.k,
                             title=f"Eigenvalues μ of K̃ (leading {shown}; hover for λ = μ/n)"),
         key="how_spectrum",
+        name=_png_name("how_spectrum"),
     )
     columns = {"μ (eigenvalue of K̃ = eigenvalues_)": steps.mu, "λ = μ/n (paper)": steps.mu / n}
     if steps.trace > 0:
@@ -253,6 +263,7 @@ def step_project(steps: StepByStep, data, n_total: int, rows: np.ndarray) -> Non
             title=f"Projections K̃α: {steps.n:,} training points and {len(new2)} new points (★)",
         ),
         key="how_projection",
+        name=_png_name("how_projection"),
     )
     st.caption(
         "The new points (★) are midpoints of random pairs of training points: not in the "

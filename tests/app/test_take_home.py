@@ -84,3 +84,14 @@ def test_the_source_viewer_sends_the_code_once_opened():
     at.run()
     assert_clean(at)
     assert [c for c in at.code if "def center_kernel" in c.value]
+
+
+@pytest.mark.parametrize(("page", "stem"), [("explorer", ""), ("how_it_works", "-how-it-works")])
+def test_every_chart_png_is_named_after_the_view(page, stem):
+    import json
+
+    at = open_app(page, {"dataset": "circles", "n": 80, "kernel": "rbf", "gamma": 5})
+    names = [json.loads(c.proto.config)["toImageButtonOptions"]["filename"]
+             for c in at.get("plotly_chart")]
+    assert names and len(set(names)) == len(names)
+    assert all(n.startswith(f"kpca-lab-circles-rbf-gamma5{stem}-") for n in names), names
