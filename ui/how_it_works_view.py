@@ -45,6 +45,7 @@ def _png_name(key: str) -> str:
     spectrum``), as the page's CSVs are named."""
     return f"{view_name(current_settings(), 'how-it-works')}-{key.removeprefix('how_')}"
 
+
 def numbers_table(table: pd.DataFrame, number_format: str, *, key: str) -> None:
     """A table of numbers shown with ``number_format`` (printf style), values kept exact.
 
@@ -318,7 +319,9 @@ def step_cost(steps: StepByStep) -> None:
         "them. Linear PCA works with the d × d covariance instead: O(nd² + d³)."
     )
     table = cost_table(steps)
-    st.dataframe(table, key="how_cost_table", hide_index=True)
+    # A static table: its cells wrap instead of clipping (also in projector mode's larger
+    # text), and six rows need no scrolling or sorting.
+    st.table(table, hide_index=True)
     ratio = (steps.n**3) / max(steps.n * steps.d**2 + steps.d**3, 1)
     st.caption(
         f"Measured on this server when this fit was first computed (it is cached now). "
