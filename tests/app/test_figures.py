@@ -127,3 +127,19 @@ def test_digit_mosaic_tiles_images_with_gaps():
     np.testing.assert_allclose(labels.x, [0.5, 3.5, 0.5])
     np.testing.assert_allclose(labels.y, [0.5, 0.5, 3.5])
     assert labels.marker.opacity == 0
+
+
+def test_the_best_gamma_label_sits_away_from_your_gamma_line():
+    from ui.figures.choosing_gamma import separability_vs_value
+
+    values = [0.1, 1.0, 3.0, 10.0]
+    scores = np.array([0.5, 0.6, 1.0, 0.9])
+
+    def label_side(current):
+        fig = separability_vs_value(values, scores, scores, k=3, linear_two=None, param="gamma",
+                                    best=2, current_value=current, median_value=None, title="")
+        star = next(t for t in fig.data if t.name.startswith("best"))
+        return star.textposition
+
+    assert label_side(5.0) == "bottom left"  # your line to the right of the best γ
+    assert label_side(0.5) == "bottom right"

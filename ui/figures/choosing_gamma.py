@@ -131,7 +131,9 @@ def separability_vs_value(
         x=[values[best]], y=[100 * score_two[best]], mode="markers+text",
         name=f"best {symbol} (components 1–2)",
         marker=dict(color=BEST_COLOUR, size=16, symbol="star"),
-        text=[f"best {symbol} = {values[best]:g}"], textposition="bottom right",
+        # The label on the side away from your value's line, so the line never crosses it.
+        text=[f"best {symbol} = {values[best]:g}"],
+        textposition="bottom left" if current_value > values[best] else "bottom right",
         hovertemplate=f"best {symbol} = %{{x:g}}: %{{y:.1f}}%<extra></extra>",
     ))
     # Vertical markers as traces (not add_vline annotations, which a log axis would place
