@@ -5,6 +5,7 @@ import streamlit as st
 import datasets
 from experiments import denoising as dn
 from kpca_core import fixed_point_preimage, kwok_tsang_preimage
+from ui import denoising_compute as compute
 from ui import denoising_view as view
 from ui.memory import guard_memory
 from ui.source import show_source
@@ -25,11 +26,11 @@ st.header("1 · Digits, noise and model")
 settings = view.controls()
 # Kernel PCA holds one n × n matrix (K, centred and decomposed in place); the learned
 # pre-image later solves one more n × n system in place, after the first is gone.
-guard_memory(settings.n_train, copies=view.PEAK_COPIES,
+guard_memory(settings.n_train, copies=compute.PEAK_COPIES,
              what="the kernel matrices of the training digits")
 
 try:
-    curves = view.compute_all(settings)
+    curves = compute.compute_all(settings)
 except datasets.UspsUnavailableError as error:
     st.error(f"{error}\n\nThe other pages work without the USPS digits.")
     st.stop()
@@ -65,9 +66,9 @@ st.write(
     "reconstructs all the test digits at every m. The star marks each method's best m; "
     "the time is for the whole curve."
 )
-noisy_error = dn.mse(view.noisy_test(settings.test_key, settings.noise_key),
-                     view.test_digits(*settings.test_key)[0])
-stored = view.stored_result()
+noisy_error = dn.mse(compute.noisy_test(settings.test_key, settings.noise_key),
+                     compute.test_digits(*settings.test_key)[0])
+stored = compute.stored_result()
 live_col, stored_col = st.columns(2) if stored else (st.container(), None)
 with live_col:
     view.curves_chart(settings, curves, noisy_error, columns=2 if stored else 1)

@@ -6,6 +6,8 @@ from kpca_core import center_kernel, kernel_spectrum
 from ui import explorer_view as view
 from ui import exports
 from ui.compute import DENSE_MAX_N, analysis_is_cached, explorer_analysis
+from ui.explorer_charts import chart_columns, wrapping_columns
+from ui.explorer_projections import gamma_hints, projections
 from ui.memory import guard_memory
 from ui.page import page_data
 from ui.sidebar import current_settings, with_valid_components
@@ -17,7 +19,7 @@ st.write(
     "here next to linear PCA, with the steps that lead to it below."
 )
 
-view.wrapping_columns()
+wrapping_columns()
 settings = current_settings()
 data = page_data(settings)
 settings = with_valid_components(settings, len(data.X))
@@ -38,20 +40,20 @@ except ValueError as error:  # kpca_core rejects a parameter combination
 
 # The first screen: the projections, the controls that change them (sidebar: γ and the
 # components; above the charts: which components, 2-D/3-D) and whether γ suits the data.
-view.projections(result, data, settings)
-view.gamma_hints(result, data, settings)
+projections(result, data, settings)
+gamma_hints(result, data, settings)
 
 st.divider()
 st.subheader("Step by step: how kernel PCA got there")
 st.header("1 · The data")
-data_col, about_col = view.chart_columns("data", [3, 2])
+data_col, about_col = chart_columns("data", [3, 2])
 with data_col:
     view.input_space(data, settings)
 with about_col:
     view.about_data(data, settings)
 
 st.header("2 · Kernel matrix K and its centred form K̃")
-kernel_col, centered_col = view.chart_columns("kernels", 2)
+kernel_col, centered_col = chart_columns("kernels", 2)
 with kernel_col:
     view.kernel_matrix(result, data, centered=False)
 with centered_col:

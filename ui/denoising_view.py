@@ -1,45 +1,36 @@
-"""The de-noising page's controls, caches and sections.
+"""The de-noising page's controls and sections: the widgets, the digit grid, the curves.
 
-The computations are :mod:`experiments.denoising` (the same code the benchmark script
-runs); this module keys them by small hashable settings and keeps them in bounded
-stores held by ``st.cache_resource`` (results are read-only and shared, never copied per
-rerun, and a first computation can drive a progress bar). The n × n work (the kernel PCA
-fit, the learned pre-image) takes its turn in the server's queue (``ui.admission``).
+The settings and the cached computations they select are :mod:`ui.denoising_compute`;
+each section here draws their results and says in words what the numbers show.
 """
 
 from __future__ import annotations
 
-import json
 import math
-from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import streamlit as st
-from threadpoolctl import threadpool_limits
 
 import datasets
 from experiments import denoising as dn
-from ui.admission import queued
 from ui.charts import show_chart
 from ui.checks import Check, show_check
-from ui.compute import BoundedStore
+from ui.denoising_compute import (
+    DEFAULT_M,
+    DEFAULT_N_TRAIN,
+    DEFAULT_TEST_PER_CLASS,
+    DenoisingSettings,
+    clean_reconstruction,
+    noisy_test,
+    test_digits,
+)
 from ui.figures import denoising as figures
 
-STORE = Path(__file__).resolve().parents[1] / "benchmarks" / "results_store" / "mika1999.json"
 N_TRAIN_CHOICES = (300, 500, 1000, 2000, 3000, 5000, 7291)
-DEFAULT_N_TRAIN = 1000
-DEFAULT_TEST_PER_CLASS = 5
 SHOWN_PER_CLASS = 2
 GAMMA_CHOICES = (1 / 1024, 1 / 512, 1 / 256, 1 / 128, 1 / 64, 1 / 32, 1 / 16, 1 / 8)
 ALPHA_CHOICES = (1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1.0)
 MAX_ITER_CHOICES = (10, 20, 50, 100, 200, 500)
-# Where the lesson shows at default settings: PCA wins on clean digits, KPCA on noisy.
-DEFAULT_M = 128
-# n × n matrices alive at the page's peak: the kernel PCA fit holds one (K, centred and
-# decomposed in place); the learned pre-image, after it, solves (K_B + αI) in place,
-# measured at 1.4 n × n (experiments.denoising.learned_preimage).
-PEAK_COPIES = 1.5
 # Pixels live in [-1, 1]; a pre-image far outside that range is not a digit any more.
 KWOK_TSANG_LIMIT = 2.0
 
@@ -47,39 +38,6 @@ KWOK_TSANG_LIMIT = 2.0
 K_N, K_TEST, K_SEED, K_NOISE = "dn_n_train", "dn_test_per_class", "dn_seed", "dn_noise"
 K_SIGMA, K_P, K_NOISY_FIT, K_GAMMA = "dn_sigma", "dn_p", "dn_fit_noisy", "dn_gamma"
 K_M, K_METHOD, K_ALPHA, K_K, K_ITER = "dn_m", "dn_method", "dn_alpha", "dn_k", "dn_max_iter"
-
-
-@dataclass(frozen=True)
-class DenoisingSettings:
-    """Everything the computation depends on (hashable: the cache key)."""
-
-    n_train: int = DEFAULT_N_TRAIN
-    test_per_class: int = DEFAULT_TEST_PER_CLASS
-    seed: int = 0
-    noise: str = "gaussian"
-    level: float = dn.PAPER_SIGMA
-    fit_on_noisy: bool = False
-    gamma: float = dn.PAPER_GAMMA
-    m: int = DEFAULT_M
-    method: str = "fixed_point"
-    params: dn.PreimageParams = dn.PreimageParams()
-
-    @property
-    def max_components(self) -> int:
-        return dn.largest_m(self.n_train)
-
-    @property
-    def test_key(self) -> tuple:
-        return (self.test_per_class, self.seed)
-
-    @property
-    def fit_key(self) -> tuple:
-        noise = (self.noise, self.level) if self.fit_on_noisy else None
-        return (self.n_train, self.seed, self.gamma, self.max_components, noise)
-
-    @property
-    def noise_key(self) -> tuple:
-        return (self.noise, self.level)
 
 
 def format_gamma(gamma: float) -> str:
@@ -160,149 +118,6 @@ def controls() -> DenoisingSettings:
         params=dn.PreimageParams(alpha=float(alpha), n_neighbors=int(k),
                                  max_iter=int(max_iter)),
     )
-
-
-# -------------------------------------------------------------------------- caches
-
-
-@st.cache_resource(max_entries=4, show_spinner=False)
-def train_digits(n_train: int, seed: int) -> np.ndarray:
-    """A seeded subset of the training digits, each class in proportion (read-only)."""
-    return datasets.load("usps", split="train", n=n_train, seed=seed).X
-
-
-@st.cache_resource(max_entries=4, show_spinner=False)
-def test_digits(test_per_class: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """The same number of test digits of every class, sorted by class (read-only)."""
-    test = datasets.load("usps", split="test", n=2007, seed=seed)
-    rows = dn.per_class_indices(test.y, test_per_class, seed)
-    X, y = test.X[rows], test.y[rows]
-    X.setflags(write=False)
-    return X, y
-
-
-@st.cache_resource(max_entries=1, show_spinner=False)
-def _fit_store() -> BoundedStore:
-    # An entry: PCA and kernel PCA with ≤ 256 components and their copy of the training
-    # digits (7,291: 15 MB of eigenvectors + 15 MB of digits). Hand-made LRUs here and
-    # below: only a computation, never a cached result, takes its turn in the queue.
-    return BoundedStore(max_entries=2)
-
-
-def fitted(fit_key: tuple) -> dn.DenoisingFit:
-    """PCA and kernel PCA fitted once with the largest m (the whole grid reuses it)."""
-
-    def compute() -> dn.DenoisingFit:
-        n_train, seed, gamma, max_components, noise = fit_key
-        X_train = train_digits(n_train, seed)
-        if noise is not None:
-            X_train = dn.add_noise(X_train, *noise, seed=seed + 1)
-        # One n × n matrix: K, centred and decomposed in place.
-        with queued(n_train, what="kernel PCA of the training digits"):
-            return dn.fit_denoisers(X_train, gamma, max_components)
-
-    return _fit_store().get_or_compute(fit_key, compute)
-
-
-def _preimage_turn(settings: DenoisingSettings, method: str):
-    """The learned pre-image solves an n × n ridge system in place (PEAK_COPIES): it
-    takes its turn like a fit. The other methods hold only test × training kernels,
-    which are small (copies 0: never queued)."""
-    copies = PEAK_COPIES if method == "learned" else 0.0
-    return queued(settings.n_train, copies=copies, what="the learned pre-image")
-
-
-@st.cache_resource(max_entries=8, show_spinner=False)
-def noisy_test(test_key: tuple, noise_key: tuple) -> np.ndarray:
-    X = dn.add_noise(test_digits(*test_key)[0], *noise_key, seed=test_key[1])
-    X.setflags(write=False)
-    return X
-
-
-@st.cache_resource(max_entries=1, show_spinner=False)
-def _curve_store() -> BoundedStore:
-    # One entry: a method's reconstructions at every m (at most 500 digits × 256 pixels
-    # × 9 m ≈ 9 MB). A hand-made LRU rather than st.cache_resource on the function,
-    # because the first computation drives a progress bar that lives outside it.
-    return BoundedStore(max_entries=8)
-
-
-def curve(settings: DenoisingSettings, method: str, on_step=None) -> dn.MethodCurve:
-    """One method's reconstructions and MSE for every m (keyed by what it depends on)."""
-
-    def compute() -> dn.MethodCurve:
-        fit = fitted(settings.fit_key)
-        X_clean = test_digits(*settings.test_key)[0]
-        X_noisy = noisy_test(settings.test_key, settings.noise_key)
-        with _preimage_turn(settings, method):
-            result = dn.method_curve(fit, method, X_clean, X_noisy,
-                                     dn.m_grid(fit.max_components), settings.params,
-                                     on_step=on_step)
-        for Z in result.reconstructions.values():
-            Z.setflags(write=False)
-        return result
-
-    return _curve_store().get_or_compute((settings, method), compute)
-
-
-def curve_settings(settings: DenoisingSettings, method: str) -> DenoisingSettings:
-    """Drop what a method does not depend on, so e.g. changing α keeps the other curves."""
-    defaults = dn.PreimageParams()
-    p = settings.params
-    params = dn.PreimageParams(
-        alpha=p.alpha if method == "learned" else defaults.alpha,
-        n_neighbors=p.n_neighbors if method == "kwok_tsang" else defaults.n_neighbors,
-        max_iter=p.max_iter if method == "fixed_point" else defaults.max_iter,
-    )
-    return DenoisingSettings(
-        n_train=settings.n_train, test_per_class=settings.test_per_class, seed=settings.seed,
-        noise=settings.noise, level=settings.level, fit_on_noisy=settings.fit_on_noisy,
-        gamma=settings.gamma, params=params,
-    )
-
-
-@st.cache_resource(max_entries=1, show_spinner=False)
-def _clean_store() -> BoundedStore:
-    return BoundedStore(max_entries=8)  # two floats an entry
-
-
-def clean_reconstruction(settings: DenoisingSettings) -> tuple[float, float]:
-    """MSE of reconstructing the *clean* test digits at m: (PCA, the chosen KPCA)."""
-
-    def compute() -> tuple[float, float]:
-        fit = fitted(settings.fit_key)
-        X_clean = test_digits(*settings.test_key)[0]
-        with threadpool_limits(limits=dn.BLAS_THREADS, user_api="blas"):
-            Z_pca, _ = dn.reconstruct(fit, "pca", X_clean, None, settings.m, settings.params)
-            with _preimage_turn(settings, settings.method):
-                Z_kpca, _ = dn.reconstruct(fit, settings.method, X_clean, None, settings.m,
-                                           settings.params)
-        return dn.mse(Z_pca, X_clean), dn.mse(Z_kpca, X_clean)
-
-    return _clean_store().get_or_compute(settings, compute)
-
-
-def compute_all(settings: DenoisingSettings) -> dict[str, dn.MethodCurve]:
-    """Every method's curve, with a progress bar while anything is computed."""
-    bar = st.progress(0.0, text="Fitting PCA and kernel PCA once for every m…")
-    fitted(settings.fit_key)
-    curves = {}
-    for i, method in enumerate(dn.METHODS):
-        def step(done, total, i=i, method=method):
-            fraction = (i + done / total) / len(dn.METHODS)
-            bar.progress(fraction, text=f"{dn.METHOD_TITLES[method]}: m {done} of {total}")
-
-        curves[method] = curve(curve_settings(settings, method), method, on_step=step)
-    bar.empty()
-    return curves
-
-
-def stored_result() -> dict | None:
-    """The benchmark script's stored run of the paper's setting, if the file is there."""
-    try:
-        return json.loads(STORE.read_text())
-    except (OSError, ValueError):
-        return None
 
 
 # ------------------------------------------------------------------------ sections

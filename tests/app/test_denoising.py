@@ -22,6 +22,7 @@ from experiments import denoising as dn
 from kpca_core import KernelPCA
 from tests.app.plotly_json import decode
 from tests.app.test_pages import APP, TIMEOUT, needs_usps
+from ui import denoising_compute as compute
 from ui import denoising_view as view
 
 pytestmark = needs_usps
@@ -132,8 +133,8 @@ def test_fixed_point_steps_and_failures_are_reported():
 
 
 def test_the_stored_paper_run_is_shown_beside_the_live_one():
-    stored = view.stored_result()
-    assert stored is not None, f"{view.STORE} is missing"
+    stored = compute.stored_result()
+    assert stored is not None, f"{compute.STORE} is missing"
     at = open_denoising(**{view.K_NOISE: "speckle"})
     assert_clean(at)
     spec = chart(at, "denoising_stored")
@@ -169,9 +170,9 @@ def test_too_many_training_digits_for_the_memory_budget_is_refused(monkeypatch):
 def test_kwok_tsang_with_many_neighbours_warns_with_the_measured_pixel_range():
     at = open_denoising(**{view.K_K: 50})
     assert not at.exception
-    curves = view.curve(view.curve_settings(
-        view.DenoisingSettings(n_train=N_TRAIN, test_per_class=PER_CLASS, seed=SEED,
-                               params=dn.PreimageParams(n_neighbors=50)), "kwok_tsang"),
+    curves = compute.curve(compute.curve_settings(
+        compute.DenoisingSettings(n_train=N_TRAIN, test_per_class=PER_CLASS, seed=SEED,
+                                  params=dn.PreimageParams(n_neighbors=50)), "kwok_tsang"),
         "kwok_tsang")
     worst = max(float(np.abs(Z).max()) for Z in curves.reconstructions.values())
     warnings = [w.value for w in at.warning if "Kwok–Tsang" in w.value]

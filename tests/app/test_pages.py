@@ -575,7 +575,7 @@ def test_usps_subset_slider_stops_at_the_split_size():
 
 
 def test_a_selection_shows_a_sample_spread_over_it():
-    from ui.explorer_view import spread_sample
+    from ui.explorer_charts import spread_sample
 
     picked = list(range(0, 1000, 5))  # 200 rows
     shown = spread_sample(picked, 60)

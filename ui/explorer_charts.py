@@ -1,0 +1,122 @@
+"""How the Explorer draws its charts: the box/lasso selection they share, and rows that wrap.
+
+A selection made in any selectable chart is remembered with the dataset it belongs to and
+highlighted in every chart of the page; each chart's PNG is named after the view. Used by
+the first screen (:mod:`ui.explorer_projections`) and the step-by-step sections
+(:mod:`ui.explorer_view`).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import numpy as np
+import streamlit as st
+
+from ui.charts import show_chart
+from ui.exports import view_name
+from ui.sidebar import current_settings
+from ui.state import Settings, format_gamma
+
+SELECTION = "explorer_selection"  # row indices picked by box/lasso in any chart
+SELECTABLE_CHARTS = ("chart_input", "chart_kpca", "chart_pca")
+# Set by a selection in the projections fragment's charts; the fragment then reruns the
+# whole page, so the selection is highlighted in the charts outside it too.
+_SELECTION_CHANGED = "_explorer_selection_changed"
+_FRAGMENT_CHARTS = ("chart_kpca", "chart_pca")
+SCATTERGL_ABOVE = 1000  # WebGL from here: measured faster to draw at 2,000 points, slower at 400
+
+# Side-by-side charts wrap onto separate rows when the main area is too narrow for two
+# readable charts (e.g. an 800-px window with the sidebar open), instead of squeezing
+# them: a chart column keeps at least 22 rem (352 px) or the full width. Only the rows
+# made by :func:`chart_columns` (keyed containers, plain class selectors: no costly
+# :has() matching while Plotly draws) are affected.
+WRAP_KEY = "explorer_wrap"
+_WRAPPING_COLUMNS = f"""<style>
+[class*="st-key-{WRAP_KEY}"] [data-testid="stHorizontalBlock"] {{ flex-wrap: wrap; }}
+[class*="st-key-{WRAP_KEY}"] [data-testid="stColumn"] {{ min-width: min(100%, 22rem); }}
+</style>"""
+
+
+def wrapping_columns() -> None:
+    """Let this page's chart rows wrap instead of squeezing (see ``_WRAPPING_COLUMNS``)."""
+    st.html(_WRAPPING_COLUMNS)
+
+
+def chart_columns(name: str, spec) -> list:
+    """``st.columns(spec)`` in a row that wraps on narrow windows (see :func:`wrapping_columns`)."""
+    with st.container(key=f"{WRAP_KEY}_{name}"):
+        return st.columns(spec)
+
+
+def _remember_selection(chart_key: str, data_key: tuple) -> None:
+    """on_select callback: keep the points picked in one chart to highlight them in all.
+
+    The data it belongs to is stored with it, so a selection never outlives its dataset.
+    """
+    event = st.session_state.get(chart_key)
+    points = (event or {}).get("selection", {}).get("points", [])
+    st.session_state[SELECTION] = (data_key, selected_indices(points))
+    if chart_key in _FRAGMENT_CHARTS:
+        st.session_state[_SELECTION_CHANGED] = True
+
+
+def selected_indices(points: list[dict]) -> list[int]:
+    """Row indices of selected points (each trace carries its rows as customdata)."""
+    indices = []
+    for point in points:
+        value = point.get("customdata")
+        if isinstance(value, list | tuple):
+            value = value[0] if value else None
+        if value is not None:
+            indices.append(int(value))
+    return sorted(set(indices))
+
+
+def spread_sample(indices: list[int], limit: int) -> list[int]:
+    """At most ``limit`` of ``indices``, evenly spread over the whole list (not its start).
+
+    Selected rows come sorted, and USPS rows are grouped by digit, so the first 60 of a
+    selection would often all be one digit.
+    """
+    if len(indices) <= limit:
+        return list(indices)
+    picks = np.linspace(0, len(indices) - 1, limit).round().astype(int)
+    return [indices[i] for i in picks]
+
+
+def _data_key(settings: Settings) -> tuple:
+    return (settings.dataset, settings.dataset_options)
+
+
+def selection(settings: Settings) -> list[int]:
+    """The rows selected in this dataset's charts (none after switching data)."""
+    data_key, indices = st.session_state.get(SELECTION, (None, []))
+    return indices if data_key == _data_key(settings) else []
+
+
+def selection_changed() -> bool:
+    """True once after a selection in the projections fragment's charts (see above)."""
+    return st.session_state.pop(_SELECTION_CHANGED, False)
+
+
+def plot(fig, key: str, settings: Settings | None = None) -> None:
+    """Draw a chart; with ``settings`` it is selectable and its selection is shared.
+
+    Its PNG is named after the view, like the page's CSVs: ``circles-rbf-gamma5-kpca``.
+    """
+    on_select = None
+    if settings is not None:
+        on_select = partial(_remember_selection, key, _data_key(settings))
+    name = f"{view_name(current_settings())}-{key.removeprefix('chart_')}"
+    show_chart(fig, key=key, name=name, on_select=on_select)
+
+
+def params_text(settings: Settings) -> str:
+    """The kernel's parameters for a title or caption: ", γ = 5" (empty without any)."""
+    shown = []
+    for name, value in settings.kernel_params().items():
+        label = {"gamma": "γ", "degree": "d", "coef0": "c₀"}[name]
+        shown.append(f"{label} = {format_gamma(value) if name == 'gamma' else value}")
+    return (", " + ", ".join(shown)) if shown else ""
+

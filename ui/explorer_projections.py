@@ -1,0 +1,249 @@
+"""The Explorer's first screen: kernel PCA beside linear PCA, and whether γ suits the data.
+
+The row of view controls (2-D/3-D, the components on the axes), the two projections (a
+fragment), their cross-validated separability, the selected points and the γ hints with
+their one-click fixes.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+import streamlit as st
+
+from experiments.kernel_diagnostics import diagnose, feature_scale_ratio
+from experiments.separability import METHOD, linear_separability
+from kpca_core import KERNELS
+from ui import figures
+from ui.compute import Analysis, reference_gamma_for
+from ui.explorer_charts import (
+    SCATTERGL_ABOVE,
+    SELECTION,
+    chart_columns,
+    params_text,
+    plot,
+    selection,
+    selection_changed,
+    spread_sample,
+)
+from ui.sidebar import K_STANDARDIZE, K_VIEW_AXES, K_VIEW_DIMS, apply_gamma, sync_url
+from ui.state import VIEW_2D, VIEW_3D, Settings, dataset_gamma, format_gamma
+
+MAX_DIGITS_SHOWN = 60
+PROJECTION_HEIGHT = 400  # px: both projections and their controls fit a 1280 × 800 screen
+TRIPLES_FROM = 8  # 3-D axes: any three of the first 8 components
+
+
+def axis_choices(k: int, dims: int) -> list[tuple[int, ...]]:
+    """Component tuples (1-based) offered for the axes: pairs of the k, triples of the first 8."""
+    if dims == 2:
+        return list(combinations(range(1, k + 1), 2))
+    return list(combinations(range(1, min(k, TRIPLES_FROM) + 1), 3))
+
+
+def _fit_axes(axes: tuple[int, ...], choices: list[tuple[int, ...]], dims: int) -> tuple:
+    """The remembered axes adapted to 2-D/3-D and to the number of components."""
+    axes = tuple(axes)
+    if dims == 3 and len(axes) == 2:
+        extra = next(c for c in range(1, 20) if c not in axes)
+        axes = tuple(sorted((*axes, extra)))
+    elif dims == 2 and len(axes) == 3:
+        axes = axes[:2]
+    return axes if axes in choices else choices[0]
+
+
+def projection_view(k: int) -> tuple[int, tuple[int, ...]]:
+    """The row of view controls above the projections: 2-D/3-D and the components shown.
+
+    Returns (dims, axes) with 1-based component numbers. Both travel in the link.
+    """
+    ss = st.session_state
+    dims_col, axes_col, _ = st.columns([1, 1, 1], vertical_alignment="bottom")
+    with dims_col:
+        if ss.get(K_VIEW_DIMS) not in (VIEW_2D, VIEW_3D):
+            ss[K_VIEW_DIMS] = VIEW_2D
+        dims_label = st.segmented_control(
+            "View", [VIEW_2D, VIEW_3D], key=K_VIEW_DIMS, required=True
+        )
+    dims = 3 if dims_label == VIEW_3D and k >= 3 else 2
+    choices = axis_choices(k, dims)
+    ss[K_VIEW_AXES] = _fit_axes(ss.get(K_VIEW_AXES, (1, 2)), choices, dims)
+    with axes_col:
+        axes = st.selectbox(
+            "Components on the axes",
+            choices,
+            key=K_VIEW_AXES,
+            format_func=lambda t: " · ".join(f"{i}" for i in t),
+            help="Which kernel principal components (1 = largest eigenvalue) to draw; "
+            "linear PCA shows the same component numbers when it has that many.",
+        )
+    if dims_label == VIEW_3D and k < 3:
+        st.caption("3-D needs at least 3 components: raise 'Number of components'.")
+    return dims, tuple(axes)
+
+
+@st.fragment
+def projections(result: Analysis, data, settings: Settings) -> None:
+    """Kernel PCA beside linear PCA, on the chosen components, and their separability.
+
+    A fragment: switching 2-D/3-D or the components on the axes reruns only this block,
+    not the page's other sections. A box or lasso selection reruns the whole page, to
+    highlight the points in every chart.
+    """
+    if selection_changed():
+        st.rerun(scope="app")
+    k = result.projection.shape[1]
+    dims, axes = projection_view(k)
+    sync_url()  # the view widgets travel in the link; the sidebar did not run
+    columns = [a - 1 for a in axes]
+    n_linear = result.pca_projection.shape[1]
+    linear_columns = columns if max(columns) < n_linear else list(range(min(dims, n_linear)))
+    highlight = selection(settings)
+    webgl = result.n > SCATTERGL_ABOVE
+    title_3d = dims == 3
+    kpca_col, pca_col = chart_columns("projections", 2)
+    with kpca_col:
+        fig = figures.point_scatter(
+            result.projection[:, columns],
+            data.y,
+            data.target_names,
+            # Two lines, so the title never clips in a narrow column.
+            title=(
+                f"Kernel PCA<br><span style='font-size:13px'>{KERNELS[settings.kernel].title}"
+                f"{params_text(settings)}</span>"
+            ),
+            axis_titles=[
+                f"component {a}" if title_3d else f"KPCA component {a}" for a in axes
+            ],
+            highlight=highlight,
+            webgl=webgl,
+            height=PROJECTION_HEIGHT,
+        )
+        plot(fig, key="chart_kpca", settings=settings if dims == 2 else None)
+    with pca_col:
+        linear = result.pca_projection[:, linear_columns]
+        names = [f"PCA {c + 1}" if title_3d else f"PCA component {c + 1}" for c in linear_columns]
+        if linear.shape[1] < dims:  # fewer input features than axes: pad with zeros
+            pad = dims - linear.shape[1]
+            linear = np.column_stack([linear, np.zeros((len(linear), pad))])
+            names += [""] * pad
+        fig = figures.point_scatter(
+            linear,
+            data.y,
+            data.target_names,
+            title="Linear PCA<br><span style='font-size:13px'>of the same inputs</span>",
+            axis_titles=names,
+            highlight=highlight,
+            webgl=webgl,
+            height=PROJECTION_HEIGHT,
+        )
+        plot(fig, key="chart_pca", settings=settings if dims == 2 else None)
+    separability_caption(result, data, settings, columns, linear_columns)
+    if n_linear < dims or linear_columns != columns:
+        st.caption(
+            f"The inputs have {n_linear} dimension(s), so linear PCA has only {n_linear} "
+            "component(s): it shows its first ones."
+        )
+    if highlight:
+        _selected_points(highlight, data)
+    elif dims == 2:
+        st.caption("Drag a lasso or box around points to highlight them in every chart.")
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _separability(_Z: np.ndarray, _y: np.ndarray | None, key: tuple) -> float | None:
+    # ``key`` identifies (settings, columns, which projection); the arrays are not hashed.
+    return linear_separability(_Z, _y)
+
+
+def separability_caption(result, data, settings, columns, linear_columns) -> None:
+    """Cross-validated linear separability of what is drawn, for KPCA and PCA alike."""
+    if data.y is None or len(np.unique(data.y)) < 2:
+        st.caption("No class labels: hover a point to see its row number.")
+        return
+    kpca = _separability(result.projection[:, columns], data.y, (settings, tuple(columns), "k"))
+    linear = _separability(
+        result.pca_projection[:, linear_columns], data.y, (settings, tuple(linear_columns), "p")
+    )
+    if kpca is None or linear is None:
+        st.caption("A class has a single point: no cross-validated score.")
+        return
+    chance = float(np.max(np.bincount(data.y)) / len(data.y))
+    shown = ", ".join(str(c + 1) for c in columns)
+    text = (
+        f"**Linearly separable on components {shown}: kernel PCA {100 * kpca:.0f}%, "
+        f"linear PCA {100 * linear:.0f}%** (largest class alone: {100 * chance:.0f}%). "
+    )
+    first = columns[0]
+    alone = _separability(
+        result.projection[:, [first]], data.y, (settings, (first,), "k")
+    )
+    if alone is not None and alone >= 0.95 and alone - linear >= 0.1:
+        text += f"Component {first + 1} alone already separates {100 * alone:.0f}%. "
+    elif kpca + 0.05 < linear:
+        text += "Here the kernel makes the classes harder to tell apart, not easier. "
+    st.caption(text + f"Score: {METHOD}, on the drawn coordinates.")
+
+
+def gamma_hints(result: Analysis, data, settings: Settings) -> None:
+    """Is γ right for these data? One hint per problem, each with a one-click fix."""
+    if result.stats is None:
+        return
+    reference = reference_gamma_for(
+        settings.dataset, settings.dataset_options, settings.standardize, settings.kernel
+    )
+    suggestion = None if settings.standardize else dataset_gamma(settings.dataset, settings.kernel)
+    findings = diagnose(
+        settings.kernel,
+        settings.gamma,
+        result.stats,
+        reference=reference,
+        suggestion=suggestion,
+        scale_ratio=feature_scale_ratio(data.X),
+        standardized=settings.standardize,
+    )
+    for number, finding in enumerate(findings):
+        text_col, button_col = st.columns([5, 1], vertical_alignment="center")
+        if finding.kind == "scales_differ":
+            text_col.info(finding.message, icon=":material/straighten:")
+            button_col.button(
+                "Standardise", key=f"hint_{number}", on_click=_standardise, width="stretch"
+            )
+            continue
+        text_col.warning(finding.message, icon=":material/tune:")
+        if finding.suggested_gamma is not None:
+            button_col.button(
+                f"Use γ = {format_gamma(finding.suggested_gamma)}",
+                key=f"hint_{number}",
+                on_click=apply_gamma,
+                args=(finding.suggested_gamma,),
+                width="stretch",
+            )
+
+
+def _standardise() -> None:
+    st.session_state[K_STANDARDIZE] = True
+
+
+def _selected_points(indices: list[int], data) -> None:
+    cols = st.columns([4, 1])
+    cols[0].markdown(f"**{len(indices)} point(s) selected:** highlighted in every chart.")
+    cols[1].button("Clear selection", on_click=lambda: st.session_state.pop(SELECTION, None))
+    if data.image_shape is None:
+        return
+    valid = [i for i in indices if 0 <= i < len(data.X)]
+    shown = spread_sample(valid, MAX_DIGITS_SHOWN)
+    what = (
+        f"all {len(shown)}"
+        if len(shown) == len(valid)
+        else f"{len(shown)} of {len(valid)}, spread over the selection"
+    )
+    fig = figures.digit_mosaic(
+        data.X[shown],
+        data.image_shape,
+        columns=min(12, max(1, len(shown))),
+        hover_labels=[f"point {i}, digit {data.target_names[data.y[i]]}" for i in shown],
+        title=f"Selected digits ({what})",
+    )
+    plot(fig, key="chart_selected_digits")
