@@ -26,17 +26,15 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.browser.harness import CHROMIUM, CHROMIUM_ARGS, Server, _free_port  # noqa: E402
+from tests.browser.harness import CHROMIUM, CHROMIUM_ARGS, Server  # noqa: E402
 from ui.lessons import LESSONS  # noqa: E402
 
 # Issue 16: (bytes, seconds) targets; None = no target set, measured only.
@@ -123,31 +121,18 @@ def calibrate(browser, repeats: int) -> float:
     """Time the reference pages on a bare server; returns now / then (median ratio)."""
     folder = Path(tempfile.mkdtemp(prefix="kpca-reference-"))
     (folder / "reference.py").write_text(REFERENCE_APP)
-    port = _free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "reference.py", "--server.port", str(port),
-         "--server.headless", "true", "--browser.gatherUsageStats", "false"],
-        cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
+    server = Server(name="bench-reference", script="reference.py", cwd=folder)
     ratios = []
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2)
-                break
-            except OSError:
-                time.sleep(0.3)
         for view, then in REFERENCE.items():
-            url = f"http://127.0.0.1:{port}/?view={view}"
+            url = f"{server.url}/?view={view}"
             load_once(browser, url)
             now = statistics.median(load_once(browser, url)[1] for _ in range(repeats))
             ratios.append(now / then)
             print(f"  reference {view}: {now:.2f} s (issue: {then:.1f} s, × {now / then:.2f})",
                   flush=True)
     finally:
-        process.terminate()
-        process.wait(timeout=10)
+        server.stop()
     return statistics.median(ratios)
 
 

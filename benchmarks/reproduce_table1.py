@@ -132,13 +132,9 @@ def save_store(path: Path, store: dict) -> None:
     partial.replace(path)
 
 
-def cell_key(cell: dict) -> tuple[int, int]:
-    return int(cell["degree"]), int(cell["n_components"])
-
-
 def format_table(store: dict) -> str:
     """Ours / paper / difference, one line per degree."""
-    ours = {cell_key(c): c["error_pct"] for c in store["cells"]}
+    ours = pt.cell_errors(store["cells"])
     settings = store["settings"]
     ks = settings["components"]
     lines = ["test error (%): ours | paper | ours − paper  (· = not run, – = not applicable)",
@@ -160,7 +156,7 @@ def format_table(store: dict) -> str:
     if raw:
         lines.append(f"raw pixels: {raw['error_pct']:.1f} | paper {pt.PAPER_RAW_PIXELS:.1f} "
                      f"({raw['error_pct'] - pt.PAPER_RAW_PIXELS:+.1f}), C = {raw['C']:g}")
-    diffs = pt.difference_table({cell_key(c): c["error_pct"] for c in store["cells"]})
+    diffs = pt.difference_table(pt.cell_errors(store["cells"]))
     if diffs:
         worst = max(diffs, key=lambda key: abs(diffs[key]))
         outside = [key for key, v in diffs.items() if abs(v) > pt.TOLERANCE]
@@ -176,7 +172,7 @@ def main(argv: list[str] | None = None) -> dict:
     cache = None if args.no_cache else (args.cache_dir or pt.table_cache_dir())
     started = time.perf_counter()
     store = load_store(args.out, config)
-    done = {cell_key(c) for c in store["cells"]}
+    done = {pt.cell_key(c) for c in store["cells"]}
     if args.rerun:
         store["cells"], done, store["raw_pixels"] = [], set(), None
 
@@ -233,7 +229,7 @@ def main(argv: list[str] | None = None) -> dict:
             print(f"  [{position}/{len(planned)}] d = {degree}, k = {k}: {shown}{paper_text}"
                   f", C = {cell.C}, {cell.seconds:.1f} s; "
                   f"elapsed {time.perf_counter() - started:.0f} s", flush=True)
-            store["cells"].sort(key=cell_key)
+            store["cells"].sort(key=pt.cell_key)
             save_store(args.out, store)
         del decomposition
 
@@ -245,7 +241,7 @@ def main(argv: list[str] | None = None) -> dict:
 
     all_cells = [(d, k) for d in store["settings"]["degrees"]
                  for k in store["settings"]["components"]]
-    have = {cell_key(c) for c in store["cells"]}
+    have = {pt.cell_key(c) for c in store["cells"]}
     store["run"] = {
         "updated": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "cells_in_file": len(have),

@@ -343,3 +343,19 @@ def difference_table(ours: dict[tuple[int, int], float | None]) -> dict[tuple[in
         for k, paper in row.items()
         if ours.get((d, k)) is not None
     }
+
+
+def cell_key(cell: dict) -> tuple[int, int]:
+    """(degree, components) of one cell of a results file."""
+    return int(cell["degree"]), int(cell["n_components"])
+
+
+def cell_errors(cells: Sequence[dict]) -> dict[tuple[int, int], float | None]:
+    """Test error (%) by (degree, components) from a results file's cells."""
+    return {cell_key(cell): cell["error_pct"] for cell in cells}
+
+
+def within_tolerance(diffs: dict[tuple[int, int], float]) -> int:
+    """How many of :func:`difference_table`'s cells are within ±:data:`TOLERANCE` points."""
+    return sum(abs(v) <= TOLERANCE for v in diffs.values())
+

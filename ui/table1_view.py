@@ -48,7 +48,7 @@ def table_section(store: dict | None) -> None:
         return
     settings = store["settings"]
     degrees, components = list(pt.DEGREES), list(pt.COMPONENTS)
-    ours = {(int(c["degree"]), int(c["n_components"])): c["error_pct"] for c in store["cells"]}
+    ours = pt.cell_errors(store["cells"])
     run_cells = set(ours)
     paper = {(d, k): v for d, row in pt.PAPER_ERRORS.items() for k, v in row.items()}
     not_applicable = {(1, k): "–" for k in components if k > pt.N_PIXELS}
@@ -91,11 +91,9 @@ def table_section(store: dict | None) -> None:
 
 def _agreement(store: dict) -> tuple[int, int, float | None]:
     """(cells within tolerance, cells compared, mean difference on row d = 1)."""
-    ours = {(int(c["degree"]), int(c["n_components"])): c["error_pct"] for c in store["cells"]}
-    diffs = pt.difference_table(ours)
+    diffs = pt.difference_table(pt.cell_errors(store["cells"]))
     row1 = [v for (d, _k), v in diffs.items() if d == 1]
-    return (sum(abs(v) <= pt.TOLERANCE for v in diffs.values()), len(diffs),
-            sum(row1) / len(row1) if row1 else None)
+    return pt.within_tolerance(diffs), len(diffs), sum(row1) / len(row1) if row1 else None
 
 
 def scheme_comparison(ovr: dict, ovo: dict) -> str:
@@ -127,12 +125,12 @@ def scheme_comparison(ovr: dict, ovo: dict) -> str:
 
 
 def table_caption(store: dict) -> str:
-    ours = {(int(c["degree"]), int(c["n_components"])): c["error_pct"] for c in store["cells"]}
+    ours = pt.cell_errors(store["cells"])
     diffs = pt.difference_table(ours)
     parts = [f"{sum(v is not None for v in ours.values())} cells reproduced ('·': not run "
              "yet, '–': no such component)."]
     if diffs:
-        within = sum(abs(v) <= pt.TOLERANCE for v in diffs.values())
+        within = pt.within_tolerance(diffs)
         worst = max(diffs, key=lambda key: abs(diffs[key]))
         parts.append(f"Of the {len(diffs)} cells we can compare with the paper, {within} are "
                      f"within ±{pt.TOLERANCE} points; the largest difference is "

@@ -44,13 +44,15 @@ def _free_port() -> int:
 class Server:
     """`streamlit run app.py` on a free local port; stopped by its own handle."""
 
-    def __init__(self, name: str = "server") -> None:
+    def __init__(self, name: str = "server", *, script: str = "app.py",
+                 cwd: Path = ROOT) -> None:
+        """``streamlit run <script>`` from ``cwd`` (the app by default)."""
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = ARTIFACTS / f"streamlit-{name}.log"  # the last run of each, for debugging
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         command = [
-            sys.executable, "-m", "streamlit", "run", "app.py",
+            sys.executable, "-m", "streamlit", "run", script,
             "--server.port", str(self.port),
             "--server.address", "127.0.0.1",
             "--server.headless", "true",
@@ -59,7 +61,7 @@ class Server:
         ]  # fmt: skip
         self._log_file = open(self.log, "w")  # noqa: SIM115 - closed in stop()
         self.process = subprocess.Popen(
-            command, cwd=ROOT, stdout=self._log_file, stderr=subprocess.STDOUT
+            command, cwd=cwd, stdout=self._log_file, stderr=subprocess.STDOUT
         )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
