@@ -181,6 +181,14 @@ def test_the_multiclass_comparison_quotes_both_results_files():
     ovr_in, ovr_n, ovr = within(table1_view.TABLE_FILE)
     assert f"{ovo_in} of {ovo_n} cells" in text
     assert f"one-vs-rest: {ovr_in} of {ovr_n}" in text
+    def mean_gap(store, keys):
+        cells = {(c["degree"], c["n_components"]): c["error_pct"] for c in store["cells"]}
+        gaps = [abs(cells[(d, k)] - pt.PAPER_ERRORS[d][k]) for d, k in keys]
+        return sum(gaps) / len(gaps)
+
+    few = [(d, k) for d in range(3, 8) for k in (32, 64)]
+    assert (f"at 32–64 components for d ≥ 3 one-vs-one is off by {mean_gap(ovo, few):.1f} "
+            f"points on average, one-vs-rest by {mean_gap(ovr, few):.1f}") in text
     raw_ovo, raw_ovr = ovo["raw_pixels"]["error_pct"], ovr["raw_pixels"]["error_pct"]
     assert f"{raw_ovo:.1f} % against {raw_ovr:.1f} %" in text
     assert ovo["settings"]["multiclass"] == "ovo" and ovr["settings"]["multiclass"] == "ovr"
