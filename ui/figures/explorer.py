@@ -19,6 +19,35 @@ from .common import (
 )
 
 SPECTRUM_SHOWN = 30  # leading eigenvalues drawn as bars
+# Plotly's automargin grows a margin that is too small for the tick labels or the colour
+# bar, then draws the whole figure a second time: for a 200 × 200 heatmap that second
+# draw cost as much as the first (~150 ms each in Chromium). Margins estimated from the
+# labels up front leave automargin nothing to grow. They are fitted to what Chromium drew
+# in a two-column chart (402 px at a 1280-px window), where the square heatmap is as
+# wide as the margins allow: an over-estimate there makes it smaller, an under-estimate
+# only costs the second draw (automargin stays on).
+TICK_PX_PER_CHAR = 6.0  # class names on the axes: 5.8–6.5 px per character measured
+COLORBAR_PX_PER_CHAR = 7.0  # the colour bar's tick labels
+
+
+def _colorbar_label_chars(zmin: float, zmax: float) -> int:
+    """Characters of the widest colour-bar label, with a finer tick step than Plotly's."""
+    span = max(zmax - zmin, 1e-300)
+    rough = span / 10
+    power = 10.0 ** np.floor(np.log10(rough))
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= rough)
+    decimals = max(0, int(-np.floor(np.log10(step))))
+    return max(len(f"{value:.{decimals}f}") for value in (zmin, zmax))
+
+
+def heatmap_margins(class_names: Sequence[str], *, slant: bool, zmin: float, zmax: float) -> dict:
+    """Margins (px) that hold the class-name ticks and the colour bar of a kernel heatmap."""
+    longest = max((len(str(name)) for name in class_names), default=0)
+    labelled = len(class_names) > 1
+    left = 10 + (max(24, round(TICK_PX_PER_CHAR * longest) + 8) if labelled else 0)
+    bottom = 10 + ((round(3.6 * longest) + 24 if slant else 34) if labelled else 0)
+    right = 56 + round(COLORBAR_PX_PER_CHAR * _colorbar_label_chars(zmin, zmax))
+    return dict(l=left, r=right, t=BASE_LAYOUT["margin"]["t"], b=bottom)
 
 
 def kernel_heatmap(
@@ -47,6 +76,9 @@ def kernel_heatmap(
     if centered:
         bound = float(np.max(np.abs(M))) or 1.0
         heat.update(zmid=0.0, zmin=-bound, zmax=bound)
+        zrange = (-bound, bound)
+    else:
+        zrange = (float(np.min(M)), float(np.max(M)))
     if block_size == 1 and point_index is not None:
         # Category axes named by point number: cells stay at positions 0..m-1 (class
         # boundaries and ticks are positions), and the hover shows each cell's points.
@@ -75,6 +107,7 @@ def kernel_heatmap(
         ticks = dict(showticklabels=False)
     # Long or many class names: slant the column labels instead of overlapping them.
     slant = 0 if sum(len(str(c)) for c in class_names) <= 16 else -30
+    margin = heatmap_margins(class_names, slant=bool(slant), zmin=zrange[0], zmax=zrange[1])
     fig.update_xaxes(
         range=[-0.5, m - 0.5], constrain="domain", tickangle=slant, automargin=True,
         type="category" if "x" in heat else "-", **ticks,
@@ -83,7 +116,7 @@ def kernel_heatmap(
         range=[m - 0.5, -0.5], scaleanchor="x", constrain="domain", automargin=True,
         type="category" if "y" in heat else "-", **ticks,
     )
-    fig.update_layout(title=title, height=480, **BASE_LAYOUT)
+    fig.update_layout(title=title, height=480, **{**BASE_LAYOUT, "margin": margin})
     return fig
 
 
