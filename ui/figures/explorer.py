@@ -194,9 +194,11 @@ def spectrum_figure(
     for position in np.flatnonzero(np.diff(shown_ranks) > 1):
         first, last = int(shown_ranks[position]) + 1, int(shown_ranks[position + 1]) - 1
         fig.add_vline(x=position + 0.5, line_dash="dash", line_color="#888888", row=1, col=1)
+        # Inside the chart, right of the cut: above it, the subplot title sits.
         fig.add_annotation(
-            x=position + 0.5, y=1, yref="y domain", xref="x", showarrow=False,
-            text=f"λ{first}…λ{last} not drawn", font=dict(size=11), yanchor="bottom",
+            x=position + 0.5, y=0.98, yref="y domain", xref="x", showarrow=False,
+            text=f" λ{first}…λ{last} not drawn", font=dict(size=11), yanchor="top",
+            xanchor="left",
         )
     top = max(100.0, float(np.max(kpca_cumulative, initial=0)), float(np.max(pca_cumulative)))
     fig.update_xaxes(title_text="component", row=1, col=2)
