@@ -8,6 +8,7 @@ from ui import exports
 from ui.compute import DENSE_MAX_N, analysis_is_cached, explorer_analysis
 from ui.explorer_charts import chart_columns, wrapping_columns
 from ui.explorer_projections import gamma_hints, projections
+from ui.explorer_steps import section_tabs
 from ui.memory import guard_memory
 from ui.page import page_data
 from ui.sidebar import current_settings, with_valid_components
@@ -42,40 +43,49 @@ except ValueError as error:  # kpca_core rejects a parameter combination
 # components; above the charts: which components, 2-D/3-D) and whether γ suits the data.
 projections(result, data, settings)
 gamma_hints(result, data, settings)
+view.negative_eigenvalues(result, settings)
+
+
+@st.fragment
+def step_by_step(result, data, settings) -> None:
+    """One step at a time: only the open tab is drawn (ui/explorer_steps.py says why)."""
+    the_data, kernels, eigen, take_home = section_tabs()
+    if the_data.open:
+        with the_data:
+            data_col, about_col = chart_columns("data", [3, 2])
+            with data_col:
+                view.input_space(data, settings)
+            with about_col:
+                view.about_data(data, settings)
+    if kernels.open:
+        with kernels:
+            kernel_col, centered_col = chart_columns("kernels", 2)
+            with kernel_col:
+                view.kernel_matrix(result, data, centered=False)
+            with centered_col:
+                view.kernel_matrix(result, data, centered=True)
+            view.heatmap_note(result)
+    if eigen.open:
+        with eigen:
+            view.spectrum(result, settings)
+            st.write(
+                "The kernel principal components are the eigenvectors of K̃ scaled by √λ: "
+                "the charts at the top of this page. Linear PCA does the same with the "
+                "inputs' covariance."
+            )
+    if take_home.open:
+        with take_home:
+            st.write(
+                "The numbers on this page as CSV files, and a short script that recomputes "
+                "them with `kpca_core` (and scikit-learn where it can). The camera icon on "
+                "each chart saves it as a PNG."
+            )
+            exports.projection_downloads(result, data, settings)
+            exports.reproduce_in_python(settings)
+
 
 st.divider()
 st.subheader("Step by step: how kernel PCA got there")
-st.header("1 · The data")
-data_col, about_col = chart_columns("data", [3, 2])
-with data_col:
-    view.input_space(data, settings)
-with about_col:
-    view.about_data(data, settings)
-
-st.header("2 · Kernel matrix K and its centred form K̃")
-kernel_col, centered_col = chart_columns("kernels", 2)
-with kernel_col:
-    view.kernel_matrix(result, data, centered=False)
-with centered_col:
-    view.kernel_matrix(result, data, centered=True)
-view.heatmap_note(result)
-
-st.header("3 · Eigen-spectrum of K̃")
-view.spectrum(result, settings)
-
-st.header("4 · The projections")
-st.write(
-    "The kernel principal components are the eigenvectors of K̃ scaled by √λ: the charts "
-    "at the top of this page. Linear PCA does the same with the inputs' covariance."
-)
-
-st.header("5 · Take it home")
-st.write(
-    "The numbers on this page as CSV files, and a short script that recomputes them with "
-    "`kpca_core` (and scikit-learn where it can). The camera icon on each chart saves it "
-    "as a PNG."
-)
-exports.projection_downloads(result, data, settings)
-exports.reproduce_in_python(settings)
+step_by_step(result, data, settings)
 
 show_source(center_kernel, kernel_spectrum, label="The kpca_core code behind these pictures")

@@ -43,7 +43,7 @@ if open_view.button(
     "Open this view", key="tour_open", type="primary", icon=":material/open_in_new:",
     on_click=apply_settings, args=(step.settings(),), width="stretch",
 ):
-    st.switch_page(step.page)
+    st.switch_page(step.page, query_params=dict(step.page_query) or None)
 
 st.divider()
 st.caption("The whole lecture:")

@@ -174,11 +174,20 @@ def spectrum(result: Analysis, settings: Settings) -> None:
                 else ""
             )
         )
+
+
+def negative_eigenvalues(result: Analysis, settings: Settings) -> None:
+    """Warn, on the first screen, when the kernel is not positive semi-definite here.
+
+    Next to the projections, because components with λ < 0 have no real projection.
+    """
+    kernel = KERNELS[settings.kernel].title
     negatives = result.eigenvalues[result.negative]
     if len(negatives):
         st.warning(
-            f"K̃ has {len(negatives)} negative eigenvalue(s) (red; the smallest is "
-            f"{negatives.min():.4g}). The {kernel} kernel is not positive semi-definite here, so "
+            f"K̃ has {len(negatives)} negative eigenvalue(s) (the red bars of step 3; the "
+            f"smallest is {negatives.min():.4g}). The {kernel} kernel is not positive "
+            "semi-definite here, so "
             "no feature space makes it an inner product. Components with λ < 0 have no real "
             "projection.",
             icon=":material/warning:",

@@ -51,8 +51,9 @@ _VIEW_CODES = {"2d": VIEW_2D, "3d": VIEW_3D}
 # App-wide display setting (ui.display): bigger text for a lecture hall.
 Q_PROJECTOR = "projector"
 # Parameters a single page owns, by the page's URL path: the sidebar keeps them in the
-# address bar on that page only (e.g. the tour's step), so a link can open step 5.
-PAGE_PARAMS: dict[str, tuple[str, ...]] = {"tour": ("step",)}
+# address bar on that page only (the tour's step, the Explorer's open section), so a link
+# can open step 5.
+PAGE_PARAMS: dict[str, tuple[str, ...]] = {"tour": ("step",), "explorer": ("section",)}
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 
 

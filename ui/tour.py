@@ -35,6 +35,9 @@ class TourStep:
         What to point at once it is shown: the answer.
     minutes : int
         Time to plan for the step.
+    page_query : tuple of (name, value)
+        The page's own link parameters (``ui.state.PAGE_PARAMS``), e.g. the Explorer's
+        open step-by-step section.
     """
 
     title: str
@@ -45,6 +48,7 @@ class TourStep:
     question: str
     look_for: str
     minutes: int
+    page_query: tuple[tuple[str, str], ...] = ()
 
     def settings(self) -> Settings:
         """The sidebar settings of this step's view."""
@@ -60,9 +64,11 @@ class TourStep:
                        dataset_options=tuple(sorted(options.items())), **fields)
 
 
-def _step(title, page, dataset, kernel, question, look_for, minutes, **params) -> TourStep:
+def _step(title, page, dataset, kernel, question, look_for, minutes, page_query=(),
+          **params) -> TourStep:
     return TourStep(title, f"app_pages/{page}.py", dataset, kernel,
-                    tuple(sorted(params.items())), question, look_for, minutes)
+                    tuple(sorted(params.items())), question, look_for, minutes,
+                    tuple(page_query))
 
 
 STEPS: tuple[TourStep, ...] = (
@@ -79,7 +85,7 @@ STEPS: tuple[TourStep, ...] = (
         "Now every pair of points is compared with exp(−γ‖x − y‖²). What happens to the rings?",
         "K shows two bright blocks (points of one ring resemble each other); the kernel "
         "projection pulls the rings apart while linear PCA cannot.",
-        6, gamma=5.0, n_components=2,
+        6, gamma=5.0, n_components=2, page_query=(("section", "2"),),  # K and K̃ open
     ),
     _step(
         "The algorithm, step by step", "how_it_works", "circles", "rbf",

@@ -16,9 +16,11 @@ from streamlit.testing.v1 import AppTest
 import datasets
 from experiments import kernel_diagnostics
 from kpca_core import KERNELS, KernelPCA, center_kernel, compute_kernel, kernel_spectrum
-from tests.app.plotly_json import decode, find_chart, scatter_points
+from tests.app.explorer_sections import DATA_TAB, KERNEL_TAB, SPECTRUM_TAB, open_section
+from tests.app.plotly_json import chart_specs, decode, find_chart, scatter_points
 from tests.app.plotly_json import title as plotly_title
 from ui import compute, figures, state
+from ui.explorer_steps import parse_section
 from ui.sidebar import NO_LABEL
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -132,6 +134,7 @@ def check_explorer_numbers(at: AppTest, settings: state.Settings) -> None:
     scale = max(1.0, np.abs(spectrum).max())
 
     # Spectrum: the bars are kpca_core's eigenvalues (leading 30, then flagged negatives).
+    open_section(at, SPECTRUM_TAB)
     bars = find_chart(at, "Eigenvalues λ of K̃")["data"][0]
     shown = decode(bars["y"])
     leading = min(len(spectrum), figures.SPECTRUM_SHOWN)
@@ -141,6 +144,7 @@ def check_explorer_numbers(at: AppTest, settings: state.Settings) -> None:
 
     # Heatmaps: K and K̃ in class order, block means beyond DISPLAY_HEATMAP_SIDE cells.
     # (Sent as float32: equal to ~7 significant digits.)
+    open_section(at, KERNEL_TAB)
     K_shown = decode(find_chart(at, "Kernel matrix K")["data"][0]["z"])
     K_scale = max(1e-300, np.abs(K).max())
     np.testing.assert_allclose(K_shown, block_means(K, order), rtol=0, atol=1e-6 * K_scale)
@@ -195,6 +199,33 @@ def test_explorer_for_every_dataset_and_kernel(dataset, kernel):
     check_explorer_numbers(at, settings)
 
 
+@pytest.mark.parametrize(
+    ("raw", "number", "problem"),
+    [("2", 2, None), (" 4 ", 4, None), ("0", 1, "1 to 4, not 0"), ("K", 1, "not a section")],
+)
+def test_parse_section(raw, number, problem):
+    got, message = parse_section(raw)
+    assert got == number
+    assert (message is None) if problem is None else (problem in message)
+
+
+def test_a_link_opens_one_step_by_step_section_and_a_bad_one_warns():
+    def titles(at):
+        return [plotly_title(spec) for spec in chart_specs(at)]
+
+    at = open_app("explorer", {**small_query("circles", "rbf"), "section": SPECTRUM_TAB})
+    assert_clean(at)
+    shown = titles(at)
+    assert any(t.startswith("Eigenvalues λ of K̃") for t in shown), shown
+    assert not any(t.startswith(("Kernel matrix K", "Input space")) for t in shown), shown
+    assert at.query_params["section"] == str(SPECTRUM_TAB)  # the link keeps it
+
+    at = open_app("explorer", {**small_query("circles", "rbf"), "section": "9"})
+    assert not at.exception
+    assert any("numbered 1 to 4, not 9" in w.value for w in at.warning)
+    assert any(t.startswith("Input space") for t in titles(at))
+
+
 def test_explorer_at_defaults_cold_deep_link():
     at = open_app("explorer")
     assert_clean(at)
@@ -228,7 +259,8 @@ def test_sigmoid_flags_negative_eigenvalues_in_red():
     preset = next(p for p in state.presets() if p.key == "sigmoid")
     at = open_app("explorer", state.settings_to_query(preset.settings))
     assert_clean(at)
-    assert any("negative eigenvalue" in w.value for w in at.warning)
+    assert any("negative eigenvalue" in w.value for w in at.warning)  # on the first screen
+    open_section(at, SPECTRUM_TAB)
     bars = find_chart(at, "Eigenvalues λ of K̃")["data"][0]
     values, colours = decode(bars["y"]), bars["marker"]["color"]
     assert figures.NEGATIVE_COLOUR in colours
@@ -264,6 +296,7 @@ def test_too_many_components_for_the_points_is_clamped_with_a_warning():
 
 def test_slider_change_updates_the_charts_and_the_link():
     at = open_app("explorer", small_query("circles", "rbf"))
+    open_section(at, SPECTRUM_TAB)
     before = decode(find_chart(at, "Eigenvalues λ of K̃")["data"][0]["y"])
     at.select_slider(key="w_gamma").set_value(0.5).run()
     assert_clean(at)
@@ -353,9 +386,11 @@ def test_large_n_blocks_the_heatmaps_and_uses_the_iterative_spectrum():
     n = compute.DENSE_MAX_N + 100
     at = open_app("explorer", {"dataset": "circles", "n": n, "kernel": "rbf", "gamma": 10})
     assert_clean(at)
+    open_section(at, KERNEL_TAB)
     heat = decode(find_chart(at, "Kernel matrix K")["data"][0]["z"])
     assert heat.shape[0] <= compute.MAX_HEATMAP_SIDE
     assert any("block of points" in i.value for i in at.info)
+    open_section(at, SPECTRUM_TAB)
     captions = " ".join(c.value for c in at.caption)
     assert "only the 40 leading eigenvalues" in captions
     rows, _ = scatter_points(find_chart(at, "Kernel PCA"))
@@ -407,6 +442,7 @@ def test_csv_upload_explores_the_file_and_a_bad_upload_keeps_it():
     assert at.select_slider(key="w_gamma").value == gamma
     assert float(at.query_params["gamma"]) == gamma
     assert any("γ changed from 5 to" in i.value for i in at.sidebar.info)
+    open_section(at, SPECTRUM_TAB)
     shown = decode(find_chart(at, "Eigenvalues λ of K̃")["data"][0]["y"])
     K = compute_kernel(expected.X, kernel="rbf", gamma=gamma)
     spectrum = kernel_spectrum(center_kernel(K))
@@ -419,6 +455,7 @@ def test_csv_upload_explores_the_file_and_a_bad_upload_keeps_it():
     assert (
         "typo.csv" in at.sidebar.error[0].value and "previous upload" in at.sidebar.error[0].value
     )
+    open_section(at, DATA_TAB)
     find_chart(at, f"Input space: {n} points")  # the good data is still on screen
 
 
@@ -553,6 +590,7 @@ def test_no_server_path_in_any_text():
 def test_indefinite_spectrum_shares_add_up_to_at_most_100_percent():
     preset = next(p for p in state.presets() if p.key == "sigmoid")
     at = open_app("explorer", state.settings_to_query(preset.settings))
+    open_section(at, SPECTRUM_TAB)
     spectrum_chart = find_chart(at, "Eigenvalues λ of K̃")
     kpca_line = next(t for t in spectrum_chart["data"] if t.get("name") == "kernel PCA")
     cumulative = decode(kpca_line["y"])
@@ -585,6 +623,7 @@ def test_a_selection_shows_a_sample_spread_over_it():
 
 def test_heatmap_hover_names_points_as_the_scatter_does():
     at = open_app("explorer", small_query("moons", "rbf"))
+    open_section(at, KERNEL_TAB)
     heat = find_chart(at, "Kernel matrix K")["data"][0]
     data = expected_inputs(state.settings_from_query(small_query("moons", "rbf"))[0])
     order = np.argsort(data.y, kind="stable")

@@ -8,8 +8,10 @@ import numpy as np
 import pytest
 
 from kpca_core import IndefiniteKernelWarning
+from tests.app.explorer_sections import TAKE_HOME_TAB
 from tests.app.plotly_json import find_chart, scatter_points
 from tests.app.test_pages import assert_clean, open_app, usps_available
+from ui.explorer_steps import SECTION_KEY, SECTIONS
 from ui.exports import REPRODUCE_KEY
 
 VIEWS = [
@@ -21,13 +23,19 @@ VIEWS = [
 
 
 def with_script_open(at):
-    """Open the 'Reproduce in Python' expander (lazy: its script is sent once opened)."""
+    """Open the 'Reproduce in Python' expander (lazy: its script is sent once opened).
+
+    On the Explorer it sits in the "Take it home" tab, opened here too.
+    """
     at.session_state[REPRODUCE_KEY] = True
+    at.session_state[SECTION_KEY] = SECTIONS[TAKE_HOME_TAB - 1]
     return at.run()
 
 
 def test_the_script_is_sent_only_once_its_expander_is_opened():
-    at = open_app("explorer", VIEWS[0])
+    at = open_app("explorer", {**VIEWS[0], "section": TAKE_HOME_TAB})  # a link to the tab
+    assert any(b.proto.label.endswith(".csv") or "CSV" in b.proto.label
+               for b in at.get("download_button"))
     assert not [c for c in at.code if "from kpca_core import KernelPCA" in c.value]
     with_script_open(at)
     assert_clean(at)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.app.plotly_json import chart_specs
+from tests.app.plotly_json import title as plotly_title
 from tests.app.test_pages import assert_clean, open_app, usps_available
 from ui import state
 from ui.lessons import LESSONS
@@ -45,6 +47,19 @@ def test_each_step_opens_its_view_with_its_settings_in_the_url(number):
     expected = state.settings_to_query(settings)
     for name in ("dataset", "kernel", *settings.kernel_params()):
         assert at.query_params[name] == expected[name], name
+    for name, value in step.page_query:  # e.g. the Explorer's open section
+        assert at.query_params[name] == value, name
+
+
+def test_the_kernel_step_opens_the_explorer_on_k_and_k_tilde():
+    number = next(i for i, s in enumerate(STEPS, 1) if s.look_for.startswith("K shows"))
+    at = open_app("tour", {"step": number})
+    at.button(key="tour_open").click().run()
+    assert_clean(at)
+    titles = [plotly_title(spec) for spec in chart_specs(at)]
+    assert any(t.startswith("Kernel matrix K") for t in titles), titles
+    assert any(t.startswith("Centred K̃") for t in titles), titles
+    assert not any(t.startswith("Input space") for t in titles), titles  # one tab drawn
 
 
 def test_back_and_next_walk_the_steps_and_keep_the_url():

@@ -179,6 +179,41 @@ def test_switching_to_3d_updates_the_projections_and_the_link(server, page):
     assert "dataset=circles" in page.url and "gamma=5" in page.url
 
 
+# Heatmaps whose drawn margins exceed the figure's own: Plotly's automargin pushed them
+# and drew the figure a second time (ui.figures.explorer.heatmap_margins prevents it).
+PUSHED_HEATMAPS = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
+  .filter(gd => gd.data.some(t => t.type === 'heatmap'))
+  .flatMap(gd => ['l', 'r', 't', 'b']
+    .filter(side => gd._fullLayout._size[side] > gd.layout.margin[side] + 0.5)
+    .map(side => gd.layout.title.text + ': ' + side))"""
+
+
+def test_step_by_step_tabs_draw_one_section_and_keep_it_in_the_link(server, page):
+    page.goto(f"{server.url}/explorer?dataset=iris&kernel=rbf&gamma=0.5")
+    wait_until_idle(page, min_charts=6)
+    titles = chart_titles(page)
+    assert any(t.startswith("Input space") for t in titles), titles
+    assert not any(t.startswith("Kernel matrix K") for t in titles), titles
+
+    page.get_by_role("tab", name="2 · K and K̃").click()
+    page.wait_for_url(re.compile(r"section=2"))
+    wait_for_title(page, "Centred K̃")
+    wait_until_idle(page)
+    assert_no_exception(page)
+    titles = chart_titles(page)
+    assert any(t.startswith("Kernel matrix K") for t in titles), titles
+    assert any(t.startswith("Kernel PCA") for t in titles), titles  # the first screen stays
+    assert not any(t.startswith("Input space") for t in titles), titles
+    assert "dataset=iris" in page.url and "gamma=0.5" in page.url
+    assert page.evaluate(PUSHED_HEATMAPS) == []  # each heatmap drawn once
+    shot(page, "explorer-kernel-tab")
+
+    page.reload()  # the link opens the same tab
+    wait_until_idle(page, min_charts=6)
+    wait_for_title(page, "Centred K̃")
+    assert page.get_by_role("tab", name="2 · K and K̃").get_attribute("aria-selected") == "true"
+
+
 def test_usps_digits_page(server, page):
     try:
         datasets.load("usps", n=20)

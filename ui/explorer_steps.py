@@ -1,0 +1,53 @@
+"""The Explorer's step-by-step part: four tabs, and only the open one is drawn.
+
+Drawing all four steps (the input chart, K, K̃, the spectrum) on every load took about
+0.9 s of the page's time to drawn in Chromium (issue 16), although they sit below the
+first screen. As tabs that track their state (``on_change``), only the open tab's charts
+are built and sent; switching tabs reruns only the step-by-step fragment of the page.
+The open tab is in the address bar (``section=2``), so a link or the guided tour can open
+K and K̃ directly.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+SECTIONS = ("1 · The data", "2 · K and K̃", "3 · Eigen-spectrum", "4 · Take it home")
+SECTION_PARAM = "section"  # owned by the Explorer (ui.state.PAGE_PARAMS)
+SECTION_KEY = "explorer_section"  # the tabs' widget key: the open tab's label
+
+
+def parse_section(raw: Any) -> tuple[int, str | None]:
+    """A 1-based section number from the URL; (1, problem) when it is not a valid one."""
+    text = str(raw).strip()
+    try:
+        number = int(text)
+    except ValueError:
+        return 1, f"`{SECTION_PARAM}={text}` is not a section number; showing section 1."
+    if not 1 <= number <= len(SECTIONS):
+        return 1, (
+            f"The Explorer's steps are numbered 1 to {len(SECTIONS)}, not {number}; "
+            "showing section 1."
+        )
+    return number, None
+
+
+def open_section() -> int:
+    """The open tab's number (1-based)."""
+    return SECTIONS.index(st.session_state[SECTION_KEY]) + 1
+
+
+def _write_section_to_url() -> None:
+    st.query_params[SECTION_PARAM] = str(open_section())
+
+
+def section_tabs() -> list:
+    """The four tabs; the link chooses the open one on the page's first run."""
+    if SECTION_KEY not in st.session_state:
+        number, problem = parse_section(st.query_params.get(SECTION_PARAM, "1"))
+        if problem:
+            st.warning(problem, icon=":material/link_off:")
+        st.session_state[SECTION_KEY] = SECTIONS[number - 1]
+    return st.tabs(list(SECTIONS), key=SECTION_KEY, on_change=_write_section_to_url)
