@@ -12,7 +12,8 @@ each view ``--repeats`` times in a fresh Chromium context and reports the median
   (``_fullLayout``). The same wait as the screenshot tool.
 
 Views: the home page and every page of ``ui.lessons.LESSONS`` at default settings, plus
-the Explorer on the circles (n = 400) and on 2,000 USPS digits (issue 16's targets).
+the Explorer on the circles (n = 400) and on 2,000 USPS digits (issue 16's targets), and
+links that open its other step-by-step tabs (``section=2``: K and K̃; ``3``: the spectrum).
 Prints a table with the targets next to the figures. Needs Debian's Chromium.
 
 ``--calibrate`` first times issue 16's reference pages on a bare Streamlit server (an
@@ -81,12 +82,15 @@ def views(only: str | None, pages_only: bool) -> list[tuple[str, str]]:
     listed = [("home", "/")] + [
         (lesson.url_path, f"/{lesson.url_path}") for lesson in LESSONS
     ]
+    circles = "/explorer?dataset=circles&n=400&kernel=rbf&gamma=5"
+    usps = "/explorer?dataset=usps&split=train&n=2000&kernel=rbf&gamma=0.004"
     extra = [
-        ("explorer · circles n=400", "/explorer?dataset=circles&n=400&kernel=rbf&gamma=5"),
-        (
-            "explorer · USPS-2000",
-            "/explorer?dataset=usps&split=train&n=2000&kernel=rbf&gamma=0.004",
-        ),
+        ("explorer · circles n=400", circles),
+        ("explorer · USPS-2000", usps),
+        # A link straight to another step-by-step tab (only the open one is drawn).
+        ("  tab 2 · K and K̃, circles", f"{circles}&section=2"),
+        ("  tab 3 · spectrum, circles", f"{circles}&section=3"),
+        ("  tab 2 · K and K̃, USPS", f"{usps}&section=2"),
     ]
     chosen = listed if pages_only else listed + extra
     if only:
