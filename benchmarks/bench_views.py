@@ -200,7 +200,10 @@ def main() -> None:
               "machine as fast as then, the times above would be about:")
         for name, _size, drawn, _errors in rows:
             target = TARGETS.get(name)
-            note = "" if target is None else f"  (target {target[1]:.1f} s)"
+            met = target is not None and drawn / slowdown <= target[1]
+            note = "" if target is None else (
+                f"  (target {target[1]:.1f} s: {'met' if met else 'not met'})"
+            )
             print(f"  {name:28s} {drawn / slowdown:6.2f} s{note}")
 
 
