@@ -5,7 +5,8 @@ import streamlit as st
 from kpca_core import center_kernel, kernel_spectrum
 from ui import explorer_view as view
 from ui import exports
-from ui.compute import DENSE_MAX_N, analysis_is_cached, explorer_analysis
+from ui.analysis import DENSE_MAX_N
+from ui.compute import analysis_is_cached, explorer_analysis
 from ui.explorer_charts import chart_columns, wrapping_columns
 from ui.explorer_projections import gamma_hints, projections
 from ui.explorer_steps import section_tabs

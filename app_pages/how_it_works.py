@@ -4,7 +4,8 @@ import streamlit as st
 
 from ui import exports
 from ui import how_it_works_view as view
-from ui.compute import DENSE_MAX_N, explorer_analysis
+from ui.analysis import DENSE_MAX_N
+from ui.compute import explorer_analysis
 from ui.memory import guard_memory
 from ui.page import page_data
 from ui.sidebar import current_settings, with_valid_components

@@ -23,7 +23,7 @@ import datasets  # noqa: E402
 from experiments.feature_maps import explicit_pca, rbf_taylor_convergence  # noqa: E402
 from experiments.mistake_damage import compare_mistakes  # noqa: E402
 from experiments.step_by_step import step_by_step  # noqa: E402
-from ui.compute import analyse  # noqa: E402
+from ui.analysis import analyse  # noqa: E402
 from ui.kernel_trick_view import TAYLOR_MAX_N  # noqa: E402
 from ui.mistakes_view import EIG_MAX_N, MISTAKES_MAX_N  # noqa: E402
 
@@ -50,7 +50,7 @@ def main() -> None:
     data = datasets.load("circles", n=500)
     X, y = data.X, data.y
     rows = {
-        "Explorer fit reused by How it works (ui.compute.analyse)":
+        "Explorer fit reused by How it works (ui.analysis.analyse)":
             lambda g: analyse(X, y, kernel="rbf", kernel_params={"gamma": g}, n_components=3),
         "How it works: step_by_step (checks + timings)":
             lambda g: step_by_step(X, kernel="rbf", kernel_params={"gamma": g}, n_components=3),

@@ -16,7 +16,8 @@ from experiments.kernel_diagnostics import diagnose, feature_scale_ratio
 from experiments.separability import METHOD, linear_separability
 from kpca_core import KERNELS
 from ui import figures
-from ui.compute import Analysis, reference_gamma_for
+from ui.analysis import Analysis
+from ui.compute import reference_gamma_for
 from ui.explorer_charts import (
     SCATTERGL_ABOVE,
     SELECTION,

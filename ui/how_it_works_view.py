@@ -23,9 +23,10 @@ from kpca_core import (
     scale_eigenvectors,
 )
 from ui import figures
+from ui.analysis import Analysis, block_average
 from ui.charts import show_chart
 from ui.checks import Check, show_check
-from ui.compute import Analysis, block_average, inputs
+from ui.compute import inputs
 from ui.exports import view_name
 from ui.figures import how_it_works as fig
 from ui.sidebar import current_settings

@@ -12,9 +12,10 @@ from experiments import approximations as approx
 from kpca_core import KERNELS
 from ui import memory
 from ui.admission import queued
+from ui.analysis import may_be_indefinite
 from ui.charts import show_chart
 from ui.checks import Check, show_check
-from ui.compute import BoundedStore, inputs, may_be_indefinite, results_store
+from ui.compute import BoundedStore, inputs, results_store
 from ui.figures import scale as figures
 from ui.sidebar import apply_settings
 from ui.state import Settings

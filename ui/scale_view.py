@@ -16,14 +16,9 @@ import datasets
 from experiments import scaling
 from ui import memory
 from ui.admission import queued
+from ui.analysis import DENSE_MAX_N, DISPLAY_HEATMAP_SIDE, ITERATIVE_TOP, standardized
 from ui.charts import show_chart
-from ui.compute import (
-    DENSE_MAX_N,
-    DISPLAY_HEATMAP_SIDE,
-    ITERATIVE_TOP,
-    inputs,
-    standardized,
-)
+from ui.compute import inputs
 from ui.figures import scale as figures
 from ui.state import Settings
 

@@ -1,4 +1,4 @@
-"""ui.compute against kpca_core and scikit-learn: the numbers the Explorer shows."""
+"""ui.analysis and ui.compute against kpca_core and scikit-learn: the numbers the Explorer shows."""
 
 import dataclasses
 
@@ -14,7 +14,7 @@ from kpca_core import (
     compute_kernel,
     kernel_spectrum,
 )
-from ui import compute
+from ui import analysis, compute
 
 
 def _columns_equal_up_to_sign(A, B, rtol=1e-6):
@@ -38,7 +38,7 @@ def _columns_equal_up_to_sign(A, B, rtol=1e-6):
 def test_analysis_matches_kpca_core_and_kernel_pca(dataset, kernel, params):
     data = datasets.load(dataset) if dataset == "iris" else datasets.load(dataset, n=120)
     X, y = data.X, data.y
-    result = compute.analyse(X, y, kernel=kernel, kernel_params=params, n_components=3)
+    result = analysis.analyse(X, y, kernel=kernel, kernel_params=params, n_components=3)
 
     K = compute_kernel(X, kernel=kernel, **params)
     Kc = center_kernel(K)
@@ -68,19 +68,19 @@ def test_analysis_matches_kpca_core_and_kernel_pca(dataset, kernel, params):
 
 def test_signs_are_deterministic():
     X = datasets.load("circles", n=80).X
-    result = compute.analyse(X, None, kernel="rbf", kernel_params={"gamma": 5.0}, n_components=3)
+    result = analysis.analyse(X, None, kernel="rbf", kernel_params={"gamma": 5.0}, n_components=3)
     rows = np.argmax(np.abs(result.projection), axis=0)
     assert (result.projection[rows, np.arange(3)] > 0).all()
 
 
 def test_sigmoid_negative_eigenvalues_are_flagged_and_rbf_has_none():
     X = datasets.load("moons", n=150).X
-    sigmoid = compute.analyse(
+    sigmoid = analysis.analyse(
         X, None, kernel="sigmoid", kernel_params={"gamma": 2.0, "coef0": -1.0}, n_components=2
     )
     assert sigmoid.negative.any()
     assert (sigmoid.eigenvalues[sigmoid.negative] < 0).all()
-    rbf = compute.analyse(X, None, kernel="rbf", kernel_params={"gamma": 2.0}, n_components=2)
+    rbf = analysis.analyse(X, None, kernel="rbf", kernel_params={"gamma": 2.0}, n_components=2)
     assert not rbf.negative.any()
 
 
@@ -89,14 +89,14 @@ def test_block_average_equals_the_explicit_block_means():
     A = rng.normal(size=(23, 23))
     A = A + A.T
     order = rng.permutation(23)
-    averaged, block = compute.block_average(A, order, max_side=5)
+    averaged, block = analysis.block_average(A, order, max_side=5)
     assert block == 5 and averaged.shape == (5, 5)
     ordered = A[np.ix_(order, order)]
     for i in range(5):
         for j in range(5):
             expected = ordered[5 * i : 5 * i + 5, 5 * j : 5 * j + 5].mean()
             assert averaged[i, j] == pytest.approx(expected)
-    same, one = compute.block_average(A, order, max_side=23)
+    same, one = analysis.block_average(A, order, max_side=23)
     assert one == 1
     np.testing.assert_array_equal(same, ordered)
 
@@ -104,12 +104,12 @@ def test_block_average_equals_the_explicit_block_means():
 def test_large_n_path_agrees_with_the_dense_path(monkeypatch):
     data = datasets.load("moons", n=300)
     params = {"gamma": 2.0, "coef0": -1.0}
-    dense = compute.analyse(data.X, data.y, kernel="sigmoid", kernel_params=params, n_components=3)
-    monkeypatch.setattr(compute, "DENSE_MAX_N", 100)
-    monkeypatch.setattr(compute, "MAX_HEATMAP_SIDE", 50)
-    big = compute.analyse(data.X, data.y, kernel="sigmoid", kernel_params=params, n_components=3)
+    dense = analysis.analyse(data.X, data.y, kernel="sigmoid", kernel_params=params, n_components=3)
+    monkeypatch.setattr(analysis, "DENSE_MAX_N", 100)
+    monkeypatch.setattr(analysis, "MAX_HEATMAP_SIDE", 50)
+    big = analysis.analyse(data.X, data.y, kernel="sigmoid", kernel_params=params, n_components=3)
     assert not big.spectrum_complete and dense.spectrum_complete
-    top = compute.ITERATIVE_TOP
+    top = analysis.ITERATIVE_TOP
     assert big.eigenvalue_ranks.tolist() == list(range(1, top + 1))
     np.testing.assert_allclose(big.eigenvalues, dense.eigenvalues[:top], atol=1e-8)
     assert big.trace == pytest.approx(dense.trace)
@@ -122,7 +122,7 @@ def test_large_n_path_agrees_with_the_dense_path(monkeypatch):
 
 def test_negative_mass_bound_is_certified_from_the_trace():
     X = datasets.load("moons", n=200).X
-    full = compute.analyse(
+    full = analysis.analyse(
         X, None, kernel="sigmoid", kernel_params={"gamma": 2.0, "coef0": -1.0}, n_components=2
     )
     exact = -full.eigenvalues[full.eigenvalues < 0].sum()  # round-off included
@@ -139,22 +139,22 @@ def test_negative_mass_bound_is_certified_from_the_trace():
 
 
 def test_which_kernels_may_be_indefinite():
-    assert compute.may_be_indefinite("sigmoid", {"gamma": 1.0, "coef0": 0.0})
-    assert compute.may_be_indefinite("poly", {"gamma": 1.0, "degree": 2, "coef0": -1.0})
-    assert not compute.may_be_indefinite("poly", {"gamma": 1.0, "degree": 2, "coef0": 1.0})
-    assert not compute.may_be_indefinite("rbf", {"gamma": 1.0})
+    assert analysis.may_be_indefinite("sigmoid", {"gamma": 1.0, "coef0": 0.0})
+    assert analysis.may_be_indefinite("poly", {"gamma": 1.0, "degree": 2, "coef0": -1.0})
+    assert not analysis.may_be_indefinite("poly", {"gamma": 1.0, "degree": 2, "coef0": 1.0})
+    assert not analysis.may_be_indefinite("rbf", {"gamma": 1.0})
 
 
 def test_results_are_read_only():
     X = datasets.load("circles", n=50).X
-    result = compute.analyse(X, None, kernel="linear", kernel_params={}, n_components=2)
+    result = analysis.analyse(X, None, kernel="linear", kernel_params={}, n_components=2)
     with pytest.raises(ValueError):
         result.projection[0, 0] = 1.0
 
 
 def test_standardized_keeps_constant_columns_finite():
     X = np.array([[1.0, 5.0], [3.0, 5.0]])
-    np.testing.assert_array_equal(compute.standardized(X), [[-1.0, 0.0], [1.0, 0.0]])
+    np.testing.assert_array_equal(analysis.standardized(X), [[-1.0, 0.0], [1.0, 0.0]])
 
 
 def test_bounded_store_evicts_oldest_and_computes_once():
@@ -170,7 +170,7 @@ def test_bounded_store_evicts_oldest_and_computes_once():
 def test_a_repeated_top_eigenvalue_still_gives_every_component(n):
     # Points far apart with a huge γ: K = I, so K̃ has the eigenvalue 1 (n − 1 times).
     X = np.arange(n, dtype=float)[:, None] * 10
-    result = compute.analyse(X, None, kernel="rbf", kernel_params={"gamma": 10.0}, n_components=3)
+    result = analysis.analyse(X, None, kernel="rbf", kernel_params={"gamma": 10.0}, n_components=3)
     assert result.projection.shape == (n, 3)
     np.testing.assert_allclose(result.eigenvalues[: n - 1], 1.0)
     # Each score column is a unit eigenvector times sqrt(1): unit length, centred.

@@ -7,14 +7,14 @@ import io
 import numpy as np
 import pandas as pd
 
-from ui import charts, compute, exports, state
+from ui import analysis, charts, exports, state
 
 
 def test_projection_and_eigenvalue_csvs_parse_back_exactly():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(40, 3))
     y = np.repeat([0, 1], 20)
-    result = compute.analyse(X, y, kernel="rbf", kernel_params={"gamma": 0.5}, n_components=3)
+    result = analysis.analyse(X, y, kernel="rbf", kernel_params={"gamma": 0.5}, n_components=3)
     table = pd.read_csv(io.StringIO(
         exports.projections_csv(result.projection, result.pca_projection, y, ("a", "b"))
     ))

@@ -19,7 +19,7 @@ from kpca_core import KERNELS, KernelPCA, center_kernel, compute_kernel, kernel_
 from tests.app.explorer_sections import DATA_TAB, KERNEL_TAB, SPECTRUM_TAB, open_section
 from tests.app.plotly_json import chart_specs, decode, find_chart, scatter_points
 from tests.app.plotly_json import title as plotly_title
-from ui import compute, figures, state
+from ui import analysis, figures, state
 from ui.explorer_steps import parse_section
 from ui.sidebar import NO_LABEL
 
@@ -115,7 +115,7 @@ def test_usps_preset_shows_digits():
 def block_means(M: np.ndarray, order: np.ndarray) -> np.ndarray:
     """M in class order, averaged over b × b blocks as the heatmaps draw it (explicit loops)."""
     n = len(order)
-    side = compute.DISPLAY_HEATMAP_SIDE
+    side = analysis.DISPLAY_HEATMAP_SIDE
     b = 1 if n <= side else -(-n // side)
     P = M[np.ix_(order, order)]
     starts = range(0, n, b)
@@ -125,7 +125,7 @@ def block_means(M: np.ndarray, order: np.ndarray) -> np.ndarray:
 def check_explorer_numbers(at: AppTest, settings: state.Settings) -> None:
     """What the Explorer shows equals what kpca_core / scikit-learn compute."""
     data = expected_inputs(settings)
-    X = compute.standardized(data.X) if settings.standardize else data.X
+    X = analysis.standardized(data.X) if settings.standardize else data.X
     params = settings.kernel_params()
     K = compute_kernel(X, kernel=settings.kernel, **params)
     Kc = center_kernel(K)
@@ -383,12 +383,12 @@ def test_usps_unavailable_is_an_error_message_not_a_traceback(monkeypatch):
 
 @pytest.mark.slow
 def test_large_n_blocks_the_heatmaps_and_uses_the_iterative_spectrum():
-    n = compute.DENSE_MAX_N + 100
+    n = analysis.DENSE_MAX_N + 100
     at = open_app("explorer", {"dataset": "circles", "n": n, "kernel": "rbf", "gamma": 10})
     assert_clean(at)
     open_section(at, KERNEL_TAB)
     heat = decode(find_chart(at, "Kernel matrix K")["data"][0]["z"])
-    assert heat.shape[0] <= compute.MAX_HEATMAP_SIDE
+    assert heat.shape[0] <= analysis.MAX_HEATMAP_SIDE
     assert any("block of points" in i.value for i in at.info)
     open_section(at, SPECTRUM_TAB)
     captions = " ".join(c.value for c in at.caption)
@@ -513,7 +513,7 @@ def test_gamma_keeps_its_multiple_of_the_data_scale_when_standardising():
     assert_clean(at)
     X = datasets.load("iris").X
     raw = kernel_diagnostics.reference_gamma(X, "rbf")
-    scaled = kernel_diagnostics.reference_gamma(compute.standardized(X), "rbf")
+    scaled = kernel_diagnostics.reference_gamma(analysis.standardized(X), "rbf")
     expected = kernel_diagnostics.round_gamma(0.2 * scaled / raw)
     assert at.select_slider(key="w_gamma").value == expected
     assert "standardising the inputs" in sidebar_notes(at)

@@ -11,7 +11,7 @@ from sklearn.datasets import load_wine
 import datasets
 from experiments import kernel_diagnostics as kd
 from ui import state
-from ui.compute import analyse
+from ui.analysis import analyse
 
 
 def usps_available() -> bool:

@@ -10,7 +10,7 @@ import pytest
 import datasets
 from experiments.reproduce import explorer_script
 from kpca_core import IndefiniteKernelWarning
-from ui import compute, state
+from ui import analysis, state
 
 VIEWS = [
     ("circles", {"n": 150}, "rbf", {"gamma": 5.0}, 3, False),
@@ -47,8 +47,8 @@ def test_script_recomputes_the_explorers_numbers(view, capsys):
     assert "eigenvalues of K~" in capsys.readouterr().out
 
     data = datasets.load(dataset, **options)
-    X = compute.standardized(data.X) if standardize else data.X
-    page = compute.analyse(X, data.y, kernel=kernel, kernel_params=params, n_components=k)
+    X = analysis.standardized(data.X) if standardize else data.X
+    page = analysis.analyse(X, data.y, kernel=kernel, kernel_params=params, n_components=k)
     scale = abs(page.eigenvalues[0])
     np.testing.assert_allclose(result["eigenvalues"], page.eigenvalues[:k],
                                atol=1e-9 * scale, rtol=1e-9)

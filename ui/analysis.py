@@ -1,0 +1,287 @@
+"""The Explorer's kernel PCA as a plain function of arrays: what the pages draw.
+
+:func:`analyse` runs kernel PCA with ``kpca_core`` (and linear PCA for comparison) and
+returns only what the pages show: K and K̃ block-averaged for the heatmaps, the
+spectrum, the projections and the kernel's diagnostics. No Streamlit: the tests check it
+against ``kpca_core`` and scikit-learn, and :mod:`ui.compute` keeps its results in
+bounded caches.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse
+import scipy.sparse.linalg
+from sklearn.decomposition import PCA
+
+from experiments.kernel_diagnostics import (
+    KernelStats,
+    effective_rank,
+    saturated_share,
+    subspace_similarity,
+)
+from kpca_core import (
+    KERNELS,
+    center_kernel,
+    clean_eigenvalues,
+    compute_kernel,
+    eigendecompose,
+    explained_variance_ratio,
+    kernel_spectrum,
+)
+
+# Never send more than MAX_HEATMAP_SIDE² cells of a kernel matrix to the browser.
+MAX_HEATMAP_SIDE = 500
+# The Explorer draws K and K̃ at most this many cells a side: a heatmap is ~450 px wide,
+# so 200 cells are 2 px each, as fine as the eye can see, at a sixth of 500²'s bytes.
+DISPLAY_HEATMAP_SIDE = 200
+# Up to this n the whole spectrum is computed (kpca_core.kernel_spectrum, ~0.4 s at
+# n = 2000). Above it (e.g. the full USPS) only the leading and the most negative
+# eigenvalues are computed iteratively, and K̃ is centred in place to halve memory.
+DENSE_MAX_N = 2500
+# How many leading eigenvalues the iterative path computes for the spectrum plot.
+ITERATIVE_TOP = 40
+
+ProgressCallback = Callable[[float, str], None]
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What the Explorer draws for one dataset + kernel (all arrays read-only).
+
+    Attributes
+    ----------
+    order : (n,) int
+        Permutation that sorts points by class (stable); heatmaps use this order.
+    class_sizes : (c,) int
+        Number of points in each class, in the order of ``order``.
+    kernel_display, centered_display : (m, m) float
+        K and K̃ in class order, block-averaged to at most ``MAX_HEATMAP_SIDE``.
+    block_size : int
+        Points per heatmap cell along each axis (1 = the matrix itself).
+    eigenvalues : (p,) float
+        Eigenvalues of K̃, descending. All n of them when ``spectrum_complete``;
+        otherwise only the leading ``ITERATIVE_TOP`` (or k, if larger).
+    spectrum_complete : bool
+    eigenvalue_ranks : (p,) int
+        1-based rank of each entry of ``eigenvalues`` among all n.
+    trace : float
+        trace(K̃) = sum of all n eigenvalues; explained variance = λ / trace.
+    projection : (n, k) float
+        KPCA scores on the first k components: unit eigenvector × sqrt(λ), signs
+        fixed so the largest-|.| entry of each eigenvector is positive.
+    pca_projection : (n, min(k, d)) float
+        Linear PCA scores of the same inputs, for comparison.
+    pca_ratio : (min(n, d),) float
+        Linear PCA's explained variance ratio, all components.
+    negative : (p,) bool
+        Which eigenvalues are genuinely negative, beyond round-off (kpca_core's
+        ``clean_eigenvalues`` rule): the kernel is indefinite.
+    stats : KernelStats
+        What the γ diagnostics need (``experiments.kernel_diagnostics``); its
+        ``linear_similarity`` compares kernel and linear PCA on components 1 and 2.
+    """
+
+    order: np.ndarray
+    class_sizes: np.ndarray
+    kernel_display: np.ndarray
+    centered_display: np.ndarray
+    block_size: int
+    eigenvalues: np.ndarray
+    spectrum_complete: bool
+    eigenvalue_ranks: np.ndarray
+    trace: float
+    projection: np.ndarray
+    pca_projection: np.ndarray
+    pca_ratio: np.ndarray
+    negative: np.ndarray
+    stats: KernelStats | None = None
+
+    @property
+    def n(self) -> int:
+        return int(self.projection.shape[0])
+
+    @property
+    def variance_base(self) -> float:
+        """What "explained variance" is a share of.
+
+        trace(K̃) = Σλ, the total variance in feature space, for a positive
+        semi-definite kernel. With genuinely negative eigenvalues (sigmoid) Σλ is smaller
+        than the positive part alone, so λ / trace would exceed 100 %; the base is then
+        the sum of the positive eigenvalues, the variance of the real part of the
+        embedding (shares add up to 100 %). When only the leading eigenvalues are known,
+        the largest base they certify: max(trace, Σ held positive λ).
+        """
+        positive = float(np.clip(self.eigenvalues, 0.0, None).sum())
+        if self.spectrum_complete:
+            return positive if bool(np.any(self.negative)) else self.trace
+        return max(self.trace, positive)
+
+    @property
+    def explained_ratio(self) -> np.ndarray:
+        """λ / :attr:`variance_base` for the eigenvalues held."""
+        return explained_variance_ratio(self.eigenvalues, self.variance_base)
+
+    @property
+    def negative_mass_bound(self) -> float:
+        """−(sum of the negative eigenvalues of K̃): exact when the spectrum is complete.
+
+        Otherwise a certified lower bound from what is known: trace(K̃) = Σ all λ, so if
+        the positive eigenvalues held add up to more than the trace, the others must
+        include negatives summing to at most trace − Σ held positives. 0 when nothing
+        can be concluded.
+        """
+        if self.spectrum_complete:
+            return -float(self.eigenvalues[self.eigenvalues < 0].sum())
+        held_positive = float(np.clip(self.eigenvalues, 0.0, None).sum())
+        return max(held_positive - self.trace, 0.0)
+
+
+def class_order(y: np.ndarray | None, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Stable permutation grouping points by class, and the class sizes in that order."""
+    if y is None:
+        return np.arange(n), np.array([n])
+    order = np.argsort(y, kind="stable")
+    _, sizes = np.unique(y, return_counts=True)
+    return order, sizes
+
+
+def block_average(M: np.ndarray, order: np.ndarray, max_side: int) -> tuple[np.ndarray, int]:
+    """``M[order][:, order]`` averaged over square blocks so the side is ≤ ``max_side``.
+
+    Done as P · M · Pᵀ with a sparse averaging matrix P (one non-zero per column), so
+    the permuted n × n copy is never made. Returns the matrix and the block size.
+    """
+    n = M.shape[0]
+    if n <= max_side:
+        return M[np.ix_(order, order)], 1
+    block = math.ceil(n / max_side)
+    blocks = math.ceil(n / block)
+    group = np.arange(n) // block  # position in class order → block number
+    sizes = np.bincount(group, minlength=blocks).astype(np.float64)
+    P = scipy.sparse.csr_matrix(
+        (1.0 / sizes[group], (group, order)), shape=(blocks, n)
+    )  # row b averages the points that sit in block b after ordering
+    left = P @ M  # (blocks, n)
+    return np.asarray((P @ left.T).T), block
+
+
+def standardized(X: np.ndarray) -> np.ndarray:
+    """Zero mean, unit variance per column; constant columns are only centred."""
+    std = X.std(axis=0)
+    std[std == 0] = 1.0
+    return (X - X.mean(axis=0)) / std
+
+
+def analyse(
+    X: np.ndarray,
+    y: np.ndarray | None,
+    *,
+    kernel: str,
+    kernel_params: dict,
+    n_components: int,
+    on_progress: ProgressCallback | None = None,
+    display_side: int = DISPLAY_HEATMAP_SIDE,
+) -> Analysis:
+    """Kernel PCA of X for the Explorer, plus linear PCA for comparison.
+
+    ``n_components`` must already be ≤ n − 1 (the sidebar validates it).
+    For large n only the leading eigenvalues are computed: Lanczos needs minutes to
+    find the most negative ones of an indefinite kernel among thousands of near-zero
+    ones (measured: no convergence in 20 s on the full USPS with a sigmoid kernel), so
+    instead :attr:`Analysis.negative_mass_bound` gives a certified lower bound.
+    """
+    report = on_progress or (lambda fraction, text: None)
+    n = X.shape[0]
+    k = n_components
+    order, sizes = class_order(y, n)
+
+    report(0.05, f"Kernel matrix K ({n:,} × {n:,})")
+    K = compute_kernel(X, kernel=kernel, **kernel_params)
+    K_display, block = block_average(K, order, min(display_side, MAX_HEATMAP_SIDE))
+    k_norm = float(np.linalg.norm(K))
+    saturated = saturated_share(K) if kernel == "sigmoid" else 0.0
+
+    report(0.3, "Centring K in feature space")
+    dense = n <= DENSE_MAX_N
+    # K is only needed for its heatmap, already made: overwrite it with K̃ so a single
+    # n × n matrix is alive (kernel_spectrum still makes one working copy).
+    Kc = center_kernel(K, copy=False)
+    del K
+    Kc_display, _ = block_average(Kc, order, min(display_side, MAX_HEATMAP_SIDE))
+    trace = float(np.trace(Kc))
+    kc_norm = float(np.linalg.norm(Kc))
+
+    if dense:
+        report(0.45, "All eigenvalues of K̃")
+        values = kernel_spectrum(Kc)
+        ranks = np.arange(1, n + 1)
+        report(0.7, f"Leading {k} eigenvectors of K̃")
+        # K̃ is symmetric by construction: skip the core's check (two passes over K̃).
+        leading = eigendecompose(Kc, k, random_state=0, check_symmetry=False)
+    else:
+        report(0.45, f"Leading {ITERATIVE_TOP} eigenvalues of K̃ (iterative)")
+        n_top = max(ITERATIVE_TOP, k)
+        leading = eigendecompose(
+            Kc, n_top, solver="arpack", random_state=0, check_symmetry=False
+        )
+        values, ranks = leading.eigenvalues, np.arange(1, n_top + 1)
+    del Kc
+
+    report(0.9, "Projections and linear PCA")
+    # Scores = unit eigenvector × sqrt(λ) (= KernelPCA.fit_transform); a component with
+    # λ ≤ 0 has no real axis and scores 0, as in kpca_core.scale_eigenvectors.
+    top_values = leading.eigenvalues[:k]
+    projection = leading.eigenvectors[:, :k] * np.sqrt(np.clip(top_values, 0.0, None))
+    # One full linear PCA gives both its whole spectrum and the scores.
+    pca = PCA(svd_solver="full").fit(X)
+    pca_projection = pca.transform(X)[:, : min(k, pca.n_components_)]
+    pca_ratio = pca.explained_variance_ratio_
+
+    _, negative = clean_eigenvalues(values)
+    m = min(2, k, pca_projection.shape[1])
+    stats = KernelStats(
+        n=n,
+        effective_rank=effective_rank(trace, kc_norm),
+        centred_share=kc_norm / k_norm if k_norm > 0 else 0.0,
+        saturated_share=saturated,
+        linear_similarity=subspace_similarity(projection[:, :m], pca_projection[:, :m]),
+    )
+    result = Analysis(
+        order=order,
+        class_sizes=sizes,
+        kernel_display=K_display,
+        centered_display=Kc_display,
+        block_size=block,
+        eigenvalues=np.ascontiguousarray(values),
+        spectrum_complete=dense,
+        eigenvalue_ranks=ranks,
+        trace=trace,
+        projection=np.ascontiguousarray(projection),
+        pca_projection=pca_projection,
+        pca_ratio=pca_ratio,
+        negative=negative,
+        stats=stats,
+    )
+    for value in vars(result).values():
+        if isinstance(value, np.ndarray):
+            value.setflags(write=False)
+    report(1.0, "Done")
+    return result
+
+
+def may_be_indefinite(kernel: str, kernel_params: dict) -> bool:
+    """Whether K̃ can have genuinely negative eigenvalues for this kernel."""
+    if not KERNELS[kernel].positive_definite:
+        return True
+    # (γ xᵀy + c₀)ᵈ is only guaranteed positive semi-definite for c₀ ≥ 0.
+    return kernel == "poly" and kernel_params.get("coef0", 0.0) < 0
+
+
+def kernel_spectrum_reference(X: np.ndarray, kernel: str, kernel_params: dict) -> np.ndarray:
+    """kpca_core's own spectrum path (used by tests to check :func:`analyse`)."""
+    return kernel_spectrum(center_kernel(compute_kernel(X, kernel=kernel, **kernel_params)))
