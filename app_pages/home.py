@@ -3,8 +3,8 @@
 import streamlit as st
 
 from ui.lessons import LESSONS
+from ui.presets import presets
 from ui.sidebar import apply_settings
-from ui.state import presets
 
 st.title("KPCA Lab")
 st.write(

@@ -21,6 +21,7 @@ from tests.app.plotly_json import chart_specs, decode, find_chart, scatter_point
 from tests.app.plotly_json import title as plotly_title
 from ui import analysis, figures, state
 from ui.explorer_steps import parse_section
+from ui.presets import presets
 from ui.sidebar import NO_LABEL
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -86,10 +87,10 @@ def test_home_page_explains_and_offers_the_presets():
     assert at.title[0].value == "KPCA Lab"
     assert "Kernel PCA" in at.markdown[0].value
     labels = [b.label for b in at.button]
-    assert labels[:5] == [p.title for p in state.presets()]
+    assert labels[:5] == [p.title for p in presets()]
 
 
-@pytest.mark.parametrize("preset", state.presets()[:3] + state.presets()[4:], ids=lambda p: p.key)
+@pytest.mark.parametrize("preset", presets()[:3] + presets()[4:], ids=lambda p: p.key)
 def test_preset_opens_the_explorer_with_its_settings(preset):
     at = open_app("home")
     at.button(key=f"preset_{preset.key}").click().run()
@@ -101,7 +102,7 @@ def test_preset_opens_the_explorer_with_its_settings(preset):
 
 @needs_usps
 def test_usps_preset_shows_digits():
-    preset = next(p for p in state.presets() if p.key == "usps_poly")
+    preset = next(p for p in presets() if p.key == "usps_poly")
     at = open_app("home")
     at.button(key=f"preset_{preset.key}").click().run()
     assert_clean(at)
@@ -256,7 +257,7 @@ def test_standardised_inputs_change_what_the_kernel_sees():
 
 
 def test_sigmoid_flags_negative_eigenvalues_in_red():
-    preset = next(p for p in state.presets() if p.key == "sigmoid")
+    preset = next(p for p in presets() if p.key == "sigmoid")
     at = open_app("explorer", state.settings_to_query(preset.settings))
     assert_clean(at)
     assert any("negative eigenvalue" in w.value for w in at.warning)  # on the first screen
@@ -588,7 +589,7 @@ def test_no_server_path_in_any_text():
 
 
 def test_indefinite_spectrum_shares_add_up_to_at_most_100_percent():
-    preset = next(p for p in state.presets() if p.key == "sigmoid")
+    preset = next(p for p in presets() if p.key == "sigmoid")
     at = open_app("explorer", state.settings_to_query(preset.settings))
     open_section(at, SPECTRUM_TAB)
     spectrum_chart = find_chart(at, "Eigenvalues λ of K̃")

@@ -7,6 +7,7 @@ import pytest
 import datasets
 from kpca_core import KERNELS
 from ui import state
+from ui.presets import presets
 from ui.state import Settings, settings_from_query, settings_to_query
 
 
@@ -103,24 +104,24 @@ def test_many_problems_give_one_warning_each():
 
 
 def test_presets_are_valid_views_that_survive_a_link():
-    presets = state.presets()
-    assert [p.title for p in presets] == [
+    shown = presets()
+    assert [p.title for p in shown] == [
         "Circles + RBF (γ=5)",
         "Schölkopf's toy + RBF",
         "Iris + polynomial",
         "USPS digits + polynomial (degree 3)",
         "Sigmoid: an indefinite kernel",
     ]
-    for preset in presets:
+    for preset in shown:
         parsed, warnings = settings_from_query(settings_to_query(preset.settings))
         assert warnings == [], preset.title
         assert parsed == preset.settings, preset.title
     # The preset, the circles' suggested kernel and the default agree (γ = 5).
     circles = datasets.available()["circles"].suggested_kernel
-    assert presets[0].settings.kernel == circles["kernel"] == "rbf"
-    assert presets[0].settings.gamma == circles["gamma"] == state.default_settings().gamma == 5
-    assert presets[3].settings.kernel == "poly" and presets[3].settings.degree == 3
-    assert not KERNELS[presets[4].settings.kernel].positive_definite
+    assert shown[0].settings.kernel == circles["kernel"] == "rbf"
+    assert shown[0].settings.gamma == circles["gamma"] == state.default_settings().gamma == 5
+    assert shown[3].settings.kernel == "poly" and shown[3].settings.degree == 3
+    assert not KERNELS[shown[4].settings.kernel].positive_definite
 
 
 def test_gamma_choices_keep_a_value_from_a_link():

@@ -1,0 +1,86 @@
+"""The home page's classroom presets: one-click views, each a :class:`~ui.state.Settings`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import datasets
+from ui.state import Settings, default_settings, with_suggested_kernel
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A one-click classroom view."""
+
+    key: str
+    title: str
+    lesson: str
+    settings: Settings = field(compare=False)
+
+
+def presets() -> list[Preset]:
+    """The classroom presets, in the order they appear on the home page.
+
+    Built on demand (not at import) so they pick up each dataset's current defaults.
+    Presets whose dataset is missing from ``datasets.available()`` are left out.
+    """
+    catalogue = datasets.available()
+
+    def view(dataset: str, kernel: str, **params: Any) -> Settings:
+        base = default_settings(dataset)
+        options = dict(base.dataset_options)
+        for name in list(params):
+            if name in options:
+                options[name] = params.pop(name)
+        return replace(
+            base, kernel=kernel, dataset_options=tuple(sorted(options.items())), **params
+        )
+
+    candidates = [
+        (
+            "circles_rbf",
+            "Circles + RBF (γ=5)",
+            "Two nested rings that no straight line separates; with γ = 5 the first RBF "
+            "component alone pulls them apart, while linear PCA cannot.",
+            "circles",
+            lambda: with_suggested_kernel(view("circles", "rbf")),
+        ),
+        (
+            "toy_rbf",
+            "Schölkopf's toy + RBF",
+            "Three Gaussian blobs from the 1998 kernel PCA paper; the leading RBF "
+            "components pick out the clusters one by one.",
+            "scholkopf_toy",
+            lambda: with_suggested_kernel(view("scholkopf_toy", "rbf")),
+        ),
+        (
+            "iris_poly",
+            "Iris + polynomial",
+            "Four flower measurements; a degree-2 polynomial kernel does no better than "
+            "linear PCA at separating the three species — kernels are not always a win.",
+            "iris",
+            lambda: view("iris", "poly", gamma=0.1, degree=2, coef0=1.0),
+        ),
+        (
+            "usps_poly",
+            "USPS digits + polynomial (degree 3)",
+            "2,000 handwritten 16×16 digits, each a point in 256 dimensions: see which "
+            "digits the cubic kernel's first components pull apart, next to linear PCA.",
+            "usps",
+            lambda: view("usps", "poly", gamma=1 / 256, degree=3, coef0=1.0),
+        ),
+        (
+            "sigmoid",
+            "Sigmoid: an indefinite kernel",
+            "The sigmoid 'kernel' is not positive semi-definite: its centred matrix has "
+            "negative eigenvalues, shown in red in the spectrum.",
+            "moons",
+            lambda: view("moons", "sigmoid", gamma=2.0, coef0=-1.0),
+        ),
+    ]
+    return [
+        Preset(key, title, lesson, build())
+        for key, title, lesson, dataset, build in candidates
+        if dataset in catalogue
+    ]
