@@ -20,9 +20,9 @@ from tests.app.explorer_sections import DATA_TAB, KERNEL_TAB, SPECTRUM_TAB, open
 from tests.app.plotly_json import chart_specs, decode, find_chart, scatter_points
 from tests.app.plotly_json import title as plotly_title
 from ui import analysis, figures, state
+from ui.csv_controls import NO_LABEL
 from ui.explorer_steps import parse_section
 from ui.presets import presets
-from ui.sidebar import NO_LABEL
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 SMALL_N = 60

@@ -10,7 +10,7 @@ import numpy as np
 
 from tests.app.plotly_json import title as plotly_title
 from tests.app.test_pages import assert_clean, find_chart, open_app
-from ui import compute, sidebar, state, uploads
+from ui import compute, csv_controls, state, uploads
 from ui.lessons import LESSONS
 
 # Pages that read the sidebar's data (the tour has none; de-noising uses USPS only).
@@ -68,7 +68,7 @@ def test_sessions_never_see_each_others_upload():
     # such upload, so he is asked for his own file and sees none of her points.
     bob = open_app("explorer")
     bob.selectbox(key="w_dataset").set_value(state.CSV).run()
-    bob.session_state[sidebar._CSV_LAST_GOOD] = alice_options
+    bob.session_state[csv_controls._CSV_LAST_GOOD] = alice_options
     bob.run()
     assert not bob.exception
     assert any("holds no uploaded file" in i.value for i in bob.info)
