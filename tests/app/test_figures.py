@@ -143,3 +143,17 @@ def test_the_best_gamma_label_sits_away_from_your_gamma_line():
 
     assert label_side(5.0) == "bottom left"  # your line to the right of the best γ
     assert label_side(0.5) == "bottom right"
+
+
+def test_heatmap_margins_stay_small_for_a_constant_matrix():
+    # γ → 0 makes K all ones: no colour-bar step to read decimals from. The margin once
+    # came out at 2,177 px for such a matrix, wider than any chart.
+    from ui.figures.explorer import heatmap_margins
+
+    flat = figures.kernel_heatmap(np.ones((4, 4)), [2, 2], ["a", "b"], centered=False, title="K")
+    assert flat.layout.margin.r <= 130
+    assert heatmap_margins(["a", "b"], slant=False, zmin=0.0, zmax=1.0)["r"] < flat.layout.margin.r
+    # Longer class names and colour-bar labels get wider margins.
+    short = heatmap_margins(["a", "b"], slant=False, zmin=0.0, zmax=1.0)
+    long = heatmap_margins(["outer circle", "b"], slant=True, zmin=-0.005, zmax=0.005)
+    assert long["l"] > short["l"] and long["b"] > short["b"] and long["r"] > short["r"]

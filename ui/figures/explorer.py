@@ -28,16 +28,24 @@ SPECTRUM_SHOWN = 30  # leading eigenvalues drawn as bars
 # only costs the second draw (automargin stays on).
 TICK_PX_PER_CHAR = 6.0  # class names on the axes: 5.8–6.5 px per character measured
 COLORBAR_PX_PER_CHAR = 7.0  # the colour bar's tick labels
+COLORBAR_MAX_CHARS = 9
 
 
 def _colorbar_label_chars(zmin: float, zmax: float) -> int:
-    """Characters of the widest colour-bar label, with a finer tick step than Plotly's."""
-    span = max(zmax - zmin, 1e-300)
+    """Characters of the widest colour-bar label, with a finer tick step than Plotly's.
+
+    At most COLORBAR_MAX_CHARS: a constant matrix (γ → 0 makes K all ones) has no tick
+    step at all, and Plotly shortens long labels (SI prefixes, exponents).
+    """
+    span = zmax - zmin
+    if not span > 1e-12 * max(1.0, abs(zmin), abs(zmax)):  # constant (or NaN) matrix
+        return COLORBAR_MAX_CHARS
     rough = span / 10
     power = 10.0 ** np.floor(np.log10(rough))
     step = next(m * power for m in (1, 2, 5, 10) if m * power >= rough)
     decimals = max(0, int(-np.floor(np.log10(step))))
-    return max(len(f"{value:.{decimals}f}") for value in (zmin, zmax))
+    widest = max(len(f"{value:.{decimals}f}") for value in (zmin, zmax))
+    return min(widest, COLORBAR_MAX_CHARS)
 
 
 def heatmap_margins(class_names: Sequence[str], *, slant: bool, zmin: float, zmax: float) -> dict:
