@@ -14,6 +14,8 @@ from typing import Any
 
 import streamlit as st
 
+from ui.state import parse_page_number
+
 SECTIONS = ("1 · The data", "2 · K and K̃", "3 · Eigen-spectrum", "4 · Take it home")
 SECTION_PARAM = "section"  # owned by the Explorer (ui.state.PAGE_PARAMS)
 SECTION_KEY = "explorer_section"  # the tabs' widget key: the open tab's label
@@ -21,17 +23,9 @@ SECTION_KEY = "explorer_section"  # the tabs' widget key: the open tab's label
 
 def parse_section(raw: Any) -> tuple[int, str | None]:
     """A 1-based section number from the URL; (1, problem) when it is not a valid one."""
-    text = str(raw).strip()
-    try:
-        number = int(text)
-    except ValueError:
-        return 1, f"`{SECTION_PARAM}={text}` is not a section number; showing section 1."
-    if not 1 <= number <= len(SECTIONS):
-        return 1, (
-            f"The Explorer's steps are numbered 1 to {len(SECTIONS)}, not {number}; "
-            "showing section 1."
-        )
-    return number, None
+    return parse_page_number(raw, param=SECTION_PARAM, noun="section",
+                             owner="The Explorer's steps are numbered", count=len(SECTIONS),
+                             fallback="showing section 1")
 
 
 def open_section() -> int:

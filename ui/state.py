@@ -376,3 +376,21 @@ def parse_flag(raw: Any) -> bool | None:
 def page_query(page_path: str, query: Mapping[str, Any]) -> dict[str, str]:
     """The parameters of ``query`` that the page at ``page_path`` owns (see PAGE_PARAMS)."""
     return {name: str(query[name]) for name in PAGE_PARAMS.get(page_path, ()) if name in query}
+
+
+def parse_page_number(raw: Any, *, param: str, noun: str, owner: str, count: int,
+                      fallback: str) -> tuple[int, str | None]:
+    """A page's 1-based number from its link (the tour's step, the Explorer's section).
+
+    Returns (1, problem) when ``raw`` is not a whole number in 1..``count``: ``problem``
+    says what was wrong (``owner`` starts the range sentence, e.g. "The tour has steps")
+    and what the page does instead (``fallback``, e.g. "starting at step 1").
+    """
+    text = str(raw).strip()
+    try:
+        number = int(text)
+    except ValueError:
+        return 1, f"`{param}={text}` is not a {noun} number; {fallback}."
+    if not 1 <= number <= count:
+        return 1, f"{owner} 1 to {count}, not {number}; {fallback}."
+    return number, None

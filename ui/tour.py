@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ui.state import Settings, default_settings
+from ui.state import Settings, default_settings, parse_page_number
 
 
 @dataclass(frozen=True)
@@ -154,11 +154,5 @@ def total_minutes() -> int:
 
 def parse_step(raw: Any) -> tuple[int, str | None]:
     """A 1-based step number from the URL; (1, problem) when it is not a valid step."""
-    text = str(raw).strip()
-    try:
-        number = int(text)
-    except ValueError:
-        return 1, f"`step={text}` is not a step number; starting at step 1."
-    if not 1 <= number <= len(STEPS):
-        return 1, f"The tour has steps 1 to {len(STEPS)}, not {number}; starting at step 1."
-    return number, None
+    return parse_page_number(raw, param="step", noun="step", owner="The tour has steps",
+                             count=len(STEPS), fallback="starting at step 1")
