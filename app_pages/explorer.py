@@ -2,10 +2,10 @@
 
 import streamlit as st
 
+from experiments.analysis import DENSE_MAX_N
 from kpca_core import center_kernel, kernel_spectrum
 from ui import explorer_view as view
 from ui import exports
-from ui.analysis import DENSE_MAX_N
 from ui.compute import analysis_is_cached, explorer_analysis
 from ui.explorer_charts import chart_columns, wrapping_columns
 from ui.explorer_projections import gamma_hints, projections

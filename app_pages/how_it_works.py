@@ -2,9 +2,9 @@
 
 import streamlit as st
 
+from experiments.analysis import DENSE_MAX_N
 from ui import exports
 from ui import how_it_works_view as view
-from ui.analysis import DENSE_MAX_N
 from ui.compute import explorer_analysis
 from ui.memory import guard_memory
 from ui.page import page_data

@@ -20,10 +20,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import datasets  # noqa: E402
+from experiments.analysis import analyse  # noqa: E402
 from experiments.feature_maps import explicit_pca, rbf_taylor_convergence  # noqa: E402
 from experiments.mistake_damage import compare_mistakes  # noqa: E402
 from experiments.step_by_step import step_by_step  # noqa: E402
-from ui.analysis import analyse  # noqa: E402
 from ui.kernel_trick_view import TAYLOR_MAX_N  # noqa: E402
 from ui.mistakes_view import EIG_MAX_N, MISTAKES_MAX_N  # noqa: E402
 

@@ -23,10 +23,10 @@ import numpy as np
 import streamlit as st
 
 import datasets
+from experiments.analysis import DENSE_MAX_N, Analysis, ProgressCallback, analyse, standardized
 from experiments.kernel_diagnostics import reference_gamma
 from ui import uploads
 from ui.admission import queued
-from ui.analysis import DENSE_MAX_N, Analysis, ProgressCallback, analyse, standardized
 from ui.state import CSV, Settings
 
 

@@ -12,11 +12,11 @@ from itertools import combinations
 import numpy as np
 import streamlit as st
 
+from experiments.analysis import Analysis
 from experiments.kernel_diagnostics import diagnose, feature_scale_ratio
 from experiments.separability import METHOD, linear_separability
 from kpca_core import KERNELS
 from ui import figures
-from ui.analysis import Analysis
 from ui.compute import reference_gamma_for
 from ui.explorer_charts import (
     SCATTERGL_ABOVE,

@@ -10,10 +10,10 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
+from experiments.analysis import DENSE_MAX_N, Analysis, may_be_indefinite
 from experiments.kernel_diagnostics import REFERENCE_NAMES
 from kpca_core import KERNELS
 from ui import figures
-from ui.analysis import DENSE_MAX_N, Analysis, may_be_indefinite
 from ui.compute import inputs, reference_gamma_for
 from ui.explorer_charts import SCATTERGL_ABOVE, params_text, plot, selection
 from ui.state import Settings, format_gamma, format_multiple

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from experiments.analysis import Analysis, block_average
 from experiments.step_by_step import PAIRS_CHECKED, StepByStep, step_by_step
 from kpca_core import (
     KERNELS,
@@ -23,7 +24,6 @@ from kpca_core import (
     scale_eigenvectors,
 )
 from ui import figures
-from ui.analysis import Analysis, block_average
 from ui.charts import show_chart
 from ui.checks import Check, show_check
 from ui.compute import inputs

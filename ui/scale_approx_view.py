@@ -9,10 +9,10 @@ import numpy as np
 import streamlit as st
 
 from experiments import approximations as approx
+from experiments.analysis import may_be_indefinite
 from kpca_core import KERNELS
 from ui import memory
 from ui.admission import queued
-from ui.analysis import may_be_indefinite
 from ui.charts import show_chart
 from ui.checks import Check, show_check
 from ui.compute import BoundedStore, inputs, results_store

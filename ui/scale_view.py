@@ -14,9 +14,9 @@ import streamlit as st
 
 import datasets
 from experiments import scaling
+from experiments.analysis import DENSE_MAX_N, DISPLAY_HEATMAP_SIDE, ITERATIVE_TOP, standardized
 from ui import memory
 from ui.admission import queued
-from ui.analysis import DENSE_MAX_N, DISPLAY_HEATMAP_SIDE, ITERATIVE_TOP, standardized
 from ui.charts import show_chart
 from ui.compute import inputs
 from ui.figures import scale as figures

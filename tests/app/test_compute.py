@@ -7,6 +7,7 @@ import pytest
 from sklearn.decomposition import PCA
 
 import datasets
+from experiments import analysis
 from kpca_core import (
     KernelPCA,
     center_kernel,
@@ -14,7 +15,7 @@ from kpca_core import (
     compute_kernel,
     kernel_spectrum,
 )
-from ui import analysis, compute
+from ui import compute
 
 
 def _columns_equal_up_to_sign(A, B, rtol=1e-6):

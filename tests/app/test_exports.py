@@ -7,7 +7,8 @@ import io
 import numpy as np
 import pandas as pd
 
-from ui import analysis, charts, exports, state
+from experiments import analysis
+from ui import charts, exports, state
 
 
 def test_projection_and_eigenvalue_csvs_parse_back_exactly():

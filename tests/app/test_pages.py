@@ -14,12 +14,12 @@ from sklearn.decomposition import PCA
 from streamlit.testing.v1 import AppTest
 
 import datasets
-from experiments import kernel_diagnostics
+from experiments import analysis, kernel_diagnostics
 from kpca_core import KERNELS, KernelPCA, center_kernel, compute_kernel, kernel_spectrum
 from tests.app.explorer_sections import DATA_TAB, KERNEL_TAB, SPECTRUM_TAB, open_section
 from tests.app.plotly_json import chart_specs, decode, find_chart, scatter_points
 from tests.app.plotly_json import title as plotly_title
-from ui import analysis, figures, state
+from ui import figures, state
 from ui.csv_controls import NO_LABEL
 from ui.explorer_steps import parse_section
 from ui.presets import presets

@@ -10,8 +10,8 @@ from sklearn.datasets import load_wine
 
 import datasets
 from experiments import kernel_diagnostics as kd
+from experiments.analysis import analyse
 from ui import state
-from ui.analysis import analyse
 
 
 def usps_available() -> bool:

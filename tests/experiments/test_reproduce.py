@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 
 import datasets
+from experiments import analysis
 from experiments.reproduce import explorer_script
 from kpca_core import IndefiniteKernelWarning
-from ui import analysis, state
+from ui import state
 
 VIEWS = [
     ("circles", {"n": 150}, "rbf", {"gamma": 5.0}, 3, False),
