@@ -1,18 +1,18 @@
 """KPCA Lab: the router. Pages live in app_pages/ (see the README for why not pages/).
 
-Adding a page = one file in app_pages/ plus one ``Lesson`` line in ``ui/lessons.py``.
+Adding a page = one file in app_pages/ plus one ``Lesson`` line in ``shell/registry.py``.
 """
 
 import streamlit as st
 
-from ui import warmup
+from shell import warmup
 
-# First, before any session imports a page's modules concurrently (see ui/warmup.py).
+# First, before any session imports a page's modules concurrently (see shell/warmup.py).
 warmup.import_app_modules()
 
-from ui.display import apply_css  # noqa: E402
-from ui.lessons import HOME, menu  # noqa: E402
-from ui.sidebar import settings_sidebar  # noqa: E402
+from shell.display import apply_css  # noqa: E402
+from shell.registry import HOME, menu  # noqa: E402
+from shell.sidebar import settings_sidebar  # noqa: E402
 
 st.set_page_config(page_title="KPCA Lab", page_icon=":material/blur_on:", layout="wide")
 

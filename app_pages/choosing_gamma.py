@@ -3,11 +3,11 @@
 import streamlit as st
 
 from experiments.gamma_sweep import sweep
+from shell.caches import inputs
+from shell.page import page_data
+from shell.sidebar import current_settings
+from shell.source import show_source
 from ui import choosing_gamma_view as view
-from ui.compute import inputs
-from ui.page import page_data
-from ui.sidebar import current_settings
-from ui.source import show_source
 
 st.title("Choosing γ")
 st.write(

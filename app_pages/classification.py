@@ -2,10 +2,10 @@
 
 import streamlit as st
 
+from shell.page import page_data
+from shell.sidebar import current_settings
 from ui import classification_view as view
 from ui import table1_view
-from ui.page import page_data
-from ui.sidebar import current_settings
 
 st.title("Classification on kernel principal components")
 st.write(

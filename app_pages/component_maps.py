@@ -3,10 +3,10 @@
 import streamlit as st
 
 from experiments.component_maps import component_maps
+from shell.page import page_data, require_2d
+from shell.sidebar import current_settings
+from shell.source import show_source
 from ui import component_maps_view as view
-from ui.page import page_data, require_2d
-from ui.sidebar import current_settings
-from ui.source import show_source
 
 st.title("Component maps")
 st.write(

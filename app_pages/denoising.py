@@ -5,10 +5,10 @@ import streamlit as st
 import datasets
 from experiments import denoising as dn
 from kpca_core import fixed_point_preimage, kwok_tsang_preimage
+from shell.memory import guard_memory
+from shell.source import show_source
 from ui import denoising_compute as compute
 from ui import denoising_view as view
-from ui.memory import guard_memory
-from ui.source import show_source
 
 st.title("De-noising digits")
 st.write(

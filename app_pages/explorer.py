@@ -4,16 +4,16 @@ import streamlit as st
 
 from experiments.analysis import DENSE_MAX_N
 from kpca_core import center_kernel, kernel_spectrum
+from shell import exports
+from shell.caches import analysis_is_cached, explorer_analysis
+from shell.memory import guard_memory
+from shell.page import page_data
+from shell.sidebar import current_settings, with_valid_components
+from shell.source import show_source
 from ui import explorer_view as view
-from ui import exports
-from ui.compute import analysis_is_cached, explorer_analysis
 from ui.explorer_charts import chart_columns, wrapping_columns
 from ui.explorer_projections import gamma_hints, projections
 from ui.explorer_steps import section_tabs
-from ui.memory import guard_memory
-from ui.page import page_data
-from ui.sidebar import current_settings, with_valid_components
-from ui.source import show_source
 
 st.title("Explorer")
 st.write(

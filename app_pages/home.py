@@ -2,9 +2,9 @@
 
 import streamlit as st
 
-from ui.lessons import LESSONS
-from ui.presets import presets
-from ui.sidebar import apply_settings
+from shell.presets import presets
+from shell.registry import LESSONS
+from shell.sidebar import apply_settings
 
 st.title("KPCA Lab")
 st.write(

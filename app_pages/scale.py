@@ -5,11 +5,11 @@ import streamlit as st
 from experiments.approximations import approximate_kpca
 from experiments.scaling import measure_once
 from kpca_core import choose_eigen_solver
+from shell.page import page_data
+from shell.sidebar import current_settings, with_valid_components
+from shell.source import show_source
 from ui import scale_approx_view as approx_view
 from ui import scale_view as view
-from ui.page import page_data
-from ui.sidebar import current_settings, with_valid_components
-from ui.source import show_source
 
 st.title("Scale")
 st.write(

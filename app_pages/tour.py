@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui.sidebar import apply_settings
+from shell.sidebar import apply_settings
 from ui.tour import STEPS, parse_step, total_minutes
 
 STEP_PARAM = "step"

@@ -5,7 +5,7 @@
 
 Targets (issue "Speed on a shared host"):
 - a slider change on circles (n = 500) reruns in < 0.3 s on the Explorer, and in
-  < 0.5 s on every lesson page (``--pages``: each page of ``ui.lessons.LESSONS``);
+  < 0.5 s on every lesson page (``--pages``: each page of ``shell.registry.LESSONS``);
 - USPS with 2,000 digits: < 3 s on first view, < 0.5 s when cached;
 - the full 7,291 training digits: shown with a progress bar (time reported);
 - peak server memory with three browser sessions on USPS-2000: < 1 GB.
@@ -187,13 +187,13 @@ def main() -> None:
     )
     parser.add_argument(
         "--pages", nargs="*", metavar="PAGE",
-        help="only time a γ change on these page files (default: every page of ui.lessons)",
+        help="only time a γ change on these page files (default: every page of shell.registry)",
     )
     args = parser.parse_args()
     os.chdir(ROOT)
 
     if args.pages is not None:
-        from ui.lessons import LESSONS
+        from shell.registry import LESSONS
 
         paths = args.pages or [lesson.path for lesson in LESSONS]
         results = {"pages": bench_pages(paths)}

@@ -50,7 +50,7 @@ def main() -> None:
     data = datasets.load("circles", n=500)
     X, y = data.X, data.y
     rows = {
-        "Explorer fit reused by How it works (ui.analysis.analyse)":
+        "Explorer fit reused by How it works (experiments.analysis.analyse)":
             lambda g: analyse(X, y, kernel="rbf", kernel_params={"gamma": g}, n_components=3),
         "How it works: step_by_step (checks + timings)":
             lambda g: step_by_step(X, kernel="rbf", kernel_params={"gamma": g}, n_components=3),

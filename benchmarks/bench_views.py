@@ -11,7 +11,7 @@ each view ``--repeats`` times in a fresh Chromium context and reports the median
   no skeleton placeholders are left, and every Plotly chart has been laid out
   (``_fullLayout``). The same wait as the screenshot tool.
 
-Views: the home page and every page of ``ui.lessons.LESSONS`` at default settings, plus
+Views: the home page and every page of ``shell.registry.LESSONS`` at default settings, plus
 the Explorer on the circles (n = 400) and on 2,000 USPS digits (issue 16's targets), and
 links that open its other step-by-step tabs (``section=2``: K and K̃; ``3``: the spectrum).
 Prints a table with the targets next to the figures. Needs Debian's Chromium.
@@ -35,8 +35,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from shell.registry import LESSONS  # noqa: E402
 from tests.browser.harness import CHROMIUM, CHROMIUM_ARGS, Server  # noqa: E402
-from ui.lessons import LESSONS  # noqa: E402
 
 # Issue 16: (bytes, seconds) targets; None = no target set, measured only.
 TARGETS = {

@@ -3,7 +3,7 @@
 :func:`analyse` runs kernel PCA with ``kpca_core`` (and linear PCA for comparison) and
 returns only what the pages show: K and K̃ block-averaged for the heatmaps, the
 spectrum, the projections and the kernel's diagnostics. No Streamlit: the tests check it
-against ``kpca_core`` and scikit-learn, and :mod:`ui.compute` keeps its results in
+against ``kpca_core`` and scikit-learn, and :mod:`shell.caches` keeps its results in
 bounded caches.
 """
 

@@ -19,19 +19,19 @@ from experiments.gamma_sweep import (
 )
 from experiments.separability import METHOD
 from kpca_core import KERNELS, median_heuristic_gamma
-from ui import exports
-from ui.admission import queued
-from ui.charts import show_chart
-from ui.compute import BoundedStore, inputs, results_store
+from shell import exports
+from shell.admission import queued
+from shell.caches import BoundedStore, inputs, results_store
+from shell.charts import show_chart
+from shell.memory import guard_memory
+from shell.sidebar import apply_settings
+from shell.state import Settings
 from ui.figures.choosing_gamma import (
     separability_vs_value,
     share_vs_value,
     small_multiples,
     spectra_lines,
 )
-from ui.memory import guard_memory
-from ui.sidebar import apply_settings
-from ui.state import Settings
 
 
 @st.cache_resource(max_entries=1, show_spinner=False)

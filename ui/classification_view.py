@@ -15,13 +15,13 @@ import streamlit as st
 from sklearn.model_selection import train_test_split
 
 from experiments import classification as cls
-from ui.admission import queued
-from ui.charts import show_chart
-from ui.checks import Check, show_check
-from ui.compute import BoundedStore, load_data, results_store
+from shell.admission import queued
+from shell.caches import BoundedStore, load_data, results_store
+from shell.charts import show_chart
+from shell.checks import Check, show_check
+from shell.memory import guard_memory
+from shell.state import Settings
 from ui.figures import classification as figs
-from ui.memory import guard_memory
-from ui.state import Settings
 
 TEST_FRACTION = 0.3
 USPS_TEST_SIZE = 2007
@@ -113,7 +113,7 @@ def make_split(settings: Settings) -> Split:
 @st.cache_resource(max_entries=1, show_spinner=False)
 def _store() -> BoundedStore:
     # Each entry: the split, the fitted pipeline (n_train × features + n_train × k) and
-    # small arrays; for 2,000 USPS digits about 8 MB. A hand-made LRU (ui.compute) so
+    # small arrays; for 2,000 USPS digits about 8 MB. A hand-made LRU (shell.caches) so
     # that only a computation, never a cached result, takes its turn in the queue.
     return BoundedStore(max_entries=6)
 

@@ -21,16 +21,16 @@ from experiments.component_maps import (
     grid_side,
 )
 from kpca_core import KERNELS
-from ui import exports
-from ui.admission import queued
-from ui.charts import show_chart
-from ui.checks import Check, show_check
-from ui.compute import BoundedStore, inputs, results_store
-from ui.figures.common import class_name
+from shell import exports
+from shell.admission import queued
+from shell.caches import BoundedStore, inputs, results_store
+from shell.charts import show_chart
+from shell.checks import Check, show_check
+from shell.figures import class_name
+from shell.memory import guard_memory
+from shell.sidebar import apply_settings
+from shell.state import Settings, default_options, format_gamma
 from ui.figures.component_maps import MapPanel, map_grid, panel_title
-from ui.memory import guard_memory
-from ui.sidebar import apply_settings
-from ui.state import Settings, default_options, format_gamma
 
 MAPPED = 8  # components mapped in section 1 (Fig. 4 shows eight)
 # Grid cells sent to the browser per figure, all panels together: 100 × 100 for eight

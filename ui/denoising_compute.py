@@ -4,7 +4,7 @@ The computations are :mod:`experiments.denoising` (the same code the benchmark s
 runs); this module keys them by small hashable settings and keeps them in bounded
 stores held by ``st.cache_resource`` (results are read-only and shared, never copied per
 rerun, and a first computation can drive a progress bar). The n × n work (the kernel PCA
-fit, the learned pre-image) takes its turn in the server's queue (``ui.admission``).
+fit, the learned pre-image) takes its turn in the server's queue (``shell.admission``).
 The controls and the sections that draw the results are :mod:`ui.denoising_view`.
 """
 
@@ -20,8 +20,8 @@ from threadpoolctl import threadpool_limits
 
 import datasets
 from experiments import denoising as dn
-from ui.admission import queued
-from ui.compute import BoundedStore
+from shell.admission import queued
+from shell.caches import BoundedStore
 
 STORE = Path(__file__).resolve().parents[1] / "benchmarks" / "results_store" / "mika1999.json"
 DEFAULT_N_TRAIN = 1000

@@ -13,8 +13,8 @@ import streamlit as st
 
 import datasets
 from experiments import denoising as dn
-from ui.charts import show_chart
-from ui.checks import Check, show_check
+from shell.charts import show_chart
+from shell.checks import Check, show_check
 from ui.denoising_compute import (
     DEFAULT_M,
     DEFAULT_N_TRAIN,

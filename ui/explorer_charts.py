@@ -13,10 +13,10 @@ from functools import partial
 import numpy as np
 import streamlit as st
 
-from ui.charts import show_chart
-from ui.exports import view_name
-from ui.sidebar import current_settings
-from ui.state import Settings, format_gamma
+from shell.charts import show_chart
+from shell.exports import view_name
+from shell.sidebar import current_settings
+from shell.state import Settings, format_gamma
 
 SELECTION = "explorer_selection"  # row indices picked by box/lasso in any chart
 SELECTABLE_CHARTS = ("chart_input", "chart_kpca", "chart_pca")

@@ -14,10 +14,10 @@ from typing import Any
 
 import streamlit as st
 
-from ui.state import parse_page_number
+from shell.state import parse_page_number
 
 SECTIONS = ("1 · The data", "2 · K and K̃", "3 · Eigen-spectrum", "4 · Take it home")
-SECTION_PARAM = "section"  # owned by the Explorer (ui.state.PAGE_PARAMS)
+SECTION_PARAM = "section"  # owned by the Explorer (shell.state.PAGE_PARAMS)
 SECTION_KEY = "explorer_section"  # the tabs' widget key: the open tab's label
 
 

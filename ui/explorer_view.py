@@ -13,10 +13,10 @@ import streamlit as st
 from experiments.analysis import DENSE_MAX_N, Analysis, may_be_indefinite
 from experiments.kernel_diagnostics import REFERENCE_NAMES
 from kpca_core import KERNELS
-from ui import figures
-from ui.compute import inputs, reference_gamma_for
+from shell import figures, kernel_figures
+from shell.caches import inputs, reference_gamma_for
+from shell.state import Settings, format_gamma, format_multiple
 from ui.explorer_charts import SCATTERGL_ABOVE, params_text, plot, selection
-from ui.state import Settings, format_gamma, format_multiple
 
 SAMPLES_PER_DIGIT = 8
 
@@ -96,7 +96,7 @@ def _with_zero_column(Z: np.ndarray) -> np.ndarray:
 def kernel_matrix(result: Analysis, data, *, centered: bool) -> None:
     matrix = result.centered_display if centered else result.kernel_display
     name = "Centred K̃" if centered else "Kernel matrix K"
-    fig = figures.kernel_heatmap(
+    fig = kernel_figures.kernel_heatmap(
         matrix,
         result.class_sizes,
         _class_names(data),
@@ -132,7 +132,7 @@ def heatmap_note(result: Analysis) -> None:
 
 
 def spectrum(result: Analysis, settings: Settings) -> None:
-    fig = figures.spectrum_figure(
+    fig = kernel_figures.spectrum_figure(
         result.eigenvalues,
         result.eigenvalue_ranks,
         result.explained_ratio,

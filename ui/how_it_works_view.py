@@ -23,15 +23,15 @@ from kpca_core import (
     project_new_points,
     scale_eigenvectors,
 )
-from ui import figures
-from ui.charts import show_chart
-from ui.checks import Check, show_check
-from ui.compute import inputs
-from ui.exports import view_name
+from shell import figures, kernel_figures
+from shell.caches import inputs
+from shell.charts import show_chart
+from shell.checks import Check, show_check
+from shell.exports import view_name
+from shell.sidebar import current_settings
+from shell.source import show_source
+from shell.state import Settings
 from ui.figures import how_it_works as fig
-from ui.sidebar import current_settings
-from ui.source import show_source
-from ui.state import Settings
 
 # The checks need K and K̃ in memory at once (plus the solver's copy): above this n they
 # run on a seeded sample, and the page says so.
@@ -101,7 +101,7 @@ def _heatmap(result: Analysis, data, *, centered: bool, key: str) -> None:
     name = "Centred K̃" if centered else "Kernel matrix K"
     block = "" if block_size == 1 else f", {block_size}×{block_size} blocks"
     show_chart(
-        figures.kernel_heatmap(
+        kernel_figures.kernel_heatmap(
             matrix, result.class_sizes, _class_names(data), centered=centered,
             block_size=block_size,
             title=f"{name} ({matrix.shape[0]} × {matrix.shape[0]} cells{block})",

@@ -13,11 +13,11 @@ import streamlit as st
 from experiments.mistake_damage import MistakeResult, compare_mistakes
 from experiments.mistakes import MISTAKES, Mistake
 from kpca_core import KERNELS
-from ui.charts import show_chart
-from ui.checks import Check, format_value, show_check
-from ui.compute import inputs
+from shell.caches import inputs
+from shell.charts import show_chart
+from shell.checks import Check, format_value, show_check
+from shell.state import Settings
 from ui.figures import mistakes as fig
-from ui.state import Settings
 
 # Each mistake costs its own eigendecomposition (seven in all): above this many points a
 # fixed random sample is used, and the page says so.

@@ -19,15 +19,15 @@ from experiments.new_points import (
     split_indices,
 )
 from kpca_core import KERNELS
-from ui import exports
-from ui.admission import queued
-from ui.charts import show_chart
-from ui.checks import Check, show_check
-from ui.compute import BoundedStore, inputs, load_data, results_store
-from ui.figures.common import class_name, digit_mosaic
+from shell import exports
+from shell.admission import queued
+from shell.caches import BoundedStore, inputs, load_data, results_store
+from shell.charts import show_chart
+from shell.checks import Check, show_check
+from shell.figures import class_name, digit_mosaic
+from shell.memory import guard_memory
+from shell.state import Settings, format_gamma
 from ui.figures.new_points import projection_with_heldout, terms_in_input_space
-from ui.memory import guard_memory
-from ui.state import Settings, format_gamma
 
 TOP_TERMS = 10
 NEAREST_DIGITS = 8

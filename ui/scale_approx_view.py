@@ -11,14 +11,14 @@ import streamlit as st
 from experiments import approximations as approx
 from experiments.analysis import may_be_indefinite
 from kpca_core import KERNELS
-from ui import memory
-from ui.admission import queued
-from ui.charts import show_chart
-from ui.checks import Check, show_check
-from ui.compute import BoundedStore, inputs, results_store
+from shell import memory
+from shell.admission import queued
+from shell.caches import BoundedStore, inputs, results_store
+from shell.charts import show_chart
+from shell.checks import Check, show_check
+from shell.sidebar import apply_settings
+from shell.state import Settings
 from ui.figures import scale as figures
-from ui.sidebar import apply_settings
-from ui.state import Settings
 
 LANDMARKS = (10, 20, 50, 100, 200, 500, 1000)
 FEATURES = (10, 20, 50, 100, 200, 500, 1000, 2000)

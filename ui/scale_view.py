@@ -15,12 +15,12 @@ import streamlit as st
 import datasets
 from experiments import scaling
 from experiments.analysis import DENSE_MAX_N, DISPLAY_HEATMAP_SIDE, ITERATIVE_TOP, standardized
-from ui import memory
-from ui.admission import queued
-from ui.charts import show_chart
-from ui.compute import inputs
+from shell import memory
+from shell.admission import queued
+from shell.caches import inputs
+from shell.charts import show_chart
+from shell.state import Settings
 from ui.figures import scale as figures
-from ui.state import Settings
 
 # The measurement holds K̃ and, while LAPACK runs, its working copy.
 MEASURE_COPIES = 2
@@ -46,7 +46,7 @@ def memory_section() -> None:
     measured = memory.largest_square(MEASURE_COPIES, budget)
     st.write(
         "K holds n² numbers of 8 bytes each. Before any n × n computation every page asks "
-        "one function, `ui.memory.memory_problem`, whether it fits this server's budget "
+        "one function, `shell.memory.memory_problem`, whether it fits this server's budget "
         f"(the setting `{memory.BUDGET_ENV}`, default {memory.DEFAULT_BUDGET_MB:,} MiB = "
         f"{memory.format_bytes(memory.DEFAULT_BUDGET_MB * 2**20)}), "
         "and refuses in plain words when it does not."

@@ -16,10 +16,10 @@ from pathlib import Path
 import streamlit as st
 
 from experiments import paper_table as pt
-from ui.charts import show_chart
+from shell.charts import show_chart
+from shell.sidebar import apply_settings
+from shell.state import default_settings
 from ui.figures import classification as figs
-from ui.sidebar import apply_settings
-from ui.state import default_settings
 
 RESULTS = Path(__file__).resolve().parents[1] / "benchmarks" / "results_store"
 TABLE_FILE = RESULTS / "table1.json"  # one-vs-rest linear SVMs: the table shown

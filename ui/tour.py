@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ui.state import Settings, default_settings, parse_page_number
+from shell.state import Settings, default_settings, parse_page_number
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ class TourStep:
     minutes : int
         Time to plan for the step.
     page_query : tuple of (name, value)
-        The page's own link parameters (``ui.state.PAGE_PARAMS``), e.g. the Explorer's
+        The page's own link parameters (``shell.state.PAGE_PARAMS``), e.g. the Explorer's
         open step-by-step section.
     """
 

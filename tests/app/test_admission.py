@@ -9,7 +9,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from ui.admission import AdmissionControl, estimate_seconds
+from shell.admission import AdmissionControl, estimate_seconds
 
 MB = 2**20
 
@@ -119,7 +119,7 @@ def test_estimate_grows_with_n_and_never_reaches_zero():
 
 
 def test_the_wait_message_keeps_what_is_waiting_as_written():
-    from ui.admission import wait_message
+    from shell.admission import wait_message
 
     text = wait_message(1, 0.2, "this kernel PCA", 144_000_000)
     assert "you are next. Expected wait: about 1 s. This kernel PCA (144.0 MB)" in text
@@ -128,7 +128,7 @@ def test_the_wait_message_keeps_what_is_waiting_as_written():
 
 
 def test_server_budget_is_a_setting_with_the_memory_guards_rules(monkeypatch):
-    from ui.admission import DEFAULT_SERVER_BUDGET_MB, SERVER_BUDGET_ENV, server_budget_bytes
+    from shell.admission import DEFAULT_SERVER_BUDGET_MB, SERVER_BUDGET_ENV, server_budget_bytes
 
     monkeypatch.setenv(SERVER_BUDGET_ENV, "2048")
     assert server_budget_bytes() == 2048 * MB
@@ -194,7 +194,7 @@ def server_busy(control: AdmissionControl, n_bytes: int, *, give_up_s: float = 6
 
 
 def test_every_page_is_either_queued_or_says_why_not():
-    from ui.lessons import LESSONS
+    from shell.registry import LESSONS
 
     assert {lesson.url_path for lesson in LESSONS} == set(QUEUED_PAGES) | set(UNQUEUED_PAGES)
 
@@ -202,8 +202,9 @@ def test_every_page_is_either_queued_or_says_why_not():
 def test_work_outside_the_queue_is_capped_below_its_small_size():
     # Samples that never reach the queue, with the copies their pages' guards count: a
     # larger cap would make them big, and they would have to take turns (queued()).
-    from ui import how_it_works_view, kernel_trick_view, memory, mistakes_view
-    from ui.admission import SMALL_BYTES
+    from shell import memory
+    from shell.admission import SMALL_BYTES
+    from ui import how_it_works_view, kernel_trick_view, mistakes_view
 
     assert memory.matrix_bytes(kernel_trick_view.EXPLICIT_MAX_N, copies=3) <= SMALL_BYTES
     assert memory.matrix_bytes(mistakes_view.MISTAKES_MAX_N, copies=4) <= SMALL_BYTES
@@ -212,8 +213,8 @@ def test_work_outside_the_queue_is_capped_below_its_small_size():
 
 @pytest.mark.parametrize("page", list(QUEUED_PAGES))
 def test_a_pages_big_work_waits_its_turn_behind_another_students(page, monkeypatch):
+    from shell.admission import server_admission
     from tests.app.test_pages import assert_clean
-    from ui.admission import server_admission
 
     control = server_admission()
     monkeypatch.setattr(control, "small_bytes", 0)  # this page's small data counts as big
@@ -242,7 +243,7 @@ def test_a_pages_big_work_waits_its_turn_behind_another_students(page, monkeypat
 
 
 def test_small_work_on_every_page_never_waits_behind_a_big_one():
-    from ui.admission import SMALL_BYTES, server_admission
+    from shell.admission import SMALL_BYTES, server_admission
 
     control = server_admission()
     waited: list[int] = []

@@ -1,4 +1,7 @@
-"""ui.analysis and ui.compute against kpca_core and scikit-learn: the numbers the Explorer shows."""
+"""experiments.analysis and shell.caches against kpca_core and scikit-learn.
+
+The numbers the Explorer shows.
+"""
 
 import dataclasses
 
@@ -15,7 +18,7 @@ from kpca_core import (
     compute_kernel,
     kernel_spectrum,
 )
-from ui import compute
+from shell import caches as compute
 
 
 def _columns_equal_up_to_sign(A, B, rtol=1e-6):

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from shell import display
+from shell.figures import point_scatter
 from tests.app.plotly_json import decode
-from ui import display
-from ui.figures import point_scatter
 
 
 def test_projector_figure_is_larger_and_the_original_is_untouched():

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from experiments import analysis
-from ui import charts, exports, state
+from shell import charts, exports, state
 
 
 def test_projection_and_eigenvalue_csvs_parse_back_exactly():

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from ui import figures
+from shell import figures, kernel_figures
 
 
 @pytest.fixture
@@ -54,8 +54,8 @@ def test_scatter_rejects_other_dimensions():
 
 def test_kernel_heatmap_is_sequential_and_centred_heatmap_diverges_around_zero():
     M = np.array([[1.0, 0.2, -0.5], [0.2, 1.0, 0.1], [-0.5, 0.1, 2.0]])
-    K = figures.kernel_heatmap(M, [2, 1], ["a", "b"], centered=False, title="K")
-    Kc = figures.kernel_heatmap(M, [2, 1], ["a", "b"], centered=True, title="K~")
+    K = kernel_figures.kernel_heatmap(M, [2, 1], ["a", "b"], centered=False, title="K")
+    Kc = kernel_figures.kernel_heatmap(M, [2, 1], ["a", "b"], centered=True, title="K~")
     assert K.data[0].zmid is None
     assert (Kc.data[0].zmid, Kc.data[0].zmin, Kc.data[0].zmax) == (0.0, -2.0, 2.0)
     # Plotly expands named scales; compare the ends: Viridis starts dark purple, RdBu_r blue.
@@ -67,7 +67,7 @@ def test_kernel_heatmap_is_sequential_and_centred_heatmap_diverges_around_zero()
 
 
 def test_block_averaged_heatmap_puts_boundaries_in_block_units():
-    fig = figures.kernel_heatmap(
+    fig = kernel_figures.kernel_heatmap(
         np.eye(5), [6, 4], ["a", "b"], centered=False, block_size=2, title="K"
     )
     assert fig.layout.shapes[0].x0 == pytest.approx(6 / 2 - 0.5)
@@ -78,7 +78,7 @@ def test_spectrum_bars_are_the_eigenvalues_and_negatives_are_red():
     ranks = np.arange(1, 7)
     negative = values < -1e-9
     ratio = values / values.sum()
-    fig = figures.spectrum_figure(
+    fig = kernel_figures.spectrum_figure(
         values, ranks, ratio, np.array([0.7, 0.3]), n_components=2, negative=negative
     )
     bars, kpca_line, pca_line = fig.data
@@ -96,7 +96,7 @@ def test_spectrum_shows_leading_bars_and_every_negative_one():
     n = 100
     values = np.linspace(10, -1, n)
     negative = values < 0
-    fig = figures.spectrum_figure(
+    fig = kernel_figures.spectrum_figure(
         values,
         np.arange(1, n + 1),
         values / values.sum(),
@@ -105,7 +105,7 @@ def test_spectrum_shows_leading_bars_and_every_negative_one():
         negative=negative,
     )
     bars = fig.data[0]
-    assert len(bars.y) == figures.SPECTRUM_SHOWN + negative.sum()
+    assert len(bars.y) == kernel_figures.SPECTRUM_SHOWN + negative.sum()
     assert bars.x[-1] == f"λ{n}"
 
 
@@ -148,9 +148,11 @@ def test_the_best_gamma_label_sits_away_from_your_gamma_line():
 def test_heatmap_margins_stay_small_for_a_constant_matrix():
     # γ → 0 makes K all ones: no colour-bar step to read decimals from. The margin once
     # came out at 2,177 px for such a matrix, wider than any chart.
-    from ui.figures.explorer import heatmap_margins
+    from shell.kernel_figures import heatmap_margins
 
-    flat = figures.kernel_heatmap(np.ones((4, 4)), [2, 2], ["a", "b"], centered=False, title="K")
+    flat = kernel_figures.kernel_heatmap(
+        np.ones((4, 4)), [2, 2], ["a", "b"], centered=False, title="K"
+    )
     assert flat.layout.margin.r <= 130
     assert heatmap_margins(["a", "b"], slant=False, zmin=0.0, zmax=1.0)["r"] < flat.layout.margin.r
     # Longer class names and colour-bar labels get wider margins.

@@ -24,10 +24,10 @@ from kpca_core import (
     compute_kernel,
     eigendecompose,
 )
+from shell import state
+from shell.checks import format_value
 from tests.app import test_pages as pages
 from tests.app.plotly_json import chart_specs, decode, find_chart, scatter_points, title
-from ui import state
-from ui.checks import format_value
 from ui.kernel_trick_view import TAYLOR_MAX_N
 from ui.mistakes_view import EIG_MAX_N
 

@@ -16,13 +16,15 @@ from streamlit.testing.v1 import AppTest
 import datasets
 from experiments import analysis, kernel_diagnostics
 from kpca_core import KERNELS, KernelPCA, center_kernel, compute_kernel, kernel_spectrum
+from shell import state
+from shell.csv_controls import NO_LABEL
+from shell.figures import NEGATIVE_COLOUR
+from shell.kernel_figures import SPECTRUM_SHOWN
+from shell.presets import presets
 from tests.app.explorer_sections import DATA_TAB, KERNEL_TAB, SPECTRUM_TAB, open_section
 from tests.app.plotly_json import chart_specs, decode, find_chart, scatter_points
 from tests.app.plotly_json import title as plotly_title
-from ui import figures, state
-from ui.csv_controls import NO_LABEL
 from ui.explorer_steps import parse_section
-from ui.presets import presets
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 SMALL_N = 60
@@ -138,7 +140,7 @@ def check_explorer_numbers(at: AppTest, settings: state.Settings) -> None:
     open_section(at, SPECTRUM_TAB)
     bars = find_chart(at, "Eigenvalues λ of K̃")["data"][0]
     shown = decode(bars["y"])
-    leading = min(len(spectrum), figures.SPECTRUM_SHOWN)
+    leading = min(len(spectrum), SPECTRUM_SHOWN)
     np.testing.assert_allclose(shown[:leading], spectrum[:leading], atol=1e-9 * scale)
     ranks = [int(label[1:]) for label in bars["x"]]
     np.testing.assert_allclose(shown, spectrum[np.array(ranks) - 1], atol=1e-9 * scale)
@@ -264,10 +266,10 @@ def test_sigmoid_flags_negative_eigenvalues_in_red():
     open_section(at, SPECTRUM_TAB)
     bars = find_chart(at, "Eigenvalues λ of K̃")["data"][0]
     values, colours = decode(bars["y"]), bars["marker"]["color"]
-    assert figures.NEGATIVE_COLOUR in colours
+    assert NEGATIVE_COLOUR in colours
     for value, colour in zip(values, colours, strict=True):
         if abs(value) > 1e-6:
-            assert (colour == figures.NEGATIVE_COLOUR) == (value < 0)
+            assert (colour == NEGATIVE_COLOUR) == (value < 0)
 
 
 def test_bad_link_warns_and_falls_back_to_defaults():

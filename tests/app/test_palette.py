@@ -14,7 +14,7 @@ import itertools
 import numpy as np
 import pytest
 
-from ui.figures import PALETTE, class_symbol
+from shell.figures import PALETTE, class_symbol
 
 SIMULATIONS = {
     "normal vision": np.eye(3),

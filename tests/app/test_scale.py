@@ -12,9 +12,10 @@ import datasets
 from experiments import approximations as approx
 from experiments import scaling
 from kpca_core import choose_eigen_solver
+from shell import memory, state
 from tests.app.plotly_json import chart_specs, decode, find_chart, title
 from tests.app.test_pages import assert_clean, needs_usps, open_app
-from ui import memory, scale_approx_view, scale_view, state
+from ui import scale_approx_view, scale_view
 
 QUERY = {"dataset": "circles", "n": 200, "kernel": "rbf", "gamma": 10}
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from ui import charts, checks, memory
-from ui.lessons import HOME, LESSONS
+from shell import charts, checks, memory
+from shell.registry import HOME, LESSONS
 
 ROOT = Path(__file__).resolve().parents[2]
 GIB = 2**30

@@ -6,9 +6,9 @@ import pytest
 
 import datasets
 from kpca_core import KERNELS
-from ui import state
-from ui.presets import presets
-from ui.state import Settings, settings_from_query, settings_to_query
+from shell import state
+from shell.presets import presets
+from shell.state import Settings, settings_from_query, settings_to_query
 
 
 def test_default_link_parses_to_defaults_without_warnings():

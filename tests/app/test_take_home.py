@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from kpca_core import IndefiniteKernelWarning
+from shell.exports import REPRODUCE_KEY
 from tests.app.explorer_sections import TAKE_HOME_TAB
 from tests.app.plotly_json import find_chart, scatter_points
 from tests.app.test_pages import assert_clean, open_app, usps_available
 from ui.explorer_steps import SECTION_KEY, SECTIONS
-from ui.exports import REPRODUCE_KEY
 
 VIEWS = [
     {"dataset": "circles", "n": 80, "kernel": "rbf", "gamma": 5, "components": 3},
@@ -83,7 +83,7 @@ def test_how_it_works_offers_the_same_downloads_and_script():
 
 
 def test_the_source_viewer_sends_the_code_once_opened():
-    from ui.source import source_key
+    from shell.source import source_key
 
     at = open_app("explorer", VIEWS[0])
     assert not [c for c in at.code if "def center_kernel" in c.value]

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from shell import state
+from shell.registry import LESSONS
 from tests.app.plotly_json import chart_specs
 from tests.app.plotly_json import title as plotly_title
 from tests.app.test_pages import assert_clean, open_app, usps_available
-from ui import state
-from ui.lessons import LESSONS
 from ui.tour import STEPS, parse_step, total_minutes
 
 

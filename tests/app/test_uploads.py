@@ -8,10 +8,11 @@ import weakref
 
 import numpy as np
 
+from shell import caches as compute
+from shell import csv_controls, state, uploads
+from shell.registry import LESSONS
 from tests.app.plotly_json import title as plotly_title
 from tests.app.test_pages import assert_clean, find_chart, open_app
-from ui import compute, csv_controls, state, uploads
-from ui.lessons import LESSONS
 
 # Pages that read the sidebar's data (the tour has none; de-noising uses USPS only).
 DATA_PAGES = [lesson.url_path for lesson in LESSONS if lesson.url_path not in

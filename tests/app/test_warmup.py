@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ui import warmup
+from shell import warmup
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,10 +27,10 @@ import threading
 errors = []
 def session():
     try:
-        from ui import warmup
+        from shell import warmup
         warmup.import_app_modules()
         from ui import explorer_view, denoising_view  # noqa: F401
-        from ui.figures import common  # noqa: F401
+        from shell import figures  # noqa: F401
     except Exception as error:
         errors.append(repr(error))
 threads = [threading.Thread(target=session) for _ in range(12)]

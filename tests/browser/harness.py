@@ -159,12 +159,12 @@ TOP_NAV = '[data-testid="stTopNav"]'
 
 
 def _section_of(title: str) -> str:
-    from ui.lessons import HOME, LESSONS
+    from shell.registry import HOME, LESSONS
 
     for item in (HOME, *LESSONS):
         if item.title == title:
             return item.section
-    raise ValueError(f"no page titled {title!r} in ui.lessons")
+    raise ValueError(f"no page titled {title!r} in shell.registry")
 
 
 def open_from_menu(page, title: str) -> None:

@@ -11,7 +11,7 @@ from sklearn.datasets import load_wine
 import datasets
 from experiments import kernel_diagnostics as kd
 from experiments.analysis import analyse
-from ui import state
+from shell import state
 
 
 def usps_available() -> bool:

@@ -11,7 +11,7 @@ import datasets
 from experiments import analysis
 from experiments.reproduce import explorer_script
 from kpca_core import IndefiniteKernelWarning
-from ui import state
+from shell import state
 
 VIEWS = [
     ("circles", {"n": 150}, "rbf", {"gamma": 5.0}, 3, False),

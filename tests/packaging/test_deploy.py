@@ -6,7 +6,7 @@ module does the same on this machine: a fresh venv outside the repository with
 requirements.txt only, a fresh $HOME (so an empty USPS cache), no KPCA_USPS_PATH, and the
 USPS download site given the way a Cloud app is configured, as a root-level secret
 (Streamlit copies those into the environment). Chromium then opens the home page and
-every page of ``ui.lessons.LESSONS`` (read at run time: pages are added in parallel).
+every page of ``shell.registry.LESSONS`` (read at run time: pages are added in parallel).
 
 The USPS site is a local port: closed at first, as when the internet is blocked, then
 serving ESL files written from the shared copy of the digits, as the real site would.
@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 import numpy as np
 import pytest
 
+from shell.registry import LESSONS
 from tests.browser.harness import (
     ARTIFACTS,
     CHART,
@@ -41,7 +42,6 @@ from tests.browser.harness import (
 )
 from tests.datasets.helpers import write_esl_gz
 from tests.packaging.tools import ROOT, clean_env, make_venv, pip_install
-from ui.lessons import LESSONS
 
 pytestmark = [
     pytest.mark.slow,

@@ -95,7 +95,7 @@ def test_requirements_txt_is_the_dependency_file_community_cloud_reads():
 
 
 def test_readme_lists_every_page_and_every_script():
-    from ui.lessons import LESSONS
+    from shell.registry import LESSONS
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     using = readme[readme.index("## Using the app"):readme.index("### Why `app_pages/`")]

@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 from plotly.subplots import make_subplots
 
-from .common import (
+from shell.figures import (
     BASE_LAYOUT,
     KEPT_COLOUR,
     LINEAR_PCA_COLOUR,

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from .common import BASE_LAYOUT, LINEAR_PCA_COLOUR, PALETTE, digit_mosaic
+from shell.figures import BASE_LAYOUT, LINEAR_PCA_COLOUR, PALETTE, digit_mosaic
 
 KERNEL_COLOUR = PALETTE[0]
 RAW_COLOUR = PALETTE[2]

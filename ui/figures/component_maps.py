@@ -9,7 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .common import BASE_LAYOUT, CENTERED_SCALE, class_colour, class_name, classes
+from shell.figures import BASE_LAYOUT, CENTERED_SCALE, class_colour, class_name, classes
 
 PANEL_HEIGHT = 250
 MAX_POINTS_DRAWN = 600  # per panel; the data on top of a map is context, not the subject

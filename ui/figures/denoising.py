@@ -12,7 +12,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from experiments.denoising import METHOD_TITLES, mse
-from ui.figures.common import BASE_LAYOUT, LINEAR_PCA_COLOUR, PALETTE, digit_mosaic
+from shell.figures import BASE_LAYOUT, LINEAR_PCA_COLOUR, PALETTE, digit_mosaic
 
 GRID_ROWS = ("original", "noisy", "PCA", "KPCA")
 METHOD_COLOURS = {

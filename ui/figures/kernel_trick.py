@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from .common import BASE_LAYOUT, KEPT_COLOUR, point_scatter
+from shell.figures import BASE_LAYOUT, KEPT_COLOUR, point_scatter
 
 PLANE_COLOUR = "#59A14F"
 

@@ -7,7 +7,14 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from .common import BASE_LAYOUT, KEPT_COLOUR, NEGATIVE_COLOUR, class_colour, class_name, classes
+from shell.figures import (
+    BASE_LAYOUT,
+    KEPT_COLOUR,
+    NEGATIVE_COLOUR,
+    class_colour,
+    class_name,
+    classes,
+)
 
 SPECTRUM_LEADING = 10
 SPECTRUM_TRAILING = 3

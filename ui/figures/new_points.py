@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from .common import BASE_LAYOUT, class_colour, class_name, classes
+from shell.figures import BASE_LAYOUT, class_colour, class_name, classes
 
 NEW_POINT_COLOUR = "#111111"
 POSITIVE_TERM, NEGATIVE_TERM = "#D62728", "#1F77B4"

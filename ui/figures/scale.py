@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from .common import (
+from shell.figures import (
     BASE_LAYOUT,
     LINEAR_PCA_COLOUR,
     PALETTE,

@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .common import (
+from shell.figures import (
     BASE_LAYOUT,
     CENTERED_SCALE,
     DROPPED_COLOUR,

@@ -31,14 +31,14 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from ui.memory import format_bytes, megabytes_from_env
+from shell.memory import format_bytes, megabytes_from_env
 
 SERVER_BUDGET_ENV = "KPCA_SERVER_BUDGET_MB"
 DEFAULT_SERVER_BUDGET_MB = 1536
 # Up to this a computation runs at once: K and a working copy for n = 2,500 (the
 # Explorer's dense path), so every toy dataset and USPS up to 2,500 digits.
 SMALL_BYTES = 2 * 8 * 2500**2
-# Measured (ui.analysis.analyse, full USPS, n = 7,291, 2 cores): ~3.7 s. Dense work
+# Measured (experiments.analysis.analyse, full USPS, n = 7,291, 2 cores): ~3.7 s. Dense work
 # grows like n³ and ARPACK's like n²·k; n^2.5 is a fair middle for an estimate.
 REFERENCE_N, REFERENCE_SECONDS = 7291, 3.7
 

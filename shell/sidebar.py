@@ -5,7 +5,7 @@ page (opened from the menu or cold, by its URL) gets the same widgets with the s
 state. Pages only call :func:`current_settings`.
 
 State flow:
-1. First run of a browser session: parse the query string (``ui.state``), warn about
+1. First run of a browser session: parse the query string (``shell.state``), warn about
    anything bad, and seed the widget keys in ``st.session_state``.
 2. Every run: the widgets (keyed, no ``value=``) are the source of truth → a
    :class:`Settings` → written back to the URL, so the address bar is always a link to
@@ -23,10 +23,11 @@ import streamlit as st
 import datasets
 from experiments.kernel_diagnostics import GAMMA_KERNELS, REFERENCE_SHORT, round_gamma
 from kpca_core import KERNELS
-from ui import compute, state
-from ui.csv_controls import csv_controls
-from ui.display import PROJECTOR_KEY
-from ui.state import Settings
+from shell import caches as compute
+from shell import state
+from shell.csv_controls import csv_controls
+from shell.display import PROJECTOR_KEY
+from shell.state import Settings
 
 K_DATASET, K_KERNEL = "w_dataset", "w_kernel"
 K_PARAM = {"gamma": "w_gamma", "degree": "w_degree", "coef0": "w_coef0"}

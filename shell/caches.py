@@ -1,10 +1,10 @@
 """The bounded caches behind the pages: data, the Explorer's analysis, γ references.
 
-:func:`load_data` and :func:`explorer_analysis` put :func:`ui.analysis.analyse` (a plain
+:func:`load_data` and :func:`explorer_analysis` put :func:`experiments.analysis.analyse` (a plain
 function of arrays) behind caches keyed by the small, hashable
-:class:`~ui.state.Settings`. Results hold read-only arrays and are shared by all
+:class:`~shell.state.Settings`. Results hold read-only arrays and are shared by all
 sessions, never copied per rerun; results of an upload stay in the uploading session
-(:func:`results_store`, ``ui.uploads``).
+(:func:`results_store`, ``shell.uploads``).
 
 Why a hand-made LRU for the analysis instead of ``st.cache_data``: ``st.cache_data``
 pickles and copies its value on every hit, and a cached function cannot drive a
@@ -25,9 +25,9 @@ import streamlit as st
 import datasets
 from experiments.analysis import DENSE_MAX_N, Analysis, ProgressCallback, analyse, standardized
 from experiments.kernel_diagnostics import reference_gamma
-from ui import uploads
-from ui.admission import queued
-from ui.state import CSV, Settings
+from shell import uploads
+from shell.admission import queued
+from shell.state import CSV, Settings
 
 
 class BoundedStore:
@@ -82,7 +82,7 @@ def _analysis_store() -> BoundedStore:
 def load_data(dataset: str, options: tuple[tuple[str, object], ...]) -> datasets.Dataset:
     """The dataset itself (read-only arrays; built-in ones shared by all sessions).
 
-    An upload comes from this session's own state (``ui.uploads``), never from another's.
+    An upload comes from this session's own state (``shell.uploads``), never from another's.
     Raises ValueError (or ``datasets.UspsUnavailableError``) with a user-facing message.
     """
     if dataset == CSV:
@@ -125,7 +125,7 @@ def results_store(server: BoundedStore, settings: Settings) -> BoundedStore:
     """Where results computed from ``settings``' data are kept.
 
     Built-in data: ``server``, shared by every session. An upload: a small store owned by
-    the session's upload (``ui.uploads.SessionUpload.results``), so that fitted models
+    the session's upload (``shell.uploads.SessionUpload.results``), so that fitted models
     and projections holding its rows leave the server with the session (or with the
     upload, when a new file replaces it).
     """
@@ -150,7 +150,7 @@ def explorer_analysis(settings: Settings, on_progress: ProgressCallback | None =
 
     def compute() -> Analysis:
         # Big requests (the full USPS) take turns on the shared server; small ones never
-        # wait (ui.admission). Up to DENSE_MAX_N the full spectrum needs a working copy.
+        # wait (shell.admission). Up to DENSE_MAX_N the full spectrum needs a working copy.
         n = len(X)
         with queued(n, copies=2 if n <= DENSE_MAX_N else 1, what="this kernel PCA"):
             return analyse(

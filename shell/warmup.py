@@ -18,7 +18,7 @@ import importlib
 import pkgutil
 import threading
 
-PACKAGES = ("kpca_core", "datasets", "experiments", "ui")
+PACKAGES = ("kpca_core", "datasets", "experiments", "shell", "ui")
 _lock = threading.Lock()
 _done = False
 

@@ -5,7 +5,7 @@ things without repeating them:
 
 * the toolbar's camera button saves a PNG named after the view (``kpca-lab-<name>``);
 * linked selection (box/lasso) when the page asks for it;
-* projector mode (:mod:`ui.display`) is applied here, never in the figure builders,
+* projector mode (:mod:`shell.display`) is applied here, never in the figure builders,
   which stay pure functions of arrays.
 """
 
@@ -17,7 +17,7 @@ from collections.abc import Callable
 import plotly.graph_objects as go
 import streamlit as st
 
-from ui.display import for_projector, projector_on
+from shell.display import for_projector, projector_on
 
 FILE_PREFIX = "kpca-lab"
 
@@ -26,7 +26,7 @@ def export_name(name: str) -> str:
     """A file name for a chart's PNG download: ``kpca-lab-<name>``, safe characters only.
 
     Dots are kept, so a chart's name matches the CSV files of the same view
-    (``ui.exports.view_name``: 'circles-rbf-gamma0.5').
+    (``shell.exports.view_name``: 'circles-rbf-gamma0.5').
     """
     slug = re.sub(r"[^A-Za-z0-9.]+", "-", name).strip("-.").lower() or "chart"
     return f"{FILE_PREFIX}-{slug}"

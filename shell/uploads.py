@@ -9,7 +9,7 @@ evicts each other's files (a server-wide store of the last few uploads did), and
 session can reach another's data: even a forged cache key finds nothing here.
 
 Results computed from an upload that hold its rows (fitted models, projections) are
-kept with the upload as well: :func:`ui.compute.results_store` gives each of the
+kept with the upload as well: :func:`shell.caches.results_store` gives each of the
 server's stores a small per-session twin in :attr:`SessionUpload.results`, dropped with
 the upload. Results kept by ``st.cache_data`` are pickled copies in its bounded caches
 (every one has ``max_entries``); they never hold the session's arrays.
@@ -40,7 +40,7 @@ class SessionUpload:
     data : datasets.Dataset
         The parsed file (read-only arrays).
     results : dict
-        Per-session result stores, one for each server-wide store (``ui.compute.results_store``).
+        Per-session result stores, one for each server-wide store (``shell.caches.results_store``).
     standardized_X : ndarray or None
         X with zero mean and unit variance per column, once a page has asked for it.
     """
@@ -48,7 +48,7 @@ class SessionUpload:
     options: tuple[tuple[str, object], ...]
     data: datasets.Dataset
     results: dict = field(default_factory=dict)
-    # X standardised per column, made on first use (ui.compute.inputs), read-only.
+    # X standardised per column, made on first use (shell.caches.inputs), read-only.
     standardized_X: np.ndarray | None = None
 
 

@@ -1,6 +1,6 @@
 """Projector mode: the app readable from the back of a lecture hall (1280 × 720 projector).
 
-An app-wide display setting, not part of :class:`~ui.state.Settings` (which keys the
+An app-wide display setting, not part of :class:`~shell.state.Settings` (which keys the
 computations: the numbers do not change when the text gets bigger). It is kept in the
 session and in the URL (``?projector=1``), so a lecturer can bookmark the tour in
 projector mode. :func:`for_projector` enlarges a figure (pure, tested); :func:`apply_css`

@@ -12,10 +12,10 @@ from dataclasses import replace
 import streamlit as st
 
 import datasets
-from ui.compute import load_data
-from ui.sidebar import apply_settings, current_settings
-from ui.state import Settings, default_settings, with_suggested_kernel
-from ui.uploads import NoUploadError
+from shell.caches import load_data
+from shell.sidebar import apply_settings, current_settings
+from shell.state import Settings, default_settings, with_suggested_kernel
+from shell.uploads import NoUploadError
 
 # Built-in datasets whose points live in the plane, in the order they are offered.
 PLANE_DATASETS = ("circles", "moons", "scholkopf_toy", "parabola", "four_classes")

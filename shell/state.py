@@ -1,7 +1,7 @@
 """The app's settings: one frozen value, its URL form and its validation.
 
 Everything here is plain Python (no Streamlit calls) so it can be unit-tested: the
-sidebar (``ui.sidebar``) turns widgets into a :class:`Settings` and back, and this
+sidebar (``shell.sidebar``) turns widgets into a :class:`Settings` and back, and this
 module turns a :class:`Settings` into query parameters and back.
 
 A link is untrusted input. :func:`settings_from_query` never raises: every bad or stale
@@ -48,7 +48,7 @@ Q_PARAMS = ("gamma", "degree", "coef0")
 Q_VIEW, Q_AXES = "view", "axes"
 VIEW_2D, VIEW_3D = "2-D", "3-D"
 _VIEW_CODES = {"2d": VIEW_2D, "3d": VIEW_3D}
-# App-wide display setting (ui.display): bigger text for a lecture hall.
+# App-wide display setting (shell.display): bigger text for a lecture hall.
 Q_PROJECTOR = "projector"
 # Parameters a single page owns, by the page's URL path: the sidebar keeps them in the
 # address bar on that page only (the tour's step, the Explorer's open section), so a link

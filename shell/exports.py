@@ -16,7 +16,7 @@ import numpy as np
 import streamlit as st
 
 from experiments.reproduce import explorer_script
-from ui.state import CSV, Settings
+from shell.state import CSV, Settings
 
 REPRODUCE_KEY = "reproduce_open"  # the 'Reproduce in Python' expander's open state
 
@@ -168,7 +168,7 @@ def reproduce_in_python(settings: Settings) -> None:
     """An expander with the script of the current view, copyable and downloadable."""
     with st.expander("Reproduce in Python", icon=":material/terminal:", key=REPRODUCE_KEY,
                      on_change="rerun") as expander:
-        if not expander.open:  # lazy, like ui.source.show_source: sent once opened
+        if not expander.open:  # lazy, like shell.source.show_source: sent once opened
             return
         script = settings_script(settings)
         st.caption(

@@ -1,7 +1,7 @@
 """The sidebar's controls for an uploaded CSV: the file, its label column, missing values.
 
-Drawn by :func:`ui.sidebar.settings_sidebar` when the dataset is "Your own CSV". The file
-itself is kept in the student's session (:mod:`ui.uploads`).
+Drawn by :func:`shell.sidebar.settings_sidebar` when the dataset is "Your own CSV". The file
+itself is kept in the student's session (:mod:`shell.uploads`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import csv
 import streamlit as st
 
 import datasets
-from ui import uploads
+from shell import uploads
 
 # No "w_" prefix: an uploader's value cannot be re-committed through session state.
 K_CSV_FILE, K_CSV_LABEL, _CSV_LAST_GOOD = "upload_csv", "w_csv_label", "_kpca_csv_last_good"

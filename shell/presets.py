@@ -1,4 +1,4 @@
-"""The home page's classroom presets: one-click views, each a :class:`~ui.state.Settings`."""
+"""The home page's classroom presets: one-click views, each a :class:`~shell.state.Settings`."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import datasets
-from ui.state import Settings, default_settings, with_suggested_kernel
+from shell.state import Settings, default_settings, with_suggested_kernel
 
 
 @dataclass(frozen=True)
