@@ -4,16 +4,16 @@ import streamlit as st
 
 from experiments.analysis import DENSE_MAX_N
 from kpca_core import center_kernel, kernel_spectrum
+from lessons.explorer import view
+from lessons.explorer.charts import chart_columns, wrapping_columns
+from lessons.explorer.projections import gamma_hints, projections
+from lessons.explorer.steps import section_tabs
 from shell import exports
 from shell.caches import analysis_is_cached, explorer_analysis
 from shell.memory import guard_memory
 from shell.page import page_data
 from shell.sidebar import current_settings, with_valid_components
 from shell.source import show_source
-from ui import explorer_view as view
-from ui.explorer_charts import chart_columns, wrapping_columns
-from ui.explorer_projections import gamma_hints, projections
-from ui.explorer_steps import section_tabs
 
 st.title("Explorer")
 st.write(
@@ -49,7 +49,7 @@ view.negative_eigenvalues(result, settings)
 
 @st.fragment
 def step_by_step(result, data, settings) -> None:
-    """One step at a time: only the open tab is drawn (ui/explorer_steps.py says why)."""
+    """One step at a time: only the open tab is drawn (lessons/explorer/steps.py says why)."""
     the_data, kernels, eigen, take_home = section_tabs()
     if the_data.open:
         with the_data:

@@ -18,7 +18,7 @@ import importlib
 import pkgutil
 import threading
 
-PACKAGES = ("kpca_core", "datasets", "experiments", "shell", "ui")
+PACKAGES = ("kpca_core", "datasets", "experiments", "shell", "lessons", "ui")
 _lock = threading.Lock()
 _done = False
 

@@ -1,11 +1,11 @@
 """Open one of the Explorer's step-by-step tabs in an AppTest session.
 
-Only the open tab is drawn (ui/explorer_steps.py).
+Only the open tab is drawn (lessons/explorer/steps.py).
 """
 
 from __future__ import annotations
 
-from ui.explorer_steps import SECTION_KEY, SECTIONS
+from lessons.explorer.steps import SECTION_KEY, SECTIONS
 
 DATA_TAB, KERNEL_TAB, SPECTRUM_TAB, TAKE_HOME_TAB = range(1, len(SECTIONS) + 1)
 

@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 import datasets
 from experiments import analysis, kernel_diagnostics
 from kpca_core import KERNELS, KernelPCA, center_kernel, compute_kernel, kernel_spectrum
+from lessons.explorer.steps import parse_section
 from shell import state
 from shell.csv_controls import NO_LABEL
 from shell.figures import NEGATIVE_COLOUR
@@ -24,7 +25,6 @@ from shell.presets import presets
 from tests.app.explorer_sections import DATA_TAB, KERNEL_TAB, SPECTRUM_TAB, open_section
 from tests.app.plotly_json import chart_specs, decode, find_chart, scatter_points
 from tests.app.plotly_json import title as plotly_title
-from ui.explorer_steps import parse_section
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 SMALL_N = 60
@@ -616,7 +616,7 @@ def test_usps_subset_slider_stops_at_the_split_size():
 
 
 def test_a_selection_shows_a_sample_spread_over_it():
-    from ui.explorer_charts import spread_sample
+    from lessons.explorer.charts import spread_sample
 
     picked = list(range(0, 1000, 5))  # 200 rows
     shown = spread_sample(picked, 60)

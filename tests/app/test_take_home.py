@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from kpca_core import IndefiniteKernelWarning
+from lessons.explorer.steps import SECTION_KEY, SECTIONS
 from shell.exports import REPRODUCE_KEY
 from tests.app.explorer_sections import TAKE_HOME_TAB
 from tests.app.plotly_json import find_chart, scatter_points
 from tests.app.test_pages import assert_clean, open_app, usps_available
-from ui.explorer_steps import SECTION_KEY, SECTIONS
 
 VIEWS = [
     {"dataset": "circles", "n": 80, "kernel": "rbf", "gamma": 5, "components": 3},

@@ -29,7 +29,8 @@ def session():
     try:
         from shell import warmup
         warmup.import_app_modules()
-        from ui import explorer_view, denoising_view  # noqa: F401
+        from ui import denoising_view  # noqa: F401
+        from lessons.explorer import view as explorer_view
         from shell import figures  # noqa: F401
     except Exception as error:
         errors.append(repr(error))

@@ -16,11 +16,7 @@ from experiments.analysis import Analysis
 from experiments.kernel_diagnostics import diagnose, feature_scale_ratio
 from experiments.separability import METHOD, linear_separability
 from kpca_core import KERNELS
-from shell import figures
-from shell.caches import reference_gamma_for
-from shell.sidebar import K_STANDARDIZE, K_VIEW_AXES, K_VIEW_DIMS, apply_gamma, sync_url
-from shell.state import VIEW_2D, VIEW_3D, Settings, dataset_gamma, format_gamma
-from ui.explorer_charts import (
+from lessons.explorer.charts import (
     SCATTERGL_ABOVE,
     SELECTION,
     chart_columns,
@@ -30,6 +26,10 @@ from ui.explorer_charts import (
     selection_changed,
     spread_sample,
 )
+from shell import figures
+from shell.caches import reference_gamma_for
+from shell.sidebar import K_STANDARDIZE, K_VIEW_AXES, K_VIEW_DIMS, apply_gamma, sync_url
+from shell.state import VIEW_2D, VIEW_3D, Settings, dataset_gamma, format_gamma
 
 MAX_DIGITS_SHOWN = 60
 PROJECTION_HEIGHT = 400  # px: both projections and their controls fit a 1280 × 800 screen

@@ -1,8 +1,9 @@
 """The Explorer's step-by-step sections: the data, K and K̃, and the eigen-spectrum.
 
-Each draws one figure from ``ui.figures`` plus its caption; every caption's claim is
-computed from the numbers it talks about. The first screen (the projections and the γ
-hints) is :mod:`ui.explorer_projections`; what the charts share, :mod:`ui.explorer_charts`.
+Each draws one figure from ``shell.figures`` or ``shell.kernel_figures`` plus its caption;
+every caption's claim is computed from the numbers it talks about. The first screen (the
+projections and the γ hints) is :mod:`lessons.explorer.projections`; what the charts share,
+:mod:`lessons.explorer.charts`.
 """
 
 from __future__ import annotations
@@ -13,10 +14,10 @@ import streamlit as st
 from experiments.analysis import DENSE_MAX_N, Analysis, may_be_indefinite
 from experiments.kernel_diagnostics import REFERENCE_NAMES
 from kpca_core import KERNELS
+from lessons.explorer.charts import SCATTERGL_ABOVE, params_text, plot, selection
 from shell import figures, kernel_figures
 from shell.caches import inputs, reference_gamma_for
 from shell.state import Settings, format_gamma, format_multiple
-from ui.explorer_charts import SCATTERGL_ABOVE, params_text, plot, selection
 
 SAMPLES_PER_DIGIT = 8
 

@@ -2,8 +2,8 @@
 
 A selection made in any selectable chart is remembered with the dataset it belongs to and
 highlighted in every chart of the page; each chart's PNG is named after the view. Used by
-the first screen (:mod:`ui.explorer_projections`) and the step-by-step sections
-(:mod:`ui.explorer_view`).
+the first screen (:mod:`lessons.explorer.projections`) and the step-by-step sections
+(:mod:`lessons.explorer.view`).
 """
 
 from __future__ import annotations
