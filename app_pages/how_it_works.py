@@ -3,12 +3,12 @@
 import streamlit as st
 
 from experiments.analysis import DENSE_MAX_N
+from lessons.how_it_works import view
 from shell import exports
 from shell.caches import explorer_analysis
 from shell.memory import guard_memory
 from shell.page import page_data
 from shell.sidebar import current_settings, with_valid_components
-from ui import how_it_works_view as view
 
 st.title("How kernel PCA works")
 st.write(

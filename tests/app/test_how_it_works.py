@@ -16,7 +16,6 @@ import pytest
 import datasets
 from experiments import feature_maps as fm
 from experiments.mistake_damage import compare_mistakes
-from experiments.step_by_step import new_points, step_by_step
 from kpca_core import (
     KernelPCA,
     center_kernel,
@@ -24,6 +23,7 @@ from kpca_core import (
     compute_kernel,
     eigendecompose,
 )
+from lessons.how_it_works.experiment import new_points, step_by_step
 from shell import state
 from shell.checks import format_value
 from tests.app import test_pages as pages

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import datasets
-from experiments.step_by_step import kernel_value, new_points, step_by_step
 from kpca_core import KernelPCA, compute_kernel
+from lessons.how_it_works.experiment import kernel_value, new_points, step_by_step
 
 KERNELS = {
     "rbf": {"gamma": 10.0},

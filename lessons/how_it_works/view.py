@@ -12,7 +12,6 @@ import pandas as pd
 import streamlit as st
 
 from experiments.analysis import Analysis, block_average
-from experiments.step_by_step import PAIRS_CHECKED, StepByStep, step_by_step
 from kpca_core import (
     KERNELS,
     center_kernel,
@@ -23,6 +22,8 @@ from kpca_core import (
     project_new_points,
     scale_eigenvectors,
 )
+from lessons.how_it_works import figures as fig
+from lessons.how_it_works.experiment import PAIRS_CHECKED, StepByStep, step_by_step
 from shell import figures, kernel_figures
 from shell.caches import inputs
 from shell.charts import show_chart
@@ -31,7 +32,6 @@ from shell.exports import view_name
 from shell.sidebar import current_settings
 from shell.source import show_source
 from shell.state import Settings
-from ui.figures import how_it_works as fig
 
 # The checks need K and K̃ in memory at once (plus the solver's copy): above this n they
 # run on a seeded sample, and the page says so.
