@@ -2,10 +2,10 @@
 
 import streamlit as st
 
+from lessons.kernel_trick import view
 from shell.memory import guard_memory
 from shell.page import page_data, require_2d
 from shell.sidebar import current_settings
-from ui import kernel_trick_view as view
 
 st.title("The kernel trick, made explicit")
 st.write(

@@ -24,7 +24,7 @@ from experiments.analysis import analyse  # noqa: E402
 from experiments.feature_maps import explicit_pca, rbf_taylor_convergence  # noqa: E402
 from experiments.mistake_damage import compare_mistakes  # noqa: E402
 from lessons.how_it_works.experiment import step_by_step  # noqa: E402
-from ui.kernel_trick_view import TAYLOR_MAX_N  # noqa: E402
+from lessons.kernel_trick.view import TAYLOR_MAX_N  # noqa: E402
 from ui.mistakes_view import EIG_MAX_N, MISTAKES_MAX_N  # noqa: E402
 
 KERNELS = {

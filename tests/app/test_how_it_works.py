@@ -24,11 +24,11 @@ from kpca_core import (
     eigendecompose,
 )
 from lessons.how_it_works.experiment import new_points, step_by_step
+from lessons.kernel_trick.view import TAYLOR_MAX_N
 from shell import state
 from shell.checks import format_value
 from tests.app import test_pages as pages
 from tests.app.plotly_json import chart_specs, decode, find_chart, scatter_points, title
-from ui.kernel_trick_view import TAYLOR_MAX_N
 from ui.mistakes_view import EIG_MAX_N
 
 N = 60

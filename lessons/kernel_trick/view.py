@@ -27,12 +27,12 @@ from experiments.feature_maps import (
     separating_plane,
 )
 from experiments.separability import linear_separability
+from lessons.kernel_trick import figures as fig
 from shell import exports
 from shell.caches import inputs, load_data
 from shell.charts import show_chart
 from shell.checks import Check, show_check
 from shell.state import Settings, format_gamma
-from ui.figures import kernel_trick as fig
 
 # φ(X) is n × m: keep it ≤ ~40 MB by using fewer points when m is large (USPS: m = 33,153).
 EXPLICIT_MAX_CELLS = 5_000_000
