@@ -2,10 +2,10 @@
 
 import streamlit as st
 
+from lessons.mistakes import view
 from shell.memory import guard_memory
 from shell.page import page_data
 from shell.sidebar import current_settings
-from ui import mistakes_view as view
 
 st.title("Common mistakes")
 st.write(

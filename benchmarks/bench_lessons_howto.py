@@ -22,10 +22,10 @@ sys.path.insert(0, str(ROOT))
 import datasets  # noqa: E402
 from experiments.analysis import analyse  # noqa: E402
 from experiments.feature_maps import explicit_pca, rbf_taylor_convergence  # noqa: E402
-from experiments.mistake_damage import compare_mistakes  # noqa: E402
 from lessons.how_it_works.experiment import step_by_step  # noqa: E402
 from lessons.kernel_trick.view import TAYLOR_MAX_N  # noqa: E402
-from ui.mistakes_view import EIG_MAX_N, MISTAKES_MAX_N  # noqa: E402
+from lessons.mistakes.experiment import compare_mistakes  # noqa: E402
+from lessons.mistakes.view import EIG_MAX_N, MISTAKES_MAX_N  # noqa: E402
 
 KERNELS = {
     "rbf": {"gamma": 10.0},

@@ -204,9 +204,9 @@ def test_work_outside_the_queue_is_capped_below_its_small_size():
     # larger cap would make them big, and they would have to take turns (queued()).
     from lessons.how_it_works import view as how_it_works_view
     from lessons.kernel_trick import view as kernel_trick_view
+    from lessons.mistakes import view as mistakes_view
     from shell import memory
     from shell.admission import SMALL_BYTES
-    from ui import mistakes_view
 
     assert memory.matrix_bytes(kernel_trick_view.EXPLICIT_MAX_N, copies=3) <= SMALL_BYTES
     assert memory.matrix_bytes(mistakes_view.MISTAKES_MAX_N, copies=4) <= SMALL_BYTES

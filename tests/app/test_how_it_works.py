@@ -15,7 +15,6 @@ import pytest
 
 import datasets
 from experiments import feature_maps as fm
-from experiments.mistake_damage import compare_mistakes
 from kpca_core import (
     KernelPCA,
     center_kernel,
@@ -25,11 +24,12 @@ from kpca_core import (
 )
 from lessons.how_it_works.experiment import new_points, step_by_step
 from lessons.kernel_trick.view import TAYLOR_MAX_N
+from lessons.mistakes.experiment import compare_mistakes
+from lessons.mistakes.view import EIG_MAX_N
 from shell import state
 from shell.checks import format_value
 from tests.app import test_pages as pages
 from tests.app.plotly_json import chart_specs, decode, find_chart, scatter_points, title
-from ui.mistakes_view import EIG_MAX_N
 
 N = 60
 CSV_DIR = Path(__file__).resolve().parents[1] / "data" / "csv"

@@ -8,8 +8,6 @@ import numpy as np
 import pytest
 
 import datasets
-from experiments import mistake_damage as damage
-from experiments import mistakes as wrong
 from kpca_core import (
     KernelCentering,
     center_kernel,
@@ -18,6 +16,8 @@ from kpca_core import (
     eigendecompose,
     scale_eigenvectors,
 )
+from lessons.mistakes import experiment as damage
+from lessons.mistakes import formulas as wrong
 
 KERNELS = {
     "rbf": {"gamma": 10.0},

@@ -1,6 +1,6 @@
 """Sections of the common-mistakes lesson: each mistake next to the right result.
 
-The wrong formulas live in :mod:`experiments.mistakes` (named ``wrong_*``, each citing
+The wrong formulas live in :mod:`lessons.mistakes.formulas` (named ``wrong_*``, each citing
 the correct kpca_core function); this module only draws them and their damage numbers.
 Every caption's claim is computed from those numbers.
 """
@@ -10,14 +10,14 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from experiments.mistake_damage import MistakeResult, compare_mistakes
-from experiments.mistakes import MISTAKES, Mistake
 from kpca_core import KERNELS
+from lessons.mistakes import figures as fig
+from lessons.mistakes.experiment import MistakeResult, compare_mistakes
+from lessons.mistakes.formulas import MISTAKES, Mistake
 from shell.caches import inputs
 from shell.charts import show_chart
 from shell.checks import Check, format_value, show_check
 from shell.state import Settings
-from ui.figures import mistakes as fig
 
 # Each mistake costs its own eigendecomposition (seven in all): above this many points a
 # fixed random sample is used, and the page says so.

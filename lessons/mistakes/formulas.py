@@ -4,7 +4,7 @@ Every ``wrong_*`` function below reproduces an error found in published notes an
 (see the project's reference documents). None of them may be used to compute anything
 but the damage it does: each docstring names the correct ``kpca_core`` function.
 :data:`MISTAKES` says in words and LaTeX what each one gets wrong; the comparison with
-the right computation lives in :mod:`experiments.mistake_damage`.
+the right computation lives in :mod:`lessons.mistakes.experiment`.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-r"""Each deliberately wrong formula of :mod:`experiments.mistakes` next to the right one.
+r"""Each deliberately wrong formula of :mod:`lessons.mistakes.formulas` next to the right one.
 
 :func:`compare_mistakes` runs every mistake and the correct kpca_core computation on the
 same data and measures the difference, so the page, the benchmark and the tests show the
@@ -26,16 +26,6 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import linalg
 
-from experiments.mistakes import (
-    wrong_center_kernel_last_sign,
-    wrong_center_kernel_none,
-    wrong_center_test_kernel_own_means,
-    wrong_eigendecompose_unsorted,
-    wrong_kernel_of_centred_inputs,
-    wrong_project_uncentred,
-    wrong_scale_one_over_mu_n,
-    wrong_scale_unnormalised,
-)
 from kpca_core import (
     KernelCentering,
     center_kernel,
@@ -44,6 +34,16 @@ from kpca_core import (
     eigendecompose,
     kernel_spectrum,
     scale_eigenvectors,
+)
+from lessons.mistakes.formulas import (
+    wrong_center_kernel_last_sign,
+    wrong_center_kernel_none,
+    wrong_center_test_kernel_own_means,
+    wrong_eigendecompose_unsorted,
+    wrong_kernel_of_centred_inputs,
+    wrong_project_uncentred,
+    wrong_scale_one_over_mu_n,
+    wrong_scale_unnormalised,
 )
 
 # kpca_core's own choice (ARPACK for a few components of a large K̃, else LAPACK): the
