@@ -2,11 +2,11 @@
 
 import streamlit as st
 
-from experiments.component_maps import component_maps
+from lessons.component_maps import view
+from lessons.component_maps.experiment import component_maps
 from shell.page import page_data, require_2d
 from shell.sidebar import current_settings
 from shell.source import show_source
-from ui import component_maps_view as view
 
 st.title("Component maps")
 st.write(

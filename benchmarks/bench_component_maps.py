@@ -4,9 +4,9 @@
 
 Target (issue "Three lesson pages on geometry"): a redraw < 1 s for n ≤ 1000, the grid
 projected with one test-kernel product, never more than 200 × 200 grid points. Each run
-is what the page does on a γ change: ``experiments.component_maps.component_maps``
+is what the page does on a γ change: ``lessons.component_maps.experiment.component_maps``
 (kernel PCA with 8 components + the grid, at the page's grid size) and
-``ui.figures.component_maps.map_grid`` serialised to JSON. Wall time and this process's
+``lessons.component_maps.figures.map_grid`` serialised to JSON. Wall time and this process's
 CPU time are both printed: on a shared machine the wall time mostly measures the load.
 """
 
@@ -23,9 +23,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import datasets  # noqa: E402
-from experiments.component_maps import component_maps, grid_side  # noqa: E402
-from ui.component_maps_view import MAPPED, MAX_CELLS  # noqa: E402
-from ui.figures.component_maps import MapPanel, map_grid, panel_title  # noqa: E402
+from lessons.component_maps.experiment import component_maps, grid_side  # noqa: E402
+from lessons.component_maps.figures import MapPanel, map_grid, panel_title  # noqa: E402
+from lessons.component_maps.view import MAPPED, MAX_CELLS  # noqa: E402
 
 TARGET_S = 1.0
 

@@ -18,10 +18,11 @@ from sklearn.preprocessing import StandardScaler
 import datasets
 from experiments.new_points import split_indices
 from kpca_core import KernelPCA
+from lessons.component_maps import view as component_maps_view
 from shell.registry import LESSONS
 from tests.app.plotly_json import chart_specs, decode, find_chart
 from tests.app.test_pages import CSV_DIR, assert_clean, needs_usps, open_app
-from ui import choosing_gamma_view, component_maps_view
+from ui import choosing_gamma_view
 
 CIRCLES = {"dataset": "circles", "n": 200, "kernel": "rbf", "gamma": 10}
 

@@ -6,7 +6,9 @@ import numpy as np
 import pytest
 
 import datasets
-from experiments.component_maps import (
+from experiments.kpca_steps import fit_kpca
+from kpca_core import KernelPCA
+from lessons.component_maps.experiment import (
     CELL_BUDGET,
     MAX_SIDE,
     cluster_roles,
@@ -16,8 +18,6 @@ from experiments.component_maps import (
     grid_side,
     plane_grid,
 )
-from experiments.kpca_steps import fit_kpca
-from kpca_core import KernelPCA
 
 
 def test_grid_side_is_bounded_and_shrinks_with_n():

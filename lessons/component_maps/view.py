@@ -9,7 +9,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from experiments.component_maps import (
+from kpca_core import KERNELS
+from lessons.component_maps.experiment import (
     FIG3,
     FIG3_DEGREES,
     FIG4,
@@ -20,7 +21,7 @@ from experiments.component_maps import (
     fig4_claims,
     grid_side,
 )
-from kpca_core import KERNELS
+from lessons.component_maps.figures import MapPanel, map_grid, panel_title
 from shell import exports
 from shell.admission import queued
 from shell.caches import BoundedStore, inputs, results_store
@@ -30,7 +31,6 @@ from shell.figures import class_name
 from shell.memory import guard_memory
 from shell.sidebar import apply_settings
 from shell.state import Settings, default_options, format_gamma
-from ui.figures.component_maps import MapPanel, map_grid, panel_title
 
 MAPPED = 8  # components mapped in section 1 (Fig. 4 shows eight)
 # Grid cells sent to the browser per figure, all panels together: 100 × 100 for eight
