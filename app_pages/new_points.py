@@ -3,10 +3,10 @@
 import streamlit as st
 
 from kpca_core import center_test_kernel, project_new_points
+from lessons.new_points import view
 from shell.page import page_data
 from shell.sidebar import current_settings, with_valid_components
 from shell.source import show_source
-from ui import new_points_view as view
 
 st.title("Projecting new points")
 st.write(

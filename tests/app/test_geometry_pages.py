@@ -16,9 +16,9 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 import datasets
-from experiments.new_points import split_indices
 from kpca_core import KernelPCA
 from lessons.component_maps import view as component_maps_view
+from lessons.new_points.experiment import split_indices
 from shell.registry import LESSONS
 from tests.app.plotly_json import chart_specs, decode, find_chart
 from tests.app.test_pages import CSV_DIR, assert_clean, needs_usps, open_app

@@ -7,7 +7,7 @@ import pytest
 from sklearn.decomposition import KernelPCA as SkKernelPCA
 
 import datasets
-from experiments.new_points import contributions, fit_new_points, nearest_rows, split_indices
+from lessons.new_points.experiment import contributions, fit_new_points, nearest_rows, split_indices
 
 
 @pytest.fixture(scope="module")

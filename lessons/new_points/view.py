@@ -10,7 +10,8 @@ import pandas as pd
 import streamlit as st
 
 import datasets
-from experiments.new_points import (
+from kpca_core import KERNELS
+from lessons.new_points.experiment import (
     Contributions,
     NewPointsFit,
     contributions,
@@ -18,7 +19,7 @@ from experiments.new_points import (
     nearest_rows,
     split_indices,
 )
-from kpca_core import KERNELS
+from lessons.new_points.figures import projection_with_heldout, terms_in_input_space
 from shell import exports
 from shell.admission import queued
 from shell.caches import BoundedStore, inputs, load_data, results_store
@@ -27,7 +28,6 @@ from shell.checks import Check, show_check
 from shell.figures import class_name, digit_mosaic
 from shell.memory import guard_memory
 from shell.state import Settings, format_gamma
-from ui.figures.new_points import projection_with_heldout, terms_in_input_space
 
 TOP_TERMS = 10
 NEAREST_DIGITS = 8
