@@ -2,12 +2,12 @@
 
 import streamlit as st
 
-from experiments.gamma_sweep import sweep
+from lessons.choosing_gamma import view
+from lessons.choosing_gamma.experiment import sweep
 from shell.caches import inputs
 from shell.page import page_data
 from shell.sidebar import current_settings
 from shell.source import show_source
-from ui import choosing_gamma_view as view
 
 st.title("Choosing γ")
 st.write(

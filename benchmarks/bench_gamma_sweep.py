@@ -5,7 +5,7 @@
 Target (issue "Three lesson pages on geometry"): 12 fits at n = 500 in < 3 s. Each fit
 is one kernel PCA (20 leading eigenpairs, for the spectrum) plus two 5-fold
 cross-validated logistic regressions (components 1–2 and 1–k). The sweep is
-``experiments.gamma_sweep.sweep``, the very function the page caches, on the circles
+``lessons.choosing_gamma.experiment.sweep``, the very function the page caches, on the circles
 (n points, RBF kernel, γ from ``gamma_grid``). For comparison the script also times the
 12 kernel PCA fits alone with scikit-learn's ``KernelPCA`` (same γ, 20 components,
 default BLAS threads; the sweep runs with ``SWEEP_BLAS_THREADS``).
@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import datasets  # noqa: E402
-from experiments.gamma_sweep import SPECTRUM_TOP, gamma_grid, sweep  # noqa: E402
+from lessons.choosing_gamma.experiment import SPECTRUM_TOP, gamma_grid, sweep  # noqa: E402
 
 TARGET_S = 3.0
 

@@ -130,7 +130,7 @@ def test_digit_mosaic_tiles_images_with_gaps():
 
 
 def test_the_best_gamma_label_sits_away_from_your_gamma_line():
-    from ui.figures.choosing_gamma import separability_vs_value
+    from lessons.choosing_gamma.figures import separability_vs_value
 
     values = [0.1, 1.0, 3.0, 10.0]
     scores = np.array([0.5, 0.6, 1.0, 0.9])

@@ -17,12 +17,12 @@ from sklearn.preprocessing import StandardScaler
 
 import datasets
 from kpca_core import KernelPCA
+from lessons.choosing_gamma import view as choosing_gamma_view
 from lessons.component_maps import view as component_maps_view
 from lessons.new_points.experiment import split_indices
 from shell.registry import LESSONS
 from tests.app.plotly_json import chart_specs, decode, find_chart
 from tests.app.test_pages import CSV_DIR, assert_clean, needs_usps, open_app
-from ui import choosing_gamma_view
 
 CIRCLES = {"dataset": "circles", "n": 200, "kernel": "rbf", "gamma": 10}
 

@@ -15,8 +15,8 @@ import pytest
 from sklearn.decomposition import PCA
 
 import datasets
-from experiments.gamma_sweep import SWEEP_MAX_N, subsample
 from kpca_core import KernelPCA, center_kernel, compute_kernel, kernel_spectrum
+from lessons.choosing_gamma.experiment import SWEEP_MAX_N, subsample
 from lessons.new_points.experiment import split_indices
 from tests.app.plotly_json import decode, find_chart, scatter_points
 from tests.app.test_pages import assert_clean, needs_usps, open_app

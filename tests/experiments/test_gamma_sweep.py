@@ -10,7 +10,8 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 import datasets
-from experiments.gamma_sweep import (
+from kpca_core import KernelPCA, median_heuristic_gamma
+from lessons.choosing_gamma.experiment import (
     GAMMA_MAX,
     GAMMA_MIN,
     align_signs,
@@ -20,7 +21,6 @@ from experiments.gamma_sweep import (
     subsample,
     sweep,
 )
-from kpca_core import KernelPCA, median_heuristic_gamma
 
 
 def sklearn_cv(Z, y):

@@ -7,7 +7,9 @@ from dataclasses import replace
 import numpy as np
 import streamlit as st
 
-from experiments.gamma_sweep import (
+from experiments.separability import METHOD
+from kpca_core import KERNELS, median_heuristic_gamma
+from lessons.choosing_gamma.experiment import (
     DEGREES,
     SWEEP_MAX_N,
     Sweep,
@@ -17,8 +19,12 @@ from experiments.gamma_sweep import (
     subsample,
     sweep,
 )
-from experiments.separability import METHOD
-from kpca_core import KERNELS, median_heuristic_gamma
+from lessons.choosing_gamma.figures import (
+    separability_vs_value,
+    share_vs_value,
+    small_multiples,
+    spectra_lines,
+)
 from shell import exports
 from shell.admission import queued
 from shell.caches import BoundedStore, inputs, results_store
@@ -26,12 +32,6 @@ from shell.charts import show_chart
 from shell.memory import guard_memory
 from shell.sidebar import apply_settings
 from shell.state import Settings
-from ui.figures.choosing_gamma import (
-    separability_vs_value,
-    share_vs_value,
-    small_multiples,
-    spectra_lines,
-)
 
 
 @st.cache_resource(max_entries=1, show_spinner=False)
