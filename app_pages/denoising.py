@@ -3,12 +3,12 @@
 import streamlit as st
 
 import datasets
-from experiments import denoising as dn
 from kpca_core import fixed_point_preimage, kwok_tsang_preimage
+from lessons.denoising import caches as compute
+from lessons.denoising import experiment as dn
+from lessons.denoising import view
 from shell.memory import guard_memory
 from shell.source import show_source
-from ui import denoising_compute as compute
-from ui import denoising_view as view
 
 st.title("De-noising digits")
 st.write(

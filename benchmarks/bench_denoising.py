@@ -19,7 +19,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import datasets  # noqa: E402
-from experiments import denoising as dn  # noqa: E402
+from lessons.denoising import experiment as dn  # noqa: E402
 
 
 def pure_steps() -> list[tuple[str, float]]:

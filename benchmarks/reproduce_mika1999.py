@@ -29,7 +29,7 @@ github.com/lucasrodes/kPCA-denoising-python, example3.py).
 
 What this script adds: every kernel-PCA pre-image method of KPCA Lab (learned kernel
 ridge, fixed point, Kwok-Tsang), all from one decomposition shared by every m
-(experiments/denoising.py, the same code the app's page runs).
+(lessons/denoising/experiment.py, the same code the app's page runs).
 
 Usage (from the repository root)::
 
@@ -59,7 +59,7 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere
     sys.path.insert(0, str(ROOT))
 
 import datasets  # noqa: E402
-from experiments import denoising as dn  # noqa: E402
+from lessons.denoising import experiment as dn  # noqa: E402
 
 PAPER_RATIO = {"gaussian": 1.6, "speckle": 1.2}
 STORE = ROOT / "benchmarks" / "results_store" / "mika1999.json"

@@ -162,9 +162,9 @@ UNQUEUED_PAGES = {
 
 
 def open_page(page: str, seed: int):
+    from lessons.denoising import view as denoising_view
     from tests.app import test_denoising
     from tests.app.test_pages import open_app, usps_available
-    from ui import denoising_view
 
     if page == DENOISING:
         if not usps_available():

@@ -18,12 +18,12 @@ from sklearn.decomposition import PCA
 from streamlit.testing.v1 import AppTest
 
 import datasets
-from experiments import denoising as dn
 from kpca_core import KernelPCA
+from lessons.denoising import caches as compute
+from lessons.denoising import experiment as dn
+from lessons.denoising import view
 from tests.app.plotly_json import decode
 from tests.app.test_pages import APP, TIMEOUT, needs_usps
-from ui import denoising_compute as compute
-from ui import denoising_view as view
 
 pytestmark = needs_usps
 
@@ -185,7 +185,7 @@ def test_kwok_tsang_with_many_neighbours_warns_with_the_measured_pixel_range():
 
 
 def test_curves_figure_stars_each_methods_minimum_on_a_log_axis():
-    from ui.figures.denoising import mse_curves
+    from lessons.denoising.figures import mse_curves
 
     data = {"pca": ([1, 2, 4], [0.3, 0.1, 0.2], 0.5),
             "fixed_point": ([1, 2, 4], [0.4, 0.3, 0.05], None)}

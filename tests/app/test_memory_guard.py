@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pytest
 
+from lessons.denoising import view as denoising_view
 from shell import memory
 from shell.registry import LESSONS
 from tests.app.test_pages import open_app, usps_available
-from ui import denoising_view
 
 BUDGET_MB = "0.5"
 N = 400

@@ -29,7 +29,7 @@ def session():
     try:
         from shell import warmup
         warmup.import_app_modules()
-        from ui import denoising_view  # noqa: F401
+        from lessons.denoising import view as denoising_view  # noqa: F401
         from lessons.explorer import view as explorer_view
         from shell import figures  # noqa: F401
     except Exception as error:

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from experiments import denoising as dn
+from lessons.denoising import experiment as dn
 from tests.app.test_pages import needs_usps
 
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "reproduce_mika1999.py"

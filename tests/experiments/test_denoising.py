@@ -12,8 +12,8 @@ import pytest
 from sklearn.decomposition import PCA
 
 import kpca_core.preimage
-from experiments import denoising as dn
 from kpca_core import KernelPCA, fixed_point_preimage
+from lessons.denoising import experiment as dn
 
 
 @pytest.fixture(scope="module")

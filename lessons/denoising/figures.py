@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from experiments.denoising import METHOD_TITLES, mse
+from lessons.denoising.experiment import METHOD_TITLES, mse
 from shell.figures import BASE_LAYOUT, LINEAR_PCA_COLOUR, PALETTE, digit_mosaic
 
 GRID_ROWS = ("original", "noisy", "PCA", "KPCA")

@@ -1,6 +1,6 @@
 """The de-noising page's controls and sections: the widgets, the digit grid, the curves.
 
-The settings and the cached computations they select are :mod:`ui.denoising_compute`;
+The settings and the cached computations they select are :mod:`lessons.denoising.caches`;
 each section here draws their results and says in words what the numbers show.
 """
 
@@ -12,10 +12,9 @@ import numpy as np
 import streamlit as st
 
 import datasets
-from experiments import denoising as dn
-from shell.charts import show_chart
-from shell.checks import Check, show_check
-from ui.denoising_compute import (
+from lessons.denoising import experiment as dn
+from lessons.denoising import figures
+from lessons.denoising.caches import (
     DEFAULT_M,
     DEFAULT_N_TRAIN,
     DEFAULT_TEST_PER_CLASS,
@@ -24,7 +23,8 @@ from ui.denoising_compute import (
     noisy_test,
     test_digits,
 )
-from ui.figures import denoising as figures
+from shell.charts import show_chart
+from shell.checks import Check, show_check
 
 N_TRAIN_CHOICES = (300, 500, 1000, 2000, 3000, 5000, 7291)
 SHOWN_PER_CLASS = 2

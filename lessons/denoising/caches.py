@@ -1,11 +1,11 @@
 """The de-noising page's computations: its settings, and the cached stores behind it.
 
-The computations are :mod:`experiments.denoising` (the same code the benchmark script
+The computations are :mod:`lessons.denoising.experiment` (the same code the benchmark script
 runs); this module keys them by small hashable settings and keeps them in bounded
 stores held by ``st.cache_resource`` (results are read-only and shared, never copied per
 rerun, and a first computation can drive a progress bar). The n × n work (the kernel PCA
 fit, the learned pre-image) takes its turn in the server's queue (``shell.admission``).
-The controls and the sections that draw the results are :mod:`ui.denoising_view`.
+The controls and the sections that draw the results are :mod:`lessons.denoising.view`.
 """
 
 from __future__ import annotations
@@ -19,18 +19,18 @@ import streamlit as st
 from threadpoolctl import threadpool_limits
 
 import datasets
-from experiments import denoising as dn
+from lessons.denoising import experiment as dn
 from shell.admission import queued
 from shell.caches import BoundedStore
 
-STORE = Path(__file__).resolve().parents[1] / "benchmarks" / "results_store" / "mika1999.json"
+STORE = Path(__file__).resolve().parents[2] / "benchmarks" / "results_store" / "mika1999.json"
 DEFAULT_N_TRAIN = 1000
 DEFAULT_TEST_PER_CLASS = 5
 # Where the lesson shows at default settings: PCA wins on clean digits, KPCA on noisy.
 DEFAULT_M = 128
 # n × n matrices alive at the page's peak: the kernel PCA fit holds one (K, centred and
 # decomposed in place); the learned pre-image, after it, solves (K_B + αI) in place,
-# measured at 1.4 n × n (experiments.denoising.learned_preimage).
+# measured at 1.4 n × n (lessons.denoising.experiment.learned_preimage).
 PEAK_COPIES = 1.5
 
 
