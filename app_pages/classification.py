@@ -2,10 +2,10 @@
 
 import streamlit as st
 
+from lessons.classification import table1 as table1_view
+from lessons.classification import view
 from shell.page import page_data
 from shell.sidebar import current_settings
-from ui import classification_view as view
-from ui import table1_view
 
 st.title("Classification on kernel principal components")
 st.write(

@@ -15,7 +15,7 @@ repository and shown on the Classification page) after every cell, so an interru
 run keeps what it finished and a later run only computes the missing cells.
 
 The experiment and the SVM setup (LinearSVC, one global scale, C chosen on a
-validation split of the training set) are documented in ``experiments/paper_table.py``.
+validation split of the training set) are documented in ``lessons/classification/paper_table.py``.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a script from anywhere
     sys.path.insert(0, str(ROOT))
 
-from experiments import paper_table as pt  # noqa: E402
+from lessons.classification import paper_table as pt  # noqa: E402
 
 DEFAULT_OUT = ROOT / "benchmarks" / "results_store" / "table1.json"
 TINY = pt.TableConfig(degrees=(1, 3), components=(8, 16, 32), n_fit=150, n_train=400,

@@ -10,12 +10,12 @@ import pytest
 from sklearn.model_selection import train_test_split
 
 import datasets
-from experiments import classification as cls
-from experiments import paper_table as pt
+from lessons.classification import experiment as cls
+from lessons.classification import paper_table as pt
+from lessons.classification import table1 as table1_view
+from lessons.classification import view
 from tests.app.plotly_json import decode, find_chart
 from tests.app.test_pages import assert_clean, needs_usps, open_app
-from ui import classification_view as view
-from ui import table1_view
 
 CIRCLES = {"dataset": "circles", "n": 200, "kernel": "rbf", "gamma": 5}
 

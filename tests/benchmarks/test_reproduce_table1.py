@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import datasets
-from experiments import paper_table as pt
+from lessons.classification import paper_table as pt
 
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "reproduce_table1.py"
 
@@ -96,7 +96,7 @@ def test_every_cell_of_the_paper_is_quoted():
 def test_one_vs_one_is_its_own_experiment(tmp_path):
     from sklearn.multiclass import OneVsOneClassifier
 
-    from experiments import classification as cls
+    from lessons.classification import experiment as cls
 
     assert isinstance(cls.make_classifier("linear_svm", multiclass="ovo"), OneVsOneClassifier)
     script = load_script()

@@ -7,8 +7,8 @@ import pytest
 from sklearn.model_selection import train_test_split
 
 import datasets
-from experiments import classification as cls
 from kpca_core import KernelPCA
+from lessons.classification import experiment as cls
 
 
 def usps_available() -> bool:

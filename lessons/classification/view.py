@@ -1,6 +1,6 @@
 """Sections of the Classification page and its bounded caches.
 
-The computation is :func:`experiments.classification.run_experiment` (the same code as
+The computation is :func:`lessons.classification.experiment.run_experiment` (the same code as
 the Table 1 script's pipeline); this module splits the data, caches the result per
 setting and draws it.
 """
@@ -14,14 +14,14 @@ import numpy as np
 import streamlit as st
 from sklearn.model_selection import train_test_split
 
-from experiments import classification as cls
+from lessons.classification import experiment as cls
+from lessons.classification import figures as figs
 from shell.admission import queued
 from shell.caches import BoundedStore, load_data, results_store
 from shell.charts import show_chart
 from shell.checks import Check, show_check
 from shell.memory import guard_memory
 from shell.state import Settings
-from ui.figures import classification as figs
 
 TEST_FRACTION = 0.3
 USPS_TEST_SIZE = 2007
@@ -313,4 +313,4 @@ def code_section(result: cls.Experiment, split: Split) -> None:
     st.code(cls.pipeline_code(result.pipeline, data_lines=split.code), language="python")
     st.caption("Generated from the fitted pipeline's parameters: this is the pipeline that "
                "produced the numbers above. `RmsScaler` divides every component by one "
-               "number (see experiments/classification.py for why not StandardScaler).")
+               "number (see lessons/classification/experiment.py for why not StandardScaler).")

@@ -3,7 +3,7 @@
 The numbers come from the results files ``benchmarks/reproduce_table1.py`` writes
 (``benchmarks/results_store/table1.json``, and ``table1_ovo.json`` for the one-vs-one
 comparison), so students see the result without waiting for it; the experiment itself
-is :mod:`experiments.paper_table`.
+is :mod:`lessons.classification.paper_table`.
 """
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ from pathlib import Path
 
 import streamlit as st
 
-from experiments import paper_table as pt
+from lessons.classification import figures as figs
+from lessons.classification import paper_table as pt
 from shell.charts import show_chart
 from shell.sidebar import apply_settings
 from shell.state import default_settings
-from ui.figures import classification as figs
 
-RESULTS = Path(__file__).resolve().parents[1] / "benchmarks" / "results_store"
+RESULTS = Path(__file__).resolve().parents[2] / "benchmarks" / "results_store"
 TABLE_FILE = RESULTS / "table1.json"  # one-vs-rest linear SVMs: the table shown
 OVO_FILE = RESULTS / "table1_ovo.json"  # the same with one-vs-one SVMs, for comparison
 

@@ -8,7 +8,7 @@ and 2,007 test images; a linear SVM trained on the 7,291 and tested on the 2,007
 How we run it:
 
 * **One decomposition per degree.** Kernel PCA is fitted once with the largest k and
-  every smaller k takes the first k columns (:mod:`experiments.classification`).
+  every smaller k takes the first k columns (:mod:`lessons.classification.experiment`).
 * **A disk cache per degree** (``$KPCA_CACHE_DIR/table1``, default
   ``~/.cache/kpca-lab/table1``, outside the repository): the projections of all 9,298
   images, stored as float32, so a re-run skips the decomposition. Fresh projections are
@@ -16,8 +16,8 @@ How we run it:
 * **The SVM setup** (the paper does not state C, the multi-class scheme or any
   scaling): scikit-learn's ``LinearSVC`` — squared hinge loss, L2 penalty,
   one-vs-rest, liblinear — on the components divided by one global factor
-  (:class:`~experiments.classification.RmsScaler`), with C chosen from
-  :data:`~experiments.classification.C_GRID` on a stratified 20 % validation split of
+  (:class:`~lessons.classification.experiment.RmsScaler`), with C chosen from
+  :data:`~lessons.classification.experiment.C_GRID` on a stratified 20 % validation split of
   the 7,291 training images, then refitted on all 7,291. The test set is never used
   to choose anything. By default C is chosen once per degree, on the first
   :data:`C_SELECT_COMPONENTS` components, and used for every k of that degree
@@ -74,7 +74,7 @@ import numpy as np
 
 from datasets.usps import cache_dir as usps_cache_dir
 from datasets.usps import ensure_usps, read_usps, stratified_indices
-from experiments.classification import (
+from lessons.classification.experiment import (
     C_GRID,
     MULTICLASS,
     head_pipeline,

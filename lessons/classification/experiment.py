@@ -95,7 +95,7 @@ def make_classifier(name: str, C: float = DEFAULT_C, seed: int = 0, multiclass: 
     multiclass : {"ovr", "ovo"}
         For the linear SVM: one-vs-rest (one hyperplane per class) or one-vs-one (one
         per pair of classes, majority vote: ``OneVsOneClassifier``), see
-        :mod:`experiments.paper_table` for why the table offers both.
+        :mod:`lessons.classification.paper_table` for why the table offers both.
     """
     if multiclass not in MULTICLASS:
         raise ValueError(f"multiclass must be one of {sorted(MULTICLASS)}; got {multiclass!r}.")
@@ -200,7 +200,7 @@ def pipeline_code(pipeline: Pipeline, *, data_lines: Sequence[str] = ()) -> str:
     modules = {
         "KernelPCA": "kpca_core",
         "StandardScaler": "sklearn.preprocessing",
-        "RmsScaler": "experiments.classification",
+        "RmsScaler": "lessons.classification.experiment",
         "PCA": "sklearn.decomposition",
         "LinearSVC": "sklearn.svm",
         "LogisticRegression": "sklearn.linear_model",
