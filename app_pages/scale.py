@@ -2,14 +2,13 @@
 
 import streamlit as st
 
-from experiments.approximations import approximate_kpca
-from experiments.scaling import measure_once
 from kpca_core import choose_eigen_solver
+from lessons.scale import approx_view, view
+from lessons.scale.approximations import approximate_kpca
+from lessons.scale.experiment import measure_once
 from shell.page import page_data
 from shell.sidebar import current_settings, with_valid_components
 from shell.source import show_source
-from ui import scale_approx_view as approx_view
-from ui import scale_view as view
 
 st.title("Scale")
 st.write(

@@ -1,7 +1,7 @@
 """The Scale page's curves, offline and larger: exact cost against n, and the approximations.
 
-Two tables, from the same functions the page calls (experiments.scaling and
-experiments.approximations), with BLAS on one thread as on the page:
+Two tables, from the same functions the page calls (lessons.scale.experiment and
+lessons.scale.approximations), with BLAS on one thread as on the page:
 
 1. Exact kernel PCA against n (USPS training digits and a synthetic set, n up to
    7,291): seconds of build K / centre / dense LAPACK / ARPACK / randomized at each n,
@@ -37,9 +37,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from experiments import approximations as approx  # noqa: E402
-from experiments import scaling  # noqa: E402
 from kpca_core import median_heuristic_gamma  # noqa: E402
+from lessons.scale import approximations as approx  # noqa: E402
+from lessons.scale import experiment as scaling  # noqa: E402
 
 MB = 1e6
 TARGET_M, TARGET_N = 500, 50_000

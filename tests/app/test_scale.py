@@ -9,13 +9,14 @@ import numpy as np
 import pytest
 
 import datasets
-from experiments import approximations as approx
-from experiments import scaling
 from kpca_core import choose_eigen_solver
+from lessons.scale import approx_view as scale_approx_view
+from lessons.scale import approximations as approx
+from lessons.scale import experiment as scaling
+from lessons.scale import view as scale_view
 from shell import memory, state
 from tests.app.plotly_json import chart_specs, decode, find_chart, title
 from tests.app.test_pages import assert_clean, needs_usps, open_app
-from ui import scale_approx_view, scale_view
 
 QUERY = {"dataset": "circles", "n": 200, "kernel": "rbf", "gamma": 10}
 

@@ -1,4 +1,4 @@
-"""experiments.approximations: Nyström and random Fourier features against exact KPCA.
+"""lessons.scale.approximations: Nyström and random Fourier features against exact KPCA.
 
 Toys where exact kernel PCA is cheap; every random choice is seeded.
 """
@@ -12,8 +12,8 @@ import pytest
 from scipy.stats import ortho_group
 from sklearn.datasets import make_circles
 
-from experiments import approximations as approx
 from kpca_core import KERNELS, KernelPCA
+from lessons.scale import approximations as approx
 
 RBF = {"gamma": 2.0}
 

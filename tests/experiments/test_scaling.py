@@ -1,4 +1,4 @@
-"""experiments.scaling: fitted exponents, the memory model, and a real small measurement.
+"""lessons.scale.experiment: fitted exponents, the memory model, and a real small measurement.
 
 No timing thresholds: timings on a shared machine are noisy. The measured exponents
 are only required to be positive and below 4 (nothing here grows faster than n³).
@@ -12,8 +12,8 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from experiments import scaling
 from kpca_core import center_kernel, choose_eigen_solver, compute_kernel, eigendecompose
+from lessons.scale import experiment as scaling
 
 
 def test_fitted_exponent_recovers_a_power_law():

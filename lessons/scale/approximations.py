@@ -30,7 +30,7 @@ agree; they ignore signs and rotations inside the subspace, which are arbitrary 
 eigenvalues are close.
 
 **Timings** run with BLAS limited to one thread by default (``threads``), as in
-:mod:`experiments.scaling`, so that exact and approximate are timed alike and the
+:mod:`lessons.scale.experiment`, so that exact and approximate are timed alike and the
 numbers do not depend on how busy the machine's other cores are.
 
 **The projections.** The approximate scores are rotated onto the exact ones by the

@@ -1,5 +1,5 @@
 """The Scale page's approximation section: Nyström and random Fourier features against
-exact kernel PCA on the current data (experiments in :mod:`experiments.approximations`)."""
+exact kernel PCA on the current data (experiments in :mod:`lessons.scale.approximations`)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ from dataclasses import dataclass, replace
 import numpy as np
 import streamlit as st
 
-from experiments import approximations as approx
 from experiments.analysis import may_be_indefinite
 from kpca_core import KERNELS
+from lessons.scale import approximations as approx
+from lessons.scale import figures
 from shell import memory
 from shell.admission import queued
 from shell.caches import BoundedStore, inputs, results_store
@@ -18,7 +19,6 @@ from shell.charts import show_chart
 from shell.checks import Check, show_check
 from shell.sidebar import apply_settings
 from shell.state import Settings
-from ui.figures import scale as figures
 
 LANDMARKS = (10, 20, 50, 100, 200, 500, 1000)
 FEATURES = (10, 20, 50, 100, 200, 500, 1000, 2000)

@@ -1,8 +1,8 @@
 """Sections of the Scale page: the memory budget, live timings against n, and the text.
 
 The approximations (Nyström, random Fourier features) live in
-:mod:`ui.scale_approx_view`. The experiments themselves are
-:mod:`experiments.scaling` and :mod:`experiments.approximations`; this module only
+:mod:`lessons.scale.approx_view`. The experiments themselves are
+:mod:`lessons.scale.experiment` and :mod:`lessons.scale.approximations`; this module only
 chooses the inputs, caches, and draws.
 """
 
@@ -13,19 +13,19 @@ import pandas as pd
 import streamlit as st
 
 import datasets
-from experiments import scaling
 from experiments.analysis import DENSE_MAX_N, DISPLAY_HEATMAP_SIDE, ITERATIVE_TOP, standardized
+from lessons.scale import experiment as scaling
+from lessons.scale import figures
 from shell import memory
 from shell.admission import queued
 from shell.caches import inputs
 from shell.charts import show_chart
 from shell.state import Settings
-from ui.figures import scale as figures
 
 # The measurement holds K̃ and, while LAPACK runs, its working copy.
 MEASURE_COPIES = 2
 MEASURE_WHAT = "K̃ and the dense eigensolver's working copy"
-# The default range (experiments.scaling, also timed by the benchmark); above
+# The default range (lessons.scale.experiment, also timed by the benchmark); above
 # QUICK_MAX_N the user opts in.
 DEFAULT_RANGE = scaling.DEFAULT_RANGE
 POINTS_PER_DOUBLING = scaling.POINTS_PER_DOUBLING
