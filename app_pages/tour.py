@@ -1,9 +1,9 @@
-"""Tour: a whole lecture on kernel PCA, one view at a time (the steps live in ui/tour.py)."""
+"""Tour: a whole lecture on kernel PCA, one view at a time (steps: lessons/tour/view.py)."""
 
 import streamlit as st
 
+from lessons.tour.view import STEPS, parse_step, total_minutes
 from shell.sidebar import apply_settings
-from ui.tour import STEPS, parse_step, total_minutes
 
 STEP_PARAM = "step"
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from lessons.tour.view import STEPS, parse_step, total_minutes
 from shell import state
 from shell.registry import LESSONS
 from tests.app.plotly_json import chart_specs
 from tests.app.plotly_json import title as plotly_title
 from tests.app.test_pages import assert_clean, open_app, usps_available
-from ui.tour import STEPS, parse_step, total_minutes
 
 
 def test_the_tour_is_a_45_minute_lecture_over_existing_pages():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from lessons.tour.view import STEPS
 from tests.browser.harness import (
     HAS_CHROMIUM,
     TIMEOUT_MS,
@@ -11,7 +12,6 @@ from tests.browser.harness import (
     shot,
     wait_until_idle,
 )
-from ui.tour import STEPS
 
 pytestmark = [
     pytest.mark.browser,
