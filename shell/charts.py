@@ -54,7 +54,7 @@ def show_chart(
     Parameters
     ----------
     fig : go.Figure
-        From a pure builder in :mod:`ui.figures`.
+        From a pure figure builder (``shell.figures`` or a lesson's ``figures``).
     key : str
         Streamlit element key (unique on the page; tests and selections use it).
     name : str, optional
