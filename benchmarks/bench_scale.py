@@ -93,7 +93,7 @@ def scaling_table(name: str, X: np.ndarray, sizes, k: int, gamma: float, repeats
     print(f"{'theory':>6} " + " ".join(f"{scaling.THEORY_EXPONENT[s]:>11}"
                                        for s in scaling.STEPS))
     print("(peak MB: modelled K̃ + the dense solver's copy, the page's guard; the model is "
-          "checked against tracemalloc in tests/experiments/test_scaling.py)")
+          "checked against tracemalloc in tests/lessons/scale/test_experiment.py)")
     return {"name": name, "run": run, "slopes": slopes}
 
 

@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from shell.registry import LESSONS  # noqa: E402
-from tests.browser.harness import CHROMIUM, CHROMIUM_ARGS, RssSampler, Server  # noqa: E402
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, RssSampler, Server  # noqa: E402
 
 USPS_2000 = "dataset=usps&split=train&n=2000&kernel=poly&gamma=0.00390625&degree=3&coef0=1"
 # (dataset+kernel query, components) pairs; pages are cycled over these.

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-# Chosen by a search over sRGB (tests/app/test_palette.py checks the result): every
+# Chosen by a search over sRGB (tests/shell/test_palette.py checks the result): every
 # pair of the ten colours stays apart (CIELAB ΔE > 15) under simulated protanopia and
 # deuteranopia as well as normal vision, the first four (most datasets have 2–4
 # classes) by ΔE > 35, and every colour has 3:1 contrast on both the light theme's

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.harness import CHROMIUM, CHROMIUM_ARGS, TIMEOUT_MS, VIEWPORT, Server
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, TIMEOUT_MS, VIEWPORT, Server
+from tests.support.downloads import downloads  # noqa: F401  (a fixture: pytest finds it here)
 
 
 @pytest.fixture(scope="session")

@@ -30,7 +30,9 @@ import numpy as np
 import pytest
 
 from shell.registry import LESSONS
-from tests.browser.harness import (
+from tests.datasets.helpers import write_esl_gz
+from tests.packaging.tools import ROOT, clean_env, make_venv, pip_install
+from tests.support.browser import (
     ARTIFACTS,
     CHART,
     HAS_CHROMIUM,
@@ -40,8 +42,6 @@ from tests.browser.harness import (
     shot,
     wait_until_idle,
 )
-from tests.datasets.helpers import write_esl_gz
-from tests.packaging.tools import ROOT, clean_env, make_venv, pip_install
 
 pytestmark = [
     pytest.mark.slow,

@@ -1,0 +1,217 @@
+"""AppTest of the de-noising page: the numbers shown are the numbers of the images shown.
+
+Small settings (300 training digits, 2 test digits per class, so the grid shows every
+test digit) keep each run to a few seconds. The digit grid is read back from the
+Plotly JSON, cut into its 16 × 16 tiles, and checked against independent computations
+(scikit-learn's PCA, kpca_core's KernelPCA with each pre-image) and against the MSE
+curve and the title on screen.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pytest
+from sklearn.decomposition import PCA
+from streamlit.testing.v1 import AppTest
+
+import datasets
+from kpca_core import KernelPCA
+from lessons.denoising import caches as compute
+from lessons.denoising import experiment as dn
+from lessons.denoising import view
+from tests.lessons.explorer.test_page import APP, TIMEOUT, needs_usps
+from tests.support.plotly_json import decode
+
+pytestmark = needs_usps
+
+N_TRAIN, PER_CLASS, M, SEED = 300, 2, 16, 0
+
+
+def open_denoising(**state) -> AppTest:
+    """The page with its widgets seeded before the first run (never the default size)."""
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.switch_page("app_pages/denoising.py")
+    values = {view.K_N: N_TRAIN, view.K_TEST: PER_CLASS, view.K_M: M, view.K_SEED: SEED}
+    for key, value in {**values, **state}.items():
+        at.session_state[key] = value
+    return at.run()
+
+
+def assert_clean(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def chart(at: AppTest, key: str) -> dict:
+    element = at.get("plotly_chart")
+    specs = {e.proto.id: json.loads(e.proto.spec) for e in element}
+    found = [spec for eid, spec in specs.items() if key in eid]
+    assert len(found) == 1, list(specs)
+    return found[0]
+
+
+def grid_rows(spec: dict) -> list[np.ndarray]:
+    """The mosaic's four rows (original, noisy, PCA, KPCA) as arrays of flat digits."""
+    canvas = decode(spec["data"][0]["z"])
+    n_rows, n_cols = (canvas.shape[0] + 1) // 17, (canvas.shape[1] + 1) // 17
+    assert n_rows == 4
+    return [
+        np.array([canvas[r * 17 : r * 17 + 16, c * 17 : c * 17 + 16].ravel()
+                  for c in range(n_cols)])
+        for r in range(n_rows)
+    ]
+
+
+def curve_values(spec: dict, method: str) -> dict[int, float]:
+    trace = next(t for t in spec["data"] if t.get("meta") == method)
+    return dict(zip(decode(trace["x"]).astype(int).tolist(), decode(trace["y"]), strict=True))
+
+
+def expected_digits(noise: str, level: float):
+    train = datasets.load("usps", split="train", n=N_TRAIN, seed=SEED).X
+    test = datasets.load("usps", split="test", n=2007, seed=SEED)
+    rows = dn.per_class_indices(test.y, PER_CLASS, SEED)
+    clean = np.array(test.X[rows])
+    return train, clean, dn.add_noise(clean, noise, level, seed=SEED)
+
+
+def independent_kpca(method: str, train, noisy, m: int) -> np.ndarray:
+    """kpca_core's estimator, refitted for this m (the page reuses one fit for all m)."""
+    kpca = KernelPCA(m, kernel="rbf", gamma=dn.PAPER_GAMMA, preimage=method,
+                     fit_inverse_transform=method == "learned", alpha=dn.DEFAULT_ALPHA,
+                     preimage_params={"n_neighbors": dn.DEFAULT_NEIGHBORS}).fit(train)
+    projections = kpca.transform(noisy)
+    if method == "fixed_point":
+        return kpca.inverse_transform(projections, init=noisy)
+    return kpca.inverse_transform(projections)
+
+
+@pytest.mark.parametrize("noise", dn.NOISE_KINDS)
+def test_every_method_shows_the_error_of_the_images_it_shows(noise):
+    level = dn.PAPER_SIGMA if noise == "gaussian" else dn.PAPER_SPECKLE_P
+    at = open_denoising(**{view.K_NOISE: noise})
+    train, clean, noisy = expected_digits(noise, level)
+    pca = PCA(M).fit(train)
+    expected_pca = pca.inverse_transform(pca.transform(noisy))
+    for method in dn.PREIMAGE_METHODS:
+        at.session_state[view.K_METHOD] = method
+        at.run()
+        assert_clean(at)
+        original, shown_noisy, shown_pca, shown_kpca = grid_rows(chart(at, "denoising_grid"))
+        # The images are the right ones (the chart carries float32: ~7 digits) ...
+        assert np.allclose(original, clean, atol=1e-6)
+        assert np.allclose(shown_noisy, noisy, atol=1e-6)
+        assert np.allclose(shown_pca, expected_pca, atol=1e-6)
+        assert np.allclose(shown_kpca, independent_kpca(method, train, noisy, M), atol=1e-6)
+        # ... and every MSE on screen is theirs: the curve at m and the grid's title.
+        curves = chart(at, "denoising_mse")
+        assert curve_values(curves, "pca")[M] == pytest.approx(dn.mse(shown_pca, original),
+                                                               rel=1e-5)
+        assert curve_values(curves, method)[M] == pytest.approx(dn.mse(shown_kpca, original),
+                                                                rel=1e-5)
+        title = chart(at, "denoising_grid")["layout"]["title"]["text"]
+        numbers = [float(x) for x in re.findall(r"\d\.\d{4}", title)]
+        assert numbers == [round(dn.mse(shown_noisy, original), 4),
+                           round(dn.mse(shown_pca, original), 4),
+                           round(dn.mse(shown_kpca, original), 4)]
+        # The best m is starred where the curve is lowest.
+        star = next(t for t in curves["data"] if t.get("meta") == f"best:{method}")
+        assert decode(star["y"])[0] == min(curve_values(curves, method).values())
+        assert any("Check" in md.value and "✓" in md.value for md in at.markdown)
+
+
+@needs_usps
+def test_fixed_point_steps_and_failures_are_reported():
+    at = open_denoising(**{view.K_ITER: 10})
+    assert_clean(at)
+    caption = next(c.value for c in at.caption if c.value.startswith("Fixed point at m"))
+    assert "budget 10 per start" in caption
+    assert re.search(r"\d+ of 20 digits converged", caption)
+
+
+def test_the_stored_paper_run_is_shown_beside_the_live_one():
+    stored = compute.stored_result()
+    assert stored is not None, f"{compute.STORE} is missing"
+    at = open_denoising(**{view.K_NOISE: "speckle"})
+    assert_clean(at)
+    spec = chart(at, "denoising_stored")
+    for method in dn.METHODS:
+        shown = curve_values(spec, method)
+        assert list(shown.values()) == stored["results"]["speckle"]["mse"][method]
+    assert any("the paper: about 1.2" in md.value for md in at.markdown)
+
+
+def test_clean_versus_noisy_text_follows_the_numbers():
+    at = open_denoising()
+    assert_clean(at)
+    text = next(md.value for md in at.markdown if "reconstructing the **clean**" in md.value)
+    clean_pca, clean_kpca, noisy_pca, noisy_kpca = (
+        float(x) for x in re.findall(r"\d\.\d{4}", text)
+    )
+    expected = "kernel PCA is worse" if clean_kpca > clean_pca * 1.005 else None
+    if expected:
+        assert text.split("—")[1].strip().startswith(expected)
+    curves = chart(at, "denoising_mse")
+    assert noisy_pca == round(curve_values(curves, "pca")[M], 4)
+    assert noisy_kpca == round(curve_values(curves, "fixed_point")[M], 4)
+
+
+def test_too_many_training_digits_for_the_memory_budget_is_refused(monkeypatch):
+    monkeypatch.setenv("KPCA_MEMORY_BUDGET_MB", "100")
+    at = open_denoising(**{view.K_N: 7291})
+    assert not at.exception
+    assert "needs" in at.error[0].value and "Use at most" in at.error[0].value
+    assert not at.get("plotly_chart")
+
+
+def test_kwok_tsang_with_many_neighbours_warns_with_the_measured_pixel_range():
+    at = open_denoising(**{view.K_K: 50})
+    assert not at.exception
+    curves = compute.curve(compute.curve_settings(
+        compute.DenoisingSettings(n_train=N_TRAIN, test_per_class=PER_CLASS, seed=SEED,
+                                  params=dn.PreimageParams(n_neighbors=50)), "kwok_tsang"),
+        "kwok_tsang")
+    worst = max(float(np.abs(Z).max()) for Z in curves.reconstructions.values())
+    warnings = [w.value for w in at.warning if "Kwok–Tsang" in w.value]
+    assert bool(warnings) == (worst > view.KWOK_TSANG_LIMIT)
+    if warnings:
+        assert f"{worst:.3g}" in warnings[0]
+
+
+# ------------------------------------------------- pure pieces: figures and captions
+
+
+def test_curves_figure_stars_each_methods_minimum_on_a_log_axis():
+    from lessons.denoising.figures import mse_curves
+
+    data = {"pca": ([1, 2, 4], [0.3, 0.1, 0.2], 0.5),
+            "fixed_point": ([1, 2, 4], [0.4, 0.3, 0.05], None)}
+    fig = mse_curves(data, noisy_mse=0.25, title="t", current_m=2)
+    assert fig.layout.xaxis.type == "log"
+    for method, (m_values, errors, _) in data.items():
+        star = next(t for t in fig.data if t.meta == f"best:{method}")
+        assert (star.x[0], star.y[0]) == (m_values[int(np.argmin(errors))], min(errors))
+    assert [s.y0 for s in fig.layout.shapes if s.type == "line" and s.y0 == s.y1] == [0.25]
+
+
+def test_clean_text_follows_the_numbers_in_every_case():
+    both = view.clean_text(64, "KPCA", 0.01, 0.09, 0.14, 0.11)
+    assert "kernel PCA is worse" in both and "kernel PCA is better" in both
+    assert "exactly the effect" in both
+    loses = view.clean_text(16, "KPCA", 0.1, 0.2, 0.15, 0.2)
+    assert "loses on both" in loses and "exactly the effect" not in loses
+    wins = view.clean_text(16, "KPCA", 0.2, 0.1, 0.2, 0.1)
+    assert "loses" not in wins and "exactly the effect" not in wins
+
+
+def test_fixed_point_caption_names_restarts_and_failures():
+    report = dn.FixedPointReport(iterations=np.array([3, 100, 200]), converged_first=1,
+                                 restarted=2, converged_after_restart=1,
+                                 failed=np.array([False, False, True]), max_iter=100)
+    text = view.fixed_point_text(report, 8, 3)
+    assert "1 of 3 digits converged" in text and "max 200" in text
+    assert "2 restarted" in text and "1 of them converged" in text
+    assert "**1 failed**" in text

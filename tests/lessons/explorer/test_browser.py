@@ -1,0 +1,227 @@
+"""Real browser: Debian's Chromium drives `streamlit run app.py`, as a student would.
+
+Screenshots go to tests/artifacts/ (gitignored) for a person to look at.
+Marked ``browser``; skipped when /usr/bin/chromium is missing.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import datasets
+from tests.support.browser import (
+    CHART,
+    HAS_CHROMIUM,
+    TIMEOUT_MS,
+    VIEWPORT,
+    Server,
+    assert_no_exception,
+    chart_titles,
+    choose,
+    open_from_menu,
+    shot,
+    wait_for_title,
+    wait_until_idle,
+)
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Debian's chromium"),
+]
+
+
+# --------------------------------------------------------------------------- tests
+
+
+@pytest.mark.parametrize(
+    ("path", "marker"),
+    [("explorer", "Explorer"), ("", "KPCA Lab")],
+    ids=["explorer", "home"],
+)
+def test_cold_deep_link_on_a_fresh_server_keeps_the_shared_sidebar(browser, path, marker):
+    """The first request a new server sees is a deep link: app.py must still run."""
+    fresh = Server(name=f"cold-{path or 'home'}")
+    try:
+        context = browser.new_context(viewport=VIEWPORT)
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(f"{fresh.url}/{path}?dataset=moons&n=200&kernel=poly&gamma=0.5&degree=2&coef0=1")
+        wait_until_idle(page, min_charts=6 if path else 0)
+        assert_no_exception(page)
+        page.get_by_role("heading", name=marker).first.wait_for()
+        sidebar = page.locator('[data-testid="stSidebar"]')
+        # The settings widgets come from app.py's shared sidebar, seeded from the link:
+        # the moons summary and the polynomial degree slider are only drawn for those.
+        text = sidebar.inner_text()
+        assert datasets.available()["moons"].summary in text and "Degree d" in text
+        assert "degree=2" in page.url and "dataset=moons" in page.url
+        if path:
+            assert any("Polynomial" in t and "d = 2" in t for t in chart_titles(page))
+        shot(page, f"cold-deep-link-{path or 'home'}")
+        context.close()
+    finally:
+        fresh.stop()
+
+
+def test_navigate_change_kernel_and_slider_and_keep_settings(server, page):
+    page.goto(server.url)
+    wait_until_idle(page)
+    assert_no_exception(page)
+    shot(page, "home")
+
+    open_from_menu(page, "Explorer")
+    wait_until_idle(page, min_charts=6)
+    assert_no_exception(page)
+    assert any(t.startswith("Kernel PCA") and "RBF" in t for t in chart_titles(page))
+    shot(page, "explorer-default")
+
+    choose(page, "Kernel", "Polynomial")
+    wait_until_idle(page, min_charts=6)
+    wait_for_title(page, "Polynomial")
+    assert "kernel=poly" in page.url
+
+    slider = page.locator('[data-testid="stSidebar"] [data-testid="stSlider"]').filter(
+        has_text="Degree d"
+    )
+    slider.get_by_role("slider").focus()
+    page.keyboard.press("ArrowRight")  # degree 3 → 4
+    wait_for_title(page, "d = 4")
+    wait_until_idle(page, min_charts=6)
+    assert_no_exception(page)
+    assert "degree=4" in page.url
+    shot(page, "explorer-poly-degree4")
+
+    open_from_menu(page, "Home")
+    wait_until_idle(page)
+    page.get_by_role("heading", name="KPCA Lab").wait_for()
+    assert "degree=4" in page.url  # the link still holds the view
+    open_from_menu(page, "Explorer")
+    wait_until_idle(page, min_charts=6)
+    assert any("Polynomial" in t and "d = 4" in t for t in chart_titles(page))
+    assert_no_exception(page)
+
+
+def test_preset_and_indefinite_kernel(server, page):
+    page.goto(server.url)
+    wait_until_idle(page)
+    page.get_by_role("button", name="Sigmoid: an indefinite kernel").click()
+    page.get_by_role("heading", name="Explorer").first.wait_for()
+    wait_until_idle(page, min_charts=6)
+    assert_no_exception(page)
+    assert "kernel=sigmoid" in page.url
+    page.get_by_text("negative eigenvalue").first.wait_for()
+    shot(page, "explorer-sigmoid-preset")
+
+
+def test_bad_link_shows_a_warning_not_a_traceback(server, page):
+    page.goto(f"{server.url}/explorer?dataset=nope&gamma=-2&degree=0&kernel=poly")
+    wait_until_idle(page, min_charts=6)
+    assert_no_exception(page)
+    page.get_by_text("could not be used").wait_for()
+    assert "dataset=circles" in page.url
+    shot(page, "explorer-bad-link")
+
+
+def test_box_selection_highlights_points_in_the_other_chart(server, page):
+    page.goto(f"{server.url}/explorer?dataset=circles&n=200&kernel=rbf&gamma=10")
+    wait_until_idle(page, min_charts=6)
+    kpca = page.locator(CHART).filter(has=page.locator(".gtitle", has_text="Kernel PCA"))
+    kpca.scroll_into_view_if_needed()
+    area = kpca.locator(".nsewdrag").first.bounding_box()
+    # Lasso (the charts' drag mode) around the left half of the plot.
+    x0, y0 = area["x"] + 5, area["y"] + 5
+    x1, y1 = area["x"] + area["width"] * 0.45, area["y"] + area["height"] - 5
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    for x, y in [(x1, y0), (x1, y1), (x0, y1), (x0 + 1, y0 + 1)]:
+        page.mouse.move(x, y, steps=8)
+    page.mouse.up()
+    page.get_by_text(re.compile(r"\d+ point\(s\) selected")).wait_for()
+    wait_until_idle(page, min_charts=6)
+    assert_no_exception(page)
+    # The linear PCA chart now draws unselected points faded (rgba colours).
+    pca = page.locator(CHART).filter(has=page.locator(".gtitle", has_text="Linear PCA"))
+    # Plotly splits an rgba colour into fill + fill-opacity.
+    opacities = pca.locator(".point").evaluate_all(
+        "els => els.map(e => parseFloat(getComputedStyle(e).fillOpacity))"
+    )
+    faded = [o for o in opacities if o < 0.5]
+    assert 0 < len(faded) < len(opacities), opacities[:20]
+    # The input-space chart lies outside the projections' fragment: the selection made
+    # the whole page rerun, so it highlights the same points.
+    data_chart = page.locator(CHART).filter(
+        has=page.locator(".gtitle", has_text="Input space")
+    )
+    opacities = data_chart.locator(".point").evaluate_all(
+        "els => els.map(e => parseFloat(getComputedStyle(e).fillOpacity))"
+    )
+    assert len([o for o in opacities if o < 0.5]) == len(faded)
+    shot(page, "explorer-selection")
+
+
+def test_switching_to_3d_updates_the_projections_and_the_link(server, page):
+    """The 2-D/3-D toggle reruns only the projections (a fragment): they switch, the
+    link follows, and every other chart stays."""
+    page.goto(f"{server.url}/explorer?dataset=circles&n=400&kernel=rbf&gamma=5")
+    wait_until_idle(page, min_charts=6)
+    charts = page.locator(CHART).count()
+    page.get_by_text("3-D", exact=True).first.click()
+    page.wait_for_url(re.compile(r"view=3d"))
+    page.wait_for_function(  # both projections now drawn as 3-D scenes
+        "Array.from(document.querySelectorAll('.js-plotly-plot'))"
+        ".filter(p => p._fullLayout && p._fullLayout._has('gl3d')).length === 2"
+    )
+    wait_until_idle(page)
+    assert_no_exception(page)
+    assert page.locator(CHART).count() == charts
+    assert "dataset=circles" in page.url and "gamma=5" in page.url
+
+
+# Heatmaps whose drawn margins exceed the figure's own: Plotly's automargin pushed them
+# and drew the figure a second time (shell.kernel_figures.heatmap_margins prevents it).
+PUSHED_HEATMAPS = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
+  .filter(gd => gd.data.some(t => t.type === 'heatmap'))
+  .flatMap(gd => ['l', 'r', 't', 'b']
+    .filter(side => gd._fullLayout._size[side] > gd.layout.margin[side] + 0.5)
+    .map(side => gd.layout.title.text + ': ' + side))"""
+
+
+def test_step_by_step_tabs_draw_one_section_and_keep_it_in_the_link(server, page):
+    page.goto(f"{server.url}/explorer?dataset=iris&kernel=rbf&gamma=0.5")
+    wait_until_idle(page, min_charts=6)
+    titles = chart_titles(page)
+    assert any(t.startswith("Input space") for t in titles), titles
+    assert not any(t.startswith("Kernel matrix K") for t in titles), titles
+
+    page.get_by_role("tab", name="2 · K and K̃").click()
+    page.wait_for_url(re.compile(r"section=2"))
+    wait_for_title(page, "Centred K̃")
+    wait_until_idle(page)
+    assert_no_exception(page)
+    titles = chart_titles(page)
+    assert any(t.startswith("Kernel matrix K") for t in titles), titles
+    assert any(t.startswith("Kernel PCA") for t in titles), titles  # the first screen stays
+    assert not any(t.startswith("Input space") for t in titles), titles
+    assert "dataset=iris" in page.url and "gamma=0.5" in page.url
+    assert page.evaluate(PUSHED_HEATMAPS) == []  # each heatmap drawn once
+    shot(page, "explorer-kernel-tab")
+
+    page.reload()  # the link opens the same tab
+    wait_until_idle(page, min_charts=6)
+    wait_for_title(page, "Centred K̃")
+    assert page.get_by_role("tab", name="2 · K and K̃").get_attribute("aria-selected") == "true"
+
+
+def test_usps_digits_page(server, page):
+    try:
+        datasets.load("usps", n=20)
+    except datasets.UspsUnavailableError:
+        pytest.skip("USPS digits not available")
+    page.goto(f"{server.url}/explorer?dataset=usps&n=500&kernel=poly&gamma=0.00390625&degree=3")
+    wait_until_idle(page, min_charts=6)
+    wait_for_title(page, "Sample digits")  # below the projections: may be drawn last
+    assert_no_exception(page)
+    assert any(t.startswith("Sample digits") for t in chart_titles(page))
+    shot(page, "explorer-usps")

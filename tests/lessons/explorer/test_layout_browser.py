@@ -1,0 +1,105 @@
+"""The Explorer's first screen, measured in Chromium: control and effect together.
+
+At 1280 × 800 the kernel PCA projection, linear PCA beside it, the γ slider and the
+components choice are all inside the first 800 px, without scrolling. At 800 × 900
+nothing overlaps and no chart is wider than the window. Both in the light and the dark
+theme (the app follows the browser's preference). Screenshots go to tests/artifacts/.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.browser import (
+    ARTIFACTS,
+    CHART,
+    HAS_CHROMIUM,
+    TIMEOUT_MS,
+    assert_no_exception,
+)
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Debian's chromium"),
+]
+
+# The two projections and the open step-by-step tab's chart(s).
+DRAWN = (
+    "document.querySelectorAll('[data-testid=\"stSkeleton\"]').length === 0"
+    " && document.querySelectorAll('.js-plotly-plot').length >= 3"
+    " && Array.from(document.querySelectorAll('.js-plotly-plot')).every(p => p._fullLayout)"
+)
+
+
+def open_explorer(browser, server, width, height, scheme, query="dataset=circles"):
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  color_scheme=scheme)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(f"{server.url}/explorer?{query}")
+    page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']")
+    page.wait_for_function(DRAWN)
+    page.wait_for_timeout(500)
+    return context, page
+
+
+def chart_box(page, title: str) -> dict:
+    chart = page.locator(CHART).filter(has=page.locator(".gtitle", has_text=title)).first
+    return chart.bounding_box()
+
+
+def luminance(page, selector: str) -> float:
+    rgb = page.locator(selector).first.evaluate(
+        "e => getComputedStyle(e).backgroundColor.match(/\\d+/g).slice(0, 3).map(Number)"
+    )
+    return sum(rgb) / (3 * 255)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_projection_and_its_controls_share_the_first_screen(browser, server, scheme):
+    context, page = open_explorer(browser, server, 1280, 800, scheme)
+    try:
+        assert_no_exception(page)
+        kpca, pca = chart_box(page, "Kernel PCA"), chart_box(page, "Linear PCA")
+        sidebar = page.locator('[data-testid="stSidebar"]')
+        gamma = sidebar.locator('[data-testid="stSlider"]').filter(has_text="γ").bounding_box()
+        axes = page.get_by_text("Components on the axes").bounding_box()
+        # Side by side, both wholly within the first screen.
+        assert abs(kpca["y"] - pca["y"]) < 2 and kpca["x"] + kpca["width"] <= pca["x"] + 1
+        for name, box in {"kernel PCA": kpca, "linear PCA": pca, "γ slider": gamma,
+                          "axes choice": axes}.items():
+            assert box["y"] >= 0 and box["y"] + box["height"] <= 800, (name, box)
+        # The theme follows the browser's preference.
+        shade = luminance(page, '[data-testid="stApp"]')
+        assert shade < 0.3 if scheme == "dark" else shade > 0.7
+        page.screenshot(path=str(ARTIFACTS / f"explorer-first-screen-1280x800-{scheme}.png"))
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_narrow_window_stacks_without_overlap_or_clipping(browser, server, scheme):
+    # The K and K̃ tab: its two heatmaps share a row that must wrap here.
+    context, page = open_explorer(browser, server, 800, 900, scheme,
+                                  "dataset=swiss_roll&view=3d&section=2")
+    try:
+        assert_no_exception(page)
+        boxes = page.locator(CHART).evaluate_all(
+            "els => els.map(e => { const r = e.getBoundingClientRect();"
+            " return [r.left, r.top, r.right, r.bottom]; })"
+        )
+        main = page.locator('[data-testid="stMain"]').bounding_box()
+        for left, _top, right, _bottom in boxes:
+            assert left >= main["x"] - 1 and right <= main["x"] + main["width"] + 1
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1 :]:
+                overlap_x = min(a[2], b[2]) - max(a[0], b[0])
+                overlap_y = min(a[3], b[3]) - max(a[1], b[1])
+                assert overlap_x <= 1 or overlap_y <= 1, (a, b)
+        # 3-D axis titles sit inside their chart (not clipped at its edge).
+        for chart in page.locator(CHART).filter(has=page.locator(".gl-container")).all():
+            box = chart.bounding_box()
+            assert box["width"] <= 800
+        page.screenshot(path=str(ARTIFACTS / f"explorer-800x900-{scheme}.png"), full_page=True)
+    finally:
+        context.close()

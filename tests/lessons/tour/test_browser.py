@@ -1,0 +1,54 @@
+"""The tour as a lecturer uses it: projector mode on, step 1 to the end with Next."""
+
+from __future__ import annotations
+
+import pytest
+
+from lessons.tour.view import STEPS
+from tests.support.browser import (
+    HAS_CHROMIUM,
+    TIMEOUT_MS,
+    assert_no_exception,
+    shot,
+    wait_until_idle,
+)
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Debian's chromium"),
+]
+
+PROJECTOR = {"width": 1280, "height": 720}
+
+
+def test_the_whole_tour_with_next_in_projector_mode(server, browser):
+    context = browser.new_context(viewport=PROJECTOR)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(f"{server.url}/tour?step=1&projector=1")
+    wait_until_idle(page)
+    assert_no_exception(page)
+    # Projector mode came from the link: the toggle is on and the page text is larger.
+    toggle = page.locator('[data-testid="stSidebar"] label').filter(has_text="Projector mode")
+    assert toggle.locator("input").is_checked()
+    root_font = page.evaluate("() => parseFloat(getComputedStyle(document.documentElement)"
+                              ".fontSize)")
+    assert root_font >= 19
+    shot(page, "tour-projector-step-1")
+    for number in range(2, len(STEPS) + 1):
+        page.get_by_role("button", name="Next →").click()
+        page.get_by_role("heading", name=f"{number} · {STEPS[number - 1].title}").wait_for()
+        wait_until_idle(page)
+        assert_no_exception(page)
+        assert f"step={number}" in page.url and "projector=1" in page.url
+    assert page.get_by_role("button", name="Next →").is_disabled()
+    shot(page, "tour-projector-last-step")
+
+    # The last step's view opens with its settings, still in projector mode.
+    page.get_by_role("button", name="Open this view").click()
+    page.wait_for_url(f"**/{STEPS[-1].page.split('/')[-1].removesuffix('.py')}?**")
+    wait_until_idle(page)
+    assert_no_exception(page)
+    assert f"dataset={STEPS[-1].dataset}" in page.url and "projector=1" in page.url
+    shot(page, "tour-projector-opened-view")
+    context.close()

@@ -1,0 +1,79 @@
+"""The guided tour: every step opens its view, with its settings in the URL."""
+
+from __future__ import annotations
+
+import pytest
+
+from lessons.tour.view import STEPS, parse_step, total_minutes
+from shell import state
+from shell.registry import LESSONS
+from tests.lessons.explorer.test_page import assert_clean, open_app, usps_available
+from tests.support.plotly_json import chart_specs
+from tests.support.plotly_json import title as plotly_title
+
+
+def test_the_tour_is_a_45_minute_lecture_over_existing_pages():
+    assert 8 <= len(STEPS) <= 12
+    assert total_minutes() == 45
+    pages = {lesson.path for lesson in LESSONS}
+    for step in STEPS:
+        assert step.page in pages, step.page
+        assert step.question.endswith("?") and step.look_for
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"), [("3", (3, None)), ("0", (1, "not 0")), ("x", (1, "not a step"))]
+)
+def test_step_parameter_is_validated(raw, expected):
+    number, problem = parse_step(raw)
+    assert number == expected[0]
+    assert (problem is None) == (expected[1] is None)
+    if problem:
+        assert expected[1] in problem
+
+
+@pytest.mark.parametrize("number", range(1, len(STEPS) + 1))
+def test_each_step_opens_its_view_with_its_settings_in_the_url(number):
+    step = STEPS[number - 1]
+    if step.dataset == "usps" and not usps_available():
+        pytest.skip("USPS digits not available")
+    at = open_app("tour", {"step": number})
+    assert_clean(at)
+    assert at.query_params["step"] == str(number)
+    assert step.question in [m.value for m in at.subheader]
+    at.button(key="tour_open").click().run()
+    assert_clean(at)
+    settings = step.settings()
+    expected = state.settings_to_query(settings)
+    for name in ("dataset", "kernel", *settings.kernel_params()):
+        assert at.query_params[name] == expected[name], name
+    for name, value in step.page_query:  # e.g. the Explorer's open section
+        assert at.query_params[name] == value, name
+
+
+def test_the_kernel_step_opens_the_explorer_on_k_and_k_tilde():
+    number = next(i for i, s in enumerate(STEPS, 1) if s.look_for.startswith("K shows"))
+    at = open_app("tour", {"step": number})
+    at.button(key="tour_open").click().run()
+    assert_clean(at)
+    titles = [plotly_title(spec) for spec in chart_specs(at)]
+    assert any(t.startswith("Kernel matrix K") for t in titles), titles
+    assert any(t.startswith("Centred K̃") for t in titles), titles
+    assert not any(t.startswith("Input space") for t in titles), titles  # one tab drawn
+
+
+def test_back_and_next_walk_the_steps_and_keep_the_url():
+    at = open_app("tour", {"step": 1})
+    at.button(key="tour_next").click().run()
+    assert at.query_params["step"] == "2"
+    assert STEPS[1].question in [m.value for m in at.subheader]
+    at.button(key="tour_back").click().run()
+    assert at.query_params["step"] == "1"
+    assert at.button(key="tour_back").disabled
+
+
+def test_a_bad_step_in_a_link_warns_and_starts_at_one():
+    at = open_app("tour", {"step": "99"})
+    assert not at.exception
+    assert any("not 99" in w.value for w in at.warning)
+    assert at.query_params["step"] == "1"

@@ -1,0 +1,101 @@
+"""Projector mode enlarges a copy of each figure and leaves the original alone."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from shell import display
+from shell.figures import point_scatter
+from tests.support.plotly_json import decode
+
+
+def test_projector_figure_is_larger_and_the_original_is_untouched():
+    Z = np.random.default_rng(0).normal(size=(30, 2))
+    y = np.repeat([0, 1, 2], 10)
+    original = point_scatter(Z, y, ["a", "b", "c"], title="t", axis_titles=["x", "y"])
+    before = original.to_plotly_json()
+    big = display.for_projector(original)
+    assert original.to_plotly_json() == before
+    assert big.layout.font.size == display.FONT
+    assert big.layout.xaxis.title.font.size == display.FONT
+    sizes = [trace.marker.size for trace in big.data]
+    assert sizes == [original.data[0].marker.size * display.MARKER_SCALE] * 3
+    # Same numbers (plotly's copy keeps arrays in the typed-array form the browser reads).
+    np.testing.assert_array_equal(decode(big.to_plotly_json()["data"][0]["x"]),
+                                  decode(original.to_plotly_json()["data"][0]["x"]))
+
+
+def test_lines_get_thicker_and_3d_titles_grow():
+    fig = go.Figure(go.Scatter(x=[1, 2], y=[3, 4], mode="lines"))
+    assert display.for_projector(fig).data[0].line.width >= display.MIN_LINE_WIDTH
+    Z = np.random.default_rng(1).normal(size=(10, 3))
+    cube = point_scatter(Z, None, [], title="t", axis_titles=["a", "b", "c"])
+    big = display.for_projector(cube)
+    assert big.layout.scene.xaxis.title.font.size == display.FONT
+
+
+def test_a_long_legend_moves_below_the_plot_instead_of_scrolling():
+    Z = np.random.default_rng(2).normal(size=(100, 2))
+    y = np.arange(100) % 10
+    ten = point_scatter(Z, y, [str(i) for i in range(10)], title="t", axis_titles=["x", "y"])
+    big = display.for_projector(ten)
+    assert big.layout.legend.orientation == "h"
+    # Ten one-character names fill one row, the legend's title ("class") another: the
+    # figure grows by those rows.
+    assert display.legend_rows([str(i) for i in range(10)], display.LEGEND_CHARS) == 1
+    assert big.layout.height == int(display.DEFAULT_HEIGHT
+                                    + 2 * display.FONT * display.LINE_HEIGHT)
+    two = point_scatter(Z, y % 2, ["a", "b"], title="t", axis_titles=["x", "y"])
+    assert display.for_projector(two).layout.legend.orientation != "h"
+
+
+def test_a_legend_below_the_plot_goes_to_the_bottom_edge_clear_of_the_axis_title():
+    fig = go.Figure(go.Scatter(x=[1, 2], y=[3, 4], name="a"))
+    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.2, x=0))
+    big = display.for_projector(fig)
+    assert (big.layout.legend.yref, big.layout.legend.y, big.layout.legend.yanchor) == (
+        "container", 0, "bottom")
+    assert big.layout.legend.title.font.size == display.FONT
+    # Half a row each: long names stack, one to a row, and the figure grows by them.
+    names = ["kernel PCA, components 1–2", "linear PCA, components 1–2", "your γ = 5"]
+    assert display.legend_rows(names, display.LEGEND_CHARS // 2) == 3
+    above = go.Figure(go.Scatter(x=[1], y=[1], name="a"))
+    above.update_layout(legend=dict(orientation="h", yanchor="bottom", y=1.0))
+    assert display.for_projector(above).layout.legend.y == 1.0  # above the plot: kept
+
+
+def test_titles_wrap_to_their_chart_and_subtitles_become_readable():
+    long = "Projections on the first 200 points: eigh, sorted (left) vs eig as returned (right)"
+    lines, subtitle = display.projector_title(long, display.TITLE_CHARS)
+    assert len(lines) == 2 and all(len(line) <= display.TITLE_CHARS for line in lines)
+    assert " ".join(lines) == long and subtitle is None
+    assert abs(len(lines[0]) - len(lines[1])) <= 10  # balanced, not a word left alone
+    assert display.title_width(2) < display.TITLE_CHARS // 2
+    fig = go.Figure(go.Scatter(x=[1], y=[1]), layout=dict(title="Kernel PCA<br><sup>RBF</sup>"))
+    big = display.for_projector(fig)
+    assert big.layout.title.text == "Kernel PCA"
+    assert big.layout.title.subtitle.text == "RBF"
+    assert big.layout.title.subtitle.font.size == display.SUBTITLE_FONT
+    _, subtitle = display.projector_title(
+        "Kernel PCA<br><span style='font-size:13px'>RBF (Gaussian), γ = 5</span>", 64)
+    assert subtitle == "RBF (Gaussian), γ = 5"
+    # Half a row: a shorter line; the top margin holds the title's lines.
+    fig = go.Figure(go.Scatter(x=[1], y=[1]), layout=dict(title="Largest principal angle "
+                                                                 "against m or D"))
+    big = display.for_projector(fig, columns=2)
+    assert big.layout.title.text.count("<br>") == 1
+    assert big.layout.margin.t >= 2 * display.TITLE_FONT * display.LINE_HEIGHT
+
+
+def test_subplot_titles_get_room_between_the_title_and_the_plot():
+    from plotly.subplots import make_subplots
+
+    fig = make_subplots(rows=1, cols=2, subplot_titles=["y1<br>λ = 3", "y2<br>λ = 1"])
+    fig.update_layout(title="Maps<br><sup>RBF</sup>", margin=dict(t=50))
+    big = display.for_projector(fig)
+    title = display.TITLE_FONT * display.LINE_HEIGHT + display.SUBTITLE_FONT * (
+        display.SUBTITLE_GAP)
+    assert big.layout.margin.t >= title + 2 * display.FONT * display.LINE_HEIGHT
+    assert (big.layout.title.yref, big.layout.title.y, big.layout.title.yanchor) == (
+        "container", 1, "top")
