@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from lessons.denoising import experiment as dn
-from tests.lessons.explorer.test_page import needs_usps
+from tests.support.apptest import needs_usps
 
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "reproduce_mika1999.py"
 _spec = importlib.util.spec_from_file_location("reproduce_mika1999", SCRIPT)

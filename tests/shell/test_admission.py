@@ -164,7 +164,7 @@ UNQUEUED_PAGES = {
 def open_page(page: str, seed: int):
     from lessons.denoising import view as denoising_view
     from tests.lessons.denoising import test_page as test_denoising
-    from tests.lessons.explorer.test_page import open_app, usps_available
+    from tests.support.apptest import open_app, usps_available
 
     if page == DENOISING:
         if not usps_available():
@@ -216,7 +216,7 @@ def test_work_outside_the_queue_is_capped_below_its_small_size():
 @pytest.mark.parametrize("page", list(QUEUED_PAGES))
 def test_a_pages_big_work_waits_its_turn_behind_another_students(page, monkeypatch):
     from shell.admission import server_admission
-    from tests.lessons.explorer.test_page import assert_clean
+    from tests.support.apptest import assert_clean
 
     control = server_admission()
     monkeypatch.setattr(control, "small_bytes", 0)  # this page's small data counts as big

@@ -13,7 +13,7 @@ import pytest
 from lessons.denoising import view as denoising_view
 from shell import memory
 from shell.registry import LESSONS
-from tests.lessons.explorer.test_page import open_app, usps_available
+from tests.support.apptest import open_app, usps_available
 
 BUDGET_MB = "0.5"
 N = 400

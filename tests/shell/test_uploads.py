@@ -11,7 +11,8 @@ import numpy as np
 from shell import caches as compute
 from shell import csv_controls, state, uploads
 from shell.registry import LESSONS
-from tests.lessons.explorer.test_page import assert_clean, find_chart, open_app
+from tests.support.apptest import assert_clean, open_app
+from tests.support.plotly_json import find_chart
 from tests.support.plotly_json import title as plotly_title
 
 # Pages that read the sidebar's data (the tour has none; de-noising uses USPS only).

@@ -14,7 +14,7 @@ from lessons.classification import experiment as cls
 from lessons.classification import paper_table as pt
 from lessons.classification import table1 as table1_view
 from lessons.classification import view
-from tests.lessons.explorer.test_page import assert_clean, needs_usps, open_app
+from tests.support.apptest import assert_clean, needs_usps, open_app
 from tests.support.plotly_json import decode, find_chart
 
 CIRCLES = {"dataset": "circles", "n": 200, "kernel": "rbf", "gamma": 5}

@@ -21,7 +21,7 @@ from lessons.choosing_gamma import view as choosing_gamma_view
 from lessons.component_maps import view as component_maps_view
 from lessons.new_points.experiment import split_indices
 from shell.registry import LESSONS
-from tests.lessons.explorer.test_page import CSV_DIR, assert_clean, needs_usps, open_app
+from tests.support.apptest import CSV_DIR, assert_clean, needs_usps, open_app
 from tests.support.plotly_json import chart_specs, decode, find_chart
 
 CIRCLES = {"dataset": "circles", "n": 200, "kernel": "rbf", "gamma": 10}

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from tests.lessons.explorer.test_page import usps_available
+from tests.support.apptest import usps_available
 from tests.support.browser import (
     HAS_CHROMIUM,
     assert_no_exception,

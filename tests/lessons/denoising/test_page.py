@@ -22,7 +22,7 @@ from kpca_core import KernelPCA
 from lessons.denoising import caches as compute
 from lessons.denoising import experiment as dn
 from lessons.denoising import view
-from tests.lessons.explorer.test_page import APP, TIMEOUT, needs_usps
+from tests.support.apptest import assert_clean, needs_usps, open_app
 from tests.support.plotly_json import decode
 
 pytestmark = needs_usps
@@ -32,17 +32,8 @@ N_TRAIN, PER_CLASS, M, SEED = 300, 2, 16, 0
 
 def open_denoising(**state) -> AppTest:
     """The page with its widgets seeded before the first run (never the default size)."""
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    at.switch_page("app_pages/denoising.py")
     values = {view.K_N: N_TRAIN, view.K_TEST: PER_CLASS, view.K_M: M, view.K_SEED: SEED}
-    for key, value in {**values, **state}.items():
-        at.session_state[key] = value
-    return at.run()
-
-
-def assert_clean(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
+    return open_app("denoising", state={**values, **state})
 
 
 def chart(at: AppTest, key: str) -> dict:

@@ -6,8 +6,6 @@ Numbers are read back from the Plotly JSON the browser would receive.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 from sklearn.decomposition import PCA
@@ -23,37 +21,11 @@ from shell.figures import NEGATIVE_COLOUR
 from shell.kernel_figures import SPECTRUM_SHOWN
 from shell.presets import presets
 from tests.lessons.explorer.sections import DATA_TAB, KERNEL_TAB, SPECTRUM_TAB, open_section
+from tests.support.apptest import CSV_DIR, assert_clean, needs_usps, open_app, usps_available
 from tests.support.plotly_json import chart_specs, decode, find_chart, scatter_points
 from tests.support.plotly_json import title as plotly_title
 
-APP = str(Path(__file__).resolve().parents[3] / "app.py")
 SMALL_N = 60
-TIMEOUT = 120  # generous: CI shares 2 cores
-
-
-def usps_available() -> bool:
-    try:
-        datasets.load("usps", n=20)
-    except datasets.UspsUnavailableError:
-        return False
-    return True
-
-
-needs_usps = pytest.mark.skipif(not usps_available(), reason="USPS digits not available")
-
-
-def open_app(page: str = "home", query: dict | None = None) -> AppTest:
-    """A fresh session opened on ``page`` with ``query`` in the URL (a cold deep link)."""
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    at.query_params = {k: str(v) for k, v in (query or {}).items()}
-    if page != "home":
-        at.switch_page(f"app_pages/{page}.py")
-    return at.run()
-
-
-def assert_clean(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
 
 
 def small_query(dataset: str, kernel: str, **extra) -> dict:
@@ -423,9 +395,6 @@ def test_switching_dataset_uses_its_own_options():
 
 
 # --------------------------------------------------------------------------- CSV upload
-
-CSV_DIR = Path(__file__).resolve().parents[2] / "data" / "csv"
-
 
 def test_csv_upload_explores_the_file_and_a_bad_upload_keeps_it():
     at = open_app("explorer")

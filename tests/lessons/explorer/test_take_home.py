@@ -11,7 +11,7 @@ from kpca_core import IndefiniteKernelWarning
 from lessons.explorer.steps import SECTION_KEY, SECTIONS
 from shell.exports import REPRODUCE_KEY
 from tests.lessons.explorer.sections import TAKE_HOME_TAB
-from tests.lessons.explorer.test_page import assert_clean, open_app, usps_available
+from tests.support.apptest import assert_clean, open_app, usps_available
 from tests.support.plotly_json import find_chart, scatter_points
 
 VIEWS = [

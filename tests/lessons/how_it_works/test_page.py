@@ -28,7 +28,7 @@ from lessons.mistakes.experiment import compare_mistakes
 from lessons.mistakes.view import EIG_MAX_N
 from shell import state
 from shell.checks import format_value
-from tests.lessons.explorer import test_page as pages
+from tests.support.apptest import assert_clean, open_app
 from tests.support.plotly_json import chart_specs, decode, find_chart, scatter_points, title
 
 N = 60
@@ -95,8 +95,8 @@ def assert_up_to_sign(shown: np.ndarray, expected: np.ndarray, atol: float) -> N
 @pytest.mark.parametrize("kernel", PAGE_KERNELS)
 def test_how_it_works_shows_kpca_cores_numbers(kernel):
     q = query(kernel)
-    at = pages.open_app("how_it_works", q)
-    pages.assert_clean(at)
+    at = open_app("how_it_works", q)
+    assert_clean(at)
     settings = settings_of(q)
     X = datasets.load("circles", n=N).X
     params = settings.kernel_params()
@@ -145,18 +145,18 @@ def test_how_it_works_shows_kpca_cores_numbers(kernel):
 
 def test_how_it_works_shows_the_numbers_of_k_for_tiny_n():
     q = {"dataset": "scholkopf_toy", "n": 9, "kernel": "rbf", "gamma": "10"}
-    at = pages.open_app("how_it_works", q)
-    pages.assert_clean(at)
+    at = open_app("how_it_works", q)
+    assert_clean(at)
     X = datasets.load("scholkopf_toy", n=9).X
     np.testing.assert_allclose(at.dataframe[0].value.to_numpy(),
                                compute_kernel(X, kernel="rbf", gamma=10.0), atol=1e-15)
 
 
 def test_how_it_works_after_a_gamma_change_shows_the_new_fit():
-    at = pages.open_app("how_it_works", query("rbf"))
+    at = open_app("how_it_works", query("rbf"))
     before = at.dataframe[0].value.iloc[:, 0].to_numpy()
     at.select_slider(key="w_gamma").set_value(20.0).run()
-    pages.assert_clean(at)
+    assert_clean(at)
     after = at.dataframe[0].value.iloc[:, 0].to_numpy()
     K = compute_kernel(datasets.load("circles", n=N).X, kernel="rbf", gamma=20.0)
     mu = eigendecompose(center_kernel(K), 3).eigenvalues
@@ -178,8 +178,8 @@ def test_pages_work_on_an_uploaded_csv(page):
     rows = [f"{a:.4f},{b:.4f},{c:.4f},{'ab'[i % 2]}"
             for i, (a, b, c) in enumerate(rng.normal(size=(30, 3)))]
     content = ("u,v,w,label\n" + "\n".join(rows)).encode()
-    at = upload(pages.open_app(page), "mine.csv", content, "label")
-    pages.assert_clean(at)
+    at = upload(open_app(page), "mine.csv", content, "label")
+    assert_clean(at)
     assert checks_shown(at), "no live check shown"
     if page == "kernel_trick":  # 3 features: the 3-D lift says why it needs 2
         assert any("needs points in the plane" in w.value for w in at.warning)
@@ -190,8 +190,8 @@ def test_pages_work_on_an_uploaded_csv(page):
 
 def test_kernel_trick_on_circles_checks_the_map_the_pca_and_the_series():
     q = query("rbf", gamma="2", coef0="1")
-    at = pages.open_app("kernel_trick", q)
-    pages.assert_clean(at)
+    at = open_app("kernel_trick", q)
+    assert_clean(at)
     data = datasets.load("circles", n=N)
     X = data.X
     explicit = fm.explicit_pca(X, gamma=2.0, coef0=1.0)
@@ -227,8 +227,8 @@ def test_kernel_trick_on_circles_checks_the_map_the_pca_and_the_series():
 
 def test_kernel_trick_uses_zero_for_a_negative_offset_and_says_so():
     q = query("sigmoid")  # c₀ = −1 in the sidebar
-    at = pages.open_app("kernel_trick", q)
-    pages.assert_clean(at)
+    at = open_app("kernel_trick", q)
+    assert_clean(at)
     info = " ".join(i.value for i in at.info)
     assert "c₀ = -1 is negative" in info and "c₀ = 0 is used" in info
     assert "The sidebar's kernel is not used here" in info
@@ -239,8 +239,8 @@ def test_kernel_trick_uses_zero_for_a_negative_offset_and_says_so():
 
 
 def test_kernel_trick_on_4d_data_explains_the_2d_part_and_keeps_the_rest():
-    at = pages.open_app("kernel_trick", {"dataset": "iris", "kernel": "rbf", "gamma": "0.2"})
-    pages.assert_clean(at)
+    at = open_app("kernel_trick", {"dataset": "iris", "kernel": "rbf", "gamma": "0.2"})
+    assert_clean(at)
     assert any("needs points in the plane" in w.value for w in at.warning)
     titles = [title(spec) for spec in chart_specs(at)]
     assert any(t.startswith("Linear PCA on φ(X) (15 columns)") for t in titles)
@@ -261,8 +261,8 @@ HARMLESS_INPUT_CENTRING = {"rbf", "laplacian", "linear"}
 @pytest.mark.parametrize("kernel", PAGE_KERNELS)
 def test_mistakes_show_the_measured_damage(kernel):
     q = query(kernel)
-    at = pages.open_app("mistakes", q)
-    pages.assert_clean(at)
+    at = open_app("mistakes", q)
+    assert_clean(at)
     settings = settings_of(q)
     X = datasets.load("circles", n=N).X
     results = compare_mistakes(X, kernel=kernel, kernel_params=settings.kernel_params(),
@@ -297,6 +297,6 @@ def test_mistakes_show_the_measured_damage(kernel):
 
 
 def test_mistakes_page_needs_a_few_points():
-    at = pages.open_app("mistakes", {"dataset": "scholkopf_toy", "n": 6, "kernel": "rbf"})
-    pages.assert_clean(at)
+    at = open_app("mistakes", {"dataset": "scholkopf_toy", "n": 6, "kernel": "rbf"})
+    assert_clean(at)
     assert any("at least 8 points" in w.value for w in at.warning)

@@ -18,7 +18,7 @@ import datasets
 from kpca_core import KernelPCA, center_kernel, compute_kernel, kernel_spectrum
 from lessons.choosing_gamma.experiment import SWEEP_MAX_N, subsample
 from lessons.new_points.experiment import split_indices
-from tests.lessons.explorer.test_page import assert_clean, needs_usps, open_app
+from tests.support.apptest import assert_clean, needs_usps, open_app
 from tests.support.plotly_json import decode, find_chart, scatter_points
 
 N = 60

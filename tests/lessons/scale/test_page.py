@@ -15,7 +15,7 @@ from lessons.scale import approximations as approx
 from lessons.scale import experiment as scaling
 from lessons.scale import view as scale_view
 from shell import memory, state
-from tests.lessons.explorer.test_page import assert_clean, needs_usps, open_app
+from tests.support.apptest import assert_clean, needs_usps, open_app
 from tests.support.plotly_json import chart_specs, decode, find_chart, title
 
 QUERY = {"dataset": "circles", "n": 200, "kernel": "rbf", "gamma": 10}

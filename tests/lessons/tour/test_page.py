@@ -7,7 +7,7 @@ import pytest
 from lessons.tour.view import STEPS, parse_step, total_minutes
 from shell import state
 from shell.registry import LESSONS
-from tests.lessons.explorer.test_page import assert_clean, open_app, usps_available
+from tests.support.apptest import assert_clean, open_app, usps_available
 from tests.support.plotly_json import chart_specs
 from tests.support.plotly_json import title as plotly_title
 
