@@ -34,7 +34,6 @@ VIEWPORT = {"width": 1600, "height": 3000}
 HAS_CHROMIUM = Path(CHROMIUM).exists()  # CI shares 2 cores with the rest of the suite
 
 
-
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

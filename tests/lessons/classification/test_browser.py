@@ -24,7 +24,6 @@ pytestmark = [
 ]
 
 
-
 def metric_values(page) -> list[str]:
     return page.locator('[data-testid="stMetricValue"]').all_inner_texts()
 

@@ -181,6 +181,7 @@ def test_the_multiclass_comparison_quotes_both_results_files():
     ovr_in, ovr_n, ovr = within(table1_view.TABLE_FILE)
     assert f"{ovo_in} of {ovo_n} cells" in text
     assert f"one-vs-rest: {ovr_in} of {ovr_n}" in text
+
     def mean_gap(store, keys):
         cells = {(c["degree"], c["n_components"]): c["error_pct"] for c in store["cells"]}
         gaps = [abs(cells[(d, k)] - pt.PAPER_ERRORS[d][k]) for d, k in keys]

@@ -1,0 +1,97 @@
+"""Choosing γ: the CSV downloads are the highlighted panel and the spectra as charted."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+
+import datasets
+from kpca_core import KernelPCA, center_kernel, compute_kernel, kernel_spectrum
+from lessons.choosing_gamma.experiment import SWEEP_MAX_N, subsample
+from tests.support.apptest import assert_clean, open_app
+from tests.support.plotly_json import decode, find_chart
+
+N = 60
+
+CIRCLES = {"dataset": "circles", "n": N, "kernel": "rbf", "gamma": 5}
+
+
+def _signs(A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """A with each column's sign matched to B's (an eigenvector's sign is arbitrary)."""
+    return A * np.where((A * B).sum(axis=0) < 0, -1.0, 1.0)
+
+
+def _columns(table: pd.DataFrame, prefix: str) -> np.ndarray:
+    names = [c for c in table.columns if c.startswith(prefix)]
+    assert names == [f"{prefix}{j + 1}" for j in range(len(names))], table.columns
+    return table[names].to_numpy(dtype=float)
+
+
+def _png_names(at) -> list[str]:
+    return [json.loads(c.proto.config)["toImageButtonOptions"]["filename"]
+            for c in at.get("plotly_chart")]
+
+
+def _classes(data, rows) -> list[str]:
+    return [data.target_names[int(c)] for c in data.y[rows]]
+
+
+def test_choosing_gamma_projection_is_the_red_panel_and_the_spectra_the_lines(downloads):
+    at = open_app("choosing_gamma", CIRCLES)
+    assert_clean(at)
+    spec = find_chart(at, "Components 1 and 2 of kernel PCA")
+    titles = [a["text"] for a in spec["layout"]["annotations"]]
+    current = next(i for i, t in enumerate(titles) if "yours" in t)
+    panel_gamma = float(titles[current].split("γ = ")[1].split(" ")[0])
+    label = next(b.proto.label for b in at.get("download_button")
+                 if b.proto.label.startswith("Projection at"))
+    assert label == f"Projection at γ = {panel_gamma:g}, the red panel (CSV)"
+    name, table = downloads.csv(at, label)
+    assert name == f"kpca-lab-circles-rbf-gamma{panel_gamma:g}-choosing-gamma-projection.csv"
+    data = datasets.load("circles", n=N)
+    rows = subsample(N, data.y, SWEEP_MAX_N)
+    assert table["point"].tolist() == rows.tolist()
+    assert table["class"].tolist() == _classes(data, rows)
+    Z = _columns(table, "kpca_")
+    assert Z.shape[1] == 2
+    # The red panel's traces (one per class, points in row order within each class).
+    axis = "x" if current == 0 else f"x{current + 1}"
+    traces = [t for t in spec["data"] if t.get("xaxis", "x") == axis]
+    drawn = np.vstack([np.column_stack([decode(t["x"]), decode(t["y"])]) for t in traces])
+    by_class = np.concatenate([np.flatnonzero(data.y[rows] == c) for c in np.unique(data.y)])
+    np.testing.assert_array_equal(Z[by_class].astype(np.float32), drawn)
+    expected = KernelPCA(2, kernel="rbf", gamma=panel_gamma).fit_transform(data.X[rows])
+    np.testing.assert_allclose(_signs(Z, expected), expected, atol=1e-9)
+
+    name, spectra = downloads.csv(at, "Eigenvalues at every γ (CSV)")
+    assert name == "kpca-lab-circles-rbf-gamma-sweep-eigenvalues.csv"
+    assert list(spectra.columns) == ["gamma", "rank", "eigenvalue", "share_of_trace"]
+    lines = [t for t in find_chart(at, "The spectrum flattens")["data"] if t["mode"] == "lines"]
+    gammas = spectra["gamma"].unique()
+    assert len(gammas) == len(lines) == 12 and panel_gamma in gammas
+    for gamma, line in zip(gammas, lines, strict=True):
+        one = spectra[spectra["gamma"] == gamma]
+        assert one["rank"].tolist() == list(range(1, len(one) + 1))
+        np.testing.assert_allclose(100 * np.clip(one["share_of_trace"], 1e-12, None),
+                                   decode(line["y"]), rtol=1e-12)
+    Kc = center_kernel(compute_kernel(data.X[rows], kernel="rbf", gamma=panel_gamma))
+    one = spectra[spectra["gamma"] == panel_gamma]
+    np.testing.assert_allclose(one["eigenvalue"], kernel_spectrum(Kc)[: len(one)], atol=1e-10)
+    np.testing.assert_allclose(one["share_of_trace"], one["eigenvalue"] / np.trace(Kc),
+                               rtol=1e-12)
+    assert all(png.startswith("kpca-lab-circles-rbf-gamma-sweep-") for png in _png_names(at))
+
+
+def test_choosing_the_degree_offers_the_degree_panel(downloads):
+    at = open_app("choosing_gamma", {**CIRCLES, "kernel": "poly", "gamma": 1, "degree": 2,
+                                     "coef0": 1})
+    assert_clean(at)
+    name, table = downloads.csv(at, "Projection at degree d = 2, the red panel (CSV)")
+    assert name == "kpca-lab-circles-poly-gamma1-degree2-coef01-choosing-gamma-projection.csv"
+    data = datasets.load("circles", n=N)
+    expected = KernelPCA(2, kernel="poly", gamma=1.0, degree=2, coef0=1.0).fit_transform(data.X)
+    Z = _columns(table, "kpca_")
+    np.testing.assert_allclose(_signs(Z, expected), expected, atol=1e-9 * np.abs(Z).max())
+    assert "kpca-lab-circles-poly-gamma1-coef01-degree-sweep-panels" in _png_names(at)

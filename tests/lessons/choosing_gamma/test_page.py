@@ -1,0 +1,119 @@
+"""Choosing γ (AppTest): the sweep's scores, the highlighted panel and the degree sweep."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import StratifiedKFold, cross_val_score
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+import datasets
+from kpca_core import KernelPCA
+from lessons.choosing_gamma import view as choosing_gamma_view
+from tests.support.apptest import assert_clean, open_app
+from tests.support.plotly_json import decode, find_chart
+
+CIRCLES = {"dataset": "circles", "n": 200, "kernel": "rbf", "gamma": 10}
+
+
+def panel_titles(spec: dict) -> list[str]:
+    return [a["text"] for a in spec["layout"].get("annotations", [])]
+
+
+def text_of(at) -> str:
+    return " ".join([m.value for m in at.markdown] + [c.value for c in at.caption])
+
+
+def sklearn_score(Z, y) -> float:
+    model = make_pipeline(StandardScaler(), LogisticRegression(C=100.0, max_iter=2000))
+    cv = StratifiedKFold(5, shuffle=True, random_state=0)
+    return float(cross_val_score(model, Z, y, cv=cv).mean())
+
+
+def test_sweep_scores_are_cross_validation_and_best_gamma_separates_circles():
+    at = open_app("choosing_gamma", CIRCLES)
+    assert_clean(at)
+    spec = find_chart(at, "How well a straight line separates the classes, against γ")
+    curves = {t["name"]: t for t in spec["data"]}
+    gammas = decode(curves["kernel PCA, components 1–2"]["x"])
+    two = decode(curves["kernel PCA, components 1–2"]["y"])
+    data = datasets.load("circles", n=200, noise=0.05, factor=0.3, seed=0)
+    for i in (2, 6):
+        Z = KernelPCA(20, kernel="rbf", gamma=gammas[i], random_state=0).fit_transform(data.X)
+        assert two[i] == pytest.approx(100 * sklearn_score(Z[:, :2], data.y))
+    linear = decode(curves["linear PCA, components 1–2"]["y"])
+    assert linear[0] == pytest.approx(100 * sklearn_score(data.X, data.y)) and linear[0] < 70
+    best = curves["best γ (components 1–2)"]
+    best_gamma = best["x"][0]
+    assert best["y"][0] == pytest.approx(two.max())
+    # The best γ is in the range where RBF separates the rings (checked independently).
+    Z = KernelPCA(2, kernel="rbf", gamma=best_gamma, random_state=0).fit_transform(data.X)
+    assert sklearn_score(Z, data.y) >= 0.99
+    assert f"Best γ = {best_gamma:g}" in text_of(at)
+
+
+def test_gamma_change_moves_the_highlight_without_a_new_sweep():
+    at = open_app("choosing_gamma", CIRCLES)
+    sweeps = [k for k in choosing_gamma_view._store()._values if k[0] == "sweep"]
+    at.select_slider(key="w_gamma").set_value(3.0).run()
+    assert_clean(at)
+    assert [k for k in choosing_gamma_view._store()._values if k[0] == "sweep"] == sweeps
+    titles = panel_titles(find_chart(at, "Components 1 and 2 of kernel PCA"))
+    yours = [t for t in titles if "yours" in t]
+    assert yours == ["<b>γ = 3 ◀ yours</b>"]
+    assert "your γ = 3 (red frame)" in text_of(at)
+
+
+def test_gamma_between_panels_uses_the_nearest_panel():
+    at = open_app("choosing_gamma", {**CIRCLES, "gamma": 5})
+    assert_clean(at)
+    data = datasets.load("circles", n=200, noise=0.05, factor=0.3, seed=0)
+    Z = KernelPCA(20, kernel="rbf", gamma=3.0, random_state=0).fit_transform(data.X)
+    score = 100 * sklearn_score(Z[:, :2], data.y)
+    assert f"At γ = 3, the panel nearest your 5: {score:.0f} % on components 1–2" in text_of(at)
+    assert "the panel nearest your γ = 5" in text_of(at)
+    titles = panel_titles(find_chart(at, "Components 1 and 2 of kernel PCA"))
+    assert [t for t in titles if "yours" in t] == ["<b>γ = 3 ◀ nearest yours</b>"]
+
+
+def test_spectrum_evidence_for_under_and_over_smoothing():
+    at = open_app("choosing_gamma", CIRCLES)
+    text = text_of(at)
+    assert "over-smoothing" in text and "every point its own cluster" in text
+    find_chart(at, "The spectrum flattens as γ grows")
+    spec = find_chart(at, "The largest eigenvalue's share and the mean similarity")
+    top = next(t for t in spec["data"] if t.get("name") == "λ₁ / trace(K̃)")
+    shares = decode(top["y"])
+    assert np.all(np.diff(shares) < 0)  # the leading share falls as γ grows
+
+
+def test_degree_sweep_for_the_polynomial_kernel():
+    at = open_app("choosing_gamma", {"dataset": "moons", "n": 80, "kernel": "poly",
+                                     "gamma": 1, "degree": 3, "coef0": 1})
+    assert_clean(at)
+    spec = find_chart(at, "How well a straight line separates the classes, against d")
+    degrees = decode(spec["data"][0]["x"])
+    np.testing.assert_array_equal(degrees, np.arange(1, 9))
+    spec = find_chart(at, "Components 1 and 2 of kernel PCA<br><sup>Polynomial, 8 values")
+    titles = panel_titles(spec)
+    assert "<b>d = 3 ◀ yours</b>" in titles
+
+
+def test_kernel_without_gamma_offers_rbf():
+    at = open_app("choosing_gamma", {"dataset": "moons", "n": 60, "kernel": "linear"})
+    assert_clean(at)
+    assert "has no γ to choose" in at.info[0].value
+    at.button(key="gamma_use_rbf").click().run()
+    assert_clean(at)
+    assert at.query_params["kernel"] == "rbf"
+    find_chart(at, "Components 1 and 2 of kernel PCA<br><sup>RBF")
+
+
+def test_unlabelled_data_get_no_scores_but_the_spectrum():
+    at = open_app("choosing_gamma", {"dataset": "parabola", "n": 80, "kernel": "rbf",
+                                     "gamma": 1})
+    assert_clean(at)
+    assert any("no class labels" in i.value for i in at.info)
+    find_chart(at, "The spectrum flattens as γ grows")

@@ -1,0 +1,113 @@
+"""The kernel trick (AppTest): the explicit map, its PCA and the series, checked on the page."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import datasets
+from experiments import feature_maps as fm
+from kpca_core import (
+    KernelPCA,
+)
+from lessons.kernel_trick.view import TAYLOR_MAX_N
+from shell.checks import format_value
+from tests.support.apptest import assert_clean, open_app
+from tests.support.plotly_json import chart_specs, decode, find_chart, scatter_points, title
+
+N = 60
+
+
+KERNEL_QUERIES = {
+    "rbf": {"gamma": "2"},
+    "laplacian": {"gamma": "1"},
+    "linear": {},
+    "poly": {"gamma": "1", "degree": "3", "coef0": "1"},
+    "sigmoid": {"gamma": "0.5", "coef0": "-1"},
+    "cosine": {},
+}
+
+
+def query(kernel: str, dataset: str = "circles", **extra) -> dict:
+    return {"dataset": dataset, "n": N, "kernel": kernel, **KERNEL_QUERIES[kernel], **extra}
+
+
+def checks_shown(at) -> dict[str, str]:
+    """Every live check on the page: label → the value as displayed."""
+    shown = {}
+    for element in at.markdown:
+        text = element.value
+        if text.startswith(":green[**Check**] · "):
+            label, value = text.removeprefix(":green[**Check**] · ").rsplit(": ", 1)
+            shown[label] = value.removesuffix(" ✓")
+    return shown
+
+
+def assert_up_to_sign(shown: np.ndarray, expected: np.ndarray, atol: float) -> None:
+    for j in range(expected.shape[1]):
+        error = min(np.abs(shown[:, j] - expected[:, j]).max(),
+                    np.abs(shown[:, j] + expected[:, j]).max())
+        assert error <= atol, f"component {j + 1}: {error}"
+
+
+def test_kernel_trick_on_circles_checks_the_map_the_pca_and_the_series():
+    q = query("rbf", gamma="2", coef0="1")
+    at = open_app("kernel_trick", q)
+    assert_clean(at)
+    data = datasets.load("circles", n=N)
+    X = data.X
+    explicit = fm.explicit_pca(X, gamma=2.0, coef0=1.0)
+    shown = checks_shown(at)
+    assert shown["largest |KPCA − PCA on φ(X)| (up to each component's sign)"] == \
+        format_value(explicit.max_difference)
+    assert any(v == format_value(explicit.kernel_gap) for k, v in shown.items()
+               if k.startswith("largest |φ(x)·φ(y) − k(x, y)|"))
+
+    # Both projections are drawn, and they agree up to sign.
+    _, kpca = scatter_points(find_chart(at, "Kernel PCA with (γxᵀy + c₀)²"))
+    _, linear = scatter_points(find_chart(at, "Linear PCA on φ(X) (6 columns)"))
+    # Scatters carry float32 (~7 significant digits).
+    assert_up_to_sign(kpca, explicit.kpca, 1e-6 * np.abs(explicit.kpca).max())
+    assert_up_to_sign(linear, kpca, 1e-6 * np.abs(kpca).max())
+
+    # The error curve is the explicit map's, order by order.
+    conv = fm.rbf_taylor_convergence(X[:TAYLOR_MAX_N], gamma=2.0)
+    curve = find_chart(at, "Truncated explicit RBF map")["data"][0]
+    np.testing.assert_array_equal(decode(curve["x"]), conv.orders)
+    np.testing.assert_allclose(decode(curve["y"]), np.maximum(conv.max_error, 1e-17), rtol=1e-6)
+    assert decode(curve["y"])[-1] < 1e-10  # converged at γ = 2 on circles
+
+    # The lift and the separating plane.
+    spec = find_chart(at, "The data lifted into 3-D")
+    _, lifted = scatter_points({**spec, "data": [t for t in spec["data"]
+                                                 if t["type"] == "scatter3d"]})
+    np.testing.assert_allclose(lifted, fm.quadratic_lift(X, gamma=2.0), rtol=1e-6)  # float32
+    assert any(t["type"] == "surface" for t in spec["data"])
+    captions = " ".join(c.value for c in at.caption)
+    assert "puts 100% of them on their class's side" in captions
+
+
+def test_kernel_trick_uses_zero_for_a_negative_offset_and_says_so():
+    q = query("sigmoid")  # c₀ = −1 in the sidebar
+    at = open_app("kernel_trick", q)
+    assert_clean(at)
+    info = " ".join(i.value for i in at.info)
+    assert "c₀ = -1 is negative" in info and "c₀ = 0 is used" in info
+    assert "The sidebar's kernel is not used here" in info
+    X = datasets.load("circles", n=N).X
+    _, kpca = scatter_points(find_chart(at, "Kernel PCA with (γxᵀy + c₀)²"))
+    reference = KernelPCA(2, kernel="poly", degree=2, gamma=0.5, coef0=0.0).fit_transform(X)
+    assert_up_to_sign(kpca, reference, 1e-6 * np.abs(reference).max())  # float32 charts
+
+
+def test_kernel_trick_on_4d_data_explains_the_2d_part_and_keeps_the_rest():
+    at = open_app("kernel_trick", {"dataset": "iris", "kernel": "rbf", "gamma": "0.2"})
+    assert_clean(at)
+    assert any("needs points in the plane" in w.value for w in at.warning)
+    titles = [title(spec) for spec in chart_specs(at)]
+    assert any(t.startswith("Linear PCA on φ(X) (15 columns)") for t in titles)
+    assert any(t.startswith("Truncated explicit RBF map") for t in titles)
+    assert not any(t.startswith("The data lifted") for t in titles)
+    # Raw iris with γ = 0.2: 2γ|xᵀy| is up to ~40, the series is cut before converging,
+    # and the caption says so from the numbers.
+    captions = " ".join(c.value for c in at.caption)
+    assert "before it has converged" in captions
