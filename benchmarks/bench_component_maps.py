@@ -23,9 +23,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import datasets  # noqa: E402
-from lessons.component_maps.experiment import component_maps, grid_side  # noqa: E402
+from lessons.component_maps.experiment import (  # noqa: E402
+    MAPPED,
+    MAX_CELLS,
+    component_maps,
+    grid_side,
+)
 from lessons.component_maps.figures import MapPanel, map_grid, panel_title  # noqa: E402
-from lessons.component_maps.view import MAPPED, MAX_CELLS  # noqa: E402
 
 TARGET_S = 1.0
 

@@ -21,11 +21,17 @@ sys.path.insert(0, str(ROOT))
 
 import datasets  # noqa: E402
 from experiments.analysis import analyse  # noqa: E402
-from experiments.feature_maps import explicit_pca, rbf_taylor_convergence  # noqa: E402
+from experiments.feature_maps import (  # noqa: E402
+    TAYLOR_MAX_N,
+    explicit_pca,
+    rbf_taylor_convergence,
+)
 from lessons.how_it_works.experiment import step_by_step  # noqa: E402
-from lessons.kernel_trick.view import TAYLOR_MAX_N  # noqa: E402
-from lessons.mistakes.experiment import compare_mistakes  # noqa: E402
-from lessons.mistakes.view import EIG_MAX_N, MISTAKES_MAX_N  # noqa: E402
+from lessons.mistakes.experiment import (  # noqa: E402
+    EIG_MAX_N,
+    MISTAKES_MAX_N,
+    compare_mistakes,
+)
 
 KERNELS = {
     "rbf": {"gamma": 10.0},

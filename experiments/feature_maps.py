@@ -36,6 +36,14 @@ from scipy.special import gammaln
 
 from kpca_core import compute_kernel
 
+# The kernel trick page's sizes (its view and its benchmark use them).
+# φ(X) is n × m: keep it ≤ ~40 MB by using fewer points when m is large (USPS: m = 33,153).
+EXPLICIT_MAX_CELLS = 5_000_000
+EXPLICIT_MAX_N = 2000
+# The RBF map's inner products are n² × (number of coordinates): a sample keeps it quick.
+TAYLOR_MAX_N = 200
+TAYLOR_MAX_FEATURES = 2500
+
 __all__ = [
     "ExplicitPCA",
     "Plane",

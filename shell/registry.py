@@ -1,9 +1,47 @@
-"""The app's pages, in menu order: one table read by the router (``app.py``) and the
-home page, so a page is added in one place with one line on what it teaches."""
+"""The app's pages, in menu order: one table read by the router (``app.py``), the home
+page, the shared sidebar and the tests, so a page is added in one place.
+
+Each entry also states the facts the shell and the tests need about a lesson without
+importing it (the shell imports no lesson): the link parameters it owns, and the n × n
+work it does, as the memory guard and the server's queue see it. The tests hold every
+lesson to these facts (``tests/shell/test_memory_guard.py``, ``tests/shell/test_admission.py``).
+"""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class KernelWork:
+    """A lesson's n × n work, as the memory guard and the server's queue see it.
+
+    Attributes
+    ----------
+    side : callable or int
+        The side of its n × n kernel matrix for a data set of ``n`` points (the whole set,
+        a training split, a capped sample); an int when the lesson's own settings, not the
+        sidebar's data set, fix it (De-noising's training digits at their default).
+    copies : int
+        n × n matrices it holds at once, as it tells ``queued(...)`` (at small n: the
+        Explorer holds one fewer past its dense limit).
+    unqueued_because : str
+        Empty when the work takes its turn in the server-wide queue; otherwise why it
+        never needs to (a sample capped below the queue's "small" size).
+    """
+
+    side: Callable[[int], int] | int
+    copies: int = 2
+    unqueued_because: str = ""
+
+    def side_for(self, n: int) -> int:
+        return self.side if isinstance(self.side, int) else self.side(n)
+
+
+def _whole(n: int) -> int:
+    return n
 
 
 @dataclass(frozen=True)
@@ -22,6 +60,11 @@ class Lesson:
         One line for the home page: what a student learns there.
     section : str
         The menu group it sits in ("" for the top level).
+    work : KernelWork or None
+        Its n × n work (None: it computes no kernel, like the tour).
+    link_params : tuple of str
+        Link parameters the page owns besides the shared settings (the tour's ``step``):
+        the sidebar keeps them in the address bar on that page and does not warn about them.
     """
 
     path: str
@@ -29,6 +72,8 @@ class Lesson:
     icon: str
     teaches: str
     section: str = ""
+    work: KernelWork | None = None
+    link_params: tuple[str, ...] = ()
 
     @property
     def url_path(self) -> str:
@@ -45,6 +90,7 @@ LESSONS: tuple[Lesson, ...] = (
         ":material/co_present:",
         "A 45-minute lecture in ten steps over the other pages: a question for the room, the "
         "view, then what to look for. For lecturers.",
+        link_params=("step",),
     ),
     Lesson(
         "app_pages/explorer.py",
@@ -52,6 +98,8 @@ LESSONS: tuple[Lesson, ...] = (
         ":material/scatter_plot:",
         "Any dataset, any kernel: K, K̃, the eigen-spectrum and the projections next to "
         "linear PCA.",
+        work=KernelWork(_whole),
+        link_params=("section",),
     ),
     Lesson(
         "app_pages/how_it_works.py",
@@ -60,6 +108,7 @@ LESSONS: tuple[Lesson, ...] = (
         "The algorithm step by step on your data: K, centring, the eigenproblem, normalisation "
         "and projection, each formula checked live, and what each step costs.",
         section="How it works",
+        work=KernelWork(_whole),  # the Explorer's fit
     ),
     Lesson(
         "app_pages/kernel_trick.py",
@@ -68,6 +117,10 @@ LESSONS: tuple[Lesson, ...] = (
         "The feature map written out: a polynomial kernel as an explicit φ, circles lifted into "
         "3-D, and why the RBF kernel's φ has infinitely many coordinates.",
         section="How it works",
+        work=KernelWork(
+            lambda n: min(n, 2000), copies=3,
+            unqueued_because="a sample of at most EXPLICIT_MAX_N (2,000) points: always small",
+        ),
     ),
     Lesson(
         "app_pages/mistakes.py",
@@ -76,6 +129,10 @@ LESSONS: tuple[Lesson, ...] = (
         "Seven errors copied from published notes, each next to the right answer with a "
         "number for the damage it does (and when it does none).",
         section="How it works",
+        work=KernelWork(
+            lambda n: min(n, 300), copies=4,
+            unqueued_because="a sample of at most MISTAKES_MAX_N (300) points: always small",
+        ),
     ),
     Lesson(
         "app_pages/component_maps.py",
@@ -84,6 +141,7 @@ LESSONS: tuple[Lesson, ...] = (
         "Each component as a function over the plane, with the paper's Figs. 3 and 4 one "
         "click away.",
         section="Geometry",
+        work=KernelWork(_whole),
     ),
     Lesson(
         "app_pages/new_points.py",
@@ -92,6 +150,7 @@ LESSONS: tuple[Lesson, ...] = (
         "Fit on some points, place new ones: every coordinate is a sum of kernel terms "
         "centred with the training statistics.",
         section="Geometry",
+        work=KernelWork(lambda n: n - round(0.25 * n)),  # the training part
     ),
     Lesson(
         "app_pages/choosing_gamma.py",
@@ -100,6 +159,7 @@ LESSONS: tuple[Lesson, ...] = (
         "One projection across a range of γ and degrees: which separates the classes, and "
         "why too small or too large fails.",
         section="Geometry",
+        work=KernelWork(_whole),
     ),
     Lesson(
         "app_pages/denoising.py",
@@ -108,6 +168,7 @@ LESSONS: tuple[Lesson, ...] = (
         "Clean noisy USPS digits with kernel PCA and a pre-image (learned, fixed point, "
         "Kwok–Tsang) against linear PCA, and Mika et al.'s (1999) result.",
         section="Applications",
+        work=KernelWork(300, copies=1),  # its own default: 300 training digits
     ),
     Lesson(
         "app_pages/classification.py",
@@ -116,6 +177,7 @@ LESSONS: tuple[Lesson, ...] = (
         "A linear classifier on kernel principal components beats it on raw pixels; the "
         "USPS table of Schölkopf, Smola & Müller (1998) reproduced.",
         section="Applications",
+        work=KernelWork(lambda n: n - math.ceil(0.3 * n)),  # the training split
     ),
     Lesson(
         "app_pages/scale.py",
@@ -124,6 +186,7 @@ LESSONS: tuple[Lesson, ...] = (
         "How time and memory grow with n, measured live, and the Nyström and random-feature "
         "approximations that keep kernel PCA usable.",
         section="Applications",
+        work=KernelWork(_whole),  # exact kernel PCA next to the approximations
     ),
 )
 

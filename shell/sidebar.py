@@ -138,7 +138,7 @@ def settings_sidebar(page_path: str = "") -> Settings:
     """Draw the shared sidebar and return the current settings (also kept for pages).
 
     ``page_path`` is the URL path of the page about to run: the parameters it owns
-    (``state.PAGE_PARAMS``, e.g. the tour's step) stay in the address bar.
+    (its registry entry's ``link_params``, e.g. the tour's step) stay in the address bar.
     """
     ss = st.session_state
     if _STARTED not in ss:

@@ -19,6 +19,7 @@ from typing import Any
 import datasets
 from experiments.kernel_diagnostics import format_ratio
 from kpca_core import KERNELS
+from shell.registry import LESSONS
 
 DEFAULT_DATASET = "circles"
 # An uploaded file: not in datasets.available(), cannot travel in a link.
@@ -50,10 +51,12 @@ VIEW_2D, VIEW_3D = "2-D", "3-D"
 _VIEW_CODES = {"2d": VIEW_2D, "3d": VIEW_3D}
 # App-wide display setting (shell.display): bigger text for a lecture hall.
 Q_PROJECTOR = "projector"
-# Parameters a single page owns, by the page's URL path: the sidebar keeps them in the
-# address bar on that page only (the tour's step, the Explorer's open section), so a link
-# can open step 5.
-PAGE_PARAMS: dict[str, tuple[str, ...]] = {"tour": ("step",), "explorer": ("section",)}
+# Parameters a single page owns, by the page's URL path, as its registry entry declares
+# them: the sidebar keeps them in the address bar on that page only (the tour's step, the
+# Explorer's open section), so a link can open step 5.
+PAGE_PARAMS: dict[str, tuple[str, ...]] = {
+    lesson.url_path: lesson.link_params for lesson in LESSONS if lesson.link_params
+}
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 
 

@@ -20,6 +20,13 @@ from threadpoolctl import threadpool_limits
 
 from experiments.kpca_steps import KpcaFit, fit_kpca
 
+MAPPED = 8  # components mapped in section 1 (Fig. 4 shows eight)
+# Grid cells sent to the browser per figure, all panels together: 100 × 100 for eight
+# panels, 81 × 81 for the twelve of Fig. 3 — about two screen pixels per grid step in a
+# panel a quarter of the page wide, which the contours interpolate smoothly. (160,000
+# cells sent 1.03 MB, the most of any page, and drew slowest.)
+MAX_CELLS = 80_000
+
 MAX_SIDE = 200  # never more than 200 × 200 grid points
 MIN_SIDE = 40
 # Grid points × training points in the one test-kernel matrix: 64 MB of float64, and a

@@ -14,6 +14,8 @@ from lessons.component_maps.experiment import (
     FIG3,
     FIG3_DEGREES,
     FIG4,
+    MAPPED,
+    MAX_CELLS,
     ComponentMaps,
     cluster_roles,
     component_maps,
@@ -32,12 +34,6 @@ from shell.memory import guard_memory
 from shell.sidebar import apply_settings
 from shell.state import Settings, default_options, format_gamma
 
-MAPPED = 8  # components mapped in section 1 (Fig. 4 shows eight)
-# Grid cells sent to the browser per figure, all panels together: 100 × 100 for eight
-# panels, 81 × 81 for the twelve of Fig. 3 — about two screen pixels per grid step in a
-# panel a quarter of the page wide, which the contours interpolate smoothly. (160,000
-# cells sent 1.03 MB, the most of any page, and drew slowest.)
-MAX_CELLS = 80_000
 CHECK_TOLERANCE = 1e-8  # relative to the largest |projection|
 
 

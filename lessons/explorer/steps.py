@@ -17,7 +17,7 @@ import streamlit as st
 from shell.state import parse_page_number
 
 SECTIONS = ("1 · The data", "2 · K and K̃", "3 · Eigen-spectrum", "4 · Take it home")
-SECTION_PARAM = "section"  # owned by the Explorer (shell.state.PAGE_PARAMS)
+SECTION_PARAM = "section"  # owned by the Explorer (its link_params in shell/registry.py)
 SECTION_KEY = "explorer_section"  # the tabs' widget key: the open tab's label
 
 

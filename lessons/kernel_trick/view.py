@@ -15,6 +15,10 @@ import pandas as pd
 import streamlit as st
 
 from experiments.feature_maps import (
+    EXPLICIT_MAX_CELLS,
+    EXPLICIT_MAX_N,
+    TAYLOR_MAX_FEATURES,
+    TAYLOR_MAX_N,
     ExplicitPCA,
     Plane,
     TaylorConvergence,
@@ -33,13 +37,6 @@ from shell.caches import inputs, load_data
 from shell.charts import show_chart
 from shell.checks import Check, show_check
 from shell.state import Settings, format_gamma
-
-# φ(X) is n × m: keep it ≤ ~40 MB by using fewer points when m is large (USPS: m = 33,153).
-EXPLICIT_MAX_CELLS = 5_000_000
-EXPLICIT_MAX_N = 2000
-# The RBF map's inner products are n² × (number of coordinates): a sample keeps it quick.
-TAYLOR_MAX_N = 200
-TAYLOR_MAX_FEATURES = 2500
 
 
 @dataclass(frozen=True)

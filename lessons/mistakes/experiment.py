@@ -46,6 +46,12 @@ from lessons.mistakes.formulas import (
     wrong_scale_unnormalised,
 )
 
+# Each mistake costs its own eigendecomposition (seven in all): above this many points a
+# fixed random sample is used, and the page says so.
+MISTAKES_MAX_N = 300
+# np.linalg.eig (a general non-symmetric solver) is several times slower than eigh.
+EIG_MAX_N = 200
+
 # kpca_core's own choice (ARPACK for a few components of a large K̃, else LAPACK): the
 # right results are computed exactly as KernelPCA would, and quickly.
 SOLVER = "auto"

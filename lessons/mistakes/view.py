@@ -12,18 +12,12 @@ import streamlit as st
 
 from kpca_core import KERNELS
 from lessons.mistakes import figures as fig
-from lessons.mistakes.experiment import MistakeResult, compare_mistakes
+from lessons.mistakes.experiment import EIG_MAX_N, MISTAKES_MAX_N, MistakeResult, compare_mistakes
 from lessons.mistakes.formulas import MISTAKES, Mistake
 from shell.caches import inputs
 from shell.charts import show_chart
 from shell.checks import Check, format_value, show_check
 from shell.state import Settings
-
-# Each mistake costs its own eigendecomposition (seven in all): above this many points a
-# fixed random sample is used, and the page says so.
-MISTAKES_MAX_N = 300
-# np.linalg.eig (a general non-symmetric solver) is several times slower than eigh.
-EIG_MAX_N = 200
 
 
 def sample_rows(n: int, seed: int = 0) -> np.ndarray:

@@ -36,7 +36,7 @@ class TourStep:
     minutes : int
         Time to plan for the step.
     page_query : tuple of (name, value)
-        The page's own link parameters (``shell.state.PAGE_PARAMS``), e.g. the Explorer's
+        The page's own link parameters (``Lesson.link_params``), e.g. the Explorer's
         open step-by-step section.
     """
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import threading
 import time
 from contextlib import contextmanager
@@ -10,6 +9,7 @@ from contextlib import contextmanager
 import pytest
 
 from shell.admission import AdmissionControl, estimate_seconds
+from shell.registry import LESSONS
 
 MB = 2**20
 
@@ -142,23 +142,15 @@ def test_server_budget_is_a_setting_with_the_memory_guards_rules(monkeypatch):
 # test uses, so that it computes instead of finding its result cached.
 
 DENOISING = "denoising"
-# page → (link, n of its n × n matrix, copies held at once)
+# Every lesson whose registry entry says its n × n work is queued, and the side of that work.
 QUEUED_PAGES = {
-    "explorer": ({"n": 61, "gamma": 2.9}, 61, 2),
-    "how_it_works": ({"n": 61, "gamma": 3.1}, 61, 2),  # the Explorer's fit
-    "choosing_gamma": ({"n": 63}, 63, 2),  # the sweep's key leaves γ out
-    "component_maps": ({"n": 65}, 65, 2),
-    "new_points": ({"n": 67}, 67 - round(0.25 * 67), 2),  # the training part
-    "classification": ({"n": 69}, 69 - math.ceil(0.3 * 69), 2),  # the training split
-    "scale": ({"n": 71}, 71, 2),  # exact kernel PCA next to the approximations
-    DENOISING: ({}, 300, 1),  # its own settings: 300 training digits
+    lesson.url_path: lesson.work
+    for lesson in LESSONS
+    if lesson.work is not None and not lesson.work.unqueued_because
 }
-# Pages whose n × n work never reaches the queue, and why.
-UNQUEUED_PAGES = {
-    "tour": "no computation",
-    "kernel_trick": "a sample of at most EXPLICIT_MAX_N points: always small",
-    "mistakes": "a sample of at most MISTAKES_MAX_N points: always small",
-}
+# Each page is opened on the circles with an n of its own, so that no other test has its
+# result cached; De-noising runs on its own settings (USPS training digits).
+OWN_N = {page: 61 + 2 * i for i, page in enumerate(QUEUED_PAGES)}
 
 
 def open_page(page: str, seed: int):
@@ -170,8 +162,8 @@ def open_page(page: str, seed: int):
         if not usps_available():
             pytest.skip("USPS digits not available")
         return test_denoising.open_denoising(**{denoising_view.K_SEED: seed})
-    link, _, _ = QUEUED_PAGES[page]
-    return open_app(page, {"dataset": "circles", "kernel": "rbf", "seed": seed, **link})
+    link = {"dataset": "circles", "kernel": "rbf", "seed": seed, "n": OWN_N[page]}
+    return open_app(page, link)
 
 
 @contextmanager
@@ -193,23 +185,20 @@ def server_busy(control: AdmissionControl, n_bytes: int, *, give_up_s: float = 6
         thread.join(timeout=10)
 
 
-def test_every_page_is_either_queued_or_says_why_not():
-    from shell.registry import LESSONS
-
-    assert {lesson.url_path for lesson in LESSONS} == set(QUEUED_PAGES) | set(UNQUEUED_PAGES)
-
-
 def test_work_outside_the_queue_is_capped_below_its_small_size():
     # Samples that never reach the queue, with the copies their pages' guards count: a
     # larger cap would make them big, and they would have to take turns (queued()).
+    from experiments.feature_maps import EXPLICIT_MAX_N
     from lessons.how_it_works import view as how_it_works_view
-    from lessons.kernel_trick import view as kernel_trick_view
-    from lessons.mistakes import view as mistakes_view
+    from lessons.mistakes.experiment import MISTAKES_MAX_N
     from shell import memory
     from shell.admission import SMALL_BYTES
 
-    assert memory.matrix_bytes(kernel_trick_view.EXPLICIT_MAX_N, copies=3) <= SMALL_BYTES
-    assert memory.matrix_bytes(mistakes_view.MISTAKES_MAX_N, copies=4) <= SMALL_BYTES
+    works = {lesson.url_path: lesson.work for lesson in LESSONS if lesson.work is not None}
+    for page, cap in (("kernel_trick", EXPLICIT_MAX_N), ("mistakes", MISTAKES_MAX_N)):
+        work = works[page]
+        assert work.side_for(10**6) == cap  # the registry states the lesson's own cap
+        assert memory.matrix_bytes(cap, copies=work.copies) <= SMALL_BYTES
     assert memory.matrix_bytes(how_it_works_view.STEP_MAX_N, copies=3) <= SMALL_BYTES
 
 
@@ -237,8 +226,9 @@ def test_a_pages_big_work_waits_its_turn_behind_another_students(page, monkeypat
         finally:
             done.set()
             watcher.join(timeout=10)
-    _, n, copies = QUEUED_PAGES[page]
-    assert seen == [int(copies * 8 * n * n)], "the page did not wait for its turn"
+    work = QUEUED_PAGES[page]
+    n = work.side_for(OWN_N[page])
+    assert seen == [int(work.copies * 8 * n * n)], "the page did not wait for its turn"
     assert_clean(at)
     assert at.get("plotly_chart")  # and computed once it was its turn
     assert control.waiting == 0 and control.running == 0

@@ -12,7 +12,7 @@ import numpy as np
 
 import datasets
 from kpca_core import KernelPCA
-from lessons.component_maps import view as component_maps_view
+from lessons.component_maps.experiment import MAX_CELLS
 from tests.support.apptest import CSV_DIR, assert_clean, open_app
 from tests.support.plotly_json import chart_specs, decode, find_chart
 
@@ -46,7 +46,7 @@ def test_fig4_maps_show_kernelpca_over_the_plane_and_the_paper_claims():
     assert len(maps) == 8
     # Any grid point: the value drawn is KernelPCA.transform there (float32 on the wire).
     xs, ys = decode(maps[0]["x"]), decode(maps[0]["y"])
-    assert len(xs) == len(ys) <= 200 and 8 * len(xs) ** 2 <= component_maps_view.MAX_CELLS
+    assert len(xs) == len(ys) <= 200 and 8 * len(xs) ** 2 <= MAX_CELLS
     j, i = 37, len(xs) - 7
     expected = model.transform([[xs[i], ys[j]]])[0]
     drawn = [decode(m["z"])[j, i] for m in maps]

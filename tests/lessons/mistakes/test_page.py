@@ -6,8 +6,7 @@ import numpy as np
 import pytest
 
 import datasets
-from lessons.mistakes.experiment import compare_mistakes
-from lessons.mistakes.view import EIG_MAX_N
+from lessons.mistakes.experiment import EIG_MAX_N, compare_mistakes
 from shell import state
 from shell.checks import format_value
 from tests.support.apptest import assert_clean, open_app
