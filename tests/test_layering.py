@@ -1,0 +1,140 @@
+"""The layering of the house, read from the imports (every import, also inside functions).
+
+- ground: ``kpca_core`` and ``datasets`` import nothing of the app;
+- ``experiments/`` (what several lessons share) and every lesson's pure modules (its
+  experiment, figures, formulas) import neither Streamlit nor anything that does: they can be
+  tested and benchmarked without a UI. The only shell modules they may use are the pure
+  figure builders every page shares (``shell.figures``, ``shell.kernel_figures``);
+- no lesson imports another lesson; the shell imports no lesson;
+- benchmarks import experiments and pure modules, never a view;
+- page scripts never import each other.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("kpca_core", "datasets", "experiments", "shell", "lessons")
+# Modules of a lesson that hold numbers or figures, not Streamlit sections.
+PURE_LESSON_MODULES = {"experiment", "figures", "formulas", "paper_table", "approximations"}
+PURE_SHELL_MODULES = {"shell", "shell.figures", "shell.kernel_figures", "shell.registry"}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def app_modules() -> dict[str, Path]:
+    found = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            found[module_name(path)] = path
+    return found
+
+
+MODULES = app_modules()
+
+
+def imports_of(path: Path) -> set[str]:
+    """Every module ``path`` imports (absolute, as written; ``from a import b`` gives a.b
+    when a.b is a module of the app, else a)."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                full = f"{node.module}.{alias.name}"
+                names.add(full if full in MODULES else node.module)
+    return names
+
+
+def closure(start: str) -> set[str]:
+    """``start`` and every module it imports, directly or through other app modules."""
+    seen, todo = set(), [start]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        if name in MODULES:
+            todo += [m for m in imports_of(MODULES[name]) if m not in seen]
+            parent = name.rpartition(".")[0]  # importing a.b runs a/__init__.py first
+            if parent:
+                todo.append(parent)
+    return seen
+
+
+def is_pure(name: str) -> bool:
+    parts = name.split(".")
+    if parts[0] in ("kpca_core", "datasets", "experiments"):
+        return True
+    if parts[0] == "lessons":
+        return len(parts) <= 2 or parts[2] in PURE_LESSON_MODULES
+    return name in PURE_SHELL_MODULES
+
+
+def lesson_of(name: str) -> str | None:
+    parts = name.split(".")
+    return parts[1] if parts[0] == "lessons" and len(parts) > 1 else None
+
+
+def uses_streamlit(names: set[str]) -> bool:
+    return any(n == "streamlit" or n.startswith("streamlit.") for n in names)
+
+
+def test_the_tree_is_found():
+    assert "kpca_core.estimator" in MODULES and "shell.sidebar" in MODULES
+    assert any(lesson_of(m) == "explorer" for m in MODULES)
+
+
+@pytest.mark.parametrize("name", sorted(m for m in MODULES if is_pure(m)))
+def test_pure_modules_need_no_streamlit_and_no_shell(name):
+    reached = closure(name)
+    assert not uses_streamlit(reached), f"{name} reaches Streamlit"
+    shell = {m for m in reached if m.split(".")[0] == "shell"} - PURE_SHELL_MODULES
+    assert not shell, f"{name} reaches {sorted(shell)}"
+    if name.split(".")[0] in ("kpca_core", "datasets"):
+        app = {m for m in reached if m.split(".")[0] in PACKAGES} - {name}
+        assert all(m.split(".")[0] == name.split(".")[0] for m in app), sorted(app)
+    if name.split(".")[0] == "experiments":
+        assert not any(lesson_of(m) for m in reached), f"{name} reaches a lesson"
+
+
+def test_no_lesson_imports_another():
+    crossings = []
+    for name, path in MODULES.items():
+        own = lesson_of(name)
+        if own:
+            crossings += [(name, m) for m in imports_of(path) if lesson_of(m) not in (None, own)]
+    assert crossings == []
+
+
+def test_the_shell_imports_no_lesson():
+    for name, path in MODULES.items():
+        if name.split(".")[0] == "shell":
+            assert not [m for m in imports_of(path) if lesson_of(m)], name
+
+
+def test_benchmarks_import_no_view():
+    for path in sorted((ROOT / "benchmarks").glob("*.py")):
+        for imported in imports_of(path):
+            if imported.split(".")[0] in PACKAGES:
+                assert is_pure(imported), f"{path.name} imports {imported}"
+
+
+def test_page_scripts_import_no_other_page():
+    for path in sorted((ROOT / "app_pages").glob("*.py")):
+        assert not [m for m in imports_of(path) if m.startswith("app_pages")], path.name
+
+
+def test_the_checks_can_fail():
+    """The rules above see a violation when there is one (a guard against a vacuous test)."""
+    assert uses_streamlit(closure("shell.sidebar"))
+    assert not is_pure("lessons.explorer.view") and is_pure("lessons.denoising.experiment")
+    assert lesson_of("lessons.tour.view") == "tour" and lesson_of("shell.state") is None
