@@ -5,7 +5,7 @@ import streamlit as st
 from lessons.choosing_gamma import view
 from lessons.choosing_gamma.experiment import sweep
 from shell.caches import inputs
-from shell.page import page_data
+from shell.page import kernel_errors, page_data
 from shell.sidebar import current_settings
 from shell.source import show_source
 
@@ -26,11 +26,8 @@ if not view.has_gamma(settings):
     view.offer_rbf(settings, inputs(settings))
     st.stop()
 
-try:
+with kernel_errors("The kernel cannot be computed for every γ of the sweep"):
     gamma_sweep = view.cached_sweep(settings, data, "gamma")
-except ValueError as error:  # kpca_core refuses e.g. an overflowing polynomial kernel
-    st.error(f"The kernel cannot be computed for every γ of the sweep: {error}")
-    st.stop()
 
 st.header("1 · The projection across γ")
 view.panels(gamma_sweep, data, settings)
@@ -43,11 +40,10 @@ view.smoothing_lesson(gamma_sweep, settings)
 
 st.header("4 · The polynomial degree")
 if settings.kernel == "poly":
-    try:
+    degree_sweep = None
+    with kernel_errors("The kernel cannot be computed for every degree", stop=False):
         degree_sweep = view.cached_sweep(settings, data, "degree")
-    except ValueError as error:
-        st.error(f"The kernel cannot be computed for every degree: {error}")
-    else:
+    if degree_sweep is not None:
         view.panels(degree_sweep, data, settings)
         view.scores(degree_sweep, data, settings)
 else:

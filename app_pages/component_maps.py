@@ -4,7 +4,7 @@ import streamlit as st
 
 from lessons.component_maps import view
 from lessons.component_maps.experiment import component_maps
-from shell.page import page_data, require_2d
+from shell.page import kernel_errors, page_data, require_2d
 from shell.sidebar import current_settings
 from shell.source import show_source
 
@@ -24,12 +24,8 @@ if n < 3:
     st.warning("Kernel PCA needs at least 3 points to have a component to map.")
     st.stop()
 
-try:
-    with st.spinner("Projecting the grid…"):
-        result = view.maps(settings, n)
-except ValueError as error:  # kpca_core refuses e.g. an overflowing polynomial kernel
-    st.error(f"The kernel cannot be computed with these settings: {error}")
-    st.stop()
+with kernel_errors(), st.spinner("Projecting the grid…"):
+    result = view.maps(settings, n)
 
 st.header("1 · The first components over the plane")
 view.map_panels(result, data, settings)
@@ -39,10 +35,8 @@ view.map_downloads(result, data, settings)
 
 st.header("2 · Polynomial kernels of degree 1 to 4 (Fig. 3)")
 if settings.kernel == "poly":
-    try:
+    with kernel_errors("The polynomial kernel cannot be computed for every degree", stop=False):
         view.degree_grid(settings, data, n)
-    except ValueError as error:
-        st.error(f"The polynomial kernel cannot be computed for every degree: {error}")
 else:
     view.fig3_offer(settings)
 

@@ -11,7 +11,7 @@ from lessons.explorer.steps import section_tabs
 from shell import exports
 from shell.caches import analysis_is_cached, explorer_analysis
 from shell.memory import guard_memory
-from shell.page import page_data
+from shell.page import kernel_errors, page_data
 from shell.sidebar import current_settings, with_valid_components
 from shell.source import show_source
 
@@ -28,7 +28,7 @@ settings = with_valid_components(settings, len(data.X))
 # K, then K̃ in its place; up to DENSE_MAX_N the full spectrum needs a working copy.
 guard_memory(len(data.X), copies=2 if len(data.X) <= DENSE_MAX_N else 1)
 
-try:
+with kernel_errors():
     if analysis_is_cached(settings) or len(data.X) <= DENSE_MAX_N:
         with st.spinner("Computing kernel PCA…"):
             result = explorer_analysis(settings)
@@ -36,9 +36,6 @@ try:
         bar = st.progress(0.0, text="Starting…")
         result = explorer_analysis(settings, on_progress=lambda f, text: bar.progress(f, text))
         bar.empty()
-except ValueError as error:  # kpca_core rejects a parameter combination
-    st.error(f"The kernel cannot be computed with these settings: {error}")
-    st.stop()
 
 # The first screen: the projections, the controls that change them (sidebar: γ and the
 # components; above the charts: which components, 2-D/3-D) and whether γ suits the data.

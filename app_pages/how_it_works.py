@@ -7,7 +7,7 @@ from lessons.how_it_works import view
 from shell import exports
 from shell.caches import explorer_analysis
 from shell.memory import guard_memory
-from shell.page import page_data
+from shell.page import kernel_errors, page_data
 from shell.sidebar import current_settings, with_valid_components
 
 st.title("How kernel PCA works")
@@ -26,13 +26,9 @@ settings = with_valid_components(settings, n)
 guard_memory(n, copies=2 if n <= DENSE_MAX_N else 1)
 guard_memory(min(n, view.STEP_MAX_N), copies=3, what="K, K̃ and the eigensolver's copy")
 
-try:
-    with st.spinner("Computing kernel PCA step by step…"):
-        result = explorer_analysis(settings)
-        steps = view.fitted_steps(settings)
-except ValueError as error:  # kpca_core rejects a parameter combination
-    st.error(f"The kernel cannot be computed with these settings: {error}")
-    st.stop()
+with kernel_errors(), st.spinner("Computing kernel PCA step by step…"):
+    result = explorer_analysis(settings)
+    steps = view.fitted_steps(settings)
 view.sample_note(steps, n)
 rows = view.sample_rows(n)
 

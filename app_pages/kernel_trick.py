@@ -4,7 +4,7 @@ import streamlit as st
 
 from lessons.kernel_trick import view
 from shell.memory import guard_memory
-from shell.page import page_data, require_2d
+from shell.page import kernel_errors, page_data, require_2d
 from shell.sidebar import current_settings
 
 st.title("The kernel trick, made explicit")
@@ -20,13 +20,11 @@ n, d = data.X.shape
 rows = view.explicit_rows(n, d)
 guard_memory(len(rows), copies=3, what="K, K̃ and the eigensolver's copy")
 
-try:
+# e.g. a γ so large that (γxᵀy + c₀)² overflows
+with kernel_errors("The feature map cannot be computed with these settings"):
     with st.spinner("Building φ(X)…"):
         explicit = view.cached_explicit_pca(settings)
         taylor = view.cached_taylor(settings)
-except ValueError as error:  # e.g. a γ so large that (γxᵀy + c₀)² overflows
-    st.error(f"The feature map cannot be computed with these settings: {error}")
-    st.stop()
 
 st.header("1 · The polynomial kernel's φ, derived")
 view.derivation(settings)

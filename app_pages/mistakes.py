@@ -4,7 +4,7 @@ import streamlit as st
 
 from lessons.mistakes import view
 from shell.memory import guard_memory
-from shell.page import page_data
+from shell.page import kernel_errors, page_data
 from shell.sidebar import current_settings
 
 st.title("Common mistakes")
@@ -25,12 +25,8 @@ if len(rows) < 8:
 # K, K̃, the wrong K̃ and a solver's copy coexist.
 guard_memory(len(rows), copies=4, what="K, K̃, a wrong K̃ and the eigensolver's copy")
 
-try:
-    with st.spinner("Making every mistake…"):
-        results = view.cached_mistakes(settings)
-except ValueError as error:  # kpca_core rejects a parameter combination
-    st.error(f"The kernel cannot be computed with these settings: {error}")
-    st.stop()
+with kernel_errors(), st.spinner("Making every mistake…"):
+    results = view.cached_mistakes(settings)
 if len(rows) < n:
     st.info(f"Each mistake needs its own eigendecomposition: this page uses a fixed random "
             f"sample of {len(rows):,} of the {n:,} points.", icon=":material/filter_alt:")

@@ -4,7 +4,7 @@ import streamlit as st
 
 from kpca_core import center_test_kernel, project_new_points
 from lessons.new_points import view
-from shell.page import page_data
+from shell.page import kernel_errors, page_data
 from shell.sidebar import current_settings, with_valid_components
 from shell.source import show_source
 
@@ -23,12 +23,8 @@ if len(data.X) < 8:
     st.stop()
 settings = with_valid_components(settings, len(data.X) - max(1, round(0.25 * len(data.X))))
 
-try:
-    with st.spinner("Fitting kernel PCA on the training part…"):
-        split = view.split_and_fit(settings, data)
-except ValueError as error:  # kpca_core refuses e.g. an overflowing polynomial kernel
-    st.error(f"The kernel cannot be computed with these settings: {error}")
-    st.stop()
+with kernel_errors(), st.spinner("Fitting kernel PCA on the training part…"):
+    split = view.split_and_fit(settings, data)
 
 st.header("1 · Held-out points, and one of your own")
 if data.image_shape is not None:

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.spatial.distance import pdist
 
+from experiments.sampling import sample_rows
+
 GAMMA_KERNELS = ("rbf", "laplacian", "poly", "sigmoid")
 DISTANCE_KERNELS = ("rbf", "laplacian")
 
@@ -76,8 +78,7 @@ def reference_gamma(
     if X.shape[0] < 2:
         return None
     if X.shape[0] > max_samples:
-        rows = np.random.default_rng(seed).choice(X.shape[0], max_samples, replace=False)
-        X = X[np.sort(rows)]
+        X = X[sample_rows(X.shape[0], max_samples, seed)]
     if kernel == "rbf":
         typical = float(np.median(pdist(X, "sqeuclidean")))
     elif kernel == "laplacian":

@@ -6,18 +6,21 @@ function of arrays) behind caches keyed by the small, hashable
 sessions, never copied per rerun; results of an upload stay in the uploading session
 (:func:`results_store`, ``shell.uploads``).
 
-Why a hand-made LRU for the analysis instead of ``st.cache_data``: ``st.cache_data``
-pickles and copies its value on every hit, and a cached function cannot drive a
-progress bar that lives outside it. The store below is itself held in
-``st.cache_resource`` (one per server), is bounded by entry count, and computes each
-key once even when several sessions ask at the same time.
+Why a hand-made LRU (:func:`bounded_cache`) for results instead of ``st.cache_data``:
+``st.cache_data`` pickles and copies its value on every hit, and a cached function cannot
+drive a progress bar that lives outside it. A :class:`BoundedStore` is created once per
+server process, is bounded by entry count, and computes each key once even when several
+sessions ask at the same time. Only a computation, never a cached result, takes its turn
+in the server's queue (``queued(...)`` goes inside the decorated function).
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 
 import numpy as np
 import streamlit as st
@@ -73,10 +76,50 @@ class BoundedStore:
             return value
 
 
-@st.cache_resource(max_entries=1, show_spinner=False)
-def _analysis_store() -> BoundedStore:
-    # Each entry is small (heatmaps ≤ 500², n × k scores, n eigenvalues): ~5 MB at most.
-    return BoundedStore(max_entries=12)
+def bounded_cache(max_entries: int, *, ignore: tuple[str, ...] = ()):
+    """Keep a function's results in a bounded store, each key computed once.
+
+    The key is the call's arguments, like ``st.cache_data``'s: all of them but those whose
+    names start with ``_`` (arrays derived from the hashed ones, passed along unhashed) and
+    those named in ``ignore`` (callbacks). Results computed from built-in data are shared by
+    every session on the server (at most ``max_entries``); when the argument named
+    ``settings`` (or ``_settings``, when the key is given otherwise) holds an upload, its
+    results stay in that session (:func:`results_store`).
+
+    The decorated function gains ``.cached(*args, **kwargs)``: the stored value, or None
+    without computing, and ``.server_store``: the server-wide store (for tests).
+    """
+
+    def decorate(fn: Callable) -> Callable:
+        signature = inspect.signature(fn)
+        server = BoundedStore(max_entries)  # one per server process: modules load once
+
+        def locate(args, kwargs) -> tuple[BoundedStore, Hashable]:
+            bound = signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            key = tuple(
+                (name, value)
+                for name, value in bound.arguments.items()
+                if not name.startswith("_") and name not in ignore
+            )
+            settings = bound.arguments.get("settings", bound.arguments.get("_settings"))
+            store = results_store(server, settings) if isinstance(settings, Settings) else server
+            return store, key
+
+        @functools.wraps(fn)
+        def cached_call(*args, **kwargs):
+            store, key = locate(args, kwargs)
+            return store.get_or_compute(key, lambda: fn(*args, **kwargs))
+
+        def cached(*args, **kwargs):
+            store, key = locate(args, kwargs)
+            return store.get(key)
+
+        cached_call.cached = cached
+        cached_call.server_store = server
+        return cached_call
+
+    return decorate
 
 
 def load_data(dataset: str, options: tuple[tuple[str, object], ...]) -> datasets.Dataset:
@@ -141,28 +184,26 @@ def results_store(server: BoundedStore, settings: Settings) -> BoundedStore:
 
 
 def analysis_is_cached(settings: Settings) -> bool:
-    return results_store(_analysis_store(), settings).peek(settings)
+    return explorer_analysis.cached(settings) is not None
 
 
+# Each entry is small (heatmaps ≤ 500², n × k scores, n eigenvalues): ~5 MB at most.
+@bounded_cache(max_entries=12, ignore=("on_progress",))
 def explorer_analysis(settings: Settings, on_progress: ProgressCallback | None = None) -> Analysis:
     data = load_data(settings.dataset, settings.dataset_options)
     X = inputs(settings)
-
-    def compute() -> Analysis:
-        # Big requests (the full USPS) take turns on the shared server; small ones never
-        # wait (shell.admission). Up to DENSE_MAX_N the full spectrum needs a working copy.
-        n = len(X)
-        with queued(n, copies=2 if n <= DENSE_MAX_N else 1, what="this kernel PCA"):
-            return analyse(
-                X,
-                data.y,
-                kernel=settings.kernel,
-                kernel_params=settings.kernel_params(),
-                n_components=settings.n_components,
-                on_progress=on_progress,
-            )
-
-    return results_store(_analysis_store(), settings).get_or_compute(settings, compute)
+    # Big requests (the full USPS) take turns on the shared server; small ones never
+    # wait (shell.admission). Up to DENSE_MAX_N the full spectrum needs a working copy.
+    n = len(X)
+    with queued(n, copies=2 if n <= DENSE_MAX_N else 1, what="this kernel PCA"):
+        return analyse(
+            X,
+            data.y,
+            kernel=settings.kernel,
+            kernel_params=settings.kernel_params(),
+            n_components=settings.n_components,
+            on_progress=on_progress,
+        )
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

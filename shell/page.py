@@ -2,11 +2,14 @@
 
 Pages call :func:`page_data` instead of repeating the error handling; a page that
 needs points in the plane calls :func:`require_2d`, which explains why and offers
-2-D datasets with one click instead of failing.
+2-D datasets with one click instead of failing; the page's kernel computations run
+inside :func:`kernel_errors`, which turns kpca_core's refusal into a message.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 
 import streamlit as st
@@ -33,6 +36,21 @@ def page_data(settings: Settings) -> datasets.Dataset:
         st.error(f"These dataset options do not work: {error}")
     st.stop()
     raise AssertionError("unreachable")  # st.stop() raises; this keeps type checkers calm
+
+
+@contextmanager
+def kernel_errors(
+    what: str = "The kernel cannot be computed with these settings", *, stop: bool = True
+) -> Iterator[None]:
+    """Show kpca_core's refusal of a setting (a ValueError, e.g. an overflowing polynomial
+    kernel) as ``what: why``, then stop the page, or with ``stop=False`` go on after the
+    ``with`` block (for an optional section)."""
+    try:
+        yield
+    except ValueError as error:
+        st.error(f"{what}: {error}")
+        if stop:
+            st.stop()
 
 
 def _switch_to(dataset: str) -> None:

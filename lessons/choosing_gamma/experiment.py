@@ -59,22 +59,6 @@ def gamma_grid(X: np.ndarray, panels: int = PANELS) -> np.ndarray:
     return np.array([float(f"{v:.1g}") for v in values])
 
 
-def subsample(n: int, y: np.ndarray | None, limit: int = SWEEP_MAX_N, seed: int = 0) -> np.ndarray:
-    """Row indices: all of them when n ≤ limit, else a seeded stratified sample of ``limit``."""
-    if n <= limit:
-        return np.arange(n)
-    rng = np.random.default_rng(seed)
-    if y is None:
-        return np.sort(rng.choice(n, limit, replace=False))
-    labels, counts = np.unique(y, return_counts=True)
-    quota = np.maximum(1, np.round(counts * limit / n).astype(int))
-    picks = [
-        rng.choice(np.flatnonzero(y == label), min(q, c), replace=False)
-        for label, q, c in zip(labels, quota, counts, strict=True)
-    ]
-    return np.sort(np.concatenate(picks))
-
-
 @dataclass(frozen=True)
 class Evaluation:
     """Kernel PCA with one parameter value: its picture and its numbers."""
@@ -197,7 +181,7 @@ def sweep(
     """Evaluate kernel PCA for each value of ``param`` (the other parameters fixed).
 
     ``X`` and ``y`` are used as given: the caller subsamples large data
-    (:func:`subsample`) and says so.
+    (``experiments.sampling.stratified_rows``) and says so.
     """
     report = on_progress or (lambda fraction, text: None)
     X = np.asarray(X, dtype=np.float64)

@@ -7,6 +7,7 @@ from dataclasses import replace
 import numpy as np
 import streamlit as st
 
+from experiments.sampling import stratified_rows
 from experiments.separability import METHOD
 from kpca_core import KERNELS, median_heuristic_gamma
 from lessons.choosing_gamma.experiment import (
@@ -16,7 +17,6 @@ from lessons.choosing_gamma.experiment import (
     align_signs,
     gamma_grid,
     nearest_index,
-    subsample,
     sweep,
 )
 from lessons.choosing_gamma.figures import (
@@ -27,18 +27,11 @@ from lessons.choosing_gamma.figures import (
 )
 from shell import exports
 from shell.admission import queued
-from shell.caches import BoundedStore, inputs, results_store
+from shell.caches import bounded_cache, inputs
 from shell.charts import show_chart
 from shell.memory import guard_memory
 from shell.sidebar import apply_settings
 from shell.state import Settings
-
-
-@st.cache_resource(max_entries=1, show_spinner=False)
-def _store() -> BoundedStore:
-    # A sweep holds 12 projections (n × 2, n ≤ 1,000) and 12 × 20 eigenvalue shares:
-    # about 0.2 MB. Single evaluations (a γ between the panels) are smaller still.
-    return BoundedStore(max_entries=24)
 
 
 def has_gamma(settings: Settings) -> bool:
@@ -59,7 +52,7 @@ def offer_rbf(settings: Settings, X: np.ndarray) -> None:
 
 
 def _rows(settings: Settings, data) -> np.ndarray:
-    return subsample(len(data.X), data.y, SWEEP_MAX_N)
+    return stratified_rows(len(data.X), data.y, SWEEP_MAX_N)
 
 
 def cached_sweep(settings: Settings, data, param: str) -> Sweep:
@@ -70,22 +63,26 @@ def cached_sweep(settings: Settings, data, param: str) -> Sweep:
     params.pop(param, None)  # the swept parameter is not part of the key
     key = ("sweep", param, settings.dataset, settings.dataset_options, settings.standardize,
            settings.kernel, tuple(sorted(params.items())), settings.n_components)
-    X = inputs(settings)[rows]
     y = None if data.y is None else data.y[rows]
+    return _sweep(key, param, _params=params, _settings=settings, _rows=rows, _y=y)
+
+
+# A sweep holds 12 projections (n × 2, n ≤ 1,000) and 12 × 20 eigenvalue shares: about
+# 0.2 MB.
+@bounded_cache(max_entries=24)
+def _sweep(key: tuple, param: str, _params: dict, _settings: Settings, _rows: np.ndarray,
+           _y: np.ndarray | None) -> Sweep:
+    X = inputs(_settings)[_rows]
     values = gamma_grid(X) if param == "gamma" else np.array(DEGREES, dtype=float)
-
-    def compute() -> Sweep:
-        # One fit at a time: K and the solver's copy (small up to SWEEP_MAX_N: no wait).
-        with queued(len(rows), copies=2, what="this sweep"):
-            bar = st.progress(0.0, text="Starting the sweep…")
-            try:
-                return sweep(X, y, kernel=settings.kernel, kernel_params=params, param=param,
-                             values=values, n_components=settings.n_components,
-                             on_progress=lambda f, text: bar.progress(min(f, 1.0), text=text))
-            finally:
-                bar.empty()
-
-    return results_store(_store(), settings).get_or_compute(key, compute)
+    # One fit at a time: K and the solver's copy (small up to SWEEP_MAX_N: no wait).
+    with queued(len(_rows), copies=2, what="this sweep"):
+        bar = st.progress(0.0, text="Starting the sweep…")
+        try:
+            return sweep(X, _y, kernel=_settings.kernel, kernel_params=_params, param=param,
+                         values=values, n_components=_settings.n_components,
+                         on_progress=lambda f, text: bar.progress(min(f, 1.0), text=text))
+        finally:
+            bar.empty()
 
 
 def scores_at(result: Sweep, value: float) -> tuple[int, bool]:
@@ -118,7 +115,7 @@ def panels(result: Sweep, data, settings: Settings) -> None:
     current = nearest_index(result.values, value, log=param == "gamma")
     median = nearest_index(result.values, result.median_gamma) if param == "gamma" else None
     aligned = align_signs(result.projections, anchor=current)
-    rows = subsample(len(data.X), data.y, SWEEP_MAX_N)
+    rows = stratified_rows(len(data.X), data.y, SWEEP_MAX_N)
     y = None if data.y is None else data.y[rows]
     symbol = "γ" if param == "gamma" else "degree d"
     exact = bool(np.isclose(result.values[current], value, rtol=1e-9))

@@ -17,7 +17,7 @@ from sklearn.model_selection import train_test_split
 from lessons.classification import experiment as cls
 from lessons.classification import figures as figs
 from shell.admission import queued
-from shell.caches import BoundedStore, load_data, results_store
+from shell.caches import bounded_cache, load_data
 from shell.charts import show_chart
 from shell.checks import Check, show_check
 from shell.memory import guard_memory
@@ -110,32 +110,22 @@ def make_split(settings: Settings) -> Split:
     )
 
 
-@st.cache_resource(max_entries=1, show_spinner=False)
-def _store() -> BoundedStore:
-    # Each entry: the split, the fitted pipeline (n_train × features + n_train × k) and
-    # small arrays; for 2,000 USPS digits about 8 MB. A hand-made LRU (shell.caches) so
-    # that only a computation, never a cached result, takes its turn in the queue.
-    return BoundedStore(max_entries=6)
-
-
+# Each entry: the split, the fitted pipeline (n_train × features + n_train × k) and small
+# arrays; for 2,000 USPS digits about 8 MB.
+@bounded_cache(max_entries=6)
 def _experiment(settings: Settings, n_components: int, classifier: str, C: float):
-    def compute():
-        split = make_split(settings)
-        n_train = len(split.y_train)
-        # Kernel PCA's K and the eigensolver's copy: big fits take turns on the server.
-        with queued(n_train, copies=2, what="this kernel PCA and its classifiers"):
-            start = time.perf_counter()
-            result = cls.run_experiment(
-                split.X_train, split.y_train, split.X_test, split.y_test,
-                kernel=settings.kernel, kernel_params=settings.kernel_params(),
-                n_components=n_components, classifier=classifier, C=C,
-                standardize=settings.standardize, curve_max=CURVE_MAX,
-            )
-            return split, result, time.perf_counter() - start
-
-    return results_store(_store(), settings).get_or_compute(
-        (settings, n_components, classifier, C), compute
-    )
+    split = make_split(settings)
+    n_train = len(split.y_train)
+    # Kernel PCA's K and the eigensolver's copy: big fits take turns on the server.
+    with queued(n_train, copies=2, what="this kernel PCA and its classifiers"):
+        start = time.perf_counter()
+        result = cls.run_experiment(
+            split.X_train, split.y_train, split.X_test, split.y_test,
+            kernel=settings.kernel, kernel_params=settings.kernel_params(),
+            n_components=n_components, classifier=classifier, C=C,
+            standardize=settings.standardize, curve_max=CURVE_MAX,
+        )
+        return split, result, time.perf_counter() - start
 
 
 def controls(n_train_hint: int, is_usps: bool) -> tuple[int, str, float]:

@@ -26,7 +26,7 @@ from lessons.component_maps.experiment import (
 from lessons.component_maps.figures import MapPanel, map_grid, panel_title
 from shell import exports
 from shell.admission import queued
-from shell.caches import BoundedStore, inputs, results_store
+from shell.caches import bounded_cache, inputs
 from shell.charts import show_chart
 from shell.checks import Check, show_check
 from shell.figures import class_name
@@ -35,12 +35,6 @@ from shell.sidebar import apply_settings
 from shell.state import Settings, default_options, format_gamma
 
 CHECK_TOLERANCE = 1e-8  # relative to the largest |projection|
-
-
-@st.cache_resource(max_entries=1, show_spinner=False)
-def _store() -> BoundedStore:
-    # An entry: ≤ 8 maps of ≤ 200² float64 (2.6 MB) plus n × 8 projections.
-    return BoundedStore(max_entries=8)
 
 
 def _key(settings: Settings, what: str, n_components: int) -> tuple:
@@ -85,15 +79,26 @@ def maps(settings: Settings, n_points: int) -> ComponentMaps:
     guard_memory(n_points, copies=2)
     guard_memory(side * side + n_points, n_points,
                  what="the kernel between the grid points and the data")
-    X = inputs(settings)
+    return _maps(_key(settings, "maps", k), k, side, _settings=settings)
 
-    def compute() -> ComponentMaps:
-        with queued(n_points, copies=2, what="these component maps"):
-            return component_maps(X, kernel=settings.kernel,
-                                  kernel_params=settings.kernel_params(), n_components=k,
-                                  side=side)
 
-    return results_store(_store(), settings).get_or_compute(_key(settings, "maps", k), compute)
+# An entry: ≤ 8 maps of ≤ 200² float64 (2.6 MB) plus n × 8 projections.
+@bounded_cache(max_entries=8)
+def _maps(key: tuple, n_components: int, side: int, _settings: Settings) -> ComponentMaps:
+    X = inputs(_settings)
+    with queued(len(X), copies=2, what="these component maps"):
+        return component_maps(X, kernel=_settings.kernel,
+                              kernel_params=_settings.kernel_params(),
+                              n_components=n_components, side=side)
+
+
+# An entry: three maps of ≤ 81² for each of the four degrees of Fig. 3 (≤ 0.7 MB).
+@bounded_cache(max_entries=4)
+def _degree_maps(key: tuple, side: int, _settings: Settings) -> list[ComponentMaps]:
+    X = inputs(_settings)
+    with queued(len(X), copies=2, what="these component maps"):
+        return degree_maps(X, gamma=_settings.gamma, coef0=_settings.coef0,
+                           n_components=min(3, len(X) - 1), side=side)
 
 
 def _params_text(settings: Settings) -> str:
@@ -237,19 +242,10 @@ def degree_grid(settings: Settings, data, n_points: int) -> None:
     guard_memory(n_points, copies=2)
     guard_memory(side * side + n_points, n_points,
                  what="the kernel between the grid points and the data")
-    X = inputs(settings)
     gamma, coef0 = settings.gamma, settings.coef0
-
-    def compute() -> list[ComponentMaps]:
-        with queued(n_points, copies=2, what="these component maps"):
-            return degree_maps(X, gamma=gamma, coef0=coef0,
-                               n_components=min(3, n_points - 1), side=side)
-
-    results = results_store(_store(), settings).get_or_compute(
-        ("degrees", settings.dataset, settings.dataset_options, settings.standardize,
-         gamma, coef0),
-        compute,
-    )
+    key = ("degrees", settings.dataset, settings.dataset_options, settings.standardize,
+           gamma, coef0)
+    results = _degree_maps(key, side, _settings=settings)
     panels = []
     for d, result in zip(FIG3_DEGREES, results, strict=True):
         fit = result.fit

@@ -21,7 +21,7 @@ from threadpoolctl import threadpool_limits
 import datasets
 from lessons.denoising import experiment as dn
 from shell.admission import queued
-from shell.caches import BoundedStore
+from shell.caches import bounded_cache
 
 STORE = Path(__file__).resolve().parents[2] / "benchmarks" / "results_store" / "mika1999.json"
 DEFAULT_N_TRAIN = 1000
@@ -83,27 +83,18 @@ def test_digits(test_per_class: int, seed: int) -> tuple[np.ndarray, np.ndarray]
     return X, y
 
 
-@st.cache_resource(max_entries=1, show_spinner=False)
-def _fit_store() -> BoundedStore:
-    # An entry: PCA and kernel PCA with ≤ 256 components and their copy of the training
-    # digits (7,291: 15 MB of eigenvectors + 15 MB of digits). Hand-made LRUs here and
-    # below: only a computation, never a cached result, takes its turn in the queue.
-    return BoundedStore(max_entries=2)
-
-
+# An entry: PCA and kernel PCA with ≤ 256 components and their copy of the training digits
+# (7,291: 15 MB of eigenvectors + 15 MB of digits).
+@bounded_cache(max_entries=2)
 def fitted(fit_key: tuple) -> dn.DenoisingFit:
     """PCA and kernel PCA fitted once with the largest m (the whole grid reuses it)."""
-
-    def compute() -> dn.DenoisingFit:
-        n_train, seed, gamma, max_components, noise = fit_key
-        X_train = train_digits(n_train, seed)
-        if noise is not None:
-            X_train = dn.add_noise(X_train, *noise, seed=seed + 1)
-        # One n × n matrix: K, centred and decomposed in place.
-        with queued(n_train, what="kernel PCA of the training digits"):
-            return dn.fit_denoisers(X_train, gamma, max_components)
-
-    return _fit_store().get_or_compute(fit_key, compute)
+    n_train, seed, gamma, max_components, noise = fit_key
+    X_train = train_digits(n_train, seed)
+    if noise is not None:
+        X_train = dn.add_noise(X_train, *noise, seed=seed + 1)
+    # One n × n matrix: K, centred and decomposed in place.
+    with queued(n_train, what="kernel PCA of the training digits"):
+        return dn.fit_denoisers(X_train, gamma, max_components)
 
 
 def _preimage_turn(settings: DenoisingSettings, method: str):
@@ -121,30 +112,21 @@ def noisy_test(test_key: tuple, noise_key: tuple) -> np.ndarray:
     return X
 
 
-@st.cache_resource(max_entries=1, show_spinner=False)
-def _curve_store() -> BoundedStore:
-    # One entry: a method's reconstructions at every m (at most 500 digits × 256 pixels
-    # × 9 m ≈ 9 MB). A hand-made LRU rather than st.cache_resource on the function,
-    # because the first computation drives a progress bar that lives outside it.
-    return BoundedStore(max_entries=8)
-
-
+# One entry: a method's reconstructions at every m (at most 500 digits × 256 pixels × 9 m
+# ≈ 9 MB); the first computation drives a progress bar that lives outside it.
+@bounded_cache(max_entries=8, ignore=("on_step",))
 def curve(settings: DenoisingSettings, method: str, on_step=None) -> dn.MethodCurve:
     """One method's reconstructions and MSE for every m (keyed by what it depends on)."""
-
-    def compute() -> dn.MethodCurve:
-        fit = fitted(settings.fit_key)
-        X_clean = test_digits(*settings.test_key)[0]
-        X_noisy = noisy_test(settings.test_key, settings.noise_key)
-        with _preimage_turn(settings, method):
-            result = dn.method_curve(fit, method, X_clean, X_noisy,
-                                     dn.m_grid(fit.max_components), settings.params,
-                                     on_step=on_step)
-        for Z in result.reconstructions.values():
-            Z.setflags(write=False)
-        return result
-
-    return _curve_store().get_or_compute((settings, method), compute)
+    fit = fitted(settings.fit_key)
+    X_clean = test_digits(*settings.test_key)[0]
+    X_noisy = noisy_test(settings.test_key, settings.noise_key)
+    with _preimage_turn(settings, method):
+        result = dn.method_curve(fit, method, X_clean, X_noisy,
+                                 dn.m_grid(fit.max_components), settings.params,
+                                 on_step=on_step)
+    for Z in result.reconstructions.values():
+        Z.setflags(write=False)
+    return result
 
 
 def curve_settings(settings: DenoisingSettings, method: str) -> DenoisingSettings:
@@ -163,25 +145,17 @@ def curve_settings(settings: DenoisingSettings, method: str) -> DenoisingSetting
     )
 
 
-@st.cache_resource(max_entries=1, show_spinner=False)
-def _clean_store() -> BoundedStore:
-    return BoundedStore(max_entries=8)  # two floats an entry
-
-
+@bounded_cache(max_entries=8)  # two floats an entry
 def clean_reconstruction(settings: DenoisingSettings) -> tuple[float, float]:
     """MSE of reconstructing the *clean* test digits at m: (PCA, the chosen KPCA)."""
-
-    def compute() -> tuple[float, float]:
-        fit = fitted(settings.fit_key)
-        X_clean = test_digits(*settings.test_key)[0]
-        with threadpool_limits(limits=dn.BLAS_THREADS, user_api="blas"):
-            Z_pca, _ = dn.reconstruct(fit, "pca", X_clean, None, settings.m, settings.params)
-            with _preimage_turn(settings, settings.method):
-                Z_kpca, _ = dn.reconstruct(fit, settings.method, X_clean, None, settings.m,
-                                           settings.params)
-        return dn.mse(Z_pca, X_clean), dn.mse(Z_kpca, X_clean)
-
-    return _clean_store().get_or_compute(settings, compute)
+    fit = fitted(settings.fit_key)
+    X_clean = test_digits(*settings.test_key)[0]
+    with threadpool_limits(limits=dn.BLAS_THREADS, user_api="blas"):
+        Z_pca, _ = dn.reconstruct(fit, "pca", X_clean, None, settings.m, settings.params)
+        with _preimage_turn(settings, settings.method):
+            Z_kpca, _ = dn.reconstruct(fit, settings.method, X_clean, None, settings.m,
+                                       settings.params)
+    return dn.mse(Z_pca, X_clean), dn.mse(Z_kpca, X_clean)
 
 
 def compute_all(settings: DenoisingSettings) -> dict[str, dn.MethodCurve]:

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from experiments import sampling
 from experiments.analysis import Analysis, block_average
 from kpca_core import (
     KERNELS,
@@ -58,11 +59,9 @@ def numbers_table(table: pd.DataFrame, number_format: str, *, key: str) -> None:
     st.dataframe(table, key=key, column_config=config)
 
 
-def sample_rows(n: int, max_n: int = STEP_MAX_N, seed: int = 0) -> np.ndarray:
-    """All rows when n ≤ max_n, else a sorted seeded sample of max_n of them."""
-    if n <= max_n:
-        return np.arange(n)
-    return np.sort(np.random.default_rng(seed).choice(n, max_n, replace=False))
+def sample_rows(n: int) -> np.ndarray:
+    """The rows the steps are shown on (all, or a seeded sample of STEP_MAX_N)."""
+    return sampling.sample_rows(n, STEP_MAX_N)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)

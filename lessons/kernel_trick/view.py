@@ -30,6 +30,7 @@ from experiments.feature_maps import (
     rbf_taylor_convergence,
     separating_plane,
 )
+from experiments.sampling import sample_rows
 from experiments.separability import linear_separability
 from lessons.kernel_trick import figures as fig
 from shell import exports
@@ -56,15 +57,7 @@ def explicit_rows(n: int, d: int, seed: int = 0) -> np.ndarray:
     """Rows used for the explicit map: all, or a seeded sample keeping φ(X) small."""
     m = math.comb(d + 2, 2)
     limit = max(20, min(EXPLICIT_MAX_N, EXPLICIT_MAX_CELLS // m))
-    if n <= limit:
-        return np.arange(n)
-    return np.sort(np.random.default_rng(seed).choice(n, limit, replace=False))
-
-
-def _sample(n: int, limit: int, seed: int = 0) -> np.ndarray:
-    if n <= limit:
-        return np.arange(n)
-    return np.sort(np.random.default_rng(seed).choice(n, limit, replace=False))
+    return sample_rows(n, limit, seed)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -79,7 +72,7 @@ def cached_explicit_pca(settings: Settings) -> ExplicitPCA:
 def cached_taylor(settings: Settings) -> TaylorConvergence:
     X = inputs(settings)
     return rbf_taylor_convergence(
-        X[_sample(len(X), TAYLOR_MAX_N)], gamma=settings.gamma, max_features=TAYLOR_MAX_FEATURES
+        X[sample_rows(len(X), TAYLOR_MAX_N)], gamma=settings.gamma, max_features=TAYLOR_MAX_FEATURES
     )
 
 
@@ -281,7 +274,7 @@ def rbf_series(settings: Settings, conv: TaylorConvergence, n_total: int, d: int
 
 def _largest_t(settings: Settings) -> float:
     X = inputs(settings)
-    rows = _sample(len(X), TAYLOR_MAX_N)
+    rows = sample_rows(len(X), TAYLOR_MAX_N)
     sq = np.einsum("ij,ij->i", X[rows], X[rows])
     return 2.0 * settings.gamma * float(sq.max())
 

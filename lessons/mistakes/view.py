@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
+from experiments import sampling
 from kpca_core import KERNELS
 from lessons.mistakes import figures as fig
 from lessons.mistakes.experiment import EIG_MAX_N, MISTAKES_MAX_N, MistakeResult, compare_mistakes
@@ -20,10 +21,9 @@ from shell.checks import Check, format_value, show_check
 from shell.state import Settings
 
 
-def sample_rows(n: int, seed: int = 0) -> np.ndarray:
-    if n <= MISTAKES_MAX_N:
-        return np.arange(n)
-    return np.sort(np.random.default_rng(seed).choice(n, MISTAKES_MAX_N, replace=False))
+def sample_rows(n: int) -> np.ndarray:
+    """The rows the mistakes are measured on (all, or a seeded sample of MISTAKES_MAX_N)."""
+    return sampling.sample_rows(n, MISTAKES_MAX_N)
 
 
 @st.cache_data(max_entries=12, show_spinner=False)

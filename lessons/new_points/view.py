@@ -22,7 +22,7 @@ from lessons.new_points.experiment import (
 from lessons.new_points.figures import projection_with_heldout, terms_in_input_space
 from shell import exports
 from shell.admission import queued
-from shell.caches import BoundedStore, inputs, load_data, results_store
+from shell.caches import bounded_cache, inputs, load_data
 from shell.charts import show_chart
 from shell.checks import Check, show_check
 from shell.figures import class_name, digit_mosaic
@@ -49,35 +49,32 @@ class Split:
     P_held: np.ndarray
 
 
-@st.cache_resource(max_entries=1, show_spinner=False)
-def _store() -> BoundedStore:
-    # An entry holds the training inputs, n × k projections and a fitted KernelPCA:
-    # ≤ 2 MB for USPS-2000 (the model keeps X_fit_, 1,500 × 256).
-    return BoundedStore(max_entries=8)
-
-
 def split_and_fit(settings: Settings, data) -> Split:
     n = len(data.X)
     n_train = n - max(1, round(0.25 * n))
     guard_memory(n_train, copies=2)  # K for KernelPCA.fit, then K again for the statistics
-    X = inputs(settings)
     key = (settings.dataset, settings.dataset_options, settings.standardize, settings.kernel,
            tuple(sorted(settings.kernel_params().items())), settings.n_components)
+    return _split_and_fit(key, _settings=settings, _y=data.y, _n_train=n_train)
 
-    def compute() -> Split:
-        train, held = split_indices(n, data.y)
-        with queued(n_train, copies=2, what="this kernel PCA"):
-            fit = fit_new_points(X[train], kernel=settings.kernel,
-                                 kernel_params=settings.kernel_params(),
-                                 n_components=settings.n_components)
-        return Split(
-            train=train, held=held, fit=fit,
-            Z_held=fit.model.transform(X[held]),
-            Z_held_own=fit.project_with_own_centering(X[held]),
-            P_train=fit.pca.transform(X[train]), P_held=fit.pca.transform(X[held]),
-        )
 
-    return results_store(_store(), settings).get_or_compute(key, compute)
+# An entry holds the training inputs, n × k projections and a fitted KernelPCA: ≤ 2 MB for
+# USPS-2000 (the model keeps X_fit_, 1,500 × 256).
+@bounded_cache(max_entries=8)
+def _split_and_fit(key: tuple, _settings: Settings, _y: np.ndarray | None,
+                   _n_train: int) -> Split:
+    X = inputs(_settings)
+    train, held = split_indices(len(X), _y)
+    with queued(_n_train, copies=2, what="this kernel PCA"):
+        fit = fit_new_points(X[train], kernel=_settings.kernel,
+                             kernel_params=_settings.kernel_params(),
+                             n_components=_settings.n_components)
+    return Split(
+        train=train, held=held, fit=fit,
+        Z_held=fit.model.transform(X[held]),
+        Z_held_own=fit.project_with_own_centering(X[held]),
+        P_train=fit.pca.transform(X[train]), P_held=fit.pca.transform(X[held]),
+    )
 
 
 def _labels(data, rows):

@@ -9,12 +9,13 @@ import numpy as np
 import streamlit as st
 
 from experiments.analysis import may_be_indefinite
+from experiments.sampling import sample_rows
 from kpca_core import KERNELS
 from lessons.scale import approximations as approx
 from lessons.scale import figures
 from shell import memory
 from shell.admission import queued
-from shell.caches import BoundedStore, inputs, results_store
+from shell.caches import bounded_cache, inputs
 from shell.charts import show_chart
 from shell.checks import Check, show_check
 from shell.sidebar import apply_settings
@@ -81,16 +82,9 @@ def compute_comparison(X, settings: Settings, on_progress=None) -> Comparison:
     return Comparison(exact, results, full)
 
 
-@st.cache_resource(max_entries=1, show_spinner=False)
-def _store() -> BoundedStore:
-    # An entry holds n × 2 scores per size (≤ 15 sizes): ~2 MB for the full USPS.
-    return BoundedStore(max_entries=6)
-
-
 def comparison(settings: Settings, n: int) -> Comparison | None:
     """The cached comparison; computed now if small, else on a button press (None before)."""
-    store = results_store(_store(), settings)
-    cached = store.get(settings)
+    cached = _comparison.cached(settings)
     if cached is not None:
         return cached
     if n > AUTO_COMPARE_MAX_N:
@@ -101,18 +95,19 @@ def comparison(settings: Settings, n: int) -> Comparison | None:
         if not st.button("Compare with exact kernel PCA", key="scale_compare",
                          icon=":material/play_arrow:"):
             return None
+    return _comparison(settings)
+
+
+# An entry holds n × 2 scores per size (≤ 15 sizes): ~2 MB for the full USPS.
+@bounded_cache(max_entries=6)
+def _comparison(settings: Settings) -> Comparison:
     X = inputs(settings)
-
-    def compute() -> Comparison:
-        # Exact kernel PCA holds K̃ and a copy: big ones take turns on the server.
-        with queued(n, copies=2, what="exact kernel PCA and the approximations"):
-            bar = st.progress(0.0, text="Starting…")
-            result = compute_comparison(X, settings,
-                                        lambda f, t: bar.progress(min(f, 1.0), text=t))
-            bar.empty()
-            return result
-
-    return store.get_or_compute(settings, compute)
+    # Exact kernel PCA holds K̃ and a copy: big ones take turns on the server.
+    with queued(len(X), copies=2, what="exact kernel PCA and the approximations"):
+        bar = st.progress(0.0, text="Starting…")
+        result = compute_comparison(X, settings, lambda f, t: bar.progress(min(f, 1.0), text=t))
+        bar.empty()
+        return result
 
 
 def _use_rbf(settings: Settings) -> None:
@@ -276,9 +271,7 @@ def _gap_caption(exact: approx.ExactKPCA) -> str:
 def show_overlays(chosen: dict[str, approx.Approximation], exact: approx.ExactKPCA,
                   data) -> None:
     n = exact.n
-    shown = None
-    if n > OVERLAY_MAX_POINTS:
-        shown = np.sort(np.random.default_rng(0).choice(n, OVERLAY_MAX_POINTS, replace=False))
+    shown = None if n <= OVERLAY_MAX_POINTS else sample_rows(n, OVERLAY_MAX_POINTS)
     columns = st.columns(len(chosen))
     for column, (method, result) in zip(columns, chosen.items(), strict=True):
         name = approx.METHODS[method].size_name

@@ -101,11 +101,11 @@ def test_a_new_file_replaces_the_previous_one_and_its_results():
 def test_results_of_an_upload_stay_in_the_session_bounded():
     # Many γ on one upload: the session keeps the last few analyses, the server none.
     at = upload(open_app("explorer"), csv_bytes(20, seed=7))
-    server_before = len(compute._analysis_store())
+    server_before = len(compute.explorer_analysis.server_store)
     for gamma in (0.1, 0.3, 1.0, 3.0, 10.0):
         at.select_slider(key="w_gamma").set_value(gamma).run()
         assert_clean(at)
     held = at.session_state[uploads.UPLOAD_KEY]
     assert [len(store) for store in held.results.values()] == [compute.SESSION_RESULTS_MAX]
-    assert len(compute._analysis_store()) == server_before
+    assert len(compute.explorer_analysis.server_store) == server_before
 

@@ -18,7 +18,6 @@ from lessons.choosing_gamma.experiment import (
     evaluate,
     gamma_grid,
     nearest_index,
-    subsample,
     sweep,
 )
 
@@ -127,15 +126,6 @@ def test_no_labels_no_scores():
                    n_components=3)
     assert result.score_two is None and result.best_index() is None
     assert result.linear_two is None
-
-
-def test_subsample_is_stratified_and_bounded():
-    y = np.repeat([0, 1, 2], [600, 300, 100])
-    rows = subsample(1000, y, limit=500)
-    assert len(rows) == 500 and len(np.unique(rows)) == 500
-    np.testing.assert_array_equal(np.bincount(y[rows]), [300, 150, 50])
-    np.testing.assert_array_equal(subsample(100, None, limit=500), np.arange(100))
-
 
 def test_nearest_index_on_a_log_scale():
     values = np.array([1.0, 3.0, 10.0, 30.0])

@@ -8,8 +8,9 @@ import numpy as np
 import pandas as pd
 
 import datasets
+from experiments.sampling import stratified_rows
 from kpca_core import KernelPCA, center_kernel, compute_kernel, kernel_spectrum
-from lessons.choosing_gamma.experiment import SWEEP_MAX_N, subsample
+from lessons.choosing_gamma.experiment import SWEEP_MAX_N
 from tests.support.apptest import assert_clean, open_app
 from tests.support.plotly_json import decode, find_chart
 
@@ -51,7 +52,7 @@ def test_choosing_gamma_projection_is_the_red_panel_and_the_spectra_the_lines(do
     name, table = downloads.csv(at, label)
     assert name == f"kpca-lab-circles-rbf-gamma{panel_gamma:g}-choosing-gamma-projection.csv"
     data = datasets.load("circles", n=N)
-    rows = subsample(N, data.y, SWEEP_MAX_N)
+    rows = stratified_rows(N, data.y, SWEEP_MAX_N)
     assert table["point"].tolist() == rows.tolist()
     assert table["class"].tolist() == _classes(data, rows)
     Z = _columns(table, "kpca_")

@@ -56,10 +56,10 @@ def test_sweep_scores_are_cross_validation_and_best_gamma_separates_circles():
 
 def test_gamma_change_moves_the_highlight_without_a_new_sweep():
     at = open_app("choosing_gamma", CIRCLES)
-    sweeps = [k for k in choosing_gamma_view._store()._values if k[0] == "sweep"]
+    sweeps = list(choosing_gamma_view._sweep.server_store._values)
     at.select_slider(key="w_gamma").set_value(3.0).run()
     assert_clean(at)
-    assert [k for k in choosing_gamma_view._store()._values if k[0] == "sweep"] == sweeps
+    assert list(choosing_gamma_view._sweep.server_store._values) == sweeps
     titles = panel_titles(find_chart(at, "Components 1 and 2 of kernel PCA"))
     yours = [t for t in titles if "yours" in t]
     assert yours == ["<b>γ = 3 ◀ yours</b>"]
