@@ -200,8 +200,10 @@ def explorer_script(
         packed = pack(data.X if data.y is None else np.column_stack([data.X, data.y]))
     if packed is not None and len(packed) <= MAX_PACKED_CHARS:
         imports, load = _embedded_data(packed, data)
+        source = "The page's data are inside this file, exactly (DATA below)."
     elif dataset == "usps":  # published data: the script reads the files
         imports, load = _usps_files(dict(options))
+        source = "The page's digits come from the published USPS files, downloaded once."
     else:
         return too_large_script(title, n, d, packed_chars=len(packed) if packed else None,
                                 dataset=dataset)
@@ -211,7 +213,8 @@ def explorer_script(
         *title,
         "",
         *ABOUT,
-        f"The page computed them with NumPy {np.__version__} and scikit-learn "
+        source,
+        f"The page computed its numbers with NumPy {np.__version__} and scikit-learn "
         f"{sklearn.__version__}.",
         '"""',
         *sorted({"import base64", "import io", "import zlib", *imports},

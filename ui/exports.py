@@ -172,8 +172,8 @@ def reproduce_in_python(settings: Settings) -> None:
         script = settings_script(settings)
         st.caption(
             "The same numbers on your own machine: save the script anywhere and run it "
-            "with Python. It carries this page's data and needs only NumPy and "
-            "scikit-learn (it uses `kpca_core` if installed)."
+            "with Python. It needs only NumPy and scikit-learn (it uses `kpca_core` if "
+            "installed); its first lines say where its data come from."
         )
         st.code(script, language="python")
         st.download_button(
