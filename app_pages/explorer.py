@@ -74,9 +74,9 @@ def step_by_step(result, data, settings) -> None:
     if take_home.open:
         with take_home:
             st.write(
-                "The numbers on this page as CSV files, and a short script that recomputes "
-                "them with `kpca_core` (and scikit-learn where it can). The camera icon on "
-                "each chart saves it as a PNG."
+                "The numbers on this page as CSV files, and a standalone script that carries "
+                "the data and recomputes them with scikit-learn (or `kpca_core`, if "
+                "installed). The camera icon on each chart saves it as a PNG."
             )
             exports.projection_downloads(result, data, settings)
             exports.reproduce_in_python(settings)

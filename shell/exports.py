@@ -16,7 +16,8 @@ import numpy as np
 import streamlit as st
 
 from experiments.reproduce import explorer_script
-from shell.state import CSV, Settings
+from shell.caches import load_data
+from shell.state import Settings
 
 REPRODUCE_KEY = "reproduce_open"  # the 'Reproduce in Python' expander's open state
 
@@ -149,18 +150,16 @@ def projection_downloads(result, data, settings: Settings) -> None:
     )
 
 
-def settings_script(settings: Settings, csv_name: str | None = None) -> str:
-    """The 'Reproduce in Python' script of the current sidebar settings."""
-    options = dict(settings.dataset_options)
+def settings_script(settings: Settings) -> str:
+    """The 'Reproduce in Python' script of the current sidebar settings, with its data."""
     return explorer_script(
         dataset=settings.dataset,
-        options={} if settings.dataset == CSV else options,
+        options=settings.options,
         kernel=settings.kernel,
         kernel_params=settings.kernel_params(),
         n_components=settings.n_components,
         standardize=settings.standardize,
-        csv_name=csv_name,
-        csv_label=(options.get("label") or None) if settings.dataset == CSV else None,
+        data=load_data(settings.dataset, settings.dataset_options),
     )
 
 
@@ -172,8 +171,9 @@ def reproduce_in_python(settings: Settings) -> None:
             return
         script = settings_script(settings)
         st.caption(
-            "The same numbers on your own machine: run this from a clone of KPCA Lab "
-            "(it uses the app's `datasets` package and `kpca_core`)."
+            "The same numbers on your own machine: save the script anywhere and run it "
+            "with Python. It needs only NumPy and scikit-learn (it uses `kpca_core` if "
+            "installed); its first lines say where its data come from."
         )
         st.code(script, language="python")
         st.download_button(
