@@ -99,7 +99,7 @@ LESSONS: tuple[Lesson, ...] = (
         "Any dataset, any kernel: K, K̃, the eigen-spectrum and the projections next to "
         "linear PCA.",
         work=KernelWork(_whole),
-        link_params=("section",),
+        link_params=("section", "view", "axes"),
     ),
     Lesson(
         "app_pages/how_it_works.py",

@@ -33,8 +33,6 @@ K_DATASET, K_KERNEL = "w_dataset", "w_kernel"
 K_PARAM = {"gamma": "w_gamma", "degree": "w_degree", "coef0": "w_coef0"}
 K_COMPONENTS, K_STANDARDIZE = "w_components", "w_standardize"
 K_KEEP_GAMMA = "w_keep_gamma"
-# The Explorer's view widgets ("w_" so they survive other pages; the link carries them).
-K_VIEW_DIMS, K_VIEW_AXES = "w_view_dims", "w_view_axes"
 # Which data γ was last fitted to, and the note saying what changed when it followed.
 _DATA_IDENTITY, _GAMMA_NOTE = "_kpca_data_identity", "_kpca_gamma_note"
 _STARTED, _LINK_WARNINGS, _CURRENT = "_kpca_started", "_kpca_link_warnings", "_kpca_settings"
@@ -141,118 +139,17 @@ def settings_sidebar(page_path: str = "") -> Settings:
     (its registry entry's ``link_params``, e.g. the tour's step) stay in the address bar.
     """
     ss = st.session_state
-    if _STARTED not in ss:
-        link = st.query_params.to_dict()
-        from_link, warnings = state.settings_from_query(link)
-        view, view_warnings = state.view_from_query(link)
-        warnings = warnings + view_warnings
-        if state.Q_PROJECTOR in link:
-            projector = state.parse_flag(link[state.Q_PROJECTOR])
-            if projector is None:
-                warnings.append(f"Link parameter `{state.Q_PROJECTOR}` should be 1 or 0.")
-            ss[PROJECTOR_KEY] = bool(projector)
-        apply_settings(from_link)
-        ss[K_VIEW_DIMS] = view.get("dims", state.VIEW_2D)
-        ss[K_VIEW_AXES] = tuple(view.get("axes", (1, 2)))
-        ss[_STARTED] = True
-        ss[_LINK_WARNINGS] = (from_link, warnings)
+    _read_link_once()
     # Streamlit forgets the state of a widget that was not drawn in a run (e.g. γ
     # while the linear kernel is chosen). Re-committing keeps every value for later.
     for key in [k for k in ss if isinstance(k, str) and k.startswith("w_")]:
         ss[key] = ss[key]
 
     catalogue = datasets.available()
-    defaults = state.default_settings()
     with st.sidebar:
-        st.subheader("Data")
-        dataset = st.selectbox(
-            "Dataset",
-            [*catalogue, state.CSV],
-            format_func=lambda name: (
-                catalogue[name].title if name in catalogue else state.CSV_TITLE
-            ),
-            key=K_DATASET,
-        )
-        options = {}
-        if dataset == state.CSV:
-            options = dict(csv_controls())
-        else:
-            info = catalogue[dataset]
-            st.caption(info.summary)
-            # The sample's options are drawn at the bottom (set once; γ and the components
-            # are changed often and stay on the first screen); their values are known now.
-            options = {opt.name: _option_value(dataset, opt) for opt in info.options}
-        standardize = st.checkbox(
-            "Standardise inputs",
-            key=K_STANDARDIZE,
-            help="Scale every input feature to mean 0 and variance 1 before the kernel.",
-        )
-
-        st.subheader("Kernel")
-        kernel = st.selectbox(
-            "Kernel", list(KERNELS), format_func=lambda k: KERNELS[k].title, key=K_KERNEL
-        )
-        kernel_info = KERNELS[kernel]
-        if not kernel_info.positive_definite:
-            st.caption("Not positive semi-definite: expect negative eigenvalues.")
-        params = {"gamma": defaults.gamma, "degree": defaults.degree, "coef0": defaults.coef0}
-        ss.setdefault(K_PARAM["gamma"], defaults.gamma)
-        identity = _data_identity(dataset, options, standardize)
-        previous = ss.get(_DATA_IDENTITY)
-        if previous is not None and previous != identity:
-            ss.pop(_GAMMA_NOTE, None)
-            if not ss.get(K_KEEP_GAMMA) and kernel in GAMMA_KERNELS:
-                _follow_data(previous, identity, dataset, options, kernel)
-        ss[_DATA_IDENTITY] = identity
-        if "gamma" in kernel_info.params:
-            params["gamma"] = st.select_slider(
-                "γ (log scale)",
-                options=state.gamma_choices(ss[K_PARAM["gamma"]]),
-                format_func=state.format_gamma,
-                key=K_PARAM["gamma"],
-                help=PARAM_HELP["gamma"],
-            )
-            reference = compute.reference_gamma_for(dataset, options, standardize, kernel)
-            if reference:
-                st.caption(
-                    f"= {state.format_multiple(params['gamma'] / reference)} × "
-                    f"{REFERENCE_SHORT[kernel]} ({reference:.2g})"
-                )
-            if ss.get(_GAMMA_NOTE):
-                st.info(ss[_GAMMA_NOTE], icon=":material/autorenew:")
-            st.checkbox(
-                "Keep γ when the data change",
-                key=K_KEEP_GAMMA,
-                help="Unticked, γ follows the data: a new dataset, an upload or "
-                "standardising sets γ to suit the new scale.",
-            )
-        if "degree" in kernel_info.params:
-            ss.setdefault(K_PARAM["degree"], defaults.degree)
-            params["degree"] = st.slider(
-                "Degree d",
-                state.DEGREE_MIN,
-                state.DEGREE_MAX,
-                key=K_PARAM["degree"],
-                help=PARAM_HELP["degree"],
-            )
-        if "coef0" in kernel_info.params:
-            ss.setdefault(K_PARAM["coef0"], defaults.coef0)
-            params["coef0"] = st.slider(
-                "c₀",
-                state.COEF0_MIN,
-                state.COEF0_MAX,
-                step=0.1,
-                key=K_PARAM["coef0"],
-                help=PARAM_HELP["coef0"],
-            )
-        ss.setdefault(K_COMPONENTS, defaults.n_components)
-        n_components = st.slider(
-            "Number of components",
-            state.COMPONENTS_MIN,
-            state.COMPONENTS_MAX,
-            key=K_COMPONENTS,
-            help="How many kernel principal components to keep.",
-        )
+        dataset, options, standardize = _data_controls(catalogue)
+        kernel, params = _kernel_controls(dataset, options, standardize)
+        n_components = _components_control()
         if dataset in catalogue:
             st.button(
                 "Use this dataset's suggested kernel",
@@ -285,27 +182,153 @@ def settings_sidebar(page_path: str = "") -> Settings:
     ss[_CURRENT] = settings
     ss[_PAGE_PATH] = page_path
     sync_url()
+    _warn_about_the_link(settings)
+    return settings
 
-    link_settings, warnings = ss[_LINK_WARNINGS]
+
+def _read_link_once() -> None:
+    """First run of a browser session: the settings from the link seed the widgets.
+
+    What the link got wrong is kept, to be shown while the settings are still the link's.
+    """
+    ss = st.session_state
+    if _STARTED in ss:
+        return
+    link = st.query_params.to_dict()
+    from_link, warnings = state.settings_from_query(link)
+    if state.Q_PROJECTOR in link:
+        projector = state.parse_flag(link[state.Q_PROJECTOR])
+        if projector is None:
+            warnings.append(f"Link parameter `{state.Q_PROJECTOR}` should be 1 or 0.")
+        ss[PROJECTOR_KEY] = bool(projector)
+    apply_settings(from_link)
+    ss[_STARTED] = True
+    ss[_LINK_WARNINGS] = (from_link, warnings)
+
+
+def _data_controls(catalogue: dict) -> tuple[str, dict, bool]:
+    """The dataset, its options (an upload's, or the sample's values) and standardising."""
+    st.subheader("Data")
+    dataset = st.selectbox(
+        "Dataset",
+        [*catalogue, state.CSV],
+        format_func=lambda name: catalogue[name].title if name in catalogue else state.CSV_TITLE,
+        key=K_DATASET,
+    )
+    if dataset == state.CSV:
+        options = dict(csv_controls())
+    else:
+        info = catalogue[dataset]
+        st.caption(info.summary)
+        # The sample's options are drawn at the bottom (set once; γ and the components
+        # are changed often and stay on the first screen); their values are known now.
+        options = {opt.name: _option_value(dataset, opt) for opt in info.options}
+    standardize = st.checkbox(
+        "Standardise inputs",
+        key=K_STANDARDIZE,
+        help="Scale every input feature to mean 0 and variance 1 before the kernel.",
+    )
+    return dataset, options, standardize
+
+
+def _kernel_controls(dataset: str, options: dict, standardize: bool) -> tuple[str, dict]:
+    """The kernel and the values of its parameters (the others stay at their defaults)."""
+    ss = st.session_state
+    defaults = state.default_settings()
+    st.subheader("Kernel")
+    kernel = st.selectbox(
+        "Kernel", list(KERNELS), format_func=lambda k: KERNELS[k].title, key=K_KERNEL
+    )
+    kernel_info = KERNELS[kernel]
+    if not kernel_info.positive_definite:
+        st.caption("Not positive semi-definite: expect negative eigenvalues.")
+    params = {"gamma": defaults.gamma, "degree": defaults.degree, "coef0": defaults.coef0}
+    ss.setdefault(K_PARAM["gamma"], defaults.gamma)
+    identity = _data_identity(dataset, options, standardize)
+    previous = ss.get(_DATA_IDENTITY)
+    if previous is not None and previous != identity:
+        ss.pop(_GAMMA_NOTE, None)
+        if not ss.get(K_KEEP_GAMMA) and kernel in GAMMA_KERNELS:
+            _follow_data(previous, identity, dataset, options, kernel)
+    ss[_DATA_IDENTITY] = identity
+    if "gamma" in kernel_info.params:
+        params["gamma"] = _gamma_control(dataset, options, standardize, kernel)
+    if "degree" in kernel_info.params:
+        ss.setdefault(K_PARAM["degree"], defaults.degree)
+        params["degree"] = st.slider(
+            "Degree d",
+            state.DEGREE_MIN,
+            state.DEGREE_MAX,
+            key=K_PARAM["degree"],
+            help=PARAM_HELP["degree"],
+        )
+    if "coef0" in kernel_info.params:
+        ss.setdefault(K_PARAM["coef0"], defaults.coef0)
+        params["coef0"] = st.slider(
+            "c₀",
+            state.COEF0_MIN,
+            state.COEF0_MAX,
+            step=0.1,
+            key=K_PARAM["coef0"],
+            help=PARAM_HELP["coef0"],
+        )
+    return kernel, params
+
+
+def _gamma_control(dataset: str, options: dict, standardize: bool, kernel: str) -> float:
+    """γ on a log scale, its multiple of the data's reference, and why it last moved."""
+    ss = st.session_state
+    gamma = st.select_slider(
+        "γ (log scale)",
+        options=state.gamma_choices(ss[K_PARAM["gamma"]]),
+        format_func=state.format_gamma,
+        key=K_PARAM["gamma"],
+        help=PARAM_HELP["gamma"],
+    )
+    reference = compute.reference_gamma_for(dataset, options, standardize, kernel)
+    if reference:
+        st.caption(
+            f"= {state.format_multiple(gamma / reference)} × "
+            f"{REFERENCE_SHORT[kernel]} ({reference:.2g})"
+        )
+    if ss.get(_GAMMA_NOTE):
+        st.info(ss[_GAMMA_NOTE], icon=":material/autorenew:")
+    st.checkbox(
+        "Keep γ when the data change",
+        key=K_KEEP_GAMMA,
+        help="Unticked, γ follows the data: a new dataset, an upload or "
+        "standardising sets γ to suit the new scale.",
+    )
+    return gamma
+
+
+def _components_control() -> int:
+    st.session_state.setdefault(K_COMPONENTS, state.default_settings().n_components)
+    return st.slider(
+        "Number of components",
+        state.COMPONENTS_MIN,
+        state.COMPONENTS_MAX,
+        key=K_COMPONENTS,
+        help="How many kernel principal components to keep.",
+    )
+
+
+def _warn_about_the_link(settings: Settings) -> None:
+    """What the link got wrong, for as long as the settings are still the link's."""
+    link_settings, warnings = st.session_state[_LINK_WARNINGS]
     if warnings and link_settings == settings:
         st.warning(
             "Some settings in this link could not be used:\n\n"
             + "\n".join(f"- {w}" for w in warnings),
             icon=":material/link_off:",
         )
-    return settings
 
 
 def sync_url() -> None:
-    """Write the current settings and view to the address bar (when they changed).
-
-    Called by every full run (from :func:`settings_sidebar`) and by fragments that change
-    a view widget without rerunning the sidebar (the Explorer's 2-D/3-D and axes).
-    """
+    """Write the current settings to the address bar (when they changed), keeping the
+    parameters the current page owns (its registry entry's ``link_params``)."""
     ss = st.session_state
-    query = state.settings_to_query(ss[_CURRENT]) | state.view_to_query(
-        ss.get(K_VIEW_DIMS, state.VIEW_2D), tuple(ss.get(K_VIEW_AXES, (1, 2)))
-    )
+    query = state.settings_to_query(ss[_CURRENT])
     if ss.get(PROJECTOR_KEY):
         query[state.Q_PROJECTOR] = "1"
     query |= state.page_query(ss.get(_PAGE_PATH, ""), st.query_params.to_dict())

@@ -45,10 +45,6 @@ PARAM_LABELS = {"gamma": "γ", "degree": "degree d", "coef0": "c₀"}
 # Query-parameter names for the settings that are not dataset options.
 Q_DATASET, Q_KERNEL, Q_COMPONENTS, Q_STANDARDIZE = "dataset", "kernel", "components", "std"
 Q_PARAMS = ("gamma", "degree", "coef0")
-# The Explorer's view (not part of Settings: it changes no computation, so no cache key).
-Q_VIEW, Q_AXES = "view", "axes"
-VIEW_2D, VIEW_3D = "2-D", "3-D"
-_VIEW_CODES = {"2d": VIEW_2D, "3d": VIEW_3D}
 # App-wide display setting (shell.display): bigger text for a lecture hall.
 Q_PROJECTOR = "projector"
 # Parameters a single page owns, by the page's URL path, as its registry entry declares
@@ -238,8 +234,7 @@ def settings_from_query(query: Mapping[str, Any]) -> tuple[Settings, list[str]]:
         else:
             warnings.append(f"Link parameter `{Q_STANDARDIZE}` should be 1 or 0, not `{raw}`.")
 
-    known = {Q_DATASET, Q_KERNEL, Q_COMPONENTS, Q_STANDARDIZE, Q_VIEW, Q_AXES, Q_PROJECTOR,
-             *Q_PARAMS}
+    known = {Q_DATASET, Q_KERNEL, Q_COMPONENTS, Q_STANDARDIZE, Q_PROJECTOR, *Q_PARAMS}
     known |= {name for names in PAGE_PARAMS.values() for name in names}
     known |= {opt.name for info in catalogue.values() for opt in info.options}
     unknown = sorted(set(query) - known)
@@ -255,50 +250,6 @@ def settings_from_query(query: Mapping[str, Any]) -> tuple[Settings, list[str]]:
         **params,
     )
     return settings, warnings
-
-
-def view_from_query(query: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    """The Explorer's view from a link: ``view=3d`` and ``axes=1,3`` or ``2,3,4`` (1-based).
-
-    Returns ``{"dims": "2-D"|"3-D", "axes": (i, j)}`` with only what the link holds, and
-    one warning per bad value.
-    """
-    query = {str(k): (v[-1] if isinstance(v, list | tuple) and v else v) for k, v in query.items()}
-    view: dict[str, Any] = {}
-    warnings: list[str] = []
-    if Q_VIEW in query:
-        raw = str(query[Q_VIEW]).strip().lower()
-        if raw in _VIEW_CODES:
-            view["dims"] = _VIEW_CODES[raw]
-        else:
-            warnings.append(f"Link parameter `{Q_VIEW}` should be 2d or 3d, not `{raw}`.")
-    if Q_AXES in query:
-        raw = str(query[Q_AXES]).strip()
-        parts = raw.split(",")
-        try:
-            axes = tuple(int(p) for p in parts)
-        except ValueError:
-            axes = ()
-        if len(axes) in (2, 3) and len(set(axes)) == len(axes) and all(
-            1 <= a <= COMPONENTS_MAX for a in axes
-        ):
-            view["axes"] = axes
-        else:
-            warnings.append(
-                f"Link parameter `{Q_AXES}` should be two or three different components such "
-                f"as 1,2 or 1,2,3, not `{raw}`."
-            )
-    return view, warnings
-
-
-def view_to_query(dims: str, axes: tuple[int, int]) -> dict[str, str]:
-    """Query parameters for a non-default Explorer view (empty for 2-D on components 1, 2)."""
-    query = {}
-    if dims == VIEW_3D:
-        query[Q_VIEW] = "3d"
-    if tuple(axes) not in ((1, 2), (1, 2, 3)):
-        query[Q_AXES] = ",".join(str(a) for a in axes)
-    return query
 
 
 def parse_option(opt: datasets.Option, raw: Any) -> tuple[Any, str | None]:

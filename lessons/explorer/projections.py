@@ -26,10 +26,18 @@ from lessons.explorer.charts import (
     selection_changed,
     spread_sample,
 )
+from lessons.explorer.view_link import (
+    K_VIEW_AXES,
+    K_VIEW_DIMS,
+    VIEW_2D,
+    VIEW_3D,
+    seed_from_link,
+    write_to_link,
+)
 from shell import figures
 from shell.caches import reference_gamma_for
-from shell.sidebar import K_STANDARDIZE, K_VIEW_AXES, K_VIEW_DIMS, apply_gamma, sync_url
-from shell.state import VIEW_2D, VIEW_3D, Settings, dataset_gamma, format_gamma
+from shell.sidebar import K_STANDARDIZE, apply_gamma
+from shell.state import Settings, dataset_gamma, format_gamma
 
 MAX_DIGITS_SHOWN = 60
 PROJECTION_HEIGHT = 400  # px: both projections and their controls fit a 1280 × 800 screen
@@ -60,6 +68,7 @@ def projection_view(k: int) -> tuple[int, tuple[int, ...]]:
     Returns (dims, axes) with 1-based component numbers. Both travel in the link.
     """
     ss = st.session_state
+    seed_from_link()
     dims_col, axes_col, _ = st.columns([1, 1, 1], vertical_alignment="bottom")
     with dims_col:
         if ss.get(K_VIEW_DIMS) not in (VIEW_2D, VIEW_3D):
@@ -81,6 +90,7 @@ def projection_view(k: int) -> tuple[int, tuple[int, ...]]:
         )
     if dims_label == VIEW_3D and k < 3:
         st.caption("3-D needs at least 3 components: raise 'Number of components'.")
+    write_to_link(dims_label, tuple(axes))
     return dims, tuple(axes)
 
 
@@ -96,7 +106,6 @@ def projections(result: Analysis, data, settings: Settings) -> None:
         st.rerun(scope="app")
     k = result.projection.shape[1]
     dims, axes = projection_view(k)
-    sync_url()  # the view widgets travel in the link; the sidebar did not run
     columns = [a - 1 for a in axes]
     n_linear = result.pca_projection.shape[1]
     linear_columns = columns if max(columns) < n_linear else list(range(min(dims, n_linear)))
