@@ -174,6 +174,21 @@ def check_symmetric(K: np.ndarray, *, name: str = "K", n_probes: int = 4) -> Non
         )
 
 
+def subtract_pairwise_sums(K: np.ndarray, h: np.ndarray) -> None:
+    """K[i, j] -= h[i] + h[j] in place, one row at a time.
+
+    h[i] + h[j] and h[j] + h[i] are the same floating-point number, so a symmetric K
+    stays *exactly* symmetric. (Subtracting h[:, None] and then h[None, :] in two
+    passes does not: (K_ij − h_i) − h_j and (K_ji − h_j) − h_i round differently.)
+    Row by row, the extra memory is one row: a broadcast over a block of rows makes
+    NumPy allocate iterator buffers twice the block's size. Not slower for the loop:
+    centring a 7,291² kernel in place took 0.05–0.08 s (medians of 3, 2 cores), the
+    former two-pass form 0.16 s.
+    """
+    for i in range(K.shape[0]):
+        K[i] -= h[i] + h
+
+
 def symmetrize_in_place(K: np.ndarray) -> None:
     """K <- (K + K^T) / 2, the nearest symmetric matrix, one block at a time."""
     n = K.shape[0]

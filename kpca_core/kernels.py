@@ -26,6 +26,7 @@ from ._validation import (
     check_finite_real,
     check_positive_real,
     check_sparse_or_dense,
+    subtract_pairwise_sums,
 )
 
 __all__ = [
@@ -182,8 +183,13 @@ def compute_kernel(
         # Gram matrix: -||x - y||^2 / 2 = x.y - ||x||^2 / 2 - ||y||^2 / 2.
         K = X @ Y.T
         x_half_sq = 0.5 * np.einsum("ij,ij->i", X, X)
-        K -= x_half_sq[:, None]
-        K -= (x_half_sq if symmetric else 0.5 * np.einsum("ij,ij->i", Y, Y))[None, :]
+        if symmetric:
+            # One formula for (i, j) and (j, i), so K is exactly symmetric (X @ X.T
+            # is: NumPy computes one triangle and mirrors it).
+            subtract_pairwise_sums(K, x_half_sq)
+        else:
+            K -= x_half_sq[:, None]
+            K -= 0.5 * np.einsum("ij,ij->i", Y, Y)[None, :]
         np.minimum(K, 0.0, out=K)  # rounding can make a distance slightly negative
         # A huge gamma sends far pairs to -inf, and exp(-inf) = 0 is the right value.
         with np.errstate(over="ignore"):
