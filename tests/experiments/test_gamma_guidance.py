@@ -7,7 +7,11 @@ independently of the guidance's own sample.
 
 from __future__ import annotations
 
+import importlib.util
+import math
+import sys
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,6 +20,8 @@ import datasets
 from experiments import gamma_guidance as gg
 from experiments.kpca_steps import fit_kpca
 from experiments.separability import linear_separability
+
+GRID_SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "gamma_grid.py"
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -228,3 +234,67 @@ def test_unlabelled_search_tries_every_half_decade_without_a_classifier():
     gammas = sorted(t.gamma for t in blind.trials)
     ratios = np.diff(np.log10(gammas))
     assert np.all((ratios > 0.4) & (ratios < 0.6))  # 1, 3, 10, 30, …
+
+
+# --------------------------------------------------------------------------- the grid
+
+
+def load_grid():
+    spec = importlib.util.spec_from_file_location("gamma_grid", GRID_SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_grid_counts_silent_and_hurtful_views():
+    grid = load_grid()
+    views = [
+        {"dataset": "d", "family": "k", "gamma": g, "score": s, "error": None,
+         "before": b, "after": [], "unlabelled": []}
+        for g, s, b in [
+            (1.0, 0.95, []),  # the best
+            (2.0, 0.50, []),  # poor and silent
+            (3.0, 0.70, [{"kind": "too_large", "params": {"gamma": 2.0}, "score": 0.50}]),
+            (4.0, 0.90, [{"kind": "too_large", "params": {"gamma": 1.0}, "score": 0.95}]),
+        ]
+    ]
+    counts = grid.summarise(views)["counts"]
+    assert counts["before"] == {
+        "views": 4, "poor": 2, "silent": 1, "hurtful": 1, "hurtful_2pt": 1, "hinted": 2,
+        "hinted_not_poor": 1, "gain_min": -0.2, "gain_median": -0.075,
+    }
+    assert counts["after"]["silent"] == 2 and counts["after"]["hurtful"] == 0
+
+
+def test_fast_grid_is_never_silent_when_poor_and_never_hurtful():
+    # Circles, iris and the Swiss roll × RBF, Laplacian, polynomial (c₀ = 1), sigmoid
+    # (c₀ = 0) × γ = 1e-4 … 1e4 by decades, guided from samples of 200 points (so the
+    # sampled path is the one tested); scores are the Explorer's own.
+    from threadpoolctl import threadpool_limits
+
+    grid = load_grid()
+    families = tuple(f for f in grid.FAMILIES
+                     if f.name in ("rbf", "laplacian", "poly d=3 c0=1", "sigmoid c0=0"))
+    with threadpool_limits(limits=1, user_api="blas"):
+        summary = grid.grid(True, None, log=lambda *a: None, families=families,
+                            gammas=tuple(10.0**e for e in range(-4, 5)), sample=200)
+    after = summary["counts"]["after"]
+    assert after["views"] == 3 * 4 * 9 and after["poor"] >= 30
+    assert after["silent"] == 0, summary["cases"]["after"]
+    assert after["hurtful"] == 0, summary["cases"]["after"]
+    assert after["gain_min"] > 0  # on all points; the margin holds on the 200-point samples
+    assert summary["counts"]["before"]["silent"] > 0  # what issue 22 found, still measured
+
+
+@pytest.mark.slow
+def test_full_grid_is_never_silent_when_poor_and_never_hurtful():
+    from threadpoolctl import threadpool_limits
+
+    grid = load_grid()
+    with threadpool_limits(limits=1, user_api="blas"):
+        summary = grid.grid(False, None, log=lambda *a: None)
+    after = summary["counts"]["after"]
+    assert after["views"] >= 7 * 6 * 17 - (0 if usps_available() else 6 * 17)
+    assert after["silent"] == 0 and after["hurtful"] == 0, summary["cases"]["after"]
+    assert not math.isnan(after["gain_min"]) and after["gain_min"] > 0
