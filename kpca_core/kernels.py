@@ -58,7 +58,8 @@ KERNELS: dict[str, KernelInfo] = {
     "poly": KernelInfo(
         "poly", "Polynomial", r"k(x, y) = (\gamma\, x^\top y + c_0)^{d}",
         ("gamma", "degree", "coef0"), True,
-        "Positive semi-definite for c₀ ≥ 0; features are all monomials up to degree d.",
+        "Positive semi-definite for c₀ ≥ 0. Features: the monomials of degree up to d "
+        "when c₀ > 0, of degree exactly d when c₀ = 0 (then γ only rescales K by γᵈ).",
     ),
     "rbf": KernelInfo(
         "rbf", "RBF (Gaussian)", r"k(x, y) = \exp(-\gamma\, \lVert x - y \rVert^2)",
