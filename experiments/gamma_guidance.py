@@ -232,7 +232,7 @@ class Hint:
     @property
     def text(self) -> str:
         """The whole hint as one Markdown paragraph."""
-        return f"**{self.title}** {self.message} {self.why}"
+        return " ".join(part for part in (f"**{self.title}**", self.message, self.why) if part)
 
 
 @dataclass(frozen=True)
@@ -592,7 +592,9 @@ def _percent(score: float) -> str:
 
 
 def _gamma_text(gamma: float) -> str:
-    return f"{gamma:.3g}"
+    """Three significant digits without an exponent where people would not write one:
+    1000, 31.6, 0.003 (but 3e-05)."""
+    return f"{float(f'{gamma:.3g}'):g}"
 
 
 def _params_text(t: Trial, *, with_gamma: bool = True) -> str:
@@ -624,7 +626,7 @@ def _hint(found: Search, current: Trial, chosen: Trial, shown_score: float | Non
         now = f"Kernel PCA cannot be computed with {here}"
     elif sampled and shown_score is not None:
         now = (f"Components 1–2 separate the classes {_percent(shown_score)} with {here} "
-               f"(the score above)")
+               f"(the score shown)")
     else:
         now = f"Components 1–2 separate the classes {_percent(current.score)} with {here}"
     if sampled:
@@ -667,7 +669,8 @@ def looks_like_identity(kernel: str, t: Trial, n_sample: int) -> bool:
 
 def _words(t: Trial) -> tuple[str, str]:
     similarity = f"mean k(x, y) of two different points = {t.mean_similarity:.2g}"
-    plane = f"subspace similarity with linear PCA's components 1–2: {t.linear_similarity:.2f}"
+    # Three decimals: 0.946 must not read as the threshold 0.95.
+    plane = f"subspace similarity with linear PCA's components 1–2: {t.linear_similarity:.3f}"
     return similarity, plane
 
 
@@ -826,12 +829,13 @@ def diagnose_unlabelled(found: Search, current: Trial) -> Hint | None:
         else f" (on a sample of {found.n_sample:,} of the {found.n_total:,} points)"
     )
     if lower:
-        message = (f"At γ = {_gamma_text(chosen.gamma)} this symptom is gone{where}. "
-                   "Without class labels this rests on the kernel matrix alone.")
+        fix = (f"At γ = {_gamma_text(chosen.gamma)} this symptom is gone{where}. "
+               "Without class labels this rests on the kernel matrix alone.")
     else:
-        message = (f"At γ = {_gamma_text(chosen.gamma)} the kernel is no longer linear"
-                   f"{where}: look whether the picture there shows structure linear PCA "
-                   "misses. Without class labels nobody can tell whether it will; on some "
-                   "data linear PCA is as good as any γ.")
-    return Hint(kind, chosen.gamma, chosen.degree, title, message, why,
+        fix = (f"At γ = {_gamma_text(chosen.gamma)} the kernel is no longer linear{where}: "
+               "look whether the picture there shows structure linear PCA misses. Without "
+               "class labels nobody can tell whether it will; on some data linear PCA is as "
+               "good as any γ.")
+    # No measured comparison without labels: the symptom, why, then the fix.
+    return Hint(kind, chosen.gamma, chosen.degree, title, "", f"{why} {fix}",
                 f"Use γ = {_gamma_text(chosen.gamma)}")

@@ -212,7 +212,8 @@ def test_spectral_symptoms_fire_without_labels(name, kernel, gamma, fixed, kind,
     hint = advice(name, kernel, gamma, fixed, labelled=False).hint
     assert hint is not None and hint.kind == kind and words in hint.why
     assert (hint.gamma < gamma) == (kind != "linear")
-    assert "Without class labels" in hint.message
+    assert "Without class labels" in hint.text and hint.text.index("Why") < hint.text.index(
+        f"At γ = {hint.gamma:g}")
 
 
 @pytest.mark.parametrize(("name", "gamma"), [
