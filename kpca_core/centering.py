@@ -6,9 +6,16 @@ phi~(x_i) = phi(x_i) - (1/n) sum_j phi(x_j), and their inner products are
     K~ = K - 1_n K - K 1_n + 1_n K 1_n                       (Schölkopf et al. 1998, eq. 49)
 
 where 1_n is the n x n matrix with every entry 1/n. Multiplying by 1_n only takes
-means, so K~[i, j] = K[i, j] - colmean[j] - rowmean[i] + grandmean: three O(n^2)
-passes and no extra n x n matrix. The textbook form with explicit 1_n matrices is
-kept for teaching; it costs two n x n matrix products and four extra n x n arrays.
+means, and for a symmetric K the row means are the column means m, so
+
+    K~[i, j] = K[i, j] - (h[i] + h[j]),   h = m - grandmean / 2:
+
+two O(n^2) passes and no extra n x n matrix. Written this way the (i, j) and (j, i)
+entries go through the very same floating-point operations, so K~ is exactly
+symmetric whenever K is; subtracting row and column means in separate passes leaves
+K~ asymmetric by rounding, which matters when K~ nearly vanishes (K ~ all ones).
+The textbook form with explicit 1_n matrices is kept for teaching; it costs two n x n
+matrix products and four extra n x n arrays.
 
 A new point x is centred with the *training* statistics, because the origin of
 feature space was fixed by the training set:
@@ -22,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import check_square
+from ._validation import check_square, subtract_pairwise_sums
 
 __all__ = [
     "KernelCentering",
@@ -61,7 +68,10 @@ def center_kernel(
     Parameters
     ----------
     K : ndarray of shape (n_samples, n_samples)
-        Kernel matrix of the training points.
+        Kernel matrix of the training points (symmetric). Only its column means are
+        read, as for new points (:func:`center_test_kernel`); any asymmetry of K is
+        passed on to K~ unchanged (K~ - K~^T = K - K^T), not hidden, so that
+        :func:`~kpca_core.eigendecompose` can still refuse a matrix that is no kernel.
     copy : bool, default True
         With ``copy=False`` ``K`` is overwritten (it must be a writeable float64
         array), which saves one n x n matrix.
@@ -71,7 +81,7 @@ def center_kernel(
     Returns
     -------
     K_centered : ndarray of shape (n_samples, n_samples)
-        Every row and every column sums to zero.
+        Every row and every column sums to zero; exactly symmetric when K is.
     """
     K = check_square(K, check_finite=False)
     if centering is None:
@@ -83,13 +93,17 @@ def center_kernel(
             "With a polynomial kernel lower gamma or the degree; otherwise rescale the "
             "data (e.g. standardise it)."
         )
-    if copy:
-        K = K.copy()
-    elif not K.flags.writeable:
+    if not copy and not K.flags.writeable:
         raise ValueError("center_kernel(copy=False) needs a writeable array.")
-    row_means = K.mean(axis=1)
-    K -= centering.column_means[None, :]
-    K -= (row_means - centering.grand_mean)[:, None]
+    # K~[i, j] = K[i, j] - (h[i] + h[j]): one symmetric formula for both triangles.
+    h = centering.column_means - 0.5 * centering.grand_mean
+    if copy:
+        # The result's own memory holds h[i] + h[j] first, then K minus it: one n x n
+        # allocation, the result itself, and the caller's K is only read.
+        K_centered = np.add.outer(h, h)
+        np.subtract(K, K_centered, out=K_centered)
+        return K_centered
+    subtract_pairwise_sums(K, h)
     return K
 
 

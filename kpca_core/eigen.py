@@ -132,9 +132,11 @@ def eigendecompose(
     K_centered : ndarray of shape (n_samples, n_samples)
         Symmetric matrix. The solvers read it differently (LAPACK one triangle,
         ARPACK and the randomized solver all of it), so a matrix whose asymmetry
-        exceeds 1e-8 relative (measured on random vectors, see
-        ``_validation.check_symmetric``) is refused: below that every solver answers
-        for the same matrix to that relative accuracy.
+        exceeds 1e-8 of the matrix itself *and* a rounding floor of ~1e-13 per entry
+        (measured on random vectors, see ``_validation.check_symmetric``) is refused:
+        below that every solver answers for the same matrix to that accuracy. The
+        floor accepts a centred kernel that nearly vanishes (K ≈ all ones, e.g. a
+        saturated sigmoid) with the rounding it inherits from K's entries.
     n_components : int
         Number of eigenpairs, 1 <= n_components <= n_samples.
     solver : {"auto", "dense", "arpack", "randomized"}

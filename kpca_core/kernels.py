@@ -26,6 +26,7 @@ from ._validation import (
     check_finite_real,
     check_positive_real,
     check_sparse_or_dense,
+    subtract_pairwise_sums,
 )
 
 __all__ = [
@@ -57,7 +58,8 @@ KERNELS: dict[str, KernelInfo] = {
     "poly": KernelInfo(
         "poly", "Polynomial", r"k(x, y) = (\gamma\, x^\top y + c_0)^{d}",
         ("gamma", "degree", "coef0"), True,
-        "Positive semi-definite for c₀ ≥ 0; features are all monomials up to degree d.",
+        "Positive semi-definite for c₀ ≥ 0. Features: the monomials of degree up to d "
+        "when c₀ > 0, of degree exactly d when c₀ = 0 (then γ only rescales K by γᵈ).",
     ),
     "rbf": KernelInfo(
         "rbf", "RBF (Gaussian)", r"k(x, y) = \exp(-\gamma\, \lVert x - y \rVert^2)",
@@ -182,8 +184,13 @@ def compute_kernel(
         # Gram matrix: -||x - y||^2 / 2 = x.y - ||x||^2 / 2 - ||y||^2 / 2.
         K = X @ Y.T
         x_half_sq = 0.5 * np.einsum("ij,ij->i", X, X)
-        K -= x_half_sq[:, None]
-        K -= (x_half_sq if symmetric else 0.5 * np.einsum("ij,ij->i", Y, Y))[None, :]
+        if symmetric:
+            # One formula for (i, j) and (j, i), so K is exactly symmetric (X @ X.T
+            # is: NumPy computes one triangle and mirrors it).
+            subtract_pairwise_sums(K, x_half_sq)
+        else:
+            K -= x_half_sq[:, None]
+            K -= 0.5 * np.einsum("ij,ij->i", Y, Y)[None, :]
         np.minimum(K, 0.0, out=K)  # rounding can make a distance slightly negative
         # A huge gamma sends far pairs to -inf, and exp(-inf) = 0 is the right value.
         with np.errstate(over="ignore"):

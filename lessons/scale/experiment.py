@@ -138,8 +138,9 @@ def step_memory_bytes(step: str, n: int, d: int, k: int) -> int:
     """Bytes a step allocates beyond its input, from the arrays it creates.
 
     * build: K itself (n²) plus the row norms (n).
-    * centre: in place; only the row and column means (2n).
-    * both also use NumPy's 64 KB reduction buffer (8,192 doubles).
+    * centre: in place, one row at a time (kpca_core.center_kernel); the column
+      means, h = means − grand mean / 2 and one row of h[i] + h (3n).
+    * build also uses NumPy's 64 KB reduction buffer (8,192 doubles).
     * dense: ``scipy.linalg.eigh`` copies K̃ for LAPACK unless told it may overwrite
       it (n²), plus the k eigenvectors (n k) and the ``dsyevr`` workspace (26 n
       doubles + 10 n integers ≈ 36 n).
@@ -152,7 +153,7 @@ def step_memory_bytes(step: str, n: int, d: int, k: int) -> int:
     if step == "build":
         entries = n * n + n + REDUCTION_BUFFER
     elif step == "centre":
-        entries = 2 * n + REDUCTION_BUFFER
+        entries = 3 * n
     elif step == "dense":
         entries = n * n + n * k + 36 * n
     elif step == "arpack":

@@ -88,3 +88,69 @@ def test_non_finite_kernel_is_refused_with_a_fix(K):
 def test_given_centering_statistics_give_the_same_result(K):
     np.testing.assert_array_equal(center_kernel(K, centering=KernelCentering.fit(K)),
                                   center_kernel(K))
+
+
+# -- issue 22, item 1: K~ exactly symmetric, also when it nearly vanishes ---------------
+
+KERNEL_CASES = [
+    ("linear", {}),
+    ("poly", {"gamma": 0.3, "degree": 3, "coef0": 1.0}),
+    ("rbf", {"gamma": 0.3}),
+    ("rbf", {"gamma": 1e-6}),  # K ~ all ones
+    ("sigmoid", {"gamma": 0.3, "coef0": 0.0}),  # the refused case on iris
+    ("laplacian", {"gamma": 0.3}),
+    ("cosine", {}),
+]
+
+
+@pytest.fixture(scope="module")
+def iris_X():
+    import datasets
+
+    return datasets.load("iris").X  # the app's iris: raw centimetres, not standardised
+
+
+@pytest.mark.parametrize(("kernel", "params"), KERNEL_CASES)
+def test_kernel_and_centred_kernel_are_exactly_symmetric(kernel, params, iris_X):
+    K = compute_kernel(iris_X, kernel=kernel, **params)
+    np.testing.assert_array_equal(K, K.T)
+    Kc = center_kernel(K)
+    np.testing.assert_array_equal(Kc, Kc.T)
+    in_place = center_kernel(K.copy(), copy=False)
+    np.testing.assert_array_equal(in_place, Kc)  # both paths: the same numbers
+    # ... and the same matrix as scikit-learn's KernelCenterer, to rounding of K.
+    np.testing.assert_allclose(Kc, KernelCenterer().fit_transform(K), rtol=0,
+                               atol=1e-14 * np.abs(K).max())
+
+
+def test_saturated_sigmoid_on_iris_centres_to_a_nearly_vanishing_symmetric_matrix(iris_X):
+    # tanh(0.3 xᵀy) ≈ 1 for every pair of iris flowers: K ≈ all ones, K~ ≈ 1e-7.
+    K = compute_kernel(iris_X, kernel="sigmoid", gamma=0.3, coef0=0.0)
+    Kc = center_kernel(K)
+    assert 1e-8 < np.abs(Kc).max() < 1e-6
+    np.testing.assert_array_equal(Kc, Kc.T)
+    np.testing.assert_allclose(Kc.sum(axis=0), 0, atol=len(K) * 1e-14)  # n rounding errors
+
+
+def test_asymmetry_of_the_input_is_passed_on_not_hidden(K):
+    tilted = K.copy()
+    tilted[0, 1] += 1e-3
+    Kc = center_kernel(tilted)
+    np.testing.assert_allclose(Kc - Kc.T, tilted - tilted.T, atol=1e-15)
+
+
+def test_centring_allocates_at_most_the_result(rng):
+    import tracemalloc
+
+    n = 600
+    K = compute_kernel(rng.normal(size=(n, 3)), kernel="rbf", gamma=0.5)
+    matrix_bytes = K.nbytes
+    tracemalloc.start()
+    center_kernel(K)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.reset_peak()
+    center_kernel(K, copy=False)
+    _, peak_in_place = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 1.1 * matrix_bytes  # the result, plus O(n) and one row block
+    assert peak_in_place < 0.05 * matrix_bytes  # O(n): one row at a time

@@ -294,3 +294,40 @@ def test_step_functions_keep_reporting_negative_eigenvalues(rng):
     _, negative = clean_eigenvalues(eig.eigenvalues)
     assert negative.any() and eig.eigenvalues.min() < 0
     assert describe_spectrum(kernel_spectrum(Kc)).n_negative >= negative.sum()
+
+
+# -- issue 22, item 1: the symmetry check is scale-aware --------------------------------
+
+
+def _iris_sigmoid():
+    import datasets
+
+    return compute_kernel(datasets.load("iris").X, kernel="sigmoid", gamma=0.3, coef0=0.0)
+
+
+@pytest.mark.parametrize("solver", ["dense", "arpack", "randomized"])
+def test_nearly_vanishing_centred_kernel_is_decomposed(solver):
+    # Iris + sigmoid γ = 0.3, c₀ = 0: K ≈ all ones, K~ ≈ 1e-7. Refused as "not symmetric"
+    # before; centred by kpca_core, or by scikit-learn (asymmetric by ~1e-15, rounding
+    # of K's entries of order 1), every solver now answers, and the answers agree.
+    from sklearn.preprocessing import KernelCenterer
+
+    K = _iris_sigmoid()
+    reference = np.linalg.eigvalsh(center_kernel(K))[::-1][:3]
+    assert 1e-9 < reference[0] < 1e-6
+    for Kc in (center_kernel(K), KernelCenterer().fit_transform(K)):
+        got = eigendecompose(Kc, 3, solver=solver, random_state=0, iterated_power=20)
+        np.testing.assert_allclose(got.eigenvalues, reference, rtol=1e-6)
+
+
+def test_genuinely_asymmetric_matrix_is_refused_at_any_scale(Kc):
+    for scale in (1.0, 1e-7):
+        tilted = scale * Kc
+        tilted[0, 1] += 1e-3 * np.abs(tilted).max()
+        with pytest.raises(ValueError, match="not symmetric"):
+            eigendecompose(tilted, 3)
+    # A vanishing matrix that is asymmetric relative to itself *and* beyond rounding
+    # (1e-9 per entry) is refused too.
+    noise = 1e-9 * np.random.default_rng(1).standard_normal(Kc.shape)
+    with pytest.raises(ValueError, match="not symmetric"):
+        eigendecompose(1e-7 * Kc + noise, 3)

@@ -139,3 +139,16 @@ def test_sparse_input_gives_the_dense_kernel(kernel, fmt, X, X_new):
     assert isinstance(K, np.ndarray) and K.dtype == np.float64
     np.testing.assert_allclose(K, compute_kernel(X, X_new, kernel=kernel, **params),
                                rtol=1e-12, atol=1e-12)
+
+
+def test_polynomial_kernel_with_c0_zero_only_rescales_with_gamma(X):
+    # Issue 22, item 4: (γ xᵀy)ᵈ = γᵈ (xᵀy)ᵈ, so every γ gives the same kernel PCA picture.
+    from kpca_core import KernelPCA
+
+    K1 = compute_kernel(X, kernel="poly", gamma=0.1, degree=3, coef0=0.0)
+    K2 = compute_kernel(X, kernel="poly", gamma=10.0, degree=3, coef0=0.0)
+    np.testing.assert_allclose(K2, 100.0**3 * K1, rtol=1e-12)
+    Z1 = KernelPCA(2, kernel="poly", gamma=0.1, degree=3, coef0=0.0).fit_transform(X)
+    Z2 = KernelPCA(2, kernel="poly", gamma=10.0, degree=3, coef0=0.0).fit_transform(X)
+    np.testing.assert_allclose(Z2, 100.0**1.5 * Z1, rtol=1e-8, atol=1e-8 * np.abs(Z2).max())
+    assert "exactly d when c₀ = 0" in KERNELS["poly"].note
