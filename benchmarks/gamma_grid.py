@@ -48,16 +48,16 @@ sys.path.insert(0, str(ROOT))
 
 import datasets  # noqa: E402
 from experiments import gamma_guidance  # noqa: E402
+
+# The Explorer's pure parts (shell/lesson modules after the layout move: one line each).
+from experiments.analysis import analyse  # noqa: E402
 from experiments.kernel_diagnostics import (  # noqa: E402
     diagnose,
     feature_scale_ratio,
     reference_gamma,
 )
 from experiments.separability import linear_separability  # noqa: E402
-
-# The Explorer's pure parts (shell/lesson modules after the layout move: one line each).
-from ui.analysis import analyse  # noqa: E402
-from ui.state import Settings, dataset_gamma  # noqa: E402
+from shell.state import Settings, dataset_gamma  # noqa: E402
 
 GAMMAS = tuple(float(f"{10 ** (e / 2):.4g}") for e in range(-8, 9))  # 1e-4 … 1e4
 POOR_GAP = 0.15

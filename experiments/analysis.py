@@ -234,8 +234,10 @@ def analyse(
 
     report(0.9, "Projections and linear PCA")
     # Scores = unit eigenvector × sqrt(λ) (= KernelPCA.fit_transform); a component with
-    # λ ≤ 0 has no real axis and scores 0, as in kpca_core.scale_eigenvectors.
-    top_values = leading.eigenvalues[:k]
+    # λ ≤ 0 has no real axis and scores 0, as in kpca_core.scale_eigenvectors. λ within
+    # round-off of 0 (relative to the largest) counts as 0: its sign is noise, and a
+    # sqrt(1e-16) score would be drawn as structure.
+    top_values = clean_eigenvalues(leading.eigenvalues[:k])[0]
     projection = leading.eigenvectors[:, :k] * np.sqrt(np.clip(top_values, 0.0, None))
     # One full linear PCA gives both its whole spectrum and the scores.
     pca = PCA(svd_solver="full").fit(X)

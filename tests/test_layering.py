@@ -21,7 +21,10 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("kpca_core", "datasets", "experiments", "shell", "lessons")
 # Modules of a lesson that hold numbers or figures, not Streamlit sections.
 PURE_LESSON_MODULES = {"experiment", "figures", "formulas", "paper_table", "approximations"}
-PURE_SHELL_MODULES = {"shell", "shell.figures", "shell.kernel_figures", "shell.registry"}
+# The shell modules without Streamlit: the figures every page shares, the registry, and the
+# settings model with its link parsing.
+PURE_SHELL_MODULES = {"shell", "shell.figures", "shell.kernel_figures", "shell.registry",
+                      "shell.state"}
 
 
 def module_name(path: Path) -> str:
