@@ -10,9 +10,9 @@ shows them.
 from __future__ import annotations
 
 import csv
-import io
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +25,10 @@ MAX_ROWS = 5000
 MAX_COLUMNS = 1000
 MAX_BYTES = 200 * 2**20  # Streamlit's default upload limit
 MIN_ROWS = 3
+# A row of the largest table the app takes (1,000 long numbers) is ~25 kB; a row
+# longer than this is refused before it is split, so one huge line costs no more
+# than the file itself.
+MAX_ROW_CHARS = 2**20
 
 # Tried in this order; on a tie the rarer separators win, because a file with the
 # same number of semicolons on every line is semicolon-separated even if it also
@@ -90,7 +94,7 @@ def load_csv(
     """
     data, origin = _read_bytes(source)
     table = _parse_table(_decode(data), label_column)
-    _check_size(len(table.rows), len(table.names))
+    _check_rows_limit(len(table.rows))
 
     label = _label_index(table, label_column)
     features = [j for j in range(len(table.names)) if j != label]
@@ -147,7 +151,7 @@ def _refuse_size(size: int) -> None:
 
 def _decode(data: bytes) -> str:
     """Bytes to text, refusing binary files and encodings other than UTF-8."""
-    if not data.strip():
+    if not data or data.isspace():
         raise CSVError("The file is empty.")
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise CSVError("The file is UTF-16 text. Save it as 'CSV UTF-8' and upload it again.")
@@ -170,15 +174,7 @@ def _decode(data: bytes) -> str:
 def _parse_table(text: str, label_column: str | None) -> _Table:
     """Split text into equally long rows of stripped cells and find the header."""
     delimiter = _detect_delimiter(text)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    rows, lines = [], []
-    try:
-        for cells in reader:
-            if any(cell.strip() for cell in cells):  # blank lines carry no data
-                rows.append([cell.strip() for cell in cells])
-                lines.append(reader.line_num)
-    except csv.Error as exc:
-        raise CSVError(f"Line {reader.line_num} cannot be read as CSV: {exc}.") from None
+    rows, lines = _read_rows(text, delimiter)
     if not rows:
         raise CSVError("The file is empty.")
     if delimiter != ",":
@@ -251,9 +247,86 @@ def guess_label_column(source: bytes | str | os.PathLike) -> str | None:
     return named[0] if len(named) == 1 else None
 
 
+# One physical line and its ending, split as io.StringIO(newline="") splits them (the
+# csv module's contract); it matches the empty string only at the end of the text.
+_PHYSICAL_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?")
+
+
+def _read_rows(text: str, delimiter: str) -> tuple[list[list[str]], list[int]]:
+    """The non-blank rows of stripped cells and the line number where each ends.
+
+    The limits are checked while reading, so that an over-limit file costs little more
+    than its text: at most ``MAX_ROWS + 2`` rows are kept (a header and one row too
+    many, for an exact message), a line with more than ``MAX_COLUMNS`` separators and
+    no quotes is refused before it is split, and a row longer than ``MAX_ROW_CHARS``
+    is refused before the csv module holds it.
+    """
+    since_row = 0  # characters handed to the csv reader since it last returned a row
+
+    def lines() -> Iterator[str]:
+        nonlocal since_row
+        for number, match in enumerate(_PHYSICAL_LINE.finditer(text), start=1):
+            start, end = match.span()
+            if start == end:
+                return
+            # On a line that starts a row and has no quotes, every separator splits.
+            if since_row == 0 and text.find('"', start, end) < 0:
+                _check_columns(text.count(delimiter, start, end) + 1, number)
+            since_row += end - start
+            if since_row > MAX_ROW_CHARS:
+                _refuse_long_row(number, end - start, continued=since_row > end - start)
+            yield match.group()
+
+    reader = csv.reader(lines(), delimiter=delimiter)
+    rows, numbers = [], []
+    try:
+        for cells in reader:
+            since_row = 0
+            _check_columns(len(cells), reader.line_num)
+            if any(cell.strip() for cell in cells):  # blank lines carry no data
+                if len(rows) == MAX_ROWS + 2:  # a header and MAX_ROWS + 1 rows are kept
+                    _refuse_rows(text)
+                rows.append([cell.strip() for cell in cells])
+                numbers.append(reader.line_num)
+    except csv.Error as exc:
+        raise CSVError(f"Line {reader.line_num} cannot be read as CSV: {exc}.") from None
+    return rows, numbers
+
+
+def _check_columns(n_columns: int, line: int) -> None:
+    if n_columns > MAX_COLUMNS:
+        raise CSVError(
+            f"The file has {n_columns:,} columns (line {line:,}); the app's limit is "
+            f"{MAX_COLUMNS:,} columns. Keep the columns you need and upload again."
+        )
+
+
+def _refuse_rows(text: str) -> None:
+    lines = max(text.count("\n"), text.count("\r")) + (not text.endswith(("\n", "\r")))
+    raise CSVError(
+        f"The file has more than {MAX_ROWS:,} data rows ({lines:,} lines); the app's limit "
+        f"is {MAX_ROWS:,} rows, so that the n × n kernel matrix stays quick. Upload a sample "
+        f"of at most {MAX_ROWS:,} rows."
+    )
+
+
+def _refuse_long_row(line: int, length: int, continued: bool) -> None:
+    if continued:
+        raise CSVError(
+            f"A quoted value that starts before line {line:,} runs on for more than "
+            f"{MAX_ROW_CHARS // 2**20} MB: a quote (\") is probably not closed. Close it, or "
+            "remove the stray quote, and upload again."
+        )
+    raise CSVError(
+        f"Line {line:,} is {length:,} characters long; the app reads rows of at most "
+        f"{MAX_ROW_CHARS // 2**20} MB. Check that the file has one row per line, and upload "
+        f"a table of at most {MAX_ROWS:,} rows and {MAX_COLUMNS:,} columns."
+    )
+
+
 def _detect_delimiter(text: str) -> str:
     """The separator found the same number of times on each of the first lines."""
-    sample = [line for line in text.splitlines()[:50] if line.strip()][:20]
+    sample = [line for line in _head(text, 50) if line.strip()][:20]
     consistent = {}
     for delimiter in DELIMITERS:
         counts = {line.count(delimiter) for line in sample}
@@ -263,6 +336,18 @@ def _detect_delimiter(text: str) -> str:
         return max(consistent, key=consistent.get)  # first in DELIMITERS on a tie
     # Ragged or single-column: the most frequent separator gives the clearest error.
     return max(",;\t", key=lambda d: sum(line.count(d) for line in sample))
+
+
+def _head(text: str, count: int, clip: int = 65536) -> list[str]:
+    """The first ``count`` lines, each cut at ``clip`` characters (enough to count
+    separators), without splitting the rest of the text."""
+    head = []
+    for match in _PHYSICAL_LINE.finditer(text):
+        start, end = match.span()
+        if start == end or len(head) == count:
+            break
+        head.append(text[start : min(end, start + clip)].rstrip("\r\n"))
+    return head
 
 
 def _has_header(rows: list[list[str]]) -> bool:
@@ -286,16 +371,12 @@ def _check_unique(names: list[str]) -> None:
         seen[name] = j
 
 
-def _check_size(n_rows: int, n_columns: int) -> None:
+def _check_rows_limit(n_rows: int) -> None:
+    # Columns were checked while reading (_read_rows), and so were rows past MAX_ROWS + 1.
     if n_rows > MAX_ROWS:
         raise CSVError(
             f"The file has {n_rows:,} data rows; the app's limit is {MAX_ROWS:,} rows, so that "
             f"the n × n kernel matrix stays quick. Upload a sample of at most {MAX_ROWS:,} rows."
-        )
-    if n_columns > MAX_COLUMNS:
-        raise CSVError(
-            f"The file has {n_columns:,} columns; the app's limit is {MAX_COLUMNS:,} columns. "
-            "Keep the columns you need and upload again."
         )
 
 
