@@ -104,6 +104,7 @@ def load_csv(
             "numbers besides the labels."
         )
     X = _numeric_columns(table, features)
+    _check_some_number(table, X, features)
     keep = _complete_rows(table, X, features, label, drop_nonfinite)
     X, dropped = X[keep], int(np.count_nonzero(~keep))
     _check_rows(X, dropped)
@@ -351,7 +352,17 @@ def _head(text: str, count: int, clip: int = 65536) -> list[str]:
 
 
 def _has_header(rows: list[list[str]]) -> bool:
-    """True if some first-row cell is text above a column that is mostly numbers."""
+    """True if some first-row cell is text above a column that is mostly numbers, or if
+    the first row is all text and some column below it holds only missing values (an
+    empty or all-NaN column still has its name: the name is not a bad value)."""
+    if not all(_is_text(cell) for cell in rows[0]):
+        return _text_above_numbers(rows)
+    below = [[row[j] for row in rows[1:] if row[j].lower() not in MISSING]
+             for j in range(len(rows[0]))]
+    return len(rows) > 1 and not all(below) or _text_above_numbers(rows)
+
+
+def _text_above_numbers(rows: list[list[str]]) -> bool:
     for j, cell in enumerate(rows[0]):
         if _is_text(cell):
             below = [row[j] for row in rows[1:] if row[j].lower() not in MISSING]
@@ -377,6 +388,18 @@ def _check_rows_limit(n_rows: int) -> None:
         raise CSVError(
             f"The file has {n_rows:,} data rows; the app's limit is {MAX_ROWS:,} rows, so that "
             f"the n × n kernel matrix stays quick. Upload a sample of at most {MAX_ROWS:,} rows."
+        )
+
+
+def _check_some_number(table: _Table, X: np.ndarray, features: list[int]) -> None:
+    """Refuse a file without a single finite number (e.g. all NaN): no rows to drop."""
+    if X.size and not np.isfinite(X).any():
+        besides = " besides the labels" if len(features) < len(table.names) else ""
+        raise CSVError(
+            f"The file holds no numbers: every value in its columns{besides} is missing, "
+            f"NaN or infinite (e.g. {table.rows[0][features[0]]!r} on line {table.lines[0]}, "
+            f"column {table.names[features[0]]!r}). Check that this is the file you meant "
+            "to upload, with its values filled in."
         )
 
 
