@@ -22,7 +22,15 @@ from collections.abc import Callable
 from typing import Any
 
 from ._types import Dataset, DatasetInfo, Option
-from .csv_loader import BINARY_SIGNATURES, CSVError, guess_label_column, load_csv
+from .csv_loader import (
+    BINARY_SIGNATURES,
+    CSVCheck,
+    CSVError,
+    check_csv,
+    csv_digest,
+    guess_label_column,
+    load_csv,
+)
 from .iris import IRIS_INFO, load_iris
 from .synthetic import (
     CIRCLES_INFO,
@@ -50,13 +58,16 @@ from .usps import (
 
 __all__ = [
     "BINARY_SIGNATURES",
+    "CSVCheck",
     "CSVError",
     "Dataset",
     "DatasetInfo",
     "Option",
     "UspsUnavailableError",
     "available",
+    "check_csv",
     "clear_cache",
+    "csv_digest",
     "download_usps",
     "guess_label_column",
     "ensure_usps",

@@ -10,6 +10,7 @@ shows them.
 from __future__ import annotations
 
 import csv
+import hashlib
 import os
 import re
 from collections.abc import Iterator
@@ -223,6 +224,57 @@ def _decimal_point(cell: str) -> str:
 LABEL_NAMES = ("label", "labels", "class", "classes", "target", "species", "category")
 
 
+@dataclass(frozen=True)
+class CSVCheck:
+    """What the sidebar needs of an uploaded file before loading it: one bounded parse.
+
+    Small (names and a message, never the file's rows), so that a caller can remember
+    it for as long as the file is in the uploader: a refused file is refused once.
+
+    Attributes
+    ----------
+    digest : str
+        :func:`csv_digest` of the bytes ("" when a path could not be read).
+    column_names : tuple of str
+        The columns, as :func:`load_csv` names them (``x1 .. xd`` without a header):
+        the choices for the label column. Empty when the file is refused.
+    label_guess : str or None
+        The column that obviously holds class labels (see :func:`guess_label_column`).
+    error : str or None
+        Why the file cannot be used whatever its label column (too big, not UTF-8 text,
+        ragged, ...), as :class:`CSVError` would say it; None if it can be tried.
+    """
+
+    digest: str
+    column_names: tuple[str, ...] = ()
+    label_guess: str | None = None
+    error: str | None = None
+
+
+def csv_digest(content: bytes) -> str:
+    """A short fingerprint of an upload's bytes: equal bytes, equal digest (SHA-256)."""
+    return hashlib.sha256(content).hexdigest()[:20]
+
+
+def check_csv(source: bytes | str | os.PathLike) -> CSVCheck:
+    """Read the file once, within the app's limits, and say what :func:`load_csv` may ask.
+
+    Never raises for a bad file: the refusal is :attr:`CSVCheck.error`. The errors that
+    depend on the label column (a text column that is not the label, missing values)
+    come from :func:`load_csv`.
+    """
+    try:
+        data, _ = _read_bytes(source)
+    except CSVError as error:
+        return CSVCheck(digest="", error=str(error))
+    digest = csv_digest(data)
+    try:
+        table = _parse_table(_decode(data), None)
+    except CSVError as error:
+        return CSVCheck(digest=digest, error=str(error))
+    return CSVCheck(digest, tuple(table.names), _label_guess(table))
+
+
 def guess_label_column(source: bytes | str | os.PathLike) -> str | None:
     """The column that obviously holds class labels, or None.
 
@@ -230,22 +282,26 @@ def guess_label_column(source: bytes | str | os.PathLike) -> str | None:
     (``label``, ``class``, ``target``, ...; case-insensitive). Never raises: a file that
     cannot be read has no guess, and :func:`load_csv` says what is wrong with it.
     """
-    try:
-        data, _ = _read_bytes(source)
-        table = _parse_table(_decode(data), None)
-    except (CSVError, OSError):
-        return None
+    return check_csv(source).label_guess
+
+
+def _label_guess(table: _Table) -> str | None:
     if not table.has_header or len(table.names) < 2:
         return None
-    text = [
-        name
-        for j, name in enumerate(table.names)
-        if sum(_is_text(row[j]) for row in table.rows) > len(table.rows) / 2
-    ]
+    text = [name for j, name in enumerate(table.names) if _mostly_text(table, j)]
     if len(text) == 1:
         return text[0]
     named = [name for name in table.names if name.strip().lower() in LABEL_NAMES]
     return named[0] if len(named) == 1 else None
+
+
+def _mostly_text(table: _Table, j: int) -> bool:
+    column = [row[j] for row in table.rows]
+    try:
+        np.array(column, dtype=float)  # fast path: a column of plain numbers
+        return False
+    except ValueError:
+        return sum(map(_is_text, column)) > len(column) / 2
 
 
 # One physical line and its ending, split as io.StringIO(newline="") splits them (the
@@ -263,19 +319,22 @@ def _read_rows(text: str, delimiter: str) -> tuple[list[list[str]], list[int]]:
     is refused before the csv module holds it.
     """
     since_row = 0  # characters handed to the csv reader since it last returned a row
+    row_start = 1  # the line on which that row started
 
     def lines() -> Iterator[str]:
-        nonlocal since_row
+        nonlocal since_row, row_start
         for number, match in enumerate(_PHYSICAL_LINE.finditer(text), start=1):
             start, end = match.span()
             if start == end:
                 return
-            # On a line that starts a row and has no quotes, every separator splits.
-            if since_row == 0 and text.find('"', start, end) < 0:
-                _check_columns(text.count(delimiter, start, end) + 1, number)
+            if since_row == 0:
+                row_start = number
+                # On a line that starts a row and has no quotes, every separator splits.
+                if text.find('"', start, end) < 0:
+                    _check_columns(text.count(delimiter, start, end) + 1, number)
             since_row += end - start
             if since_row > MAX_ROW_CHARS:
-                _refuse_long_row(number, end - start, continued=since_row > end - start)
+                _refuse_long_row(text, match, row_start, number)
             yield match.group()
 
     reader = csv.reader(lines(), delimiter=delimiter)
@@ -290,6 +349,12 @@ def _read_rows(text: str, delimiter: str) -> tuple[list[list[str]], list[int]]:
                 rows.append([cell.strip() for cell in cells])
                 numbers.append(reader.line_num)
     except csv.Error as exc:
+        if "field larger than field limit" in str(exc):
+            raise CSVError(
+                f"Line {reader.line_num:,} holds a value of more than "
+                f"{csv.field_size_limit():,} characters: a quote (\") is probably not "
+                "closed. Close it, or remove the stray quote, and upload again."
+            ) from None
         raise CSVError(f"Line {reader.line_num} cannot be read as CSV: {exc}.") from None
     return rows, numbers
 
@@ -311,17 +376,22 @@ def _refuse_rows(text: str) -> None:
     )
 
 
-def _refuse_long_row(line: int, length: int, continued: bool) -> None:
-    if continued:
+def _refuse_long_row(text: str, line: re.Match, row_start: int, number: int) -> None:
+    limit = f"{MAX_ROW_CHARS // 2**20} MB"
+    if row_start < number:
         raise CSVError(
-            f"A quoted value that starts before line {line:,} runs on for more than "
-            f"{MAX_ROW_CHARS // 2**20} MB: a quote (\") is probably not closed. Close it, or "
-            "remove the stray quote, and upload again."
+            f"The row that starts on line {row_start:,} runs on past line {number:,}, for "
+            f"more than {limit}: a quote (\") is probably not closed. Close it, or remove "
+            "the stray quote, and upload again."
         )
+    start, end = line.span()
+    while end > start and text[end - 1] in "\r\n":  # without its ending, and no copy
+        end -= 1
+    length = end - start
     raise CSVError(
-        f"Line {line:,} is {length:,} characters long; the app reads rows of at most "
-        f"{MAX_ROW_CHARS // 2**20} MB. Check that the file has one row per line, and upload "
-        f"a table of at most {MAX_ROWS:,} rows and {MAX_COLUMNS:,} columns."
+        f"Line {number:,} is {length:,} characters long; the app reads rows of at most "
+        f"{limit}. Check that the file has one row per line, and upload a table of at most "
+        f"{MAX_ROWS:,} rows and {MAX_COLUMNS:,} columns."
     )
 
 
