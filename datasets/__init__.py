@@ -31,6 +31,7 @@ from .csv_loader import (
     guess_label_column,
     load_csv,
 )
+from .csv_uploads import UploadReader
 from .iris import IRIS_INFO, load_iris
 from .synthetic import (
     CIRCLES_INFO,
@@ -63,6 +64,7 @@ __all__ = [
     "Dataset",
     "DatasetInfo",
     "Option",
+    "UploadReader",
     "UspsUnavailableError",
     "available",
     "check_csv",
