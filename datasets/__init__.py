@@ -33,6 +33,7 @@ from .csv_loader import (
 )
 from .csv_uploads import UploadReader
 from .iris import IRIS_INFO, load_iris
+from .safe_text import spreadsheet_safe, spreadsheet_safe_row
 from .synthetic import (
     CIRCLES_INFO,
     FOUR_CLASSES_INFO,
@@ -75,6 +76,8 @@ __all__ = [
     "ensure_usps",
     "load",
     "load_csv",
+    "spreadsheet_safe",
+    "spreadsheet_safe_row",
     "usps_source_description",
     "usps_split_sizes",
 ]
