@@ -348,37 +348,106 @@ def _read_npz(path: str, mtime_ns: int, size: int) -> dict[str, np.ndarray]:
     """Read and check a USPS ``.npz`` once; return read-only float64 ``X`` and int ``y``.
 
     ``mtime_ns`` and ``size`` are only part of the cache key, so that a replaced
-    file is read again.
+    file is read again. Whatever is wrong with the file (truncated, empty, a ``.npy``,
+    text, a zero divisor, NaN pixels or labels), the error is
+    :class:`UspsUnavailableError` saying so and how to fix it.
     """
-    try:
-        with np.load(path) as z:
-            raw = {key: z[key] for key in ("X_train", "y_train", "X_test", "y_test", "divisor")}
-    except (OSError, ValueError, KeyError) as exc:
-        raise UspsUnavailableError(
-            f"{path} is not a USPS .npz file ({exc}). It needs the keys X_train, y_train, "
-            "X_test, y_test and divisor described in datasets/usps.py; fix or delete it "
-            "(a deleted cache file is downloaded again)."
-        ) from exc
+    raw = _load_arrays(path)
+    divisor = raw["divisor"]
+    if divisor.size != 1 or not _is_real(divisor) or not np.isfinite(divisor).all() or (
+        divisor.reshape(-1)[0] == 0
+    ):
+        raise _damaged(path, f"its divisor is {_show(divisor)}; expected one non-zero "
+                             f"number such as {DIVISOR}")
+    divisor = float(divisor.reshape(-1)[0])
     arrays = {}
     for split in FILES:
         X, y = raw[f"X_{split}"], raw[f"y_{split}"]
-        if X.ndim != 2 or X.shape[1] != N_PIXELS or y.shape != (X.shape[0],) or (
-            y.size and (y.min() < 0 or y.max() > 9)
-        ):
-            raise UspsUnavailableError(
-                f"{path}: X_{split} has shape {X.shape} and y_{split} shape {y.shape}; "
-                f"expected (n, {N_PIXELS}) and (n,) with digits 0..9. Fix or delete the file."
-            )
-        arrays[f"X_{split}"] = X / float(raw["divisor"])
+        if not (_is_real(X) and _is_real(y)):
+            raise _damaged(path, f"X_{split} holds {X.dtype} and y_{split} {y.dtype}; "
+                                 "expected numbers")
+        if X.ndim != 2 or X.shape[1] != N_PIXELS or y.shape != (X.shape[0],) or not len(y):
+            raise _damaged(path, f"X_{split} has shape {X.shape} and y_{split} shape "
+                                 f"{y.shape}; expected (n, {N_PIXELS}) and (n,) with n > 0")
+        digits = np.isfinite(y) & (y == np.round(y)) & (y >= 0) & (y <= 9)
+        if not digits.all():
+            bad = int(np.argmin(digits))
+            raise _damaged(path, f"y_{split}[{bad}] is {y[bad]}; every label must be a "
+                                 "digit 0..9")
+        pixels = X / divisor
+        inside = np.abs(pixels) <= 1  # False for NaN and infinite values too
+        if not inside.all():
+            bad = np.unravel_index(int(np.argmin(inside)), X.shape)
+            raise _damaged(path, f"X_{split}[{bad[0]}, {bad[1]}] is {X[bad]}, which over the "
+                                 f"divisor {divisor:g} is not a grey value in [-1, 1]")
+        arrays[f"X_{split}"] = pixels
         arrays[f"y_{split}"] = y.astype(np.int64)
     for array in arrays.values():
         array.flags.writeable = False
     return arrays
 
 
+_KEYS = ("X_train", "y_train", "X_test", "y_test", "divisor")
+
+
+def _load_arrays(path: str) -> dict[str, np.ndarray]:
+    """The five arrays of the file, or :class:`UspsUnavailableError` naming the problem."""
+    try:
+        with open(path, "rb") as file:
+            magic = file.read(6)
+            if not magic:
+                raise _damaged(path, "it is empty")
+            if magic == b"\x93NUMPY":
+                raise _damaged(path, "it holds a single array (a .npy file), not an .npz "
+                                     "archive of arrays")
+            if not magic.startswith(b"PK\x03\x04"):
+                raise _damaged(path, "it is not an .npz archive (a zip file of arrays)")
+            file.seek(0)
+            with np.load(file, allow_pickle=False) as archive:
+                missing = [key for key in _KEYS if key not in archive.files]
+                if missing:
+                    raise _damaged(path, f"it has no {', '.join(missing)} (it holds: "
+                                         f"{', '.join(archive.files) or 'nothing'})")
+                return {key: np.asarray(archive[key]) for key in _KEYS}
+    except UspsUnavailableError:
+        raise
+    # The failures of a truncated or corrupt archive are not one documented set (OSError,
+    # EOFError, ValueError, zipfile.BadZipFile, zlib.error, ...): each means the same.
+    except Exception as exc:
+        raise _damaged(path, f"it cannot be read ({type(exc).__name__}: {exc})") from exc
+
+
+def _is_real(array: np.ndarray) -> bool:
+    return np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)
+
+
+def _show(array: np.ndarray) -> str:
+    text = np.array2string(array, threshold=4, edgeitems=2)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _damaged(path: str, problem: str) -> UspsUnavailableError:
+    cached = Path(path) == cache_dir() / CACHE_FILENAME
+    fix = (
+        "delete it, and KPCA Lab downloads the digits again" if cached else
+        "fix or replace it, or unset KPCA_USPS_PATH to use the per-user cache "
+        f"in {cache_dir()} (downloaded once if needed)"
+    )
+    return UspsUnavailableError(
+        f"{path} is not a USPS .npz file: {problem}. It needs the keys X_train, y_train, "
+        f"X_test, y_test and divisor described in datasets/usps.py; {fix}."
+    )
+
+
 def read_usps(path: Path) -> dict[str, np.ndarray]:
     """The arrays of a USPS ``.npz`` file as float64 in [-1, 1], read once and cached."""
-    stat = path.stat()
+    try:
+        stat = path.stat()
+    except OSError as exc:
+        raise UspsUnavailableError(
+            f"{path} cannot be read ({exc.strerror or exc}). Check the file and its "
+            "permissions, or delete it if it is the per-user cache."
+        ) from exc
     return _read_npz(str(path), stat.st_mtime_ns, stat.st_size)
 
 
