@@ -140,11 +140,13 @@ def load(name: str, **options: Any) -> Dataset:
 
 
 def clear_cache() -> None:
-    """Forget every loaded data set (for tests, or after replacing the USPS file)."""
-    from .usps import _read_npz
+    """Forget every loaded data set and USPS download failure (for tests, or after
+    replacing the USPS file)."""
+    from .usps import _read_npz, forget_download_failures
 
     _load_cached.cache_clear()
     _read_npz.cache_clear()
+    forget_download_failures()
 
 
 # Bounded: the largest entry (all of USPS) is about 19 MB.
