@@ -17,6 +17,7 @@ Examples
 from __future__ import annotations
 
 import functools
+import math
 import numbers
 from collections.abc import Callable
 from typing import Any
@@ -189,9 +190,18 @@ def _checked(dataset: str, option: Option, value: Any) -> Any:
     ):
         kind = "an integer" if option.kind == "int" else "a number"
         raise ValueError(f"{where} must be {kind}; got {value!r}.")
-    value = int(value) if option.kind == "int" else float(value)
+    # Compared before it is converted: float() of an integer past 1e308 overflows
+    # (a link with a 400-digit n or noise must get this message, not a traceback).
     if not option.low <= value <= option.high:
         raise ValueError(
-            f"{where} must be between {option.low} and {option.high}; got {value}."
+            f"{where} must be between {option.low} and {option.high}; got {_shown(value)}."
         )
-    return value
+    return int(value) if option.kind == "int" else float(value)
+
+
+def _shown(value: numbers.Real) -> str:
+    """The value for a message; a huge integer by its length (its digits may be 100 kB)."""
+    if isinstance(value, numbers.Integral) and abs(value) >= 10**15:
+        digits = int(int(abs(value)).bit_length() * math.log10(2)) + 1
+        return f"{'a negative' if value < 0 else 'an'} integer of about {digits:,} digits"
+    return str(value)
