@@ -124,6 +124,7 @@ def test_one_row_past_the_limit_is_refused_without_or_with_a_header(rows):
     for data in (values, "v\n" + values):
         with pytest.raises(CSVError, match="the app's limit is 5,000 rows"):
             load_csv(data.encode())
+        assert "the app's limit is 5,000 rows" in check_csv(data.encode()).error
 
 
 # --- a file without a single number (issue 28) -------------------------------------

@@ -22,13 +22,13 @@ TOO_MANY_ROWS = b"v\n" + b"1\n" * 6000
 def parses(monkeypatch):
     """Counts the parses of a file's text (the costly step of both check and load)."""
     calls = []
-    parse = loader._parse_table
+    parse = loader.parse_table
 
     def counting(text, label_column):
         calls.append(label_column)
         return parse(text, label_column)
 
-    monkeypatch.setattr(loader, "_parse_table", counting)
+    monkeypatch.setattr(loader, "parse_table", counting)
     return calls
 
 
