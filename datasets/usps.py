@@ -68,8 +68,12 @@ N_TOTAL = sum(map(sum, USPS_CLASS_COUNTS.values()))
 # READ_TIMEOUT for a byte fails sooner.
 DOWNLOAD_DEADLINE = 120.0
 READ_TIMEOUT = 20.0
-# A failed download is remembered for this long (seconds), so that every USPS view in
-# every session says so at once instead of waiting on the same server again.
+# A failed download that took at least FAILURE_COST seconds (a stalled or slow server)
+# is remembered for FAILURE_MEMORY seconds, so that every USPS view in every session
+# says so at once instead of waiting on the same server again. A quicker failure (the
+# site refused the connection, answered 404) costs little to repeat, and is tried again
+# at once: the site may be back a moment later.
+FAILURE_COST = 2.0
 FAILURE_MEMORY = 300.0
 
 USPS_INFO = DatasetInfo(
@@ -139,8 +143,9 @@ def ensure_usps(progress: Progress | None = None) -> Path:
 
     One download runs at a time in the whole server process: a session that needs the
     digits while another downloads them waits for that download and uses its result. A
-    failed download is remembered for :data:`FAILURE_MEMORY` seconds, during which this
-    raises the same message at once (with when the next try is).
+    failed download that took :data:`FAILURE_COST` seconds or more is remembered for
+    :data:`FAILURE_MEMORY` seconds, during which this raises the same message at once
+    (with when the next try is).
 
     Parameters
     ----------
@@ -185,10 +190,12 @@ def ensure_usps(progress: Progress | None = None) -> Path:
                     f"{FAILURE_MEMORY - elapsed:.0f} s.)"
                 )
         _LAST_FAILURE.clear()
+        began = time.monotonic()
         try:
             return download_usps(progress=progress)
         except UspsUnavailableError as error:
-            _LAST_FAILURE[source] = (time.monotonic(), str(error))
+            if time.monotonic() - began >= FAILURE_COST:
+                _LAST_FAILURE[source] = (time.monotonic(), str(error))
             raise
     finally:
         _DOWNLOAD_LOCK.release()

@@ -29,6 +29,8 @@ BEHAVIOURS = {
     # Complete headers, then the body one byte every 0.05 s.
     "drips body": [b"HTTP/1.1 200 OK\r\nContent-Length: 1000000\r\n\r\n", b"x" * 1_000_000],
 }
+# Not stalling: answers at once that it has nothing.
+UNAVAILABLE = b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n"
 
 
 class StallingServer:
@@ -58,6 +60,9 @@ class StallingServer:
     def _serve(self, connection: socket.socket) -> None:
         with connection, suppress(OSError):
             connection.recv(65536)  # the request
+            if self.behaviour == "unavailable":
+                connection.sendall(UNAVAILABLE)
+                return
             parts = BEHAVIOURS[self.behaviour]
             if self.behaviour == "drips body":
                 connection.sendall(parts[0])
@@ -80,6 +85,7 @@ def stalling(no_usps, monkeypatch) -> Iterator:
     """``stalling(behaviour)`` starts a server and points KPCA_USPS_URL at it."""
     servers = []
     monkeypatch.setattr(usps, "DOWNLOAD_DEADLINE", DEADLINE)
+    monkeypatch.setattr(usps, "FAILURE_COST", DEADLINE / 2)  # a stall here costs 1 s
 
     def start(behaviour: str) -> StallingServer:
         server = StallingServer(behaviour)
@@ -132,6 +138,16 @@ def test_a_failure_is_remembered_then_tried_again(stalling, monkeypatch):
     monkeypatch.setattr(usps, "FAILURE_MEMORY", 0.0)
     timed_refusal(datasets.ensure_usps)
     assert server.connections == 2
+
+
+def test_a_quick_failure_is_not_remembered(stalling):
+    """A site that answers at once (here 503; or refuses the connection) costs nothing to
+    ask again, and may be back a moment later: every view asks."""
+    server = stalling("unavailable")
+    for _ in range(3):
+        message, _ = timed_refusal(datasets.ensure_usps)
+        assert "the server answered HTTP 503" in message and "next try" not in message
+    assert server.connections == 3
 
 
 def test_two_sessions_at_once_make_one_request(stalling):
