@@ -17,13 +17,24 @@ Examples
 from __future__ import annotations
 
 import functools
+import math
 import numbers
 from collections.abc import Callable
 from typing import Any
 
 from ._types import Dataset, DatasetInfo, Option
-from .csv_loader import BINARY_SIGNATURES, CSVError, guess_label_column, load_csv
+from .csv_loader import (
+    BINARY_SIGNATURES,
+    CSVCheck,
+    CSVError,
+    check_csv,
+    csv_digest,
+    guess_label_column,
+    load_csv,
+)
+from .csv_uploads import UploadReader
 from .iris import IRIS_INFO, load_iris
+from .safe_text import spreadsheet_safe, spreadsheet_safe_row
 from .synthetic import (
     CIRCLES_INFO,
     FOUR_CLASSES_INFO,
@@ -50,18 +61,24 @@ from .usps import (
 
 __all__ = [
     "BINARY_SIGNATURES",
+    "CSVCheck",
     "CSVError",
     "Dataset",
     "DatasetInfo",
     "Option",
+    "UploadReader",
     "UspsUnavailableError",
     "available",
+    "check_csv",
     "clear_cache",
+    "csv_digest",
     "download_usps",
     "guess_label_column",
     "ensure_usps",
     "load",
     "load_csv",
+    "spreadsheet_safe",
+    "spreadsheet_safe_row",
     "usps_source_description",
     "usps_split_sizes",
 ]
@@ -124,11 +141,13 @@ def load(name: str, **options: Any) -> Dataset:
 
 
 def clear_cache() -> None:
-    """Forget every loaded data set (for tests, or after replacing the USPS file)."""
-    from .usps import _read_npz
+    """Forget every loaded data set and USPS download failure (for tests, or after
+    replacing the USPS file)."""
+    from .usps import _read_npz, forget_download_failures
 
     _load_cached.cache_clear()
     _read_npz.cache_clear()
+    forget_download_failures()
 
 
 # Bounded: the largest entry (all of USPS) is about 19 MB.
@@ -171,9 +190,18 @@ def _checked(dataset: str, option: Option, value: Any) -> Any:
     ):
         kind = "an integer" if option.kind == "int" else "a number"
         raise ValueError(f"{where} must be {kind}; got {value!r}.")
-    value = int(value) if option.kind == "int" else float(value)
+    # Compared before it is converted: float() of an integer past 1e308 overflows
+    # (a link with a 400-digit n or noise must get this message, not a traceback).
     if not option.low <= value <= option.high:
         raise ValueError(
-            f"{where} must be between {option.low} and {option.high}; got {value}."
+            f"{where} must be between {option.low} and {option.high}; got {_shown(value)}."
         )
-    return value
+    return int(value) if option.kind == "int" else float(value)
+
+
+def _shown(value: numbers.Real) -> str:
+    """The value for a message; a huge integer by its length (its digits may be 100 kB)."""
+    if isinstance(value, numbers.Integral) and abs(value) >= 10**15:
+        digits = int(int(abs(value)).bit_length() * math.log10(2)) + 1
+        return f"{'a negative' if value < 0 else 'an'} integer of about {digits:,} digits"
+    return str(value)

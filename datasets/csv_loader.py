@@ -2,15 +2,16 @@
 
 The loader is pure: it reads its input and returns a new :class:`Dataset` or
 raises :class:`CSVError`, and keeps no state, so a failed upload never touches
-what was loaded before. Line numbers in messages are the file's physical lines,
-counting from 1 (the header, when there is one, is line 1), as a text editor
-shows them.
+what was loaded before. Reading the text within the app's limits is
+:mod:`datasets.csv_table`'s part; this module checks bytes and encodings, picks the
+columns and labels, and says what is wrong in the user's terms. Line numbers in
+messages are the file's physical lines, counting from 1 (the header, when there is
+one, is line 1), as a text editor shows them.
 """
 
 from __future__ import annotations
 
-import csv
-import io
+import hashlib
 import os
 import re
 from dataclasses import dataclass
@@ -19,18 +20,26 @@ from pathlib import Path
 import numpy as np
 
 from ._types import Dataset
+from .csv_table import (
+    DELIMITERS,
+    MAX_COLUMNS,
+    MAX_ROW_CHARS,
+    MAX_ROWS,
+    MISSING,
+    CSVError,
+    Table,
+    parse_table,
+    to_float,
+)
 
-# The app's limits: the kernel matrix is n × n and must stay interactive.
-MAX_ROWS = 5000
-MAX_COLUMNS = 1000
+__all__ = [
+    "BINARY_SIGNATURES", "CSVCheck", "CSVError", "MAX_BYTES", "MAX_COLUMNS", "MAX_ROWS",
+    "MAX_ROW_CHARS", "MIN_ROWS", "check_csv", "csv_digest", "guess_label_column", "load_csv",
+]
+
 MAX_BYTES = 200 * 2**20  # Streamlit's default upload limit
 MIN_ROWS = 3
 
-# Tried in this order; on a tie the rarer separators win, because a file with the
-# same number of semicolons on every line is semicolon-separated even if it also
-# has decimal commas.
-DELIMITERS = {"\t": "tab", ";": "semicolon", ",": "comma"}
-MISSING = {"", "na", "nan", "n/a", "null"}
 BINARY_SIGNATURES = {
     b"\x89PNG": "a PNG image",
     b"\xff\xd8\xff": "a JPEG image",
@@ -40,19 +49,6 @@ BINARY_SIGNATURES = {
     b"\xd0\xcf\x11\xe0": "an old Excel (.xls) workbook",
 }
 EXPORT_HINT = "Export the data as CSV (comma-separated values) and upload that."
-
-
-class CSVError(ValueError):
-    """The file cannot be used; the message is meant for the user as it is."""
-
-
-@dataclass(frozen=True)
-class _Table:
-    names: list[str]
-    rows: list[list[str]]
-    lines: list[int]  # physical line number of each row
-    has_header: bool
-    delimiter: str
 
 
 def load_csv(
@@ -89,8 +85,8 @@ def load_csv(
         With a short message naming the line or column at fault and the fix.
     """
     data, origin = _read_bytes(source)
-    table = _parse_table(_decode(data), label_column)
-    _check_size(len(table.rows), len(table.names))
+    table = parse_table(_decode(data), label_column)
+    _check_rows_limit(table.n_rows)
 
     label = _label_index(table, label_column)
     features = [j for j in range(len(table.names)) if j != label]
@@ -100,14 +96,18 @@ def load_csv(
             "numbers besides the labels."
         )
     X = _numeric_columns(table, features)
-    keep = _complete_rows(table, X, features, label, drop_nonfinite)
-    X, dropped = X[keep], int(np.count_nonzero(~keep))
+    _check_some_number(table, X, features)
+    labels = None if label is None else table.column_cells(label)
+    keep = _complete_rows(table, X, features, labels, label, drop_nonfinite)
+    dropped = int(np.count_nonzero(~keep))
+    if dropped:
+        X = X[keep]
     _check_rows(X, dropped)
 
     y, target_names = None, ()
-    if label is not None:
-        kept_rows = [row for row, kept in zip(table.rows, keep, strict=True) if kept]
-        y, target_names = _encode_labels([row[label] for row in kept_rows])
+    if labels is not None:
+        y, target_names = _encode_labels(
+            [cell for cell, kept in zip(labels, keep, strict=True) if kept])
     return Dataset(
         name="csv",
         X=X,
@@ -147,7 +147,7 @@ def _refuse_size(size: int) -> None:
 
 def _decode(data: bytes) -> str:
     """Bytes to text, refusing binary files and encodings other than UTF-8."""
-    if not data.strip():
+    if not data or data.isspace():
         raise CSVError("The file is empty.")
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise CSVError("The file is UTF-16 text. Save it as 'CSV UTF-8' and upload it again.")
@@ -167,63 +167,60 @@ def _decode(data: bytes) -> str:
         ) from None
 
 
-def _parse_table(text: str, label_column: str | None) -> _Table:
-    """Split text into equally long rows of stripped cells and find the header."""
-    delimiter = _detect_delimiter(text)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    rows, lines = [], []
-    try:
-        for cells in reader:
-            if any(cell.strip() for cell in cells):  # blank lines carry no data
-                rows.append([cell.strip() for cell in cells])
-                lines.append(reader.line_num)
-    except csv.Error as exc:
-        raise CSVError(f"Line {reader.line_num} cannot be read as CSV: {exc}.") from None
-    if not rows:
-        raise CSVError("The file is empty.")
-    if delimiter != ",":
-        # Semicolon or tab files from a European-locale spreadsheet write 1,5 for 1.5.
-        rows = [[_decimal_point(cell) for cell in cells] for cells in rows]
-
-    width = len(rows[0])
-    for cells, line in zip(rows, lines, strict=True):
-        if len(cells) != width:
-            raise CSVError(
-                f"Line {line} has {len(cells)} values but line {lines[0]} has {width} "
-                f"(reading the {DELIMITERS[delimiter]} as the separator). Every row needs the "
-                "same number of columns."
-            )
-    # A column that is empty everywhere, header included, is an artefact of a
-    # trailing separator, not data.
-    keep = [j for j in range(width) if any(cells[j] for cells in rows)]
-    rows = [[cells[j] for j in keep] for cells in rows]
-
-    # Naming the label column in the first row marks a header even when no column is
-    # numeric, so that the messages can use the user's names.
-    has_header = _has_header(rows) or (label_column is not None and label_column in rows[0])
-    if not has_header and len(rows) == 1 and any(_is_text(cell) for cell in rows[0]):
-        raise CSVError(
-            f"The file has only a header row ({', '.join(rows[0])}) and no data rows."
-        )
-    if has_header:
-        names = [name or f"x{j + 1}" for j, name in enumerate(rows[0])]
-        rows, lines = rows[1:], lines[1:]
-        _check_unique(names)
-    else:
-        names = [f"x{j + 1}" for j in range(len(rows[0]))]
-    return _Table(names, rows, lines, has_header, delimiter)
-
-
-_DECIMAL_COMMA = re.compile(r"[+-]?\d*,\d+(?:[eE][+-]?\d+)?")
-
-
-def _decimal_point(cell: str) -> str:
-    """``1,5`` → ``1.5`` (a lone decimal comma); any other cell unchanged."""
-    return cell.replace(",", ".") if _DECIMAL_COMMA.fullmatch(cell) else cell
-
-
 # Not "y": in a file with columns x, y it is a coordinate.
 LABEL_NAMES = ("label", "labels", "class", "classes", "target", "species", "category")
+
+
+@dataclass(frozen=True)
+class CSVCheck:
+    """What the sidebar needs of an uploaded file before loading it: one bounded parse.
+
+    Small (names and a message, never the file's rows), so that a caller can remember
+    it for as long as the file is in the uploader: a refused file is refused once.
+
+    Attributes
+    ----------
+    digest : str
+        :func:`csv_digest` of the bytes ("" when a path could not be read).
+    column_names : tuple of str
+        The columns, as :func:`load_csv` names them (``x1 .. xd`` without a header):
+        the choices for the label column. Empty when the file is refused.
+    label_guess : str or None
+        The column that obviously holds class labels (see :func:`guess_label_column`).
+    error : str or None
+        Why the file cannot be used whatever its label column (too big, not UTF-8 text,
+        ragged, ...), as :class:`CSVError` would say it; None if it can be tried.
+    """
+
+    digest: str
+    column_names: tuple[str, ...] = ()
+    label_guess: str | None = None
+    error: str | None = None
+
+
+def csv_digest(content: bytes) -> str:
+    """A short fingerprint of an upload's bytes: equal bytes, equal digest (SHA-256)."""
+    return hashlib.sha256(content).hexdigest()[:20]
+
+
+def check_csv(source: bytes | str | os.PathLike) -> CSVCheck:
+    """Read the file once, within the app's limits, and say what :func:`load_csv` may ask.
+
+    Never raises for a bad file: the refusal is :attr:`CSVCheck.error`. The errors that
+    depend on the label column (a text column that is not the label, missing values)
+    come from :func:`load_csv`.
+    """
+    try:
+        data, _ = _read_bytes(source)
+    except CSVError as error:
+        return CSVCheck(digest="", error=str(error))
+    digest = csv_digest(data)
+    try:
+        table = parse_table(_decode(data), None)
+        _check_rows_limit(table.n_rows)
+    except CSVError as error:
+        return CSVCheck(digest=digest, error=str(error))
+    return CSVCheck(digest, tuple(table.names), _label_guess(table))
 
 
 def guess_label_column(source: bytes | str | os.PathLike) -> str | None:
@@ -233,80 +230,50 @@ def guess_label_column(source: bytes | str | os.PathLike) -> str | None:
     (``label``, ``class``, ``target``, ...; case-insensitive). Never raises: a file that
     cannot be read has no guess, and :func:`load_csv` says what is wrong with it.
     """
-    try:
-        data, _ = _read_bytes(source)
-        table = _parse_table(_decode(data), None)
-    except (CSVError, OSError):
-        return None
+    return check_csv(source).label_guess
+
+
+def _label_guess(table: Table) -> str | None:
     if not table.has_header or len(table.names) < 2:
         return None
-    text = [
-        name
-        for j, name in enumerate(table.names)
-        if sum(_is_text(row[j]) for row in table.rows) > len(table.rows) / 2
-    ]
+    text = [name for j, name in enumerate(table.names)
+            if len(table.text_rows(j)) > table.n_rows / 2]
     if len(text) == 1:
         return text[0]
     named = [name for name in table.names if name.strip().lower() in LABEL_NAMES]
     return named[0] if len(named) == 1 else None
 
 
-def _detect_delimiter(text: str) -> str:
-    """The separator found the same number of times on each of the first lines."""
-    sample = [line for line in text.splitlines()[:50] if line.strip()][:20]
-    consistent = {}
-    for delimiter in DELIMITERS:
-        counts = {line.count(delimiter) for line in sample}
-        if len(counts) == 1 and min(counts) > 0:
-            consistent[delimiter] = counts.pop()
-    if consistent:
-        return max(consistent, key=consistent.get)  # first in DELIMITERS on a tie
-    # Ragged or single-column: the most frequent separator gives the clearest error.
-    return max(",;\t", key=lambda d: sum(line.count(d) for line in sample))
-
-
-def _has_header(rows: list[list[str]]) -> bool:
-    """True if some first-row cell is text above a column that is mostly numbers."""
-    for j, cell in enumerate(rows[0]):
-        if _is_text(cell):
-            below = [row[j] for row in rows[1:] if row[j].lower() not in MISSING]
-            if below and sum(_to_float(value) is not None for value in below) > len(below) / 2:
-                return True
-    return False
-
-
-def _check_unique(names: list[str]) -> None:
-    seen: dict[str, int] = {}
-    for j, name in enumerate(names):
-        if name in seen:
-            raise CSVError(
-                f"The column name {name!r} appears twice in the header (columns {seen[name] + 1} "
-                f"and {j + 1}). Give each column a different name."
-            )
-        seen[name] = j
-
-
-def _check_size(n_rows: int, n_columns: int) -> None:
+def _check_rows_limit(n_rows: int) -> None:
+    # Columns were checked while reading, and so were rows past MAX_ROWS + 1.
     if n_rows > MAX_ROWS:
         raise CSVError(
             f"The file has {n_rows:,} data rows; the app's limit is {MAX_ROWS:,} rows, so that "
             f"the n × n kernel matrix stays quick. Upload a sample of at most {MAX_ROWS:,} rows."
         )
-    if n_columns > MAX_COLUMNS:
+
+
+def _check_some_number(table: Table, X: np.ndarray, features: list[int]) -> None:
+    """Refuse a file without a single finite number (e.g. all NaN): no rows to drop."""
+    if X.size and not np.isfinite(X).any():
+        besides = " besides the labels" if len(features) < len(table.names) else ""
         raise CSVError(
-            f"The file has {n_columns:,} columns; the app's limit is {MAX_COLUMNS:,} columns. "
-            "Keep the columns you need and upload again."
+            f"The file holds no numbers: every value in its columns{besides} is missing, "
+            f"NaN or infinite (e.g. {table.odd[features[0]][0]!r} on line {table.lines[0]}, "
+            f"column {table.names[features[0]]!r}). Check that this is the file you meant "
+            "to upload, with its values filled in."
         )
 
 
 def _complete_rows(
-    table: _Table, X: np.ndarray, features: list[int], label: int | None, drop: bool
+    table: Table, X: np.ndarray, features: list[int], labels: list[str] | None,
+    label: int | None, drop: bool,
 ) -> np.ndarray:
     """Mask of rows without missing, NaN or infinite values; refuse the others unless
     ``drop``."""
     complete = np.isfinite(X).all(axis=1)
-    if label is not None:
-        complete &= np.array([row[label].lower() not in MISSING for row in table.rows])
+    if labels is not None:
+        complete &= np.array([cell.lower() not in MISSING for cell in labels], dtype=bool)
     n_bad = len(X) - int(np.count_nonzero(complete))
     if n_bad and not drop:
         first = int(np.argmin(complete))
@@ -330,13 +297,13 @@ def _check_rows(X: np.ndarray, dropped: int) -> None:
                 f"values; KPCA needs at least {MIN_ROWS}."
             )
         raise CSVError(f"The file has {_rows(len(X))} of data; KPCA needs at least {MIN_ROWS}.")
-    if len(np.unique(X, axis=0)) == 1:
+    if (X == X[0]).all():  # not np.unique(X, axis=0): that sorts a copy of X
         raise CSVError(
             f"All {len(X)} rows have the same values; KPCA needs at least two different rows."
         )
 
 
-def _label_index(table: _Table, label_column: str | None) -> int | None:
+def _label_index(table: Table, label_column: str | None) -> int | None:
     if label_column is None:
         return None
     if label_column not in table.names:
@@ -348,31 +315,21 @@ def _label_index(table: _Table, label_column: str | None) -> int | None:
     return table.names.index(label_column)
 
 
-def _numeric_columns(table: _Table, columns: list[int]) -> np.ndarray:
-    """Parse the feature columns as float64; missing cells become NaN."""
-    X = np.empty((len(table.rows), len(columns)))
+def _numeric_columns(table: Table, columns: list[int]) -> np.ndarray:
+    """The feature columns as float64 (missing cells NaN); refuse columns of text."""
     text_columns = []
-    for k, j in enumerate(columns):
-        column = [row[j] for row in table.rows]
-        try:
-            X[:, k] = np.array(column, dtype=float)  # fast path: every cell a plain number
-            continue
-        except ValueError:
-            pass
-        values = [_to_float(cell) for cell in column]
-        bad = [i for i, value in enumerate(values) if value is None]
-        if len(bad) > len(values) / 2:
+    for j in columns:
+        text = table.text_rows(j)
+        if len(text) > table.n_rows / 2:
             # Show a decimal comma if there is one: it is the likeliest cause.
-            example = next((i for i in bad if _decimal_comma_hint(table.rows[i][j])), bad[0])
+            example = next((i for i in text if _decimal_comma_hint(table.odd[j][i])), text[0])
             text_columns.append((j, example))
-        elif bad:
-            raise CSVError(_stray_text_message(table, j, bad[0]))
-        else:
-            X[:, k] = values
+        elif text:
+            raise CSVError(_stray_text_message(table, j, text[0]))
     if not text_columns:
-        return X
+        return table.values[:, columns]  # a copy: the table is not the caller's
     j, i = text_columns[0]
-    value, line = table.rows[i][j], table.lines[i]
+    value, line = table.odd[j][i], table.lines[i]
     if len(text_columns) == len(columns):
         message = (
             f"No numeric columns found: every column holds text (e.g. {value!r} on line {line}). "
@@ -386,8 +343,8 @@ def _numeric_columns(table: _Table, columns: list[int]) -> np.ndarray:
     raise CSVError(message + _decimal_comma_hint(value))
 
 
-def _stray_text_message(table: _Table, j: int, i: int) -> str:
-    value, name = table.rows[i][j], table.names[j]
+def _stray_text_message(table: Table, j: int, i: int) -> str:
+    value, name = table.odd[j][i], table.names[j]
     return (
         f"Column {name!r} has a non-numeric value {value!r} on line {table.lines[i]} of the "
         f"file. Correct that cell or delete its row, or choose {name!r} as the label column."
@@ -405,31 +362,19 @@ def _rows(k: int) -> str:
     return "1 row" if k == 1 else f"{k} rows"
 
 
-def _to_float(cell: str) -> float | None:
-    """The cell's number, NaN for a missing value, or None for text."""
-    if cell.lower() in MISSING:
-        return float("nan")
-    try:
-        return float(cell)
-    except ValueError:
-        return None
-
-
-def _is_text(cell: str) -> bool:
-    return _to_float(cell) is None
-
-
 def _encode_labels(labels: list[str]) -> tuple[np.ndarray, tuple[str, ...]]:
     """Map labels to 0..k-1 in sorted order (numerically if they are all numbers)."""
     distinct = set(labels)
-    numeric = all(_to_float(value) is not None for value in distinct)
-    names = sorted(distinct, key=float if numeric else str)
+    numeric = all(to_float(value) is not None for value in distinct)
+    # Ties in value ("1" and "1.0" are two labels) are broken by spelling: a set's order
+    # changes from run to run.
+    names = sorted(distinct, key=(lambda value: (float(value), value)) if numeric else str)
     index = {name: k for k, name in enumerate(names)}
     return np.array([index[value] for value in labels], dtype=np.int64), tuple(names)
 
 
 def _describe(
-    table: _Table, origin: str, X: np.ndarray, label: int | None,
+    table: Table, origin: str, X: np.ndarray, label: int | None,
     target_names: tuple[str, ...], dropped: int,
 ) -> str:
     parts = [f"Your data from {origin}: {X.shape[0]} rows and {X.shape[1]} numeric columns"]

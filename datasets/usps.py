@@ -31,8 +31,12 @@ from __future__ import annotations
 
 import functools
 import gzip
+import http.client
 import os
+import socket
 import tempfile
+import threading
+import time
 import urllib.error
 import urllib.request
 import zlib
@@ -59,6 +63,18 @@ USPS_CLASS_COUNTS: Mapping[str, tuple[int, ...]] = {
     "test": (359, 264, 198, 166, 200, 160, 170, 147, 166, 177),
 }
 N_TOTAL = sum(map(sum, USPS_CLASS_COUNTS.values()))
+# The download (~1.9 MB in two files) gets this long in all, however the server behaves:
+# one that drips a byte at a time is cut off too. A read that waits longer than
+# READ_TIMEOUT for a byte fails sooner.
+DOWNLOAD_DEADLINE = 120.0
+READ_TIMEOUT = 20.0
+# A failed download that took at least FAILURE_COST seconds (a stalled or slow server)
+# is remembered for FAILURE_MEMORY seconds, so that every USPS view in every session
+# says so at once instead of waiting on the same server again. A quicker failure (the
+# site refused the connection, answered 404) costs little to repeat, and is tried again
+# at once: the site may be back a moment later.
+FAILURE_COST = 2.0
+FAILURE_MEMORY = 300.0
 
 USPS_INFO = DatasetInfo(
     name="usps",
@@ -125,6 +141,12 @@ def usps_source_description() -> str:
 def ensure_usps(progress: Progress | None = None) -> Path:
     """Return the path of a USPS ``.npz`` file, downloading it into the cache if needed.
 
+    One download runs at a time in the whole server process: a session that needs the
+    digits while another downloads them waits for that download and uses its result. A
+    failed download that took :data:`FAILURE_COST` seconds or more is remembered for
+    :data:`FAILURE_MEMORY` seconds, during which this raises the same message at once
+    (with when the next try is).
+
     Parameters
     ----------
     progress : callable, optional
@@ -134,7 +156,7 @@ def ensure_usps(progress: Progress | None = None) -> Path:
     ------
     UspsUnavailableError
         If ``KPCA_USPS_PATH`` names a missing file, or no file is cached and the
-        download fails.
+        download fails (now or within the last :data:`FAILURE_MEMORY` seconds).
     """
     env = os.environ.get("KPCA_USPS_PATH")
     if env:
@@ -151,7 +173,43 @@ def ensure_usps(progress: Progress | None = None) -> Path:
     cached = cache_dir() / CACHE_FILENAME
     if cached.is_file():
         return cached
-    return download_usps(progress=progress)
+    # The longest another session's download can take, and a margin.
+    if not _DOWNLOAD_LOCK.acquire(timeout=DOWNLOAD_DEADLINE + READ_TIMEOUT + 5):
+        raise UspsUnavailableError(_unavailable(
+            "another session's download of them has not finished; try again in a minute"))
+    try:
+        if cached.is_file():  # the download this session waited for succeeded
+            return cached
+        source = (base_url(), str(cache_dir()))
+        failed = _LAST_FAILURE.get(source)
+        if failed is not None:
+            elapsed = time.monotonic() - failed[0]
+            if elapsed < FAILURE_MEMORY:
+                raise UspsUnavailableError(
+                    f"{failed[1]} (Tried {elapsed:.0f} s ago; the next try is in "
+                    f"{FAILURE_MEMORY - elapsed:.0f} s.)"
+                )
+        _LAST_FAILURE.clear()
+        began = time.monotonic()
+        try:
+            return download_usps(progress=progress)
+        except UspsUnavailableError as error:
+            if time.monotonic() - began >= FAILURE_COST:
+                _LAST_FAILURE[source] = (time.monotonic(), str(error))
+            raise
+    finally:
+        _DOWNLOAD_LOCK.release()
+
+
+# One download at a time per server process; the last failure, keyed by where it was
+# downloaded from and to (another URL or cache directory is tried at once).
+_DOWNLOAD_LOCK = threading.Lock()
+_LAST_FAILURE: dict[tuple[str, str], tuple[float, str]] = {}
+
+
+def forget_download_failures() -> None:
+    """Try the download again on the next request (e.g. after fixing the network)."""
+    _LAST_FAILURE.clear()
 
 
 def download_usps(
@@ -160,7 +218,8 @@ def download_usps(
     cache: Path | None = None,
     progress: Progress | None = None,
     expected_counts: Mapping[str, Sequence[int]] | None = USPS_CLASS_COUNTS,
-    timeout: float = 30.0,
+    timeout: float | None = None,
+    deadline: float | None = None,
 ) -> Path:
     """Download the ESL text files, validate them, and cache them as ``usps.npz``.
 
@@ -180,8 +239,11 @@ def download_usps(
         Required number of images of each digit 0..9 per split. Defaults to the
         published counts; tests pass the counts of their small files. None checks
         only the row format.
-    timeout : float
-        Seconds to wait for the server before giving up.
+    timeout : float, optional
+        Seconds to wait for any one answer of the server; default :data:`READ_TIMEOUT`.
+    deadline : float, optional
+        Seconds the whole download may take, however the server behaves (a server that
+        sends a byte now and then is cut off); default :data:`DOWNLOAD_DEADLINE`.
 
     Returns
     -------
@@ -195,6 +257,9 @@ def download_usps(
     """
     url = url or base_url()
     url = url if url.endswith("/") else url + "/"
+    timeout = READ_TIMEOUT if timeout is None else timeout
+    deadline = DOWNLOAD_DEADLINE if deadline is None else deadline
+    end_by = time.monotonic() + deadline
     cache = Path(cache) if cache is not None else cache_dir()
     report = progress or (lambda fraction, message: None)
     try:
@@ -211,7 +276,7 @@ def download_usps(
             part = _temporary(cache, suffix=f".{filename}.part")
             temporaries.append(part)
             _fetch(url + filename, part, report, start=0.45 * i, stop=0.45 * (i + 1),
-                   timeout=timeout, cache=cache)
+                   timeout=timeout, end_by=end_by, deadline=deadline, cache=cache)
             report(0.45 * (i + 1), f"Checking {filename}")
             X, y = _parse_esl_file(part, filename, url, cache)
             if expected_counts is not None:
@@ -241,39 +306,127 @@ def _temporary(directory: Path, suffix: str) -> Path:
 
 def _fetch(
     url: str, dest: Path, report: Progress, *, start: float, stop: float,
-    timeout: float, cache: Path,
+    timeout: float, end_by: float, deadline: float, cache: Path,
 ) -> None:
-    """Stream ``url`` into ``dest``, reporting progress between ``start`` and ``stop``."""
+    """Stream ``url`` into ``dest``, reporting progress between ``start`` and ``stop``.
+
+    Gives up at the monotonic time ``end_by``: a watchdog shuts the connection's socket
+    down then, which ends any read that is waiting, even one in the middle of headers
+    sent a byte at a time (per-read timeouts alone never end a drip).
+    """
     base, name = url.rsplit("/", 1)
     base += "/"
     report(start, f"Downloading {name}")
-    try:
-        with urllib.request.urlopen(url, timeout=timeout) as response, dest.open("wb") as out:
-            total = int(response.headers.get("Content-Length") or 0)
-            received = 0
-            while chunk := response.read(1 << 16):
-                out.write(chunk)
-                received += len(chunk)
-                if total:
-                    fraction = start + (stop - start) * min(received / total, 1.0)
-                    report(fraction, f"Downloading {name}: {received // 1024} of "
-                                     f"{total // 1024} kB")
-    except urllib.error.HTTPError as exc:
-        exc.close()  # it holds the open connection, which would otherwise leak
-        raise UspsUnavailableError(
-            _unavailable(f"the server answered HTTP {exc.code} for {url}", cache, base)
-        ) from exc
-    except (urllib.error.URLError, OSError) as exc:
-        reason = getattr(exc, "reason", exc)
-        raise UspsUnavailableError(
-            _unavailable(f"cannot download {url} ({reason})", cache, base)
-        ) from exc
+    total = received = 0
+    remaining = end_by - time.monotonic()
+    if remaining <= 0:  # the first file took all the time there was
+        raise _too_slow(url, deadline, cache, base)
+    with _Watchdog(end_by) as watchdog:
+        try:
+            opener = watchdog.opener()
+            with opener.open(url, timeout=min(timeout, remaining)) as response, \
+                    dest.open("wb") as out:
+                total = int(response.headers.get("Content-Length") or 0)
+                while chunk := response.read(1 << 16):
+                    out.write(chunk)
+                    received += len(chunk)
+                    if total:
+                        fraction = start + (stop - start) * min(received / total, 1.0)
+                        report(fraction, f"Downloading {name}: {received // 1024} of "
+                                         f"{total // 1024} kB")
+        # Whatever a cut connection raises (OSError, http.client errors), it means this.
+        except Exception as exc:
+            if watchdog.expired or time.monotonic() >= end_by:
+                raise _too_slow(url, deadline, cache, base) from exc
+            if isinstance(exc, urllib.error.HTTPError):
+                exc.close()  # it holds the open connection, which would otherwise leak
+                raise UspsUnavailableError(
+                    _unavailable(f"the server answered HTTP {exc.code} for {url}", cache, base)
+                ) from exc
+            if isinstance(exc, urllib.error.URLError | OSError | http.client.HTTPException):
+                reason = getattr(exc, "reason", None) or exc
+                raise UspsUnavailableError(
+                    _unavailable(f"cannot download {url} ({reason})", cache, base)
+                ) from exc
+            raise
+        if watchdog.expired:  # the cut ended the body early, without an error
+            raise _too_slow(url, deadline, cache, base)
     # http.client returns a short body without complaint when the connection drops.
     if total and received < total:
         raise UspsUnavailableError(
             _unavailable(f"the download of {url} stopped after {received} of {total} bytes; "
                          "nothing was cached", cache, base)
         )
+
+
+def _too_slow(url: str, deadline: float, cache: Path, base: str) -> UspsUnavailableError:
+    return UspsUnavailableError(_unavailable(
+        f"the download of {url} did not finish within {deadline:g} s (the server answers "
+        "too slowly, or not at all); nothing was cached", cache, base))
+
+
+class _Watchdog:
+    """Shuts down every connection :meth:`opener` makes once ``end_by`` has passed."""
+
+    def __init__(self, end_by: float) -> None:
+        self.end_by = end_by
+        self.expired = False
+        # The sockets themselves: urllib sets a connection's ``sock`` to None once the
+        # headers are in, while the response goes on reading from the same socket.
+        self._sockets: list[socket.socket] = []
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="usps-download-deadline",
+                                        daemon=True)
+
+    def __enter__(self) -> _Watchdog:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._done.set()
+        self._thread.join()
+
+    def opener(self) -> urllib.request.OpenerDirector:
+        """urllib's usual opener (proxies, redirects), whose connections are watched."""
+        track = self._track
+
+        class HTTPHandler(urllib.request.HTTPHandler):
+            def do_open(self, http_class, req, **kwargs):
+                return super().do_open(track(http_class), req, **kwargs)
+
+        class HTTPSHandler(urllib.request.HTTPSHandler):
+            def do_open(self, http_class, req, **kwargs):
+                return super().do_open(track(http_class), req, **kwargs)
+
+        return urllib.request.build_opener(HTTPHandler, HTTPSHandler)
+
+    def _track(self, http_class: type) -> Callable[..., http.client.HTTPConnection]:
+        def make(*args: object, **kwargs: object) -> http.client.HTTPConnection:
+            connection = http_class(*args, **kwargs)
+            connect = connection.connect
+
+            def connect_and_watch() -> None:
+                connect()  # for HTTPS, connection.sock is the SSL socket after this
+                self._sockets.append(connection.sock)
+
+            connection.connect = connect_and_watch
+            return connection
+
+        return make
+
+    def _watch(self) -> None:
+        if self._done.wait(max(self.end_by - time.monotonic(), 0)):
+            return
+        self.expired = True
+        # Again every 0.2 s, for a connection that was still being opened at the deadline.
+        while True:
+            for sock in list(self._sockets):
+                with suppress(OSError):
+                    # socket.socket's own shutdown, also for an SSL socket (whose
+                    # override would unwrap it under the reading thread's feet).
+                    socket.socket.shutdown(sock, socket.SHUT_RDWR)
+            if self._done.wait(0.2):
+                return
 
 
 def _parse_esl_file(path: Path, filename: str, url: str, cache: Path) -> tuple[np.ndarray, ...]:
@@ -348,37 +501,106 @@ def _read_npz(path: str, mtime_ns: int, size: int) -> dict[str, np.ndarray]:
     """Read and check a USPS ``.npz`` once; return read-only float64 ``X`` and int ``y``.
 
     ``mtime_ns`` and ``size`` are only part of the cache key, so that a replaced
-    file is read again.
+    file is read again. Whatever is wrong with the file (truncated, empty, a ``.npy``,
+    text, a zero divisor, NaN pixels or labels), the error is
+    :class:`UspsUnavailableError` saying so and how to fix it.
     """
-    try:
-        with np.load(path) as z:
-            raw = {key: z[key] for key in ("X_train", "y_train", "X_test", "y_test", "divisor")}
-    except (OSError, ValueError, KeyError) as exc:
-        raise UspsUnavailableError(
-            f"{path} is not a USPS .npz file ({exc}). It needs the keys X_train, y_train, "
-            "X_test, y_test and divisor described in datasets/usps.py; fix or delete it "
-            "(a deleted cache file is downloaded again)."
-        ) from exc
+    raw = _load_arrays(path)
+    divisor = raw["divisor"]
+    if divisor.size != 1 or not _is_real(divisor) or not np.isfinite(divisor).all() or (
+        divisor.reshape(-1)[0] == 0
+    ):
+        raise _damaged(path, f"its divisor is {_show(divisor)}; expected one non-zero "
+                             f"number such as {DIVISOR}")
+    divisor = float(divisor.reshape(-1)[0])
     arrays = {}
     for split in FILES:
         X, y = raw[f"X_{split}"], raw[f"y_{split}"]
-        if X.ndim != 2 or X.shape[1] != N_PIXELS or y.shape != (X.shape[0],) or (
-            y.size and (y.min() < 0 or y.max() > 9)
-        ):
-            raise UspsUnavailableError(
-                f"{path}: X_{split} has shape {X.shape} and y_{split} shape {y.shape}; "
-                f"expected (n, {N_PIXELS}) and (n,) with digits 0..9. Fix or delete the file."
-            )
-        arrays[f"X_{split}"] = X / float(raw["divisor"])
+        if not (_is_real(X) and _is_real(y)):
+            raise _damaged(path, f"X_{split} holds {X.dtype} and y_{split} {y.dtype}; "
+                                 "expected numbers")
+        if X.ndim != 2 or X.shape[1] != N_PIXELS or y.shape != (X.shape[0],) or not len(y):
+            raise _damaged(path, f"X_{split} has shape {X.shape} and y_{split} shape "
+                                 f"{y.shape}; expected (n, {N_PIXELS}) and (n,) with n > 0")
+        digits = np.isfinite(y) & (y == np.round(y)) & (y >= 0) & (y <= 9)
+        if not digits.all():
+            bad = int(np.argmin(digits))
+            raise _damaged(path, f"y_{split}[{bad}] is {y[bad]}; every label must be a "
+                                 "digit 0..9")
+        pixels = X / divisor
+        inside = np.abs(pixels) <= 1  # False for NaN and infinite values too
+        if not inside.all():
+            bad = np.unravel_index(int(np.argmin(inside)), X.shape)
+            raise _damaged(path, f"X_{split}[{bad[0]}, {bad[1]}] is {X[bad]}, which over the "
+                                 f"divisor {divisor:g} is not a grey value in [-1, 1]")
+        arrays[f"X_{split}"] = pixels
         arrays[f"y_{split}"] = y.astype(np.int64)
     for array in arrays.values():
         array.flags.writeable = False
     return arrays
 
 
+_KEYS = ("X_train", "y_train", "X_test", "y_test", "divisor")
+
+
+def _load_arrays(path: str) -> dict[str, np.ndarray]:
+    """The five arrays of the file, or :class:`UspsUnavailableError` naming the problem."""
+    try:
+        with open(path, "rb") as file:
+            magic = file.read(6)
+            if not magic:
+                raise _damaged(path, "it is empty")
+            if magic == b"\x93NUMPY":
+                raise _damaged(path, "it holds a single array (a .npy file), not an .npz "
+                                     "archive of arrays")
+            if not magic.startswith(b"PK\x03\x04"):
+                raise _damaged(path, "it is not an .npz archive (a zip file of arrays)")
+            file.seek(0)
+            with np.load(file, allow_pickle=False) as archive:
+                missing = [key for key in _KEYS if key not in archive.files]
+                if missing:
+                    raise _damaged(path, f"it has no {', '.join(missing)} (it holds: "
+                                         f"{', '.join(archive.files) or 'nothing'})")
+                return {key: np.asarray(archive[key]) for key in _KEYS}
+    except UspsUnavailableError:
+        raise
+    # The failures of a truncated or corrupt archive are not one documented set (OSError,
+    # EOFError, ValueError, zipfile.BadZipFile, zlib.error, ...): each means the same.
+    except Exception as exc:
+        raise _damaged(path, f"it cannot be read ({type(exc).__name__}: {exc})") from exc
+
+
+def _is_real(array: np.ndarray) -> bool:
+    return np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)
+
+
+def _show(array: np.ndarray) -> str:
+    text = np.array2string(array, threshold=4, edgeitems=2)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _damaged(path: str, problem: str) -> UspsUnavailableError:
+    cached = Path(path) == cache_dir() / CACHE_FILENAME
+    fix = (
+        "delete it, and KPCA Lab downloads the digits again" if cached else
+        "fix or replace it, or unset KPCA_USPS_PATH to use the per-user cache "
+        f"in {cache_dir()} (downloaded once if needed)"
+    )
+    return UspsUnavailableError(
+        f"{path} is not a USPS .npz file: {problem}. It needs the keys X_train, y_train, "
+        f"X_test, y_test and divisor described in datasets/usps.py; {fix}."
+    )
+
+
 def read_usps(path: Path) -> dict[str, np.ndarray]:
     """The arrays of a USPS ``.npz`` file as float64 in [-1, 1], read once and cached."""
-    stat = path.stat()
+    try:
+        stat = path.stat()
+    except OSError as exc:
+        raise UspsUnavailableError(
+            f"{path} cannot be read ({exc.strerror or exc}). Check the file and its "
+            "permissions, or delete it if it is the per-user cache."
+        ) from exc
     return _read_npz(str(path), stat.st_mtime_ns, stat.st_size)
 
 

@@ -106,6 +106,12 @@ def test_integral_values_of_numpy_types_are_accepted():
         ("moons", {"seed": -1}, ["'seed'", "between 0 and 999"]),
         ("usps", {"split": "validation"}, ["'split'", "'train', 'test', 'all'", "validation"]),
         ("usps", {"n": 5}, ["'n'", "between 10 and 9298"]),
+        # Issue 28: integers past 1e308 (from a link) overflowed float().
+        ("circles", {"noise": 10**400}, ["'noise'", "between 0.0 and 0.5",
+                                         "got an integer of about 401 digits"]),
+        ("moons", {"noise": -(10**400)}, ["got a negative integer of about 401 digits"]),
+        ("circles", {"n": 10**5000}, ["'n'", "got an integer of about 5,001 digits"]),
+        ("moons", {"seed": 10**309}, ["'seed'", "between 0 and 999"]),
     ],
 )
 def test_invalid_requests_name_the_problem_and_the_allowed_values(name, options, fragments):
