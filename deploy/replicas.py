@@ -63,7 +63,7 @@ class Replica:
     """``streamlit run app.py`` on 127.0.0.1:``port``, logging to ``log``."""
 
     def __init__(self, port: int, log: Path, env: dict[str, str] | None = None,
-                 wait: bool = True) -> None:
+                 wait: bool = True, options: dict[str, str] | None = None) -> None:
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
         self.log = log
@@ -75,6 +75,8 @@ class Replica:
             "--browser.gatherUsageStats", "false",
             "--server.fileWatcherType", "none",
         ]  # fmt: skip
+        for name, value in (options or {}).items():  # e.g. {"runner.postScriptGC": "false"}
+            command += [f"--{name}", value]
         self._log_file = open(log, "w")  # noqa: SIM115 - closed in stop()
         self.started = time.monotonic()
         self.process = subprocess.Popen(command, cwd=ROOT, stdout=self._log_file,
@@ -130,11 +132,14 @@ class Cluster:
         Where the config, logs and stats socket go (a fresh temporary directory).
     env : dict | None
         Extra environment for the replicas (e.g. ``KPCA_USPS_PATH``).
+    options : dict | None
+        Extra ``streamlit run`` options, e.g. ``{"runner.postScriptGC": "false"}``.
     """
 
     def __init__(self, replicas: int = 2, port: int | None = None, *,
                  replica_ports: list[int] | None = None, workdir: Path | None = None,
-                 env: dict[str, str] | None = None) -> None:
+                 env: dict[str, str] | None = None,
+                 options: dict[str, str] | None = None) -> None:
         self.workdir = Path(workdir or tempfile.mkdtemp(prefix="kpca-replicas-"))
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.port = port or free_port()
@@ -145,7 +150,8 @@ class Cluster:
         self.haproxy: subprocess.Popen | None = None
         try:
             # Start them all, then wait: the replicas import the app side by side.
-            self.replicas = [Replica(p, self.workdir / f"replica{i}.log", env, wait=False)
+            self.replicas = [Replica(p, self.workdir / f"replica{i}.log", env, wait=False,
+                                     options=options)
                              for i, p in enumerate(ports, start=1)]
             for replica in self.replicas:
                 replica.wait()
