@@ -2,7 +2,8 @@
 # The one command that installs what the tests need and runs the whole suite:
 #   bash scripts/test.sh [extra pytest arguments]
 # It creates .venv with requirements-dev.txt (scripts/_venv.sh), installs Debian's
-# Chromium for the browser tests when it is missing, lints, and runs pytest.
+# Chromium for the browser tests and HAProxy for the deployment tests (tests/deploy)
+# when they are missing, lints, and runs pytest.
 # CI (.ci/run) calls exactly this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +13,12 @@ if [ ! -x /usr/bin/chromium ]; then
     SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+if [ ! -x /usr/sbin/haproxy ]; then
+    echo "== installing Debian's haproxy for the deployment tests"
+    SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq haproxy >/dev/null
 fi
 
 source scripts/_venv.sh

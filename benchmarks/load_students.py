@@ -1,0 +1,696 @@
+"""A class of N students on one server, or behind HAProxy, over Streamlit's own protocol.
+
+    python benchmarks/load_students.py --students 25 50 100 200      # one server, 3 min each
+    python benchmarks/load_students.py --students 4 --minutes 0.5    # a smoke run
+    python benchmarks/load_students.py --url http://host:8501 --students 50
+    python benchmarks/load_students.py --replicas 2 --students 100 --uploads 2 \\
+        --kill-replica 60                                             # HAProxy + failover
+    python benchmarks/load_students.py --students 0 --cpu-by-page --profile  # per page
+
+Each student is a Locust user (``Student``) holding one :class:`st_client.StreamlitSession`:
+it opens a link from :data:`CLASS` (most of the class on the lecture's current tour step,
+the rest on the tour, other steps, other datasets and kernels, USPS-2000 among them), then
+every 10–20 s changes a setting as a student would (γ one step on the sidebar's log
+slider, or one component more or fewer; on the tour page, Next/Back). Locust schedules
+the students (gevent: one process plays hundreds) and collects the timings through
+``events.request``; nothing draws, so the server is measured, not browsers.
+
+Every run the server sends back is checked against what that student asked for:
+
+* errors: an exception or an error box on the page, a run that never finished, a lost
+  connection;
+* mixing: the page, the query string and the sidebar's widgets must hold this student's
+  own dataset, kernel, γ, components (and tour step), the page's own statement of γ
+  (chart and caption titles, :data:`GAMMA_SHOWN`) must be this student's γ, the session
+  id must not change, and no student may ever receive another student's uploaded file
+  name.
+
+Reported per N: errors, mixing, time from message to script finished (median, p95,
+worst) for first views and for interactions, server CPU seconds per interaction (all
+pages, while the class works; ``--cpu-by-page``: each page alone on a quiet server),
+peak RSS and settled RSS (class idle but connected, and after everyone left), the load
+average, and the generator's own CPU. Target (issue 24): 100 students with p95
+interaction ≤ 2 s, 0 errors, 0 mixing, ≤ 1.5 GB.
+
+``--replicas N`` (N ≥ 2) starts N replicas and HAProxy (``deploy/replicas.py``) and
+reports how the students spread (affinity cookie, HAProxy's sessions, CPU per replica);
+``--uploads K`` makes K students upload a CSV; ``--kill-replica S`` kills replica 1
+S seconds into the class: its students reconnect through the balancer and reopen
+their link.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import itertools
+import json
+import math
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from urllib.parse import parse_qsl
+
+# Importing locust patches sockets, ssl and threads for gevent: it comes before anything
+# that opens a connection (requests and websocket-client, imported by st_client below).
+import gevent
+import psutil
+from locust import User, constant, task
+from locust.env import Environment
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
+
+from classroom import CLASS, DATASET, Expectation, Habits, Link, assign, make_change  # noqa: E402
+from st_client import Disconnected, Run, StreamlitSession  # noqa: E402
+
+from deploy.replicas import Cluster, Replica, free_port  # noqa: E402
+
+RESULTS = ROOT / "benchmarks" / "results"
+TARGET = {"students": 100, "p95_interaction_s": 2.0, "rss_gb": 1.5}
+
+
+# -- the class: Locust users --------------------------------------------------------------
+@dataclass
+class Sample:
+    kind: str  # open | change | upload | reconnect
+    link: str
+    page: str
+    seconds: float
+    ended: float  # time.monotonic()
+    student: int
+    replica: str
+    ok: bool
+    errors: list[str] = field(default_factory=list)
+    mixed: list[str] = field(default_factory=list)
+
+
+class Recorder:
+    """Every request of every student (a Locust ``request`` listener) and lost connections."""
+
+    def __init__(self) -> None:
+        self.samples: list[Sample] = []
+        self.disconnects: list[tuple[float, int, str, str]] = []  # (when, student, link, why)
+        self.uploads: dict[int, str] = {}  # student -> file name
+        self.uploads_lost: list[int] = []  # uploaders whose replica died
+
+    def on_request(self, request_type, name, response_time, response_length, exception=None,
+                   context=None, **_) -> None:
+        sample = (context or {}).get("sample")
+        if sample is not None:
+            self.samples.append(sample)
+
+    def foreign_uploads(self, student: int) -> list[str]:
+        return [name for who, name in self.uploads.items() if who != student]
+
+
+class Student(User):
+    """One student: open the link, then change a setting every 10–20 s."""
+
+    # The pause between changes is taken inside the task, reading the websocket (the
+    # server pings every 30 s and a browser answers at once), so Locust waits 0.
+    wait_time = constant(0)
+    plan: list[Link] = []
+    uploaders: set[int] = set()
+    recorder = Recorder()
+    numbers = itertools.count()
+    timeout = 180.0
+    pause = (10.0, 20.0)  # seconds between two changes of one student
+    working = True  # False: the class stops changing settings (but stays connected)
+    in_flight = 0  # requests sent and not yet finished, over all students
+
+    def on_start(self) -> None:
+        self.number = next(Student.numbers)
+        self.link = self.plan[self.number % len(self.plan)]
+        self.random = random.Random(self.number)
+        self.habits = Habits(self.link.page, self.number)
+        self.session = StreamlitSession(self.host, timeout=self.timeout)
+        self.expect = Expectation(self.link.page, dict(parse_qsl(self.link.query)))
+        self._request("open", lambda: self.session.open(self.link.page, self.link.query))
+        if self.number in self.uploaders:
+            self._upload()
+
+    def on_stop(self) -> None:
+        self.session.close()
+
+    @task
+    def change_a_setting(self) -> None:
+        try:
+            self.session.idle(self.random.uniform(*self.pause))
+        except Disconnected as lost:
+            self._lost(lost)
+            return
+        if not Student.working or self.session.ws is None:
+            return
+        change = self.habits.next_change(self.session.widgets, self.expect.params)
+        if change is not None:
+            self._request("change", lambda: make_change(self.session, change), change[2])
+
+    def _upload(self) -> None:
+        """Switch to "Your own CSV" and upload a file only this student has."""
+        name = f"upload-{self.number}-{os.urandom(4).hex()}.csv"
+        rows = self.random.randint(60, 180)
+        lines = ["x1,x2,x3,label"] + [
+            f"{self.random.gauss(0, 1):.4f},{self.random.gauss(0, 1):.4f},"
+            f"{self.random.gauss(0, 1):.4f},{self.random.randint(0, 1)}" for _ in range(rows)]
+        self._request("change", lambda: self.session.set_widget(DATASET, "Your own CSV"),
+                      {**self.expect.params, "dataset": "csv"}, check_params=("dataset",))
+        self.recorder.uploads[self.number] = name
+        run = self._request("upload", lambda: self.session.upload(
+            "CSV file", name, "\n".join(lines).encode()), {**self.expect.params},
+            check_params=("dataset",))
+        if run is not None and run.finished:
+            sample = self.recorder.samples[-1]
+            if f"On screen: **{name}**" not in run.all_text():
+                sample.errors.append("the upload is not named on screen")
+            # γ follows the new data (by design): the server's choice becomes expected.
+            self.expect.params.update(
+                {k: v for k, v in parse_qsl(run.query_string) if k in ("gamma",)})
+
+    # -- bookkeeping ----------------------------------------------------------------------
+    def _request(self, kind: str, call, expected: dict | None = None,
+                 check_params: tuple[str, ...] | None = None) -> Run | None:
+        started = time.perf_counter()
+        sample = Sample(kind, self.link.name, self.link.page, 0.0, 0.0, self.number,
+                        self.session.http.cookies.get("KPCA_REPLICA") or "", False)
+        run = None
+        Student.in_flight += 1
+        try:
+            run = call()
+        except Disconnected as lost:
+            sample.errors.append(f"disconnected: {lost}")
+        except Exception as error:  # noqa: BLE001 - any failure is a reported error
+            sample.errors.append(f"{type(error).__name__}: {str(error)[:200]}")
+        finally:
+            Student.in_flight -= 1
+        sample.seconds = run.seconds if run is not None else time.perf_counter() - started
+        sample.ended = time.monotonic()
+        sample.replica = self.session.http.cookies.get("KPCA_REPLICA") or sample.replica
+        if run is not None:
+            params = self.expect.params if expected is None else expected
+            if check_params is not None:
+                params = {k: v for k, v in params.items() if k in check_params}
+            # A reconnect may land on another replica: a new session is right there.
+            expect = Expectation(self.link.page, params,
+                                 "" if kind == "reconnect" else self.expect.session_id)
+            errors, mixed = expect.check(run, self.recorder.foreign_uploads(self.number))
+            sample.errors += errors
+            sample.mixed += mixed
+            if run.finished and not errors:
+                if expected is not None:
+                    self.expect.params = dict(expected)
+                if not self.expect.session_id or kind == "reconnect":
+                    self.expect.session_id = run.session_id
+        sample.ok = run is not None and run.finished and not sample.errors and not sample.mixed
+        self.environment.events.request.fire(
+            request_type=kind, name=f"{kind} {self.link.page}",
+            response_time=sample.seconds * 1000, response_length=run.bytes if run else 0,
+            exception=None if sample.ok else RuntimeError("; ".join(
+                (sample.errors + sample.mixed)[:2])),
+            context={"sample": sample})
+        if run is None and self.session.ws is None:
+            self._lost(Disconnected(sample.errors[-1] if sample.errors else "lost"))
+        return run
+
+    def _lost(self, why: Disconnected) -> None:
+        """The connection dropped: reconnect (with backoff, as the frontend does)."""
+        self.recorder.disconnects.append((time.monotonic(), self.number, self.link.name,
+                                          str(why)[:200]))
+        # The address bar holds the last view the server confirmed: that is what the
+        # browser reopens, and what the student must get back.
+        self.expect.params.update({k: v for k, v in parse_qsl(self.session.query_string)
+                                   if k in self.expect.params})
+        check = None
+        if self.expect.params.get("dataset") == "csv":
+            # An upload lives in its replica's memory and no link can carry it: the
+            # reopened link falls back to a built-in dataset (and says so).
+            self.recorder.uploads_lost.append(self.number)
+            check = tuple(k for k in self.expect.params if k not in ("dataset", "gamma"))
+        delay = 0.5
+        for _ in range(12):
+            run = self._request("reconnect", self.session.reconnect, check_params=check)
+            if run is not None and run.finished:
+                if check is not None:  # the fallback data and its γ are now this view
+                    self.expect.params.update({k: v for k, v in parse_qsl(run.query_string)
+                                               if k in ("dataset", "gamma")})
+                return
+            gevent.sleep(delay)
+            delay = min(delay * 2, 10)
+
+
+# -- the server side: CPU and memory ----------------------------------------------------
+class ServerWatch:
+    """CPU seconds and resident memory of the server processes, sampled every 0.25 s."""
+
+    def __init__(self, pids: list[int]) -> None:
+        self.processes = [psutil.Process(pid) for pid in pids]
+        self.last_cpu = [0.0] * len(self.processes)
+        self.cpu()
+        self.peak = 0
+        self.samples: list[tuple[float, int]] = []
+        self._greenlet = gevent.spawn(self._run)
+
+    def _alive(self):
+        return [p for p in self.processes if p.is_running()]
+
+    def rss(self) -> int:
+        total = 0
+        for p in self._alive():
+            try:
+                total += p.memory_info().rss
+            except psutil.Error:
+                pass
+        return total
+
+    def cpu(self) -> list[float]:
+        """CPU seconds of each process (a dead one keeps its last reading)."""
+        for i, p in enumerate(self.processes):
+            try:
+                times = p.cpu_times()
+                self.last_cpu[i] = times.user + times.system
+            except psutil.Error:
+                pass
+        return list(self.last_cpu)
+
+    def _run(self) -> None:
+        while True:
+            rss = self.rss()
+            self.cpu()
+            self.peak = max(self.peak, rss)
+            self.samples.append((time.monotonic(), rss))
+            gevent.sleep(0.25)
+
+    def stop(self) -> None:
+        self._greenlet.kill()
+
+
+@dataclass
+class Target:
+    """Where the class goes: one server we started, a cluster, or a given URL."""
+
+    url: str
+    pids: list[int]
+    cluster: Cluster | None = None
+    replica: Replica | None = None
+
+    def stop(self) -> None:
+        if self.cluster:
+            self.cluster.stop()
+        if self.replica:
+            self.replica.stop()
+
+
+def start_target(args) -> Target:
+    env = {}
+    options = dict(o.split("=", 1) for o in args.streamlit_option)
+    if args.url:
+        return Target(args.url, args.server_pid or [])
+    workdir = Path(args.workdir or RESULTS / "servers")
+    workdir.mkdir(parents=True, exist_ok=True)
+    if args.replicas >= 2:
+        cluster = Cluster(args.replicas, workdir=workdir / f"cluster-{os.getpid()}", env=env,
+                          options=options)
+        return Target(cluster.url, [r.pid for r in cluster.replicas], cluster=cluster)
+    replica = Replica(free_port(), workdir / f"server-{os.getpid()}.log", env,
+                      options=options)
+    return Target(replica.url, [replica.pid], replica=replica)
+
+
+# -- one class ------------------------------------------------------------------------------
+def _stats(values: list[float]) -> dict:
+    if not values:
+        return {"n": 0, "median": None, "p95": None, "worst": None}
+    ordered = sorted(values)
+    p95 = ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
+    return {"n": len(values), "median": statistics.median(values), "p95": p95,
+            "worst": ordered[-1]}
+
+
+def run_class(target: Target, n: int, args) -> dict:
+    """N students on ``target`` for ``args.minutes``; the figures of the run."""
+    recorder = Recorder()
+    Student.plan = assign(n)
+    Student.recorder = recorder
+    Student.numbers = itertools.count()
+    Student.working, Student.in_flight = True, 0
+    Student.timeout, Student.pause = args.timeout, tuple(args.pause)
+    # The first to arrive on the lecture's view upload (on the Explorer, as in class).
+    Student.uploaders = set([i for i, link in enumerate(Student.plan)
+                             if link is CLASS[0]][: args.uploads])
+    env = Environment(user_classes=[Student], host=target.url)
+    env.events.request.add_listener(recorder.on_request)
+    watch = ServerWatch(target.pids)
+    me = psutil.Process()
+    load_before, me_before = os.getloadavg(), sum(me.cpu_times()[:2])
+    started = time.monotonic()
+    runner = env.create_local_runner()
+    runner.start(n, spawn_rate=max(n / args.arrival, 0.5))
+
+    def first_views_done() -> int:
+        return sum(1 for s in recorder.samples if s.kind == "open")
+
+    while first_views_done() < n and time.monotonic() - started < args.arrival + args.timeout:
+        gevent.sleep(0.5)
+    arrived = time.monotonic()
+    cpu_before = watch.cpu()
+    psutil.cpu_percent()  # the machine's busy share is measured from here
+    kill = None
+    if args.kill_replica is not None and target.cluster:
+        kill = gevent.spawn_later(args.kill_replica, _kill_first_replica, target, recorder)
+    print(f"  {n} students: first views done in {arrived - started:.0f} s; the class works "
+          f"for {args.minutes:g} min", flush=True)
+    gevent.sleep(args.minutes * 60)
+    steady_end = time.monotonic()
+    cpu_after = watch.cpu()
+    machine_busy = psutil.cpu_percent()  # all cores, everyone's processes
+    load_during = os.getloadavg()
+    Student.working = False
+    quiet_from = time.monotonic()
+    while Student.in_flight and time.monotonic() - quiet_from < args.timeout:
+        gevent.sleep(0.5)  # let the runs in flight finish
+    gevent.sleep(args.settle)
+    settled_connected = watch.rss()
+    replica_stats = target.cluster.servers() if target.cluster else []
+    runner.quit()
+    gevent.sleep(args.settle)
+    settled_after = watch.rss()
+    watch.stop()
+    me_cpu = sum(me.cpu_times()[:2]) - me_before
+
+    changes = [s for s in recorder.samples if s.kind == "change"]
+    steady = [s for s in changes if arrived <= s.ended <= steady_end]
+    cpu_used = [b - a for a, b in zip(cpu_before, cpu_after, strict=True)]
+    killed_at = kill.value if kill is not None else None
+    by_page = collections.defaultdict(list)
+    for s in changes:
+        by_page[s.page].append(s.seconds)
+    result = {
+        "students": n,
+        "url": target.url,
+        "replicas": len(target.pids),
+        "minutes": args.minutes,
+        "load_average_before": load_before,
+        "load_average_during": load_during,
+        "errors": sum(1 for s in recorder.samples if s.errors),
+        "mixed": sum(1 for s in recorder.samples if s.mixed),
+        "students_with_mixing": len({s.student for s in recorder.samples if s.mixed}),
+        "disconnects": len(recorder.disconnects),
+        "first_view_s": _stats([s.seconds for s in recorder.samples if s.kind == "open"
+                                and not s.errors]),
+        "interaction_s": _stats([s.seconds for s in changes if not s.errors]),
+        "interaction_by_page_s": {p: _stats(v) for p, v in sorted(by_page.items())},
+        "interactions_steady": len(steady),
+        "server_cpu_s_steady": sum(cpu_used),
+        "server_cpu_s_per_interaction": (sum(cpu_used) / len(steady)) if steady else None,
+        "server_cpu_share_steady": sum(cpu_used) / (steady_end - arrived),
+        "machine_cpu_busy_pct": machine_busy,
+        "cores": psutil.cpu_count(),
+        "peak_rss_mb": watch.peak / 2**20,
+        "settled_rss_connected_mb": settled_connected / 2**20,
+        "settled_rss_after_mb": settled_after / 2**20,
+        "generator_cpu_share": me_cpu / (time.monotonic() - started),
+        "problems": [asdict(s) for s in recorder.samples if s.errors or s.mixed][:30],
+        "disconnect_log": recorder.disconnects[:50],
+    }
+    if target.cluster:
+        result["per_replica"] = _per_replica(target, recorder, cpu_used, replica_stats)
+    if killed_at is not None:
+        result["failover"] = _failover(recorder, killed_at)
+    if args.uploads:
+        result["uploads"] = _uploads(recorder)
+    return result
+
+
+def _kill_first_replica(target: Target, recorder: Recorder) -> float:
+    killed_at = time.monotonic()
+    replica = target.cluster.kill(0)
+    print(f"  killed replica 1 (pid {replica.pid})", flush=True)
+    return killed_at
+
+
+def _per_replica(target: Target, recorder: Recorder, cpu_used: list[float],
+                 stats: list[dict]) -> list[dict]:
+    first = {}
+    for s in recorder.samples:
+        if s.kind == "open":
+            first[s.student] = s.replica
+    counts = collections.Counter(first.values())
+    rows = []
+    for i, (replica, cpu) in enumerate(zip(target.cluster.replicas, cpu_used, strict=True),
+                                       start=1):
+        name = f"app{i}"
+        haproxy = next((row for row in stats if row["name"] == name), {})
+        rows.append({"replica": name, "port": replica.port, "students_opened": counts[name],
+                     "haproxy_status": haproxy.get("status"),
+                     "haproxy_sessions_total": haproxy.get("total"),
+                     "cpu_s_steady": cpu})
+    return rows
+
+
+def _failover(recorder: Recorder, killed_at: float) -> dict:
+    """What the kill cost: failed requests, who reconnected, how long they waited."""
+    lost = [d for d in recorder.disconnects if d[0] >= killed_at]
+    students = {d[1] for d in lost}
+    after = [s for s in recorder.samples if s.ended >= killed_at]
+    failed_changes = [s for s in after if s.kind == "change" and not s.ok]
+    reconnects = [s for s in after if s.kind == "reconnect"]
+    back = {}
+    for s in reconnects:
+        if s.ok and s.student not in back:
+            back[s.student] = s.ended - killed_at
+    others_failed = [s for s in after if not s.ok and s.student not in students]
+    failing = [s.ended - killed_at for s in after if not s.ok]
+    return {
+        "students_disconnected": len(students),
+        "interactions_failed": len(failed_changes),
+        "reconnect_attempts": len(reconnects),
+        "reconnects_ok": sum(1 for s in reconnects if s.ok),
+        "students_back": len(back),
+        "view_back_after_s": _stats(list(back.values())),
+        "failures_window_s": [min(failing), max(failing)] if failing else None,
+        "failures_among_other_students": len(others_failed),
+        "reconnected_to": dict(collections.Counter(
+            s.replica for s in reconnects if s.ok)),
+    }
+
+
+def _uploads(recorder: Recorder) -> dict:
+    ups = [s for s in recorder.samples if s.kind == "upload"]
+    leaks = [m for s in recorder.samples for m in s.mixed if "upload" in m]
+    return {"uploads": len(ups), "uploads_ok": sum(1 for s in ups if s.ok),
+            "upload_s": _stats([s.seconds for s in ups]), "seen_by_others": len(leaks),
+            "lost_with_their_replica": len(recorder.uploads_lost)}
+
+
+# -- each page alone: CPU per interaction and a profile of its reruns --------------------
+def cpu_by_page(target: Target, args) -> list[dict]:
+    """Each page of :data:`CLASS` alone on the server: CPU s per first view and change."""
+    watch = ServerWatch(target.pids)
+    rows = []
+    seen = set()
+    for link in CLASS:
+        key = (link.page, "USPS" in link.name)
+        if key in seen:
+            continue
+        seen.add(key)
+        habits = Habits(link.page, seed=7)
+        params = dict(parse_qsl(link.query))
+        session = StreamlitSession(target.url, timeout=args.timeout)
+        before = sum(watch.cpu())
+        run = session.open(link.page, link.query)
+        gevent.sleep(0.3)  # the last messages leave the server
+        first_cpu = sum(watch.cpu()) - before
+        errors, mixed = Expectation(link.page, params).check(run, [])
+        changes, profile = [], _Profile(target.pids[0]) if args.profile else None
+        for _ in range(args.repeats):
+            change = habits.next_change(session.widgets, params)
+            before = sum(watch.cpu())
+            done = make_change(session, change)
+            gevent.sleep(0.3)
+            problems = Expectation(link.page, change[2]).check(done, [])
+            changes.append((done.seconds, sum(watch.cpu()) - before,
+                            problems[0] + problems[1]))
+            params = change[2]
+        row = {"link": link.name, "page": link.page, "first_view_s": run.seconds,
+               "first_view_cpu_s": first_cpu,
+               "change_s": statistics.median(c[0] for c in changes),
+               "change_cpu_s": statistics.median(c[1] for c in changes),
+               "change_cpu_s_all": [round(c[1], 3) for c in changes],
+               "problems": (errors + mixed + [p for c in changes for p in c[2]])[:5],
+               "bytes_per_view": run.bytes}
+        if profile is not None:
+            row["profile_ms_per_change"] = profile.stop(args.repeats)
+            print(f"    {row['profile_ms_per_change']}", flush=True)
+        rows.append(row)
+        session.close()
+        print(f"  {link.name:24s} first view {run.seconds:6.2f} s ({first_cpu:5.2f} CPU s); "
+              f"change {row['change_s']:5.2f} s ({row['change_cpu_s']:5.2f} CPU s)"
+              + (f"  problems: {row['problems']}" if row["problems"] else ""), flush=True)
+    watch.stop()
+    return rows
+
+
+class _Profile:
+    """``py-spy record`` on the server while one page's changes run (collapsed stacks).
+
+    py-spy samples wall-clock time of the threads that are not idle, so on a busy
+    machine a frame's milliseconds include waiting for a core; the CPU seconds per
+    change come from the process's own counters instead.
+    """
+
+    RATE = 250
+    # Where a rerun's time goes besides the app's own code (file:function, inclusive).
+    BUCKETS = {
+        "whole run (script thread)": "script_runner.py:ScriptRunner._run_script",
+        "post-run gc.collect(2) (runner.postScriptGC)":
+            "script_runner.py:ScriptRunner._on_script_finished",
+        "app.py (router + sidebar + page)": "app.py:<module>",
+        "shared sidebar": "shell/sidebar.py:settings_sidebar",
+        "st.plotly_chart (figure to protobuf)": "plotly_chart.py:PlotlyMixin.plotly_chart",
+        "figure to JSON (plotly)": "plotly/io/_json.py:to_json_plotly",
+        "plotly figure building (update)": "plotly/basedatatypes.py:BasePlotlyType.update",
+    }
+
+    def __init__(self, pid: int) -> None:
+        self.path = RESULTS / f"pyspy-{pid}-{time.time_ns()}.txt"
+        self.process = subprocess.Popen(
+            [str(Path(sys.executable).with_name("py-spy")), "record", "--pid", str(pid),
+             "--rate", str(self.RATE), "--format", "raw", "--output", str(self.path)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        gevent.sleep(1.0)  # py-spy attaches
+
+    def stop(self, changes: int, top: int = 12) -> dict:
+        """Milliseconds per change: the buckets above and the app's own functions."""
+        self.process.send_signal(2)  # SIGINT: py-spy writes what it has
+        self.process.wait(timeout=60)
+        inclusive = collections.Counter()
+        for line in self.path.read_text().splitlines():
+            stack, _, count = line.rpartition(" ")
+            for frame in {_frame(f) for f in stack.split(";")} - {""}:
+                inclusive[frame] += int(count)
+        self.path.unlink()
+        scale = 1000 / self.RATE / max(changes, 1)
+        buckets = {name: round(scale * sum(n for f, n in inclusive.items() if f.endswith(key)),
+                               1) for name, key in self.BUCKETS.items()}
+        ours = [(f, round(n * scale, 1)) for f, n in inclusive.most_common()
+                if f.startswith(APP_CODE)][:top]
+        return {"buckets": buckets, "app": ours}
+
+
+APP_CODE = ("app_pages/", "shell/", "lessons/", "experiments/", "kpca_core/",
+            "datasets/")
+
+
+def _frame(text: str) -> str:
+    """``function (path/file.py:line)`` → ``path/file.py:function`` relative to the repo."""
+    match = re.match(r"(.*) \((.*?):\d+\)$", text.strip())
+    if not match:
+        return ""
+    function, path = match.groups()
+    marker = str(ROOT) + "/"
+    path = path.split(marker, 1)[1] if marker in path else path.split("site-packages/")[-1]
+    return f"{path}:{function}"
+
+
+# -- report --------------------------------------------------------------------------------
+def _fmt(stats: dict) -> str:
+    if not stats["n"]:
+        return "–"
+    return f"{stats['median']:.2f} / {stats['p95']:.2f} / {stats['worst']:.2f}"
+
+
+def print_table(results: list[dict]) -> None:
+    print("\n| N | errors | mixing | first view s (median / p95 / worst) | interaction s "
+          "(median / p95 / worst) | CPU s / interaction | server CPU (cores) | peak RSS MB |"
+          " settled RSS MB (connected / left) | load avg | machine busy | meets target |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in results:
+        p95 = r["interaction_s"]["p95"]
+        ok = (r["errors"] == 0 and r["mixed"] == 0 and p95 is not None
+              and p95 <= TARGET["p95_interaction_s"]
+              and r["peak_rss_mb"] <= TARGET["rss_gb"] * 1024)
+        cpu = r["server_cpu_s_per_interaction"]
+        print(f"| {r['students']} | {r['errors']} | {r['mixed']} | {_fmt(r['first_view_s'])} "
+              f"| {_fmt(r['interaction_s'])} | {'–' if cpu is None else f'{cpu:.3f}'} | "
+              f"{r['server_cpu_share_steady']:.2f} | {r['peak_rss_mb']:.0f} | "
+              f"{r['settled_rss_connected_mb']:.0f} / {r['settled_rss_after_mb']:.0f} | "
+              f"{r['load_average_during'][0]:.1f} | {r['machine_cpu_busy_pct']:.0f} % | "
+              f"{'yes' if ok else 'no'} |")
+    print(f"Target: {TARGET['students']} students, p95 interaction ≤ "
+          f"{TARGET['p95_interaction_s']} s, 0 errors, 0 mixing, ≤ {TARGET['rss_gb']} GB.")
+
+
+def main(argv: list[str] | None = None) -> list[dict]:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--students", type=int, nargs="+", default=[25, 50, 100, 200])
+    parser.add_argument("--minutes", type=float, default=3.0,
+                        help="how long the class changes settings, after everyone arrived")
+    parser.add_argument("--arrival", type=float, default=30.0,
+                        help="seconds over which the class opens its links")
+    parser.add_argument("--pause", type=float, nargs=2, default=[10.0, 20.0],
+                        metavar=("MIN", "MAX"), help="seconds between a student's changes")
+    parser.add_argument("--settle", type=float, default=15.0,
+                        help="seconds of quiet before the settled RSS is read")
+    parser.add_argument("--timeout", type=float, default=180.0, help="per request")
+    parser.add_argument("--url", help="an app already running (else one is started)")
+    parser.add_argument("--server-pid", type=int, nargs="*",
+                        help="with --url: the server processes to measure")
+    parser.add_argument("--replicas", type=int, default=1,
+                        help="≥ 2: that many replicas behind HAProxy (deploy/replicas.py)")
+    parser.add_argument("--uploads", type=int, default=0, help="students who upload a CSV")
+    parser.add_argument("--kill-replica", type=float, default=None, metavar="SECONDS",
+                        help="kill replica 1 this long after the class has arrived")
+    parser.add_argument("--fresh-server", action="store_true",
+                        help="a new server for each N (else one server for all)")
+    parser.add_argument("--cpu-by-page", action="store_true",
+                        help="then each page alone: CPU per first view and per change")
+    parser.add_argument("--repeats", type=int, default=6, help="changes per page (by page)")
+    parser.add_argument("--profile", action="store_true",
+                        help="with --cpu-by-page: py-spy the server's reruns per page")
+    parser.add_argument("--streamlit-option", action="append", default=[],
+                        metavar="NAME=VALUE",
+                        help="passed to streamlit run, e.g. runner.postScriptGC=false")
+    parser.add_argument("--workdir", help="server logs (default benchmarks/results/servers)")
+    parser.add_argument("--out", help="JSON output (default benchmarks/results/...)")
+    args = parser.parse_args(argv)
+
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    results, by_page = [], []
+    target = None
+    try:
+        for n in [n for n in args.students if n > 0]:
+            if target is None or args.fresh_server:
+                if target is not None:
+                    target.stop()
+                target = start_target(args)
+            print(f"== {n} students on {target.url} (load average "
+                  f"{os.getloadavg()[0]:.1f})", flush=True)
+            results.append(run_class(target, n, args))
+            print(json.dumps({k: v for k, v in results[-1].items()
+                              if k not in ("problems", "disconnect_log")}, default=str),
+                  flush=True)
+        if args.cpu_by_page:
+            if target is None:
+                target = start_target(args)
+            print("== each page alone (CPU seconds of the server)", flush=True)
+            by_page = cpu_by_page(target, args)
+    finally:
+        if target is not None and not args.url:
+            target.stop()
+    if results:
+        print_table(results)
+    out = Path(args.out or RESULTS / f"load_students-{time.strftime('%Y%m%d-%H%M%S')}.json")
+    out.write_text(json.dumps({"runs": results, "by_page": by_page,
+                               "command": sys.argv}, indent=1, default=str))
+    print(f"written {out}")
+    return results
+
+
+if __name__ == "__main__":
+    main()

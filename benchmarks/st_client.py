@@ -1,0 +1,427 @@
+"""A Streamlit client that speaks the browser's own websocket protocol (Streamlit 1.67).
+
+One :class:`StreamlitSession` is one browser tab, without the browser: it fetches the
+page and ``/_stcore/health`` over HTTP (which sets the XSRF cookie, and a load balancer's
+affinity cookie), opens ``/_stcore/stream`` with the subprotocols the frontend sends
+(``streamlit``, the XSRF token, and on a reconnect the old session id), and exchanges
+the ``streamlit.proto`` messages the frontend exchanges:
+
+* open a link = a ``BackMsg.rerun_script`` carrying the link's query string and the page
+  name from its path (no page hash yet: the server resolves the name, as on a cold load);
+* change a widget = a ``rerun_script`` with the page's hash, the current query string
+  (as the server last set it with ``page_info_changed``) and the value of every widget
+  on screen, the changed one included (the frontend's widget manager sends them all);
+* upload a file = ``file_urls_request`` → ``file_urls_response`` → an HTTP PUT of the
+  file to ``/_stcore/upload_file/<session>/<file>`` with the XSRF header and cookies →
+  a rerun whose widget state names the uploaded file.
+
+A request is done when the server sends ``script_finished`` with a successful status
+(a run interrupted by ``st.rerun``/``st.switch_page`` is followed by the next one).
+Everything the server sends meanwhile is summarised in a :class:`Run`: the widgets with
+their values, the texts (markdown, headings, alerts, chart titles), exceptions and error
+boxes, bytes, and the query string. Nothing is drawn, so one process can hold hundreds
+of sessions; the code is blocking and runs as-is under gevent (Locust) or threads.
+
+Source read for this (installed Streamlit 1.67): ``web/server/starlette/
+starlette_websocket.py`` (handshake, subprotocols), ``runtime/app_session.py``
+(``handle_backmsg``, ``request_rerun``), ``web/server/starlette/starlette_routes.py``
+(the upload route, the XSRF cookie) and ``proto/*_pb2.pyi``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+import requests
+import websocket
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+XSRF_COOKIE = "_streamlit_xsrf"
+DONE = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
+# Element types that carry readable text, and the field that holds it.
+_TEXT_FIELDS = {"markdown": "body", "heading": "body", "alert": "body", "text": "body",
+                "code": "code_text"}
+
+
+class Disconnected(Exception):
+    """The websocket closed (server gone, replica killed, or the server dropped us)."""
+
+
+@dataclass
+class Widget:
+    """A widget as the server last drew it, with the value the frontend would hold."""
+
+    id: str
+    kind: str  # the Element field: slider, selectbox, checkbox, button_group, ...
+    label: str
+    options: list[str]
+    value: Any  # python value (list for sliders, str for a selectbox, ...), None for buttons
+    select_slider: bool = False
+    in_sidebar: bool = False
+
+
+@dataclass
+class Run:
+    """What one request (open, widget change, upload) got back, up to script_finished."""
+
+    seconds: float = 0.0
+    finished: bool = False
+    query_string: str = ""
+    session_id: str = ""
+    page_hash: str = ""
+    page: str = ""  # the URL path of the page the server ran ("" = home)
+    widgets: dict[str, Widget] = field(default_factory=dict)  # by label
+    texts: list[str] = field(default_factory=list)
+    chart_titles: list[str] = field(default_factory=list)
+    exceptions: list[str] = field(default_factory=list)
+    error_boxes: list[str] = field(default_factory=list)
+    bytes: int = 0
+    messages: int = 0
+    problem: str = ""  # timeout / disconnect / page not found: empty when the run is fine
+
+    def all_text(self) -> str:
+        return "\n".join(self.texts + self.chart_titles)
+
+
+def _widget_value(kind: str, element) -> tuple[Any, list[str], bool]:
+    """The value the frontend holds for a freshly drawn widget, its options, select_slider?"""
+    if kind == "slider":
+        options = list(element.options)
+        if options:  # a select_slider: string options, the value is their labels
+            if element.set_value:
+                return list(element.raw_value), options, True
+            return [options[int(i)] for i in element.default], options, True
+        return list(element.value if element.set_value else element.default), [], False
+    if kind in ("selectbox", "radio"):
+        options = list(element.options)
+        if element.set_value:
+            return element.raw_value, options, False
+        return (options[element.default] if 0 <= element.default < len(options) else None,
+                options, False)
+    if kind == "checkbox":
+        return bool(element.value if element.set_value else element.default), [], False
+    if kind == "button_group":
+        options = [o.content for o in element.options]
+        if element.set_value:
+            return list(element.raw_values), options, False
+        return [options[i] for i in element.default], options, False
+    if kind == "number_input":
+        return (element.value if element.set_value else element.default), [], False
+    return None, [], False  # buttons, uploaders, charts with selections: no standing value
+
+
+def widget_state(widget: Widget, value: Any) -> WidgetState | None:
+    """``value`` encoded the way the frontend sends it for this kind of widget."""
+    state = WidgetState(id=widget.id)
+    if widget.kind == "slider":
+        values = value if isinstance(value, list | tuple) else [value]
+        if widget.select_slider:
+            state.string_array_value.data.extend(str(v) for v in values)
+        else:
+            state.double_array_value.data.extend(float(v) for v in values)
+    elif widget.kind in ("selectbox", "radio"):
+        if value is None:
+            return None
+        state.string_value = str(value)
+    elif widget.kind == "checkbox":
+        state.bool_value = bool(value)
+    elif widget.kind == "button_group":
+        state.string_array_value.data.extend(str(v) for v in value)
+    elif widget.kind == "number_input":
+        state.double_value = float(value)
+    elif widget.kind == "button":
+        state.trigger_value = bool(value)
+    else:
+        return None
+    return state
+
+
+class StreamlitSession:
+    """One simulated browser tab on one Streamlit server (or a balancer in front of it).
+
+    Parameters
+    ----------
+    base_url : str
+        ``http://host:port`` of the app (or of the balancer).
+    timeout : float
+        Seconds to wait for a run to finish before the request counts as failed.
+    """
+
+    def __init__(self, base_url: str, *, timeout: float = 180.0) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.timeout = timeout
+        self.http = requests.Session()  # cookies: XSRF, and the balancer's affinity cookie
+        self.ws: websocket.WebSocket | None = None
+        self.session_id = ""
+        self.page_name = ""
+        self.page_hash = ""
+        self.query_string = ""
+        self.widgets: dict[str, Widget] = {}  # the current screen's widgets, by label
+        self.bytes_received = 0
+        self._last_size = 0
+        self.unexpected: list[str] = []  # messages that arrived while idle, summarised
+
+    # -- connection ---------------------------------------------------------------
+    def _connect(self, resume: bool) -> None:
+        url = urlsplit(self.base_url)
+        scheme = "wss" if url.scheme == "https" else "ws"
+        xsrf = self.http.cookies.get(XSRF_COOKIE) or ""
+        # The frontend's subprotocol list: selected protocol, XSRF token, session to resume.
+        protocols = ["streamlit", xsrf] + ([self.session_id] if resume and self.session_id
+                                           else [])
+        cookie = "; ".join(f"{c.name}={c.value}" for c in self.http.cookies)
+        self.ws = websocket.create_connection(
+            f"{scheme}://{url.netloc}{url.path}/_stcore/stream",
+            subprotocols=protocols,
+            cookie=cookie or None,
+            origin=self.base_url,
+            timeout=self.timeout,
+            enable_multithread=False,
+        )
+
+    def _http_get(self, path: str) -> requests.Response:
+        reply = self.http.get(f"{self.base_url}/{path.lstrip('/')}", timeout=self.timeout)
+        reply.raise_for_status()
+        return reply
+
+    def open(self, path: str, query: str = "") -> Run:
+        """Open ``/<path>?<query>`` as a browser does: page, health check, websocket, run."""
+        self.page_name = path.strip("/")
+        self.query_string = query
+        self._http_get(f"/{self.page_name}" + (f"?{query}" if query else ""))
+        self._http_get("/_stcore/health")  # sets the XSRF cookie (and passes the balancer)
+        self._connect(resume=False)
+        return self._rerun(widget_states=None, page_hash="")
+
+    def reconnect(self) -> Run:
+        """After a lost connection: reconnect and rerun the page from its link.
+
+        As the frontend does, the old session id travels in the handshake; a server that
+        no longer knows it (another replica) starts a new session, which rebuilds the
+        view from the query string: the link is the state.
+        """
+        self.close()
+        self._http_get("/_stcore/health")
+        self._connect(resume=True)
+        return self._rerun(widget_states=None, page_hash="")
+
+    def close(self) -> None:
+        if self.ws is not None:
+            try:
+                self.ws.close(timeout=1)
+            except Exception:  # noqa: BLE001, S110 - closing a dead socket: nothing to do
+                pass
+            self.ws = None
+
+    # -- requests -----------------------------------------------------------------
+    def set_widget(self, label: str, value: Any) -> Run:
+        """Change the widget labelled ``label`` to ``value`` and wait for the rerun."""
+        widget = self.widgets[label]
+        return self._rerun(self._states({widget.id: value}), page_hash=self.page_hash)
+
+    def click(self, label: str) -> Run:
+        widget = self.widgets[label]
+        states = self._states({})
+        states.append(widget_state(widget, True))
+        return self._rerun(states, page_hash=self.page_hash)
+
+    def upload(self, label: str, name: str, data: bytes, content_type: str = "text/csv") -> Run:
+        """Upload ``data`` as file ``name`` through the uploader labelled ``label``."""
+        widget = self.widgets[label]
+        request = BackMsg()
+        request.file_urls_request.request_id = uuid.uuid4().hex
+        request.file_urls_request.session_id = self.session_id
+        request.file_urls_request.file_names.append(name)
+        self._send(request)
+        reply = self._pump(lambda msg: msg.WhichOneof("type") == "file_urls_response",
+                           time.monotonic() + self.timeout)
+        if reply is None:
+            raise TimeoutError("no file_urls_response from the server")
+        urls = reply.file_urls_response.file_urls[0]
+        put = self.http.put(
+            self.base_url + urls.upload_url if urls.upload_url.startswith("/")
+            else urls.upload_url,
+            files={"file": (name, data, content_type)},
+            headers={"X-Xsrftoken": self.http.cookies.get(XSRF_COOKIE) or ""},
+            timeout=self.timeout,
+        )
+        put.raise_for_status()
+        state = WidgetState(id=widget.id)
+        info = state.file_uploader_state_value.uploaded_file_info.add()
+        info.name, info.size, info.file_id = name, len(data), urls.file_id
+        info.file_urls.CopyFrom(urls)
+        states = [s for s in self._states({}) if s.id != widget.id] + [state]
+        return self._rerun(states, page_hash=self.page_hash)
+
+    def idle(self, seconds: float) -> None:
+        """Stay connected for ``seconds`` reading what arrives (pings are answered)."""
+        deadline = time.monotonic() + seconds
+        self._pump(lambda msg: False, deadline, record=self._note_unexpected)
+
+    # -- internals ----------------------------------------------------------------
+    def _states(self, changes: dict[str, Any]) -> list[WidgetState]:
+        """Every widget on screen with its value, ``changes`` applied (by widget id)."""
+        states = []
+        for widget in self.widgets.values():
+            value = changes.get(widget.id, widget.value)
+            if widget.kind == "button":
+                continue  # a button sends a trigger only when clicked
+            state = widget_state(widget, value)
+            if state is not None:
+                states.append(state)
+        return states
+
+    def _send(self, message: BackMsg) -> None:
+        if self.ws is None:
+            raise Disconnected("not connected")
+        try:
+            self.ws.send_binary(message.SerializeToString())
+        except (OSError, websocket.WebSocketException) as error:
+            raise Disconnected(f"send failed: {error}") from error
+
+    def _rerun(self, widget_states: list[WidgetState] | None, page_hash: str) -> Run:
+        request = BackMsg()
+        state = request.rerun_script
+        state.query_string = self.query_string
+        state.page_name = self.page_name if not page_hash else ""
+        state.page_script_hash = page_hash
+        if widget_states:
+            state.widget_states.widgets.extend(widget_states)
+        context = state.context_info
+        context.timezone, context.timezone_offset, context.locale = "Europe/Berlin", -60, "en-GB"
+        context.url = f"{self.base_url}/{self.page_name}?{self.query_string}"
+        context.is_embedded, context.color_scheme = False, "light"
+        started = time.perf_counter()
+        self._send(request)
+        run = Run(query_string=self.query_string)
+        screen: dict[tuple[int, ...], Widget] = {}
+
+        def record(msg: ForwardMsg) -> bool:
+            return self._record(msg, run, screen)
+
+        deadline = time.monotonic() + self.timeout
+        finished = self._pump(lambda msg: msg.WhichOneof("type") == "script_finished"
+                              and msg.script_finished in DONE, deadline, record=record)
+        run.seconds = time.perf_counter() - started
+        run.finished = finished is not None
+        if not run.finished and not run.problem:
+            run.problem = f"timeout after {self.timeout:.0f} s"
+        if run.finished:
+            self.widgets = {w.label: w for w in screen.values()}
+            run.widgets = dict(self.widgets)
+        run.session_id, run.page_hash = self.session_id, self.page_hash
+        return run
+
+    def _record(self, msg: ForwardMsg, run: Run, screen: dict) -> bool:
+        """Fold one message into ``run``; True to keep reading."""
+        kind = msg.WhichOneof("type")
+        run.messages += 1
+        run.bytes += self._last_size
+        if kind == "new_session":
+            self.session_id = msg.new_session.initialize.session_id
+            screen.clear()  # a new run (e.g. after st.rerun) redraws the whole page
+            run.texts.clear(), run.chart_titles.clear()
+        elif kind == "navigation":
+            # st.navigation names the page that runs (new_session names the main script):
+            # the frontend reruns with this hash.
+            nav = msg.navigation
+            self.page_hash = nav.page_script_hash
+            paths = {p.page_script_hash: p.url_pathname for p in nav.app_pages}
+            self.page_name = run.page = paths.get(nav.page_script_hash, "")
+        elif kind == "page_info_changed":
+            self.query_string = run.query_string = msg.page_info_changed.query_string
+        elif kind == "page_not_found":
+            run.problem = f"page not found: {msg.page_not_found.page_name!r}"
+        elif kind == "session_event" and msg.session_event.WhichOneof("type") == (
+                "script_compilation_exception"):
+            run.exceptions.append(msg.session_event.script_compilation_exception.message)
+        elif kind == "ref_hash":
+            run.problem = "server referenced a cached message this client never claimed"
+        elif kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
+            self._record_element(msg, run, screen)
+        return True
+
+    def _record_element(self, msg: ForwardMsg, run: Run, screen: dict) -> None:
+        element = msg.delta.new_element
+        kind = element.WhichOneof("type")
+        proto = getattr(element, kind)
+        path = tuple(msg.metadata.delta_path)
+        if kind == "exception":
+            run.exceptions.append(f"{proto.type}: {proto.message}"[:300])
+        elif kind == "alert" and proto.format == proto.ERROR:
+            run.error_boxes.append(proto.body[:300])
+        if kind in _TEXT_FIELDS:
+            run.texts.append(getattr(proto, _TEXT_FIELDS[kind]))
+        elif kind == "plotly_chart":
+            run.chart_titles.extend(_plotly_titles(proto.spec))
+        elif kind == "empty":
+            screen.pop(path, None)
+        if hasattr(proto, "id") and hasattr(proto, "label") and proto.id:
+            value, options, select = _widget_value(kind, proto)
+            screen[path] = Widget(proto.id, kind, proto.label, options, value, select,
+                                  in_sidebar=path[:1] == (1,))
+
+    def _note_unexpected(self, msg: ForwardMsg) -> bool:
+        kind = msg.WhichOneof("type")
+        if kind == "delta":
+            element = msg.delta.new_element
+            kind = f"delta.{element.WhichOneof('type')}"
+        self.unexpected.append(kind)
+        return True
+
+    def _pump(self, stop, deadline: float, record=None) -> ForwardMsg | None:
+        """Read messages until ``stop(msg)`` (returns it) or the deadline (returns None)."""
+        if self.ws is None:
+            raise Disconnected("not connected")
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            self.ws.settimeout(left)
+            try:
+                opcode, data = self.ws.recv_data(control_frame=False)
+            except websocket.WebSocketTimeoutException:
+                return None
+            except (OSError, websocket.WebSocketException) as error:
+                self.ws = None
+                raise Disconnected(f"connection lost: {error}") from error
+            if opcode == websocket.ABNF.OPCODE_CLOSE:
+                self.ws = None
+                raise Disconnected("server closed the websocket")
+            if opcode != websocket.ABNF.OPCODE_BINARY:
+                continue
+            self.bytes_received += len(data)
+            self._last_size = len(data)
+            msg = ForwardMsg()
+            msg.ParseFromString(data)
+            if record is not None:
+                record(msg)
+            if stop(msg):
+                return msg
+
+
+def _plotly_titles(spec: str) -> list[str]:
+    """The figure's title and axis titles (what a student reads on a chart)."""
+    try:
+        layout = json.loads(spec).get("layout", {})
+    except ValueError:
+        return []
+    titles = []
+    for key, value in layout.items():
+        if key == "title" or key.startswith(("xaxis", "yaxis")):
+            title = value.get("title") if key != "title" else value
+            if isinstance(title, dict):
+                title = title.get("text")
+            if isinstance(title, str):
+                titles.append(title)
+    for annotation in layout.get("annotations", []) or []:
+        if isinstance(annotation, dict) and isinstance(annotation.get("text"), str):
+            titles.append(annotation["text"])
+    return titles

@@ -1,0 +1,240 @@
+"""Run N identical replicas of KPCA Lab behind HAProxy, on this machine.
+
+    python deploy/replicas.py                          # 2 replicas, balancer on :8500
+    python deploy/replicas.py --replicas 3 --port 8080 # until Ctrl-C
+
+Each replica is ``streamlit run app.py`` on its own loopback port (8501, 8502, ... by
+default); HAProxy (``/usr/sbin/haproxy``, Debian's package) listens on ``--port`` with
+``deploy/haproxy.cfg``, its server list rewritten for N replicas. Everything the run
+writes (the generated config, the logs, HAProxy's stats socket) goes to a fresh
+directory that is printed at start. Ctrl-C (or SIGTERM) stops the balancer and the
+replicas.
+
+The same code starts the servers for the load generator
+(``benchmarks/load_students.py --replicas N``) and the tests (``tests/deploy``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIG = Path(__file__).with_name("haproxy.cfg")
+HAPROXY = shutil.which("haproxy") or "/usr/sbin/haproxy"
+REPLICAS_MARK = "# -- replicas --"
+START_TIMEOUT = 120.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_healthy(url: str, process: subprocess.Popen, timeout: float = START_TIMEOUT,
+                 log: Path | None = None) -> float:
+    """Poll ``url/_stcore/health`` until it answers 200; seconds waited."""
+    started = time.monotonic()
+    while time.monotonic() - started < timeout:
+        if process.poll() is not None:
+            raise RuntimeError(f"{process.args[0]} exited early (code {process.returncode});"
+                               f" see {log}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
+                if reply.status == 200:
+                    return time.monotonic() - started
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"{url} not healthy after {timeout:.0f} s; see {log}")
+
+
+class Replica:
+    """``streamlit run app.py`` on 127.0.0.1:``port``, logging to ``log``."""
+
+    def __init__(self, port: int, log: Path, env: dict[str, str] | None = None,
+                 wait: bool = True, options: dict[str, str] | None = None) -> None:
+        self.port = port
+        self.url = f"http://127.0.0.1:{port}"
+        self.log = log
+        command = [
+            sys.executable, "-m", "streamlit", "run", "app.py",
+            "--server.port", str(port),
+            "--server.address", "127.0.0.1",
+            "--server.headless", "true",
+            "--browser.gatherUsageStats", "false",
+            "--server.fileWatcherType", "none",
+        ]  # fmt: skip
+        for name, value in (options or {}).items():  # e.g. {"runner.postScriptGC": "false"}
+            command += [f"--{name}", value]
+        self._log_file = open(log, "w")  # noqa: SIM115 - closed in stop()
+        self.started = time.monotonic()
+        self.process = subprocess.Popen(command, cwd=ROOT, stdout=self._log_file,
+                                        stderr=subprocess.STDOUT,
+                                        env={**os.environ, **(env or {})})
+        self.pid = self.process.pid
+        if wait:
+            self.wait()
+
+    def wait(self) -> float:
+        return wait_healthy(self.url, self.process, log=self.log)
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def kill(self) -> None:
+        """SIGKILL: the replica dies as a crashed or OOM-killed container does."""
+        self.process.kill()
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.alive():
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+        self._log_file.close()
+
+
+def haproxy_config(ports: list[int]) -> str:
+    """``deploy/haproxy.cfg`` with its server lines replaced by one per port."""
+    base = CONFIG.read_text()
+    head, mark, _ = base.partition(REPLICAS_MARK)
+    if not mark:
+        raise ValueError(f"{CONFIG} lacks the line {REPLICAS_MARK!r}")
+    servers = "".join(f"    server app{i} 127.0.0.1:{port} cookie app{i}\n"
+                      for i, port in enumerate(ports, start=1))
+    return f"{head}{mark}\n{servers}"
+
+
+class Cluster:
+    """N replicas and HAProxy in front of them; a context manager that stops them all.
+
+    Parameters
+    ----------
+    replicas : int
+        How many ``streamlit run`` processes.
+    port : int | None
+        The balancer's port (a free one when None); replicas take free ports.
+    workdir : Path | None
+        Where the config, logs and stats socket go (a fresh temporary directory).
+    env : dict | None
+        Extra environment for the replicas (e.g. ``KPCA_USPS_PATH``).
+    options : dict | None
+        Extra ``streamlit run`` options, e.g. ``{"runner.postScriptGC": "false"}``.
+    """
+
+    def __init__(self, replicas: int = 2, port: int | None = None, *,
+                 replica_ports: list[int] | None = None, workdir: Path | None = None,
+                 env: dict[str, str] | None = None,
+                 options: dict[str, str] | None = None) -> None:
+        self.workdir = Path(workdir or tempfile.mkdtemp(prefix="kpca-replicas-"))
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.socket_path = self.workdir / "haproxy.sock"
+        ports = replica_ports or [free_port() for _ in range(replicas)]
+        self.replicas: list[Replica] = []
+        self.haproxy: subprocess.Popen | None = None
+        try:
+            # Start them all, then wait: the replicas import the app side by side.
+            self.replicas = [Replica(p, self.workdir / f"replica{i}.log", env, wait=False,
+                                     options=options)
+                             for i, p in enumerate(ports, start=1)]
+            for replica in self.replicas:
+                replica.wait()
+            self._start_haproxy(ports)
+        except BaseException:
+            self.stop()
+            raise
+
+    def _start_haproxy(self, ports: list[int]) -> None:
+        config = self.workdir / "haproxy.cfg"
+        config.write_text(haproxy_config(ports))
+        env = {**os.environ, "KPCA_BIND": f"127.0.0.1:{self.port}",
+               "KPCA_HAPROXY_SOCKET": str(self.socket_path), "KPCA_HAPROXY_LOG": "stdout"}
+        self.haproxy_log = self.workdir / "haproxy.log"
+        self._haproxy_log_file = open(self.haproxy_log, "w")  # noqa: SIM115 - closed in stop()
+        # -db: stay in the foreground (the process is ours to stop).
+        self.haproxy = subprocess.Popen([HAPROXY, "-db", "-f", str(config)], env=env,
+                                        stdout=self._haproxy_log_file,
+                                        stderr=subprocess.STDOUT)
+        wait_healthy(self.url, self.haproxy, log=self.haproxy_log)
+        deadline = time.monotonic() + 30
+        while not all(s["status"] == "UP" for s in self.servers()):
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"replicas not UP in HAProxy: {self.servers()}")
+            time.sleep(0.3)
+
+    def servers(self) -> list[dict[str, str]]:
+        """HAProxy's view of each replica (``show stat``): name, status, sessions."""
+        with socket.socket(socket.AF_UNIX) as s:
+            s.connect(str(self.socket_path))
+            s.sendall(b"show stat\n")
+            chunks = []
+            while chunk := s.recv(65536):
+                chunks.append(chunk)
+        lines = b"".join(chunks).decode().lstrip("# ").splitlines()
+        rows = csv.DictReader(line for line in lines if line)
+        return [{"name": r["svname"], "status": r["status"], "current": r["scur"],
+                 "total": r["stot"], "cookie": r.get("cookie", "")}
+                for r in rows if r["pxname"] == "streamlit" and r["svname"] != "BACKEND"]
+
+    def kill(self, index: int) -> Replica:
+        """SIGKILL replica ``index`` (0-based), as a crash would."""
+        replica = self.replicas[index]
+        replica.kill()
+        return replica
+
+    def stop(self) -> None:
+        if self.haproxy is not None and self.haproxy.poll() is None:
+            self.haproxy.terminate()
+            try:
+                self.haproxy.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.haproxy.kill()
+            self._haproxy_log_file.close()
+        for replica in self.replicas:
+            replica.stop()
+
+    def __enter__(self) -> Cluster:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--replicas", type=int, default=2)
+    parser.add_argument("--port", type=int, default=8500, help="the balancer's port")
+    parser.add_argument("--first-port", type=int, default=8501,
+                        help="replica i listens on first-port + i - 1")
+    args = parser.parse_args(argv)
+    ports = [args.first_port + i for i in range(args.replicas)]
+    with Cluster(args.replicas, args.port, replica_ports=ports) as cluster:
+        print(f"KPCA Lab on {cluster.url} ({args.replicas} replicas: "
+              + ", ".join(f"{r.url} pid {r.pid}" for r in cluster.replicas)
+              + f"); logs and config in {cluster.workdir}. Ctrl-C stops.", flush=True)
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+        try:
+            while cluster.haproxy.poll() is None:
+                time.sleep(1)
+        except KeyboardInterrupt:
+            pass
+
+
+if __name__ == "__main__":
+    main()

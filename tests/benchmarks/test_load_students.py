@@ -1,0 +1,34 @@
+"""A few simulated students against a real server: no errors, no mixing.
+
+The load generator runs as its own process, as it is used: Locust patches sockets and
+threads for gevent when it is imported, which must not happen inside pytest.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_four_students_change_settings_without_errors_or_mixing(tmp_path):
+    out = tmp_path / "class.json"
+    done = subprocess.run(
+        [sys.executable, "benchmarks/load_students.py", "--students", "4",
+         "--minutes", "0.25", "--arrival", "1", "--pause", "2", "4", "--settle", "1",
+         "--timeout", "60", "--workdir", str(tmp_path), "--out", str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=240,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    (run,) = json.loads(out.read_text())["runs"]
+    assert run["problems"] == [] and run["errors"] == 0 and run["mixed"] == 0
+    assert run["disconnects"] == 0
+    # Everyone opened their link, and changed settings more than once on average:
+    # 2 × the lecture's Explorer view, the tour and "How it works".
+    assert run["first_view_s"]["n"] == 4
+    assert run["interaction_s"]["n"] >= 6
+    assert set(run["interaction_by_page_s"]) == {"explorer", "tour", "how_it_works"}
+    assert run["peak_rss_mb"] > 0 and run["server_cpu_s_steady"] > 0
