@@ -187,10 +187,6 @@ class DenoisingFit:
     def max_components(self) -> int:
         return int(self.eigenvalues.shape[0])
 
-    @property
-    def max_pca_components(self) -> int:
-        return int(self.pca.n_components_)
-
 
 def largest_m(n_train: int, wanted: int = M_GRID[-1]) -> int:
     """The largest m kernel PCA can use: K~ has rank <= n - 1."""

@@ -116,10 +116,6 @@ def file_stem(settings: Settings, kernel: str = "poly", coef0: float | None = No
     return exports.view_name(shown, "kernel-trick")
 
 
-def _params_latex(params: MapParams) -> str:
-    return rf"\gamma = {params.gamma:.4g},\ c_0 = {params.coef0:.4g}"
-
-
 def derivation(settings: Settings) -> None:
     params = map_params(settings)
     st.write(
