@@ -40,7 +40,8 @@ K_SIGMA, K_P, K_NOISY_FIT, K_GAMMA = "dn_sigma", "dn_p", "dn_fit_noisy", "dn_gam
 K_M, K_METHOD, K_ALPHA, K_K, K_ITER = "dn_m", "dn_method", "dn_alpha", "dn_k", "dn_max_iter"
 
 
-def format_gamma(gamma: float) -> str:
+def format_gamma_fraction(gamma: float) -> str:
+    """γ as the paper writes it, "1/128", marking the paper's own value."""
     text = f"1/{round(1 / gamma)}"
     return text + " (the paper's)" if math.isclose(gamma, dn.PAPER_GAMMA) else text
 
@@ -92,7 +93,8 @@ def controls() -> DenoisingSettings:
                  "learn from training digits with the same kind of noise.",
         )
     with model_col:
-        gamma = st.select_slider("RBF γ", GAMMA_CHOICES, key=K_GAMMA, format_func=format_gamma,
+        gamma = st.select_slider("RBF γ", GAMMA_CHOICES, key=K_GAMMA,
+                                 format_func=format_gamma_fraction,
                                  help="k(x, y) = exp(−γ‖x − y‖²). The paper: c = 0.5 · 256, "
                                       "γ = 1/c = 1/128.")
         method = st.radio("Pre-image method for the digit grid", dn.PREIMAGE_METHODS,
