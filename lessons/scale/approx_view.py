@@ -75,7 +75,9 @@ def compute_comparison(X, settings: Settings, on_progress=None) -> Comparison:
             X, "nystroem", n, k, kernel=settings.kernel, kernel_params=params)
         errors, *_ = approx.compare(exact, values, scores)
         full = float(np.nanmax(errors)) if np.isfinite(errors).any() else 0.0
-    exact = replace(exact, eigenvectors=exact.eigenvectors[:, :0],
+    # Cached: only what the section draws. (A [:, :0] slice would keep all n × k
+    # eigenvectors alive through its base array.)
+    exact = replace(exact, eigenvectors=np.empty((n, 0)),
                     projection=exact.projection[:, :2].copy())
     report(1.0, "Done")
     return Comparison(exact, results, full)
