@@ -14,12 +14,13 @@ import numpy as np
 import streamlit as st
 from sklearn.model_selection import train_test_split
 
+from experiments.checks import Check
 from lessons.classification import experiment as cls
 from lessons.classification import figures as figs
 from shell.admission import queued
 from shell.caches import BoundedStore, load_data, results_store
 from shell.charts import show_chart
-from shell.checks import Check, show_check
+from shell.checks import show_check
 from shell.memory import guard_memory
 from shell.state import Settings
 

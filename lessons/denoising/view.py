@@ -12,6 +12,7 @@ import numpy as np
 import streamlit as st
 
 import datasets
+from experiments.checks import Check
 from lessons.denoising import experiment as dn
 from lessons.denoising import figures
 from lessons.denoising.caches import (
@@ -24,7 +25,7 @@ from lessons.denoising.caches import (
     test_digits,
 )
 from shell.charts import show_chart
-from shell.checks import Check, show_check
+from shell.checks import show_check
 
 N_TRAIN_CHOICES = (300, 500, 1000, 2000, 3000, 5000, 7291)
 SHOWN_PER_CLASS = 2

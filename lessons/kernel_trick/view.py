@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from experiments.checks import Check
 from experiments.feature_maps import (
     ExplicitPCA,
     Plane,
@@ -31,7 +32,7 @@ from lessons.kernel_trick import figures as fig
 from shell import exports
 from shell.caches import inputs, load_data
 from shell.charts import show_chart
-from shell.checks import Check, show_check
+from shell.checks import show_check
 from shell.state import Settings, format_gamma
 
 # φ(X) is n × m: keep it ≤ ~40 MB by using fewer points when m is large (USPS: m = 33,153).

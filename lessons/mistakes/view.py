@@ -10,13 +10,14 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
+from experiments.checks import Check, format_value
 from kpca_core import KERNELS
 from lessons.mistakes import figures as fig
 from lessons.mistakes.experiment import MistakeResult, compare_mistakes
 from lessons.mistakes.formulas import MISTAKES, Mistake
 from shell.caches import inputs
 from shell.charts import show_chart
-from shell.checks import Check, format_value, show_check
+from shell.checks import show_check
 from shell.state import Settings
 
 # Each mistake costs its own eigendecomposition (seven in all): above this many points a

@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 import datasets
+from experiments.checks import Check
 from kpca_core import KERNELS
 from lessons.new_points.experiment import (
     Contributions,
@@ -24,7 +25,7 @@ from shell import exports
 from shell.admission import queued
 from shell.caches import BoundedStore, inputs, load_data, results_store
 from shell.charts import show_chart
-from shell.checks import Check, show_check
+from shell.checks import show_check
 from shell.figures import class_name, digit_mosaic
 from shell.memory import guard_memory
 from shell.state import Settings, format_gamma

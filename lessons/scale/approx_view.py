@@ -9,6 +9,7 @@ import numpy as np
 import streamlit as st
 
 from experiments.analysis import may_be_indefinite
+from experiments.checks import Check
 from kpca_core import KERNELS
 from lessons.scale import approximations as approx
 from lessons.scale import figures
@@ -16,7 +17,7 @@ from shell import memory
 from shell.admission import queued
 from shell.caches import BoundedStore, inputs, results_store
 from shell.charts import show_chart
-from shell.checks import Check, show_check
+from shell.checks import show_check
 from shell.sidebar import apply_settings
 from shell.state import Settings
 

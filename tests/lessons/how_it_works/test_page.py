@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import datasets
+from experiments.checks import format_value
 from kpca_core import (
     KernelPCA,
     center_kernel,
@@ -22,7 +23,6 @@ from kpca_core import (
 )
 from lessons.how_it_works.experiment import new_points, step_by_step
 from shell import state
-from shell.checks import format_value
 from tests.support.apptest import assert_clean, open_app
 from tests.support.plotly_json import decode, find_chart, scatter_points
 

@@ -6,11 +6,11 @@ import numpy as np
 
 import datasets
 from experiments import feature_maps as fm
+from experiments.checks import format_value
 from kpca_core import (
     KernelPCA,
 )
 from lessons.kernel_trick.view import TAYLOR_MAX_N
-from shell.checks import format_value
 from tests.support.apptest import assert_clean, open_app
 from tests.support.plotly_json import chart_specs, decode, find_chart, scatter_points, title
 

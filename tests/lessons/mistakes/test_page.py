@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 import datasets
+from experiments.checks import format_value
 from lessons.mistakes.experiment import compare_mistakes
 from lessons.mistakes.view import EIG_MAX_N
 from shell import state
-from shell.checks import format_value
 from tests.support.apptest import assert_clean, open_app
 from tests.support.plotly_json import find_chart, scatter_points
 
