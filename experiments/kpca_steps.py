@@ -118,8 +118,12 @@ class KpcaFit:
         One test-kernel matrix (m × n, one GEMM inside ``compute_kernel``), centred with
         the *training* statistics, times α (another GEMM): no loop over points.
         """
-        K_test = center_test_kernel(self.kernel_rows(points), self.centering, copy=False)
-        return K_test @ self.alphas
+        return self.project_kernel_rows(self.kernel_rows(points), copy=False)
+
+    def project_kernel_rows(self, K_rows: np.ndarray, *, copy: bool = True) -> np.ndarray:
+        """The projection of points given their kernel rows k(x, xᵢ) (m × n): K̃_t α,
+        centred with the training statistics (in place when ``copy`` is False)."""
+        return center_test_kernel(K_rows, self.centering, copy=copy) @ self.alphas
 
 
 def mean_off_diagonal(K: np.ndarray) -> float:

@@ -44,6 +44,9 @@ def test_projections_are_kernelpca_transform(kernel, params):
         train = model.fit_transform(X)
     np.testing.assert_allclose(fit.projection, train, atol=1e-10)
     np.testing.assert_allclose(fit.project(new), model.transform(new), atol=1e-10)
+    rows = fit.kernel_rows(new)
+    rows.setflags(write=False)  # centred on a copy: the caller's rows stay as they are
+    np.testing.assert_allclose(fit.project_kernel_rows(rows), model.transform(new), atol=1e-10)
     np.testing.assert_array_equal(fit.negative, fit.eigenvalues < 0)
 
 
