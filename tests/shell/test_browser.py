@@ -7,7 +7,6 @@ import pytest
 
 import datasets
 from tests.support.browser import (
-    HAS_CHROMIUM,
     TIMEOUT_MS,
     VIEWPORT,
     Server,
@@ -19,11 +18,6 @@ from tests.support.browser import (
     wait_for_title,
     wait_until_idle,
 )
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Debian's chromium"),
-]
 
 
 @pytest.mark.parametrize(

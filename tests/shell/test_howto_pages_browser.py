@@ -7,11 +7,8 @@ tests/artifacts/ (lesson-*.png) for a person to look at.
 
 from __future__ import annotations
 
-import pytest
-
 from tests.support.browser import (
     CHART,
-    HAS_CHROMIUM,
     TIMEOUT_MS,
     Server,
     assert_no_exception,
@@ -22,11 +19,6 @@ from tests.support.browser import (
     wait_for_title,
     wait_until_idle,
 )
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Debian's chromium"),
-]
 
 SMALL = "dataset=circles&n=200&kernel=rbf&gamma=5"
 # (menu title, address, heading, charts drawn once the page is complete)

@@ -7,21 +7,13 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from tests.support.browser import (
-    HAS_CHROMIUM,
     assert_no_exception,
     chart_titles,
     shot,
     wait_for_title,
     wait_until_idle,
 )
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Debian's chromium"),
-]
 
 
 def metric_values(page) -> list[str]:

@@ -13,15 +13,9 @@ import pytest
 from tests.support.browser import (
     ARTIFACTS,
     CHART,
-    HAS_CHROMIUM,
     TIMEOUT_MS,
     assert_no_exception,
 )
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Debian's chromium"),
-]
 
 # The two projections and the open step-by-step tab's chart(s).
 DRAWN = (

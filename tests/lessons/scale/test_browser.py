@@ -8,10 +8,7 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from tests.support.browser import (
-    HAS_CHROMIUM,
     TIMEOUT_MS,
     assert_no_exception,
     chart_titles,
@@ -19,11 +16,6 @@ from tests.support.browser import (
     wait_for_title,
     wait_until_idle,
 )
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Debian's chromium"),
-]
 
 URL = "/scale?dataset=circles&n=200&kernel=rbf&gamma=10"
 APPROX_CHARTS = 7  # eigenvalues, four sweeps, two overlays (+ the memory model)

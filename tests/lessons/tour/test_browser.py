@@ -2,21 +2,13 @@
 
 from __future__ import annotations
 
-import pytest
-
 from lessons.tour.view import STEPS
 from tests.support.browser import (
-    HAS_CHROMIUM,
     TIMEOUT_MS,
     assert_no_exception,
     shot,
     wait_until_idle,
 )
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Debian's chromium"),
-]
 
 PROJECTOR = {"width": 1280, "height": 720}
 
