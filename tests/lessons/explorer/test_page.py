@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scipy.spatial.distance import pdist
 from sklearn.decomposition import PCA
 from streamlit.testing.v1 import AppTest
 
@@ -303,7 +304,7 @@ def test_large_n_blocks_the_heatmaps_and_uses_the_iterative_spectrum():
     assert any("block of points" in i.value for i in at.info)
     open_section(at, SPECTRUM_TAB)
     captions = " ".join(c.value for c in at.caption)
-    assert "only the 40 leading eigenvalues" in captions
+    assert f"only the {analysis.ITERATIVE_TOP} leading eigenvalues" in captions
     rows, _ = scatter_points(find_chart(at, "Kernel PCA"))
     assert len(rows) == n
 
@@ -371,7 +372,8 @@ def test_wide_scale_upload_gets_a_reachable_gamma_and_a_standardise_hint():
     at.file_uploader(key="upload_csv").set_value(("wine.csv", content, "text/csv")).run()
     assert_clean(at)
     gamma = at.select_slider(key="w_gamma").value
-    assert gamma == pytest.approx(1.3e-5)  # the file's median heuristic, 1.26e-5
+    # The file's median heuristic, 1 / median ‖x − y‖², to two significant digits.
+    assert gamma == float(f"{1 / np.median(pdist(wine.data, 'sqeuclidean')):.2g}")
     # Reachable by the slider (its options are shown formatted).
     assert state.format_gamma(gamma) in at.select_slider(key="w_gamma").options
     assert any("spreads differ by a factor of" in i.value for i in at.info)
