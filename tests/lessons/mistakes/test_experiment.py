@@ -18,15 +18,7 @@ from kpca_core import (
 )
 from lessons.mistakes import experiment as damage
 from lessons.mistakes import formulas as wrong
-
-KERNELS = {
-    "rbf": {"gamma": 10.0},
-    "laplacian": {"gamma": 2.0},
-    "linear": {},
-    "poly": {"gamma": 1.0, "degree": 3, "coef0": 1.0},
-    "sigmoid": {"gamma": 0.5, "coef0": -1.0},
-    "cosine": {},
-}
+from tests.support.lessons import KERNEL_PARAMS
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +31,7 @@ def results(X):
     """kernel → {mistake class → the mistake measured on X}."""
     return {kernel: {type(m): m for m in damage.compare_mistakes(X, kernel=kernel,
                                                                  kernel_params=params)}
-            for kernel, params in KERNELS.items()}
+            for kernel, params in KERNEL_PARAMS.items()}
 
 
 def test_every_wrong_function_says_so_and_names_the_correct_one():
@@ -53,7 +45,7 @@ def test_every_wrong_function_says_so_and_names_the_correct_one():
 
 
 def test_every_mistake_is_measured_once_in_the_pages_order(X):
-    measured = damage.compare_mistakes(X, kernel="rbf", kernel_params=KERNELS["rbf"])
+    measured = damage.compare_mistakes(X, kernel="rbf", kernel_params=KERNEL_PARAMS["rbf"])
     assert tuple(type(m) for m in measured) == damage.MISTAKES
     assert len({m.key for m in measured}) == len(damage.MISTAKES)
     for m in measured:
@@ -69,7 +61,7 @@ def test_wrong_functions_leave_their_inputs_alone(X):
         function(K)  # would raise on a write into a read-only array
 
 
-@pytest.mark.parametrize("kernel", list(KERNELS))
+@pytest.mark.parametrize("kernel", list(KERNEL_PARAMS))
 def test_no_centering_and_wrong_sign_always_do_damage(results, kernel):
     r = results[kernel]
     none = r[damage.NoCentring]
@@ -112,7 +104,7 @@ def test_centring_inputs_is_harmless_exactly_for_translation_invariant_kernels(
         assert "not translation-invariant" in r.caption()
 
 
-@pytest.mark.parametrize("kernel", list(KERNELS))
+@pytest.mark.parametrize("kernel", list(KERNEL_PARAMS))
 def test_test_kernel_with_own_means_hurts_new_points_only(results, kernel):
     r = results[kernel][damage.NewPointsOwnMeans]
     assert r.damage.value > 1e-4 and not r.harmless  # held-out points move
@@ -135,7 +127,7 @@ def test_own_means_shift_is_the_predicted_vector(X):
     np.testing.assert_allclose(shift, np.broadcast_to(predicted, shift.shape), atol=1e-10)
 
 
-@pytest.mark.parametrize("kernel", list(KERNELS))
+@pytest.mark.parametrize("kernel", list(KERNEL_PARAMS))
 def test_scaling_mistakes_break_unit_length_axes(results, kernel):
     r = results[kernel][damage.Scaling]
     v, v_over_mu_n = r.damages
@@ -147,14 +139,14 @@ def test_scaling_mistakes_break_unit_length_axes(results, kernel):
     assert v_over_mu_n.value > 0.5  # 1/(μn²) ≪ 1
 
 
-@pytest.mark.parametrize("kernel", list(KERNELS))
+@pytest.mark.parametrize("kernel", list(KERNEL_PARAMS))
 def test_uncentred_projection_is_a_pure_shift(X, results, kernel):
     r = results[kernel][damage.UncentredProjection]
     assert not r.harmless
     assert r.shift_spread < 1e-9 * max(1.0, abs(r.shift_1))
     assert r.mean_right < 1e-12
     # The common shift is the column means of K times α.
-    K = compute_kernel(X, kernel=kernel, **KERNELS[kernel])
+    K = compute_kernel(X, kernel=kernel, **KERNEL_PARAMS[kernel])
     eig = eigendecompose(center_kernel(K), 2, random_state=0)
     shift = K.mean(axis=0) @ scale_eigenvectors(eig.eigenvectors, eig.eigenvalues)
     np.testing.assert_allclose([r.shift_1, r.shift_2], shift, rtol=1e-8,

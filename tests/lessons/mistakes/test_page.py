@@ -15,45 +15,13 @@ from lessons.mistakes.experiment import (
     compare_mistakes,
 )
 from lessons.mistakes.view import EIG_MAX_N
-from shell import state
 from tests.support.apptest import assert_clean, open_app
+from tests.support.lessons import N, checks_shown, query, settings_of
 from tests.support.plotly_json import find_chart, scatter_points
-
-N = 60
-
-KERNEL_QUERIES = {
-    "rbf": {"gamma": "2"},
-    "laplacian": {"gamma": "1"},
-    "linear": {},
-    "poly": {"gamma": "1", "degree": "3", "coef0": "1"},
-    "sigmoid": {"gamma": "0.5", "coef0": "-1"},
-    "cosine": {},
-}
 
 # The AppTests cover the kernels that behave differently on these pages (translation-
 # invariant, polynomial, indefinite, rank-deficient); tests/experiments covers all six.
 PAGE_KERNELS = ["rbf", "poly", "sigmoid", "linear"]
-
-
-def query(kernel: str, dataset: str = "circles", **extra) -> dict:
-    return {"dataset": dataset, "n": N, "kernel": kernel, **KERNEL_QUERIES[kernel], **extra}
-
-
-def settings_of(q: dict) -> state.Settings:
-    settings, problems = state.settings_from_query({k: str(v) for k, v in q.items()})
-    assert not problems
-    return settings
-
-
-def checks_shown(at) -> dict[str, str]:
-    """Every live check on the page: label → the value as displayed."""
-    shown = {}
-    for element in at.markdown:
-        text = element.value
-        if text.startswith(":green[**Check**] · "):
-            label, value = text.removeprefix(":green[**Check**] · ").rsplit(": ", 1)
-            shown[label] = value.removesuffix(" ✓")
-    return shown
 
 
 def damages_shown(at) -> list[tuple[bool, str, str]]:
