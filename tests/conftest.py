@@ -10,14 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.browser import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    HAS_CHROMIUM,
-    TIMEOUT_MS,
-    VIEWPORT,
-    Server,
-)
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, HAS_CHROMIUM, Server, new_page
 from tests.support.downloads import downloads  # noqa: F401  (a fixture: pytest finds it here)
 
 
@@ -58,8 +51,6 @@ def server():
 
 @pytest.fixture
 def page(browser):
-    context = browser.new_context(viewport=VIEWPORT)
-    tab = context.new_page()
-    tab.set_default_timeout(TIMEOUT_MS)
+    tab = new_page(browser)
     yield tab
-    context.close()
+    tab.context.close()

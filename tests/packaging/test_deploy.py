@@ -36,9 +36,9 @@ from tests.support.browser import (
     ARTIFACTS,
     CHART,
     HAS_CHROMIUM,
-    TIMEOUT_MS,
     active_page_title,
     assert_no_exception,
+    new_page,
     shot,
     wait_until_idle,
 )
@@ -132,11 +132,9 @@ def cloud(tmp_path_factory):
 
 @pytest.fixture
 def tab(browser):
-    context = browser.new_context(viewport=VIEWPORT)
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
+    page = new_page(browser, viewport=VIEWPORT)
     yield page
-    context.close()
+    page.context.close()
 
 
 def test_home_and_every_lesson_open_without_exceptions(cloud, tab):

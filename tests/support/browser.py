@@ -84,21 +84,92 @@ class Server:
         self._log_file.close()
 
 
+# Installed in every page before Streamlit's own scripts (``new_page``): remembers when
+# the page last asked the server to rerun the script, when a run last ended, and when the
+# test last clicked or pressed a key, so that a wait can tell a finished run from one
+# that an action has asked for and the server has not started yet.
+RUN_TRACKER = r"""
+(() => {
+  const runs = window.__kpcaRuns = {requested: 0, finished: 0, action: 0};
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    // A BackMsg asking for a rerun starts with field 11 (rerun_script), length-delimited:
+    // the byte 11 << 3 | 2 (Streamlit's proto/BackMsg.proto).
+    const bytes = data instanceof ArrayBuffer ? new Uint8Array(data)
+      : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
+      : null;
+    if (bytes && bytes[0] === (11 << 3 | 2)) runs.requested = performance.now();
+    return send.call(this, data);
+  };
+  for (const type of ["pointerdown", "keydown"]) {
+    addEventListener(type, () => { runs.action = performance.now(); }, true);
+  }
+  new MutationObserver(() => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    if (app && app.dataset.testScriptState === "notRunning") runs.finished = performance.now();
+  }).observe(document, {subtree: true, attributes: true,
+                        attributeFilter: ["data-test-script-state"]});
+})();
+"""
+# A widget sends its rerun request from its event handler; this covers one that sends a
+# moment later, and actions that ask for no rerun at all (a tab, an open drop-down).
+ACTION_SETTLE_MS = 150
+IDLE = """({minCharts, settleMs}) => {
+  const runs = window.__kpcaRuns;
+  if (!runs) throw new Error("no run tracker: open the page with tests.support.browser.new_page");
+  const app = document.querySelector('[data-testid="stApp"]');
+  return Boolean(app)
+    && app.dataset.testConnectionState === "CONNECTED"
+    && app.dataset.testScriptState === "notRunning"
+    && runs.finished > 0 && runs.finished >= runs.requested
+    && performance.now() - runs.action >= settleMs
+    && document.querySelectorAll('.js-plotly-plot .main-svg').length >= minCharts;
+}"""
+# Charts and page keep their sizes for this many animation frames in a row, and no
+# transition (a rerun's faded elements coming back, a resized chart) is running.
+STABLE_FRAMES = 5
+SETTLED = """(frames) => new Promise(resolve => {
+  const size = () => [...document.querySelectorAll('.js-plotly-plot .main-svg')]
+    .map(svg => svg.getAttribute("width") + "x" + svg.getAttribute("height")).join()
+    + "|" + document.querySelector('[data-testid="stApp"]')?.getBoundingClientRect().height;
+  const moving = () => document.getAnimations().some(
+    a => a.playState === "running" && a.effect?.getComputedTiming().iterations !== Infinity);
+  let last = size(), same = 0;
+  const tick = () => {
+    const now = size();
+    same = now === last && !moving() ? same + 1 : 0;
+    last = now;
+    if (same >= frames) resolve(true); else requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+})"""
+
+
+def new_page(browser, *, viewport: dict = VIEWPORT, **context_options):
+    """A page in a context of its own, with the run tracker that ``wait_until_idle`` reads;
+    close it with ``page.context.close()``."""
+    context = browser.new_context(viewport=viewport, **context_options)
+    context.add_init_script(RUN_TRACKER)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    return page
+
+
 def wait_until_idle(page, min_charts: int = 0) -> None:
-    """Wait for the script run to finish and the charts to be drawn."""
+    """Wait until the script has run to the end since the last rerun the page asked for (a
+    load, a widget changed, a page opened) and at least ``min_charts`` charts are drawn."""
     page.wait_for_selector('[data-testid="stSidebar"] [data-testid="stSlider"]')
-    page.wait_for_function(
-        "() => { const s = document.querySelector('[data-testid=\"stStatusWidget\"]');"
-        " return !s || !s.innerText.includes('Running'); }"
-    )
-    if min_charts:
-        page.wait_for_function(
-            f"() => document.querySelectorAll('{CHART} .main-svg').length >= {min_charts}"
-        )
-    page.wait_for_timeout(500)  # let Plotly finish its transitions before a screenshot
+    page.wait_for_function(IDLE, arg={"minCharts": min_charts, "settleMs": ACTION_SETTLE_MS})
+
+
+def wait_for_layout(page) -> None:
+    """Wait until the charts have their final sizes and nothing is fading or moving (after
+    a rerun or a change of window size), so a screenshot shows what a person sees."""
+    page.evaluate(SETTLED, STABLE_FRAMES)
 
 
 def shot(page, name: str) -> None:
+    wait_for_layout(page)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 

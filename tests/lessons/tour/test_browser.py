@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from lessons.tour.view import STEPS
 from tests.support.browser import (
-    TIMEOUT_MS,
     assert_no_exception,
+    new_page,
     shot,
     wait_until_idle,
 )
@@ -14,9 +14,8 @@ PROJECTOR = {"width": 1280, "height": 720}
 
 
 def test_the_whole_tour_with_next_in_projector_mode(server, browser):
-    context = browser.new_context(viewport=PROJECTOR)
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
+    page = new_page(browser, viewport=PROJECTOR)
+    context = page.context
     page.goto(f"{server.url}/tour?step=1&projector=1")
     wait_until_idle(page)
     assert_no_exception(page)
