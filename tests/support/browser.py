@@ -34,7 +34,7 @@ VIEWPORT = {"width": 1600, "height": 3000}
 HAS_CHROMIUM = Path(CHROMIUM).exists()  # CI shares 2 cores with the rest of the suite
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
@@ -43,15 +43,18 @@ def _free_port() -> int:
 class Server:
     """`streamlit run app.py` on a free local port; stopped by its own handle."""
 
-    def __init__(self, name: str = "server", *, script: str = "app.py",
-                 cwd: Path = ROOT) -> None:
-        """``streamlit run <script>`` from ``cwd`` (the app by default)."""
-        self.port = _free_port()
+    def __init__(self, name: str = "server", *, script: str = "app.py", cwd: Path = ROOT,
+                 python: str | Path = sys.executable, env: dict | None = None,
+                 start_timeout_s: float = 60) -> None:
+        """``streamlit run <script>`` from ``cwd`` (the app by default) with ``python``
+        (this one by default) in ``env`` (this process's by default); the log of the last
+        run of each ``name`` stays in tests/artifacts, for debugging."""
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.log = ARTIFACTS / f"streamlit-{name}.log"  # the last run of each, for debugging
+        self.log = ARTIFACTS / f"streamlit-{name}.log"
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         command = [
-            sys.executable, "-m", "streamlit", "run", script,
+            python, "-m", "streamlit", "run", script,
             "--server.port", str(self.port),
             "--server.address", "127.0.0.1",
             "--server.headless", "true",
@@ -59,21 +62,24 @@ class Server:
             "--server.fileWatcherType", "none",
         ]  # fmt: skip
         self._log_file = open(self.log, "w")  # noqa: SIM115 - closed in stop()
+        self.started = time.perf_counter()  # for cold-start timings
         self.process = subprocess.Popen(
-            command, cwd=cwd, stdout=self._log_file, stderr=subprocess.STDOUT
+            command, cwd=cwd, env=env, stdout=self._log_file, stderr=subprocess.STDOUT
         )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
+        deadline = self.started + start_timeout_s
+        while time.perf_counter() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"streamlit exited early; see {self.log}")
+                raise RuntimeError(f"streamlit exited early:\n{self.log.read_text()[-3000:]}")
             try:
                 with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2) as reply:
                     if reply.status == 200:
+                        self.healthy_after = time.perf_counter() - self.started
                         return
             except OSError:
-                time.sleep(0.3)
+                time.sleep(0.1)
         self.stop()
-        raise RuntimeError(f"streamlit did not start within 60 s; see {self.log}")
+        raise RuntimeError(f"streamlit did not answer within {start_timeout_s:g} s:\n"
+                           f"{self.log.read_text()[-3000:]}")
 
     def stop(self) -> None:
         self.process.terminate()
