@@ -31,4 +31,4 @@ if len(rows) < n:
     st.info(f"Each mistake needs its own eigendecomposition: this page uses a fixed random "
             f"sample of {len(rows):,} of the {n:,} points.", icon=":material/filter_alt:")
 
-view.mistake_sections(results, data, rows, settings)
+view.mistake_sections(results, data, rows)

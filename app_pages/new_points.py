@@ -40,7 +40,8 @@ else:
     x, picked_row = view.picked_point(split, data, settings)
     about = dict(row=picked_row, target=None if data.y is None else int(data.y[picked_row]))
 parts, pca_point = view.locate(split, x)
-view.projections(split, data, settings, point=view.NewPoint(parts.transform, pca_point, **about))
+view.heldout_projections(split, data, settings,
+                         point=view.NewPoint(parts.transform, pca_point, **about))
 view.coordinates_check(parts)
 view.heldout_lesson(split)
 if data.image_shape is not None:

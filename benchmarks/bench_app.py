@@ -122,7 +122,7 @@ def three_full_usps_links() -> list[str]:
 def bench_memory(scenarios: dict[str, list[str]] | None = None) -> dict:
     from playwright.sync_api import sync_playwright
 
-    from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, Server, wait_until_idle
+    from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, Server, new_page, wait_until_idle
 
     results = {}
     query = "&".join(f"{k}={v}" for k, v in USPS_2000.items())
@@ -150,7 +150,8 @@ def bench_memory(scenarios: dict[str, list[str]] | None = None) -> dict:
                 browser = p.chromium.launch(
                     executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS + unthrottled
                 )
-                pages = [browser.new_page(viewport={"width": 1600, "height": 1200}) for _ in links]
+                pages = [new_page(browser, viewport={"width": 1600, "height": 1200})
+                         for _ in links]
                 start = time.perf_counter()
                 for page, link in zip(pages, links, strict=True):  # open all three at once
                     page.goto(f"{server.url}/explorer?{link}", wait_until="commit")

@@ -282,8 +282,3 @@ def may_be_indefinite(kernel: str, kernel_params: dict) -> bool:
         return True
     # (γ xᵀy + c₀)ᵈ is only guaranteed positive semi-definite for c₀ ≥ 0.
     return kernel == "poly" and kernel_params.get("coef0", 0.0) < 0
-
-
-def kernel_spectrum_reference(X: np.ndarray, kernel: str, kernel_params: dict) -> np.ndarray:
-    """kpca_core's own spectrum path (used by tests to check :func:`analyse`)."""
-    return kernel_spectrum(center_kernel(compute_kernel(X, kernel=kernel, **kernel_params)))

@@ -1,11 +1,14 @@
 """One kernel PCA fit written as kpca_core's steps, keeping what later projections need.
 
-The geometry lessons project points that are not in the training set (a grid over the
-plane, a point the student places), so they need the training kernel's centring
-statistics and the expansion coefficients α, not only the training coordinates.
-:class:`~kpca_core.KernelPCA` keeps those privately; this fit keeps them in the open,
-step by step as the paper writes them (Schölkopf, Smola & Müller 1998, eqs. 14–16, 49).
-Tests check it against ``KernelPCA`` itself.
+Several lessons take kernel PCA apart: they project points that are not in the training
+set (a grid over the plane, a point the student places, noisy digits), check a step's
+formula on the matrices it produced, or time the steps. They need the training kernel's
+centring statistics and the expansion coefficients α, not only the training coordinates.
+:class:`~kpca_core.KernelPCA` keeps those privately; :class:`KpcaFit` keeps them in the
+open, step by step as the paper writes them (Schölkopf, Smola & Müller 1998, eqs. 14–16,
+49). :func:`fit_kpca` runs every step; a lesson that inspects or times the matrices in
+between runs the steps itself and hands the eigenpairs to :meth:`KpcaFit.from_eigenpairs`.
+Tests check both against ``KernelPCA`` itself.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from kpca_core import (
+    DegenerateSpectrumError,
+    Eigendecomposition,
     KernelCentering,
     center_kernel,
     center_test_kernel,
@@ -27,7 +32,7 @@ from kpca_core import (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class KpcaFit:
     """A fitted kernel PCA, with everything needed to project new points.
 
@@ -55,6 +60,8 @@ class KpcaFit:
     mean_similarity : float
         Mean of k(xᵢ, xⱼ) over pairs i ≠ j: near the kernel's maximum when every point
         looks like every other, near 0 (RBF) when each point only resembles itself.
+    solver : str
+        The eigensolver that answered ("dense", "arpack").
     """
 
     X: np.ndarray
@@ -68,11 +75,42 @@ class KpcaFit:
     projection: np.ndarray
     trace: float
     mean_similarity: float
+    solver: str
+
+    @classmethod
+    def from_eigenpairs(
+        cls, X: np.ndarray, eig: Eigendecomposition, *, kernel: str, kernel_params: dict,
+        centering: KernelCentering, trace: float, mean_similarity: float,
+    ) -> KpcaFit:
+        """The fit from the steps' results: K's statistics, trace(K̃) and K̃'s eigenpairs.
+
+        Cleans the eigenvalues (as ``KernelPCA`` does) and scales the eigenvectors into
+        α; for a lesson that builds and inspects K and K̃ itself.
+        """
+        values, negative = clean_eigenvalues(eig.eigenvalues)
+        return cls(
+            X=X,
+            kernel=kernel,
+            kernel_params=dict(kernel_params),
+            centering=centering,
+            eigenvalues=values,
+            negative=negative,
+            eigenvectors=eig.eigenvectors,
+            alphas=scale_eigenvectors(eig.eigenvectors, values),
+            projection=project_training_points(eig.eigenvectors, values),
+            trace=float(trace),
+            mean_similarity=float(mean_similarity),
+            solver=eig.solver,
+        )
 
     @property
     def explained_ratio(self) -> np.ndarray:
         """λ / trace(K̃) for each component held."""
         return explained_variance_ratio(self.eigenvalues, self.trace)
+
+    def kernel_rows(self, points: np.ndarray) -> np.ndarray:
+        """k(x, xᵢ) for every training point xᵢ: one row per point x of ``points``."""
+        return compute_kernel(points, self.X, kernel=self.kernel, **self.kernel_params)
 
     def project(self, points: np.ndarray) -> np.ndarray:
         """yₖ(x) = Σᵢ αᵢᵏ k̃(xᵢ, x) for each row x of ``points``.
@@ -80,40 +118,47 @@ class KpcaFit:
         One test-kernel matrix (m × n, one GEMM inside ``compute_kernel``), centred with
         the *training* statistics, times α (another GEMM): no loop over points.
         """
-        K_test = compute_kernel(points, self.X, kernel=self.kernel, **self.kernel_params)
-        K_test = center_test_kernel(K_test, self.centering, copy=False)
-        return K_test @ self.alphas
+        return self.project_kernel_rows(self.kernel_rows(points), copy=False)
+
+    def project_kernel_rows(self, K_rows: np.ndarray, *, copy: bool = True) -> np.ndarray:
+        """The projection of points given their kernel rows k(x, xᵢ) (m × n): K̃_t α,
+        centred with the training statistics (in place when ``copy`` is False)."""
+        return center_test_kernel(K_rows, self.centering, copy=copy) @ self.alphas
+
+
+def mean_off_diagonal(K: np.ndarray) -> float:
+    """Mean of K[i, j] over i ≠ j (1 for a single point)."""
+    n = K.shape[0]
+    return float((K.sum() - np.trace(K)) / (n * (n - 1))) if n > 1 else 1.0
 
 
 def fit_kpca(
-    X: np.ndarray, *, kernel: str, kernel_params: dict, n_components: int
+    X: np.ndarray, *, kernel: str, kernel_params: dict, n_components: int,
+    overwrite: bool = False, random_state: int = 0,
 ) -> KpcaFit:
     """Fit kernel PCA on X with ``n_components`` leading components.
 
     Holds K (centred in place) plus the eigensolver's working copy: two n × n
-    matrices at the peak. ``n_components`` must be ≤ n.
+    matrices at the peak; with ``overwrite`` the dense solver works in K itself and the
+    peak is one n × n matrix. ``n_components`` must be ≤ n. The solver rule and the
+    seed are KernelPCA's (``random_state=0``), so the two agree.
     """
     X = np.asarray(X, dtype=np.float64)
-    n = X.shape[0]
-    K = compute_kernel(X, kernel=kernel, **kernel_params)
-    mean_similarity = float((K.sum() - np.trace(K)) / (n * (n - 1))) if n > 1 else 1.0
-    centering = KernelCentering.fit(K)
-    Kc = center_kernel(K, copy=False, centering=centering)  # refuses NaN/inf (overflow)
-    trace = float(np.trace(Kc))
-    # Same solver rule and seed as KernelPCA(random_state=0), so the two agree.
-    eig = eigendecompose(Kc, n_components, random_state=0, check_finite=False)
-    values, negative = clean_eigenvalues(eig.eigenvalues)
-    del K, Kc
-    return KpcaFit(
-        X=X,
-        kernel=kernel,
-        kernel_params=dict(kernel_params),
-        centering=centering,
-        eigenvalues=values,
-        negative=negative,
-        eigenvectors=eig.eigenvectors,
-        alphas=scale_eigenvectors(eig.eigenvectors, values),
-        projection=project_training_points(eig.eigenvectors, values),
-        trace=trace,
-        mean_similarity=mean_similarity,
-    )
+
+    def decompose(overwrite: bool) -> KpcaFit:
+        K = compute_kernel(X, kernel=kernel, **kernel_params)
+        mean_similarity = mean_off_diagonal(K)
+        centering = KernelCentering.fit(K)
+        K = center_kernel(K, copy=False, centering=centering)  # refuses NaN/inf (overflow)
+        trace = float(np.trace(K))
+        eig = eigendecompose(K, n_components, random_state=random_state, overwrite=overwrite,
+                             check_finite=False)
+        del K
+        return KpcaFit.from_eigenpairs(X, eig, kernel=kernel, kernel_params=kernel_params,
+                                       centering=centering, trace=trace,
+                                       mean_similarity=mean_similarity)
+
+    try:
+        return decompose(overwrite)
+    except DegenerateSpectrumError:  # repeated leading eigenvalues: rebuild K, keep it
+        return decompose(overwrite=False)

@@ -1,68 +1,11 @@
-"""Live checks: a formula's claim, verified on the current data and shown as a number.
-
-Lesson pages show, next to each formula, the measured quantity that proves it holds
-right now (e.g. "largest |row sum| of K̃: 2.2e-16 ✓"), never a bare tick. A check
-that fails is shown in red with its value, so a wrong number can never hide.
-
-:class:`Check` and :func:`check_text` are plain Python (tests compare their values
-with what ``kpca_core`` computes); :func:`show_check` draws one.
-"""
+"""Draws a live check (:class:`experiments.checks.Check`): a green tick or a red cross, with
+the measured value either way."""
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
-
 import streamlit as st
 
-PASS, FAIL = "✓", "✗"
-
-
-@dataclass(frozen=True)
-class Check:
-    """A measured value that should stay within ``tolerance`` of ``target``.
-
-    Attributes
-    ----------
-    label : str
-        What was measured, in words ("largest |row sum| of K̃").
-    value : float
-        The measurement.
-    tolerance : float
-        Largest allowed |value − target|.
-    target : float
-        What the formula says the value is (0 for "A equals B" checks written as
-        max |A − B|).
-    """
-
-    label: str
-    value: float
-    tolerance: float
-    target: float = 0.0
-
-    @property
-    def passed(self) -> bool:
-        return math.isfinite(self.value) and abs(self.value - self.target) <= self.tolerance
-
-
-def format_value(value: float) -> str:
-    """Small and large magnitudes in scientific notation, the rest with 4 significant digits."""
-    if value == 0:
-        return "0"
-    if not math.isfinite(value):
-        return str(value)
-    magnitude = abs(value)
-    return f"{value:.1e}" if magnitude < 1e-3 or magnitude >= 1e5 else f"{value:.4g}"
-
-
-def check_text(check: Check) -> str:
-    """'label: value ✓' (or ✗ with the tolerance it missed)."""
-    text = f"{check.label}: {format_value(check.value)}"
-    if check.target != 0:
-        text += f" (expected {format_value(check.target)})"
-    if check.passed:
-        return f"{text} {PASS}"
-    return f"{text} {FAIL} — more than {format_value(check.tolerance)} off"
+from experiments.checks import Check, check_text
 
 
 def show_check(check: Check) -> bool:

@@ -2,15 +2,35 @@
 
 Defined once here (not per folder) so that the browser tests and the deployment smoke
 test share a single Playwright instance: two sync Playwright instances cannot run in one
-thread.
+thread. Every test in a browser module (``test_browser.py``, ``test_*_browser.py``) is
+marked here, once: ``browser``, and skipped where Debian's chromium is missing.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, TIMEOUT_MS, VIEWPORT, Server
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, HAS_CHROMIUM, Server, new_page
 from tests.support.downloads import downloads  # noqa: F401  (a fixture: pytest finds it here)
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
+def pytest_collection_modifyitems(items):
+    """Mark every test of a browser module; refuse a test elsewhere that drives Chromium
+    (the ``browser`` fixture, or ``page``) without the mark, which ``-m "not browser"``
+    would then run on a machine with no browser."""
+    needs_chromium = pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Debian's chromium")
+    for item in items:
+        if item.path.name.endswith("browser.py"):
+            item.add_marker(pytest.mark.browser)
+            item.add_marker(needs_chromium)
+        elif "browser" in getattr(item, "fixturenames", ()) and not item.get_closest_marker(
+            "browser"
+        ):
+            raise pytest.UsageError(
+                f"{item.nodeid} drives Chromium: move it to a test_*_browser.py module or "
+                "mark it pytest.mark.browser."
+            )
 
 
 @pytest.fixture(scope="session")
@@ -31,8 +51,6 @@ def server():
 
 @pytest.fixture
 def page(browser):
-    context = browser.new_context(viewport=VIEWPORT)
-    tab = context.new_page()
-    tab.set_default_timeout(TIMEOUT_MS)
+    tab = new_page(browser)
     yield tab
-    context.close()
+    tab.context.close()

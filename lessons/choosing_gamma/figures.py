@@ -24,7 +24,8 @@ BEST_COLOUR = "#2CA02C"
 MAX_POINTS_PER_PANEL = 500
 
 
-def format_value(param: str, value: float) -> str:
+def format_swept_value(param: str, value: float) -> str:
+    """A swept parameter's value as a label: 'γ = 0.5' or 'd = 3'."""
     return f"γ = {value:g}" if param == "gamma" else f"d = {int(value)}"
 
 
@@ -51,7 +52,7 @@ def small_multiples(
     rows = -(-m // columns)
     titles = []
     for i, value in enumerate(values):
-        text = format_value(param, value)
+        text = format_swept_value(param, value)
         if i == current:
             text = f"<b>{text} ◀ {'yours' if current_exact else 'nearest yours'}</b>"
         if median is not None and i == median:
@@ -176,12 +177,13 @@ def spectra_lines(
     fig = go.Figure()
     for i, (value, shares) in enumerate(zip(values, leading_share, strict=True)):
         positive = np.clip(np.asarray(shares, dtype=float), 1e-12, None)
+        name = format_swept_value(param, value)
         fig.add_trace(go.Scatter(
             x=np.arange(1, len(positive) + 1), y=100 * positive, mode="lines",
             line=dict(color=HIGHLIGHT if i == current else colours[i],
                       width=4 if i == current else 1.5),
-            name=format_value(param, value), showlegend=False,
-            hovertemplate=f"{format_value(param, value)}: λ%{{x}} holds %{{y:.3g}}%<extra></extra>",
+            name=name, showlegend=False,
+            hovertemplate=f"{name}: λ%{{x}} holds %{{y:.3g}}%<extra></extra>",
         ))
     # A colour bar says which line is which value (12 legend entries would bury the plot).
     scale_values = np.log10(values) if param == "gamma" else values

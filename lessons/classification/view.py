@@ -14,12 +14,13 @@ import numpy as np
 import streamlit as st
 from sklearn.model_selection import train_test_split
 
+from experiments.checks import Check
 from lessons.classification import experiment as cls
 from lessons.classification import figures as figs
 from shell.admission import queued
 from shell.caches import bounded_cache, load_data
 from shell.charts import show_chart
-from shell.checks import Check, show_check
+from shell.checks import show_check
 from shell.memory import guard_memory
 from shell.state import Settings
 
@@ -33,7 +34,7 @@ K_CLASSIFIER, K_COMPONENTS, K_C = "cls_classifier", "cls_components", "cls_C"
 
 
 @dataclass(frozen=True)
-class Split:
+class TrainTestData:
     """Training and test data as the page uses them, and how they were made."""
 
     X_train: np.ndarray
@@ -50,7 +51,7 @@ def _options_text(options: dict) -> str:
     return ", ".join(f"{name}={value!r}" for name, value in options.items())
 
 
-def make_split(settings: Settings) -> Split:
+def make_split(settings: Settings) -> TrainTestData:
     """USPS: its published training/test split; any other dataset: a seeded stratified split.
 
     Raises ValueError with a message for the user (e.g. a class with a single point).
@@ -64,7 +65,7 @@ def make_split(settings: Settings) -> Split:
         if options.get("split", "train") != "train":
             note = (" The sidebar's 'USPS split' is not used here: training digits always "
                     "come from the training set and test digits from the test set.")
-        return Split(
+        return TrainTestData(
             train.X, train.y, test.X, test.y, train.target_names, train.image_shape,
             f"USPS's own split: **{len(train.y):,} training digits** (a stratified subset of "
             f"the 7,291, seed {seed}; 'Digits used' in the sidebar) and **all "
@@ -97,7 +98,7 @@ def make_split(settings: Settings) -> Split:
                 f'data = datasets.load("{settings.dataset}"'
                 + (f", {_options_text(options)}" if options else "") + ")",
                 "X, y = data.X, data.y")
-    return Split(
+    return TrainTestData(
         X_train, y_train, X_test, y_test, data.target_names, data.image_shape,
         f"A seeded stratified split of the {len(data.y):,} points: **{len(y_train):,} for "
         f"training, {len(y_test):,} for testing** ({TEST_FRACTION:.0%} held out, every "
@@ -182,7 +183,7 @@ def kernel_label(settings: Settings) -> str:
     return f"{settings.kernel}" + (f" ({params})" if params else "")
 
 
-def split_section(split: Split) -> None:
+def split_section(split: TrainTestData) -> None:
     st.markdown(split.description)
 
 
@@ -234,7 +235,7 @@ def comparison_caption(result: cls.Experiment, kernel_text: str) -> str:
     return text
 
 
-def confusion_section(result: cls.Experiment, split: Split) -> None:
+def confusion_section(result: cls.Experiment, split: TrainTestData) -> None:
     evaluation = result.kernel
     names = [split.target_names[int(c)] if int(c) < len(split.target_names) else str(c)
              for c in evaluation.labels]
@@ -249,7 +250,7 @@ def confusion_section(result: cls.Experiment, split: Split) -> None:
                      float(np.count_nonzero(evaluation.predicted != split.y_test) - wrong), 0.0))
 
 
-def misclassified_section(result: cls.Experiment, split: Split) -> None:
+def misclassified_section(result: cls.Experiment, split: TrainTestData) -> None:
     if split.image_shape is None:
         return
     wrong = np.flatnonzero(result.kernel.predicted != split.y_test)
@@ -299,7 +300,7 @@ def curve_section(result: cls.Experiment, settings: Settings, classifier: str,
             float(round((curve_error - result.kernel.error) * n_test)), 1.0))
 
 
-def code_section(result: cls.Experiment, split: Split) -> None:
+def code_section(result: cls.Experiment, split: TrainTestData) -> None:
     st.code(cls.pipeline_code(result.pipeline, data_lines=split.code), language="python")
     st.caption("Generated from the fitted pipeline's parameters: this is the pipeline that "
                "produced the numbers above. `RmsScaler` divides every component by one "

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from experiments.checks import Check
 from kpca_core import KERNELS
 from lessons.component_maps.experiment import (
     FIG3,
@@ -28,7 +29,7 @@ from shell import exports
 from shell.admission import queued
 from shell.caches import bounded_cache, inputs
 from shell.charts import show_chart
-from shell.checks import Check, show_check
+from shell.checks import show_check
 from shell.figures import class_name
 from shell.memory import guard_memory
 from shell.sidebar import apply_settings

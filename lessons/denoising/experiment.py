@@ -38,21 +38,13 @@ from scipy import linalg
 from sklearn.decomposition import PCA
 from threadpoolctl import threadpool_limits
 
+from experiments.kpca_steps import KpcaFit, fit_kpca
 from kpca_core import (
-    DegenerateSpectrumError,
-    KernelCentering,
-    center_kernel,
-    center_test_kernel,
-    clean_eigenvalues,
     compute_kernel,
-    eigendecompose,
     feature_space_coefficients,
     feature_space_sq_distances,
     fixed_point_preimage,
     kwok_tsang_preimage,
-    project_new_points,
-    project_training_points,
-    scale_eigenvectors,
 )
 
 NOISE_KINDS = ("gaussian", "speckle")
@@ -156,40 +148,36 @@ class DenoisingFit:
 
     Attributes
     ----------
-    X_fit : ndarray of shape (n, d)
-        The training digits (clean, or noisy when the page asks for it).
-    gamma : float
-        RBF width, k(x, y) = exp(-gamma ||x - y||^2).
+    kpca : experiments.kpca_steps.KpcaFit
+        RBF kernel PCA of the training digits: its eigenpairs, α, the centring
+        statistics of K (to centre the kernels of new digits) and the training digits'
+        coordinates sqrt(l) v.
     pca : sklearn.decomposition.PCA
         Linear PCA with ``max_components`` components.
-    eigenvalues, eigenvectors : the leading eigenpairs of K~ (kpca_core conventions).
-    centering : kpca_core.KernelCentering
-        Column means and grand mean of K, to centre the kernels of new digits.
-    train_projections : ndarray of shape (n, max_components)
-        sqrt(l) v: the training digits' coordinates on the kernel principal axes.
     train_sq_norms : ndarray of shape (n,)
         ||phi~(x_i)||^2 = K~_ii = 1 - 2 colmean_i + grand mean (k(x, x) = 1 for RBF).
     seconds : float
         Time of the kernel PCA fit.
     """
 
-    X_fit: np.ndarray
-    gamma: float
+    kpca: KpcaFit
     pca: PCA
-    eigenvalues: np.ndarray
-    eigenvectors: np.ndarray
-    centering: KernelCentering
-    train_projections: np.ndarray
     train_sq_norms: np.ndarray
     seconds: float
 
     @property
-    def max_components(self) -> int:
-        return int(self.eigenvalues.shape[0])
+    def X_fit(self) -> np.ndarray:
+        """The training digits (clean, or noisy when the page asks for it)."""
+        return self.kpca.X
 
     @property
-    def max_pca_components(self) -> int:
-        return int(self.pca.n_components_)
+    def gamma(self) -> float:
+        """RBF width, k(x, y) = exp(-gamma ||x - y||^2)."""
+        return self.kpca.kernel_params["gamma"]
+
+    @property
+    def max_components(self) -> int:
+        return int(self.kpca.eigenvalues.shape[0])
 
 
 def largest_m(n_train: int, wanted: int = M_GRID[-1]) -> int:
@@ -203,8 +191,9 @@ def fit_denoisers(
 ) -> DenoisingFit:
     """Fit linear PCA and RBF kernel PCA once with ``max_components`` components.
 
-    Kernel PCA runs the kpca_core steps: K, its centring in place, and the leading
-    eigenpairs with K as LAPACK's workspace, so the peak is one n x n matrix.
+    Kernel PCA runs the kpca_core steps (:func:`experiments.kpca_steps.fit_kpca`): K, its
+    centring in place, and the leading eigenpairs with K as LAPACK's workspace, so the
+    peak is one n x n matrix.
     ``blas_threads`` caps BLAS's threads (see :data:`BLAS_THREADS`).
     """
     with threadpool_limits(limits=blas_threads, user_api="blas"):
@@ -222,28 +211,12 @@ def _fit_denoisers(X_fit: np.ndarray, gamma: float, max_components: int) -> Deno
     # Linear PCA has at most min(n, d) components; beyond them it reconstructs exactly.
     pca = PCA(n_components=min(max_components, n, d), svd_solver="full").fit(X_fit)
     start = time.perf_counter()
-
-    def decompose(overwrite: bool):
-        K = compute_kernel(X_fit, kernel="rbf", gamma=gamma)
-        centering = KernelCentering.fit(K)
-        K = center_kernel(K, copy=False, centering=centering)
-        eig = eigendecompose(K, max_components, overwrite=overwrite, check_finite=False)
-        return centering, eig
-
-    try:
-        centering, eig = decompose(overwrite=True)
-    except DegenerateSpectrumError:  # repeated leading eigenvalues: rebuild K, keep it
-        centering, eig = decompose(overwrite=False)
-    eigenvalues, _ = clean_eigenvalues(eig.eigenvalues)  # RBF: no negative ones
-    eigenvectors = eig.eigenvectors
+    kpca = fit_kpca(X_fit, kernel="rbf", kernel_params={"gamma": float(gamma)},
+                    n_components=max_components, overwrite=True)
+    centering = kpca.centering
     return DenoisingFit(
-        X_fit=X_fit,
-        gamma=float(gamma),
+        kpca=kpca,
         pca=pca,
-        eigenvalues=eigenvalues,
-        eigenvectors=eigenvectors,
-        centering=centering,
-        train_projections=project_training_points(eigenvectors, eigenvalues),
         train_sq_norms=1.0 - 2.0 * centering.column_means + centering.grand_mean,
         seconds=time.perf_counter() - start,
     )
@@ -255,9 +228,7 @@ def kpca_project(fit: DenoisingFit, X: np.ndarray) -> np.ndarray:
     The first m columns are the projection on the first m axes, so one call serves
     every m.
     """
-    K_test = compute_kernel(X, fit.X_fit, kernel="rbf", gamma=fit.gamma)
-    K_test = center_test_kernel(K_test, fit.centering, copy=False)
-    return project_new_points(K_test, fit.eigenvectors, fit.eigenvalues)
+    return fit.kpca.project(X)
 
 
 def _check_m(fit: DenoisingFit, m: int) -> int:
@@ -295,7 +266,7 @@ def learned_preimage(
     m = _check_m(fit, m)
     if not alpha >= 0:
         raise ValueError(f"alpha must be >= 0; got {alpha!r}.")
-    B = fit.train_projections[:, :m]
+    B = fit.kpca.projection[:, :m]
     K = compute_kernel(B, kernel="rbf", gamma=fit.gamma)
     K.flat[:: K.shape[0] + 1] += alpha
     # K is symmetric, so K.T is the same matrix in the Fortran order LAPACK wants:
@@ -406,9 +377,7 @@ def fixed_point_denoise(
     """
     m = _check_m(fit, m)
     projections = projections[:, :m]
-    coefs = feature_space_coefficients(
-        projections, scale_eigenvectors(fit.eigenvectors[:, :m], fit.eigenvalues[:m])
-    )
+    coefs = feature_space_coefficients(projections, fit.kpca.alphas[:, :m])
     Z, converged, iterations = iterate_fixed_point(
         coefs, fit.X_fit, fit.gamma, init, max_iter=max_iter, tol=tol
     )
@@ -417,7 +386,7 @@ def fixed_point_denoise(
     converged_after = 0
     if retry.size:
         sq = feature_space_sq_distances(
-            projections[retry], fit.train_projections[:, :m], fit.train_sq_norms
+            projections[retry], fit.kpca.projection[:, :m], fit.train_sq_norms
         )
         nearest = fit.X_fit[np.argmin(sq, axis=1)]
         Z_retry, conv_retry, it_retry = iterate_fixed_point(
@@ -452,7 +421,7 @@ def kwok_tsang_denoise(
             f"digits); got k = {n_neighbors}. Lower k or use more training digits."
         )
     sq = feature_space_sq_distances(
-        projections[:, :m], fit.train_projections[:, :m], fit.train_sq_norms
+        projections[:, :m], fit.kpca.projection[:, :m], fit.train_sq_norms
     )
     return kwok_tsang_preimage(sq, fit.X_fit, fit.gamma, n_neighbors=n_neighbors)
 

@@ -12,6 +12,7 @@ import numpy as np
 import streamlit as st
 
 import datasets
+from experiments.checks import Check
 from lessons.denoising import experiment as dn
 from lessons.denoising import figures
 from lessons.denoising.caches import (
@@ -24,7 +25,7 @@ from lessons.denoising.caches import (
     test_digits,
 )
 from shell.charts import show_chart
-from shell.checks import Check, show_check
+from shell.checks import show_check
 
 N_TRAIN_CHOICES = (300, 500, 1000, 2000, 3000, 5000, 7291)
 SHOWN_PER_CLASS = 2
@@ -40,7 +41,8 @@ K_SIGMA, K_P, K_NOISY_FIT, K_GAMMA = "dn_sigma", "dn_p", "dn_fit_noisy", "dn_gam
 K_M, K_METHOD, K_ALPHA, K_K, K_ITER = "dn_m", "dn_method", "dn_alpha", "dn_k", "dn_max_iter"
 
 
-def format_gamma(gamma: float) -> str:
+def format_gamma_fraction(gamma: float) -> str:
+    """γ as the paper writes it, "1/128", marking the paper's own value."""
     text = f"1/{round(1 / gamma)}"
     return text + " (the paper's)" if math.isclose(gamma, dn.PAPER_GAMMA) else text
 
@@ -92,7 +94,8 @@ def controls() -> DenoisingSettings:
                  "learn from training digits with the same kind of noise.",
         )
     with model_col:
-        gamma = st.select_slider("RBF γ", GAMMA_CHOICES, key=K_GAMMA, format_func=format_gamma,
+        gamma = st.select_slider("RBF γ", GAMMA_CHOICES, key=K_GAMMA,
+                                 format_func=format_gamma_fraction,
                                  help="k(x, y) = exp(−γ‖x − y‖²). The paper: c = 0.5 · 256, "
                                       "γ = 1/c = 1/128.")
         method = st.radio("Pre-image method for the digit grid", dn.PREIMAGE_METHODS,

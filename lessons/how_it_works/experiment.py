@@ -27,18 +27,14 @@ import numpy as np
 from sklearn.decomposition import PCA
 
 from experiments.feature_maps import sign_aligned_difference
+from experiments.kpca_steps import KpcaFit, mean_off_diagonal
 from kpca_core import (
     KernelCentering,
     KernelPCA,
     center_kernel,
     center_kernel_textbook,
-    center_test_kernel,
-    clean_eigenvalues,
     compute_kernel,
     eigendecompose,
-    project_new_points,
-    project_training_points,
-    scale_eigenvectors,
 )
 
 __all__ = ["StepByStep", "kernel_value", "new_points", "step_by_step"]
@@ -83,13 +79,14 @@ class StepByStep:
     Attributes
     ----------
     n, d, k : sizes (k: components computed).
+    fit : the fit the steps built (:class:`experiments.kpca_steps.KpcaFit`): μ (its
+        eigenvalues, rounding noise set to 0), α, the centring statistics, the solver.
     kernel_table : (n, n) K itself when n ≤ 12, else None.
     pair_gap : max |K[i, j] − k(x_i, x_j)| over sampled pairs (formula evaluated literally).
     symmetry_gap : max |K − Kᵀ|.
     row_sum, column_sum : max |row sum| and |column sum| of K̃.
     textbook_gap : max |textbook K̃ − efficient K̃| on the first ``textbook_n`` points.
     textbook_n : points used for that check.
-    mu : (k,) eigenvalues of K̃ (μ, scikit-learn's ``eigenvalues_``).
     trace : trace(K̃) = sum of all n eigenvalues.
     residual : max_k ‖K̃v − μv‖ / μ₁.
     paper_residual : max_k ‖K̃α − nλα‖ / (nλ₁‖α‖) with λ = μ/n.
@@ -97,7 +94,6 @@ class StepByStep:
     alpha_sq_norm : (k,) ‖α‖²; expected 1/μ.
     axis_length_gap : max |αᵀK̃α − 1| over the components with μ > 0.
     alpha_norm_gap : max |μ‖α‖² − 1| over the components with μ > 0.
-    positive : (k,) bool, μ > 0 (only those have a real axis).
     train_projection : (n, k) K̃α.
     train_gap : max |K̃α − √μ v| (the shortcut for training points).
     estimator_train_gap : max |K̃α − KernelPCA.fit_transform| up to sign.
@@ -105,13 +101,13 @@ class StepByStep:
     estimator_new_gap : max |K̃_t α − KernelPCA.transform| up to sign.
     estimator_mu_gap : max |μ − KernelPCA.eigenvalues_| (scikit-learn's convention).
     projection_scale : max |train projection| (tolerances are relative to it).
-    pca_time : seconds for scikit-learn's linear PCA of the same X.
     times : dict step → seconds, measured in this fit.
     """
 
     n: int
     d: int
     k: int
+    fit: KpcaFit
     kernel_table: np.ndarray | None
     pair_gap: float
     symmetry_gap: float
@@ -120,7 +116,6 @@ class StepByStep:
     textbook_gap: float
     textbook_n: int
     kernel_scale: float
-    mu: np.ndarray
     trace: float
     residual: float
     paper_residual: float
@@ -128,7 +123,6 @@ class StepByStep:
     alpha_sq_norm: np.ndarray
     axis_length_gap: float
     alpha_norm_gap: float
-    positive: np.ndarray
     train_projection: np.ndarray
     train_gap: float
     estimator_train_gap: float
@@ -137,8 +131,21 @@ class StepByStep:
     estimator_new_gap: float
     estimator_mu_gap: float
     projection_scale: float
-    solver: str
     times: dict
+
+    @property
+    def mu(self) -> np.ndarray:
+        """(k,) eigenvalues μ of K̃ (scikit-learn's ``eigenvalues_``)."""
+        return self.fit.eigenvalues
+
+    @property
+    def positive(self) -> np.ndarray:
+        """(k,) bool, μ > 0 (only those have a real axis)."""
+        return self.fit.eigenvalues > 0
+
+    @property
+    def solver(self) -> str:
+        return self.fit.solver
 
 
 def step_by_step(
@@ -182,23 +189,26 @@ def step_by_step(
         np.abs(center_kernel_textbook(K[:m, :m]) - center_kernel(K[:m, :m])).max()
     )
     kernel_table = K.copy() if n <= 12 else None
+    mean_similarity = mean_off_diagonal(K)
     del K
 
     start = time.perf_counter()
     eig = eigendecompose(Kc, k, random_state=0)
     times["eigen"] = time.perf_counter() - start
+
+    start = time.perf_counter()
     # Rounding-noise eigenvalues (|μ| ≤ 1e-12 μ₁) count as 0, as in KernelPCA: they
-    # have no axis, and 1/√μ of noise would blow up.
-    mu, _ = clean_eigenvalues(eig.eigenvalues)
-    V = eig.eigenvectors
+    # have no axis, and 1/√μ of noise would blow up. The fit cleans them, then α = v/√μ.
+    fit = KpcaFit.from_eigenpairs(X, eig, kernel=kernel, kernel_params=kernel_params,
+                                  centering=centering, trace=np.trace(Kc),
+                                  mean_similarity=mean_similarity)
+    alphas = fit.alphas
+    train_projection = Kc @ alphas
+    times["project"] = time.perf_counter() - start
+    mu, V = fit.eigenvalues, fit.eigenvectors
     positive = mu > 0
     top = max(float(np.abs(mu).max()), 1e-300)
     residual = float(np.linalg.norm(Kc @ V - V * eig.eigenvalues, axis=0).max()) / top
-
-    start = time.perf_counter()
-    alphas = scale_eigenvectors(V, mu)
-    train_projection = Kc @ alphas
-    times["project"] = time.perf_counter() - start
     lam = mu / n  # the paper's eigenvalue
     alpha_norms = np.linalg.norm(alphas, axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -207,14 +217,11 @@ def step_by_step(
         )
     axis_lengths = np.einsum("ik,ik->k", alphas, Kc @ alphas)
     alpha_sq = alpha_norms**2
-    shortcut = project_training_points(V, mu)
     projection_scale = max(float(np.abs(train_projection).max()), 1e-300)
-    trace = float(np.trace(Kc))
     del Kc
 
     X_new = new_points(X, seed=seed)
-    K_new = compute_kernel(X_new, X, kernel=kernel, **kernel_params)
-    new_projection = project_new_points(center_test_kernel(K_new, centering), V, mu)
+    new_projection = fit.project(X_new)
 
     model = KernelPCA(k, kernel=kernel, **kernel_params, negative_eigenvalues="warn",
                       random_state=0)
@@ -230,6 +237,7 @@ def step_by_step(
 
     return StepByStep(
         n=n, d=d, k=k,
+        fit=fit,
         kernel_table=kernel_table,
         pair_gap=pair_gap,
         symmetry_gap=symmetry_gap,
@@ -238,8 +246,7 @@ def step_by_step(
         textbook_gap=textbook_gap,
         textbook_n=m,
         kernel_scale=kernel_scale,
-        mu=mu,
-        trace=trace,
+        trace=fit.trace,
         residual=residual,
         paper_residual=float(np.nanmax(paper[positive])) if positive.any() else 0.0,
         v_norm_gap=float(np.abs(np.linalg.norm(V, axis=0) - 1.0).max()),
@@ -248,15 +255,13 @@ def step_by_step(
         else 0.0,
         alpha_norm_gap=float(np.abs(mu[positive] * alpha_sq[positive] - 1.0).max())
         if positive.any() else 0.0,
-        positive=positive,
         train_projection=train_projection,
-        train_gap=float(np.abs(train_projection - shortcut).max()),
+        train_gap=float(np.abs(train_projection - fit.projection).max()),
         estimator_train_gap=sign_aligned_difference(train_projection, estimator_train),
         new_X=X_new,
         new_projection=new_projection,
         estimator_new_gap=sign_aligned_difference(new_projection, estimator_new),
         estimator_mu_gap=estimator_mu_gap,
         projection_scale=projection_scale,
-        solver=eig.solver,
         times=times,
     )

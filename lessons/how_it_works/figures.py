@@ -62,20 +62,3 @@ def projection_with_new_points(
         )
     )
     return fig
-
-
-def step_times(labels: Sequence[str], seconds: Sequence[float], *, title: str) -> go.Figure:
-    """Horizontal bars of measured times (milliseconds)."""
-    ms = 1000 * np.asarray(seconds, dtype=np.float64)
-    fig = go.Figure(
-        go.Bar(
-            y=list(labels), x=ms, orientation="h", marker_color=KEPT_COLOUR,
-            text=[f"{v:.1f} ms" for v in ms], textposition="auto",
-            hovertemplate="%{y}: %{x:.2f} ms<extra></extra>",
-        )
-    )
-    fig.update_layout(title=title, showlegend=False,
-                      **{k: v for k, v in BASE_LAYOUT.items() if k != "legend"})
-    fig.update_xaxes(title="measured time (ms)")
-    fig.update_yaxes(autorange="reversed")
-    return fig

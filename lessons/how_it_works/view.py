@@ -13,6 +13,7 @@ import streamlit as st
 
 from experiments import sampling
 from experiments.analysis import Analysis, block_average
+from experiments.checks import Check
 from kpca_core import (
     KERNELS,
     center_kernel,
@@ -28,7 +29,7 @@ from lessons.how_it_works.experiment import PAIRS_CHECKED, StepByStep, step_by_s
 from shell import figures, kernel_figures
 from shell.caches import inputs
 from shell.charts import show_chart
-from shell.checks import Check, show_check
+from shell.checks import show_check
 from shell.exports import view_name
 from shell.sidebar import current_settings
 from shell.source import show_source

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from experiments.checks import Check
 from experiments.feature_maps import (
     EXPLICIT_MAX_CELLS,
     EXPLICIT_MAX_N,
@@ -36,7 +37,7 @@ from lessons.kernel_trick import figures as fig
 from shell import exports
 from shell.caches import inputs, load_data
 from shell.charts import show_chart
-from shell.checks import Check, show_check
+from shell.checks import show_check
 from shell.state import Settings, format_gamma
 
 
@@ -104,10 +105,6 @@ def file_stem(settings: Settings, kernel: str = "poly", coef0: float | None = No
     coef0 = map_params(settings).coef0 if coef0 is None else coef0
     shown = replace(settings, kernel=kernel, degree=2, coef0=coef0)
     return exports.view_name(shown, "kernel-trick")
-
-
-def _params_latex(params: MapParams) -> str:
-    return rf"\gamma = {params.gamma:.4g},\ c_0 = {params.coef0:.4g}"
 
 
 def derivation(settings: Settings) -> None:

@@ -1,8 +1,11 @@
 r"""Each deliberately wrong formula of :mod:`lessons.mistakes.formulas` next to the right one.
 
-:func:`compare_mistakes` runs every mistake and the correct kpca_core computation on the
-same data and measures the difference, so the page, the benchmark and the tests show the
-same numbers.
+One class per mistake: it says what the mistake is (title, the wrong and the right
+formula), measures it on the data (:meth:`Mistake.measure`, the wrong computation next
+to the right one of :class:`Reference`) and explains what it measured: the damage
+numbers, the live checks of the facts below, and a caption whose every claim is computed
+from those numbers. :func:`compare_mistakes` runs them all, so the page, the benchmark
+and the tests show the same numbers; the page only draws what they return.
 
 Facts the measurements rely on (derived here, checked by the tests):
 
@@ -21,15 +24,18 @@ Facts the measurements rely on (derived here, checked by the tests):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 from scipy import linalg
 
+from experiments.checks import Check, format_value
+from experiments.kpca_steps import KpcaFit, mean_off_diagonal
 from kpca_core import (
+    KERNELS,
     KernelCentering,
     center_kernel,
-    center_test_kernel,
     compute_kernel,
     eigendecompose,
     kernel_spectrum,
@@ -59,7 +65,18 @@ SOLVER = "auto"
 SINGLE_POINTS = 20
 
 __all__ = [
-    "MistakeResult",
+    "CentredInputs",
+    "Damage",
+    "LastSign",
+    "MISTAKES",
+    "Mistake",
+    "NewPointsOwnMeans",
+    "NoCentring",
+    "Picture",
+    "Reference",
+    "Scaling",
+    "UncentredProjection",
+    "UnsortedEig",
     "compare_mistakes",
     "largest_principal_angle",
     "relative_difference",
@@ -93,56 +110,10 @@ def largest_principal_angle(A: np.ndarray, B: np.ndarray) -> float:
     return float(np.degrees(linalg.subspace_angles(A, B).max()))
 
 
-@dataclass(frozen=True)
-class MistakeResult:
-    """One mistake next to the right computation on the same data.
-
-    Attributes
-    ----------
-    key : str
-    right, wrong : (m, k) float
-        Projections (or, for ``picture == "spectrum"``, eigenvalues as (p, 1)).
-    damage : float
-        The headline number (its meaning in ``damage_label``).
-    damage_label : str
-    harmless_tolerance : float
-        ``damage`` at or below this means the mistake did no harm on these data.
-    numbers : dict
-        Further measurements for the caption (names → floats).
-    picture : str
-        "projection" or "spectrum".
-    ranks : ranks (1 = largest) of the eigenvalues a solver returned, in its order.
-    rows : which rows of X the pictures show (None: all of them, in order).
-    """
-
-    key: str
-    right: np.ndarray
-    wrong: np.ndarray
-    damage: float
-    damage_label: str
-    harmless_tolerance: float
-    numbers: dict = field(default_factory=dict)
-    picture: str = "projection"
-    ranks: tuple[int, ...] = ()
-    rows: np.ndarray | None = None
-
-    @property
-    def harmless(self) -> bool:
-        return bool(np.isfinite(self.damage) and self.damage <= self.harmless_tolerance)
-
-
 def _scores(eig) -> np.ndarray:
-    """Training projections √μ v (0 for μ ≤ 0), as kpca_core.project_training_points."""
+    """Training projections √μ v (0 for μ ≤ 0) of a wrong decomposition, as copied code
+    computes them (no cleaning of rounding noise)."""
     return eig.eigenvectors * np.sqrt(np.clip(eig.eigenvalues, 0.0, None))
-
-
-def _spectrum_gap(right: np.ndarray, wrong: np.ndarray, K: np.ndarray) -> float:
-    """max |wrong spectrum − predicted|: the right spectrum with the eigenvalue of the
-    constant vector (0) replaced by −2n·mean(K), both sorted."""
-    n = K.shape[0]
-    predicted = right.copy()
-    predicted[np.argmin(np.abs(predicted))] = -2.0 * n * float(K.mean())
-    return float(np.abs(np.sort(predicted) - np.sort(wrong)).max())
 
 
 def _abs_correlation(a: np.ndarray, b: np.ndarray) -> float:
@@ -153,10 +124,527 @@ def _abs_correlation(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def _split(n: int, test_fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """(training rows, held-out rows): a seeded random share of X held out."""
     rng = np.random.default_rng(seed)
     order = rng.permutation(n)
     n_test = max(2, int(round(test_fraction * n)))
     return np.sort(order[n_test:]), np.sort(order[:n_test])
+
+
+@dataclass(frozen=True, eq=False)
+class Reference:
+    """The right computation on X, which every mistake is measured against.
+
+    Attributes
+    ----------
+    X : (n, d) inputs as the kernel sees them.
+    kernel, kernel_params : as for :func:`kpca_core.compute_kernel`.
+    K, Kc : the kernel matrix and K̃, its centred form.
+    fit : the right kernel PCA of X with k components (kpca_core's steps).
+    test_fraction, seed : the held-out share of X (and its seed) for new points.
+    eig_max_n : points the unsorted-eigensolver comparison uses (``np.linalg.eig`` is a
+        general, slow solver).
+    """
+
+    X: np.ndarray
+    kernel: str
+    kernel_params: dict
+    K: np.ndarray
+    Kc: np.ndarray
+    fit: KpcaFit
+    test_fraction: float
+    seed: int
+    eig_max_n: int
+
+    @classmethod
+    def compute(cls, X: np.ndarray, *, kernel: str, kernel_params: dict, n_components: int,
+                test_fraction: float, seed: int, eig_max_n: int) -> Reference:
+        X = np.asarray(X, dtype=np.float64)
+        K = compute_kernel(X, kernel=kernel, **kernel_params)
+        Kc, fit = _right_fit(X, K, kernel, kernel_params, n_components)
+        return cls(X=X, kernel=kernel, kernel_params=dict(kernel_params), K=K, Kc=Kc, fit=fit,
+                   test_fraction=test_fraction, seed=seed, eig_max_n=eig_max_n)
+
+    @property
+    def n(self) -> int:
+        return self.X.shape[0]
+
+    @property
+    def k(self) -> int:
+        return self.fit.eigenvalues.shape[0]
+
+    @property
+    def scale(self) -> float:
+        """max |K̃| (tolerances on K̃ are relative to it)."""
+        return max(float(np.abs(self.Kc).max()), 1e-300)
+
+
+def _right_fit(X, K, kernel, kernel_params, n_components) -> tuple[np.ndarray, KpcaFit]:
+    """K̃ and the right fit of its leading components (K itself is left as it is)."""
+    centering = KernelCentering.fit(K)
+    Kc = center_kernel(K, centering=centering)
+    eig = eigendecompose(Kc, min(n_components, K.shape[0] - 1), solver=SOLVER, random_state=0)
+    fit = KpcaFit.from_eigenpairs(X, eig, kernel=kernel, kernel_params=kernel_params,
+                                  centering=centering, trace=np.trace(Kc),
+                                  mean_similarity=mean_off_diagonal(K))
+    return Kc, fit
+
+
+# --------------------------------------------------------------------------- explaining
+
+
+@dataclass(frozen=True)
+class Damage:
+    """A number for the harm a mistake did on these data (≤ the tolerance: none)."""
+
+    label: str
+    value: float
+    harmless_tolerance: float
+
+    @property
+    def harmless(self) -> bool:
+        return bool(np.isfinite(self.value) and self.value <= self.harmless_tolerance)
+
+
+@dataclass(frozen=True, eq=False)
+class Picture:
+    """The right result (left panel) next to the wrong one (right panel).
+
+    ``right`` and ``wrong`` are (m, k) projections, or with ``spectrum`` the two spectra
+    ((p,) eigenvalues each); ``rows`` are the rows of X the projections are of (None:
+    all of them, in order).
+    """
+
+    title: str
+    right: np.ndarray
+    wrong: np.ndarray
+    wrong_title: str = "wrong"
+    rows: np.ndarray | None = None
+    spectrum: bool = False
+
+    def __post_init__(self) -> None:
+        for array in (self.right, self.wrong):
+            array.setflags(write=False)
+
+
+@dataclass(frozen=True, eq=False)
+class Mistake:
+    """One mistake, measured on the data: what the page says, draws and checks about it.
+
+    A subclass per mistake sets the text (class attributes), measures it
+    (:meth:`measure`, which fills the subclass's own numbers) and explains the numbers
+    (:meth:`checks`, :meth:`caption`).
+    """
+
+    key: ClassVar[str]
+    title: ClassVar[str]
+    description: ClassVar[str]
+    wrong_latex: ClassVar[str]
+    right_latex: ClassVar[str]
+    correct_function: ClassVar[str]
+
+    picture: Picture
+    damages: tuple[Damage, ...]
+
+    @classmethod
+    def measure(cls, ref: Reference) -> Mistake:
+        raise NotImplementedError
+
+    @property
+    def damage(self) -> Damage:
+        """The headline damage (the first)."""
+        return self.damages[0]
+
+    @property
+    def harmless(self) -> bool:
+        return self.damage.harmless
+
+    def checks(self) -> tuple[Check, ...]:
+        """The facts about this mistake that hold on any data, verified on these."""
+        return ()
+
+    def caption(self) -> str:
+        raise NotImplementedError
+
+
+# --------------------------------------------------------------------------- the mistakes
+
+
+@dataclass(frozen=True, eq=False)
+class NoCentring(Mistake):
+    key = "no_centering"
+    title = "No centring at all"
+    description = ("Eigenvectors of K itself: the first axis points at the data's mean in "
+                   "feature space instead of along its spread.")
+    wrong_latex = r"K\,v = \mu\, v \quad\text{(K not centred)}"
+    right_latex = r"\tilde K\, v = \mu\, v,\qquad \tilde K = K - 1_n K - K 1_n + 1_n K 1_n"
+    correct_function = "kpca_core.center_kernel"
+
+    angle: float  # largest principal angle (degrees) between the right and wrong subspaces
+    max_row_sum: float  # largest |row sum| of K (0 for K̃)
+    # |correlation| of the wrong component 1 with each point's mean kernel value, i.e.
+    # its inner product with the feature-space mean.
+    mean_alignment: float
+
+    @classmethod
+    def measure(cls, ref: Reference) -> NoCentring:
+        none = eigendecompose(wrong_center_kernel_none(ref.K), ref.k, solver=SOLVER,
+                              random_state=0)
+        right, wrong = ref.fit.projection, _scores(none)
+        return cls(
+            Picture("Projections: centred K̃ (left) vs uncentred K (right)", right, wrong,
+                    wrong_title="wrong: eigenvectors of K"),
+            (Damage("largest difference of the components (up to sign), relative to their "
+                    "size", relative_difference(wrong, right), 1e-6),),
+            angle=largest_principal_angle(none.eigenvectors, ref.fit.eigenvectors),
+            max_row_sum=float(np.abs(ref.K.sum(axis=1)).max()),
+            mean_alignment=_abs_correlation(none.eigenvectors[:, 0], ref.K.mean(axis=1)),
+        )
+
+    def caption(self) -> str:
+        text = (f"The largest principal angle between the right and the wrong 2-D subspaces "
+                f"is {self.angle:.1f}°. Rows of K sum to up to {self.max_row_sum:.4g}, not 0. ")
+        if self.angle < 5:
+            return text + ("Here the components barely turn: the mean of the points in "
+                           "feature space is small next to their spread, but the coordinates "
+                           "still differ (see the damage number).")
+        return text + (f"The wrong component 1 correlates at {self.mean_alignment:.2f} with "
+                       "each point's average kernel value (its inner product with the mean φ̄)"
+                       + (": it measures where the mean is, not how the points spread."
+                          if self.mean_alignment >= 0.9 else "."))
+
+
+@dataclass(frozen=True, eq=False)
+class LastSign(Mistake):
+    key = "last_sign"
+    title = "Wrong sign on the last centring term"
+    description = ("−1ₙK1ₙ instead of +1ₙK1ₙ: the rows no longer sum to 0 and a spurious "
+                   "eigenvalue −2n·mean(K) appears.")
+    wrong_latex = r"\tilde K_{\text{wrong}} = K - 1_n K - K 1_n - 1_n K 1_n"
+    right_latex = r"\tilde K = K - 1_n K - K 1_n + 1_n K 1_n"
+    correct_function = "kpca_core.center_kernel"
+
+    n: int
+    predicted_eigenvalue: float  # −2n·mean(K), the constant vector's eigenvalue
+    row_sum_right: float  # largest |row sum| of the right K̃
+    projection_difference: float  # of the leading components (relative, up to sign)
+    # max |wrong spectrum − the right one with its 0 (the constant vector's) replaced by
+    # −2n·mean(K)|, both sorted
+    spectrum_difference: float
+
+    @classmethod
+    def measure(cls, ref: Reference) -> LastSign:
+        n = ref.n
+        Kw = wrong_center_kernel_last_sign(ref.K)
+        spectrum_right, spectrum_wrong = kernel_spectrum(ref.Kc), kernel_spectrum(Kw)
+        wrong_sign = eigendecompose(Kw, ref.k, solver=SOLVER, random_state=0)
+        predicted = -2.0 * n * float(ref.K.mean())
+        expected = spectrum_right.copy()
+        expected[np.argmin(np.abs(expected))] = predicted
+        return cls(
+            Picture("Spectra: leading and trailing eigenvalues", spectrum_right,
+                    spectrum_wrong, spectrum=True),
+            (Damage("largest |row sum| of the wrong K̃ (should be 0)",
+                    float(np.abs(Kw.sum(axis=1)).max()), 1e-9 * n * ref.scale),),
+            n=n,
+            predicted_eigenvalue=predicted,
+            row_sum_right=float(np.abs(ref.Kc.sum(axis=1)).max()),
+            projection_difference=relative_difference(_scores(wrong_sign), ref.fit.projection),
+            spectrum_difference=float(np.abs(np.sort(expected) - np.sort(spectrum_wrong)).max()),
+        )
+
+    def checks(self) -> tuple[Check, ...]:
+        predicted = self.predicted_eigenvalue
+        return (
+            Check("right K̃: largest |row sum|", self.row_sum_right,
+                  1e-9 * self.n * max(1.0, abs(predicted) / self.n)),
+            Check("largest |wrong spectrum − (right spectrum with its 0 for the constant "
+                  "vector replaced by −2n·mean(K))|", self.spectrum_difference,
+                  1e-8 * max(1.0, abs(predicted))),
+        )
+
+    def caption(self) -> str:
+        moved = self.projection_difference
+        text = (f"The wrong matrix is K̃ − 2·mean(K)·11ᵀ: the constant vector gets the "
+                f"eigenvalue −2n·mean(K) = {self.predicted_eigenvalue:.4g}, every other "
+                "eigenpair is unchanged. ")
+        if moved <= 1e-6:
+            return text + ("Here that eigenvalue is not among the leading ones, so the first "
+                           f"two components survive (difference {format_value(moved)}); the "
+                           "error hides in the spectrum as a spurious eigenvalue.")
+        return text + (f"Here it is among the leading ones, so the components change "
+                       f"(largest difference {100 * moved:.0f}% of their size).")
+
+
+@dataclass(frozen=True, eq=False)
+class CentredInputs(Mistake):
+    key = "centred_inputs"
+    title = "Centring the inputs instead of the feature space"
+    description = ("Subtracting the input mean before the kernel: harmless for kernels of "
+                   "x − y only (RBF, Laplacian, linear), wrong for polynomial, sigmoid and "
+                   "cosine kernels.")
+    wrong_latex = r"K_{\text{wrong}} = k(x_i - \bar x,\; x_j - \bar x),\ \text{then centred}"
+    right_latex = r"K = k(x_i, x_j),\ \text{centred in feature space: } \tilde K"
+    correct_function = "kpca_core.compute_kernel + kpca_core.center_kernel"
+
+    kernel: str
+    projection_difference: float  # of the leading components (relative, up to sign)
+
+    @classmethod
+    def measure(cls, ref: Reference) -> CentredInputs:
+        Kc_inputs = wrong_kernel_of_centred_inputs(ref.X, kernel=ref.kernel,
+                                                   kernel_params=ref.kernel_params)
+        wrong = _scores(eigendecompose(Kc_inputs, ref.k, solver=SOLVER, random_state=0))
+        return cls(
+            Picture("Projections: raw inputs (left) vs inputs centred first (right)",
+                    ref.fit.projection, wrong, wrong_title="wrong: k(x − x̄, y − x̄)"),
+            (Damage("largest |K̃_wrong − K̃| relative to max |K̃|",
+                    float(np.abs(Kc_inputs - ref.Kc).max()) / ref.scale, 1e-9),),
+            kernel=ref.kernel,
+            projection_difference=relative_difference(wrong, ref.fit.projection),
+        )
+
+    def caption(self) -> str:
+        title = KERNELS[self.kernel].title
+        if self.harmless:
+            reason = {
+                "rbf": "depends on x − y only",
+                "laplacian": "depends on x − y only",
+                "linear": "has input space as its feature space",
+            }.get(self.kernel, "sees inputs whose mean is already 0 here")
+            return (f"The {title} kernel {reason}, so centring the inputs changes nothing: "
+                    "the mistake is invisible with this kernel on these data.")
+        return (f"The {title} kernel is not translation-invariant: K of the shifted inputs "
+                "is a different matrix, and centring it cannot undo that (projections "
+                f"differ by {100 * self.projection_difference:.1f}% of their size).")
+
+
+@dataclass(frozen=True, eq=False)
+class NewPointsOwnMeans(Mistake):
+    key = "test_own_means"
+    title = "Test kernel centred with its own means"
+    description = ("New points must be centred with the training statistics (1ₜ: m × n, "
+                   "entries 1/n), not their own (1ₘ: m × m, entries 1/m): the origin of "
+                   "feature space was fixed by the training set.")
+    wrong_latex = r"\tilde K_t^{\text{wrong}} = K_t - 1_m K_t - K_t 1_n + 1_m K_t 1_n"
+    right_latex = r"\tilde K_t = K_t - 1_t K - K_t 1_n + 1_t K 1_n"
+    correct_function = "kpca_core.center_test_kernel"
+
+    n_train: int
+    n_test: int
+    # |wrong − right| on the training points themselves (their own means are the
+    # training means), relative to the training projections' size: 0.
+    on_training_points: float
+    single_point_max: float  # largest |coordinate| of a new point centred alone: 0
+    shift_spread: float  # largest deviation of the held-out points' shifts from their mean
+
+    @classmethod
+    def measure(cls, ref: Reference) -> NewPointsOwnMeans:
+        """Fit on a training part of X, project the held-out points right and wrong."""
+        train, test = _split(ref.n, ref.test_fraction, ref.seed)
+        K_train = ref.K[np.ix_(train, train)]
+        _, fit = _right_fit(ref.X[train], K_train, ref.kernel, ref.kernel_params, ref.k)
+        K_test = ref.K[np.ix_(test, train)]
+        right = fit.project_kernel_rows(K_test)
+        wrong = wrong_center_test_kernel_own_means(K_test) @ fit.alphas
+        train_right = fit.project_kernel_rows(K_train)
+        train_wrong = wrong_center_test_kernel_own_means(K_train) @ fit.alphas
+        single_wrong = np.vstack(
+            [wrong_center_test_kernel_own_means(K_test[i: i + 1]) @ fit.alphas
+             for i in range(min(len(test), SINGLE_POINTS))]
+        )
+        train_scale = max(float(np.abs(train_right).max()), 1e-300)
+        shift = wrong - right
+        return cls(
+            Picture(f"{len(test)} held-out points projected (model fitted on the other "
+                    f"{len(train)})", right, wrong, wrong_title="wrong: own means", rows=test),
+            (Damage("largest difference on held-out points, relative to the training "
+                    "projections' size", float(np.abs(shift).max()) / train_scale, 1e-9),),
+            n_train=len(train),
+            n_test=len(test),
+            on_training_points=float(np.abs(train_wrong - train_right).max()) / train_scale,
+            single_point_max=float(np.abs(single_wrong).max()),
+            shift_spread=float(np.abs(shift - shift.mean(axis=0)).max()),
+        )
+
+    def checks(self) -> tuple[Check, ...]:
+        return (Check("on the training points themselves, |wrong − right| (their own means "
+                      "are the training means)", self.on_training_points, 1e-9),)
+
+    def caption(self) -> str:
+        return (f"Every held-out point moves by the same vector (spread of the shifts "
+                f"{format_value(self.shift_spread)}), so the picture looks plausible and is "
+                "still wrong. Projected one at a time, a new point centred with its own means "
+                "always lands on the origin: largest |coordinate| = "
+                f"{format_value(self.single_point_max)}.")
+
+
+@dataclass(frozen=True, eq=False)
+class Scaling(Mistake):
+    key = "scaling"
+    title = "Eigenvectors not normalised in feature space"
+    description = ("The unit eigenvector v (or v/(μn)) used as α: the axes V = Σαᵢφ̃(xᵢ) are "
+                   "not unit length, so every component is stretched by its own factor.")
+    wrong_latex = r"\alpha = v \quad\text{or}\quad \alpha = \frac{v}{\mu\, n}"
+    right_latex = r"\alpha = \frac{v}{\sqrt{\mu}} \iff \alpha^\top \tilde K \alpha = 1"
+    correct_function = "kpca_core.scale_eigenvectors"
+
+    length_right: float  # largest |αᵀK̃α − 1| with the right α = v/√μ: 0
+    stretch_1: float  # √μ₁: how much α = v stretches component 1
+    stretch_2: float
+    mu_n_projection_max: float  # largest |coordinate| with α = v/(μn)
+
+    @classmethod
+    def measure(cls, ref: Reference) -> Scaling:
+        """Damages: α = v (the picture), then α = v/(μn)."""
+        positive = ref.fit.eigenvalues > 0
+        vectors, values = ref.fit.eigenvectors[:, positive], ref.fit.eigenvalues[positive]
+        good_alpha = scale_eigenvectors(vectors, values)
+        alpha_v = wrong_scale_unnormalised(vectors, values)
+        alpha_mu_n = wrong_scale_one_over_mu_n(vectors, values)
+
+        def length_error(alpha) -> float:
+            """largest |αᵀK̃α − 1|: 0 for unit-length axes"""
+            return float(np.abs(np.einsum("ik,ik->k", alpha, ref.Kc @ alpha) - 1.0).max())
+
+        return cls(
+            Picture("Projections: α = v/√μ (left) vs α = v (right)", ref.Kc @ good_alpha,
+                    ref.Kc @ alpha_v, wrong_title="wrong: α = v"),
+            (Damage("largest |αᵀK̃α − 1| with α = v (should be 0: unit-length axes)",
+                    length_error(alpha_v), 1e-9),
+             Damage("largest |αᵀK̃α − 1| with α = v/(μn)", length_error(alpha_mu_n), 1e-9)),
+            length_right=length_error(good_alpha),
+            stretch_1=float(np.sqrt(values[0])) if len(values) else 0.0,
+            stretch_2=float(np.sqrt(values[1])) if len(values) > 1 else 0.0,
+            mu_n_projection_max=float(np.abs(ref.Kc @ alpha_mu_n).max()),
+        )
+
+    def checks(self) -> tuple[Check, ...]:
+        return (Check("with α = v/√μ: largest |αᵀK̃α − 1|", self.length_right, 1e-8),)
+
+    def caption(self) -> str:
+        ratio = self.stretch_1 / self.stretch_2 if self.stretch_2 > 0 else float("inf")
+        return (f"With α = v every coordinate is multiplied by √μ: component 1 by "
+                f"{self.stretch_1:.4g}, component 2 by {self.stretch_2:.4g}, so the picture "
+                f"grows and its aspect ratio changes by a factor {ratio:.3g}. With α = v/(μn) "
+                f"all coordinates shrink to at most {format_value(self.mu_n_projection_max)}.")
+
+
+@dataclass(frozen=True, eq=False)
+class UncentredProjection(Mistake):
+    key = "uncentred_projection"
+    title = "Projecting with the uncentred K"
+    description = ("Eigenvectors from K̃ but coordinates from K: every point moves by the "
+                   "same vector.")
+    wrong_latex = r"y_{\text{wrong}} = K\,\alpha"
+    right_latex = r"y = \tilde K\,\alpha"
+    correct_function = "kpca_core.project_new_points (with a centred kernel)"
+
+    shift_1: float  # the common shift of component 1
+    shift_2: float
+    shift_spread: float  # largest deviation of (Kα − K̃α) from one common shift: 0
+    mean_right: float  # largest |mean| of the right coordinates: 0
+
+    @classmethod
+    def measure(cls, ref: Reference) -> UncentredProjection:
+        alphas = ref.fit.alphas
+        right = ref.Kc @ alphas
+        wrong = wrong_project_uncentred(ref.K, alphas)
+        shift = wrong - right
+        return cls(
+            Picture("Projections: K̃α (left) vs Kα (right)", right, wrong,
+                    wrong_title="wrong: Kα"),
+            (Damage("largest difference of the coordinates, relative to their size",
+                    float(np.abs(shift).max()) / max(float(np.abs(right).max()), 1e-300),
+                    1e-9),),
+            shift_1=float(shift[:, 0].mean()),
+            shift_2=float(shift[:, 1].mean()) if shift.shape[1] > 1 else 0.0,
+            shift_spread=float(np.abs(shift - shift.mean(axis=0)).max()),
+            mean_right=float(np.abs(right.mean(axis=0)).max()),
+        )
+
+    def checks(self) -> tuple[Check, ...]:
+        return (Check("largest deviation of (Kα − K̃α) from one common shift",
+                      self.shift_spread, 1e-9 * max(1.0, abs(self.shift_1))),)
+
+    def caption(self) -> str:
+        return (f"Since 1ᵀα = 0, Kα = K̃α + (column means of K)·α: every point moves by "
+                f"({self.shift_1:.3g}, {self.shift_2:.3g}). Same shape, but the coordinates "
+                "no longer have mean 0 (the right ones do, to "
+                f"{format_value(self.mean_right)}).")
+
+
+@dataclass(frozen=True, eq=False)
+class UnsortedEig(Mistake):
+    key = "unsorted_eig"
+    title = "A non-symmetric eigensolver, eigenvalues unsorted"
+    description = ("np.linalg.eig returns eigenvalues in no particular order; taking its "
+                   "first k columns picks arbitrary components.")
+    wrong_latex = r"\texttt{np.linalg.eig}(\tilde K)[\,:k\,]\ \text{(as returned)}"
+    right_latex = r"\texttt{eigh}(\tilde K),\ \mu_1 \ge \mu_2 \ge \dots"
+    correct_function = "kpca_core.eigendecompose"
+
+    ranks: tuple[int, ...]  # ranks (1 = largest) of eig's first eigenvalues, in its order
+    rank_1: int  # rank of the eigenvalue eig gives first
+    rank_2: int
+    projection_difference: float  # of the leading components (relative, up to sign)
+    max_imaginary: float  # largest imaginary part eig returned
+    # μ₂ − μ₃ relative to μ₁: when 0, the leading 2-D subspace is not unique and any
+    # solver's choice is as good as another.
+    leading_gap: float
+
+    @classmethod
+    def measure(cls, ref: Reference) -> UnsortedEig:
+        """On the first ``ref.eig_max_n`` points (``np.linalg.eig`` is slow)."""
+        m, k = min(ref.n, ref.eig_max_n), ref.k
+        X_small = ref.X[:m]
+        Kc_small, small = _right_fit(X_small, ref.K[:m, :m], ref.kernel, ref.kernel_params, k)
+        values_eig, vectors_eig, all_values = wrong_eigendecompose_unsorted(Kc_small, k)
+        spectrum = np.linalg.eigvalsh(Kc_small)[::-1]
+
+        def rank(value) -> int:
+            return int(np.argmin(np.abs(spectrum - value))) + 1
+
+        ranks = [rank(value) for value in values_eig]
+        wrong = vectors_eig / np.linalg.norm(vectors_eig, axis=0) * np.sqrt(
+            np.clip(values_eig, 0.0, None)
+        )
+        return cls(
+            Picture(f"Projections on the first {m} points: eigh, sorted (left) vs eig as "
+                    "returned (right)", small.projection, wrong, wrong_title="wrong: eig[:, :2]",
+                    rows=np.arange(m)),
+            (Damage("largest angle between the subspaces of the wrong and the right "
+                    "components (degrees)",
+                    largest_principal_angle(vectors_eig, small.eigenvectors), 1e-4),),
+            ranks=tuple(rank(value) for value in all_values.real[:10]),
+            rank_1=ranks[0],
+            rank_2=ranks[1] if len(ranks) > 1 else 0,
+            projection_difference=relative_difference(wrong, small.projection),
+            max_imaginary=float(np.abs(all_values.imag).max()),
+            leading_gap=float((spectrum[k - 1] - spectrum[k])
+                              / max(abs(float(spectrum[0])), 1e-300)) if m > k else 1.0,
+        )
+
+    def caption(self) -> str:
+        ranks = ", ".join(str(k) for k in self.ranks)
+        text = (f"eig returned its first {len(self.ranks)} eigenvalues in the order of ranks "
+                f"{ranks} (largest imaginary part {format_value(self.max_imaginary)}). ")
+        if self.leading_gap < 1e-8:
+            return text + ("The second and third eigenvalues are equal here, so the leading "
+                           "subspace is not unique and no choice is more right than another: "
+                           "the angle means nothing on these data.")
+        if self.harmless:
+            return text + ("Its first two happen to be the two largest here, so no damage on "
+                           "these data, but nothing guarantees it: other data or another "
+                           "LAPACK build give another order.")
+        return text + (f"Its first two are the eigenvalues of rank {self.rank_1} and "
+                       f"{self.rank_2}: the wrong components.")
+
+
+MISTAKES: tuple[type[Mistake], ...] = (
+    NoCentring, LastSign, CentredInputs, NewPointsOwnMeans, Scaling, UncentredProjection,
+    UnsortedEig,
+)
 
 
 def compare_mistakes(
@@ -168,8 +656,8 @@ def compare_mistakes(
     test_fraction: float = 0.25,
     eig_max_n: int = 200,
     seed: int = 0,
-) -> dict[str, MistakeResult]:
-    """Every mistake of :data:`MISTAKES` next to the right result on X.
+) -> tuple[Mistake, ...]:
+    """Every mistake of :data:`MISTAKES`, in the page's order, measured on X.
 
     Parameters
     ----------
@@ -181,178 +669,7 @@ def compare_mistakes(
         comparison uses the first ``eig_max_n`` points.
     seed : the held-out split.
     """
-    X = np.asarray(X, dtype=np.float64)
-    n = X.shape[0]
-    k = min(n_components, n - 1)
-    K = compute_kernel(X, kernel=kernel, **kernel_params)
-    Kc = center_kernel(K)
-    right = eigendecompose(Kc, k, solver=SOLVER, random_state=0)
-    right_scores = _scores(right)
-    scale = max(float(np.abs(Kc).max()), 1e-300)
-    results: dict[str, MistakeResult] = {}
-
-    # 1. No centring.
-    none = eigendecompose(wrong_center_kernel_none(K), k, solver=SOLVER, random_state=0)
-    results["no_centering"] = MistakeResult(
-        "no_centering", right_scores, _scores(none),
-        damage=relative_difference(_scores(none), right_scores),
-        damage_label="largest difference of the components (up to sign), relative to their size",
-        harmless_tolerance=1e-6,
-        numbers={
-            "angle": largest_principal_angle(none.eigenvectors, right.eigenvectors),
-            "max_row_sum": float(np.abs(K.sum(axis=1)).max()),
-            # |correlation| of the wrong component 1 with each point's mean kernel value,
-            # i.e. its inner product with the feature-space mean.
-            "mean_alignment": _abs_correlation(none.eigenvectors[:, 0], K.mean(axis=1)),
-        },
-    )
-
-    # 2. Wrong sign on 1K1: spectra.
-    Kw = wrong_center_kernel_last_sign(K)
-    spectrum_right = kernel_spectrum(Kc)
-    spectrum_wrong = kernel_spectrum(Kw)
-    wrong_sign = eigendecompose(Kw, k, solver=SOLVER, random_state=0)
-    results["last_sign"] = MistakeResult(
-        "last_sign", spectrum_right[:, None], spectrum_wrong[:, None],
-        damage=float(np.abs(Kw.sum(axis=1)).max()),
-        damage_label="largest |row sum| of the wrong K̃ (should be 0)",
-        harmless_tolerance=1e-9 * n * scale,
-        numbers={
-            "predicted_eigenvalue": -2.0 * n * float(K.mean()),
-            "row_sum_right": float(np.abs(Kc.sum(axis=1)).max()),
-            "projection_difference": relative_difference(_scores(wrong_sign), right_scores),
-            "spectrum_difference": _spectrum_gap(spectrum_right, spectrum_wrong, K),
-        },
-        picture="spectrum",
-    )
-
-    # 3. Centring the inputs.
-    Kc_inputs = wrong_kernel_of_centred_inputs(X, kernel=kernel, kernel_params=kernel_params)
-    inputs_eig = eigendecompose(Kc_inputs, k, solver=SOLVER, random_state=0)
-    results["centred_inputs"] = MistakeResult(
-        "centred_inputs", right_scores, _scores(inputs_eig),
-        damage=float(np.abs(Kc_inputs - Kc).max()) / scale,
-        damage_label="largest |K̃_wrong − K̃| relative to max |K̃|",
-        harmless_tolerance=1e-9,
-        numbers={"projection_difference": relative_difference(_scores(inputs_eig), right_scores)},
-    )
-
-    # 4. Test kernel with its own means: fit on a training part, project held-out points.
-    train, test = _split(n, test_fraction, seed)
-    K_train = K[np.ix_(train, train)]
-    centering = KernelCentering.fit(K_train)
-    Kc_train = center_kernel(K_train, centering=centering)
-    fit = eigendecompose(Kc_train, k, solver=SOLVER, random_state=0)
-    alphas = scale_eigenvectors(fit.eigenvectors, fit.eigenvalues)
-    K_test = K[np.ix_(test, train)]
-    test_right = center_test_kernel(K_test, centering) @ alphas
-    test_wrong = wrong_center_test_kernel_own_means(K_test) @ alphas
-    train_right = center_test_kernel(K_train, centering) @ alphas
-    train_wrong = wrong_center_test_kernel_own_means(K_train) @ alphas
-    single_wrong = np.vstack(
-        [wrong_center_test_kernel_own_means(K_test[i : i + 1]) @ alphas
-         for i in range(min(len(test), SINGLE_POINTS))]
-    )
-    train_scale = max(float(np.abs(train_right).max()), 1e-300)
-    results["test_own_means"] = MistakeResult(
-        "test_own_means", test_right, test_wrong,
-        damage=float(np.abs(test_wrong - test_right).max()) / train_scale,
-        damage_label="largest difference on held-out points, relative to the training "
-        "projections' size",
-        rows=test,
-        harmless_tolerance=1e-9,
-        numbers={
-            "on_training_points": float(np.abs(train_wrong - train_right).max()) / train_scale,
-            "single_point_max": float(np.abs(single_wrong).max()),
-            "n_train": float(len(train)),
-            "n_test": float(len(test)),
-            "shift_spread": float(np.abs((test_wrong - test_right)
-                                         - (test_wrong - test_right).mean(axis=0)).max()),
-        },
-    )
-
-    # 5. Scaling of the eigenvectors.
-    positive = right.eigenvalues > 0
-    vectors, values = right.eigenvectors[:, positive], right.eigenvalues[positive]
-    good_alpha = scale_eigenvectors(vectors, values)
-    alpha_v = wrong_scale_unnormalised(vectors, values)
-    alpha_mu_n = wrong_scale_one_over_mu_n(vectors, values)
-
-    def axis_sq_length(alpha):
-        return np.einsum("ik,ik->k", alpha, Kc @ alpha)
-
-    results["scaling"] = MistakeResult(
-        "scaling", Kc @ good_alpha, Kc @ alpha_v,
-        damage=float(np.abs(axis_sq_length(alpha_v) - 1.0).max()),
-        damage_label="largest |αᵀK̃α − 1| with α = v (should be 0: unit-length axes)",
-        harmless_tolerance=1e-9,
-        numbers={
-            "length_right": float(np.abs(axis_sq_length(good_alpha) - 1.0).max()),
-            "length_mu_n": float(np.abs(axis_sq_length(alpha_mu_n) - 1.0).max()),
-            "stretch_1": float(np.sqrt(values[0])) if len(values) else 0.0,
-            "stretch_2": float(np.sqrt(values[1])) if len(values) > 1 else 0.0,
-            "mu_n_projection_max": float(np.abs(Kc @ alpha_mu_n).max()),
-        },
-    )
-    results["scaling_mu_n"] = MistakeResult(
-        "scaling_mu_n", Kc @ good_alpha, Kc @ alpha_mu_n,
-        damage=float(np.abs(axis_sq_length(alpha_mu_n) - 1.0).max()),
-        damage_label="largest |αᵀK̃α − 1| with α = v/(μn)",
-        harmless_tolerance=1e-9,
-    )
-
-    # 6. Projecting with the uncentred K.
-    alphas_all = scale_eigenvectors(right.eigenvectors, right.eigenvalues)
-    proj_right = Kc @ alphas_all
-    proj_wrong = wrong_project_uncentred(K, alphas_all)
-    shift = proj_wrong - proj_right
-    results["uncentred_projection"] = MistakeResult(
-        "uncentred_projection", proj_right, proj_wrong,
-        damage=float(np.abs(shift).max()) / max(float(np.abs(proj_right).max()), 1e-300),
-        damage_label="largest difference of the coordinates, relative to their size",
-        harmless_tolerance=1e-9,
-        numbers={
-            "shift_1": float(shift[:, 0].mean()),
-            "shift_2": float(shift[:, 1].mean()) if shift.shape[1] > 1 else 0.0,
-            "shift_spread": float(np.abs(shift - shift.mean(axis=0)).max()),
-            "mean_right": float(np.abs(proj_right.mean(axis=0)).max()),
-        },
-    )
-
-    # 7. np.linalg.eig, unsorted, on the first eig_max_n points.
-    m = min(n, eig_max_n)
-    Kc_small = center_kernel(K[:m, :m])
-    small = eigendecompose(Kc_small, k, solver=SOLVER, random_state=0)
-    values_eig, vectors_eig, all_values = wrong_eigendecompose_unsorted(Kc_small, k)
-    spectrum_small = np.linalg.eigvalsh(Kc_small)[::-1]
-    ranks = [int(np.argmin(np.abs(spectrum_small - value))) + 1 for value in values_eig]
-    first_ranks = [int(np.argmin(np.abs(spectrum_small - value))) + 1
-                   for value in all_values.real[:10]]
-    wrong_scores = vectors_eig / np.linalg.norm(vectors_eig, axis=0) * np.sqrt(
-        np.clip(values_eig, 0.0, None)
-    )
-    results["unsorted_eig"] = MistakeResult(
-        "unsorted_eig", _scores(small), wrong_scores,
-        damage=largest_principal_angle(vectors_eig, small.eigenvectors),
-        damage_label="largest angle between the subspaces of the wrong and the right "
-        "components (degrees)",
-        harmless_tolerance=1e-4,
-        ranks=tuple(first_ranks),
-        rows=np.arange(m),
-        numbers={
-            "n_used": float(m),
-            "rank_1": float(ranks[0]),
-            "rank_2": float(ranks[1]) if len(ranks) > 1 else 0.0,
-            "projection_difference": relative_difference(wrong_scores, _scores(small)),
-            "max_imaginary": float(np.abs(all_values.imag).max()),
-            # μ₂ − μ₃ relative to μ₁: when 0, the leading 2-D subspace is not unique and
-            # any solver's choice is as good as another.
-            "leading_gap": float((spectrum_small[k - 1] - spectrum_small[k])
-                                 / max(abs(float(spectrum_small[0])), 1e-300))
-            if m > k else 1.0,
-        },
-    )
-    for result in results.values():
-        for array in (result.right, result.wrong):
-            array.setflags(write=False)
-    return results
+    ref = Reference.compute(X, kernel=kernel, kernel_params=kernel_params,
+                            n_components=n_components, test_fraction=test_fraction,
+                            seed=seed, eig_max_n=eig_max_n)
+    return tuple(mistake.measure(ref) for mistake in MISTAKES)

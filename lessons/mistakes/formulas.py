@@ -3,21 +3,17 @@ r"""DELIBERATELY WRONG versions of kernel PCA's formulas, for the common-mistake
 Every ``wrong_*`` function below reproduces an error found in published notes and code
 (see the project's reference documents). None of them may be used to compute anything
 but the damage it does: each docstring names the correct ``kpca_core`` function.
-:data:`MISTAKES` says in words and LaTeX what each one gets wrong; the comparison with
-the right computation lives in :mod:`lessons.mistakes.experiment`.
+The mistakes of :mod:`lessons.mistakes.experiment` say in words and LaTeX what each one
+gets wrong, and measure it next to the right computation.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import numpy as np
 
 from kpca_core import center_kernel, compute_kernel
 
 __all__ = [
-    "MISTAKES",
-    "Mistake",
     "wrong_center_kernel_last_sign",
     "wrong_center_kernel_none",
     "wrong_center_test_kernel_own_means",
@@ -123,75 +119,3 @@ def wrong_eigendecompose_unsorted(
     """
     values, vectors = np.linalg.eig(K_centered)
     return values[:n_components].real.copy(), vectors[:, :n_components].real.copy(), values
-
-
-@dataclass(frozen=True)
-class Mistake:
-    """What the page says about one mistake: a title, one line, the wrong and right formula."""
-
-    key: str
-    title: str
-    description: str
-    wrong_latex: str
-    right_latex: str
-    correct_function: str
-
-
-MISTAKES: tuple[Mistake, ...] = (
-    Mistake(
-        "no_centering", "No centring at all",
-        "Eigenvectors of K itself: the first axis points at the data's mean in feature "
-        "space instead of along its spread.",
-        r"K\,v = \mu\, v \quad\text{(K not centred)}",
-        r"\tilde K\, v = \mu\, v,\qquad \tilde K = K - 1_n K - K 1_n + 1_n K 1_n",
-        "kpca_core.center_kernel",
-    ),
-    Mistake(
-        "last_sign", "Wrong sign on the last centring term",
-        "−1ₙK1ₙ instead of +1ₙK1ₙ: the rows no longer sum to 0 and a spurious eigenvalue "
-        "−2n·mean(K) appears.",
-        r"\tilde K_{\text{wrong}} = K - 1_n K - K 1_n - 1_n K 1_n",
-        r"\tilde K = K - 1_n K - K 1_n + 1_n K 1_n",
-        "kpca_core.center_kernel",
-    ),
-    Mistake(
-        "centred_inputs", "Centring the inputs instead of the feature space",
-        "Subtracting the input mean before the kernel: harmless for kernels of x − y only "
-        "(RBF, Laplacian, linear), wrong for polynomial, sigmoid and cosine kernels.",
-        r"K_{\text{wrong}} = k(x_i - \bar x,\; x_j - \bar x),\ \text{then centred}",
-        r"K = k(x_i, x_j),\ \text{centred in feature space: } \tilde K",
-        "kpca_core.compute_kernel + kpca_core.center_kernel",
-    ),
-    Mistake(
-        "test_own_means", "Test kernel centred with its own means",
-        "New points must be centred with the training statistics (1ₜ: m × n, entries 1/n), "
-        "not their own (1ₘ: m × m, entries 1/m): the origin of feature space was fixed by "
-        "the training set.",
-        r"\tilde K_t^{\text{wrong}} = K_t - 1_m K_t - K_t 1_n + 1_m K_t 1_n",
-        r"\tilde K_t = K_t - 1_t K - K_t 1_n + 1_t K 1_n",
-        "kpca_core.center_test_kernel",
-    ),
-    Mistake(
-        "scaling", "Eigenvectors not normalised in feature space",
-        "The unit eigenvector v (or v/(μn)) used as α: the axes V = Σαᵢφ̃(xᵢ) are not unit "
-        "length, so every component is stretched by its own factor.",
-        r"\alpha = v \quad\text{or}\quad \alpha = \frac{v}{\mu\, n}",
-        r"\alpha = \frac{v}{\sqrt{\mu}} \iff \alpha^\top \tilde K \alpha = 1",
-        "kpca_core.scale_eigenvectors",
-    ),
-    Mistake(
-        "uncentred_projection", "Projecting with the uncentred K",
-        "Eigenvectors from K̃ but coordinates from K: every point moves by the same vector.",
-        r"y_{\text{wrong}} = K\,\alpha",
-        r"y = \tilde K\,\alpha",
-        "kpca_core.project_new_points (with a centred kernel)",
-    ),
-    Mistake(
-        "unsorted_eig", "A non-symmetric eigensolver, eigenvalues unsorted",
-        "np.linalg.eig returns eigenvalues in no particular order; taking its first k "
-        "columns picks arbitrary components.",
-        r"\texttt{np.linalg.eig}(\tilde K)[\,:k\,]\ \text{(as returned)}",
-        r"\texttt{eigh}(\tilde K),\ \mu_1 \ge \mu_2 \ge \dots",
-        "kpca_core.eigendecompose",
-    ),
-)

@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 import datasets
+from experiments.checks import Check
 from kpca_core import KERNELS
 from lessons.new_points.experiment import (
     Contributions,
@@ -24,7 +25,7 @@ from shell import exports
 from shell.admission import queued
 from shell.caches import bounded_cache, inputs, load_data
 from shell.charts import show_chart
-from shell.checks import Check, show_check
+from shell.checks import show_check
 from shell.figures import class_name, digit_mosaic
 from shell.memory import guard_memory
 from shell.state import Settings, format_gamma
@@ -37,7 +38,7 @@ USPS_TEST = (("n", 2007), ("seed", 0), ("split", "test"))
 
 
 @dataclass(frozen=True)
-class Split:
+class HeldOutFit:
     """The rows of the current data used for fitting and held out, and the fit."""
 
     train: np.ndarray
@@ -49,7 +50,7 @@ class Split:
     P_held: np.ndarray
 
 
-def split_and_fit(settings: Settings, data) -> Split:
+def split_and_fit(settings: Settings, data) -> HeldOutFit:
     n = len(data.X)
     n_train = n - max(1, round(0.25 * n))
     guard_memory(n_train, copies=2)  # K for KernelPCA.fit, then K again for the statistics
@@ -62,14 +63,14 @@ def split_and_fit(settings: Settings, data) -> Split:
 # USPS-2000 (the model keeps X_fit_, 1,500 × 256).
 @bounded_cache(max_entries=8)
 def _split_and_fit(key: tuple, _settings: Settings, _y: np.ndarray | None,
-                   _n_train: int) -> Split:
+                   _n_train: int) -> HeldOutFit:
     X = inputs(_settings)
     train, held = split_indices(len(X), _y)
     with queued(_n_train, copies=2, what="this kernel PCA"):
         fit = fit_new_points(X[train], kernel=_settings.kernel,
                              kernel_params=_settings.kernel_params(),
                              n_components=_settings.n_components)
-    return Split(
+    return HeldOutFit(
         train=train, held=held, fit=fit,
         Z_held=fit.model.transform(X[held]),
         Z_held_own=fit.project_with_own_centering(X[held]),
@@ -108,8 +109,8 @@ def file_stem(settings: Settings) -> str:
     return exports.view_name(settings, "new-points")
 
 
-def projections(split: Split, data, settings: Settings, *, point: NewPoint | None = None,
-                key_suffix: str = "") -> None:
+def heldout_projections(split: HeldOutFit, data, settings: Settings, *,
+                        point: NewPoint | None = None, key_suffix: str = "") -> None:
     """KPCA and linear PCA side by side: training, held-out, and optionally one new point."""
     y_train, y_held = _labels(data, split.train), _labels(data, split.held)
     stem = file_stem(settings)
@@ -137,7 +138,7 @@ def projections(split: Split, data, settings: Settings, *, point: NewPoint | Non
                          f"{stem}-projections")
 
 
-def projections_csv(split: Split, data, point: NewPoint | None = None) -> str:
+def projections_csv(split: HeldOutFit, data, point: NewPoint | None = None) -> str:
     """The points of the two charts: training, held out, then the placed point."""
     rows = [*split.train, *split.held]
     roles = ["training"] * len(split.train) + ["held out"] * len(split.held)
@@ -151,7 +152,7 @@ def projections_csv(split: Split, data, point: NewPoint | None = None) -> str:
     return exports.projections_csv(Z, P, y, data.target_names, points=rows, roles=roles)
 
 
-def heldout_lesson(split: Split) -> None:
+def heldout_lesson(split: HeldOutFit) -> None:
     n_train, n_held = len(split.train), len(split.held)
     shift = float(np.max(np.linalg.norm(split.Z_held_own[:, :2] - split.Z_held[:, :2], axis=1)))
     spread = float(np.max(np.abs(split.fit.train_projection[:, :2]))) or 1.0
@@ -180,7 +181,7 @@ def _input_key(settings: Settings, j: int) -> str:
     return f"np_x{j}_{hashlib.sha1(data_id.encode()).hexdigest()[:10]}"
 
 
-def typed_point(split: Split, data, settings: Settings) -> np.ndarray:
+def typed_point(split: HeldOutFit, data, settings: Settings) -> np.ndarray:
     """Number inputs, one per feature, starting at the first held-out point."""
     X = inputs(settings)
     names = list(data.feature_names) or [f"x{j + 1}" for j in range(X.shape[1])]
@@ -204,7 +205,7 @@ def typed_point(split: Split, data, settings: Settings) -> np.ndarray:
     return np.array(values, dtype=float)
 
 
-def picked_point(split: Split, data, settings: Settings) -> tuple[np.ndarray, int]:
+def picked_point(split: HeldOutFit, data, settings: Settings) -> tuple[np.ndarray, int]:
     """Too many features to type: pick one of the held-out points (its inputs and row)."""
     X = inputs(settings)
     row = st.selectbox("Held-out point", list(split.held), key="np_pick_row",
@@ -212,7 +213,7 @@ def picked_point(split: Split, data, settings: Settings) -> tuple[np.ndarray, in
     return X[int(row)], int(row)
 
 
-def locate(split: Split, x: np.ndarray) -> tuple[Contributions, np.ndarray]:
+def locate(split: HeldOutFit, x: np.ndarray) -> tuple[Contributions, np.ndarray]:
     """The point's terms (and KernelPCA.transform) and its linear PCA coordinates."""
     return contributions(split.fit, x), split.fit.pca.transform(x[None, :])[0]
 
@@ -223,7 +224,7 @@ def coordinates_check(parts: Contributions) -> None:
                      parts.max_difference, tolerance=CHECK_TOLERANCE * max(scale, 1.0)))
 
 
-def terms(split: Split, parts: Contributions, data, settings: Settings) -> int:
+def terms(split: HeldOutFit, parts: Contributions, data, settings: Settings) -> int:
     """The top training points' terms for one component, and where the sum comes from."""
     k = len(parts.coordinates)
     component = st.segmented_control(
@@ -264,7 +265,7 @@ def terms(split: Split, parts: Contributions, data, settings: Settings) -> int:
     return c
 
 
-def terms_picture(split: Split, parts: Contributions, x: np.ndarray, c: int, data,
+def terms_picture(split: HeldOutFit, parts: Contributions, x: np.ndarray, c: int, data,
                   settings: Settings) -> None:
     fig = terms_in_input_space(
         split.fit.X_train, parts.terms[:, c], x, component=c + 1,
@@ -320,7 +321,7 @@ def usps_test_digit(settings: Settings, data) -> tuple[np.ndarray, np.ndarray, i
     return x, raw, row, int(pool.y[row])
 
 
-def usps_neighbours(split: Split, parts: Contributions, data, settings: Settings,
+def usps_neighbours(split: HeldOutFit, parts: Contributions, data, settings: Settings,
                     x_raw: np.ndarray, label: int, row: int) -> None:
     """The test digit, then its nearest training digits in KPCA coordinates, in one strip."""
     z = parts.transform

@@ -9,6 +9,7 @@ import numpy as np
 import streamlit as st
 
 from experiments.analysis import may_be_indefinite
+from experiments.checks import Check
 from experiments.sampling import sample_rows
 from kpca_core import KERNELS
 from lessons.scale import approximations as approx
@@ -17,7 +18,7 @@ from shell import memory
 from shell.admission import queued
 from shell.caches import bounded_cache, inputs
 from shell.charts import show_chart
-from shell.checks import Check, show_check
+from shell.checks import show_check
 from shell.sidebar import apply_settings
 from shell.state import Settings
 
@@ -76,7 +77,9 @@ def compute_comparison(X, settings: Settings, on_progress=None) -> Comparison:
             X, "nystroem", n, k, kernel=settings.kernel, kernel_params=params)
         errors, *_ = approx.compare(exact, values, scores)
         full = float(np.nanmax(errors)) if np.isfinite(errors).any() else 0.0
-    exact = replace(exact, eigenvectors=exact.eigenvectors[:, :0],
+    # Cached: only what the section draws. (A [:, :0] slice would keep all n × k
+    # eigenvectors alive through its base array.)
+    exact = replace(exact, eigenvectors=np.empty((n, 0)),
                     projection=exact.projection[:, :2].copy())
     report(1.0, "Done")
     return Comparison(exact, results, full)

@@ -50,7 +50,8 @@ from sklearn.kernel_approximation import Nystroem, RBFSampler
 from sklearn.pipeline import Pipeline, make_pipeline
 from threadpoolctl import threadpool_limits
 
-from kpca_core import KERNELS, center_kernel, compute_kernel, eigendecompose
+from experiments.kpca_steps import fit_kpca
+from kpca_core import KERNELS
 
 FLOAT_BYTES = 8
 
@@ -85,6 +86,9 @@ def supports(method: str, kernel: str) -> bool:
 @dataclass(frozen=True)
 class ExactKPCA:
     """Exact kernel PCA of the training points (kpca_core), timed.
+
+    What the comparison keeps of :class:`experiments.kpca_steps.KpcaFit` (the page trims
+    it further before caching it).
 
     Attributes
     ----------
@@ -157,7 +161,8 @@ def exact_kpca(
     X: np.ndarray, k: int, *, kernel: str, kernel_params: dict, random_state: int = 0,
     threads: int | None = 1,
 ) -> ExactKPCA:
-    """kpca_core's exact kernel PCA: K, centred in place, top-k eigenpairs ("auto").
+    """kpca_core's exact kernel PCA (:func:`experiments.kpca_steps.fit_kpca`): K, centred
+    in place, top-k eigenpairs ("auto"), eigenvalues of rounding noise set to 0.
 
     One more eigenpair than k is computed when n allows, for :attr:`ExactKPCA.relative_gap`.
     """
@@ -165,15 +170,12 @@ def exact_kpca(
     asked = k + 1 if k + 1 <= n - 1 else k
     with threadpool_limits(limits=threads):
         start = time.perf_counter()
-        K = compute_kernel(X, kernel=kernel, **kernel_params)
-        Kc = center_kernel(K, copy=False)
-        del K
-        eig = eigendecompose(Kc, asked, random_state=random_state, check_finite=False)
+        fit = fit_kpca(X, kernel=kernel, kernel_params=kernel_params, n_components=asked,
+                       random_state=random_state)
         seconds = time.perf_counter() - start
-    values, vectors = eig.eigenvalues[:k], eig.eigenvectors[:, :k]
-    following = float(eig.eigenvalues[k]) if asked > k else float("nan")
-    projection = vectors * np.sqrt(np.clip(values, 0.0, None))
-    return ExactKPCA(values, vectors, projection, seconds, eig.solver, following)
+    following = float(fit.eigenvalues[k]) if asked > k else float("nan")
+    return ExactKPCA(fit.eigenvalues[:k], fit.eigenvectors[:, :k], fit.projection[:, :k],
+                     seconds, fit.solver, following)
 
 
 def exact_bytes(n: int, k: int) -> int:

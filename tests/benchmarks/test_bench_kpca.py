@@ -3,6 +3,8 @@
 import importlib.util
 from pathlib import Path
 
+import pytest
+
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_kpca.py"
 
 
@@ -13,6 +15,7 @@ def load_benchmark():
     return module
 
 
+@pytest.mark.slow  # ~25 s: our fit, scikit-learn's and the floor at n = 300, twice over
 def test_benchmark_runs_and_reports_matching_projections(capsys):
     bench = load_benchmark()
     rows = bench.main(["--sizes", "300", "--components", "2", "12", "--data", "random", "toy",
@@ -27,6 +30,7 @@ def test_benchmark_runs_and_reports_matching_projections(capsys):
     assert "skl/ours" in capsys.readouterr().out
 
 
+@pytest.mark.slow  # ~20 s: a fresh Python process per contender and repeat
 def test_isolated_mode_times_each_contender_in_its_own_process(capsys):
     bench = load_benchmark()
     rows = bench.main(["--sizes", "300", "--components", "2", "--data", "toy",

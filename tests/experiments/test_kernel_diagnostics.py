@@ -128,7 +128,8 @@ def test_wine_like_upload_suggestion_is_reachable_and_mentions_standardising():
     findings, _ = findings_for(X, None, "rbf", gamma=5.0)
     assert kinds(findings) == ["too_large", "scales_differ"]
     suggested = findings[0].suggested_gamma
-    assert suggested == pytest.approx(1.3e-5)  # 1 / median ‖x − y‖² = 1.26e-5
+    # 1 / median ‖x − y‖² over all pairs, to two significant digits (1.26e-5 → 1.3e-5).
+    assert suggested == float(f"{1 / np.median(pdist(X, 'sqeuclidean')):.2g}")
     assert suggested in state.gamma_choices(suggested)
     assert state.GAMMA_MIN <= suggested and state.parse_gamma(str(suggested)) == (suggested, None)
     assert min(state.GAMMA_GRID) <= 1e-6

@@ -18,11 +18,8 @@ import functools
 import http.server
 import json
 import os
-import socket
-import subprocess
 import threading
 import time
-import urllib.request
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -36,9 +33,11 @@ from tests.support.browser import (
     ARTIFACTS,
     CHART,
     HAS_CHROMIUM,
-    TIMEOUT_MS,
+    Server,
     active_page_title,
     assert_no_exception,
+    free_port,
+    new_page,
     shot,
     wait_until_idle,
 )
@@ -54,54 +53,9 @@ VIEWPORT = {"width": 1280, "height": 800}  # a laptop or a projector, not the ha
 ALERT = '[data-testid="stAlert"]'
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:
         pass
-
-
-class CloudLikeServer:
-    """`streamlit run app.py` from a given venv, with a fresh home directory."""
-
-    def __init__(self, python: Path, home: Path, log: Path) -> None:
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = log
-        self._log_file = log.open("w")
-        self.started = time.perf_counter()
-        self.process = subprocess.Popen(
-            [python, "-m", "streamlit", "run", "app.py", "--server.port", str(self.port),
-             "--server.address", "127.0.0.1", "--server.headless", "true",
-             "--server.fileWatcherType", "none"],
-            cwd=ROOT, env=clean_env(HOME=str(home)), stdout=self._log_file,
-            stderr=subprocess.STDOUT,
-        )
-        deadline = self.started + 120
-        while time.perf_counter() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"streamlit exited early:\n{log.read_text()[-3000:]}")
-            try:
-                with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2) as reply:
-                    if reply.status == 200:
-                        self.healthy_after = time.perf_counter() - self.started
-                        return
-            except OSError:
-                time.sleep(0.1)
-        self.stop()
-        raise RuntimeError(f"streamlit did not answer within 120 s:\n{log.read_text()[-3000:]}")
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-        self._log_file.close()
 
 
 @pytest.fixture(scope="module")
@@ -115,13 +69,15 @@ def cloud(tmp_path_factory):
 
     home = base / "home"
     (home / ".streamlit").mkdir(parents=True)
-    site_port = _free_port()  # nothing listens here until the download test starts a site
+    site_port = free_port()  # nothing listens here until the download test starts a site
     # What a Cloud user would paste into "Advanced settings → Secrets".
     (home / ".streamlit" / "secrets.toml").write_text(
         f'KPCA_USPS_URL = "http://127.0.0.1:{site_port}/"\n'
     )
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    server = CloudLikeServer(python, home, ARTIFACTS / "streamlit-cloud-like.log")
+    # `streamlit run app.py` from the fresh venv, with the fresh home directory.
+    server = Server("cloud-like", python=python, env=clean_env(HOME=str(home)),
+                    start_timeout_s=120)
     server.install_seconds = install_seconds
     server.home, server.site_port, server.base = home, site_port, base
     yield server
@@ -132,11 +88,9 @@ def cloud(tmp_path_factory):
 
 @pytest.fixture
 def tab(browser):
-    context = browser.new_context(viewport=VIEWPORT)
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
+    page = new_page(browser, viewport=VIEWPORT)
     yield page
-    context.close()
+    page.context.close()
 
 
 def test_home_and_every_lesson_open_without_exceptions(cloud, tab):

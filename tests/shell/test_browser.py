@@ -7,23 +7,16 @@ import pytest
 
 import datasets
 from tests.support.browser import (
-    HAS_CHROMIUM,
-    TIMEOUT_MS,
-    VIEWPORT,
     Server,
     assert_no_exception,
     chart_titles,
     choose,
+    new_page,
     open_from_menu,
     shot,
     wait_for_title,
     wait_until_idle,
 )
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Debian's chromium"),
-]
 
 
 @pytest.mark.parametrize(
@@ -35,9 +28,8 @@ def test_cold_deep_link_on_a_fresh_server_keeps_the_shared_sidebar(browser, path
     """The first request a new server sees is a deep link: app.py must still run."""
     fresh = Server(name=f"cold-{path or 'home'}")
     try:
-        context = browser.new_context(viewport=VIEWPORT)
-        page = context.new_page()
-        page.set_default_timeout(TIMEOUT_MS)
+        page = new_page(browser)
+        context = page.context
         page.goto(f"{fresh.url}/{path}?dataset=moons&n=200&kernel=poly&gamma=0.5&degree=2&coef0=1")
         wait_until_idle(page, min_charts=6 if path else 0)
         assert_no_exception(page)

@@ -6,15 +6,6 @@ import importlib.util
 import sys
 from pathlib import Path
 
-import pytest
-
-from tests.support.browser import HAS_CHROMIUM
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Debian's chromium"),
-]
-
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "load_classroom.py"
 
 

@@ -10,7 +10,6 @@ import re
 import pytest
 
 from tests.support.browser import (
-    HAS_CHROMIUM,
     assert_no_exception,
     chart_titles,
     open_from_menu,
@@ -18,11 +17,6 @@ from tests.support.browser import (
     wait_for_title,
     wait_until_idle,
 )
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Debian's chromium"),
-]
 
 SMALL = "dataset=circles&n=150&kernel=rbf&gamma=10"
 

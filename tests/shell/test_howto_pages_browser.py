@@ -7,26 +7,18 @@ tests/artifacts/ (lesson-*.png) for a person to look at.
 
 from __future__ import annotations
 
-import pytest
-
 from tests.support.browser import (
     CHART,
-    HAS_CHROMIUM,
-    TIMEOUT_MS,
     Server,
     assert_no_exception,
     chart_titles,
     choose,
+    new_page,
     open_from_menu,
     shot,
     wait_for_title,
     wait_until_idle,
 )
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Debian's chromium"),
-]
 
 SMALL = "dataset=circles&n=200&kernel=rbf&gamma=5"
 # (menu title, address, heading, charts drawn once the page is complete)
@@ -109,9 +101,8 @@ def test_lessons_by_cold_deep_link_at_two_window_sizes(browser):
         visits = [("wide", p) for p in PAGES] + [("narrow", PAGES[2])]
         for name, (_, path, heading, charts) in visits:
             viewport = SIZES[name]
-            context = browser.new_context(viewport=viewport)
-            page = context.new_page()
-            page.set_default_timeout(TIMEOUT_MS)
+            page = new_page(browser, viewport=viewport)
+            context = page.context
             page.goto(f"{fresh.url}/{path}?dataset=moons&n=150&kernel=poly&gamma=0.5"
                       "&degree=2&coef0=1")
             wait_until_idle(page, min_charts=charts)

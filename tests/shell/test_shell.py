@@ -1,4 +1,4 @@
-"""The shared shell: the memory guard's rule, live checks, chart export names, the lesson table."""
+"""The shared shell: the memory guard's rule, chart export names, the lesson table."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from shell import charts, checks, memory
+from shell import charts, memory
 from shell.registry import HOME, LESSONS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,17 +50,6 @@ def test_budget_is_a_setting_and_bad_values_fall_back(monkeypatch):
 )
 def test_format_bytes(n_bytes, text):
     assert memory.format_bytes(n_bytes) == text
-
-
-def test_checks_show_the_value_and_fail_visibly():
-    ok = checks.Check("largest |row sum| of K̃", 2.2e-16, tolerance=1e-9)
-    assert ok.passed and checks.check_text(ok) == "largest |row sum| of K̃: 2.2e-16 ✓"
-    bad = checks.Check("max |A − B|", 0.034, tolerance=1e-9)
-    assert not bad.passed and "0.034 ✗" in checks.check_text(bad)
-    nan = checks.Check("max |A − B|", float("nan"), tolerance=1.0)
-    assert not nan.passed
-    near = checks.Check("αᵀK̃α", 1.0 + 1e-14, tolerance=1e-9, target=1.0)
-    assert near.passed and "(expected 1)" in checks.check_text(near)
 
 
 def test_chart_downloads_are_named_after_the_view():

@@ -7,21 +7,14 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from tests.support.browser import (
-    HAS_CHROMIUM,
     assert_no_exception,
     chart_titles,
     shot,
+    wait_for_layout,
     wait_for_title,
     wait_until_idle,
 )
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Debian's chromium"),
-]
 
 
 def metric_values(page) -> list[str]:
@@ -51,7 +44,7 @@ def test_classification_walk_on_circles(server, page):
     page.get_by_text("Test error of the same logistic regression").wait_for()
 
     page.set_viewport_size({"width": 800, "height": 900})
-    page.wait_for_timeout(800)
+    wait_for_layout(page)
     assert_no_exception(page)
     assert page.locator('[data-testid="stCode"]').count() == 1
     shot(page, "classification-circles-logistic-800x900")

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 import datasets
-from experiments.kpca_steps import fit_kpca
 from kpca_core import KernelPCA
 from lessons.component_maps.experiment import (
     CELL_BUDGET,
@@ -55,14 +54,6 @@ def test_grid_values_are_the_projection_of_the_grid_points():
     j, i = 2, 5  # row j follows ys, column i follows xs
     point = np.array([[maps.xs[i], maps.ys[j]]])
     np.testing.assert_allclose(maps.values[:, j, i], model.transform(point)[0], atol=1e-12)
-
-
-def test_steps_fit_matches_kernelpca_eigenvalues_and_ratio():
-    X = datasets.load("moons", n=100).X
-    fit = fit_kpca(X, kernel="rbf", kernel_params={"gamma": 2.0}, n_components=5)
-    model = KernelPCA(5, kernel="rbf", gamma=2.0, random_state=0).fit(X)
-    np.testing.assert_allclose(fit.eigenvalues, model.eigenvalues_, rtol=1e-10)
-    np.testing.assert_allclose(fit.explained_ratio, model.explained_variance_ratio_, rtol=1e-10)
 
 
 def test_sigmoid_components_with_negative_eigenvalues_map_to_zero():

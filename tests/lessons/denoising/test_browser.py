@@ -7,11 +7,8 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
-from tests.support.apptest import usps_available
+from tests.support.apptest import needs_usps
 from tests.support.browser import (
-    HAS_CHROMIUM,
     assert_no_exception,
     chart_titles,
     shot,
@@ -19,11 +16,7 @@ from tests.support.browser import (
     wait_until_idle,
 )
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Debian's chromium"),
-    pytest.mark.skipif(not usps_available(), reason="USPS digits not available"),
-]
+pytestmark = needs_usps
 
 GRID_MSE = re.compile(r"noisy (\d\.\d{4}) · PCA (\d\.\d{4}) · (KPCA [^0-9]+) (\d\.\d{4})")
 

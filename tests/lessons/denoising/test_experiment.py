@@ -142,7 +142,7 @@ def test_step_by_step_driver_equals_one_call_of_kpca_core(ring):
     fit = dn.fit_denoisers(clean, 0.5, 6)
     P = dn.kpca_project(fit, noisy)
     coefs = kpca_core.feature_space_coefficients(
-        P, kpca_core.scale_eigenvectors(fit.eigenvectors, fit.eigenvalues)
+        P, kpca_core.scale_eigenvectors(fit.kpca.eigenvectors, fit.kpca.eigenvalues)
     )
     for max_iter in (3, 100):
         Z, converged, iterations = dn.iterate_fixed_point(

@@ -13,19 +13,12 @@ import pytest
 import datasets
 from tests.support.browser import (
     CHART,
-    HAS_CHROMIUM,
     assert_no_exception,
     chart_titles,
     shot,
     wait_for_title,
     wait_until_idle,
 )
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Debian's chromium"),
-]
-
 
 # --------------------------------------------------------------------------- tests
 

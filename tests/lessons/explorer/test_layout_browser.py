@@ -13,15 +13,11 @@ import pytest
 from tests.support.browser import (
     ARTIFACTS,
     CHART,
-    HAS_CHROMIUM,
-    TIMEOUT_MS,
     assert_no_exception,
+    new_page,
+    wait_for_layout,
+    wait_until_idle,
 )
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Debian's chromium"),
-]
 
 # The two projections and the open step-by-step tab's chart(s).
 DRAWN = (
@@ -32,15 +28,12 @@ DRAWN = (
 
 
 def open_explorer(browser, server, width, height, scheme, query="dataset=circles"):
-    context = browser.new_context(viewport={"width": width, "height": height},
-                                  color_scheme=scheme)
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
+    page = new_page(browser, viewport={"width": width, "height": height}, color_scheme=scheme)
     page.goto(f"{server.url}/explorer?{query}")
-    page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']")
+    wait_until_idle(page)
     page.wait_for_function(DRAWN)
-    page.wait_for_timeout(500)
-    return context, page
+    wait_for_layout(page)
+    return page.context, page
 
 
 def chart_box(page, title: str) -> dict:

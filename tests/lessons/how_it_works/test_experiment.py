@@ -10,30 +10,22 @@ import pytest
 import datasets
 from kpca_core import KernelPCA, compute_kernel
 from lessons.how_it_works.experiment import kernel_value, new_points, step_by_step
-
-KERNELS = {
-    "rbf": {"gamma": 10.0},
-    "laplacian": {"gamma": 2.0},
-    "linear": {},
-    "poly": {"gamma": 1.0, "degree": 3, "coef0": 1.0},
-    "sigmoid": {"gamma": 0.5, "coef0": -1.0},
-    "cosine": {},
-}
+from tests.support.lessons import KERNEL_PARAMS
 
 
-@pytest.mark.parametrize("kernel", list(KERNELS))
+@pytest.mark.parametrize("kernel", list(KERNEL_PARAMS))
 def test_literal_kernel_formula_equals_compute_kernel(kernel):
     X = np.random.default_rng(1).normal(size=(12, 3))
-    params = KERNELS[kernel]
+    params = KERNEL_PARAMS[kernel]
     K = compute_kernel(X, kernel=kernel, **params)
     literal = np.array([[kernel_value(x, y, kernel, params) for y in X] for x in X])
     np.testing.assert_allclose(literal, K, rtol=1e-12, atol=1e-12)
 
 
-@pytest.mark.parametrize("kernel", list(KERNELS))
+@pytest.mark.parametrize("kernel", list(KERNEL_PARAMS))
 def test_every_check_holds(kernel):
     X = datasets.load("moons", n=80).X
-    s = step_by_step(X, kernel=kernel, kernel_params=KERNELS[kernel], n_components=3)
+    s = step_by_step(X, kernel=kernel, kernel_params=KERNEL_PARAMS[kernel], n_components=3)
     scale = s.kernel_scale
     assert s.pair_gap < 1e-10 * scale and s.symmetry_gap < 1e-12 * scale
     assert s.row_sum < 1e-9 * s.n * scale and s.column_sum < 1e-9 * s.n * scale
@@ -45,7 +37,7 @@ def test_every_check_holds(kernel):
     assert s.estimator_train_gap < 1e-7 * s.projection_scale
     assert s.estimator_new_gap < 1e-7 * s.projection_scale
     assert set(s.times) == {"kernel", "centre", "eigen", "project", "linear_pca"}
-    reference = KernelPCA(3, kernel=kernel, **KERNELS[kernel], negative_eigenvalues="warn")
+    reference = KernelPCA(3, kernel=kernel, **KERNEL_PARAMS[kernel], negative_eigenvalues="warn")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # sigmoid: indefinite, warned about by design
         reference.fit(X)

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import datasets
+from experiments.checks import format_value
 from kpca_core import (
     KernelPCA,
     center_kernel,
@@ -22,52 +23,13 @@ from kpca_core import (
 )
 from lessons.how_it_works.experiment import new_points, step_by_step
 from shell import state
-from shell.checks import format_value
 from tests.support.apptest import assert_clean, open_app
+from tests.support.lessons import N, assert_up_to_sign, checks_shown, query, settings_of
 from tests.support.plotly_json import decode, find_chart, scatter_points
-
-N = 60
-KERNEL_QUERIES = {
-    "rbf": {"gamma": "2"},
-    "laplacian": {"gamma": "1"},
-    "linear": {},
-    "poly": {"gamma": "1", "degree": "3", "coef0": "1"},
-    "sigmoid": {"gamma": "0.5", "coef0": "-1"},
-    "cosine": {},
-}
-
 
 # The AppTests cover the kernels that behave differently on these pages (translation-
 # invariant, polynomial, indefinite, rank-deficient); tests/experiments covers all six.
 PAGE_KERNELS = ["rbf", "poly", "sigmoid", "linear"]
-
-
-def query(kernel: str, dataset: str = "circles", **extra) -> dict:
-    return {"dataset": dataset, "n": N, "kernel": kernel, **KERNEL_QUERIES[kernel], **extra}
-
-
-def settings_of(q: dict) -> state.Settings:
-    settings, problems = state.settings_from_query({k: str(v) for k, v in q.items()})
-    assert not problems
-    return settings
-
-
-def checks_shown(at) -> dict[str, str]:
-    """Every live check on the page: label → the value as displayed."""
-    shown = {}
-    for element in at.markdown:
-        text = element.value
-        if text.startswith(":green[**Check**] · "):
-            label, value = text.removeprefix(":green[**Check**] · ").rsplit(": ", 1)
-            shown[label] = value.removesuffix(" ✓")
-    return shown
-
-
-def assert_up_to_sign(shown: np.ndarray, expected: np.ndarray, atol: float) -> None:
-    for j in range(expected.shape[1]):
-        error = min(np.abs(shown[:, j] - expected[:, j]).max(),
-                    np.abs(shown[:, j] + expected[:, j]).max())
-        assert error <= atol, f"component {j + 1}: {error}"
 
 
 # --------------------------------------------------------------------------- how it works

@@ -6,47 +6,14 @@ import numpy as np
 
 import datasets
 from experiments import feature_maps as fm
+from experiments.checks import format_value
 from experiments.feature_maps import TAYLOR_MAX_N
 from kpca_core import (
     KernelPCA,
 )
-from shell.checks import format_value
 from tests.support.apptest import assert_clean, open_app
+from tests.support.lessons import N, assert_up_to_sign, checks_shown, query
 from tests.support.plotly_json import chart_specs, decode, find_chart, scatter_points, title
-
-N = 60
-
-
-KERNEL_QUERIES = {
-    "rbf": {"gamma": "2"},
-    "laplacian": {"gamma": "1"},
-    "linear": {},
-    "poly": {"gamma": "1", "degree": "3", "coef0": "1"},
-    "sigmoid": {"gamma": "0.5", "coef0": "-1"},
-    "cosine": {},
-}
-
-
-def query(kernel: str, dataset: str = "circles", **extra) -> dict:
-    return {"dataset": dataset, "n": N, "kernel": kernel, **KERNEL_QUERIES[kernel], **extra}
-
-
-def checks_shown(at) -> dict[str, str]:
-    """Every live check on the page: label → the value as displayed."""
-    shown = {}
-    for element in at.markdown:
-        text = element.value
-        if text.startswith(":green[**Check**] · "):
-            label, value = text.removeprefix(":green[**Check**] · ").rsplit(": ", 1)
-            shown[label] = value.removesuffix(" ✓")
-    return shown
-
-
-def assert_up_to_sign(shown: np.ndarray, expected: np.ndarray, atol: float) -> None:
-    for j in range(expected.shape[1]):
-        error = min(np.abs(shown[:, j] - expected[:, j]).max(),
-                    np.abs(shown[:, j] + expected[:, j]).max())
-        assert error <= atol, f"component {j + 1}: {error}"
 
 
 def test_kernel_trick_on_circles_checks_the_map_the_pca_and_the_series():

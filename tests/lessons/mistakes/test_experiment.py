@@ -18,15 +18,7 @@ from kpca_core import (
 )
 from lessons.mistakes import experiment as damage
 from lessons.mistakes import formulas as wrong
-
-KERNELS = {
-    "rbf": {"gamma": 10.0},
-    "laplacian": {"gamma": 2.0},
-    "linear": {},
-    "poly": {"gamma": 1.0, "degree": 3, "coef0": 1.0},
-    "sigmoid": {"gamma": 0.5, "coef0": -1.0},
-    "cosine": {},
-}
+from tests.support.lessons import KERNEL_PARAMS
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +28,10 @@ def X():
 
 @pytest.fixture(scope="module")
 def results(X):
-    return {k: damage.compare_mistakes(X, kernel=k, kernel_params=p) for k, p in KERNELS.items()}
+    """kernel → {mistake class → the mistake measured on X}."""
+    return {kernel: {type(m): m for m in damage.compare_mistakes(X, kernel=kernel,
+                                                                 kernel_params=params)}
+            for kernel, params in KERNEL_PARAMS.items()}
 
 
 def test_every_wrong_function_says_so_and_names_the_correct_one():
@@ -46,7 +41,16 @@ def test_every_wrong_function_says_so_and_names_the_correct_one():
         doc = inspect.getdoc(function)
         assert doc.startswith("WRONG"), function.__name__
         assert "Correct:" in doc and "kpca_core." in doc, function.__name__
-    assert all(m.correct_function.startswith("kpca_core.") for m in wrong.MISTAKES)
+    assert all(m.correct_function.startswith("kpca_core.") for m in damage.MISTAKES)
+
+
+def test_every_mistake_is_measured_once_in_the_pages_order(X):
+    measured = damage.compare_mistakes(X, kernel="rbf", kernel_params=KERNEL_PARAMS["rbf"])
+    assert tuple(type(m) for m in measured) == damage.MISTAKES
+    assert len({m.key for m in measured}) == len(damage.MISTAKES)
+    for m in measured:
+        assert m.caption() and m.damages  # every mistake explains itself
+        assert not m.picture.right.flags.writeable and not m.picture.wrong.flags.writeable
 
 
 def test_wrong_functions_leave_their_inputs_alone(X):
@@ -57,25 +61,31 @@ def test_wrong_functions_leave_their_inputs_alone(X):
         function(K)  # would raise on a write into a read-only array
 
 
-@pytest.mark.parametrize("kernel", list(KERNELS))
+@pytest.mark.parametrize("kernel", list(KERNEL_PARAMS))
 def test_no_centering_and_wrong_sign_always_do_damage(results, kernel):
     r = results[kernel]
-    assert not r["no_centering"].harmless and r["no_centering"].damage > 1e-4
-    sign = r["last_sign"]
+    none = r[damage.NoCentring]
+    assert not none.harmless and none.damage.value > 1e-4
+    sign = r[damage.LastSign]
     assert not sign.harmless
     # Every row of the wrong matrix sums to −2n·mean(K): the predicted eigenvalue.
-    assert sign.damage == pytest.approx(abs(sign.numbers["predicted_eigenvalue"]), rel=1e-9)
-    assert sign.numbers["spectrum_difference"] < 1e-9 * max(1.0, sign.damage)
-    assert sign.numbers["row_sum_right"] < 1e-9 * max(1.0, sign.damage)
+    assert sign.damage.value == pytest.approx(abs(sign.predicted_eigenvalue), rel=1e-9)
+    assert sign.spectrum_difference < 1e-9 * max(1.0, sign.damage.value)
+    assert sign.row_sum_right < 1e-9 * max(1.0, sign.damage.value)
+    assert all(check.passed for check in sign.checks())
 
 
 def test_wrong_sign_moves_the_components_only_when_mean_k_is_negative(results):
     # mean(K) > 0: the spurious eigenvalue is negative, the leading components survive.
-    assert results["rbf"]["last_sign"].numbers["predicted_eigenvalue"] < 0
-    assert results["rbf"]["last_sign"].numbers["projection_difference"] < 1e-8
+    rbf = results["rbf"][damage.LastSign]
+    assert rbf.predicted_eigenvalue < 0
+    assert rbf.projection_difference < 1e-8
+    assert "not among the leading ones" in rbf.caption()
     # sigmoid with c₀ = −1: mean(K) < 0, the constant vector becomes component 1.
-    assert results["sigmoid"]["last_sign"].numbers["predicted_eigenvalue"] > 0
-    assert results["sigmoid"]["last_sign"].numbers["projection_difference"] > 0.1
+    sigmoid = results["sigmoid"][damage.LastSign]
+    assert sigmoid.predicted_eigenvalue > 0
+    assert sigmoid.projection_difference > 0.1
+    assert "among the leading ones, so the components change" in sigmoid.caption()
 
 
 @pytest.mark.parametrize(("kernel", "harmless"),
@@ -84,21 +94,24 @@ def test_wrong_sign_moves_the_components_only_when_mean_k_is_negative(results):
 def test_centring_inputs_is_harmless_exactly_for_translation_invariant_kernels(
     results, kernel, harmless
 ):
-    r = results[kernel]["centred_inputs"]
+    r = results[kernel][damage.CentredInputs]
     assert r.harmless is harmless
     if harmless:
-        assert r.damage < 1e-12
+        assert r.damage.value < 1e-12
+        assert "changes nothing" in r.caption()
     else:
-        assert r.damage > 1e-4
+        assert r.damage.value > 1e-4
+        assert "not translation-invariant" in r.caption()
 
 
-@pytest.mark.parametrize("kernel", list(KERNELS))
+@pytest.mark.parametrize("kernel", list(KERNEL_PARAMS))
 def test_test_kernel_with_own_means_hurts_new_points_only(results, kernel):
-    r = results[kernel]["test_own_means"]
-    assert r.damage > 1e-4 and not r.harmless  # held-out points move
-    assert r.numbers["on_training_points"] < 1e-12  # the training points do not
-    assert r.numbers["single_point_max"] < 1e-12  # one point alone lands on the origin
-    assert r.numbers["shift_spread"] < 1e-9  # all by the same vector
+    r = results[kernel][damage.NewPointsOwnMeans]
+    assert r.damage.value > 1e-4 and not r.harmless  # held-out points move
+    assert r.on_training_points < 1e-12  # the training points do not
+    assert r.single_point_max < 1e-12  # one point alone lands on the origin
+    assert r.shift_spread < 1e-9  # all by the same vector
+    assert r.n_train + r.n_test == 150 and len(r.picture.rows) == r.n_test
 
 
 def test_own_means_shift_is_the_predicted_vector(X):
@@ -114,42 +127,51 @@ def test_own_means_shift_is_the_predicted_vector(X):
     np.testing.assert_allclose(shift, np.broadcast_to(predicted, shift.shape), atol=1e-10)
 
 
-@pytest.mark.parametrize("kernel", list(KERNELS))
+@pytest.mark.parametrize("kernel", list(KERNEL_PARAMS))
 def test_scaling_mistakes_break_unit_length_axes(results, kernel):
-    r, r2 = results[kernel]["scaling"], results[kernel]["scaling_mu_n"]
-    assert r.numbers["length_right"] < 1e-9
-    assert not r.harmless and not r2.harmless
+    r = results[kernel][damage.Scaling]
+    v, v_over_mu_n = r.damages
+    assert r.length_right < 1e-9
+    assert not v.harmless and not v_over_mu_n.harmless
     # α = v gives αᵀK̃α = μ (stretch √μ), so the damage is max |μₖ − 1|.
-    mu = np.array([r.numbers["stretch_1"], r.numbers["stretch_2"]]) ** 2
-    assert r.damage == pytest.approx(np.abs(mu - 1).max(), rel=1e-8)
-    assert r2.damage > 0.5  # 1/(μn²) ≪ 1
+    mu = np.array([r.stretch_1, r.stretch_2]) ** 2
+    assert v.value == pytest.approx(np.abs(mu - 1).max(), rel=1e-8)
+    assert v_over_mu_n.value > 0.5  # 1/(μn²) ≪ 1
 
 
-@pytest.mark.parametrize("kernel", list(KERNELS))
-def test_uncentred_projection_is_a_pure_shift(results, kernel):
-    r = results[kernel]["uncentred_projection"]
+@pytest.mark.parametrize("kernel", list(KERNEL_PARAMS))
+def test_uncentred_projection_is_a_pure_shift(X, results, kernel):
+    r = results[kernel][damage.UncentredProjection]
     assert not r.harmless
-    assert r.numbers["shift_spread"] < 1e-9 * max(1.0, abs(r.numbers["shift_1"]))
-    assert r.numbers["mean_right"] < 1e-12
+    assert r.shift_spread < 1e-9 * max(1.0, abs(r.shift_1))
+    assert r.mean_right < 1e-12
+    # The common shift is the column means of K times α.
+    K = compute_kernel(X, kernel=kernel, **KERNEL_PARAMS[kernel])
+    eig = eigendecompose(center_kernel(K), 2, random_state=0)
+    shift = K.mean(axis=0) @ scale_eigenvectors(eig.eigenvectors, eig.eigenvalues)
+    np.testing.assert_allclose([r.shift_1, r.shift_2], shift, rtol=1e-8,
+                               atol=1e-10 * np.abs(K).max())
 
 
 @pytest.mark.slow
 def test_unsorted_eig_picks_wrong_components_when_its_order_is_not_sorted():
     X = datasets.load("circles", n=500).X
     r = damage.compare_mistakes(X, kernel="rbf", kernel_params={"gamma": 10.0},
-                               eig_max_n=500)["unsorted_eig"]
+                               eig_max_n=500)[-1]
+    assert isinstance(r, damage.UnsortedEig)
     if tuple(r.ranks[:2]) in ((1, 2), (2, 1)):
         pytest.skip(f"this LAPACK returned the leading pair first ({r.ranks}): nothing to show")
-    assert not r.harmless and r.damage > 1.0  # degrees between the subspaces
+    assert not r.harmless and r.damage.value > 1.0  # degrees between the subspaces
+    assert f"rank {r.rank_1} and {r.rank_2}: the wrong components" in r.caption()
     assert sorted(r.ranks) != list(r.ranks)
 
 
 def test_unsorted_eig_is_harmless_when_the_leading_pair_comes_first(results):
     for kernel, per_kernel in results.items():
-        r = per_kernel["unsorted_eig"]
+        r = per_kernel[damage.UnsortedEig]
         if set(r.ranks[:2]) == {1, 2}:
             assert r.harmless, kernel
-            assert r.damage < 1e-4
+            assert r.damage.value < 1e-4
         else:
             assert not r.harmless, kernel
 

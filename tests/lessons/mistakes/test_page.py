@@ -6,47 +6,22 @@ import numpy as np
 import pytest
 
 import datasets
-from lessons.mistakes.experiment import EIG_MAX_N, compare_mistakes
-from shell import state
-from shell.checks import format_value
+from experiments.checks import format_value
+from lessons.mistakes.experiment import (
+    EIG_MAX_N,
+    CentredInputs,
+    NewPointsOwnMeans,
+    UncentredProjection,
+    UnsortedEig,
+    compare_mistakes,
+)
 from tests.support.apptest import assert_clean, open_app
+from tests.support.lessons import N, checks_shown, query, settings_of
 from tests.support.plotly_json import find_chart, scatter_points
-
-N = 60
-
-KERNEL_QUERIES = {
-    "rbf": {"gamma": "2"},
-    "laplacian": {"gamma": "1"},
-    "linear": {},
-    "poly": {"gamma": "1", "degree": "3", "coef0": "1"},
-    "sigmoid": {"gamma": "0.5", "coef0": "-1"},
-    "cosine": {},
-}
 
 # The AppTests cover the kernels that behave differently on these pages (translation-
 # invariant, polynomial, indefinite, rank-deficient); tests/experiments covers all six.
 PAGE_KERNELS = ["rbf", "poly", "sigmoid", "linear"]
-
-
-def query(kernel: str, dataset: str = "circles", **extra) -> dict:
-    return {"dataset": dataset, "n": N, "kernel": kernel, **KERNEL_QUERIES[kernel], **extra}
-
-
-def settings_of(q: dict) -> state.Settings:
-    settings, problems = state.settings_from_query({k: str(v) for k, v in q.items()})
-    assert not problems
-    return settings
-
-
-def checks_shown(at) -> dict[str, str]:
-    """Every live check on the page: label → the value as displayed."""
-    shown = {}
-    for element in at.markdown:
-        text = element.value
-        if text.startswith(":green[**Check**] · "):
-            label, value = text.removeprefix(":green[**Check**] · ").rsplit(": ", 1)
-            shown[label] = value.removesuffix(" ✓")
-    return shown
 
 
 def damages_shown(at) -> list[tuple[bool, str, str]]:
@@ -72,33 +47,36 @@ def test_mistakes_show_the_measured_damage(kernel):
     assert_clean(at)
     settings = settings_of(q)
     X = datasets.load("circles", n=N).X
-    results = compare_mistakes(X, kernel=kernel, kernel_params=settings.kernel_params(),
-                               eig_max_n=EIG_MAX_N)
-    order = ["no_centering", "last_sign", "centred_inputs", "test_own_means", "scaling",
-             "scaling_mu_n", "uncentred_projection", "unsorted_eig"]
+    mistakes = compare_mistakes(X, kernel=kernel, kernel_params=settings.kernel_params(),
+                                eig_max_n=EIG_MAX_N)
+    by_type = {type(m): m for m in mistakes}
+    damages = [d for m in mistakes for d in m.damages]  # in the page's order
     shown = damages_shown(at)
-    assert [label for _, label, _ in shown] == [results[k].damage_label for k in order]
-    for (harmless, _, value), key in zip(shown, order, strict=True):
-        assert value == format_value(results[key].damage), key
-        assert harmless == results[key].harmless, key
+    assert [label for _, label, _ in shown] == [d.label for d in damages]
+    for (harmless, label, value), d in zip(shown, damages, strict=True):
+        assert value == format_value(d.value), label
+        assert harmless == d.harmless, label
     # Non-zero where the mistake does damage, ~0 where it is harmless.
-    by_key = dict(zip(order, shown, strict=True))
-    for key in ("no_centering", "last_sign", "test_own_means", "scaling", "scaling_mu_n",
-                "uncentred_projection"):
-        assert not by_key[key][0] and results[key].damage > 1e-6, key
-    assert by_key["centred_inputs"][0] == (kernel in HARMLESS_INPUT_CENTRING)
-    # Wrong test centring is harmless on the training points themselves: shown as 0.
+    assert len(damages) == 8
+    for m in mistakes:
+        if not isinstance(m, CentredInputs | UnsortedEig):
+            assert not any(d.harmless for d in m.damages) and m.damage.value > 1e-6, m.key
+    assert by_type[CentredInputs].harmless == (kernel in HARMLESS_INPUT_CENTRING)
+    # Every caption and every check is on the page as the experiment states it.
+    captions = [c.value for c in at.caption]
     checks = checks_shown(at)
-    assert checks["on the training points themselves, |wrong − right| (their own means are "
-                  "the training means)"] == format_value(
-        results["test_own_means"].numbers["on_training_points"])
-    assert results["test_own_means"].numbers["on_training_points"] < 1e-12
+    for m in mistakes:
+        assert m.caption() in captions, m.key
+        for check in m.checks():
+            assert checks[check.label] == format_value(check.value), check.label
+    # Wrong test centring is harmless on the training points themselves: shown as 0.
+    assert by_type[NewPointsOwnMeans].on_training_points < 1e-12
 
     # The pictures are the right and the wrong projections.
     spec = find_chart(at, "Projections: K̃α (left) vs Kα (right)")
     left = {**spec, "data": [t for t in spec["data"] if t.get("xaxis", "x") == "x"]}
     right = {**spec, "data": [t for t in spec["data"] if t.get("xaxis") == "x2"]}
-    r = results["uncentred_projection"]
+    r = by_type[UncentredProjection].picture
     np.testing.assert_allclose(scatter_points(left)[1], r.right[:, :2], atol=1e-12)
     np.testing.assert_allclose(scatter_points(right)[1], r.wrong[:, :2], atol=1e-12)
 

@@ -8,22 +8,15 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from tests.support.browser import (
-    HAS_CHROMIUM,
-    TIMEOUT_MS,
     assert_no_exception,
     chart_titles,
+    new_page,
     shot,
+    wait_for_layout,
     wait_for_title,
     wait_until_idle,
 )
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Debian's chromium"),
-]
 
 URL = "/scale?dataset=circles&n=200&kernel=rbf&gamma=10"
 APPROX_CHARTS = 7  # eigenvalues, four sweeps, two overlays (+ the memory model)
@@ -69,20 +62,18 @@ def test_scale_page_measures_and_redraws(server, page):
 
 
 def test_scale_page_at_laptop_and_narrow_sizes(server, browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
+    page = new_page(browser, viewport={"width": 1280, "height": 800})
+    context = page.context
     try:
         page.goto(server.url + URL)
         wait_until_idle(page, min_charts=2)
         for width, height in ((1280, 800), (800, 900)):
             page.set_viewport_size({"width": width, "height": height})
             page.get_by_role("heading", name="Scale").first.scroll_into_view_if_needed()
-            page.wait_for_timeout(800)
+            wait_for_layout(page)
             assert_no_exception(page)
             shot(page, f"scale-{width}x{height}-top")
             page.get_by_role("heading", name="3 · Approximations").scroll_into_view_if_needed()
-            page.wait_for_timeout(800)
             shot(page, f"scale-{width}x{height}-approximations")
     finally:
         context.close()

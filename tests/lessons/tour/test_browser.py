@@ -2,29 +2,20 @@
 
 from __future__ import annotations
 
-import pytest
-
 from lessons.tour.view import STEPS
 from tests.support.browser import (
-    HAS_CHROMIUM,
-    TIMEOUT_MS,
     assert_no_exception,
+    new_page,
     shot,
     wait_until_idle,
 )
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Debian's chromium"),
-]
 
 PROJECTOR = {"width": 1280, "height": 720}
 
 
 def test_the_whole_tour_with_next_in_projector_mode(server, browser):
-    context = browser.new_context(viewport=PROJECTOR)
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
+    page = new_page(browser, viewport=PROJECTOR)
+    context = page.context
     page.goto(f"{server.url}/tour?step=1&projector=1")
     wait_until_idle(page)
     assert_no_exception(page)

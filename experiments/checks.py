@@ -1,0 +1,64 @@
+"""Live checks: a formula's claim, measured on the current data, as a number.
+
+Lesson pages show, next to each formula, the measured quantity that proves it holds
+right now (e.g. "largest |row sum| of K̃: 2.2e-16 ✓"), never a bare tick. A check
+that fails is shown in red with its value, so a wrong number can never hide.
+
+:class:`Check`, :func:`check_text` and :func:`format_value` are plain Python, so a
+lesson's experiment can state its claims and tests can compare them with what
+``kpca_core`` computes; :func:`shell.checks.show_check` draws one.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+PASS, FAIL = "✓", "✗"
+
+
+@dataclass(frozen=True)
+class Check:
+    """A measured value that should stay within ``tolerance`` of ``target``.
+
+    Attributes
+    ----------
+    label : str
+        What was measured, in words ("largest |row sum| of K̃").
+    value : float
+        The measurement.
+    tolerance : float
+        Largest allowed |value − target|.
+    target : float
+        What the formula says the value is (0 for "A equals B" checks written as
+        max |A − B|).
+    """
+
+    label: str
+    value: float
+    tolerance: float
+    target: float = 0.0
+
+    @property
+    def passed(self) -> bool:
+        return math.isfinite(self.value) and abs(self.value - self.target) <= self.tolerance
+
+
+def format_value(value: float) -> str:
+    """Small and large magnitudes in scientific notation, the rest with 4 significant digits."""
+    if value == 0:
+        return "0"
+    if not math.isfinite(value):
+        return str(value)
+    magnitude = abs(value)
+    return f"{value:.1e}" if magnitude < 1e-3 or magnitude >= 1e5 else f"{value:.4g}"
+
+
+def check_text(check: Check) -> str:
+    """'label: value ✓' (or ✗ with the tolerance it missed)."""
+    text = f"{check.label}: {format_value(check.value)}"
+    if check.target != 0:
+        text += f" (expected {format_value(check.target)})"
+    if check.passed:
+        return f"{text} {PASS}"
+    return f"{text} {FAIL} — more than {format_value(check.tolerance)} off"
