@@ -67,7 +67,8 @@ def step_by_step(result, data, settings) -> None:
         with eigen:
             view.spectrum(result, settings)
             st.write(
-                "The kernel principal components are the eigenvectors of K̃ scaled by √λ: "
+                "The kernel principal components are the eigenvectors v of K̃ scaled by √μ, μ "
+                "their eigenvalue: "
                 "the charts at the top of this page. Linear PCA does the same with the "
                 "inputs' covariance."
             )

@@ -64,15 +64,15 @@ class Analysis:
     block_size : int
         Points per heatmap cell along each axis (1 = the matrix itself).
     eigenvalues : (p,) float
-        Eigenvalues of K̃, descending. All n of them when ``spectrum_complete``;
+        Eigenvalues μ of K̃, descending. All n of them when ``spectrum_complete``;
         otherwise only the leading ``ITERATIVE_TOP`` (or k, if larger).
     spectrum_complete : bool
     eigenvalue_ranks : (p,) int
         1-based rank of each entry of ``eigenvalues`` among all n.
     trace : float
-        trace(K̃) = sum of all n eigenvalues; explained variance = λ / trace.
+        trace(K̃) = sum of all n eigenvalues; explained variance = μ / trace.
     projection : (n, k) float
-        KPCA scores on the first k components: unit eigenvector × sqrt(λ), signs
+        KPCA scores on the first k components: unit eigenvector × sqrt(μ), signs
         fixed so the largest-|.| entry of each eigenvector is positive.
     pca_projection : (n, min(k, d)) float
         Linear PCA scores of the same inputs, for comparison.
@@ -109,12 +109,12 @@ class Analysis:
     def variance_base(self) -> float:
         """What "explained variance" is a share of.
 
-        trace(K̃) = Σλ, the total variance in feature space, for a positive
-        semi-definite kernel. With genuinely negative eigenvalues (sigmoid) Σλ is smaller
-        than the positive part alone, so λ / trace would exceed 100 %; the base is then
+        trace(K̃) = Σμ, the total variance in feature space, for a positive
+        semi-definite kernel. With genuinely negative eigenvalues (sigmoid) Σμ is smaller
+        than the positive part alone, so μ / trace would exceed 100 %; the base is then
         the sum of the positive eigenvalues, the variance of the real part of the
         embedding (shares add up to 100 %). When only the leading eigenvalues are known,
-        the largest base they certify: max(trace, Σ held positive λ).
+        the largest base they certify: max(trace, Σ held positive μ).
         """
         positive = float(np.clip(self.eigenvalues, 0.0, None).sum())
         if self.spectrum_complete:
@@ -123,14 +123,14 @@ class Analysis:
 
     @property
     def explained_ratio(self) -> np.ndarray:
-        """λ / :attr:`variance_base` for the eigenvalues held."""
+        """μ / :attr:`variance_base` for the eigenvalues held."""
         return explained_variance_ratio(self.eigenvalues, self.variance_base)
 
     @property
     def negative_mass_bound(self) -> float:
         """−(sum of the negative eigenvalues of K̃): exact when the spectrum is complete.
 
-        Otherwise a certified lower bound from what is known: trace(K̃) = Σ all λ, so if
+        Otherwise a certified lower bound from what is known: trace(K̃) = Σ all μ, so if
         the positive eigenvalues held add up to more than the trace, the others must
         include negatives summing to at most trace − Σ held positives. 0 when nothing
         can be concluded.
@@ -233,8 +233,8 @@ def analyse(
     del Kc
 
     report(0.9, "Projections and linear PCA")
-    # Scores = unit eigenvector × sqrt(λ) (= KernelPCA.fit_transform); a component with
-    # λ ≤ 0 has no real axis and scores 0, as in kpca_core.scale_eigenvectors. λ within
+    # Scores = unit eigenvector × sqrt(μ) (= KernelPCA.fit_transform); a component with
+    # μ ≤ 0 has no real axis and scores 0, as in kpca_core.scale_eigenvectors. μ within
     # round-off of 0 (relative to the largest) counts as 0: its sign is noise, and a
     # sqrt(1e-16) score would be drawn as structure.
     top_values = clean_eigenvalues(leading.eigenvalues[:k])[0]

@@ -4,7 +4,8 @@ The geometry lessons project points that are not in the training set (a grid ove
 plane, a point the student places), so they need the training kernel's centring
 statistics and the expansion coefficients α, not only the training coordinates.
 :class:`~kpca_core.KernelPCA` keeps those privately; this fit keeps them in the open,
-step by step as the paper writes them (Schölkopf, Smola & Müller 1998, eqs. 14–16, 49).
+step by step as the paper writes them (Schölkopf, Smola & Müller 1998: the eigenproblem
+nλα = K̃α, its normalisation and the centring of K).
 Tests check it against ``KernelPCA`` itself.
 """
 
@@ -47,9 +48,10 @@ class KpcaFit:
     eigenvectors : (n, k) float
         Unit eigenvectors v of K̃ (signs fixed by ``kpca_core.flip_signs``).
     alphas : (n, k) float
-        α = v / sqrt(λ) (eq. 16); 0 for components with λ ≤ 0.
+        α = v / sqrt(μ), μ the eigenvalue of K̃ (so that αᵀK̃α = 1); 0 for components
+        with μ ≤ 0.
     projection : (n, k) float
-        Training coordinates K̃ α = sqrt(λ) v.
+        Training coordinates K̃ α = sqrt(μ) v.
     trace : float
         trace(K̃), the total variance in feature space (times n).
     mean_similarity : float
@@ -71,7 +73,7 @@ class KpcaFit:
 
     @property
     def explained_ratio(self) -> np.ndarray:
-        """λ / trace(K̃) for each component held."""
+        """μ / trace(K̃) for each component held."""
         return explained_variance_ratio(self.eigenvalues, self.trace)
 
     def project(self, points: np.ndarray) -> np.ndarray:

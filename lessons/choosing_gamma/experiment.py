@@ -64,7 +64,7 @@ class Evaluation:
     """Kernel PCA with one parameter value: its picture and its numbers."""
 
     projection: np.ndarray  # (n, 2) first two components
-    eigenvalues: np.ndarray  # (≤ SPECTRUM_TOP,) leading eigenvalues λ of K̃, descending
+    eigenvalues: np.ndarray  # (≤ SPECTRUM_TOP,) leading eigenvalues μ of K̃, descending
     trace: float  # trace(K̃)
     mean_similarity: float
     score_two: float | None  # separability on components 1–2
@@ -73,7 +73,7 @@ class Evaluation:
 
     @property
     def leading_share(self) -> np.ndarray:
-        """λ / trace(K̃) of the leading eigenvalues (the spectrum's shape)."""
+        """μ / trace(K̃) of the leading eigenvalues (the spectrum's shape)."""
         return explained_variance_ratio(self.eigenvalues, self.trace)
 
 
@@ -143,12 +143,12 @@ class Sweep:
 
     @property
     def top_share(self) -> np.ndarray:
-        """λ₁ / trace(K̃) for each value."""
+        """μ₁ / trace(K̃) for each value."""
         return np.array([e.leading_share[0] for e in self.evaluations])
 
     @property
     def flat_share(self) -> float:
-        """λ₁ / trace(K̃) when K̃ = c (I − 1/n) (K = I): every direction alike, 1 / (n − 1)."""
+        """μ₁ / trace(K̃) when K̃ = c (I − 1/n) (K = I): every direction alike, 1 / (n − 1)."""
         return 1.0 / (self.n - 1)
 
     def best_index(self, scores: np.ndarray | None = None) -> int | None:

@@ -169,7 +169,7 @@ def spectra_lines(
     current: int,
     title: str,
 ) -> go.Figure:
-    """λᵢ / trace(K̃) of the leading eigenvalues, one line per value (colour bar = value)."""
+    """μᵢ / trace(K̃) of the leading eigenvalues μ of K̃, one line per value (colour bar)."""
     values = np.asarray(values, dtype=float)
     m = len(values)
     colours = sample_colorscale("Viridis", list(np.linspace(0, 0.95, m)))
@@ -181,7 +181,7 @@ def spectra_lines(
             line=dict(color=HIGHLIGHT if i == current else colours[i],
                       width=4 if i == current else 1.5),
             name=format_value(param, value), showlegend=False,
-            hovertemplate=f"{format_value(param, value)}: λ%{{x}} holds %{{y:.3g}}%<extra></extra>",
+            hovertemplate=f"{format_value(param, value)}: μ%{{x}} holds %{{y:.3g}}%<extra></extra>",
         ))
     # A colour bar says which line is which value (12 legend entries would bury the plot).
     scale_values = np.log10(values) if param == "gamma" else values
@@ -209,13 +209,13 @@ def share_vs_value(
     param: str,
     title: str,
 ) -> go.Figure:
-    """λ₁ / trace(K̃) and (when given) the mean similarity k(xᵢ, xⱼ), against the value."""
+    """μ₁ / trace(K̃) and (when given) the mean similarity k(xᵢ, xⱼ), against the value."""
     values = np.asarray(values, dtype=float)
     fig = go.Figure()
     fig.add_trace(go.Scatter(
-        x=values, y=100 * np.asarray(top_share), mode="lines+markers", name="λ₁ / trace(K̃)",
+        x=values, y=100 * np.asarray(top_share), mode="lines+markers", name="μ₁ / trace(K̃)",
         line=dict(color=KEPT_COLOUR, width=3),
-        hovertemplate="%{x:g}: λ₁ holds %{y:.3g}%<extra></extra>",
+        hovertemplate="%{x:g}: μ₁ holds %{y:.3g}%<extra></extra>",
     ))
     if mean_similarity is not None:  # only for kernels with 0 < k ≤ 1 (RBF, Laplacian)
         fig.add_trace(go.Scatter(

@@ -166,7 +166,8 @@ class DenoisingFit:
     centering : kpca_core.KernelCentering
         Column means and grand mean of K, to centre the kernels of new digits.
     train_projections : ndarray of shape (n, max_components)
-        sqrt(l) v: the training digits' coordinates on the kernel principal axes.
+        sqrt(mu) v (mu: eigenvalue of K~): the training digits' coordinates on the kernel
+        principal axes.
     train_sq_norms : ndarray of shape (n,)
         ||phi~(x_i)||^2 = K~_ii = 1 - 2 colmean_i + grand mean (k(x, x) = 1 for RBF).
     seconds : float

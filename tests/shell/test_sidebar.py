@@ -96,7 +96,7 @@ def test_csv_upload_explores_the_file_and_a_bad_upload_keeps_it():
     assert float(at.query_params["gamma"]) == gamma
     assert any("γ changed from 5 to" in i.value for i in at.sidebar.info)
     open_section(at, SPECTRUM_TAB)
-    shown = decode(find_chart(at, "Eigenvalues λ of K̃")["data"][0]["y"])
+    shown = decode(find_chart(at, "Eigenvalues μ of K̃")["data"][0]["y"])
     K = compute_kernel(expected.X, kernel="rbf", gamma=gamma)
     spectrum = kernel_spectrum(center_kernel(K))
     np.testing.assert_allclose(shown[: min(n, 30)], spectrum[: min(n, 30)], atol=1e-9 * n)

@@ -84,7 +84,7 @@ def test_spectrum_evidence_for_under_and_over_smoothing():
     assert "over-smoothing" in text and "every point its own cluster" in text
     find_chart(at, "The spectrum flattens as γ grows")
     spec = find_chart(at, "The largest eigenvalue's share and the mean similarity")
-    top = next(t for t in spec["data"] if t.get("name") == "λ₁ / trace(K̃)")
+    top = next(t for t in spec["data"] if t.get("name") == "μ₁ / trace(K̃)")
     shares = decode(top["y"])
     assert np.all(np.diff(shares) < 0)  # the leading share falls as γ grows
 

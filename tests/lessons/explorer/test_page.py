@@ -80,7 +80,7 @@ def check_explorer_numbers(at: AppTest, settings: state.Settings) -> None:
 
     # Spectrum: the bars are kpca_core's eigenvalues (leading 30, then flagged negatives).
     open_section(at, SPECTRUM_TAB)
-    bars = find_chart(at, "Eigenvalues λ of K̃")["data"][0]
+    bars = find_chart(at, "Eigenvalues μ of K̃")["data"][0]
     shown = decode(bars["y"])
     leading = min(len(spectrum), SPECTRUM_SHOWN)
     np.testing.assert_allclose(shown[:leading], spectrum[:leading], atol=1e-9 * scale)
@@ -161,7 +161,7 @@ def test_a_link_opens_one_step_by_step_section_and_a_bad_one_warns():
     at = open_app("explorer", {**small_query("circles", "rbf"), "section": SPECTRUM_TAB})
     assert_clean(at)
     shown = titles(at)
-    assert any(t.startswith("Eigenvalues λ of K̃") for t in shown), shown
+    assert any(t.startswith("Eigenvalues μ of K̃") for t in shown), shown
     assert not any(t.startswith(("Kernel matrix K", "Input space")) for t in shown), shown
     assert at.query_params["section"] == str(SPECTRUM_TAB)  # the link keeps it
 
@@ -206,7 +206,7 @@ def test_sigmoid_flags_negative_eigenvalues_in_red():
     assert_clean(at)
     assert any("negative eigenvalue" in w.value for w in at.warning)  # on the first screen
     open_section(at, SPECTRUM_TAB)
-    bars = find_chart(at, "Eigenvalues λ of K̃")["data"][0]
+    bars = find_chart(at, "Eigenvalues μ of K̃")["data"][0]
     values, colours = decode(bars["y"]), bars["marker"]["color"]
     assert NEGATIVE_COLOUR in colours
     for value, colour in zip(values, colours, strict=True):
@@ -224,10 +224,10 @@ def test_too_many_components_for_the_points_is_clamped_with_a_warning():
 def test_slider_change_updates_the_charts_and_the_link():
     at = open_app("explorer", small_query("circles", "rbf"))
     open_section(at, SPECTRUM_TAB)
-    before = decode(find_chart(at, "Eigenvalues λ of K̃")["data"][0]["y"])
+    before = decode(find_chart(at, "Eigenvalues μ of K̃")["data"][0]["y"])
     at.select_slider(key="w_gamma").set_value(0.5).run()
     assert_clean(at)
-    after = decode(find_chart(at, "Eigenvalues λ of K̃")["data"][0]["y"])
+    after = decode(find_chart(at, "Eigenvalues μ of K̃")["data"][0]["y"])
     assert not np.allclose(before, after)
     assert at.query_params["gamma"] == "0.5"
     check_explorer_numbers(at, state.settings_from_query(at.query_params)[0])
@@ -391,14 +391,14 @@ def test_indefinite_spectrum_shares_add_up_to_at_most_100_percent():
     preset = next(p for p in presets() if p.key == "sigmoid")
     at = open_app("explorer", state.settings_to_query(preset.settings))
     open_section(at, SPECTRUM_TAB)
-    spectrum_chart = find_chart(at, "Eigenvalues λ of K̃")
+    spectrum_chart = find_chart(at, "Eigenvalues μ of K̃")
     kpca_line = next(t for t in spectrum_chart["data"] if t.get("name") == "kernel PCA")
     cumulative = decode(kpca_line["y"])
     assert cumulative.max() <= 100 + 1e-9
     yaxis = spectrum_chart["layout"]["yaxis2"]
     assert yaxis["range"][0] == 0
     captions = " ".join(c.value for c in at.caption)
-    assert "sum of the positive λ" in captions
+    assert "sum of the positive μ" in captions
 
 
 # --------------------------------------------------------------------------- smaller defects
