@@ -2,7 +2,7 @@
 
 :func:`analyse` runs kernel PCA with ``kpca_core`` (and linear PCA for comparison) and
 returns only what the pages show: K and K̃ block-averaged for the heatmaps, the
-spectrum, the projections and the kernel's diagnostics. No Streamlit: the tests check it
+spectrum and the projections. No Streamlit: the tests check it
 against ``kpca_core`` and scikit-learn, and :mod:`shell.caches` keeps its results in
 bounded caches.
 """
@@ -18,12 +18,6 @@ import scipy.sparse
 import scipy.sparse.linalg
 from sklearn.decomposition import PCA
 
-from experiments.kernel_diagnostics import (
-    KernelStats,
-    effective_rank,
-    saturated_share,
-    subspace_similarity,
-)
 from kpca_core import (
     KERNELS,
     center_kernel,
@@ -81,9 +75,6 @@ class Analysis:
     negative : (p,) bool
         Which eigenvalues are genuinely negative, beyond round-off (kpca_core's
         ``clean_eigenvalues`` rule): the kernel is indefinite.
-    stats : KernelStats
-        What the γ diagnostics need (``experiments.kernel_diagnostics``); its
-        ``linear_similarity`` compares kernel and linear PCA on components 1 and 2.
     """
 
     order: np.ndarray
@@ -99,7 +90,6 @@ class Analysis:
     pca_projection: np.ndarray
     pca_ratio: np.ndarray
     negative: np.ndarray
-    stats: KernelStats | None = None
 
     @property
     def n(self) -> int:
@@ -203,8 +193,6 @@ def analyse(
     report(0.05, f"Kernel matrix K ({n:,} × {n:,})")
     K = compute_kernel(X, kernel=kernel, **kernel_params)
     K_display, block = block_average(K, order, min(display_side, MAX_HEATMAP_SIDE))
-    k_norm = float(np.linalg.norm(K))
-    saturated = saturated_share(K) if kernel == "sigmoid" else 0.0
 
     report(0.3, "Centring K in feature space")
     dense = n <= DENSE_MAX_N
@@ -214,7 +202,6 @@ def analyse(
     del K
     Kc_display, _ = block_average(Kc, order, min(display_side, MAX_HEATMAP_SIDE))
     trace = float(np.trace(Kc))
-    kc_norm = float(np.linalg.norm(Kc))
 
     if dense:
         report(0.45, "All eigenvalues of K̃")
@@ -245,14 +232,6 @@ def analyse(
     pca_ratio = pca.explained_variance_ratio_
 
     _, negative = clean_eigenvalues(values)
-    m = min(2, k, pca_projection.shape[1])
-    stats = KernelStats(
-        n=n,
-        effective_rank=effective_rank(trace, kc_norm),
-        centred_share=kc_norm / k_norm if k_norm > 0 else 0.0,
-        saturated_share=saturated,
-        linear_similarity=subspace_similarity(projection[:, :m], pca_projection[:, :m]),
-    )
     result = Analysis(
         order=order,
         class_sizes=sizes,
@@ -267,7 +246,6 @@ def analyse(
         pca_projection=pca_projection,
         pca_ratio=pca_ratio,
         negative=negative,
-        stats=stats,
     )
     for value in vars(result).values():
         if isinstance(value, np.ndarray):

@@ -78,9 +78,11 @@ def apply_settings(settings: Settings) -> None:
     ss.pop(_GAMMA_NOTE, None)
 
 
-def apply_gamma(gamma: float) -> None:
-    """Set γ (a button's ``on_click``, e.g. a hint's "Use γ ≈ …")."""
+def apply_kernel_params(gamma: float, degree: int | None = None) -> None:
+    """Set γ, and the degree when given (a button's ``on_click``: a hint's "Use γ = …")."""
     st.session_state[K_PARAM["gamma"]] = float(gamma)
+    if degree is not None:
+        st.session_state[K_PARAM["degree"]] = int(degree)
     st.session_state.pop(_GAMMA_NOTE, None)
 
 
