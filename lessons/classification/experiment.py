@@ -13,8 +13,9 @@ The pipeline is scikit-learn's :class:`~sklearn.pipeline.Pipeline`::
 Why :class:`RmsScaler` and not ``StandardScaler``: kernel PCA's coordinates have
 variance μ_i / n (μ_i an eigenvalue of K̃), and that decay *is* the information about
 which directions matter. Standardising every component would blow the 2,000th
-component (mostly noise) up to the size of the first. One global factor keeps the geometry of the feature-space
-subspace, so the linear classifier sees the components as the paper's did; it only
+component (mostly noise) up to the size of the first. One global factor keeps the
+geometry of the feature-space subspace, so the linear classifier sees the components as
+the paper's did; it only
 makes C mean the same thing for every kernel and degree (a polynomial kernel of
 degree 7 has values up to 256⁷).
 
