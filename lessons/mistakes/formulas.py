@@ -157,7 +157,8 @@ MISTAKES: tuple[Mistake, ...] = (
     Mistake(
         "centred_inputs", "Centring the inputs instead of the feature space",
         "Subtracting the input mean before the kernel: harmless for kernels of x − y only "
-        "(RBF, Laplacian, linear), wrong for polynomial, sigmoid and cosine kernels.",
+        "(RBF, Laplacian) and for the linear kernel (its feature space is the input space), "
+        "wrong for polynomial, sigmoid and cosine kernels.",
         r"K_{\text{wrong}} = k(x_i - \bar x,\; x_j - \bar x),\ \text{then centred}",
         r"K = k(x_i, x_j),\ \text{centred in feature space: } \tilde K",
         "kpca_core.compute_kernel + kpca_core.center_kernel",

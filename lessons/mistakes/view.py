@@ -123,13 +123,24 @@ def mistake_sections(results: dict[str, MistakeResult], data, rows: np.ndarray,
     show_damage(r)
     title = KERNELS[settings.kernel].title
     if r.harmless:
+        mean = inputs(settings)[rows].mean(axis=0)
         reason = {
             "rbf": "depends on x − y only",
             "laplacian": "depends on x − y only",
             "linear": "has input space as its feature space",
-        }.get(settings.kernel, "sees inputs whose mean is already 0 here")
-        st.caption(f"The {title} kernel {reason}, so centring the inputs changes nothing: "
-                   "the mistake is invisible with this kernel on these data.")
+        }.get(settings.kernel)
+        if settings.kernel == "poly" and settings.degree == 1:
+            reason = ("with d = 1 is γ xᵀy + c₀, the linear kernel up to a constant that "
+                      "centring removes: its feature space is the input space")
+        if reason is None:  # measured, not assumed: how far centring moved the inputs
+            shown = ", ".join(f"{v:.2g}" for v in mean[:3]) + (", …" if len(mean) > 3 else "")
+            reason = (f"sees inputs whose mean is already 0 here (mean ({shown}))"
+                      if np.abs(mean).max() <= 1e-9 * max(1.0, np.abs(inputs(settings)).max())
+                      else f"is moved by centring (the inputs' mean is ({shown})), yet too "
+                           "little to show on these data")
+        st.caption(f"The {title} kernel {reason}, so centring the inputs changes nothing "
+                   f"visible (damage {format_value(r.damage)}): the mistake is invisible with "
+                   "this kernel on these data.")
     else:
         st.caption(f"The {title} kernel is not translation-invariant: K of the shifted "
                    "inputs is a different matrix, and centring it cannot undo that "
