@@ -1,9 +1,10 @@
-"""Choosing γ: one projection across a range of kernel widths (and polynomial degrees)."""
+"""Choosing γ: one projection across a range of kernel widths (and polynomial degrees, c₀)."""
 
 import streamlit as st
 
 from lessons.choosing_gamma import view
 from lessons.choosing_gamma.experiment import sweep
+from shell import gamma_hint
 from shell.caches import inputs
 from shell.page import kernel_errors, page_data
 from shell.sidebar import current_settings
@@ -26,28 +27,44 @@ if not view.has_gamma(settings):
     view.offer_rbf(settings, inputs(settings))
     st.stop()
 
-with kernel_errors("The kernel cannot be computed for every γ of the sweep"):
-    gamma_sweep = view.cached_sweep(settings, data, "gamma")
+hint_place = None
+if view.gamma_only_rescales(settings):
+    # (γ xᵀy)ᵈ = γᵈ (xᵀy)ᵈ: twelve identical panels would teach nothing.
+    st.header("1 · Here γ only rescales K")
+    view.rescaling_note(settings, data)
+else:
+    with kernel_errors("The kernel cannot be computed for every γ of the sweep"):
+        gamma_sweep = view.cached_sweep(settings, data, "gamma")
 
-st.header("1 · The projection across γ")
-view.panels(gamma_sweep, data, settings)
+    st.header("1 · The projection across γ")
+    view.panels(gamma_sweep, data, settings)
 
-st.header("2 · Which γ separates the classes?")
-view.scores(gamma_sweep, data, settings)
+    st.header("2 · Which γ separates the classes?")
+    view.scores(gamma_sweep, data, settings)
+    # The same verdict as the Explorer's, from the same sample (drawn last: its search
+    # runs after this page's charts).
+    hint_place = gamma_hint.slot(settings)
 
-st.header("3 · Too smooth, too rough: the spectrum")
-view.smoothing_lesson(gamma_sweep, settings)
+    st.header("3 · Too smooth, too rough: the spectrum")
+    view.smoothing_lesson(gamma_sweep, settings)
 
-st.header("4 · The polynomial degree")
+st.header("4 · The polynomial degree and c₀" if settings.kernel == "poly"
+          else "4 · The polynomial degree")
 if settings.kernel == "poly":
-    degree_sweep = None
-    with kernel_errors("The kernel cannot be computed for every degree", stop=False):
-        degree_sweep = view.cached_sweep(settings, data, "degree")
-    if degree_sweep is not None:
-        view.panels(degree_sweep, data, settings)
-        view.scores(degree_sweep, data, settings)
+    for param, what in (("degree", "degree"), ("coef0", "c₀")):
+        swept = None
+        with kernel_errors(f"The kernel cannot be computed for every {what}", stop=False):
+            swept = view.cached_sweep(settings, data, param)
+        if swept is not None:
+            view.panels(swept, data, settings)
+            view.scores(swept, data, settings)
+            if hint_place is None and param == "degree":
+                hint_place = gamma_hint.slot(settings)
 else:
     st.info("With the polynomial kernel (γ xᵀy + c₀)ᵈ this section sweeps the degree d "
-            "as well: choose it in the sidebar.", icon=":material/functions:")
+            "and c₀ as well: choose it in the sidebar.", icon=":material/functions:")
 
 show_source(sweep, label="The code behind the sweep")
+
+if hint_place is not None:
+    gamma_hint.fill(hint_place, settings, None, key="hint_gamma")

@@ -6,7 +6,7 @@ from experiments.analysis import DENSE_MAX_N
 from kpca_core import center_kernel, kernel_spectrum
 from lessons.explorer import view
 from lessons.explorer.charts import chart_columns, wrapping_columns
-from lessons.explorer.projections import gamma_hints, projections
+from lessons.explorer.projections import gamma_hint_slot, gamma_hints, projections, scale_hint
 from lessons.explorer.steps import section_tabs
 from shell import exports
 from shell.caches import analysis_is_cached, explorer_analysis
@@ -40,7 +40,9 @@ with kernel_errors():
 # The first screen: the projections, the controls that change them (sidebar: γ and the
 # components; above the charts: which components, 2-D/3-D) and whether γ suits the data.
 projections(result, data, settings)
-gamma_hints(result, data, settings)
+# The γ hint's search (0.3–1 s the first time) runs after the rest of the page is drawn.
+hint_place = gamma_hint_slot(settings)
+scale_hint(data, settings)
 view.negative_eigenvalues(result, settings)
 
 
@@ -67,7 +69,8 @@ def step_by_step(result, data, settings) -> None:
         with eigen:
             view.spectrum(result, settings)
             st.write(
-                "The kernel principal components are the eigenvectors of K̃ scaled by √λ: "
+                "The kernel principal components are the eigenvectors v of K̃ scaled by √μ, μ "
+                "their eigenvalue: "
                 "the charts at the top of this page. Linear PCA does the same with the "
                 "inputs' covariance."
             )
@@ -87,3 +90,5 @@ st.subheader("Step by step: how kernel PCA got there")
 step_by_step(result, data, settings)
 
 show_source(center_kernel, kernel_spectrum, label="The kpca_core code behind these pictures")
+
+gamma_hints(hint_place, result, data, settings)

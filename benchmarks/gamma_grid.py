@@ -1,6 +1,6 @@
-"""Every dataset × kernel × γ as a link: is the γ advice silent where the view is poor? hurtful?
+"""Every dataset × kernel × γ as a link: is the γ hint silent where the view is poor? hurtful?
 
-    KPCA_USPS_PATH=... python benchmarks/gamma_grid.py [--quick] [--no-cache]
+    KPCA_USPS_PATH=... python benchmarks/gamma_grid.py [--quick] [--no-cache] [--jobs 2]
 
 A *view* is what the Explorer shows when a link opens it: one built-in dataset at its
 default options (USPS at n = 1,000), not standardised, one kernel, one γ from the
@@ -18,12 +18,15 @@ Per view:
 * **silent**: poor, and no hint about γ is shown;
 * **hurtful**: a hint names a γ (or a degree) whose own view scores lower than this one.
 
-*Before* is the advice the app gives today: ``experiments.kernel_diagnostics.diagnose``
-called exactly as ``ui.explorer_projections.gamma_hints`` calls it (its "too large",
-"too small" and "saturated" findings; "scales differ" is not about γ). *After* is
-``experiments.gamma_guidance.advise`` (labelled data) and, for comparison on the same
-labelled views, its spectral diagnostics for unlabelled data
-(``gamma_guidance.diagnose_unlabelled``) as if the labels were missing.
+The hint is the Explorer's own (``shell.gamma_hint``, without its caches): the search of
+the dataset and kernel (``gamma_guidance.search`` of the inputs and labels, every
+parameter but γ) and the verdict on the view (``gamma_guidance.advise``), given the
+score the page shows for components 1–2. For comparison on the same labelled views,
+the spectral diagnostics the Explorer uses for unlabelled data
+(``gamma_guidance.diagnose_unlabelled``) are run as if the labels were missing.
+
+*Before* this hint the Explorer used threshold rules (``kernel_diagnostics.diagnose``,
+removed); the figures it gave on this grid are kept in :data:`BEFORE`.
 
 Scores are cached in ``benchmarks/results/gamma_grid_cache.json`` (git-ignored), so a
 second run takes seconds; the summary is written to
@@ -35,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 import warnings
@@ -51,13 +55,9 @@ from experiments import gamma_guidance  # noqa: E402
 
 # The Explorer's pure parts (shell/lesson modules after the layout move: one line each).
 from experiments.analysis import analyse  # noqa: E402
-from experiments.kernel_diagnostics import (  # noqa: E402
-    diagnose,
-    feature_scale_ratio,
-    reference_gamma,
-)
+from experiments.kernel_diagnostics import reference_gamma  # noqa: E402
 from experiments.separability import linear_separability  # noqa: E402
-from shell.state import Settings, dataset_gamma  # noqa: E402
+from shell.state import Settings  # noqa: E402
 
 GAMMAS = tuple(float(f"{10 ** (e / 2):.4g}") for e in range(-8, 9))  # 1e-4 … 1e4
 POOR_GAP = 0.15
@@ -65,7 +65,10 @@ N_COMPONENTS = Settings().n_components  # a link's default: 3
 USPS_N = 1000
 CACHE = ROOT / "benchmarks" / "results" / "gamma_grid_cache.json"
 SUMMARY = ROOT / "benchmarks" / "results_store" / "gamma_grid.json"
-GAMMA_HINTS = ("too_large", "too_small", "saturated")
+# The threshold rules the Explorer used before the γ guidance (kernel_diagnostics.diagnose
+# as lessons/explorer/projections.gamma_hints called it), on this grid, measured with this
+# script at commit ab7da54 (RBF, Laplacian, polynomial and sigmoid kernels, 7 data sets).
+BEFORE = {"views": 714, "poor": 210, "silent": 52, "hurtful": 114, "hurtful_2pt": 51}
 
 
 @dataclass(frozen=True)
@@ -125,48 +128,33 @@ class ScoreCache:
             self.path.write_text(json.dumps(self.values))
 
     def view(self, dataset: str, options: dict, kernel: str, params: dict) -> dict:
-        """What the Explorer shows for this link: its score and today's γ hints."""
-        key = _key("view", dataset, options, kernel, params)
+        """What the Explorer shows for this link: the score of components 1–2."""
+        key = _key("score", dataset, options, kernel, params)
         if key not in self.values:
             self.values[key] = page_view(dataset, options, kernel, params)
         return self.values[key]
 
 
 def page_view(dataset: str, options: dict, kernel: str, params: dict) -> dict:
-    """Score and today's advice (``ui.explorer_projections.gamma_hints``) for one view."""
+    """The score the Explorer shows for one view: its analysis (``experiments.analysis``,
+    as ``shell.caches.explorer_analysis`` runs it), components 1–2, its separability."""
     data = datasets.load(dataset, **options)
-    X = data.X
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            result = analyse(X, data.y, kernel=kernel, kernel_params=params,
+            result = analyse(data.X, data.y, kernel=kernel, kernel_params=params,
                              n_components=N_COMPONENTS)
     except (ValueError, np.linalg.LinAlgError) as error:  # the page shows the message
         return {"error": str(error)[:200]}
-    score = linear_separability(result.projection[:, [0, 1]], data.y)
-    # gamma_hints: reference for this kernel, the dataset's own γ as the suggestion
-    # (not standardised), the raw inputs' feature scales.
-    findings = diagnose(
-        kernel,
-        params["gamma"],
-        result.stats,
-        reference=reference_gamma(X, kernel),
-        suggestion=dataset_gamma(dataset, kernel),
-        scale_ratio=feature_scale_ratio(data.X),
-        standardized=False,
-    )
-    hints = [
-        {"kind": f.kind, "gamma": f.suggested_gamma}
-        for f in findings if f.kind in GAMMA_HINTS
-    ]
-    return {"score": score, "hints": hints}
+    return {"score": linear_separability(result.projection[:, [0, 1]], data.y)}
 
 
 # --------------------------------------------------------------------------- the advice
 
 
 def after_advice(search, data, family: Family, gamma: float, shown_score) -> dict | None:
-    """``gamma_guidance.advise`` for this view: the parameters it names, or None."""
+    """``gamma_guidance.advise`` for this view, as ``shell.gamma_hint.guidance`` calls it:
+    the parameters its hint names, or None."""
     if search is None:
         return None
     params = family.params(gamma)
@@ -189,51 +177,78 @@ def grid(
     families: tuple[Family, ...] = FAMILIES,
     gammas: tuple[float, ...] = GAMMAS,
     sample: int = gamma_guidance.SAMPLE_SIZE,
+    jobs: int = 1,
 ) -> dict:
-    """Every view of the grid with its score, today's advice and the new advice.
+    """Every view of the grid with its score and the hint (with and without labels).
 
     ``quick`` (circles, iris, Swiss roll), ``families``, ``gammas`` and ``sample`` (the
-    guidance's sample size) make the smaller grids the tests run.
+    guidance's sample size) make the smaller grids the tests run. ``jobs`` > 1 spreads
+    the data sets over that many processes (one BLAS thread each): the same views, the
+    same numbers, in about 1/jobs of the time on an idle machine.
     """
     cache = cache or ScoreCache(None)
+    chosen = list(grid_datasets(quick).items())
+    # The largest first, so the processes finish together.
+    chosen.sort(key=lambda item: -len(datasets.load(item[0], **item[1]).X))
+    tasks = [(name, options, families, gammas, sample, cache.values) for name, options in chosen]
     views = []
-    for name, options in grid_datasets(quick).items():
-        data = datasets.load(name, **options)
-        start = time.perf_counter()
-        for family in families:
-            base = family.params(1.0)
-            labelled = gamma_guidance.search(data.X, data.y, kernel=family.kernel,
-                                             kernel_params=base, sample_size=sample)
-            blind = gamma_guidance.search(data.X, None, kernel=family.kernel,
-                                          kernel_params=base, sample_size=sample)
-            for gamma in gammas:
-                params = family.params(gamma)
-                shown = cache.view(name, options, family.kernel, params)
-                view = {"dataset": name, "family": family.name, "gamma": gamma,
-                        "score": shown.get("score"), "error": shown.get("error")}
-                view["before"] = [
-                    {"kind": h["kind"],
-                     "params": None if h["gamma"] is None else dict(params, gamma=h["gamma"])}
-                    for h in shown.get("hints", [])
-                ]
-                score = view["score"]
-                after = after_advice(labelled, data, family, gamma, score)
-                view["after"] = [after] if after else []
-                spectral = after_advice(blind, data, family, gamma, None)
-                view["unlabelled"] = [spectral] if spectral else []
-                for mode in ("before", "after", "unlabelled"):
-                    for advice in view[mode]:
-                        if advice["params"] is not None:
-                            named = cache.view(name, options, family.kernel, advice["params"])
-                            advice["score"] = named.get("score")
-                views.append(view)
-        cache.save()
-        log(f"  {name}: {time.perf_counter() - start:.0f} s")
+    if jobs > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=jobs, initializer=_one_blas_thread) as pool:
+            results = list(pool.map(_dataset_views, *zip(*tasks, strict=True)))
+    else:
+        results = [_dataset_views(*task) for task in tasks]
+    for (name, _), (dataset_views, new_scores, seconds) in zip(chosen, results, strict=True):
+        views += dataset_views
+        cache.values.update(new_scores)
+        log(f"  {name}: {seconds:.0f} s")
+    cache.save()
     return summarise(views)
 
 
+def _one_blas_thread() -> None:
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=1, user_api="blas")  # for the life of the worker
+
+
+def _dataset_views(name: str, options: dict, families, gammas, sample: int,
+                   known: dict) -> tuple[list[dict], dict, float]:
+    """One data set's views (every family × γ); the scores it computed; its seconds."""
+    cache = ScoreCache(None)
+    cache.values = dict(known)
+    data = datasets.load(name, **options)
+    start = time.perf_counter()
+    views = []
+    for family in families:
+        base = family.params(1.0)
+        labelled = gamma_guidance.search(data.X, data.y, kernel=family.kernel,
+                                         kernel_params=base, sample_size=sample)
+        blind = gamma_guidance.search(data.X, None, kernel=family.kernel,
+                                      kernel_params=base, sample_size=sample)
+        for gamma in gammas:
+            params = family.params(gamma)
+            shown = cache.view(name, options, family.kernel, params)
+            view = {"dataset": name, "family": family.name, "gamma": gamma,
+                    "score": shown.get("score"), "error": shown.get("error")}
+            score = view["score"]
+            after = after_advice(labelled, data, family, gamma, score)
+            view["after"] = [after] if after else []
+            spectral = after_advice(blind, data, family, gamma, None)
+            view["unlabelled"] = [spectral] if spectral else []
+            for mode in ("after", "unlabelled"):
+                for advice in view[mode]:
+                    if advice["params"] is not None:
+                        named = cache.view(name, options, family.kernel, advice["params"])
+                        advice["score"] = named.get("score")
+            views.append(view)
+    new = {k: v for k, v in cache.values.items() if k not in known}
+    return views, new, time.perf_counter() - start
+
+
 def summarise(views: list[dict]) -> dict:
-    """Views, poor, silent and hurtful, before and after (labelled views only)."""
+    """Views, poor, silent and hurtful, with and without labels (labelled views only)."""
     best: dict[tuple, float] = {}
     for v in views:
         if v["score"] is not None:
@@ -241,7 +256,7 @@ def summarise(views: list[dict]) -> dict:
             best[key] = max(best.get(key, -1.0), v["score"])
     counts = {mode: {"views": 0, "poor": 0, "silent": 0, "hurtful": 0, "hurtful_2pt": 0,
                      "hinted": 0, "hinted_not_poor": 0, "gains": []}
-              for mode in ("before", "after", "unlabelled")}
+              for mode in ("after", "unlabelled")}
     cases: dict[str, list] = {mode: [] for mode in counts}
     for v in views:
         if v["score"] is None:
@@ -279,7 +294,7 @@ def summarise(views: list[dict]) -> dict:
             "unlabelled_data_views": len(unlabelled_views),
             "unlabelled_data_hints": {
                 mode: sum(bool(v[mode]) for v in unlabelled_views)
-                for mode in ("before", "unlabelled")},
+                for mode in ("unlabelled",)},
             "errors": sum(v["error"] is not None for v in views),
             "views_detail": views}
 
@@ -287,19 +302,21 @@ def summarise(views: list[dict]) -> dict:
 def print_summary(summary: dict, log=print) -> None:
     log(f"{'':10}{'views':>6}{'poor':>6}{'silent':>8}{'hurtful':>9}{'(by >.02)':>10}"
         f"{'hinted':>8}{'not poor':>10}{'gain: min':>11}{'median':>8}")
-    names = {"before": "before", "after": "after", "unlabelled": "spectral"}
+    names = {"after": "hint", "unlabelled": "spectral"}
+    b = BEFORE
+    log(f"{'before':10}{b['views']:>6}{b['poor']:>6}{b['silent']:>8}{b['hurtful']:>9}"
+        f"{b['hurtful_2pt']:>10}   (the threshold rules, measured at commit ab7da54)")
     for mode, c in summary["counts"].items():
         log(f"{names[mode]:10}{c['views']:>6}{c['poor']:>6}{c['silent']:>8}{c['hurtful']:>9}"
             f"{c['hurtful_2pt']:>10}{c['hinted']:>8}{c['hinted_not_poor']:>10}"
             f"{c['gain_min']!s:>11}{c['gain_median']!s:>8}")
     log("  hurtful: a hint names a γ whose view scores lower (by > 0.02: beyond "
         "cross-validation noise); gain: score of the named γ − score shown, on all points.")
-    log("  before = today's diagnose(); after = gamma_guidance.advise (labels); spectral = "
+    log("  hint = the Explorer's γ hint (gamma_guidance.search + advise, labels); spectral = "
         "its diagnostics for unlabelled data, run as if the labels were missing.")
     log(f"  views that cannot be computed (the page shows the error): {summary['errors']}; "
         f"views of unlabelled data (parabola): {summary['unlabelled_data_views']}, "
-        f"hinted before {summary['unlabelled_data_hints']['before']}, "
-        f"after {summary['unlabelled_data_hints']['unlabelled']}")
+        f"hinted {summary['unlabelled_data_hints']['unlabelled']}")
     for mode, cases in summary["cases"].items():
         for case in cases[:40]:
             advice = "; ".join(
@@ -393,6 +410,8 @@ def main() -> None:
     parser.add_argument("--calibrate", action="store_true",
                         help="only the spectral symptoms against the labelled scores")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
+                        help="processes (data sets in parallel); default: up to 2")
     args = parser.parse_args()
     from threadpoolctl import threadpool_limits
 
@@ -405,7 +424,8 @@ def main() -> None:
         return
     start = time.perf_counter()
     with threadpool_limits(limits=1, user_api="blas"):  # see gamma_guidance.BLAS_THREADS
-        summary = grid(args.quick, ScoreCache(None if args.no_cache else CACHE))
+        summary = grid(args.quick, ScoreCache(None if args.no_cache else CACHE),
+                       jobs=args.jobs)
     print(f"γ grid: {len(GAMMAS)} values of γ (1e-4 … 1e4), kernels: "
           f"{', '.join(f.name for f in FAMILIES)}; poor = ≥ {POOR_GAP} below the kernel's "
           f"best; {time.perf_counter() - start:.0f} s")
@@ -431,6 +451,7 @@ def record(summary: dict) -> dict:
         "grid": {"gammas": list(GAMMAS), "families": [f.name for f in FAMILIES],
                  "poor_gap": POOR_GAP, "usps_n": USPS_N,
                  "sample": gamma_guidance.SAMPLE_SIZE},
+        "before": BEFORE,
         "counts": summary["counts"],
         "errors": summary["errors"],
         "unlabelled_data_views": summary["unlabelled_data_views"],

@@ -2,7 +2,7 @@
 
 :func:`analyse` runs kernel PCA with ``kpca_core`` (and linear PCA for comparison) and
 returns only what the pages show: K and K̃ block-averaged for the heatmaps, the
-spectrum, the projections and the kernel's diagnostics. No Streamlit: the tests check it
+spectrum and the projections. No Streamlit: the tests check it
 against ``kpca_core`` and scikit-learn, and :mod:`shell.caches` keeps its results in
 bounded caches.
 """
@@ -18,12 +18,6 @@ import scipy.sparse
 import scipy.sparse.linalg
 from sklearn.decomposition import PCA
 
-from experiments.kernel_diagnostics import (
-    KernelStats,
-    effective_rank,
-    saturated_share,
-    subspace_similarity,
-)
 from kpca_core import (
     KERNELS,
     center_kernel,
@@ -64,15 +58,15 @@ class Analysis:
     block_size : int
         Points per heatmap cell along each axis (1 = the matrix itself).
     eigenvalues : (p,) float
-        Eigenvalues of K̃, descending. All n of them when ``spectrum_complete``;
+        Eigenvalues μ of K̃, descending. All n of them when ``spectrum_complete``;
         otherwise only the leading ``ITERATIVE_TOP`` (or k, if larger).
     spectrum_complete : bool
     eigenvalue_ranks : (p,) int
         1-based rank of each entry of ``eigenvalues`` among all n.
     trace : float
-        trace(K̃) = sum of all n eigenvalues; explained variance = λ / trace.
+        trace(K̃) = sum of all n eigenvalues; explained variance = μ / trace.
     projection : (n, k) float
-        KPCA scores on the first k components: unit eigenvector × sqrt(λ), signs
+        KPCA scores on the first k components: unit eigenvector × sqrt(μ), signs
         fixed so the largest-|.| entry of each eigenvector is positive.
     pca_projection : (n, min(k, d)) float
         Linear PCA scores of the same inputs, for comparison.
@@ -81,9 +75,6 @@ class Analysis:
     negative : (p,) bool
         Which eigenvalues are genuinely negative, beyond round-off (kpca_core's
         ``clean_eigenvalues`` rule): the kernel is indefinite.
-    stats : KernelStats
-        What the γ diagnostics need (``experiments.kernel_diagnostics``); its
-        ``linear_similarity`` compares kernel and linear PCA on components 1 and 2.
     """
 
     order: np.ndarray
@@ -99,7 +90,6 @@ class Analysis:
     pca_projection: np.ndarray
     pca_ratio: np.ndarray
     negative: np.ndarray
-    stats: KernelStats | None = None
 
     @property
     def n(self) -> int:
@@ -109,12 +99,12 @@ class Analysis:
     def variance_base(self) -> float:
         """What "explained variance" is a share of.
 
-        trace(K̃) = Σλ, the total variance in feature space, for a positive
-        semi-definite kernel. With genuinely negative eigenvalues (sigmoid) Σλ is smaller
-        than the positive part alone, so λ / trace would exceed 100 %; the base is then
+        trace(K̃) = Σμ, the total variance in feature space, for a positive
+        semi-definite kernel. With genuinely negative eigenvalues (sigmoid) Σμ is smaller
+        than the positive part alone, so μ / trace would exceed 100 %; the base is then
         the sum of the positive eigenvalues, the variance of the real part of the
         embedding (shares add up to 100 %). When only the leading eigenvalues are known,
-        the largest base they certify: max(trace, Σ held positive λ).
+        the largest base they certify: max(trace, Σ held positive μ).
         """
         positive = float(np.clip(self.eigenvalues, 0.0, None).sum())
         if self.spectrum_complete:
@@ -123,14 +113,14 @@ class Analysis:
 
     @property
     def explained_ratio(self) -> np.ndarray:
-        """λ / :attr:`variance_base` for the eigenvalues held."""
+        """μ / :attr:`variance_base` for the eigenvalues held."""
         return explained_variance_ratio(self.eigenvalues, self.variance_base)
 
     @property
     def negative_mass_bound(self) -> float:
         """−(sum of the negative eigenvalues of K̃): exact when the spectrum is complete.
 
-        Otherwise a certified lower bound from what is known: trace(K̃) = Σ all λ, so if
+        Otherwise a certified lower bound from what is known: trace(K̃) = Σ all μ, so if
         the positive eigenvalues held add up to more than the trace, the others must
         include negatives summing to at most trace − Σ held positives. 0 when nothing
         can be concluded.
@@ -203,8 +193,6 @@ def analyse(
     report(0.05, f"Kernel matrix K ({n:,} × {n:,})")
     K = compute_kernel(X, kernel=kernel, **kernel_params)
     K_display, block = block_average(K, order, min(display_side, MAX_HEATMAP_SIDE))
-    k_norm = float(np.linalg.norm(K))
-    saturated = saturated_share(K) if kernel == "sigmoid" else 0.0
 
     report(0.3, "Centring K in feature space")
     dense = n <= DENSE_MAX_N
@@ -214,7 +202,6 @@ def analyse(
     del K
     Kc_display, _ = block_average(Kc, order, min(display_side, MAX_HEATMAP_SIDE))
     trace = float(np.trace(Kc))
-    kc_norm = float(np.linalg.norm(Kc))
 
     if dense:
         report(0.45, "All eigenvalues of K̃")
@@ -233,8 +220,8 @@ def analyse(
     del Kc
 
     report(0.9, "Projections and linear PCA")
-    # Scores = unit eigenvector × sqrt(λ) (= KernelPCA.fit_transform); a component with
-    # λ ≤ 0 has no real axis and scores 0, as in kpca_core.scale_eigenvectors. λ within
+    # Scores = unit eigenvector × sqrt(μ) (= KernelPCA.fit_transform); a component with
+    # μ ≤ 0 has no real axis and scores 0, as in kpca_core.scale_eigenvectors. μ within
     # round-off of 0 (relative to the largest) counts as 0: its sign is noise, and a
     # sqrt(1e-16) score would be drawn as structure.
     top_values = clean_eigenvalues(leading.eigenvalues[:k])[0]
@@ -245,14 +232,6 @@ def analyse(
     pca_ratio = pca.explained_variance_ratio_
 
     _, negative = clean_eigenvalues(values)
-    m = min(2, k, pca_projection.shape[1])
-    stats = KernelStats(
-        n=n,
-        effective_rank=effective_rank(trace, kc_norm),
-        centred_share=kc_norm / k_norm if k_norm > 0 else 0.0,
-        saturated_share=saturated,
-        linear_similarity=subspace_similarity(projection[:, :m], pca_projection[:, :m]),
-    )
     result = Analysis(
         order=order,
         class_sizes=sizes,
@@ -267,7 +246,6 @@ def analyse(
         pca_projection=pca_projection,
         pca_ratio=pca_ratio,
         negative=negative,
-        stats=stats,
     )
     for value in vars(result).values():
         if isinstance(value, np.ndarray):

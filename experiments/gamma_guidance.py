@@ -47,7 +47,6 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.sparse.linalg import ArpackNoConvergence
 from sklearn.decomposition import PCA
-from sklearn.model_selection import train_test_split
 from threadpoolctl import threadpool_limits
 
 from experiments.kernel_diagnostics import (
@@ -60,6 +59,7 @@ from experiments.kernel_diagnostics import (
     saturated_share,
     subspace_similarity,
 )
+from experiments.sampling import stratified_rows
 from experiments.separability import linear_separability
 from kpca_core import (
     center_kernel,
@@ -254,6 +254,8 @@ class Guidance:
     from_labels : bool
         True when the verdict rests on the separability scores, False when it rests on
         the spectral symptoms (no labels).
+    n_tried : int
+        How many values (γ, and degrees) the search tried.
     """
 
     current: Trial
@@ -263,6 +265,7 @@ class Guidance:
     n_total: int
     hint: Hint | None
     from_labels: bool
+    n_tried: int = 0
 
     @property
     def current_score(self) -> float | None:
@@ -279,27 +282,6 @@ class Guidance:
     @property
     def best_degree(self) -> int | None:
         return None if self.best is None else self.best.degree
-
-
-# --------------------------------------------------------------------------- sampling
-
-
-def sample_rows(n: int, y: np.ndarray | None, size: int = SAMPLE_SIZE, seed: int = 0) -> np.ndarray:
-    """All rows when n ≤ size, else a seeded sample of ``size`` rows, stratified by y.
-
-    scikit-learn's ``train_test_split(stratify=y)`` keeps every class's share; without
-    labels, or when a class is too small to stratify, the sample is plain random.
-    """
-    rows = np.arange(n)
-    if n <= size:
-        return rows
-    if y is not None:
-        try:
-            chosen, _ = train_test_split(rows, train_size=size, stratify=y, random_state=seed)
-            return np.sort(chosen)
-        except ValueError:  # a class with a single member cannot be stratified
-            pass
-    return np.sort(np.random.default_rng(seed).choice(n, size, replace=False))
 
 
 # --------------------------------------------------------------------------- one trial
@@ -446,7 +428,8 @@ def search(
     kernel : one of ``experiments.kernel_diagnostics.GAMMA_KERNELS``.
     kernel_params : the page's parameters; γ is ignored (the search does not depend on
         it, so one search serves every γ), c₀ is kept, and so is the degree.
-    sample_size, seed : see :func:`sample_rows`.
+    sample_size, seed : the sample (:func:`experiments.sampling.stratified_rows`: all rows
+        up to ``sample_size``, else a sorted seeded sample keeping each class's share).
 
     The values tried: whole decades from 10⁻³ to 10³ × the kernel's reference γ
     (clipped to the sidebar's range), extended by up to ``EXTEND`` decades while the
@@ -464,7 +447,7 @@ def search(
     if reference is None:
         return None
     y = None if y is None else np.asarray(y)
-    rows = sample_rows(n, y, sample_size, seed)
+    rows = stratified_rows(n, y, sample_size, seed)
     Xs, ys = X[rows], (None if y is None else y[rows])
     if ys is not None and linear_separability(np.zeros((len(ys), 1)), ys) is None:
         ys = None  # a single class, or a class of one point: no score
@@ -557,8 +540,13 @@ def advise(
                             linear_plane=found.linear_plane)
     if not found.labelled:
         return Guidance(current, None, None, found.n_sample, found.n_total,
-                        diagnose_unlabelled(found, current), from_labels=False)
-    best = max(found.scored, key=lambda t: t.score)
+                        diagnose_unlabelled(found, current), from_labels=False,
+                        n_tried=len(found.trials))
+    # The best value; on a tie the smallest γ (the smoothest kernel), then the smallest
+    # degree, as Choosing γ marks its best panel.
+    top = max(t.score for t in found.scored)
+    best = min((t for t in found.scored if t.score >= top - 1e-12),
+               key=lambda t: (t.gamma, t.degree or 0))
     floor = -math.inf if current.score is None else current.score
     if shown_score is not None and found.n_sample < found.n_total:
         floor = max(floor, shown_score)
@@ -568,7 +556,7 @@ def advise(
         chosen = min(candidates, key=lambda t: _distance(t, current))
         hint = _hint(found, current, chosen, shown_score)
     return Guidance(current, best, found.linear_score, found.n_sample, found.n_total, hint,
-                    from_labels=True)
+                    from_labels=True, n_tried=len(found.trials))
 
 
 def guide(X: np.ndarray, y: np.ndarray | None, *, kernel: str, kernel_params: dict,
@@ -638,7 +626,7 @@ def _hint(found: Search, current: Trial, chosen: Trial, shown_score: float | Non
                    f"linear PCA: {_percent(found.linear_score)}).")
     else:
         gain = "" if current.score is None else (
-            f", {100 * (chosen.score - current.score):.0f} points more"
+            f", {100 * (chosen.score - current.score):.0f} percentage points more"
         )
         message = (f"{now}; with {there} they separate {_percent(chosen.score)}{gain} "
                    f"(linear PCA: {_percent(found.linear_score)}).")
@@ -686,11 +674,16 @@ def _identity_why(current: Trial, n_sample: int) -> str:
 
 def _linear_why(kernel: str, current: Trial) -> str:
     similarity, plane = _words(current)
-    ones = (
-        f"every pair of points looks alike ({similarity}): K ≈ all ones and the kernel is "
-        "nearly linear in the inputs, so "
-        if kernel in DISTANCE_KERNELS and current.mean_similarity > 0.9 else ""
-    )
+    ones = ""
+    if kernel in DISTANCE_KERNELS and current.mean_similarity > 0.9:
+        # RBF: 1 − γ‖x − y‖² centres to 2γ x̃ᵀỹ, a linear kernel. Laplacian: 1 − γ‖x − y‖₁
+        # does not (double-centred L1 distances); only the measured plane says how close.
+        ones = (
+            f"every pair of points looks alike ({similarity}): K ≈ all ones, "
+            + ("k ≈ 1 − γ‖x − y‖² is a linear kernel in disguise, and "
+               if kernel == "rbf" else
+               "k ≈ 1 − γ‖x − y‖₁ (not a linear kernel, but close to one on these data), and ")
+        )
     return (
         f"at this γ {ones}components 1–2 span the plane linear PCA finds ({plane}; "
         "1 = the same): kernel PCA shows nothing beyond linear PCA."

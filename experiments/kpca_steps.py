@@ -52,9 +52,10 @@ class KpcaFit:
     eigenvectors : (n, k) float
         Unit eigenvectors v of K̃ (signs fixed by ``kpca_core.flip_signs``).
     alphas : (n, k) float
-        α = v / sqrt(λ) (eq. 16); 0 for components with λ ≤ 0.
+        α = v / sqrt(μ), μ the eigenvalue of K̃ (so that αᵀK̃α = 1); 0 for components
+        with μ ≤ 0.
     projection : (n, k) float
-        Training coordinates K̃ α = sqrt(λ) v.
+        Training coordinates K̃ α = sqrt(μ) v.
     trace : float
         trace(K̃), the total variance in feature space (times n).
     mean_similarity : float
@@ -105,7 +106,7 @@ class KpcaFit:
 
     @property
     def explained_ratio(self) -> np.ndarray:
-        """λ / trace(K̃) for each component held."""
+        """μ / trace(K̃) for each component held."""
         return explained_variance_ratio(self.eigenvalues, self.trace)
 
     def kernel_rows(self, points: np.ndarray) -> np.ndarray:

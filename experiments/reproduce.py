@@ -70,8 +70,9 @@ ABOUT = [
     "NumPy and scikit-learn. If KPCA Lab's own library `kpca_core` is installed (`pip",
     "install .` in a clone of KPCA Lab) the script uses it, else scikit-learn's KernelPCA:",
     "both give the page's numbers. It prints what the page's CSV downloads hold:",
-    "- the eigenvalues λ of the centred kernel matrix K~ (λ itself, not λ / n; values below",
-    "  1e-12 λ₁ are rounding noise and may print as 0 or as another tiny number);",
+    "- the eigenvalues μ of the centred kernel matrix K~ (μ itself, not the paper's",
+    "  λ = μ / n; values below 1e-12 μ₁ are rounding noise and may print as 0 or as another",
+    "  tiny number);",
     "- the first points' coordinates on the kernel and the linear principal components,",
     "  each component's sign chosen as on the page (its largest score is positive).",
 ]
@@ -356,7 +357,7 @@ def _kernel_pca(kernel: str, params: dict, k: int) -> list[str]:
             "    K_centred = KernelCenterer().fit_transform(K)  # K~ = K - 1K - K1 + 1K1",
             "    values, vectors = np.linalg.eigh(K_centred)  # ascending",
             f"    eigenvalues, vectors = values[::-1][:{k}], vectors[:, ::-1][:, :{k}]",
-            "    # Scores: eigenvector × √λ; a component with λ ≤ 0 has no real axis: 0.",
+            "    # Scores: eigenvector × √μ; a component with μ ≤ 0 has no real axis: 0.",
             "    Z = vectors * np.sqrt(np.clip(eigenvalues, 0.0, None))",
         ]
     args: dict[str, Any] = {"n_components": k, "kernel": kernel, **params}

@@ -4,10 +4,11 @@ The steps, in the order of the algorithm (Schölkopf, Smola & Müller, 1998):
 
 1. :func:`compute_kernel` builds K[i, j] = k(x_i, x_j).
 2. :func:`center_kernel` centres it in feature space: K~ = K - 1K - K1 + 1K1.
-3. :func:`eigendecompose` finds the leading eigenpairs (l, v) of K~.
+3. :func:`eigendecompose` finds the leading eigenpairs (mu, v) of K~ (mu = n lambda,
+   lambda the paper's eigenvalue).
 4. :func:`scale_eigenvectors` turns them into unit-length feature-space axes,
-   alpha = v / sqrt(l); :func:`project_new_points` gives K~_x alpha and
-   :func:`project_training_points` the training coordinates sqrt(l) v.
+   alpha = v / sqrt(mu); :func:`project_new_points` gives K~_x alpha and
+   :func:`project_training_points` the training coordinates sqrt(mu) v.
 
 :class:`KernelPCA` runs them behind scikit-learn's estimator API.
 """

@@ -3,7 +3,7 @@ r"""Centring in feature space, without ever forming phi(x).
 PCA needs centred data. In feature space the centred points are
 phi~(x_i) = phi(x_i) - (1/n) sum_j phi(x_j), and their inner products are
 
-    K~ = K - 1_n K - K 1_n + 1_n K 1_n                       (Schölkopf et al. 1998, eq. 49)
+    K~ = K - 1_n K - K 1_n + 1_n K 1_n       (Schölkopf et al. 1998, centring in feature space)
 
 where 1_n is the n x n matrix with every entry 1/n. Multiplying by 1_n only takes
 means, and for a symmetric K the row means are the column means m, so

@@ -1,14 +1,16 @@
 r"""The eigenproblem of kernel PCA and what its solution means.
 
-Kernel PCA solves  n lambda alpha = K~ alpha  (Schölkopf et al. 1998, eq. 14). Here
-we work with the eigenpairs (l, v) of K~ itself, l = n lambda, with ||v|| = 1:
+Kernel PCA solves  n lambda alpha = K~ alpha  (Schölkopf, Smola & Müller 1998, Neural
+Computation 10(5), eq. 2.12). Here we work with the eigenpairs (mu, v) of K~ itself,
+mu = n lambda, with ||v|| = 1 (the app writes mu as μ; lambda keeps the paper's meaning):
 
 * The k-th feature-space axis is V^k = sum_i alpha_i^k phi~(x_i). It has unit length
-  when alpha^T K~ alpha = 1, i.e. alpha = v / sqrt(l)                  (eq. 16).
+  when alpha^T K~ alpha = 1 (the paper's normalisation, eq. 2.14), i.e.
+  alpha = v / sqrt(mu).
 * The coordinate of a point on that axis is <V^k, phi~(x)> = K~_x alpha; for the
-  training points this is K~ v / sqrt(l) = sqrt(l) v.
-* The variance along axis k is l / n, and the total variance is trace(K~) / n, so the
-  explained-variance ratio is l / trace(K~).
+  training points this is K~ v / sqrt(mu) = sqrt(mu) v.
+* The variance along axis k is mu / n = lambda, and the total variance is trace(K~) / n,
+  so the explained-variance ratio is mu / trace(K~).
 
 Eigenvalues of a kernel that is not positive semi-definite (the sigmoid kernel, a
 polynomial kernel with c0 < 0) can be negative. They are reported, never silently
@@ -82,7 +84,7 @@ class Eigendecomposition:
     Attributes
     ----------
     eigenvalues : ndarray of shape (n_components,)
-        Eigenvalues l of K~, in descending order.
+        Eigenvalues mu of K~, in descending order.
     eigenvectors : ndarray of shape (n_samples, n_components)
         Unit-norm eigenvectors v, signs fixed by :func:`flip_signs`.
     solver : str
@@ -350,9 +352,10 @@ def clean_eigenvalues(eigenvalues: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def scale_eigenvectors(eigenvectors: np.ndarray, eigenvalues: np.ndarray) -> np.ndarray:
-    """alpha = v / sqrt(l), the expansion coefficients of unit-length feature-space axes.
+    """alpha = v / sqrt(mu), the expansion coefficients of unit-length feature-space axes.
 
-    With this scaling alpha^T K~ alpha = 1 (eq. 16). Components whose eigenvalue is
+    mu is the eigenvalue of K~ (n lambda in the paper). With this scaling
+    alpha^T K~ alpha = 1 (the paper's normalisation). Components whose eigenvalue is
     zero or negative have no real axis; their coefficients are set to 0, so that
     projecting onto them gives 0 (as scikit-learn does for the null space).
     """
@@ -363,10 +366,10 @@ def scale_eigenvectors(eigenvectors: np.ndarray, eigenvalues: np.ndarray) -> np.
 
 
 def project_training_points(eigenvectors: np.ndarray, eigenvalues: np.ndarray) -> np.ndarray:
-    """Coordinates of the training points on the axes: K~ alpha = sqrt(l) v.
+    """Coordinates of the training points on the axes: K~ alpha = sqrt(mu) v.
 
-    No kernel evaluation is needed: K~ v = l v, so K~ v / sqrt(l) = sqrt(l) v.
-    Components with l <= 0 have no real axis and get coordinate 0.
+    No kernel evaluation is needed: K~ v = mu v, so K~ v / sqrt(mu) = sqrt(mu) v.
+    Components with mu <= 0 have no real axis and get coordinate 0.
     """
     return eigenvectors * np.sqrt(np.maximum(eigenvalues, 0.0))
 

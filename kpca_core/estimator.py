@@ -420,7 +420,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         return self
 
     def fit_transform(self, X, y=None, **params):
-        """Fit, then return the training points' projections sqrt(l) v (no kernel needed)."""
+        """Fit, then return the training points' projections sqrt(mu) v (no kernel needed)."""
         self.fit(X, **params)
         return self._as_fit_dtype(self._training_projections())
 

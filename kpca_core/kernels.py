@@ -123,7 +123,8 @@ def compute_kernel(
     coef0: float = 1.0,
     kernel_params: dict | None = None,
 ) -> np.ndarray:
-    """Kernel matrix K[i, j] = k(X[i], Y[j]) (Schölkopf et al. 1998, eq. 20).
+    """Kernel matrix K[i, j] = k(X[i], Y[j]): the dot products in feature space that kernel PCA
+    works from (Schölkopf et al. 1998).
 
     Parameters
     ----------

@@ -47,7 +47,7 @@ def feature_space_coefficients(projections: np.ndarray, alphas: np.ndarray) -> n
     projections : ndarray of shape (n_points, n_components)
         Coordinates beta on the kernel principal axes.
     alphas : ndarray of shape (n_train, n_components)
-        Scaled eigenvectors v / sqrt(l) (see :func:`~kpca_core.scale_eigenvectors`).
+        Scaled eigenvectors v / sqrt(mu) (see :func:`~kpca_core.scale_eigenvectors`).
     """
     coefs = projections @ alphas.T
     n_train = alphas.shape[0]
@@ -141,14 +141,14 @@ def kwok_tsang_preimage(
     The division by S is the weak point: with many neighbours (up to 256 directions
     for USPS) the small singular values turn the inconsistencies of d^2 (it comes from
     a projection that is the image of no input) into pixel values of 1e7. So c is the
-    Tikhonov-regularised solution c_i = -1/2 s_i (U^T b)_i / (s_i^2 + mu) with the
-    smallest mu >= 0 that keeps ||c|| within the radius the equations themselves
+    Tikhonov-regularised solution c_i = -1/2 s_i (U^T b)_i / (s_i^2 + rho) with the
+    smallest rho >= 0 that keeps ||c|| within the radius the equations themselves
     give (a trust region): the badly determined directions, those of small s_i,
     shrink first, and the pre-image never lies further from the neighbours than the
     distances say, nor outside the smallest ball around the neighbours' mean that
     holds them all, radius max_j |q_j| (distances are capped at its diameter too:
     those computed from k ~ 0 mean nothing). For a consistent system (an exact
-    image) mu = 0: the original method.
+    image) rho = 0: the original method.
 
     Parameters
     ----------
@@ -201,20 +201,20 @@ def kwok_tsang_preimage(
 
 
 def _trust_region_coefficients(g: np.ndarray, s: np.ndarray, radius_sq: float) -> np.ndarray:
-    """c_i = g_i s_i / (s_i^2 + mu) with the smallest mu >= 0 giving ||c||^2 <= radius_sq.
+    """c_i = g_i s_i / (s_i^2 + rho) with the smallest rho >= 0 giving ||c||^2 <= radius_sq.
 
-    ||c(mu)|| falls monotonically from the least-squares solution (mu = 0) to 0, so
-    the mu on the boundary is found by bisection on log(mu).
+    ||c(rho)|| falls monotonically from the least-squares solution (rho = 0) to 0, so
+    the rho on the boundary is found by bisection on log(rho).
     """
-    def coefficients(mu):
-        return g * s / (s**2 + mu)
+    def coefficients(rho):
+        return g * s / (s**2 + rho)
 
     c = coefficients(0.0)
     if c @ c <= radius_sq:
         return c
     if radius_sq == 0.0:
         return np.zeros_like(c)
-    # ||c(mu)|| <= ||g s|| / mu, so mu = ||g s|| / radius is on the safe side.
+    # ||c(rho)|| <= ||g s|| / rho, so rho = ||g s|| / radius is on the safe side.
     low, high = 0.0, float(np.linalg.norm(g * s)) / np.sqrt(radius_sq)
     for _ in range(100):
         mid = 0.5 * (low + high) if low == 0.0 else np.sqrt(low * high)

@@ -141,7 +141,7 @@ def spectrum_figure(
 
     Bars: the leading ``SPECTRUM_SHOWN`` eigenvalues plus every genuinely negative one
     (``negative`` mask, red). Kept components are dark, the rest light.
-    ``explained_ratio`` is λ / trace(K̃) for each eigenvalue held.
+    ``explained_ratio`` is μ / trace(K̃) for each eigenvalue μ of K̃ held.
     """
     eigenvalues = np.asarray(eigenvalues, dtype=float)
     ranks = np.asarray(ranks)
@@ -153,12 +153,12 @@ def spectrum_figure(
     fig = make_subplots(
         rows=1,
         cols=2,
-        subplot_titles=("Eigenvalues λ of K̃", "Cumulative explained variance"),
+        subplot_titles=("Eigenvalues μ of K̃", "Cumulative explained variance"),
         horizontal_spacing=0.12,
     )
     fig.add_trace(
         go.Bar(
-            x=[f"λ{r}" for r in ranks[shown]],
+            x=[f"μ{r}" for r in ranks[shown]],
             y=eigenvalues[shown],
             marker_color=list(colours[shown]),
             name="kernel PCA eigenvalues",
@@ -197,7 +197,7 @@ def spectrum_figure(
         col=2,
     )
     fig.add_vline(x=n_components + 0.5, line_dash="dot", line_color="#888888", row=1, col=2)
-    # A jump in the ranks drawn (e.g. λ30 → λ366, the negative ones): mark the cut.
+    # A jump in the ranks drawn (e.g. μ30 → μ366, the negative ones): mark the cut.
     shown_ranks = ranks[shown]
     for position in np.flatnonzero(np.diff(shown_ranks) > 1):
         first, last = int(shown_ranks[position]) + 1, int(shown_ranks[position + 1]) - 1
@@ -205,7 +205,7 @@ def spectrum_figure(
         # Inside the chart, right of the cut: above it, the subplot title sits.
         fig.add_annotation(
             x=position + 0.5, y=0.98, yref="y domain", xref="x", showarrow=False,
-            text=f" λ{first}…λ{last} not drawn", font=dict(size=11), yanchor="top",
+            text=f" μ{first}…μ{last} not drawn", font=dict(size=11), yanchor="top",
             xanchor="left",
         )
     top = max(100.0, float(np.max(kpca_cumulative, initial=0)), float(np.max(pca_cumulative)))

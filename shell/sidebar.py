@@ -50,10 +50,11 @@ USPS_OPTION_LABELS = {"n": "Digits used (subset size)"}
 PARAM_HELP = {
     "gamma": "γ sets the kernel's scale. For RBF, exp(−γ‖x−y‖²): a large γ makes the "
     "kernel very local (each point similar only to its neighbours).",
-    "degree": "d is the polynomial degree in (γ xᵀy + c₀)ᵈ: the feature space holds all "
-    "monomials of the inputs up to degree d.",
+    "degree": "d is the polynomial degree in (γ xᵀy + c₀)ᵈ: the feature space holds the "
+    "monomials of the inputs of every degree up to d when c₀ > 0, and of degree exactly d "
+    "when c₀ = 0 (then γ only rescales K).",
     "coef0": "c₀ is the offset in (γ xᵀy + c₀)ᵈ and tanh(γ xᵀy + c₀); for the polynomial "
-    "kernel it weights lower-degree terms.",
+    "kernel it weights the lower-degree terms (c₀ = 0: none, only degree d).",
 }
 
 
@@ -78,9 +79,11 @@ def apply_settings(settings: Settings) -> None:
     ss.pop(_GAMMA_NOTE, None)
 
 
-def apply_gamma(gamma: float) -> None:
-    """Set γ (a button's ``on_click``, e.g. a hint's "Use γ ≈ …")."""
+def apply_kernel_params(gamma: float, degree: int | None = None) -> None:
+    """Set γ, and the degree when given (a button's ``on_click``: a hint's "Use γ = …")."""
     st.session_state[K_PARAM["gamma"]] = float(gamma)
+    if degree is not None:
+        st.session_state[K_PARAM["degree"]] = int(degree)
     st.session_state.pop(_GAMMA_NOTE, None)
 
 

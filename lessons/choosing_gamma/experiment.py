@@ -1,10 +1,12 @@
-"""How a kernel parameter changes kernel PCA: a sweep over γ (or the polynomial degree).
+"""How a kernel parameter changes kernel PCA: a sweep over γ (or the polynomial's d, c₀).
 
 For each value: one kernel PCA fit (:func:`experiments.kpca_steps.fit_kpca`), its 2-D
 projection, the leading eigenvalues' share of trace(K̃) (the spectrum's shape), the
-mean similarity between distinct points, and how well a linear classifier separates
-the classes on the first two and on the first k components
-(:func:`experiments.separability.linear_separability`, 5-fold cross-validation).
+mean similarity between distinct points, how close components 1–2 are to linear PCA's
+plane, and how well a linear classifier separates the classes on the first two and on
+the first k components (:func:`experiments.separability.linear_separability`, 5-fold
+cross-validation): the same score, on the same sample, as the γ guidance
+(:mod:`experiments.gamma_guidance`), so a γ both try scores the same in both.
 
 Neighbouring panels get consistent component signs (:func:`align_signs`): an
 eigenvector's sign is arbitrary, and a picture that flips between γ = 3 and γ = 10
@@ -24,15 +26,22 @@ import numpy as np
 from sklearn.decomposition import PCA
 from threadpoolctl import threadpool_limits
 
+from experiments.gamma_guidance import SAMPLE_SIZE
+from experiments.kernel_diagnostics import subspace_similarity
 from experiments.kpca_steps import fit_kpca
 from experiments.separability import linear_separability
-from kpca_core import explained_variance_ratio, median_heuristic_gamma
+from kpca_core import explained_variance_ratio
 
 GAMMA_MIN, GAMMA_MAX = 1e-4, 1e4  # the sidebar's range
 PANELS = 12
 DEGREES = tuple(range(1, 9))
+# c₀ of the polynomial kernel (all in the sidebar's range, on its 0.1 steps; c₀ ≥ 0 keeps
+# the kernel positive semi-definite).
+COEF0_VALUES = (0.0, 0.1, 0.2, 0.5, 1.0, 2.0, 3.0, 5.0)
 SPECTRUM_TOP = 20  # leading eigenvalues kept per value, for the spectrum's shape
-SWEEP_MAX_N = 1000  # larger data are swept on a stratified subsample of this size
+# Larger data are swept on a stratified sample of this size: the γ guidance's sample
+# (the same rows, experiments.sampling.stratified_rows), so that both score a γ alike.
+SWEEP_MAX_N = SAMPLE_SIZE
 # BLAS threads during a sweep. Its matrices are small (n ≤ 1,000), where a second
 # thread gains little, and on a busy 2-core host OpenBLAS threads that wait for each
 # other cost far more: measured on circles n = 500 with the machine loaded, one sweep
@@ -40,17 +49,20 @@ SWEEP_MAX_N = 1000  # larger data are swept on a stratified subsample of this si
 SWEEP_BLAS_THREADS = 1
 
 Progress = Callable[[float, str], None]
+SYMBOLS = {"gamma": "γ", "degree": "d", "coef0": "c₀"}
 
 
-def gamma_grid(X: np.ndarray, panels: int = PANELS) -> np.ndarray:
-    """``panels`` values of γ, two per decade (1 and 3 × 10ᵉ), around the median heuristic.
+def gamma_grid(reference: float, panels: int = PANELS) -> np.ndarray:
+    """``panels`` values of γ, two per decade (1 and 3 × 10ᵉ), around the kernel's reference.
 
-    Starts two decades below the decade of γ_med = 1 / median ‖x − y‖², so that the
-    sweep shows both a nearly linear kernel (tiny γ) and a nearly diagonal K (huge γ).
-    The values are round numbers fixed by the data alone, so the sweep does not change
-    when the user moves γ.
+    ``reference`` is the kernel's own scale for the data
+    (:func:`experiments.kernel_diagnostics.reference_gamma`: the median heuristic for
+    RBF, 1 / median ‖x − y‖₁ for the Laplacian kernel, 1 / median |xᵀy| for the
+    polynomial and sigmoid kernels). The grid starts two decades below its decade, so
+    that the sweep shows both ends of the kernel's behaviour. The values are round
+    numbers fixed by the data alone, so the sweep does not change when the user moves γ.
     """
-    start = math.floor(math.log10(median_heuristic_gamma(X))) - 2
+    start = math.floor(math.log10(reference)) - 2
     # Keep the whole window inside the sidebar's range [1e-4, 1e4].
     decades = math.ceil(panels / 2)
     highest_start = math.floor(math.log10(GAMMA_MAX / 3)) - decades + 1
@@ -64,33 +76,41 @@ class Evaluation:
     """Kernel PCA with one parameter value: its picture and its numbers."""
 
     projection: np.ndarray  # (n, 2) first two components
-    eigenvalues: np.ndarray  # (≤ SPECTRUM_TOP,) leading eigenvalues λ of K̃, descending
+    eigenvalues: np.ndarray  # (≤ SPECTRUM_TOP,) leading eigenvalues μ of K̃, descending
     trace: float  # trace(K̃)
     mean_similarity: float
+    linear_similarity: float  # components 1–2 against linear PCA's plane (1 = the same)
     score_two: float | None  # separability on components 1–2
     score_k: float | None  # separability on components 1–k
     n_negative: int  # genuinely negative eigenvalues among the leading ones
 
     @property
     def leading_share(self) -> np.ndarray:
-        """λ / trace(K̃) of the leading eigenvalues (the spectrum's shape)."""
+        """μ / trace(K̃) of the leading eigenvalues (the spectrum's shape)."""
         return explained_variance_ratio(self.eigenvalues, self.trace)
 
 
 def evaluate(
-    X: np.ndarray, y: np.ndarray | None, *, kernel: str, kernel_params: dict, n_components: int
+    X: np.ndarray, y: np.ndarray | None, *, kernel: str, kernel_params: dict, n_components: int,
+    linear_plane: np.ndarray | None = None,
 ) -> Evaluation:
-    """Fit kernel PCA with these parameters and score its first 2 and first k components."""
+    """Fit kernel PCA with these parameters and score its first 2 and first k components.
+
+    ``linear_plane``: linear PCA's first two components of X (computed here if not given),
+    for :func:`experiments.kernel_diagnostics.subspace_similarity`."""
     n = X.shape[0]
     k = max(2, min(n_components, n - 1))
     fit = fit_kpca(X, kernel=kernel, kernel_params=kernel_params,
                    n_components=min(n - 1, max(k, SPECTRUM_TOP)))
     Z = fit.projection
+    if linear_plane is None:
+        linear_plane = PCA(n_components=min(2, X.shape[1])).fit_transform(X)
     return Evaluation(
         projection=Z[:, :2].copy(),
         eigenvalues=fit.eigenvalues,
         trace=fit.trace,
         mean_similarity=fit.mean_similarity,
+        linear_similarity=subspace_similarity(Z[:, :2], linear_plane),
         score_two=(two := linear_separability(Z[:, :2], y)),
         score_k=two if k == 2 else linear_separability(Z[:, :k], y),
         n_negative=int(fit.negative.sum()),
@@ -99,11 +119,11 @@ def evaluate(
 
 @dataclass(frozen=True)
 class Sweep:
-    """Kernel PCA across values of one parameter (γ or the degree).
+    """Kernel PCA across values of one parameter (γ, the degree or c₀).
 
     Attributes
     ----------
-    param : {"gamma", "degree"}
+    param : {"gamma", "degree", "coef0"}
     values : (m,) float
     evaluations : tuple of Evaluation, one per value
     k : int
@@ -114,8 +134,8 @@ class Sweep:
         Share of the input variance in linear PCA's first two components.
     n : int
         Points swept (a subsample when the data have more than ``SWEEP_MAX_N``).
-    median_gamma : float
-        γ of the median heuristic for these inputs.
+    reference : float or None
+        The kernel's reference γ for the data, given by the caller (γ sweeps).
     """
 
     param: str
@@ -126,7 +146,7 @@ class Sweep:
     linear_k: float | None
     linear_share_two: float
     n: int
-    median_gamma: float
+    reference: float | None = None
 
     @property
     def score_two(self) -> np.ndarray | None:
@@ -143,12 +163,12 @@ class Sweep:
 
     @property
     def top_share(self) -> np.ndarray:
-        """λ₁ / trace(K̃) for each value."""
+        """μ₁ / trace(K̃) for each value."""
         return np.array([e.leading_share[0] for e in self.evaluations])
 
     @property
     def flat_share(self) -> float:
-        """λ₁ / trace(K̃) when K̃ = c (I − 1/n) (K = I): every direction alike, 1 / (n − 1)."""
+        """μ₁ / trace(K̃) when K̃ = c (I − 1/n) (K = I): every direction alike, 1 / (n − 1)."""
         return 1.0 / (self.n - 1)
 
     def best_index(self, scores: np.ndarray | None = None) -> int | None:
@@ -177,30 +197,33 @@ def sweep(
     values: Sequence[float],
     n_components: int,
     on_progress: Progress | None = None,
+    reference: float | None = None,
 ) -> Sweep:
     """Evaluate kernel PCA for each value of ``param`` (the other parameters fixed).
 
     ``X`` and ``y`` are used as given: the caller subsamples large data
-    (``experiments.sampling.stratified_rows``) and says so.
+    (``experiments.sampling.stratified_rows``) and says so. ``reference``: the kernel's
+    reference γ (kept for the page's marker).
     """
     report = on_progress or (lambda fraction, text: None)
     X = np.asarray(X, dtype=np.float64)
     n, d = X.shape
     k = max(2, min(n_components, n - 1))
     evaluations = []
-    symbol = "γ" if param == "gamma" else "d"
+    symbol = SYMBOLS[param]
+    two = min(2, d)
     with threadpool_limits(limits=SWEEP_BLAS_THREADS, user_api="blas"):
+        pca = PCA(svd_solver="full").fit(X)
+        linear = pca.transform(X)
         for i, value in enumerate(values):
             report(i / len(values),
                    f"Kernel PCA with {symbol} = {value:g} ({i + 1} of {len(values)})")
             params = {**kernel_params, param: int(value) if param == "degree" else float(value)}
             evaluations.append(
-                evaluate(X, y, kernel=kernel, kernel_params=params, n_components=k)
+                evaluate(X, y, kernel=kernel, kernel_params=params, n_components=k,
+                         linear_plane=linear[:, :two])
             )
-        report(1.0, "Linear PCA for reference")
-        pca = PCA(svd_solver="full").fit(X)
-        linear = pca.transform(X)
-    two = min(2, d)
+        report(1.0, "Done")
     result = Sweep(
         param=param,
         values=np.asarray(values, dtype=float),
@@ -210,7 +233,7 @@ def sweep(
         linear_k=linear_separability(linear[:, : min(k, d)], y),
         linear_share_two=float(np.sum(pca.explained_variance_ratio_[:two])),
         n=n,
-        median_gamma=median_heuristic_gamma(X),
+        reference=reference,
     )
     return result
 
@@ -242,8 +265,27 @@ def align_signs(projections: np.ndarray, anchor: int) -> np.ndarray:
 
 
 def nearest_index(values: np.ndarray, value: float, *, log: bool = True) -> int:
-    """The panel whose value is nearest to ``value`` (on a log scale for γ)."""
+    """The panel whose value is nearest to ``value`` (on a log scale for γ: ``log``)."""
     values = np.asarray(values, dtype=float)
     if log:
         return int(np.argmin(np.abs(np.log(values) - math.log(value))))
     return int(np.argmin(np.abs(values - value)))
+
+
+def rescaling_gap(X: np.ndarray, *, degree: int, gamma: float, factor: float = 10.0) -> float:
+    """The polynomial kernel with c₀ = 0: how far γ → factor·γ is from a pure rescaling.
+
+    (factor·γ xᵀy)ᵈ = factorᵈ (γ xᵀy)ᵈ, so K̃ scales by factorᵈ, its eigenvectors stay and
+    the projections √μ v scale by factor^(d/2). Returns the largest difference between
+    the rescaled components 1–2 at γ and those at factor·γ (up to each component's sign),
+    relative to their largest entry: 0 up to rounding.
+    """
+    params = {"degree": int(degree), "coef0": 0.0}
+    with threadpool_limits(limits=SWEEP_BLAS_THREADS, user_api="blas"):
+        low = fit_kpca(X, kernel="poly", kernel_params={**params, "gamma": gamma},
+                       n_components=2).projection
+        high = fit_kpca(X, kernel="poly", kernel_params={**params, "gamma": factor * gamma},
+                        n_components=2).projection
+    scaled = low * factor ** (degree / 2)
+    gap = np.minimum(np.abs(high - scaled).max(axis=0), np.abs(high + scaled).max(axis=0))
+    return float(gap.max() / max(np.abs(high).max(), np.finfo(float).tiny))

@@ -25,8 +25,10 @@ MAX_POINTS_PER_PANEL = 500
 
 
 def format_swept_value(param: str, value: float) -> str:
-    """A swept parameter's value as a label: 'γ = 0.5' or 'd = 3'."""
-    return f"γ = {value:g}" if param == "gamma" else f"d = {int(value)}"
+    """A swept parameter's value as a label: 'γ = 0.5', 'd = 3' or 'c₀ = 1'."""
+    if param == "gamma":
+        return f"γ = {value:g}"
+    return f"d = {int(value)}" if param == "degree" else f"c₀ = {value:g}"
 
 
 def small_multiples(
@@ -38,15 +40,16 @@ def small_multiples(
     param: str,
     current: int,
     current_exact: bool = True,
-    median: int | None,
+    reference: int | None = None,
+    reference_label: str = "",
     columns: int = 6,
     title: str,
 ) -> go.Figure:
     """One 2-D projection per parameter value; the current panel framed in red.
 
-    ``projections`` is (m, n, 2), signs already aligned. ``median`` marks the panel
-    nearest the median heuristic (γ only). Axes carry no numbers: each panel has its
-    own scale, and only the shape matters.
+    ``projections`` is (m, n, 2), signs already aligned. ``reference`` marks the panel
+    nearest the kernel's reference γ with ``reference_label`` (γ only). Axes carry no
+    numbers: each panel has its own scale, and only the shape matters.
     """
     m, n, _ = projections.shape
     rows = -(-m // columns)
@@ -55,8 +58,8 @@ def small_multiples(
         text = format_swept_value(param, value)
         if i == current:
             text = f"<b>{text} ◀ {'yours' if current_exact else 'nearest yours'}</b>"
-        if median is not None and i == median:
-            text += " · median"
+        if reference is not None and i == reference:
+            text += f" · {reference_label}"
         titles.append(text)
     fig = make_subplots(rows=rows, cols=columns, subplot_titles=titles,
                         horizontal_spacing=0.02, vertical_spacing=0.12)
@@ -105,13 +108,15 @@ def separability_vs_value(
     param: str,
     best: int,
     current_value: float,
-    median_value: float | None,
+    reference_value: float | None = None,
+    reference_label: str = "",
     title: str,
 ) -> go.Figure:
-    """Cross-validated accuracy against γ (log axis) or d; best value and yours marked."""
+    """Cross-validated accuracy against γ (log axis), d or c₀; best value and yours marked,
+    and the kernel's reference γ (``reference_label``) when given."""
     values = np.asarray(values, dtype=float)
     fig = go.Figure()
-    symbol = "γ" if param == "gamma" else "d"
+    symbol = {"gamma": "γ", "degree": "d", "coef0": "c₀"}[param]
     fig.add_trace(go.Scatter(
         x=values, y=100 * score_two, mode="lines+markers", name="kernel PCA, components 1–2",
         line=dict(color=KEPT_COLOUR, width=3),
@@ -144,16 +149,18 @@ def separability_vs_value(
         name=f"your {symbol} = {current_value:g}", line=dict(color=HIGHLIGHT, width=2),
         hoverinfo="skip",
     ))
-    if median_value is not None:
+    if reference_value is not None:
         fig.add_trace(go.Scatter(
-            x=[median_value, median_value], y=[0, 104], mode="lines",
-            name=f"median heuristic γ = {median_value:.3g}",
+            x=[reference_value, reference_value], y=[0, 104], mode="lines",
+            name=f"{reference_label} γ = {reference_value:.3g}",
             line=dict(color=REFERENCE_COLOUR, dash="dot", width=1), hoverinfo="skip",
         ))
     if param == "gamma":
         fig.update_xaxes(type="log", title="γ (log scale)", dtick=1, exponentformat="power")
-    else:
+    elif param == "degree":
         fig.update_xaxes(title="degree d", dtick=1)
+    else:
+        fig.update_xaxes(title="c₀")
     fig.update_yaxes(title="cross-validated accuracy (%)", range=[0, 108])
     layout = dict(BASE_LAYOUT)
     layout["legend"] = dict(orientation="h", y=-0.3)
@@ -170,7 +177,7 @@ def spectra_lines(
     current: int,
     title: str,
 ) -> go.Figure:
-    """λᵢ / trace(K̃) of the leading eigenvalues, one line per value (colour bar = value)."""
+    """μᵢ / trace(K̃) of the leading eigenvalues μ of K̃, one line per value (colour bar)."""
     values = np.asarray(values, dtype=float)
     m = len(values)
     colours = sample_colorscale("Viridis", list(np.linspace(0, 0.95, m)))
@@ -183,7 +190,7 @@ def spectra_lines(
             line=dict(color=HIGHLIGHT if i == current else colours[i],
                       width=4 if i == current else 1.5),
             name=name, showlegend=False,
-            hovertemplate=f"{name}: λ%{{x}} holds %{{y:.3g}}%<extra></extra>",
+            hovertemplate=f"{name}: μ%{{x}} holds %{{y:.3g}}%<extra></extra>",
         ))
     # A colour bar says which line is which value (12 legend entries would bury the plot).
     scale_values = np.log10(values) if param == "gamma" else values
@@ -211,13 +218,13 @@ def share_vs_value(
     param: str,
     title: str,
 ) -> go.Figure:
-    """λ₁ / trace(K̃) and (when given) the mean similarity k(xᵢ, xⱼ), against the value."""
+    """μ₁ / trace(K̃) and (when given) the mean similarity k(xᵢ, xⱼ), against the value."""
     values = np.asarray(values, dtype=float)
     fig = go.Figure()
     fig.add_trace(go.Scatter(
-        x=values, y=100 * np.asarray(top_share), mode="lines+markers", name="λ₁ / trace(K̃)",
+        x=values, y=100 * np.asarray(top_share), mode="lines+markers", name="μ₁ / trace(K̃)",
         line=dict(color=KEPT_COLOUR, width=3),
-        hovertemplate="%{x:g}: λ₁ holds %{y:.3g}%<extra></extra>",
+        hovertemplate="%{x:g}: μ₁ holds %{y:.3g}%<extra></extra>",
     ))
     if mean_similarity is not None:  # only for kernels with 0 < k ≤ 1 (RBF, Laplacian)
         fig.add_trace(go.Scatter(

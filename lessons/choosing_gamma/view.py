@@ -1,4 +1,8 @@
-"""The choosing-γ page's sections: the cached sweep, its small multiples, scores and spectra."""
+"""The choosing-γ page's sections: the cached sweep, its small multiples, scores and spectra.
+
+The sweep runs on the γ guidance's sample (``shell.gamma_hint``, the Explorer's hint): a
+γ both try gets the same score in both, and the page shows the same hint under its scores.
+"""
 
 from __future__ import annotations
 
@@ -7,16 +11,21 @@ from dataclasses import replace
 import numpy as np
 import streamlit as st
 
+from experiments.gamma_guidance import LINEAR_SIMILARITY
+from experiments.kernel_diagnostics import REFERENCE_SHORT
 from experiments.sampling import stratified_rows
 from experiments.separability import METHOD
 from kpca_core import KERNELS, median_heuristic_gamma
 from lessons.choosing_gamma.experiment import (
+    COEF0_VALUES,
     DEGREES,
     SWEEP_MAX_N,
+    SYMBOLS,
     Sweep,
     align_signs,
     gamma_grid,
     nearest_index,
+    rescaling_gap,
     sweep,
 )
 from lessons.choosing_gamma.figures import (
@@ -27,8 +36,9 @@ from lessons.choosing_gamma.figures import (
 )
 from shell import exports
 from shell.admission import queued
-from shell.caches import bounded_cache, inputs
+from shell.caches import bounded_cache, inputs, reference_gamma_for
 from shell.charts import show_chart
+from shell.checks import Check, show_check
 from shell.memory import guard_memory
 from shell.sidebar import apply_settings
 from shell.state import Settings
@@ -36,6 +46,36 @@ from shell.state import Settings
 
 def has_gamma(settings: Settings) -> bool:
     return "gamma" in KERNELS[settings.kernel].params
+
+
+def gamma_only_rescales(settings: Settings) -> bool:
+    """The polynomial kernel with c₀ = 0: (γ xᵀy)ᵈ = γᵈ (xᵀy)ᵈ, every γ the same picture."""
+    return settings.kernel == "poly" and settings.coef0 == 0
+
+
+@bounded_cache(max_entries=16)  # one float an entry
+def _rescaling_gap(key: tuple, _settings: Settings, _rows: np.ndarray) -> float:
+    X = inputs(_settings)[_rows]
+    return rescaling_gap(X, degree=_settings.degree, gamma=_settings.gamma)
+
+
+def rescaling_note(settings: Settings, data) -> None:
+    """Why there is no γ sweep for (γ xᵀy)ᵈ, checked on these data."""
+    d = settings.degree
+    st.info(
+        f"With c₀ = 0 the kernel is (γ xᵀy)^{d} = γ^{d} · (xᵀy)^{d}: γ only multiplies K "
+        f"by a number. K̃ scales with it, its eigenvectors stay, and every projection is "
+        f"the same picture, stretched by γ^({d}/2) — so a sweep of γ would show "
+        f"{len(gamma_grid(1.0))} identical panels with identical scores. The feature space "
+        f"holds the monomials of degree exactly {d} (with c₀ > 0: every degree up to "
+        f"{d}). What changes the picture is the degree and c₀: both are swept below.",
+        icon=":material/functions:",
+    )
+    rows = _rows(settings, data)
+    key = (settings.dataset, settings.dataset_options, settings.standardize, d, settings.gamma)
+    gap = _rescaling_gap(key, _settings=settings, _rows=rows)
+    show_check(Check(f"components 1–2 at 10γ against those at γ = {settings.gamma:g} "
+                     f"times 10^({d}/2): largest difference / largest entry", gap, 1e-6))
 
 
 def offer_rbf(settings: Settings, X: np.ndarray) -> None:
@@ -55,6 +95,12 @@ def _rows(settings: Settings, data) -> np.ndarray:
     return stratified_rows(len(data.X), data.y, SWEEP_MAX_N)
 
 
+def reference(settings: Settings) -> float | None:
+    """The kernel's reference γ for these data (the sidebar's "× median heuristic")."""
+    return reference_gamma_for(settings.dataset, settings.dataset_options,
+                               settings.standardize, settings.kernel)
+
+
 def cached_sweep(settings: Settings, data, param: str) -> Sweep:
     """The sweep for these data and kernel, computed once with a progress bar."""
     rows = _rows(settings, data)
@@ -67,20 +113,28 @@ def cached_sweep(settings: Settings, data, param: str) -> Sweep:
     return _sweep(key, param, _params=params, _settings=settings, _rows=rows, _y=y)
 
 
-# A sweep holds 12 projections (n × 2, n ≤ 1,000) and 12 × 20 eigenvalue shares: about
+def _values(param: str, gamma_reference: float | None) -> np.ndarray:
+    if param == "gamma":
+        return gamma_grid(gamma_reference or 1.0)
+    return np.array(DEGREES if param == "degree" else COEF0_VALUES, dtype=float)
+
+
+# A sweep holds 12 projections (n × 2, n ≤ 600) and 12 × 20 eigenvalue shares: about
 # 0.2 MB.
 @bounded_cache(max_entries=24)
 def _sweep(key: tuple, param: str, _params: dict, _settings: Settings, _rows: np.ndarray,
            _y: np.ndarray | None) -> Sweep:
     X = inputs(_settings)[_rows]
-    values = gamma_grid(X) if param == "gamma" else np.array(DEGREES, dtype=float)
+    gamma_reference = reference(_settings)
+    values = _values(param, gamma_reference)
     # One fit at a time: K and the solver's copy (small up to SWEEP_MAX_N: no wait).
     with queued(len(_rows), copies=2, what="this sweep"):
         bar = st.progress(0.0, text="Starting the sweep…")
         try:
             return sweep(X, _y, kernel=_settings.kernel, kernel_params=_params, param=param,
                          values=values, n_components=_settings.n_components,
-                         on_progress=lambda f, text: bar.progress(min(f, 1.0), text=text))
+                         on_progress=lambda f, text: bar.progress(min(f, 1.0), text=text),
+                         reference=gamma_reference)
         finally:
             bar.empty()
 
@@ -91,7 +145,7 @@ def scores_at(result: Sweep, value: float) -> tuple[int, bool]:
     A γ change only moves the highlight: the sweep is never recomputed for it.
     """
     index = nearest_index(result.values, value, log=result.param == "gamma")
-    return index, bool(np.isclose(result.values[index], value, rtol=1e-9))
+    return index, bool(np.isclose(result.values[index], value, rtol=1e-9, atol=1e-12))
 
 
 def file_stem(settings: Settings, swept: str | None = None) -> str:
@@ -105,23 +159,33 @@ def file_stem(settings: Settings, swept: str | None = None) -> str:
 def _subsample_note(result: Sweep, data) -> str:
     if result.n < len(data.X):
         return (f" The sweep uses a stratified sample of {result.n:,} of the {len(data.X):,} "
-                "points, to keep 12 fits quick.")
+                f"points, to keep {len(result.values)} fits quick (the γ hint uses the same "
+                "sample).")
     return ""
+
+
+PARAM_NAMES = {"gamma": "γ", "degree": "degree d", "coef0": "c₀"}
+
+
+def panel_mark(kernel: str) -> str:
+    """The short label of the reference panel: the median heuristic for RBF."""
+    return "median" if kernel == "rbf" else "reference"
 
 
 def panels(result: Sweep, data, settings: Settings) -> None:
     param = result.param
     value = getattr(settings, param)
-    current = nearest_index(result.values, value, log=param == "gamma")
-    median = nearest_index(result.values, result.median_gamma) if param == "gamma" else None
+    current, exact = scores_at(result, value)
+    marked = (nearest_index(result.values, result.reference)
+              if param == "gamma" and result.reference else None)
     aligned = align_signs(result.projections, anchor=current)
     rows = stratified_rows(len(data.X), data.y, SWEEP_MAX_N)
     y = None if data.y is None else data.y[rows]
-    symbol = "γ" if param == "gamma" else "degree d"
-    exact = bool(np.isclose(result.values[current], value, rtol=1e-9))
+    symbol = PARAM_NAMES[param]
     fig = small_multiples(
         aligned, result.values, y, data.target_names, param=param, current=current,
-        current_exact=exact, median=median, columns=4,
+        current_exact=exact, reference=marked,
+        reference_label=panel_mark(settings.kernel), columns=4,
         title=f"Components 1 and 2 of kernel PCA<br><sup>{KERNELS[settings.kernel].title}, "
               f"{len(result.values)} values of {symbol}</sup>",
     )
@@ -132,9 +196,10 @@ def panels(result: Sweep, data, settings: Settings) -> None:
     text = (f"Each panel is the same data projected with a different {symbol}; {where}. "
             "Signs are matched between neighbouring panels (an eigenvector's sign is "
             "arbitrary), so a change you see is a change in shape, not a flip.")
-    if median is not None:
-        text += (f" 'median' marks the panel nearest the median heuristic "
-                 f"γ = 1 / median ‖xᵢ − xⱼ‖² = {result.median_gamma:.3g}.")
+    if marked is not None:
+        text += (f" '{panel_mark(settings.kernel)}' marks the panel nearest this kernel's "
+                 f"reference for these data, γ = {REFERENCE_FORMULA[settings.kernel]} = "
+                 f"{result.reference:.3g} (the sidebar's reference too).")
     st.caption(text + _subsample_note(result, data))
     shown = result.values[current]
     at = replace(settings, **{param: int(shown) if param == "degree" else float(shown)})
@@ -145,9 +210,17 @@ def panels(result: Sweep, data, settings: Settings) -> None:
     )
 
 
+REFERENCE_FORMULA = {
+    "rbf": "1 / median ‖xᵢ − xⱼ‖²",
+    "laplacian": "1 / median ‖xᵢ − xⱼ‖₁",
+    "poly": "1 / median |xᵢᵀxⱼ|",
+    "sigmoid": "1 / median |xᵢᵀxⱼ|",
+}
+
+
 def scores(result: Sweep, data, settings: Settings) -> None:
     param = result.param
-    symbol = "γ" if param == "gamma" else "d"
+    symbol = SYMBOLS[param]
     if result.score_two is None:
         st.info("These data have no class labels (or a single class), so there is nothing to "
                 "separate: use the spectrum below to judge the kernel's width.",
@@ -161,7 +234,8 @@ def scores(result: Sweep, data, settings: Settings) -> None:
     fig = separability_vs_value(
         result.values, result.score_two, result.score_k, k=result.k,
         linear_two=result.linear_two, param=param, best=best, current_value=value,
-        median_value=result.median_gamma if param == "gamma" else None,
+        reference_value=result.reference if param == "gamma" else None,
+        reference_label=REFERENCE_SHORT.get(settings.kernel, ""),
         title=f"How well a straight line separates the classes, against {symbol}",
     )
     show_chart(fig, key=f"chart_scores_{param}",
@@ -169,12 +243,14 @@ def scores(result: Sweep, data, settings: Settings) -> None:
     best_value, best_score = result.values[best], result.score_two[best]
     linear = result.linear_two
     text = (
-        f"Score: {METHOD}, on the kernel PCA coordinates. Best {symbol} = {best_value:g}: "
-        f"{100 * best_score:.0f} % on components 1–2"
+        f"Score: {METHOD}, on the kernel PCA coordinates. Best {symbol} = {best_value:g} "
+        f"(of these {len(result.values)} panels): {100 * best_score:.0f} % on components 1–2"
     )
     ties = int(np.sum(result.score_two >= best_score - 1e-12))
     if ties > 1:
-        text += f" ({ties} values tie; the smallest, i.e. the smoothest kernel, is marked)"
+        smallest = "the smallest, i.e. the smoothest kernel," if param == "gamma" else \
+            "the smallest"
+        text += f" ({ties} values tie; {smallest} is marked)"
     text += f". Linear PCA scores {100 * linear:.0f} % on its first two components"
     if best_score > linear + 0.05:
         text += ", so the kernel adds something linear PCA cannot."
@@ -189,6 +265,63 @@ def scores(result: Sweep, data, settings: Settings) -> None:
     st.caption(text + _subsample_note(result, data))
 
 
+def spectrum_title(result: Sweep) -> str:
+    """What the spectra do as γ grows, from the leading share at both ends."""
+    first, last = result.top_share[0], result.top_share[-1]
+    trend = ("flattens" if last < 0.8 * first else "sharpens" if last > 1.25 * first
+             else "keeps its shape")
+    return f"The spectrum {trend} as γ grows (your γ in red)"
+
+
+def small_gamma_text(result: Sweep, settings: Settings) -> str:
+    """The smallest γ of the sweep, in words that hold for this kernel, from its numbers.
+
+    RBF: k ≈ 1 − γ‖x − y‖², which centres to 2γ x̃ᵀỹ, a linear kernel. Laplacian:
+    k ≈ 1 − γ‖x − y‖₁, which centres to γ times the double-centred L1 distances: no
+    linear kernel, and the measured similarity with linear PCA's plane says how far.
+    Polynomial (c₀ ≠ 0) and sigmoid: affine in xᵀy to first order, hence linear.
+    """
+    low, g_low = result.evaluations[0], result.values[0]
+    kernel = settings.kernel
+    top_two = 100 * float(np.sum(low.leading_share[:2]))
+    linear_two = 100 * result.linear_share_two
+    plane = (f"components 1–2 against linear PCA's plane: subspace similarity "
+             f"{low.linear_similarity:.3f} (1 = the same)")
+    shares = (f"the first two eigenvalues hold {top_two:.1f} % of trace(K̃), against "
+              f"{linear_two:.1f} % for linear PCA's first two components")
+    linear_now = low.linear_similarity >= LINEAR_PLANE
+    if kernel in ("rbf", "laplacian") and low.mean_similarity > 0.9:
+        head = (f"**γ too small ({g_low:g}): over-smoothing.** Every pair of points looks "
+                f"alike (mean k(xᵢ, xⱼ) = {low.mean_similarity:.3f}), and ")
+        if kernel == "rbf":
+            body = ("k(x, y) ≈ 1 − γ‖x − y‖², which centres to 2γ x̃ᵀỹ: a linear kernel in "
+                    "disguise. " + (f"Measured: {plane}; {shares}." if linear_now else
+                                    f"At this γ it is not there yet: {plane}."))
+        else:
+            body = ("k(x, y) ≈ 1 − γ‖x − y‖₁, with the L1 distance: centred, that is γ times "
+                    "the double-centred L1 distances, not a linear kernel. The picture stops "
+                    "changing as γ shrinks, " + (
+                        f"and on these data it lies close to linear PCA's plane: {plane}."
+                        if linear_now else
+                        f"but it is not linear PCA's: {plane}; {shares}."))
+        return head + body
+    if kernel in ("poly", "sigmoid"):
+        expansion = ("(γ xᵀy + c₀)ᵈ ≈ c₀ᵈ + d c₀ᵈ⁻¹ γ xᵀy" if kernel == "poly"
+                     else "tanh(γ xᵀy + c₀) ≈ tanh c₀ + (1 − tanh² c₀) γ xᵀy")
+        typical = (f" (γ |xᵀy| is typically {g_low / result.reference:.2g} there)"
+                   if result.reference else "")
+        return (f"At the smallest γ = {g_low:g}{typical}, {expansion} is affine in xᵀy, "
+                "a linear kernel to first order: "
+                + (f"measured, {plane}." if linear_now else
+                   f"not reached at this γ: {plane}; {shares}."))
+    return f"At the smallest γ = {g_low:g}, {shares}; {plane}."
+
+
+# Components 1–2 "span linear PCA's plane" from this subspace similarity on (the γ
+# guidance's threshold, experiments.gamma_guidance.LINEAR_SIMILARITY).
+LINEAR_PLANE = LINEAR_SIMILARITY
+
+
 def smoothing_lesson(result: Sweep, settings: Settings) -> None:
     """Plain words on under- and over-smoothing, with the numbers that show them."""
     current = nearest_index(result.values, settings.gamma)
@@ -197,7 +330,7 @@ def smoothing_lesson(result: Sweep, settings: Settings) -> None:
     fig = spectra_lines(
         result.values, [e.leading_share for e in result.evaluations],
         flat_share=result.flat_share, param="gamma", current=current,
-        title="The spectrum flattens as γ grows (your γ in red)",
+        title=spectrum_title(result),
     )
     stem = file_stem(settings, swept="gamma")
     show_chart(fig, key="chart_spectra_gamma", name=f"{stem}-spectra")
@@ -215,44 +348,34 @@ def smoothing_lesson(result: Sweep, settings: Settings) -> None:
                                                           strict=True)]),
         f"{stem}-eigenvalues",
     )
-    low, high = result.evaluations[0], result.evaluations[-1]
-    g_low, g_high = result.values[0], result.values[-1]
-    top_two_low = float(np.sum(low.leading_share[:2]))
+    high, g_high = result.evaluations[-1], result.values[-1]
     flat = result.flat_share
-    lines = []
-    if bounded and similarity[0] > 0.9:
-        lines.append(
-            f"**γ too small ({g_low:g}): over-smoothing.** "
-            f"Every pair of points looks alike (mean k(xᵢ, xⱼ) = {similarity[0]:.3f}), and "
-            "k(x, y) ≈ 1 − γ‖x − y‖² is a linear kernel in disguise: the first two eigenvalues "
-            f"hold {100 * top_two_low:.1f} % of trace(K̃), against "
-            f"{100 * result.linear_share_two:.1f} % for linear PCA's first two components."
-        )
-    else:
-        lines.append(
-            f"At the smallest γ = {g_low:g} the first two eigenvalues hold "
-            f"{100 * top_two_low:.1f} % of trace(K̃) (linear PCA's first two components: "
-            f"{100 * result.linear_share_two:.1f} %)."
-        )
+    lines = [small_gamma_text(result, settings)]
+    top_high = 100 * high.leading_share[0]
     if bounded and high.leading_share[0] < 5 * flat and similarity[-1] < 0.05:
         lines.append(
             f"**γ too large ({g_high:g}): under-smoothing, every point its own cluster.** "
             f"Points look unlike each other (mean k(xᵢ, xⱼ) = {similarity[-1]:.2g}), K "
             "approaches the identity and K̃ a scaled I − 1/n, whose eigenvalues are all "
-            f"equal: λ₁ holds {100 * high.leading_share[0]:.2f} % of trace(K̃), falling "
-            "towards the flat "
+            f"equal: μ₁ holds {top_high:.2f} % of trace(K̃), falling towards the flat "
             f"1/(n − 1) = {100 * flat:.2f} %. No direction stands out, so the "
             "projection says nothing about the data's shape."
         )
-    else:
+    elif bounded:
         lines.append(
-            f"At the largest γ = {g_high:g}, λ₁ still holds {100 * high.leading_share[0]:.2f} % "
-            f"of trace(K̃) (a flat spectrum would give {100 * flat:.2f} %): this kernel does not "
-            "reach the 'every point its own cluster' limit in the range swept."
+            f"At the largest γ = {g_high:g}, μ₁ still holds {top_high:.2f} % of trace(K̃) (a "
+            f"flat spectrum would give {100 * flat:.2f} %): this kernel does not reach the "
+            "'every point its own cluster' limit in the range swept."
+        )
+    else:  # k is not bounded by k(x, x): no "K ≈ I" limit to speak of
+        lines.append(
+            f"At the largest γ = {g_high:g}, μ₁ holds {top_high:.3g} % of trace(K̃) (a flat "
+            f"spectrum would give {100 * flat:.3g} %)."
         )
     lines.append(
         "In between, the kernel's width matches the scale of the structure, and the leading "
-        "components pick it up."
+        "components pick it up. (μ: an eigenvalue of K̃; μ / trace(K̃) is its share of the "
+        "variance in feature space.)"
     )
     for line in lines:
         st.markdown(line)

@@ -11,10 +11,11 @@ The pipeline is scikit-learn's :class:`~sklearn.pipeline.Pipeline`::
     KernelPCA(k)  →  RmsScaler()  →  LinearSVC(C) or LogisticRegression(C)
 
 Why :class:`RmsScaler` and not ``StandardScaler``: kernel PCA's coordinates have
-variance λ_i / n, and that decay *is* the information about which directions matter.
-Standardising every component would blow the 2,000th component (mostly noise) up to
-the size of the first. One global factor keeps the geometry of the feature-space
-subspace, so the linear classifier sees the components as the paper's did; it only
+variance μ_i / n (μ_i an eigenvalue of K̃), and that decay *is* the information about
+which directions matter. Standardising every component would blow the 2,000th
+component (mostly noise) up to the size of the first. One global factor keeps the
+geometry of the feature-space subspace, so the linear classifier sees the components as
+the paper's did; it only
 makes C mean the same thing for every kernel and degree (a polynomial kernel of
 degree 7 has values up to 256⁷).
 
@@ -267,8 +268,8 @@ def first_columns(Z: np.ndarray, k: int) -> np.ndarray:
 def usable_components(eigenvalues: np.ndarray, rtol: float = 1e-10) -> int:
     """How many leading components have an eigenvalue clearly above 0.
 
-    A component with λ ≈ 0 (beyond the rank of K̃, e.g. past 256 for the linear
-    kernel on 16 × 16 images) is rounding noise divided by sqrt(λ): never use it.
+    A component with μ ≈ 0 (beyond the rank of K̃, e.g. past 256 for the linear
+    kernel on 16 × 16 images) is rounding noise divided by sqrt(μ): never use it.
     """
     eigenvalues = np.asarray(eigenvalues, dtype=float)
     if eigenvalues.size == 0 or eigenvalues[0] <= 0:

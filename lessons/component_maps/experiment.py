@@ -1,7 +1,8 @@
 """Kernel principal components as functions over the input plane.
 
 A kernel principal component is a function of the input, yₖ(x) = Σᵢ αᵢᵏ k̃(xᵢ, x)
-(Schölkopf, Smola & Müller 1998, eq. 18 with the centring of eq. 49). Evaluated on a
+(Schölkopf, Smola & Müller 1998: the projection onto the k-th axis, with k̃ centred by
+the training statistics). Evaluated on a
 grid over the plane it becomes a map whose contour lines show what the component
 measures; Figs. 3 and 4 of the paper are such maps.
 
@@ -72,7 +73,7 @@ class ComponentMaps:
     at_data : (n, k) float
         The same map function evaluated at the training points.
     fit : KpcaFit
-        The fit (eigenvalues, explained ratio, training projection sqrt(λ) v).
+        The fit (eigenvalues μ of K̃, explained ratio, training projection sqrt(μ) v).
     """
 
     xs: np.ndarray

@@ -26,9 +26,9 @@ class MapPanel:
 
 
 def panel_title(component: int, eigenvalue: float, share: float, prefix: str = "") -> str:
-    """'y2<br>λ = 21.4 · 31.6 %' (λ of K̃; share = λ / trace K̃): two short lines, so that
-    four panels fit in a row on a narrow screen."""
-    return f"{prefix}y{component}<br>λ = {eigenvalue:.3g} · {100 * share:.1f} %"
+    """'y2<br>μ = 21.4 · 31.6 %' (μ: eigenvalue of K̃; share = μ / trace K̃): two short
+    lines, so that four panels fit in a row on a narrow screen."""
+    return f"{prefix}y{component}<br>μ = {eigenvalue:.3g} · {100 * share:.1f} %"
 
 
 def _shown_rows(n: int) -> np.ndarray:

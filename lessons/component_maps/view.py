@@ -111,7 +111,7 @@ def _params_text(settings: Settings) -> str:
 
 
 def _drawn(fit) -> int:
-    """Components drawn: those with λ > 0 (the others are 0 everywhere; the page says so)."""
+    """Components drawn: those with μ > 0 (the others are 0 everywhere; the page says so)."""
     return max(1, int(np.sum(fit.eigenvalues > 0)))
 
 
@@ -136,12 +136,13 @@ def map_panels(result: ComponentMaps, data, settings: Settings) -> None:
     st.caption(
         f"Colour = value of yₖ(x) = Σᵢ αᵢᵏ k̃(xᵢ, x) at each of {side} × {side} grid points "
         "(red positive, blue negative, white 0); contour lines join points with equal value. "
-        "λ is the eigenvalue of K̃ and % its share of trace(K̃), the variance in feature space."
+        "μ is the eigenvalue of K̃ (the paper's λ = μ / n) and % its share of trace(K̃), the "
+        "variance in feature space."
     )
     held = len(fit.eigenvalues)
     if k < held:
         st.caption(
-            f"Components {k + 1}–{held} are not drawn: their λ is 0"
+            f"Components {k + 1}–{held} are not drawn: their μ is 0"
             f"{' or negative' if fit.negative.any() else ''}, so they are 0 everywhere. On "
             f"these data the {kernel} kernel's feature space holds only {k} directions of "
             "variance."
@@ -157,7 +158,7 @@ def _axis_names(data, settings: Settings) -> list[str]:
 
 def map_check(result: ComponentMaps) -> None:
     show_check(Check(
-        "largest |map value at a data point − that point's projection √λ·v|",
+        "largest |map value at a data point − that point's projection √μ·v|",
         result.max_difference,
         tolerance=CHECK_TOLERANCE * result.scale,
     ))
@@ -176,14 +177,14 @@ def what_the_components_do(result: ComponentMaps, data, settings: Settings) -> N
     label_of = {int(c): name for c, name in zip(np.unique(data.y), names, strict=True)}
     table = pd.DataFrame({
         "component": np.arange(1, k + 1),
-        "λ": fit.eigenvalues[:k],
+        "μ": fit.eigenvalues[:k],
         "% of trace(K̃)": 100 * fit.explained_ratio[:k],
         "between classes (%)": 100 * roles.between_share,
         "cuts in two": [", ".join(label_of[c] for c in cut) or "—"
                                    for cut in roles.splits],
     })
     st.dataframe(table, hide_index=True, width="stretch",
-                 column_config={"λ": st.column_config.NumberColumn(format="%.4g"),
+                 column_config={"μ": st.column_config.NumberColumn(format="%.4g"),
                                 "% of trace(K̃)": st.column_config.NumberColumn(format="%.1f"),
                                 "between classes (%)": st.column_config.NumberColumn(
                                     format="%.1f",

@@ -1,8 +1,9 @@
 """The Explorer's first screen: kernel PCA beside linear PCA, and whether γ suits the data.
 
 The row of view controls (2-D/3-D, the components on the axes), the two projections (a
-fragment), their cross-validated separability, the selected points and the γ hints with
-their one-click fixes.
+fragment), their cross-validated separability, the selected points, and the γ hint with
+its one-click fix (``shell.gamma_hint``: drawn last, so the first screen never waits for
+its search) and the standardisation hint.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import numpy as np
 import streamlit as st
 
 from experiments.analysis import Analysis
-from experiments.kernel_diagnostics import diagnose, feature_scale_ratio
+from experiments.kernel_diagnostics import SCALE_RATIO, feature_scale_ratio
 from experiments.separability import METHOD, linear_separability
 from kpca_core import KERNELS
 from lessons.explorer.charts import (
@@ -34,10 +35,9 @@ from lessons.explorer.view_link import (
     seed_from_link,
     write_to_link,
 )
-from shell import figures
-from shell.caches import reference_gamma_for
-from shell.sidebar import K_STANDARDIZE, apply_gamma
-from shell.state import Settings, dataset_gamma, format_gamma
+from shell import figures, gamma_hint
+from shell.sidebar import K_STANDARDIZE
+from shell.state import Settings
 
 MAX_DIGITS_SHOWN = 60
 PROJECTION_HEIGHT = 400  # px: both projections and their controls fit a 1280 × 800 screen
@@ -196,40 +196,36 @@ def separability_caption(result, data, settings, columns, linear_columns) -> Non
     st.caption(text + f"Score: {METHOD}, on the drawn coordinates.")
 
 
-def gamma_hints(result: Analysis, data, settings: Settings) -> None:
-    """Is γ right for these data? One hint per problem, each with a one-click fix."""
-    if result.stats is None:
+def gamma_hint_slot(settings: Settings):
+    """Where the γ hint goes, under the projections (filled by :func:`gamma_hints`)."""
+    return gamma_hint.slot(settings)
+
+
+def gamma_hints(place, result: Analysis, data, settings: Settings) -> None:
+    """Is γ right for these data? The evidence-based hint (``shell.gamma_hint``), drawn into
+    ``place`` once the rest of the page is drawn: a quick search of γ (cached per dataset
+    and kernel) compared with the score shown for components 1–2."""
+    shown = None
+    if data.y is not None and len(np.unique(data.y)) >= 2:
+        shown = _separability(result.projection[:, [0, 1]], data.y, (settings, (0, 1), "k"))
+    gamma_hint.fill(place, settings, shown, key="hint_gamma")
+
+
+def scale_hint(data, settings: Settings) -> None:
+    """Features on very different scales: the kernel sees only the widest. One click
+    standardises them."""
+    ratio = feature_scale_ratio(data.X)
+    if ratio <= SCALE_RATIO or settings.standardize:
         return
-    reference = reference_gamma_for(
-        settings.dataset, settings.dataset_options, settings.standardize, settings.kernel
+    text_col, button_col = st.columns([5, 1], vertical_alignment="center")
+    text_col.info(
+        f"The input features' spreads differ by a factor of {ratio:,.0f}: the kernel sees "
+        "almost only the widest ones. Consider 'Standardise inputs' (γ then follows the "
+        "new scale).",
+        icon=":material/straighten:",
     )
-    suggestion = None if settings.standardize else dataset_gamma(settings.dataset, settings.kernel)
-    findings = diagnose(
-        settings.kernel,
-        settings.gamma,
-        result.stats,
-        reference=reference,
-        suggestion=suggestion,
-        scale_ratio=feature_scale_ratio(data.X),
-        standardized=settings.standardize,
-    )
-    for number, finding in enumerate(findings):
-        text_col, button_col = st.columns([5, 1], vertical_alignment="center")
-        if finding.kind == "scales_differ":
-            text_col.info(finding.message, icon=":material/straighten:")
-            button_col.button(
-                "Standardise", key=f"hint_{number}", on_click=_standardise, width="stretch"
-            )
-            continue
-        text_col.warning(finding.message, icon=":material/tune:")
-        if finding.suggested_gamma is not None:
-            button_col.button(
-                f"Use γ = {format_gamma(finding.suggested_gamma)}",
-                key=f"hint_{number}",
-                on_click=apply_gamma,
-                args=(finding.suggested_gamma,),
-                width="stretch",
-            )
+    button_col.button("Standardise", key="hint_standardise", on_click=_standardise,
+                      width="stretch")
 
 
 def _standardise() -> None:

@@ -147,16 +147,18 @@ def spectrum(result: Analysis, settings: Settings) -> None:
     linear = 100 * float(np.sum(result.pca_ratio[:k]))
     indefinite_base = bool(np.any(result.negative)) and result.spectrum_complete
     base = (
-        "Explained variance = λ / (sum of the positive λ): with negative eigenvalues, "
-        "trace(K̃) = Σλ is smaller than the positive part, and λ / trace(K̃) would "
+        "Explained variance = μ / (sum of the positive μ): with negative eigenvalues, "
+        "trace(K̃) = Σμ is smaller than the positive part, and μ / trace(K̃) would "
         "exceed 100%."
         if indefinite_base
-        else "Explained variance = λ / trace(K̃) (trace = sum of all n eigenvalues)."
+        else "Explained variance = μ / trace(K̃) (trace = sum of all n eigenvalues)."
     )
     st.caption(
         f"The first {k} kernel components (dark bars) carry {kept:.1f}% of the variance in "
         f"feature space; the first {min(k, len(result.pca_ratio))} linear components carry "
-        f"{linear:.1f}% of the input variance. {base}"
+        f"{linear:.1f}% of the input variance. μ is an eigenvalue of K̃ itself (scikit-learn's "
+        "`eigenvalues_`); the paper's λ = μ / n is the variance along that axis in feature "
+        f"space. {base}"
     )
     kernel = KERNELS[settings.kernel].title
     if not result.spectrum_complete:
@@ -175,7 +177,7 @@ def spectrum(result: Analysis, settings: Settings) -> None:
 def negative_eigenvalues(result: Analysis, settings: Settings) -> None:
     """Warn, on the first screen, when the kernel is not positive semi-definite here.
 
-    Next to the projections, because components with λ < 0 have no real projection.
+    Next to the projections, because components with μ < 0 have no real projection.
     """
     kernel = KERNELS[settings.kernel].title
     negatives = result.eigenvalues[result.negative]
@@ -184,7 +186,7 @@ def negative_eigenvalues(result: Analysis, settings: Settings) -> None:
             f"K̃ has {len(negatives)} negative eigenvalue(s) (the red bars of step 3; the "
             f"smallest is {negatives.min():.4g}). The {kernel} kernel is not positive "
             "semi-definite here, so "
-            "no feature space makes it an inner product. Components with λ < 0 have no real "
+            "no feature space makes it an inner product. Components with μ < 0 have no real "
             "projection.",
             icon=":material/warning:",
         )

@@ -78,19 +78,26 @@ def cached_taylor(settings: Settings) -> TaylorConvergence:
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def cached_lift_scores(settings: Settings) -> tuple[Plane | None, float | None, float | None]:
-    """The plane (in γ = 1 coordinates) and cross-validated scores, lifted vs raw.
+def cached_lift_scores(
+    settings: Settings,
+) -> tuple[Plane | None, float | None, float | None, Plane | None]:
+    """The plane (in γ = 1 coordinates), the cross-validated scores lifted vs raw, and the
+    plane of the full degree-2 lift (with x₁ and x₂: what c₀ > 0 adds).
 
-    Both are independent of γ (the lift only scales by γ, and the scores standardise),
+    All are independent of γ (the lift only scales by γ, and the scores standardise),
     so they are keyed by the data alone: a γ change reuses them.
     """
     X = inputs(settings)
     y = load_data(settings.dataset, settings.dataset_options).y
     if y is None:
-        return None, None, None
+        return None, None, None, None
     lifted = quadratic_lift(X, gamma=1.0)
-    plane = separating_plane(lifted, y) if len(np.unique(y)) == 2 else None
-    return plane, linear_separability(lifted, y), linear_separability(X, y)
+    two = len(np.unique(y)) == 2
+    plane = separating_plane(lifted, y) if two else None
+    # A plane in (x₁, x₂, x₁², x₁x₂, x₂²) is any conic; in the c₀ = 0 lift only those
+    # centred at the origin (no x₁, x₂ terms).
+    conic = separating_plane(np.column_stack([X, lifted]), y) if two else None
+    return plane, linear_separability(lifted, y), linear_separability(X, y), conic
 
 
 def lift_scores(settings: Settings):
@@ -284,7 +291,7 @@ def lift(settings: Settings, data) -> None:
         r"\gamma x_2^2\bigr)"
     )
     Z = quadratic_lift(X, gamma=gamma)
-    plane, lifted_score, raw_score = lift_scores(settings)
+    plane, lifted_score, raw_score, conic = lift_scores(settings)
     drawn = None
     if plane is not None:
         drawn = (plane.normal / gamma, plane.offset)  # w·z₁ + b = (w/γ)·(γz₁) + b
@@ -310,12 +317,18 @@ def lift(settings: Settings, data) -> None:
             f" The green plane (fitted on all points) puts {100 * plane.accuracy:.0f}% of "
             "them on their class's side"
         )
-        text += (
-            ": a circle x₁² + x₂² = r² in the plane is the flat plane z₁ + z₃ = γr² after the lift."
-            if plane.accuracy >= 0.99 else
-            ": these classes are not split by a quadratic curve, so no plane separates them "
-            "here."
-        )
+        if plane.accuracy >= 0.99:
+            text += (": a circle x₁² + x₂² = r² in the plane is the flat plane z₁ + z₃ = γr² "
+                     "after the lift.")
+        else:
+            text += (
+                ". A plane in this lift is a conic centred at the origin, "
+                "a x₁² + b x₁x₂ + c x₂² = const (with c₀ = 0 there are no x₁, x₂ terms), and "
+                "none splits these classes. With the x₁, x₂ coordinates c₀ > 0 adds, a plane "
+                f"is any conic: the best one puts {100 * conic.accuracy:.0f}% on their side"
+                + (", so no quadratic curve splits them either." if conic.accuracy < 0.99
+                   else ", so an off-centre quadratic curve does split them.")
+            )
     else:
         text += " With more than two classes no single plane is drawn."
     st.caption(text)

@@ -381,14 +381,17 @@ class CentredInputs(Mistake):
     key = "centred_inputs"
     title = "Centring the inputs instead of the feature space"
     description = ("Subtracting the input mean before the kernel: harmless for kernels of "
-                   "x − y only (RBF, Laplacian, linear), wrong for polynomial, sigmoid and "
-                   "cosine kernels.")
+                   "x − y only (RBF, Laplacian) and for the linear kernel (its feature space "
+                   "is the input space), wrong for polynomial, sigmoid and cosine kernels.")
     wrong_latex = r"K_{\text{wrong}} = k(x_i - \bar x,\; x_j - \bar x),\ \text{then centred}"
     right_latex = r"K = k(x_i, x_j),\ \text{centred in feature space: } \tilde K"
     correct_function = "kpca_core.compute_kernel + kpca_core.center_kernel"
 
     kernel: str
+    degree: int | None
     projection_difference: float  # of the leading components (relative, up to sign)
+    input_mean: tuple[float, ...]  # what centring the inputs subtracted
+    input_scale: float  # max |x|: what "the mean is 0" is measured against
 
     @classmethod
     def measure(cls, ref: Reference) -> CentredInputs:
@@ -401,7 +404,10 @@ class CentredInputs(Mistake):
             (Damage("largest |K̃_wrong − K̃| relative to max |K̃|",
                     float(np.abs(Kc_inputs - ref.Kc).max()) / ref.scale, 1e-9),),
             kernel=ref.kernel,
+            degree=ref.kernel_params.get("degree"),
             projection_difference=relative_difference(wrong, ref.fit.projection),
+            input_mean=tuple(float(v) for v in ref.X.mean(axis=0)),
+            input_scale=float(np.abs(ref.X).max()),
         )
 
     def caption(self) -> str:
@@ -411,9 +417,20 @@ class CentredInputs(Mistake):
                 "rbf": "depends on x − y only",
                 "laplacian": "depends on x − y only",
                 "linear": "has input space as its feature space",
-            }.get(self.kernel, "sees inputs whose mean is already 0 here")
-            return (f"The {title} kernel {reason}, so centring the inputs changes nothing: "
-                    "the mistake is invisible with this kernel on these data.")
+            }.get(self.kernel)
+            if self.kernel == "poly" and self.degree == 1:
+                reason = ("with d = 1 is γ xᵀy + c₀, the linear kernel up to a constant that "
+                          "centring removes: its feature space is the input space")
+            if reason is None:  # measured, not assumed: how far centring moved the inputs
+                mean = self.input_mean
+                shown = ", ".join(f"{v:.2g}" for v in mean[:3]) + (", …" if len(mean) > 3 else "")
+                zero = max(abs(v) for v in mean) <= 1e-9 * max(1.0, self.input_scale)
+                reason = (f"sees inputs whose mean is already 0 here (mean ({shown}))" if zero
+                          else f"is moved by centring (the inputs' mean is ({shown})), yet too "
+                               "little to show on these data")
+            return (f"The {title} kernel {reason}, so centring the inputs changes nothing "
+                    f"visible (damage {format_value(self.damage.value)}): the mistake is "
+                    "invisible with this kernel on these data.")
         return (f"The {title} kernel is not translation-invariant: K of the shifted inputs "
                 "is a different matrix, and centring it cannot undo that (projections "
                 f"differ by {100 * self.projection_difference:.1f}% of their size).")

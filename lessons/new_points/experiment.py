@@ -1,7 +1,7 @@
 """Projecting points kernel PCA was not fitted on.
 
-A new point x lands at yₖ(x) = Σᵢ αᵢᵏ k̃(xᵢ, x) (Schölkopf, Smola & Müller 1998,
-eq. 18), where k̃ is the kernel centred with the *training* statistics
+A new point x lands at yₖ(x) = Σᵢ αᵢᵏ k̃(xᵢ, x) (Schölkopf, Smola & Müller 1998: the
+projection onto the k-th axis), where k̃ is the kernel centred with the *training* statistics
 (``kpca_core.center_test_kernel``): the origin of feature space is the training mean,
 and a new point must be measured from the same origin. This module fits on a training
 part, projects a held-out part, and takes one point's coordinate apart into its terms
@@ -58,7 +58,7 @@ class NewPointsFit:
     centering : KernelCentering
         The training kernel's column means and grand mean (needed for k̃(xᵢ, x)).
     alphas : (n, k) float
-        αᵏ = vᵏ / sqrt(λₖ); 0 for components with λ ≤ 0.
+        αᵏ = vᵏ / sqrt(μₖ) (μ: eigenvalue of K̃); 0 for components with μ ≤ 0.
     train_projection : (n, k)
         ``model.fit_transform`` of the training rows.
     warning : str or None

@@ -261,7 +261,8 @@ def terms(split: HeldOutFit, parts: Contributions, data, settings: Settings) -> 
         f"the total |terms|. KernelPCA.transform(x) gives **{parts.transform[c]:.6g}**."
     )
     if split.fit.model.eigenvalues_[c] <= 0:
-        st.caption(f"λ{c + 1} ≤ 0: this component has no real axis, so α = 0 and y = 0.")
+        st.caption(f"μ{c + 1} ≤ 0 (the eigenvalue of K̃): this component has no real axis, so "
+                       "α = 0 and y = 0.")
     return c
 
 

@@ -185,9 +185,9 @@ def approximation_section(settings: Settings, data) -> None:
         title=f"Top {k} eigenvalues of K̃: exact and (n − 1) × PCA variance of the features",
     )
     show_chart(fig, key="scale_eigenvalues", name="scale-eigenvalues")
-    st.caption("Scale: kpca_core reports the eigenvalues l of K̃. PCA on the features reports "
+    st.caption("Scale: kpca_core reports the eigenvalues μ of K̃. PCA on the features reports "
                "variances σ²/(n − 1) of the centred features Φ̃, and Φ̃Φ̃ᵀ ≈ K̃ has the same "
-               "non-zero eigenvalues σ² as Φ̃ᵀΦ̃; so l̂ = (n − 1) × explained_variance_.")
+               "non-zero eigenvalues σ² as Φ̃ᵀΦ̃; so μ̂ = (n − 1) × explained_variance_.")
     show_sweeps(result)
     show_overlays(chosen, exact, data)
 
@@ -196,7 +196,7 @@ def show_metrics(result: approx.Approximation, exact: approx.ExactKPCA) -> None:
     size_name = approx.METHODS[result.method].size_name
     st.metric(f"Eigenvalue error (top {len(result.eigenvalues)})",
               f"{100 * result.max_relative_error:.2f} %",
-              help="Largest |l̂ − l| / l over the top k eigenvalues of K̃.")
+              help="Largest |μ̂ − μ| / μ over the top k eigenvalues μ of K̃.")
     st.metric("Largest principal angle", f"{result.largest_angle_degrees:.2f}°",
               help="Between the exact and the approximate top-k subspaces "
                    "(scipy.linalg.subspace_angles); 0° when they are the same.")
@@ -259,11 +259,11 @@ def _sub(number: int) -> str:
 
 
 def _gap_caption(exact: approx.ExactKPCA) -> str:
-    """Whether the top-k subspace is well defined, from the gap between l_k and l_{k+1}."""
+    """Whether the top-k subspace is well defined, from the gap between μ_k and μ_{k+1}."""
     k, gap = len(exact.eigenvalues), exact.relative_gap
     if not np.isfinite(gap):
         return ""
-    text = f"l{_sub(k)} and l{_sub(k + 1)} differ by {100 * gap:.3g} %"
+    text = f"μ{_sub(k)} and μ{_sub(k + 1)} differ by {100 * gap:.3g} %"
     if gap < 0.05:
         return (text + ": the top-k subspace is nearly undefined (a tiny change of the data "
                 "swaps the two directions), so large principal angles here say more about "

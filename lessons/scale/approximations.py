@@ -12,15 +12,15 @@ Both approximations replace the n × n kernel matrix by explicit features
   features): z(x) = √(2/D) cos(Wx + b) with W ~ N(0, 2γ I), b ~ U[0, 2π], so that
   E[z(x)ᵀ z(y)] = exp(−γ‖x − y‖²). Only the RBF kernel.
 
-**The eigenvalue scale.** kpca_core reports the eigenvalues l of K̃ = H K H (H the
+**The eigenvalue scale.** kpca_core reports the eigenvalues μ of K̃ = H K H (H the
 centring matrix). ``sklearn.decomposition.PCA`` centres Φ (Φ̃ = H Φ) and reports
 ``explained_variance_`` = σ² / (n − 1), σ the singular values of Φ̃. The non-zero
 eigenvalues of Φ̃ Φ̃ᵀ and Φ̃ᵀ Φ̃ are the same σ², and Φ̃ Φ̃ᵀ = H Φ Φᵀ H ≈ H K H = K̃, so
 the comparable number is
 
-    l̂ = (n − 1) · explained_variance_  (= σ²),
+    μ̂ = (n − 1) · explained_variance_  (= σ²),
 
-equal to l up to rounding when Φ Φᵀ = K (Nyström with m = n; checked in the tests).
+equal to μ up to rounding when Φ Φᵀ = K (Nyström with m = n; checked in the tests).
 
 **The subspace.** The exact top-k kernel principal components of the training
 points span the same subspace of R^n as the top-k eigenvectors of K̃; the
@@ -92,7 +92,7 @@ class ExactKPCA:
 
     Attributes
     ----------
-    eigenvalues : (k,) eigenvalues l of K̃, descending.
+    eigenvalues : (k,) eigenvalues μ of K̃, descending.
     eigenvectors : (n, k) unit eigenvectors.
     projection : (n, k) training scores √l v.
     seconds : build K + centre in place + eigensolver ("auto").
@@ -126,8 +126,8 @@ class Approximation:
     Attributes
     ----------
     method, size : which approximation, with m landmarks or D features.
-    eigenvalues : (k,) l̂ = (n − 1) · PCA's explained_variance_, descending.
-    relative_errors : (k,) |l̂ − l| / l (nan where l is numerically 0).
+    eigenvalues : (k,) μ̂ = (n − 1) · PCA's explained_variance_, descending.
+    relative_errors : (k,) |μ̂ − μ| / μ (nan where μ is numerically 0).
     angles : (k,) principal angles in radians between the exact and approximate
         top-k subspaces, largest first.
     aligned : (n, k) approximate scores after orthogonal Procrustes alignment.
@@ -241,7 +241,7 @@ def approximate_kpca(
     X: np.ndarray, method: str, size: int, k: int, *, kernel: str, kernel_params: dict,
     random_state: int = 0, threads: int | None = 1,
 ) -> tuple[np.ndarray, np.ndarray, float]:
-    """(l̂, scores, seconds): the approximate eigenvalues on K̃'s scale, the n × k PCA
+    """(μ̂, scores, seconds): the approximate eigenvalues on K̃'s scale, the n × k PCA
     scores of the features, and the time of the pipeline's fit_transform.
 
     Nyström needs k <= m <= n (at most n landmarks); RFF needs D >= k.

@@ -83,7 +83,7 @@ def test_spectrum_bars_are_the_eigenvalues_and_negatives_are_red():
     )
     bars, kpca_line, pca_line = fig.data
     np.testing.assert_array_equal(bars.y, values)
-    assert list(bars.x) == [f"λ{r}" for r in ranks]
+    assert list(bars.x) == [f"μ{r}" for r in ranks]
     assert (
         list(bars.marker.color)
         == [figures.KEPT_COLOUR] * 2 + [figures.DROPPED_COLOUR] * 2 + [figures.NEGATIVE_COLOUR] * 2
@@ -106,7 +106,7 @@ def test_spectrum_shows_leading_bars_and_every_negative_one():
     )
     bars = fig.data[0]
     assert len(bars.y) == kernel_figures.SPECTRUM_SHOWN + negative.sum()
-    assert bars.x[-1] == f"λ{n}"
+    assert bars.x[-1] == f"μ{n}"
 
 
 def test_digit_mosaic_tiles_images_with_gaps():

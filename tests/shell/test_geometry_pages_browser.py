@@ -49,7 +49,7 @@ def test_geometry_pages_from_the_sidebar(server, page):
     assert_no_exception(page)
     assert any("map value at a data point" in c for c in checks_passed(page))
     page.get_by_role("button", name=re.compile("Load Fig. 4")).click()
-    wait_for_panel(page, "λ = 1.53 · 2.3 %")  # the paper's toy, n = 90, γ = 10
+    wait_for_panel(page, "μ = 1.53 · 2.3 %")  # the paper's toy, n = 90, γ = 10
     wait_until_idle(page, min_charts=1)
     assert "dataset=scholkopf_toy" in page.url and "gamma=10" in page.url
     page.get_by_text("Components 1 and 2 separate the classes").wait_for()

@@ -31,8 +31,8 @@ def sidebar_notes(at: AppTest) -> str:
 
 
 def gamma_hints(at: AppTest) -> list[str]:
-    markers = ("is too large for these data", "is so small that", "sigmoid is saturated")
-    return [w.value for w in at.warning if any(m in w.value for m in markers)]
+    """The γ hint (shell.gamma_hint), by its bold title."""
+    return [w.value for w in at.warning if w.value.startswith(("**γ = ", "**Degree "))]
 
 
 def upload(at: AppTest, name: str, content: bytes) -> AppTest:
@@ -96,7 +96,7 @@ def test_csv_upload_explores_the_file_and_a_bad_upload_keeps_it():
     assert float(at.query_params["gamma"]) == gamma
     assert any("γ changed from 5 to" in i.value for i in at.sidebar.info)
     open_section(at, SPECTRUM_TAB)
-    shown = decode(find_chart(at, "Eigenvalues λ of K̃")["data"][0]["y"])
+    shown = decode(find_chart(at, "Eigenvalues μ of K̃")["data"][0]["y"])
     K = compute_kernel(expected.X, kernel="rbf", gamma=gamma)
     spectrum = kernel_spectrum(center_kernel(K))
     np.testing.assert_allclose(shown[: min(n, 30)], spectrum[: min(n, 30)], atol=1e-9 * n)
@@ -190,3 +190,12 @@ def test_csv_drop_rows_with_missing_values_is_a_real_choice():
     assert_clean(at)
     expected = datasets.load_csv(content, drop_nonfinite=True)
     find_chart(at, f"Input space: {len(expected.X)} points")
+
+
+def test_polynomial_help_says_exactly_degree_d_when_c0_is_zero():
+    # Issue 22, item 4: with c₀ = 0 the features are the monomials of degree exactly d.
+    at = open_app("explorer", small_query("parabola", "poly", gamma=1, degree=2, coef0=0))
+    assert_clean(at)
+    help_text = at.slider(key="w_degree").help
+    assert "degree exactly d when c₀ = 0" in help_text and "up to d when c₀ > 0" in help_text
+    assert "c₀ = 0: none" in at.slider(key="w_coef0").help

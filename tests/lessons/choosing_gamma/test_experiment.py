@@ -10,14 +10,20 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 import datasets
+from experiments import gamma_guidance
+from experiments.kernel_diagnostics import reference_gamma
+from experiments.sampling import stratified_rows
 from kpca_core import KernelPCA, median_heuristic_gamma
 from lessons.choosing_gamma.experiment import (
+    COEF0_VALUES,
     GAMMA_MAX,
     GAMMA_MIN,
+    SWEEP_MAX_N,
     align_signs,
     evaluate,
     gamma_grid,
     nearest_index,
+    rescaling_gap,
     sweep,
 )
 
@@ -31,14 +37,14 @@ def sklearn_cv(Z, y):
 @pytest.fixture(scope="module")
 def circles_sweep():
     data = datasets.load("circles", n=300, seed=0)
-    values = gamma_grid(data.X)
+    values = gamma_grid(reference_gamma(data.X, "rbf"))
     return data, sweep(data.X, data.y, kernel="rbf", kernel_params={"gamma": 10.0},
                        param="gamma", values=values, n_components=3)
 
 
 def test_grid_is_log_spaced_round_and_straddles_the_median_heuristic():
     X = datasets.load("circles", n=300).X
-    grid = gamma_grid(X)
+    grid = gamma_grid(reference_gamma(X, "rbf"))
     assert len(grid) == 12
     ratios = grid[1:] / grid[:-1]
     np.testing.assert_allclose(np.unique(np.round(ratios, 6)), [3.0, 3.333333])
@@ -46,12 +52,44 @@ def test_grid_is_log_spaced_round_and_straddles_the_median_heuristic():
     assert GAMMA_MIN <= grid.min() and grid.max() <= GAMMA_MAX
 
 
+@pytest.mark.parametrize(("dataset", "kernel"), [
+    ("iris", "sigmoid"), ("iris", "poly"), ("circles", "laplacian"), ("swiss_roll", "poly"),
+])
+def test_grid_centres_on_each_kernels_own_reference(dataset, kernel):
+    # Issue 22, item 7: not the RBF heuristic for every kernel. On iris the sigmoid's
+    # 1/median |xᵀy| is 0.018 while the RBF heuristic is 0.18: a decade apart.
+    X = datasets.load(dataset).X
+    reference = reference_gamma(X, kernel)
+    grid = gamma_grid(reference)
+    centre = np.log10(reference)
+    assert grid[0] <= 10 ** (np.floor(centre) - 2) + 1e-12 and grid[-1] >= 10 ** (centre + 2)
+    if dataset == "iris":
+        rbf = reference_gamma(X, "rbf")
+        assert not np.array_equal(grid, gamma_grid(rbf)) and rbf / reference > 5
+
+
 def test_grid_stays_inside_the_allowed_range_for_extreme_scales():
-    tiny = datasets.load("circles", n=100).X * 1e-4  # median heuristic ~1e8
-    huge = datasets.load("circles", n=100).X * 1e4
-    for X in (tiny, huge):
-        grid = gamma_grid(X)
+    for reference in (1e8, 1e-8):  # circles scaled by 1e-4 and by 1e4
+        grid = gamma_grid(reference)
         assert len(grid) == 12 and GAMMA_MIN <= grid.min() and grid.max() <= GAMMA_MAX
+
+
+def test_sweep_and_gamma_hint_score_a_gamma_alike():
+    # The same evidence: Choosing γ's sweep and the γ hint's search sample the same rows
+    # and score components 1–2 the same way, so a γ both try has one score.
+    data = datasets.load("moons")
+    rows = stratified_rows(len(data.X), data.y, SWEEP_MAX_N)
+    found = gamma_guidance.search(data.X, data.y, kernel="rbf", kernel_params={"gamma": 1.0})
+    np.testing.assert_array_equal(found.rows, rows)
+    values = gamma_grid(reference_gamma(data.X, "rbf"))
+    result = sweep(data.X[rows], data.y[rows], kernel="rbf", kernel_params={},
+                   param="gamma", values=values, n_components=3)
+    common = [(t, i) for t in found.trials for i, v in enumerate(values) if t.gamma == v]
+    assert len(common) >= 5
+    for t, i in common:
+        assert result.score_two[i] == pytest.approx(t.score, abs=1e-12), t.gamma
+        assert result.evaluations[i].linear_similarity == pytest.approx(
+            t.linear_similarity, abs=1e-6)
 
 
 def test_scores_are_real_cross_validation_of_kernel_pca(circles_sweep):
@@ -131,3 +169,15 @@ def test_nearest_index_on_a_log_scale():
     values = np.array([1.0, 3.0, 10.0, 30.0])
     assert nearest_index(values, 5.0) == 1  # log 5 is nearer log 3 than log 10
     assert nearest_index(values, 6.0) == 2
+
+
+def test_polynomial_with_c0_zero_only_rescales_and_c0_changes_the_picture():
+    # Issue 22, item 4: (γ xᵀy)ᵈ = γᵈ (xᵀy)ᵈ, so γ only stretches the projection ...
+    data = datasets.load("circles", n=120)
+    assert rescaling_gap(data.X, degree=3, gamma=2.0) < 1e-9
+    assert rescaling_gap(data.X, degree=2, gamma=0.01, factor=1e3) < 1e-9
+    # ... while c₀ does change it: the c₀ sweep's scores are not all equal.
+    result = sweep(data.X, data.y, kernel="poly", kernel_params={"gamma": 2.0, "degree": 2},
+                   param="coef0", values=COEF0_VALUES, n_components=3)
+    assert len(set(np.round(result.score_two, 6))) > 1
+    assert list(result.values) == list(COEF0_VALUES) and min(COEF0_VALUES) == 0.0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from sklearn.linear_model import LogisticRegression
@@ -12,8 +14,9 @@ from sklearn.preprocessing import StandardScaler
 import datasets
 from kpca_core import KernelPCA
 from lessons.choosing_gamma import view as choosing_gamma_view
+from lessons.choosing_gamma.experiment import COEF0_VALUES
 from tests.support.apptest import assert_clean, open_app
-from tests.support.plotly_json import decode, find_chart
+from tests.support.plotly_json import chart_specs, decode, find_chart
 
 CIRCLES = {"dataset": "circles", "n": 200, "kernel": "rbf", "gamma": 10}
 
@@ -84,7 +87,7 @@ def test_spectrum_evidence_for_under_and_over_smoothing():
     assert "over-smoothing" in text and "every point its own cluster" in text
     find_chart(at, "The spectrum flattens as γ grows")
     spec = find_chart(at, "The largest eigenvalue's share and the mean similarity")
-    top = next(t for t in spec["data"] if t.get("name") == "λ₁ / trace(K̃)")
+    top = next(t for t in spec["data"] if t.get("name") == "μ₁ / trace(K̃)")
     shares = decode(top["y"])
     assert np.all(np.diff(shares) < 0)  # the leading share falls as γ grows
 
@@ -96,7 +99,7 @@ def test_degree_sweep_for_the_polynomial_kernel():
     spec = find_chart(at, "How well a straight line separates the classes, against d")
     degrees = decode(spec["data"][0]["x"])
     np.testing.assert_array_equal(degrees, np.arange(1, 9))
-    spec = find_chart(at, "Components 1 and 2 of kernel PCA<br><sup>Polynomial, 8 values")
+    spec = find_chart(at, "Components 1 and 2 of kernel PCA<br><sup>Polynomial, 8 values of degree")
     titles = panel_titles(spec)
     assert "<b>d = 3 ◀ yours</b>" in titles
 
@@ -117,3 +120,93 @@ def test_unlabelled_data_get_no_scores_but_the_spectrum():
     assert_clean(at)
     assert any("no class labels" in i.value for i in at.info)
     find_chart(at, "The spectrum flattens as γ grows")
+
+
+# --------------------------------------------------------------------------- issue 22
+
+
+def sampled_projection(dataset: str, n: int, kernel: str, **params):
+    from sklearn.decomposition import PCA
+
+    from experiments.kernel_diagnostics import subspace_similarity
+
+    X = datasets.load(dataset, n=n).X
+    Z = KernelPCA(2, kernel=kernel, **params).fit_transform(X)
+    return subspace_similarity(Z, PCA(2).fit_transform(X))
+
+
+def test_small_gamma_caption_is_the_rbf_one_for_rbf_and_the_l1_one_for_laplacian():
+    # Item 3: the Laplacian's small-γ limit is 1 − γ‖x − y‖₁, not a linear kernel.
+    rbf = text_of(open_app("choosing_gamma", {**CIRCLES, "gamma": 1}))
+    assert "k(x, y) ≈ 1 − γ‖x − y‖², which centres to 2γ x̃ᵀỹ: a linear kernel" in rbf
+    at = open_app("choosing_gamma", {**CIRCLES, "kernel": "laplacian", "gamma": 1})
+    assert_clean(at)
+    text = text_of(at)
+    assert "1 − γ‖x − y‖₁" in text and "not a linear kernel" in text
+    assert "1 − γ‖x − y‖²" not in text and "linear kernel in disguise" not in text
+    # The similarity it quotes is the one measured at the smallest γ of the panels.
+    spec = find_chart(at, "How well a straight line separates the classes, against γ")
+    smallest = decode(spec["data"][0]["x"])[0]
+    quoted = float(re.search(r"subspace similarity (\d\.\d{3})", text).group(1))
+    assert quoted == pytest.approx(
+        sampled_projection("circles", 200, "laplacian", gamma=smallest), abs=2e-3)
+
+
+def test_polynomial_with_c0_zero_sweeps_the_degree_and_c0_not_gamma():
+    # Item 4: (γ xᵀy)ᵈ: twelve identical γ panels would teach nothing.
+    at = open_app("choosing_gamma", {"dataset": "circles", "n": 120, "kernel": "poly",
+                                     "gamma": 2, "degree": 3, "coef0": 0})
+    assert_clean(at)
+    note = next(i.value for i in at.info if "γ only multiplies K" in i.value)
+    assert "monomials of degree exactly 3" in note
+    assert any(":green[**Check**]" in m.value and "10^(3/2)" in m.value for m in at.markdown)
+    titles = [spec["layout"]["title"]["text"] for spec in chart_specs(at)]
+    assert not any("values of γ" in t for t in titles), titles
+    find_chart(at, "How well a straight line separates the classes, against d")
+    spec = find_chart(at, "How well a straight line separates the classes, against c₀")
+    np.testing.assert_array_equal(decode(spec["data"][0]["x"]), list(COEF0_VALUES))
+    # The hint (for c₀ = 0 the degree only) sits with the degree sweep.
+    hint = next((w.value for w in at.warning if w.value.startswith("**Degree ")), None)
+    checked = any(c.value.startswith("γ check:") for c in at.caption)
+    assert hint is not None or checked
+
+
+@pytest.mark.parametrize("kernel", ["sigmoid", "laplacian", "poly"])
+def test_reference_marker_is_the_kernels_own(kernel):
+    # Item 7: the marker and the grid follow the kernel's reference, as the sidebar does.
+    from experiments.kernel_diagnostics import reference_gamma
+
+    at = open_app("choosing_gamma", {"dataset": "iris", "kernel": kernel, "gamma": 0.01,
+                                     "coef0": 1})
+    assert_clean(at)
+    reference = reference_gamma(datasets.load("iris").X, kernel)
+    spec = find_chart(at, "How well a straight line separates the classes, against γ")
+    marker = next(t for t in spec["data"] if t.get("name", "").endswith(f"γ = {reference:.3g}"))
+    assert marker["x"][0] == pytest.approx(reference)
+    assert "median heuristic" not in marker["name"]
+    assert f"= {reference:.3g} (the sidebar's reference too)" in text_of(at)
+
+
+def test_the_refused_sigmoid_computes_its_whole_sweep():
+    # Item 1: iris + sigmoid γ = 0.3, c₀ = 0 lost the whole sweep ("not symmetric").
+    at = open_app("choosing_gamma", {"dataset": "iris", "kernel": "sigmoid", "gamma": 0.3,
+                                     "coef0": 0})
+    assert_clean(at)
+    spec = find_chart(at, "How well a straight line separates the classes, against γ")
+    scores = decode(spec["data"][0]["y"])
+    assert len(scores) == 12 and np.all(np.isfinite(scores))
+
+
+def test_best_gamma_and_the_hint_rest_on_the_same_scores():
+    at = open_app("choosing_gamma", {**CIRCLES, "gamma": 1})
+    assert_clean(at)
+    hint = next(w.value for w in at.warning if w.value.startswith("**γ = 1 is too small"))
+    named = float(next(b.label for b in at.button if b.label.startswith("Use γ = "))
+                  .removeprefix("Use γ = "))
+    promised = int(re.search(rf"with γ = {named:g} they separate (\d+)%", hint).group(1))
+    spec = find_chart(at, "How well a straight line separates the classes, against γ")
+    gammas, two = decode(spec["data"][0]["x"]), decode(spec["data"][0]["y"])
+    assert named in gammas and round(two[list(gammas).index(named)]) == promised
+    best = int(re.search(r"Best γ = [\d.]+ \(of these 12 panels\): (\d+) %", text_of(at))
+               .group(1))
+    assert promised == best  # the hint names a γ as good as the panels' best

@@ -42,9 +42,9 @@ def test_component_maps_projections_and_eigenvalues_are_the_table_and_the_maps(d
     stem = "kpca-lab-scholkopf-toy-rbf-gamma10-component-maps"
     name, values = downloads.csv(at, "Eigenvalues (CSV)")
     assert name == f"{stem}-eigenvalues.csv"
-    shown = next(d.value for d in at.dataframe if "λ" in d.value.columns)
+    shown = next(d.value for d in at.dataframe if "μ" in d.value.columns)
     assert values["rank"].tolist() == shown["component"].tolist()
-    np.testing.assert_array_equal(values["eigenvalue"], shown["λ"])
+    np.testing.assert_array_equal(values["eigenvalue"], shown["μ"])
     np.testing.assert_allclose(100 * values["share_of_trace"], shown["% of trace(K̃)"],
                                rtol=1e-12)
     name, table = downloads.csv(at, "Projections: each map at the data points (CSV)")
@@ -71,7 +71,7 @@ def test_component_maps_by_degree_offer_each_degrees_eigenvalues(downloads):
     titles = [a["text"] for a in find_chart(at, "Polynomial kernel")["layout"]["annotations"]]
     assert len(titles) == len(spectra) == 12
     for title, row in zip(titles, spectra.itertuples(), strict=True):
-        assert title == (f"d = {row.degree} · y{row.rank}<br>λ = {row.eigenvalue:.3g}"
+        assert title == (f"d = {row.degree} · y{row.rank}<br>μ = {row.eigenvalue:.3g}"
                          f" · {100 * row.share_of_trace:.1f} %")
     data = datasets.load("parabola", n=N)
     Kc = center_kernel(compute_kernel(data.X, kernel="poly", gamma=1.0, degree=3, coef0=0.0))

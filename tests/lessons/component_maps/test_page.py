@@ -41,7 +41,7 @@ def test_fig4_maps_show_kernelpca_over_the_plane_and_the_paper_claims():
     titles = panel_titles(spec)
     for c, title in enumerate(titles):
         lam, share = model.eigenvalues_[c], 100 * model.explained_variance_ratio_[c]
-        assert title == f"y{c + 1}<br>λ = {lam:.3g} · {share:.1f} %"
+        assert title == f"y{c + 1}<br>μ = {lam:.3g} · {share:.1f} %"
     maps = contours(spec)
     assert len(maps) == 8
     # Any grid point: the value drawn is KernelPCA.transform there (float32 on the wire).
@@ -83,13 +83,13 @@ def test_fig_buttons_load_the_paper_settings():
     spec = find_chart(at, "Polynomial kernel (x·y)ᵈ: degrees 1–4")
     assert len(contours(spec)) == 12
     titles = panel_titles(spec)
-    assert titles[2].startswith("d = 1 · y3<br>λ = 0 ")  # linear: 2 components only
+    assert titles[2].startswith("d = 1 · y3<br>μ = 0 ")  # linear: 2 components only
     data = datasets.load("parabola", n=100, seed=0)
     for d in (1, 2, 3, 4):
         model = KernelPCA(3, kernel="poly", gamma=1.0, coef0=0.0, degree=d,
                           random_state=0).fit(data.X)
         lam = model.eigenvalues_[0]
-        assert titles[3 * (d - 1)].startswith(f"d = {d} · y1<br>λ = {lam:.3g} ")
+        assert titles[3 * (d - 1)].startswith(f"d = {d} · y1<br>μ = {lam:.3g} ")
 
 
 def test_maps_need_the_plane_and_offer_2d_datasets():

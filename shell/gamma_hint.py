@@ -1,0 +1,125 @@
+"""Is γ right for these data? The γ guidance of ``experiments.gamma_guidance`` on a page.
+
+The Explorer and Choosing γ show the same verdict from the same evidence: one search per
+dataset, options, standardisation, kernel and kernel parameters other than γ (a quick,
+bounded sweep on a stratified sample of at most ``gamma_guidance.SAMPLE_SIZE`` points),
+cached server-wide for built-in data and in the uploading session for an upload; then
+the verdict on the γ on screen (:func:`experiments.gamma_guidance.advise`), also cached.
+
+The search costs 0.3–1 s of CPU the first time, so a page asks for it *after* its first
+screen is drawn: :func:`slot` reserves the hint's place under the charts and
+:func:`fill` draws into it at the end of the script (at once when the search is cached).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from experiments import gamma_guidance
+from experiments.gamma_guidance import Guidance, Search
+from experiments.kernel_diagnostics import GAMMA_KERNELS
+from shell.admission import queued
+from shell.caches import bounded_cache, inputs, load_data
+from shell.memory import guard_memory
+from shell.sidebar import apply_kernel_params
+from shell.state import Settings, format_gamma
+
+PENDING = "Trying other values of γ on these data…"
+
+
+def search_key(settings: Settings) -> tuple:
+    """What the search depends on: everything but γ (one search serves every γ)."""
+    params = {k: v for k, v in settings.kernel_params().items() if k != "gamma"}
+    return (settings.dataset, settings.dataset_options, settings.standardize,
+            settings.kernel, tuple(sorted(params.items())))
+
+
+# An entry is small: the sample's row numbers, linear PCA's plane on it (≤ 600 × 2) and
+# about a dozen trials of a few numbers each.
+@bounded_cache(max_entries=32)
+def _search(key: tuple, _settings: Settings) -> Search | None:
+    data = load_data(_settings.dataset, _settings.dataset_options)
+    X = inputs(_settings)
+    size = min(len(X), gamma_guidance.SAMPLE_SIZE)
+    # K and K̃ of the sample (K̃ overwrites K) plus the eigensolver's working copy.
+    guard_memory(size, copies=2, what="the γ search's kernel matrix")
+    with queued(size, copies=2, what="the γ search"):
+        return gamma_guidance.search(X, data.y, kernel=_settings.kernel,
+                                     kernel_params=_settings.kernel_params())
+
+
+def search(settings: Settings) -> Search | None:
+    """The cached search for these data and kernel (None for kernels without γ)."""
+    if settings.kernel not in GAMMA_KERNELS:
+        return None
+    return _search(search_key(settings), _settings=settings)
+
+
+def is_cached(settings: Settings) -> bool:
+    return (settings.kernel not in GAMMA_KERNELS
+            or _search.cached(search_key(settings), _settings=settings) is not None)
+
+
+@bounded_cache(max_entries=64)  # a handful of numbers and sentences an entry
+def guidance(settings: Settings, shown_score: float | None) -> Guidance | None:
+    """The verdict on the γ (and degree) of ``settings``: one more kernel PCA of the sample
+    at most. ``shown_score``: what the page shows for components 1–2 on all points."""
+    found = search(settings)
+    if found is None:
+        return None
+    data = load_data(settings.dataset, settings.dataset_options)
+    return gamma_guidance.advise(found, inputs(settings), data.y,
+                                 kernel_params=settings.kernel_params(),
+                                 shown_score=shown_score)
+
+
+def slot(settings: Settings):
+    """The hint's place on the page, saying it is on its way when it is not cached."""
+    place = st.empty()
+    if not is_cached(settings):
+        place.caption(PENDING)
+    return place
+
+
+def fill(place, settings: Settings, shown_score: float | None, *, key: str) -> Guidance | None:
+    """Draw the verdict into ``place``: the hint with its one-click fix, or a line saying
+    that nothing tried does clearly better (labelled data)."""
+    verdict = guidance(settings, shown_score)
+    with place.container():
+        show(verdict, settings, key=key)
+    return verdict
+
+
+def show(verdict: Guidance | None, settings: Settings, *, key: str) -> None:
+    if verdict is None:
+        return
+    hint = verdict.hint
+    if hint is None:
+        if verdict.from_labels:
+            st.caption(no_hint_text(verdict))
+        return
+    text_col, button_col = st.columns([5, 1], vertical_alignment="center")
+    # A "linear" symptom without labels is an observation, not a fault.
+    box = text_col.info if hint.kind == "linear" else text_col.warning
+    box(hint.text, icon=":material/tune:")
+    degree = hint.degree if hint.degree is not None and hint.degree != settings.degree else None
+    button_col.button(hint.button, key=key, on_click=apply_kernel_params,
+                      args=(hint.gamma, degree), width="stretch")
+
+
+def no_hint_text(verdict: Guidance) -> str:
+    """Labelled data, no hint: what was tried and how the γ on screen compares."""
+    best = verdict.best
+    what = f"γ = {format_gamma(best.gamma)}"
+    if best.degree is not None:
+        what += f", degree {best.degree}"
+    sample = ("" if verdict.n_sample == verdict.n_total else
+              f" on a stratified sample of {verdict.n_sample:,} of the {verdict.n_total:,} "
+              "points")
+    here = ("" if verdict.current_score is None else
+            f"; here {100 * verdict.current_score:.0f}%")
+    return (
+        f"γ check: {verdict.n_tried} settings tried{sample}; none separates components 1–2 "
+        f"clearly better than this one (best: {100 * verdict.best_score:.0f}% with {what}"
+        f"{here}; linear PCA {100 * verdict.linear_score:.0f}%)."
+    )
