@@ -43,6 +43,10 @@ LINEAR_PCA_COLOUR = "#7F7F7F"
 REFERENCE_COLOUR = "#8C8C8C"
 FADED_OPACITY = 0.12
 
+# The y axis drawn at the x axis's scale, its plot area shrunk to fit (rather than its
+# range stretched): for 2-D coordinates in one space.
+EQUAL_SCALE = dict(scaleanchor="x", scaleratio=1, constrain="domain")
+
 BASE_LAYOUT = dict(
     margin=dict(l=10, r=10, t=50, b=10),
     font=dict(size=14),
@@ -88,7 +92,13 @@ def point_scatter(
     height: int | None = None,
     rows: np.ndarray | None = None,
 ) -> go.Figure:
-    """Scatter of the rows of Z (2 or 3 columns), one trace per class.
+    """Scatter of the rows of Z (2 or 3 columns), one trace per class, drawn to scale.
+
+    A 2-D scatter has equal scales on its axes (one unit is as many pixels across as up):
+    its columns are coordinates in one space (the inputs, linear or kernel principal
+    components: distances in the picture are the distances the method sees), so a circle
+    stays a circle and a rotation looks like one. The plot area shrinks along the axis
+    with the smaller spread rather than stretching it.
 
     Each point carries its row index as ``customdata`` (shown on hover and returned by
     box/lasso selections): its row of Z, or ``rows[i]`` when Z holds a sample of the data
@@ -128,8 +138,8 @@ def point_scatter(
     if height is not None:
         fig.update_layout(height=height)
     if dims == 2:
-        fig.update_xaxes(title=axis_titles[0])
-        fig.update_yaxes(title=axis_titles[1])
+        fig.update_xaxes(title=axis_titles[0], constrain="domain")
+        fig.update_yaxes(title=axis_titles[1], **EQUAL_SCALE)
     else:
         # Small axis-title font and no side margins: 3-D titles are drawn inside the
         # scene and are clipped at the figure's edge otherwise.
