@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.browser import HAS_CHROMIUM, TIMEOUT_MS, assert_no_exception, shot
+from tests.support.browser import HAS_CHROMIUM, TIMEOUT_MS, assert_no_exception
 
 pytestmark = [
     pytest.mark.browser,
