@@ -11,6 +11,7 @@ from plotly.subplots import make_subplots
 
 from shell.figures import (
     BASE_LAYOUT,
+    EQUAL_SCALE,
     KEPT_COLOUR,
     LINEAR_PCA_COLOUR,
     REFERENCE_COLOUR,
@@ -49,7 +50,8 @@ def small_multiples(
 
     ``projections`` is (m, n, 2), signs already aligned. ``reference`` marks the panel
     nearest the kernel's reference γ with ``reference_label`` (γ only). Axes carry no
-    numbers: each panel has its own scale, and only the shape matters.
+    numbers: each panel has its own scale (the same across and up), and only the shape
+    matters.
     """
     m, n, _ = projections.shape
     rows = -(-m // columns)
@@ -79,8 +81,11 @@ def small_multiples(
                 ),
                 row=row + 1, col=col + 1,
             )
+        axis = "" if i == 0 else str(i + 1)
+        # Each panel to its own scale, but the same scale across and up: shapes are true.
+        fig.update_layout({f"xaxis{axis}": dict(constrain="domain"),
+                           f"yaxis{axis}": {**EQUAL_SCALE, "scaleanchor": f"x{axis}"}})
         if i == current:
-            axis = "" if i == 0 else str(i + 1)
             fig.add_shape(
                 type="rect", xref=f"x{axis} domain", yref=f"y{axis} domain",
                 x0=-0.02, x1=1.02, y0=-0.02, y1=1.0,

@@ -9,7 +9,14 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from shell.figures import BASE_LAYOUT, CENTERED_SCALE, class_colour, class_name, classes
+from shell.figures import (
+    BASE_LAYOUT,
+    CENTERED_SCALE,
+    EQUAL_SCALE,
+    class_colour,
+    class_name,
+    classes,
+)
 
 PANEL_HEIGHT = 250
 MAX_POINTS_DRAWN = 600  # per panel; the data on top of a map is context, not the subject
@@ -107,6 +114,11 @@ def map_grid(
             )
     fig.update_xaxes(showgrid=False, zeroline=False)
     fig.update_yaxes(showgrid=False, zeroline=False)
+    # The plane to scale: a unit across is as long as a unit up in every panel.
+    for i in range(len(panels)):
+        axis = "" if i == 0 else str(i + 1)
+        fig.update_layout({f"xaxis{axis}": dict(constrain="domain"),
+                           f"yaxis{axis}": {**EQUAL_SCALE, "scaleanchor": f"x{axis}"}})
     for c in range(columns):
         fig.update_xaxes(title_text=axis_titles[0], row=rows, col=c + 1)
     for r in range(rows):

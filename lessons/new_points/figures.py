@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from shell.figures import BASE_LAYOUT, class_colour, class_name, classes
+from shell.figures import BASE_LAYOUT, EQUAL_SCALE, class_colour, class_name, classes
 
 NEW_POINT_COLOUR = "#111111"
 POSITIVE_TERM, NEGATIVE_TERM = "#D62728", "#1F77B4"
@@ -73,8 +73,8 @@ def projection_with_heldout(
                 hovertemplate=(f"{new_point_label}<br>(%{{x:.4g}}, %{{y:.4g}})<extra></extra>"),
             )
         )
-    fig.update_xaxes(title=axis_titles[0])
-    fig.update_yaxes(title=axis_titles[1])
+    fig.update_xaxes(title=axis_titles[0], constrain="domain")
+    fig.update_yaxes(title=axis_titles[1], **EQUAL_SCALE)  # coordinates in one space
     layout = dict(BASE_LAYOUT)
     # Below the plot, clear of the axis title: two half-width charts have no room at the side.
     layout["legend"] = dict(orientation="h", yanchor="top", y=-0.3, itemsizing="constant",
@@ -120,7 +120,7 @@ def terms_in_input_space(
         )
     )
     fig.update_xaxes(title=axis_titles[0], constrain="domain")
-    fig.update_yaxes(title=axis_titles[1], scaleanchor="x", constrain="domain")
+    fig.update_yaxes(title=axis_titles[1], **EQUAL_SCALE)
     layout = dict(BASE_LAYOUT)
     layout["legend"] = dict(orientation="h", y=-0.22, itemsizing="constant")
     fig.update_layout(title=title, height=460, **layout)

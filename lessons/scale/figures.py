@@ -10,6 +10,7 @@ import plotly.graph_objects as go
 
 from shell.figures import (
     BASE_LAYOUT,
+    EQUAL_SCALE,
     LINEAR_PCA_COLOUR,
     PALETTE,
     REFERENCE_COLOUR,
@@ -216,6 +217,6 @@ def overlay_figure(
             hovertemplate=f"approximation, point %{{customdata}} ({name})<extra></extra>",
         ))
     fig.update_layout(title=title, legend=LEGEND_BELOW, height=480, **LAYOUT)
-    fig.update_xaxes(title="component 1")
-    fig.update_yaxes(title="component 2", scaleanchor="x", scaleratio=1)
+    fig.update_xaxes(title="component 1", constrain="domain")
+    fig.update_yaxes(title="component 2", **EQUAL_SCALE)
     return fig
