@@ -25,6 +25,9 @@ from typing import Any
 from ._types import Dataset, DatasetInfo, Option
 from .csv_loader import (
     BINARY_SIGNATURES,
+    MAX_BYTES,
+    MAX_COLUMNS,
+    MAX_ROWS,
     CSVCheck,
     CSVError,
     check_csv,
@@ -61,6 +64,9 @@ from .usps import (
 
 __all__ = [
     "BINARY_SIGNATURES",
+    "MAX_BYTES",
+    "MAX_COLUMNS",
+    "MAX_ROWS",
     "CSVCheck",
     "CSVError",
     "Dataset",

@@ -37,7 +37,10 @@ __all__ = [
     "MAX_ROW_CHARS", "MIN_ROWS", "check_csv", "csv_digest", "guess_label_column", "load_csv",
 ]
 
-MAX_BYTES = 200 * 2**20  # Streamlit's default upload limit
+# The app's upload limit: 20 MB, in the 10^6-byte megabytes the browser's uploader counts
+# and shows (.streamlit/config.toml's server.maxUploadSize is in those MB as well; the
+# server itself lets 20 MiB through, so this is the limit that holds, and says so).
+MAX_BYTES = 20 * 10**6
 MIN_ROWS = 3
 
 BINARY_SIGNATURES = {
@@ -140,7 +143,7 @@ def _read_bytes(source: bytes | str | os.PathLike) -> tuple[bytes, str]:
 
 def _refuse_size(size: int) -> None:
     raise CSVError(
-        f"The file is {size / 2**20:.1f} MB; the app's limit is {MAX_BYTES // 2**20} MB. "
+        f"The file is {size / 10**6:.1f} MB; the app's limit is {MAX_BYTES // 10**6} MB. "
         "Upload a smaller sample."
     )
 

@@ -304,7 +304,7 @@ def _refuse_rows(text: str) -> None:
 
 
 def _refuse_long_row(text: str, line: re.Match, row_start: int, number: int) -> None:
-    limit = f"{MAX_ROW_CHARS // 2**20} MB"
+    limit = f"{MAX_ROW_CHARS:,} characters"
     if row_start < number:
         raise CSVError(
             f"The row that starts on line {row_start:,} runs on past line {number:,}, for "

@@ -6,7 +6,9 @@ module turns a :class:`Settings` into query parameters and back.
 
 A link is untrusted input. :func:`settings_from_query` never raises: every bad or stale
 parameter falls back to its default and yields one plain-English warning saying what
-was wrong and what was used instead.
+was wrong and what was used instead. The warnings are Markdown: whatever they repeat
+from the link is :func:`shell.text.quoted` (shortened, and shown as typed: never a link,
+an image or formatting).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import datasets
 from experiments.kernel_diagnostics import format_ratio
 from kpca_core import KERNELS
 from shell.registry import LESSONS
+from shell.text import quoted
 
 DEFAULT_DATASET = "circles"
 # An uploaded file: not in datasets.available(), cannot travel in a link.
@@ -54,6 +57,8 @@ PAGE_PARAMS: dict[str, tuple[str, ...]] = {
     lesson.url_path: lesson.link_params for lesson in LESSONS if lesson.link_params
 }
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+# A link with thousands of made-up parameters gets a warning that names a few.
+MAX_NAMED_UNKNOWN = 5
 
 
 @dataclass(frozen=True)
@@ -184,7 +189,7 @@ def settings_from_query(query: Mapping[str, Any]) -> tuple[Settings, list[str]]:
         dataset = DEFAULT_DATASET
     elif dataset not in catalogue:
         warnings.append(
-            f"The link asks for dataset `{dataset}`, which does not exist; showing "
+            f"The link asks for dataset {quoted(dataset)}, which does not exist; showing "
             f"`{DEFAULT_DATASET}` instead. Known datasets: {', '.join(catalogue)}."
         )
         dataset = DEFAULT_DATASET
@@ -202,7 +207,7 @@ def settings_from_query(query: Mapping[str, Any]) -> tuple[Settings, list[str]]:
     kernel = query.get(Q_KERNEL, settings.kernel)
     if kernel not in KERNELS:
         warnings.append(
-            f"The link asks for kernel `{kernel}`, which does not exist; using "
+            f"The link asks for kernel {quoted(kernel)}, which does not exist; using "
             f"`{settings.kernel}`. Known kernels: {', '.join(KERNELS)}."
         )
         kernel = settings.kernel
@@ -232,14 +237,18 @@ def settings_from_query(query: Mapping[str, Any]) -> tuple[Settings, list[str]]:
         if raw in _TRUE or raw in _FALSE:
             standardize = raw in _TRUE
         else:
-            warnings.append(f"Link parameter `{Q_STANDARDIZE}` should be 1 or 0, not `{raw}`.")
+            warnings.append(
+                f"Link parameter `{Q_STANDARDIZE}` should be 1 or 0, not {quoted(raw)}.")
 
     known = {Q_DATASET, Q_KERNEL, Q_COMPONENTS, Q_STANDARDIZE, Q_PROJECTOR, *Q_PARAMS}
     known |= {name for names in PAGE_PARAMS.values() for name in names}
     known |= {opt.name for info in catalogue.values() for opt in info.options}
     unknown = sorted(set(query) - known)
     if unknown:
-        warnings.append(f"Ignored unknown link parameter(s): {', '.join(unknown)}.")
+        named = ", ".join(quoted(name) for name in unknown[:MAX_NAMED_UNKNOWN])
+        more = len(unknown) - MAX_NAMED_UNKNOWN
+        warnings.append(f"Ignored unknown link parameter(s): {named}"
+                        + (f" and {more:,} more." if more > 0 else "."))
 
     settings = replace(
         settings,
@@ -259,7 +268,7 @@ def parse_option(opt: datasets.Option, raw: Any) -> tuple[Any, str | None]:
         by_text = {str(choice): choice for choice in opt.choices}
         if text in by_text:
             return by_text[text], None
-        return None, f"`{text}` is not one of {', '.join(by_text)}."
+        return None, f"{quoted(text)} is not one of {', '.join(by_text)}."
     if opt.kind == "int":
         return _parse_int(text, opt.low, opt.high)
     value, problem = _parse_float(text, opt.low, opt.high)
@@ -271,7 +280,8 @@ def parse_gamma(raw: Any) -> tuple[float | None, str | None]:
     if problem:
         return None, problem
     if not GAMMA_MIN <= value <= GAMMA_MAX:
-        return None, f"γ must be between {GAMMA_MIN:g} and {GAMMA_MAX:g} (γ > 0), got {value:g}."
+        return None, (f"γ must be between {GAMMA_MIN:g} and {GAMMA_MAX:g} (γ > 0), got "
+                      f"{_shown_number(value)}.")
     return value, None
 
 
@@ -287,8 +297,8 @@ def _parse_int(raw: Any, low: Any, high: Any) -> tuple[int | None, str | None]:
     text = str(raw).strip()
     try:
         value = int(text)
-    except ValueError:
-        return None, f"`{text}` is not a whole number."
+    except ValueError:  # also past Python's 4,300 digits for int(str)
+        return None, f"{quoted(text)} is not a whole number."
     return _check_range(value, low, high)
 
 
@@ -297,16 +307,34 @@ def _parse_float(raw: Any, low: Any, high: Any) -> tuple[float | None, str | Non
     try:
         value = float(text)
     except ValueError:
-        return None, f"`{text}` is not a number."
+        return None, f"{quoted(text)} is not a number."
+    if math.isinf(value) and "inf" not in text.lower():  # a number past ±1.8e308
+        return None, (f"{quoted(text)} is outside the allowed range "
+                      f"[{_shown_number(low)}, {_shown_number(high)}].")
     if not math.isfinite(value):
-        return None, f"`{text}` is not a finite number."
+        return None, f"{quoted(text)} is not a finite number."
     return _check_range(value, low, high)
 
 
 def _check_range(value, low, high):
+    # Compared as they are: float() of an integer past 1e308 overflows (a link with a
+    # 400-digit n, seed, degree or components gets this message, not a traceback).
     if (low is not None and value < low) or (high is not None and value > high):
-        return None, f"{value:g} is outside the allowed range [{low:g}, {high:g}]."
+        allowed = f"[{_shown_number(low)}, {_shown_number(high)}]"
+        return None, f"{_shown_number(value)} is outside the allowed range {allowed}."
     return value, None
+
+
+def _shown_number(value) -> str:
+    """A number for a message: ``:g``, or a huge integer by its length (never its digits)."""
+    if value is None:
+        return "no limit"
+    if isinstance(value, int) and abs(value) >= 10**15:
+        # Exact where str() may spell it (Python stops at 4,300 digits), else estimated.
+        digits = (len(str(abs(value))) if value.bit_length() < 14_000
+                  else int(value.bit_length() * math.log10(2)) + 1)
+        return f"{'a negative' if value < 0 else 'an'} integer of about {digits:,} digits"
+    return f"{value:g}"
 
 
 def _format_value(value: Any) -> str:
@@ -344,7 +372,7 @@ def parse_page_number(raw: Any, *, param: str, noun: str, owner: str, count: int
     try:
         number = int(text)
     except ValueError:
-        return 1, f"`{param}={text}` is not a {noun} number; {fallback}."
+        return 1, f"`{param}=`{quoted(text)} is not a {noun} number; {fallback}."
     if not 1 <= number <= count:
-        return 1, f"{owner} 1 to {count}, not {number}; {fallback}."
+        return 1, f"{owner} 1 to {count}, not {_shown_number(number)}; {fallback}."
     return number, None

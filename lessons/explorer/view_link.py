@@ -14,6 +14,7 @@ from typing import Any
 import streamlit as st
 
 from shell.state import COMPONENTS_MAX
+from shell.text import quoted
 
 Q_VIEW, Q_AXES = "view", "axes"
 VIEW_2D, VIEW_3D = "2-D", "3-D"
@@ -26,7 +27,7 @@ def view_from_query(query: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]
     """The Explorer's view from a link: ``view=3d`` and ``axes=1,3`` or ``2,3,4`` (1-based).
 
     Returns ``{"dims": "2-D"|"3-D", "axes": (i, j)}`` with only what the link holds, and
-    one warning per bad value.
+    one warning per bad value (Markdown, with the link's text :func:`shell.text.quoted`).
     """
     query = {str(k): (v[-1] if isinstance(v, list | tuple) and v else v) for k, v in query.items()}
     view: dict[str, Any] = {}
@@ -36,7 +37,7 @@ def view_from_query(query: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]
         if raw in _VIEW_CODES:
             view["dims"] = _VIEW_CODES[raw]
         else:
-            warnings.append(f"Link parameter `{Q_VIEW}` should be 2d or 3d, not `{raw}`.")
+            warnings.append(f"Link parameter `{Q_VIEW}` should be 2d or 3d, not {quoted(raw)}.")
     if Q_AXES in query:
         raw = str(query[Q_AXES]).strip()
         parts = raw.split(",")
@@ -51,7 +52,7 @@ def view_from_query(query: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]
         else:
             warnings.append(
                 f"Link parameter `{Q_AXES}` should be two or three different components such "
-                f"as 1,2 or 1,2,3, not `{raw}`."
+                f"as 1,2 or 1,2,3, not {quoted(raw)}."
             )
     return view, warnings
 

@@ -10,21 +10,22 @@ import numpy as np
 import pytest
 
 from datasets import CSVError, check_csv, load_csv
-from datasets.csv_loader import MAX_COLUMNS, MAX_ROW_CHARS
+from datasets.csv_loader import MAX_BYTES, MAX_COLUMNS, MAX_ROW_CHARS
 
 MiB = 2**20
 
-# 20 MiB files, the server's upload limit (issue 27's three hostile shapes).
+# Files at the app's upload limit, 20 MB (issue 27's three hostile shapes, and one cell).
 OVER_LIMIT = {
-    "tiny rows": (lambda: b"v\n" + b"12\n" * 6_990_000,
-                  ["more than 5,000 data rows", "6,990,001 lines",
+    "tiny rows": (lambda: b"v\n" + b"12\n" * 6_660_000,
+                  ["more than 5,000 data rows", "6,660,001 lines",
                    "the app's limit is 5,000 rows"]),
-    "many columns": (lambda: (b"12," * 69_899 + b"12\n") * 100,
-                     ["69,900 columns (line 1)", "the app's limit is 1,000 columns"]),
-    "one huge line": (lambda: b"12," * 6_989_999 + b"12\n",
-                      ["6,990,000 columns (line 1)", "the app's limit is 1,000 columns"]),
-    "one huge cell": (lambda: b"1" * (20 * MiB - 1) + b"\n",
-                      ["Line 1 is 20,971,519 characters long", "rows of at most 1 MB"]),
+    "many columns": (lambda: (b"12," * 66_599 + b"12\n") * 100,
+                     ["66,600 columns (line 1)", "the app's limit is 1,000 columns"]),
+    "one huge line": (lambda: b"12," * 6_659_999 + b"12\n",
+                      ["6,660,000 columns (line 1)", "the app's limit is 1,000 columns"]),
+    "one huge cell": (lambda: b"1" * (MAX_BYTES - 1) + b"\n",
+                      ["Line 1 is 19,999,999 characters long",
+                       f"rows of at most {MAX_ROW_CHARS:,} characters"]),
 }
 
 
@@ -42,7 +43,7 @@ def refusal_and_traced_peak(function, data: bytes) -> tuple[str, int]:
 def test_an_over_limit_file_is_refused_with_memory_bounded_by_its_size(shape):
     make, fragments = OVER_LIMIT[shape]
     data = make()
-    assert 19 * MiB < len(data) <= 20 * MiB
+    assert 0.99 * MAX_BYTES < len(data) <= MAX_BYTES
     message, peak = refusal_and_traced_peak(load_csv, data)
     for fragment in fragments:
         assert fragment in message

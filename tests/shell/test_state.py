@@ -69,7 +69,7 @@ def test_link_only_holds_the_parameters_the_kernel_uses():
         ({"components": "500"}, "outside the allowed range", "n_components", 3),
         ({"components": "1"}, "outside the allowed range", "n_components", 3),
         ({"std": "maybe"}, "should be 1 or 0", "standardize", False),
-        ({"colour": "red"}, "unknown link parameter(s): colour", "dataset", "circles"),
+        ({"colour": "red"}, "unknown link parameter(s): “colour”", "dataset", "circles"),
     ],
 )
 def test_bad_link_parameter_warns_and_uses_the_default(query, needle, field, expected):
