@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from shell.registry import LESSONS  # noqa: E402
-from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, RssSampler, Server  # noqa: E402
+from tests.support.browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, RssSampler, Server  # noqa: E402
 
 USPS_2000 = "dataset=usps&split=train&n=2000&kernel=poly&gamma=0.00390625&degree=3&coef0=1"
 # (dataset+kernel query, components) pairs; pages are cycled over these.
@@ -69,6 +69,8 @@ DRAWN_JS = """() => {
   return Array.from(document.querySelectorAll('.js-plotly-plot')).every(p => p._fullLayout);
 }"""
 TIMEOUT_MS = 300_000
+PRESSES = 3
+PRESS_TIMEOUT_MS = 20_000
 
 
 @dataclass
@@ -127,12 +129,8 @@ async def run_session(context, base_url: str, session: Session, start: float) ->
         session.errors += await _problems(page)
         _check_url(session, page.url, session.components, "first view")
 
-        slider = page.locator('[data-testid="stSidebar"] [data-testid="stSlider"]').filter(
-            has_text="Number of components"
-        )
         changed = time.perf_counter()
-        await slider.get_by_role("slider").focus()
-        await page.keyboard.press("ArrowRight")
+        await _one_more_component(page, session.components)
         await page.wait_for_function(
             "n => location.search.includes('components=' + n)",
             arg=session.components + 1, timeout=TIMEOUT_MS,
@@ -142,9 +140,51 @@ async def run_session(context, base_url: str, session: Session, start: float) ->
         session.errors += await _problems(page)
         _check_url(session, page.url, session.components + 1, "after the change")
     except Exception as error:  # noqa: BLE001 - any failure is a reported error, not a crash
-        session.errors.append(f"{type(error).__name__}: {str(error)[:200]}")
+        session.errors.append(f"{type(error).__name__}: {str(error)[:200]}"
+                              + await _what_the_page_shows(page, session))
     finally:
         await page.close()
+
+
+async def _one_more_component(page, components: int) -> None:
+    """Press → on the sidebar's components slider until it shows ``components + 1``.
+
+    A key press that lands while the page is being redrawn (the slider replaced by its
+    next copy) is lost, as it would be for a student, who would press again; the slider's
+    own value says whether the press counted, so a slow rerun is never pressed twice.
+    """
+    slider = page.locator('[data-testid="stSidebar"] [data-testid="stSlider"]').filter(
+        has_text="Number of components"
+    ).get_by_role("slider")
+    for _ in range(PRESSES):
+        if await slider.input_value() == str(components + 1):
+            return
+        await slider.focus()
+        await page.keyboard.press("ArrowRight")
+        try:
+            await page.wait_for_function(
+                """n => { const s = document.querySelector('[data-testid="stSidebar"]');
+                   return s && Array.from(s.querySelectorAll('[role="slider"], input')).some(
+                       e => e.getAttribute('aria-label') === 'Number of components'
+                            && e.value === String(n)); }""",
+                arg=components + 1, timeout=PRESS_TIMEOUT_MS, polling=100,
+            )
+            return
+        except Exception:  # noqa: BLE001 - not counted yet: look again, press again
+            continue
+    raise RuntimeError(f"the components slider never showed {components + 1} "
+                       f"after {PRESSES} presses")
+
+
+async def _what_the_page_shows(page, session: Session) -> str:
+    """For a failure: where the page is, what it says, and a screenshot in tests/artifacts."""
+    try:
+        shot = ARTIFACTS / f"classroom-session-{session.number}.png"
+        await page.screenshot(path=str(shot), full_page=True, timeout=10_000)
+        text = " ".join((await page.inner_text("body", timeout=10_000)).split())
+        return f" | at {page.url} | shows: {text[:400]} | screenshot: {shot.name}"
+    except Exception as error:  # noqa: BLE001 - the page may be gone
+        return f" | page unreadable ({type(error).__name__})"
 
 
 async def _drive(base_url: str, sessions: list[Session]) -> None:
