@@ -24,7 +24,7 @@ PURE_LESSON_MODULES = {"experiment", "figures", "formulas", "paper_table", "appr
 # The shell modules without Streamlit: the figures every page shares, the registry, and the
 # settings model with its link parsing.
 PURE_SHELL_MODULES = {"shell", "shell.figures", "shell.kernel_figures", "shell.registry",
-                      "shell.state"}
+                      "shell.state", "shell.text"}
 
 
 def module_name(path: Path) -> str:

@@ -137,7 +137,7 @@ def test_the_best_gamma_label_sits_away_from_your_gamma_line():
 
     def label_side(current):
         fig = separability_vs_value(values, scores, scores, k=3, linear_two=None, param="gamma",
-                                    best=2, current_value=current, median_value=None, title="")
+                                    best=2, current_value=current, reference_value=None, title="")
         star = next(t for t in fig.data if t.name.startswith("best"))
         return star.textposition
 
