@@ -47,6 +47,10 @@ SWEEP_MAX_N = SAMPLE_SIZE
 # other cost far more: measured on circles n = 500 with the machine loaded, one sweep
 # took 22–50 s with the default threads and 4.9–5.3 s with one.
 SWEEP_BLAS_THREADS = 1
+# A spectrum is flat when μ₁ is within this much of trace(K̃) / (n − 1), the value every
+# eigenvalue takes when K̃ = c (I − 1/n) (an RBF K ≈ I): no direction stands out, and the
+# projection is one arbitrary pair of many equal directions.
+FLAT_WITHIN = 0.1
 
 Progress = Callable[[float, str], None]
 SYMBOLS = {"gamma": "γ", "degree": "d", "coef0": "c₀"}
@@ -170,6 +174,12 @@ class Sweep:
     def flat_share(self) -> float:
         """μ₁ / trace(K̃) when K̃ = c (I − 1/n) (K = I): every direction alike, 1 / (n − 1)."""
         return 1.0 / (self.n - 1)
+
+    @property
+    def flat(self) -> np.ndarray:
+        """Which values give a flat spectrum: μ₁ / trace(K̃) within ``FLAT_WITHIN`` of
+        1 / (n − 1) (bool per value)."""
+        return self.top_share <= (1.0 + FLAT_WITHIN) * self.flat_share
 
     def best_index(self, scores: np.ndarray | None = None) -> int | None:
         """Index of the best score (first 2 components by default); ties → smallest value.

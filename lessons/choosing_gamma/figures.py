@@ -45,13 +45,15 @@ def small_multiples(
     reference_label: str = "",
     columns: int = 6,
     title: str,
+    notes: Sequence[str] | None = None,
 ) -> go.Figure:
     """One 2-D projection per parameter value; the current panel framed in red.
 
     ``projections`` is (m, n, 2), signs already aligned. ``reference`` marks the panel
-    nearest the kernel's reference γ with ``reference_label`` (γ only). Axes carry no
-    numbers: each panel has its own scale (the same across and up), and only the shape
-    matters.
+    nearest the kernel's reference γ with ``reference_label`` (γ only). ``notes`` adds a
+    word to a panel's title ("" for none), e.g. "K ≈ I" where the spectrum is flat. Axes
+    carry no numbers: each panel has its own scale (the same across and up), and only the
+    shape matters.
     """
     m, n, _ = projections.shape
     rows = -(-m // columns)
@@ -62,6 +64,8 @@ def small_multiples(
             text = f"<b>{text} ◀ {'yours' if current_exact else 'nearest yours'}</b>"
         if reference is not None and i == reference:
             text += f" · {reference_label}"
+        if notes is not None and notes[i]:
+            text += f" · {notes[i]}"
         titles.append(text)
     fig = make_subplots(rows=rows, cols=columns, subplot_titles=titles,
                         horizontal_spacing=0.02, vertical_spacing=0.12)

@@ -29,6 +29,7 @@ from lessons.choosing_gamma.experiment import (
     sweep,
 )
 from lessons.choosing_gamma.figures import (
+    format_swept_value,
     separability_vs_value,
     share_vs_value,
     small_multiples,
@@ -172,6 +173,33 @@ def panel_mark(kernel: str) -> str:
     return "median" if kernel == "rbf" else "reference"
 
 
+def _bounded(settings: Settings) -> bool:
+    """k(x, x) = 1 and 0 < k ≤ 1: a flat spectrum then means K ≈ I."""
+    return settings.kernel in ("rbf", "laplacian")
+
+
+def flat_panel_label(settings: Settings) -> str:
+    return "K ≈ I" if _bounded(settings) else "flat spectrum"
+
+
+def flat_note(result: Sweep, settings: Settings) -> str:
+    """What the panels marked flat show, from their numbers ('' when none is flat)."""
+    flat = np.flatnonzero(result.flat)
+    if not len(flat):
+        return ""
+    values = ", ".join(format_swept_value(result.param, result.values[i]) for i in flat)
+    spread = max(result.evaluations[i].leading_share[0] / result.flat_share - 1 for i in flat)
+    text = (f" Panels marked '{flat_panel_label(settings)}' ({values}): the largest "
+            f"eigenvalue μ₁ of K̃ is within {100 * spread:.1f} % of trace(K̃)/(n − 1), "
+            "the value every eigenvalue takes when all directions are alike")
+    if _bounded(settings):
+        similarity = max(result.evaluations[i].mean_similarity for i in flat)
+        text += (f"; the mean k(xᵢ, xⱼ) of two different points is at most {similarity:.2g}, "
+                 "so K is nearly the identity: every point resembles only itself")
+    return text + (". Their pictures are one arbitrary pair of many equal directions: "
+                   "what this kernel width gives, not an error.")
+
+
 def panels(result: Sweep, data, settings: Settings) -> None:
     param = result.param
     value = getattr(settings, param)
@@ -182,10 +210,12 @@ def panels(result: Sweep, data, settings: Settings) -> None:
     rows = stratified_rows(len(data.X), data.y, SWEEP_MAX_N)
     y = None if data.y is None else data.y[rows]
     symbol = PARAM_NAMES[param]
+    flat_label = flat_panel_label(settings)
     fig = small_multiples(
         aligned, result.values, y, data.target_names, param=param, current=current,
         current_exact=exact, reference=marked,
         reference_label=panel_mark(settings.kernel), columns=4,
+        notes=[flat_label if flat else "" for flat in result.flat],
         title=f"Components 1 and 2 of kernel PCA<br><sup>{KERNELS[settings.kernel].title}, "
               f"{len(result.values)} values of {symbol}</sup>",
     )
@@ -200,7 +230,7 @@ def panels(result: Sweep, data, settings: Settings) -> None:
         text += (f" '{panel_mark(settings.kernel)}' marks the panel nearest this kernel's "
                  f"reference for these data, γ = {REFERENCE_FORMULA[settings.kernel]} = "
                  f"{result.reference:.3g} (the sidebar's reference too).")
-    st.caption(text + _subsample_note(result, data))
+    st.caption(text + flat_note(result, settings) + _subsample_note(result, data))
     shown = result.values[current]
     at = replace(settings, **{param: int(shown) if param == "degree" else float(shown)})
     exports.csv_download(
