@@ -27,7 +27,7 @@ from sklearn.decomposition import PCA
 from threadpoolctl import threadpool_limits
 
 from experiments.gamma_guidance import SAMPLE_SIZE
-from experiments.kernel_diagnostics import subspace_similarity
+from experiments.kernel_diagnostics import format_gamma, subspace_similarity
 from experiments.kpca_steps import fit_kpca
 from experiments.separability import linear_separability
 from kpca_core import explained_variance_ratio
@@ -226,8 +226,9 @@ def sweep(
         pca = PCA(svd_solver="full").fit(X)
         linear = pca.transform(X)
         for i, value in enumerate(values):
+            shown = format_gamma(value) if param == "gamma" else f"{value:g}"
             report(i / len(values),
-                   f"Kernel PCA with {symbol} = {value:g} ({i + 1} of {len(values)})")
+                   f"Kernel PCA with {symbol} = {shown} ({i + 1} of {len(values)})")
             params = {**kernel_params, param: int(value) if param == "degree" else float(value)}
             evaluations.append(
                 evaluate(X, y, kernel=kernel, kernel_params=params, n_components=k,

@@ -22,7 +22,7 @@ from shell.caches import bounded_cache, load_data
 from shell.charts import show_chart
 from shell.checks import show_check
 from shell.memory import guard_memory
-from shell.state import Settings
+from shell.state import Settings, format_gamma
 
 TEST_FRACTION = 0.3
 USPS_TEST_SIZE = 2007
@@ -178,8 +178,10 @@ def pct(error: float) -> str:
 
 
 def kernel_label(settings: Settings) -> str:
-    params = ", ".join(f"{'γ' if n == 'gamma' else 'c₀' if n == 'coef0' else n} = {v:g}"
-                       for n, v in settings.kernel_params().items())
+    params = ", ".join(
+        f"{'γ' if n == 'gamma' else 'c₀' if n == 'coef0' else n} = "
+        + (format_gamma(v) if n == "gamma" else f"{v:g}")
+        for n, v in settings.kernel_params().items())
     return f"{settings.kernel}" + (f" ({params})" if params else "")
 
 

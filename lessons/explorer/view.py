@@ -83,7 +83,7 @@ def about_data(data, settings: Settings) -> None:
     if reference and "gamma" in kernel.params:
         st.caption(
             f"Scale of these data for this kernel: {REFERENCE_NAMES[settings.kernel]} = "
-            f"{reference:.3g}; γ = {format_gamma(settings.gamma)} is "
+            f"{format_gamma(reference)}; γ = {format_gamma(settings.gamma)} is "
             f"{format_multiple(settings.gamma / reference)} times that."
         )
     if data.citation:
