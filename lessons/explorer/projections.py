@@ -35,7 +35,7 @@ from lessons.explorer.view_link import (
     seed_from_link,
     write_to_link,
 )
-from shell import figures, gamma_hint
+from shell import figures, findings, gamma_hint
 from shell.sidebar import K_STANDARDIZE
 from shell.state import Settings
 
@@ -180,10 +180,11 @@ def separability_caption(result, data, settings, columns, linear_columns) -> Non
         st.caption("A class has a single point: no cross-validated score.")
         return
     chance = float(np.max(np.bincount(data.y)) / len(data.y))
-    shown = ", ".join(str(c + 1) for c in columns)
+    shown = " and ".join(str(c + 1) for c in columns)
     text = (
-        f"**Linearly separable on components {shown}: kernel PCA {100 * kpca:.0f}%, "
-        f"linear PCA {100 * linear:.0f}%** (largest class alone: {100 * chance:.0f}%). "
+        f"**Cross-validated accuracy of a linear classifier on components {shown}: kernel "
+        f"PCA {100 * kpca:.0f}%, linear PCA {100 * linear:.0f}%** (the largest class alone: "
+        f"{100 * chance:.0f}%). "
     )
     first = columns[0]
     alone = _separability(
@@ -193,6 +194,7 @@ def separability_caption(result, data, settings, columns, linear_columns) -> Non
         text += f"Component {first + 1} alone already separates {100 * alone:.0f}%. "
     elif kpca + 0.05 < linear:
         text += "Here the kernel makes the classes harder to tell apart, not easier. "
+    findings.publish(findings.SEPARABILITY, text.replace("**", "").strip())
     st.caption(text + f"Score: {METHOD}, on the drawn coordinates.")
 
 
