@@ -113,6 +113,15 @@ def format_ratio(ratio: float) -> str:
     return f"{ratio:.1e}"
 
 
+def scales_differ_message(scale_ratio: float, standardized: bool) -> str | None:
+    """The hint to standardise, when the features' spreads differ by more than SCALE_RATIO."""
+    if scale_ratio <= SCALE_RATIO or standardized:
+        return None
+    return (f"The input features' spreads differ by a factor of {scale_ratio:,.0f}: the "
+            "kernel sees almost only the widest ones. Consider 'Standardise inputs' "
+            "(γ then follows the new scale).")
+
+
 def feature_scale_ratio(X: np.ndarray) -> float:
     """Largest / smallest non-zero feature standard deviation (1 for a single feature)."""
     std = np.asarray(X, dtype=float).std(axis=0)

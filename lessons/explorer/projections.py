@@ -14,7 +14,7 @@ import numpy as np
 import streamlit as st
 
 from experiments.analysis import Analysis
-from experiments.kernel_diagnostics import SCALE_RATIO, feature_scale_ratio
+from experiments.kernel_diagnostics import feature_scale_ratio, scales_differ_message
 from experiments.separability import METHOD, linear_separability
 from kpca_core import KERNELS
 from lessons.explorer.charts import (
@@ -216,16 +216,11 @@ def gamma_hints(place, result: Analysis, data, settings: Settings) -> None:
 def scale_hint(data, settings: Settings) -> None:
     """Features on very different scales: the kernel sees only the widest. One click
     standardises them."""
-    ratio = feature_scale_ratio(data.X)
-    if ratio <= SCALE_RATIO or settings.standardize:
+    message = scales_differ_message(feature_scale_ratio(data.X), settings.standardize)
+    if message is None:
         return
     text_col, button_col = st.columns([5, 1], vertical_alignment="center")
-    text_col.info(
-        f"The input features' spreads differ by a factor of {ratio:,.0f}: the kernel sees "
-        "almost only the widest ones. Consider 'Standardise inputs' (γ then follows the "
-        "new scale).",
-        icon=":material/straighten:",
-    )
+    text_col.info(message, icon=":material/straighten:")
     button_col.button("Standardise", key="hint_standardise", on_click=_standardise,
                       width="stretch")
 
