@@ -108,11 +108,12 @@ def _typed(opt: datasets.Option, value: Any) -> Any:
 
 
 def default_settings(dataset: str = DEFAULT_DATASET) -> Settings:
-    """The dataset with its default options, the RBF kernel and γ from the dataset's
-    suggestion when that suggestion is an RBF kernel (so a plain link shows a sensible γ)."""
+    """The dataset with its default options and its own suggested kernel and parameters
+    (``datasets``' metadata), so that a plain link opens the view its description talks
+    about: the noisy parabola with the polynomial kernel of the paper's Fig. 3, every
+    other built-in dataset with the RBF kernel at its γ."""
     base = Settings(dataset=dataset, dataset_options=default_options(dataset))
-    gamma = dataset_gamma(dataset, base.kernel)
-    return replace(base, gamma=gamma) if gamma is not None else base
+    return with_suggested_kernel(base)
 
 
 def dataset_gamma(dataset: str, kernel: str) -> float | None:

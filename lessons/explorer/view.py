@@ -17,7 +17,7 @@ from kpca_core import KERNELS
 from lessons.explorer.charts import SCATTERGL_ABOVE, params_text, plot, selection
 from shell import figures, findings, kernel_figures
 from shell.caches import inputs, reference_gamma_for
-from shell.state import Settings, format_gamma, format_multiple
+from shell.state import Settings, format_gamma, format_multiple, with_suggested_kernel
 
 SAMPLES_PER_DIGIT = 8
 
@@ -73,6 +73,7 @@ def about_data(data, settings: Settings) -> None:
     classes = "no class labels" if data.y is None else f"{len(np.unique(data.y))} classes"
     st.markdown(f"**{n:,} points · {d} input feature(s) · {classes}**")
     st.write(data.description)
+    suggestion_note(settings)
     kernel = KERNELS[settings.kernel]
     st.latex(kernel.formula)
     note = getattr(kernel, "note", "")
@@ -88,6 +89,17 @@ def about_data(data, settings: Settings) -> None:
         )
     if data.citation:
         st.caption(f"Source: {data.citation}")
+
+
+def suggestion_note(settings: Settings) -> None:
+    """When the view's kernel is not the one the dataset's description suggests, say so."""
+    suggested = with_suggested_kernel(settings)
+    if suggested.kernel == settings.kernel:
+        return
+    st.caption(f"These data suggest the {KERNELS[suggested.kernel].title} kernel "
+               f"({params_text(suggested).removeprefix(', ')}); this view uses the "
+               f"{KERNELS[settings.kernel].title} kernel. 'Use this dataset's suggested "
+               "kernel' in the sidebar switches to it.")
 
 
 def _with_zero_column(Z: np.ndarray) -> np.ndarray:

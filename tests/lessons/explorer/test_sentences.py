@@ -8,7 +8,7 @@ import numpy as np
 
 import datasets
 from kpca_core import center_kernel, compute_kernel
-from tests.lessons.explorer.sections import KERNEL_TAB, open_section
+from tests.lessons.explorer.sections import DATA_TAB, KERNEL_TAB, open_section
 from tests.support.apptest import assert_clean, open_app
 
 
@@ -74,3 +74,31 @@ def test_the_separability_reads_as_a_cross_validated_accuracy():
     assert "Linearly separable" not in text
     assert "Cross-validated accuracy of a linear classifier on components 1 and 2: kernel " \
         "PCA" in text
+
+
+def test_the_parabola_opens_with_the_kernel_its_text_asks_for():
+    # Issue 23: the noisy parabola opened with RBF while its text says "use the polynomial
+    # kernel (x·y)^d"; its suggestion (and Component maps' Fig. 3 preset) is (x·y)².
+    from lessons.component_maps.experiment import FIG3
+
+    at = open_app("explorer", {"dataset": "parabola"})
+    assert_clean(at)
+    suggested = datasets.available()["parabola"].suggested_kernel
+    assert at.query_params["kernel"] == suggested["kernel"] == FIG3["kernel"] == "poly"
+    assert int(at.query_params["degree"]) == suggested["degree"] == 2
+    assert float(at.query_params["coef0"]) == FIG3["coef0"] == 0.0
+    assert float(at.query_params["gamma"]) == FIG3["gamma"] == 1.0
+    at = open_section(at, DATA_TAB)
+    assert "suggest the" not in captions(at)
+
+
+def test_a_view_with_another_kernel_says_which_one_the_data_suggest():
+    at = open_app("explorer", {"dataset": "parabola", "kernel": "rbf", "gamma": 1})
+    at = open_section(at, DATA_TAB)
+    assert_clean(at)
+    assert ("These data suggest the Polynomial kernel (γ = 1, d = 2, c₀ = 0.0); this view "
+            "uses the RBF (Gaussian) kernel.") in captions(at)
+    # A dataset whose suggestion is the kernel on screen gets no such note (circles: RBF).
+    at = open_section(open_app("explorer", {"dataset": "circles", "kernel": "rbf"}), DATA_TAB)
+    assert_clean(at)
+    assert "These data suggest" not in captions(at)
