@@ -31,9 +31,10 @@ n_features = split.X_train.shape[1]
 
 st.header("1 · Training and test data")
 view.split_section(split)
+view.scales_hint(split, settings)
 
 st.header("2 · Test error: kernel PCA, linear PCA, raw inputs")
-view.errors_section(result, settings, classifier, C, n_features)
+view.errors_section(result, settings, classifier, C, n_features, split.y_test)
 
 st.header("3 · Which classes are confused")
 confusion_col, digits_col = st.columns([2, 3]) if split.image_shape else (st.container(), None)

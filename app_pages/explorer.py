@@ -44,6 +44,7 @@ projections(result, data, settings)
 hint_place = gamma_hint_slot(settings)
 scale_hint(data, settings)
 view.negative_eigenvalues(result, settings)
+view.publish_findings(result, data)
 
 
 @st.fragment

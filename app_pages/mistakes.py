@@ -1,4 +1,4 @@
-"""Common mistakes: seven published errors, each next to the right result on the current data."""
+"""Common mistakes: seven errors (six published), each next to the right result on the data."""
 
 import streamlit as st
 
@@ -9,9 +9,10 @@ from shell.sidebar import current_settings
 
 st.title("Common mistakes")
 st.write(
-    "Kernel PCA is short, and easy to copy wrongly: each error below appears in published "
-    "notes or code. Each is run on the sidebar's data next to the right computation, with "
-    "a number for the damage it does — and, where it does none, a number showing that too."
+    "Kernel PCA is short, and easy to copy wrongly: six of the errors below appear in "
+    "public lecture notes and code (each says where), the seventh is an easy slip with "
+    "NumPy. Each is run on the sidebar's data next to the right computation, with a number "
+    "for the damage it does — and, where it does none, a number showing that too."
 )
 
 settings = current_settings()

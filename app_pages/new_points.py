@@ -48,7 +48,7 @@ if data.image_shape is not None:
     view.usps_neighbours(split, parts, data, settings, raw, label, row)
 
 st.header("2 · The coordinates, term by term")
-component = view.terms(split, parts, data, settings)
+component = view.terms(split, parts, x, data, settings)
 if data.X.shape[1] == 2:
     view.terms_picture(split, parts, x, component, data, settings)
 

@@ -85,8 +85,14 @@ ALWAYS_IN_LINK = ("dataset", "kernel", "gamma", "components", "step")
 
 
 def format_gamma(gamma: float) -> str:
-    """γ as the sidebar and the pages print it (3 significant digits)."""
-    return f"{gamma:.3g}"
+    """γ as the sidebar and the pages print it: 3 significant digits as people write them
+    (1000, 0.00781, 1.26e-5; a power of ten only below 1e-4 or from 1e5 on). The client
+    knows the app only from outside, so it spells the rule out rather than import it."""
+    value = float(f"{gamma:.3g}")
+    if value == 0 or 1e-4 <= abs(value) < 1e5:
+        return f"{value:f}".rstrip("0").rstrip(".")
+    mantissa, exponent = f"{value:.2e}".split("e")
+    return f"{mantissa.rstrip('0').rstrip('.')}e{int(exponent)}"
 
 
 def assign(n: int, links: tuple[Link, ...] = CLASS, seed: int = 0) -> list[Link]:

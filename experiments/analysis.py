@@ -75,6 +75,10 @@ class Analysis:
     negative : (p,) bool
         Which eigenvalues are genuinely negative, beyond round-off (kpca_core's
         ``clean_eigenvalues`` rule): the kernel is indefinite.
+    class_means : (c, c) float or None
+        Mean of K over each block of the heatmap (rows of class a, columns of class b,
+        in class order), from the full matrix; None without labels.
+        :attr:`centered_class_means` gives K̃'s.
     """
 
     order: np.ndarray
@@ -90,10 +94,22 @@ class Analysis:
     pca_projection: np.ndarray
     pca_ratio: np.ndarray
     negative: np.ndarray
+    class_means: np.ndarray | None = None
 
     @property
     def n(self) -> int:
         return int(self.projection.shape[0])
+
+    @property
+    def centered_class_means(self) -> np.ndarray | None:
+        """The block means of K̃, from those of K: centring is linear, so the mean of
+        K̃ = K − (row means) − (column means) + (grand mean) over a block is the same
+        expression in block means (weighted by the class sizes)."""
+        if self.class_means is None:
+            return None
+        B, w = self.class_means, self.class_sizes / self.class_sizes.sum()
+        rows = B @ w  # mean over all columns of the rows of class a, per class a
+        return B - rows[:, None] - rows[None, :] + float(w @ rows)
 
     @property
     def variance_base(self) -> float:
@@ -160,6 +176,15 @@ def block_average(M: np.ndarray, order: np.ndarray, max_side: int) -> tuple[np.n
     return np.asarray((P @ left.T).T), block
 
 
+def class_block_means(K: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Mean of K over rows of class a and columns of class b, for every pair (classes in
+    sorted order, as :func:`class_order`): two products with a class-indicator matrix."""
+    _, inverse = np.unique(y, return_inverse=True)
+    indicator = np.eye(int(inverse.max()) + 1)[inverse]  # (n, c)
+    counts = indicator.sum(axis=0)
+    return (indicator.T @ K @ indicator) / np.outer(counts, counts)
+
+
 def standardized(X: np.ndarray) -> np.ndarray:
     """Zero mean, unit variance per column; constant columns are only centred."""
     std = X.std(axis=0)
@@ -193,6 +218,7 @@ def analyse(
     report(0.05, f"Kernel matrix K ({n:,} × {n:,})")
     K = compute_kernel(X, kernel=kernel, **kernel_params)
     K_display, block = block_average(K, order, min(display_side, MAX_HEATMAP_SIDE))
+    class_means = None if y is None else class_block_means(K, y)
 
     report(0.3, "Centring K in feature space")
     dense = n <= DENSE_MAX_N
@@ -246,6 +272,7 @@ def analyse(
         pca_projection=pca_projection,
         pca_ratio=pca_ratio,
         negative=negative,
+        class_means=class_means,
     )
     for value in vars(result).values():
         if isinstance(value, np.ndarray):

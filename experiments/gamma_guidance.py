@@ -54,6 +54,7 @@ from experiments.kernel_diagnostics import (
     GAMMA_KERNELS,
     REFERENCE_SHORT,
     effective_rank,
+    format_gamma,
     format_ratio,
     reference_gamma,
     saturated_share,
@@ -579,14 +580,8 @@ def _percent(score: float) -> str:
     return f"{100 * score:.0f}%"
 
 
-def _gamma_text(gamma: float) -> str:
-    """Three significant digits without an exponent where people would not write one:
-    1000, 31.6, 0.003 (but 3e-05)."""
-    return f"{float(f'{gamma:.3g}'):g}"
-
-
 def _params_text(t: Trial, *, with_gamma: bool = True) -> str:
-    parts = [f"γ = {_gamma_text(t.gamma)}"] if with_gamma else []
+    parts = [f"γ = {format_gamma(t.gamma)}"] if with_gamma else []
     if t.degree is not None:
         parts.append(f"degree {t.degree}")
     return ", ".join(parts)
@@ -604,9 +599,9 @@ def _hint(found: Search, current: Trial, chosen: Trial, shown_score: float | Non
     here = _params_text(current, with_gamma=found.gamma_matters) or "here"
     there = _params_text(chosen, with_gamma=found.gamma_matters and kind != "degree")
     if kind == "too_small":
-        title = f"γ = {_gamma_text(current.gamma)} is too small for these data."
+        title = f"γ = {format_gamma(current.gamma)} is too small for these data."
     elif kind == "too_large":
-        title = f"γ = {_gamma_text(current.gamma)} is too large for these data."
+        title = f"γ = {format_gamma(current.gamma)} is too large for these data."
     else:
         title = f"Degree {chosen.degree} separates the classes better than degree {current.degree}."
     sampled = found.n_sample < found.n_total
@@ -639,9 +634,9 @@ def _hint(found: Search, current: Trial, chosen: Trial, shown_score: float | Non
     if kind == "degree":
         button = f"Use degree {chosen.degree}"
     elif chosen.degree is not None and chosen.degree != current.degree:
-        button = f"Use γ = {_gamma_text(gamma)}, degree {chosen.degree}"
+        button = f"Use γ = {format_gamma(gamma)}, degree {chosen.degree}"
     else:
-        button = f"Use γ = {_gamma_text(gamma)}"
+        button = f"Use γ = {format_gamma(gamma)}"
     return Hint(kind, gamma, chosen.degree, title, message, why, button)
 
 
@@ -807,7 +802,7 @@ def diagnose_unlabelled(found: Search, current: Trial) -> Hint | None:
         f" ({format_ratio(current.gamma / found.reference)} × "
         f"{REFERENCE_SHORT[found.kernel]})" if found.reference else ""
     )
-    now = f"γ = {_gamma_text(current.gamma)}{relative}"
+    now = f"γ = {format_gamma(current.gamma)}{relative}"
     if kind == "too_large":
         title = f"{now} looks too large for these data."
         why = "Why: " + _identity_why(current, found.n_sample)
@@ -822,13 +817,13 @@ def diagnose_unlabelled(found: Search, current: Trial) -> Hint | None:
         else f" (on a sample of {found.n_sample:,} of the {found.n_total:,} points)"
     )
     if lower:
-        fix = (f"At γ = {_gamma_text(chosen.gamma)} this symptom is gone{where}. "
+        fix = (f"At γ = {format_gamma(chosen.gamma)} this symptom is gone{where}. "
                "Without class labels this rests on the kernel matrix alone.")
     else:
-        fix = (f"At γ = {_gamma_text(chosen.gamma)} the kernel is no longer linear{where}: "
+        fix = (f"At γ = {format_gamma(chosen.gamma)} the kernel is no longer linear{where}: "
                "look whether the picture there shows structure linear PCA misses. Without "
                "class labels nobody can tell whether it will; on some data linear PCA is as "
                "good as any γ.")
     # No measured comparison without labels: the symptom, why, then the fix.
     return Hint(kind, chosen.gamma, chosen.degree, title, "", f"{why} {fix}",
-                f"Use γ = {_gamma_text(chosen.gamma)}")
+                f"Use γ = {format_gamma(chosen.gamma)}")

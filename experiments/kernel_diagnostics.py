@@ -90,6 +90,20 @@ def round_gamma(gamma: float) -> float:
     return float(f"{gamma:.2g}")
 
 
+def format_gamma(gamma: float) -> str:
+    """γ as people write it, to three significant digits: 1000, 31.6, 5, 0.004, 0.00781;
+    a power of ten only below 1e-4 or from 1e5 on, written short (1.26e-5, not 1.26e-05).
+
+    The one γ formatter of the app (``shell.state.format_gamma`` is this function).
+    """
+    value = float(f"{gamma:.3g}")
+    if value == 0 or 1e-4 <= abs(value) < 1e5:
+        return f"{value:f}".rstrip("0").rstrip(".")
+    mantissa, exponent = f"{value:.2e}".split("e")
+    mantissa = mantissa.rstrip("0").rstrip(".")
+    return f"{mantissa}e{int(exponent)}"
+
+
 def format_ratio(ratio: float) -> str:
     """A multiple as people say it: 0.25, 4.1, 230, 5,500; scientific only beyond that."""
     if 0.01 <= ratio < 100:
@@ -97,6 +111,15 @@ def format_ratio(ratio: float) -> str:
     if 100 <= ratio < 1e5:
         return f"{ratio:,.0f}"
     return f"{ratio:.1e}"
+
+
+def scales_differ_message(scale_ratio: float, standardized: bool) -> str | None:
+    """The hint to standardise, when the features' spreads differ by more than SCALE_RATIO."""
+    if scale_ratio <= SCALE_RATIO or standardized:
+        return None
+    return (f"The input features' spreads differ by a factor of {scale_ratio:,.0f}: the "
+            "kernel sees almost only the widest ones. Consider 'Standardise inputs' "
+            "(γ then follows the new scale).")
 
 
 def feature_scale_ratio(X: np.ndarray) -> float:

@@ -31,6 +31,19 @@ from kpca_core import (
     scale_eigenvectors,
 )
 
+# Eigenvalues of K̃ carry the rounding of K's entries, about eps · max|K| each: up to
+# n · eps · max|K| in all. When K ≈ all ones (a tiny RBF γ) that floor is far above
+# μ₁ · 1e-12, the relative cut kpca_core.clean_eigenvalues makes, and eigenvalues of
+# ~1e-14 next to μ₁ ~ 1e-3 are rounding noise whose α = v / √μ magnify it into
+# structure. Below this many times that floor an eigenvalue counts as 0.
+ROUNDING_FLOOR = 10.0
+
+
+def rounding_floor(n: int, kernel_scale: float) -> float:
+    """The size below which an eigenvalue of an n × n centred K is rounding:
+    10 · n · eps · max|K| (``kernel_scale`` = max|K|)."""
+    return ROUNDING_FLOOR * n * np.finfo(np.float64).eps * float(kernel_scale)
+
 
 @dataclass(frozen=True, eq=False)
 class KpcaFit:
@@ -45,8 +58,9 @@ class KpcaFit:
     centering : KernelCentering
         Column means and grand mean of the training kernel K.
     eigenvalues : (k,) float
-        Leading eigenvalues of K̃, descending, rounding noise set to 0
-        (``kpca_core.clean_eigenvalues``).
+        Leading eigenvalues of K̃, descending, rounding noise set to 0: relative to μ₁
+        (``kpca_core.clean_eigenvalues``) and below the rounding of K's entries
+        (:func:`rounding_floor`).
     negative : (k,) bool
         Which of them are genuinely negative (indefinite kernel).
     eigenvectors : (n, k) float
@@ -63,6 +77,10 @@ class KpcaFit:
         looks like every other, near 0 (RBF) when each point only resembles itself.
     solver : str
         The eigensolver that answered ("dense", "arpack").
+    kernel_scale : float or None
+        max |k(xᵢ, xⱼ)|: the size of K's entries, whose rounding every later number
+        carries (see :func:`rounding_floor`); None when the caller did not measure it
+        (then no eigenvalue is cut as rounding beyond ``clean_eigenvalues``).
     """
 
     X: np.ndarray
@@ -77,18 +95,23 @@ class KpcaFit:
     trace: float
     mean_similarity: float
     solver: str
+    kernel_scale: float | None = None
 
     @classmethod
     def from_eigenpairs(
         cls, X: np.ndarray, eig: Eigendecomposition, *, kernel: str, kernel_params: dict,
         centering: KernelCentering, trace: float, mean_similarity: float,
+        kernel_scale: float | None = None,
     ) -> KpcaFit:
         """The fit from the steps' results: K's statistics, trace(K̃) and K̃'s eigenpairs.
 
         Cleans the eigenvalues (as ``KernelPCA`` does) and scales the eigenvectors into
-        α; for a lesson that builds and inspects K and K̃ itself.
+        α; for a lesson that builds and inspects K and K̃ itself. Given ``kernel_scale``
+        (max|K|), eigenvalues at or below :func:`rounding_floor` count as 0 too.
         """
         values, negative = clean_eigenvalues(eig.eigenvalues)
+        if kernel_scale is not None:
+            values[(values > 0) & (values <= rounding_floor(len(X), kernel_scale))] = 0.0
         return cls(
             X=X,
             kernel=kernel,
@@ -102,7 +125,16 @@ class KpcaFit:
             trace=float(trace),
             mean_similarity=float(mean_similarity),
             solver=eig.solver,
+            kernel_scale=None if kernel_scale is None else float(kernel_scale),
         )
+
+    @property
+    def eigenvalue_floor(self) -> float:
+        """Eigenvalues at or below this were set to 0 as rounding (:func:`rounding_floor`;
+        0 when ``kernel_scale`` is unknown)."""
+        if self.kernel_scale is None:
+            return 0.0
+        return rounding_floor(self.X.shape[0], self.kernel_scale)
 
     @property
     def explained_ratio(self) -> np.ndarray:
@@ -149,6 +181,7 @@ def fit_kpca(
     def decompose(overwrite: bool) -> KpcaFit:
         K = compute_kernel(X, kernel=kernel, **kernel_params)
         mean_similarity = mean_off_diagonal(K)
+        kernel_scale = max(float(K.max()), -float(K.min()))  # max|K|, without an n × n |K|
         centering = KernelCentering.fit(K)
         K = center_kernel(K, copy=False, centering=centering)  # refuses NaN/inf (overflow)
         trace = float(np.trace(K))
@@ -157,7 +190,8 @@ def fit_kpca(
         del K
         return KpcaFit.from_eigenpairs(X, eig, kernel=kernel, kernel_params=kernel_params,
                                        centering=centering, trace=trace,
-                                       mean_similarity=mean_similarity)
+                                       mean_similarity=mean_similarity,
+                                       kernel_scale=kernel_scale)
 
     try:
         return decompose(overwrite)

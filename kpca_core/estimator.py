@@ -94,7 +94,10 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         See :func:`~kpca_core.eigendecompose`; "auto" follows
         :func:`~kpca_core.choose_eigen_solver`.
     tol, max_iter : ARPACK's tolerance and iteration limit. Reaching ``max_iter``
-        raises ``scipy.sparse.linalg.ArpackNoConvergence``, as in scikit-learn.
+        raises ``scipy.sparse.linalg.ArpackNoConvergence``, as in scikit-learn. With
+        ``eigen_solver="auto"`` and ``max_iter=None``, ARPACK that does not converge
+        within about two dense solves' work hands over to LAPACK instead (a
+        ``SolverFallbackWarning``; see :func:`~kpca_core.eigendecompose`).
     iterated_power : int >= 0 or "auto"
         Power iterations of the randomized solver.
     remove_zero_eig : bool, default False

@@ -126,8 +126,8 @@ LESSONS: tuple[Lesson, ...] = (
         "app_pages/mistakes.py",
         "Common mistakes",
         ":material/report:",
-        "Seven errors copied from published notes, each next to the right answer with a "
-        "number for the damage it does (and when it does none).",
+        "Seven errors, six of them found in published notes and code, each next to the right "
+        "answer with a number for the damage it does (and when it does none).",
         section="How it works",
         work=KernelWork(
             lambda n: min(n, 300), copies=4,

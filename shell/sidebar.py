@@ -292,7 +292,7 @@ def _gamma_control(dataset: str, options: dict, standardize: bool, kernel: str) 
     if reference:
         st.caption(
             f"= {state.format_multiple(gamma / reference)} × "
-            f"{REFERENCE_SHORT[kernel]} ({reference:.2g})"
+            f"{REFERENCE_SHORT[kernel]} ({state.format_gamma(reference)})"
         )
     if ss.get(_GAMMA_NOTE):
         st.info(ss[_GAMMA_NOTE], icon=":material/autorenew:")

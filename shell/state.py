@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import datasets
-from experiments.kernel_diagnostics import format_ratio
+from experiments.kernel_diagnostics import format_gamma, format_ratio
 from kpca_core import KERNELS
 from shell.registry import LESSONS
 from shell.text import quoted
@@ -108,11 +108,12 @@ def _typed(opt: datasets.Option, value: Any) -> Any:
 
 
 def default_settings(dataset: str = DEFAULT_DATASET) -> Settings:
-    """The dataset with its default options, the RBF kernel and γ from the dataset's
-    suggestion when that suggestion is an RBF kernel (so a plain link shows a sensible γ)."""
+    """The dataset with its default options and its own suggested kernel and parameters
+    (``datasets``' metadata), so that a plain link opens the view its description talks
+    about: the noisy parabola with the polynomial kernel of the paper's Fig. 3, every
+    other built-in dataset with the RBF kernel at its γ."""
     base = Settings(dataset=dataset, dataset_options=default_options(dataset))
-    gamma = dataset_gamma(dataset, base.kernel)
-    return replace(base, gamma=gamma) if gamma is not None else base
+    return with_suggested_kernel(base)
 
 
 def dataset_gamma(dataset: str, kernel: str) -> float | None:
@@ -136,10 +137,6 @@ def with_suggested_kernel(settings: Settings) -> Settings:
         return settings
     params = {k: v for k, v in suggested.items() if k in Q_PARAMS and v is not None}
     return replace(settings, kernel=kernel, **params)
-
-
-def format_gamma(gamma: float) -> str:
-    return f"{gamma:.3g}"
 
 
 def format_multiple(ratio: float) -> str:
@@ -280,8 +277,8 @@ def parse_gamma(raw: Any) -> tuple[float | None, str | None]:
     if problem:
         return None, problem
     if not GAMMA_MIN <= value <= GAMMA_MAX:
-        return None, (f"γ must be between {GAMMA_MIN:g} and {GAMMA_MAX:g} (γ > 0), got "
-                      f"{_shown_number(value)}.")
+        return None, (f"γ must be between {format_gamma(GAMMA_MIN)} and "
+                      f"{format_gamma(GAMMA_MAX)} (γ > 0), got {format_gamma(value)}.")
     return value, None
 
 

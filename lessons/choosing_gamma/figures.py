@@ -9,6 +9,7 @@ import plotly.graph_objects as go
 from plotly.colors import sample_colorscale
 from plotly.subplots import make_subplots
 
+from experiments.kernel_diagnostics import format_gamma
 from shell.figures import (
     BASE_LAYOUT,
     EQUAL_SCALE,
@@ -25,11 +26,20 @@ BEST_COLOUR = "#2CA02C"
 MAX_POINTS_PER_PANEL = 500
 
 
+SWEPT_SYMBOLS = {"gamma": "γ", "degree": "d", "coef0": "c₀"}
+
+
+def format_swept_number(param: str, value: float) -> str:
+    """A swept value as the pages write it: γ by the app's γ formatter (1000, 0.00781,
+    1.26e-5), a degree as an integer, c₀ as it is (0.5)."""
+    if param == "gamma":
+        return format_gamma(value)
+    return str(int(value)) if param == "degree" else f"{value:g}"
+
+
 def format_swept_value(param: str, value: float) -> str:
     """A swept parameter's value as a label: 'γ = 0.5', 'd = 3' or 'c₀ = 1'."""
-    if param == "gamma":
-        return f"γ = {value:g}"
-    return f"d = {int(value)}" if param == "degree" else f"c₀ = {value:g}"
+    return f"{SWEPT_SYMBOLS[param]} = {format_swept_number(param, value)}"
 
 
 def small_multiples(
@@ -45,13 +55,15 @@ def small_multiples(
     reference_label: str = "",
     columns: int = 6,
     title: str,
+    notes: Sequence[str] | None = None,
 ) -> go.Figure:
     """One 2-D projection per parameter value; the current panel framed in red.
 
     ``projections`` is (m, n, 2), signs already aligned. ``reference`` marks the panel
-    nearest the kernel's reference γ with ``reference_label`` (γ only). Axes carry no
-    numbers: each panel has its own scale (the same across and up), and only the shape
-    matters.
+    nearest the kernel's reference γ with ``reference_label`` (γ only). ``notes`` adds a
+    word to a panel's title ("" for none), e.g. "K ≈ I" where the spectrum is flat. Axes
+    carry no numbers: each panel has its own scale (the same across and up), and only the
+    shape matters.
     """
     m, n, _ = projections.shape
     rows = -(-m // columns)
@@ -62,6 +74,8 @@ def small_multiples(
             text = f"<b>{text} ◀ {'yours' if current_exact else 'nearest yours'}</b>"
         if reference is not None and i == reference:
             text += f" · {reference_label}"
+        if notes is not None and notes[i]:
+            text += f" · {notes[i]}"
         titles.append(text)
     fig = make_subplots(rows=rows, cols=columns, subplot_titles=titles,
                         horizontal_spacing=0.02, vertical_spacing=0.12)
@@ -143,7 +157,7 @@ def separability_vs_value(
         name=f"best {symbol} (components 1–2)",
         marker=dict(color=BEST_COLOUR, size=16, symbol="star"),
         # The label on the side away from your value's line, so the line never crosses it.
-        text=[f"best {symbol} = {values[best]:g}"],
+        text=[f"best {format_swept_value(param, values[best])}"],
         textposition="bottom left" if current_value > values[best] else "bottom right",
         hovertemplate=f"best {symbol} = %{{x:g}}: %{{y:.1f}}%<extra></extra>",
     ))
@@ -151,13 +165,14 @@ def separability_vs_value(
     # at 10^value): they get legend entries and hover like everything else.
     fig.add_trace(go.Scatter(
         x=[current_value, current_value], y=[0, 104], mode="lines",
-        name=f"your {symbol} = {current_value:g}", line=dict(color=HIGHLIGHT, width=2),
+        name=f"your {format_swept_value(param, current_value)}",
+        line=dict(color=HIGHLIGHT, width=2),
         hoverinfo="skip",
     ))
     if reference_value is not None:
         fig.add_trace(go.Scatter(
             x=[reference_value, reference_value], y=[0, 104], mode="lines",
-            name=f"{reference_label} γ = {reference_value:.3g}",
+            name=f"{reference_label} γ = {format_gamma(reference_value)}",
             line=dict(color=REFERENCE_COLOUR, dash="dot", width=1), hoverinfo="skip",
         ))
     if param == "gamma":

@@ -29,6 +29,8 @@ from lessons.choosing_gamma.experiment import (
     sweep,
 )
 from lessons.choosing_gamma.figures import (
+    format_swept_number,
+    format_swept_value,
     separability_vs_value,
     share_vs_value,
     small_multiples,
@@ -41,7 +43,7 @@ from shell.charts import show_chart
 from shell.checks import Check, show_check
 from shell.memory import guard_memory
 from shell.sidebar import apply_settings
-from shell.state import Settings
+from shell.state import Settings, format_gamma
 
 
 def has_gamma(settings: Settings) -> bool:
@@ -74,7 +76,7 @@ def rescaling_note(settings: Settings, data) -> None:
     rows = _rows(settings, data)
     key = (settings.dataset, settings.dataset_options, settings.standardize, d, settings.gamma)
     gap = _rescaling_gap(key, _settings=settings, _rows=rows)
-    show_check(Check(f"components 1–2 at 10γ against those at γ = {settings.gamma:g} "
+    show_check(Check(f"components 1–2 at 10γ against those at γ = {format_gamma(settings.gamma)} "
                      f"times 10^({d}/2): largest difference / largest entry", gap, 1e-6))
 
 
@@ -84,7 +86,7 @@ def offer_rbf(settings: Settings, X: np.ndarray) -> None:
     st.info(
         f"The {KERNELS[settings.kernel].title} kernel has no γ to choose: its feature space "
         "is fixed. Switch to a kernel with a width, for example the RBF kernel at the "
-        f"median heuristic (γ ≈ {gamma:g}).",
+        f"median heuristic (γ ≈ {format_gamma(gamma)}).",
         icon=":material/tune:",
     )
     st.button("Use the RBF kernel", key="gamma_use_rbf", on_click=apply_settings,
@@ -172,6 +174,33 @@ def panel_mark(kernel: str) -> str:
     return "median" if kernel == "rbf" else "reference"
 
 
+def _bounded(settings: Settings) -> bool:
+    """k(x, x) = 1 and 0 < k ≤ 1: a flat spectrum then means K ≈ I."""
+    return settings.kernel in ("rbf", "laplacian")
+
+
+def flat_panel_label(settings: Settings) -> str:
+    return "K ≈ I" if _bounded(settings) else "flat spectrum"
+
+
+def flat_note(result: Sweep, settings: Settings) -> str:
+    """What the panels marked flat show, from their numbers ('' when none is flat)."""
+    flat = np.flatnonzero(result.flat)
+    if not len(flat):
+        return ""
+    values = ", ".join(format_swept_value(result.param, result.values[i]) for i in flat)
+    spread = max(result.evaluations[i].leading_share[0] / result.flat_share - 1 for i in flat)
+    text = (f" Panels marked '{flat_panel_label(settings)}' ({values}): the largest "
+            f"eigenvalue μ₁ of K̃ is within {100 * spread:.1f} % of trace(K̃)/(n − 1), "
+            "the value every eigenvalue takes when all directions are alike")
+    if _bounded(settings):
+        similarity = max(result.evaluations[i].mean_similarity for i in flat)
+        text += (f"; the mean k(xᵢ, xⱼ) of two different points is at most {similarity:.2g}, "
+                 "so K is nearly the identity: every point resembles only itself")
+    return text + (". Their pictures are one arbitrary pair of many equal directions: "
+                   "what this kernel width gives, not an error.")
+
+
 def panels(result: Sweep, data, settings: Settings) -> None:
     param = result.param
     value = getattr(settings, param)
@@ -182,29 +211,31 @@ def panels(result: Sweep, data, settings: Settings) -> None:
     rows = stratified_rows(len(data.X), data.y, SWEEP_MAX_N)
     y = None if data.y is None else data.y[rows]
     symbol = PARAM_NAMES[param]
+    flat_label = flat_panel_label(settings)
     fig = small_multiples(
         aligned, result.values, y, data.target_names, param=param, current=current,
         current_exact=exact, reference=marked,
         reference_label=panel_mark(settings.kernel), columns=4,
+        notes=[flat_label if flat else "" for flat in result.flat],
         title=f"Components 1 and 2 of kernel PCA<br><sup>{KERNELS[settings.kernel].title}, "
               f"{len(result.values)} values of {symbol}</sup>",
     )
     show_chart(fig, key=f"chart_multiples_{param}",
                name=f"{file_stem(settings, swept=param)}-panels")
-    where = (f"your {symbol} = {value:g} (red frame)" if exact else
-             f"the panel nearest your {symbol} = {value:g} (red frame)")
+    where = (f"your {symbol} = {format_swept_number(param, value)} (red frame)" if exact else
+             f"the panel nearest your {symbol} = {format_swept_number(param, value)} (red frame)")
     text = (f"Each panel is the same data projected with a different {symbol}; {where}. "
             "Signs are matched between neighbouring panels (an eigenvector's sign is "
             "arbitrary), so a change you see is a change in shape, not a flip.")
     if marked is not None:
         text += (f" '{panel_mark(settings.kernel)}' marks the panel nearest this kernel's "
                  f"reference for these data, γ = {REFERENCE_FORMULA[settings.kernel]} = "
-                 f"{result.reference:.3g} (the sidebar's reference too).")
-    st.caption(text + _subsample_note(result, data))
+                 f"{format_gamma(result.reference)} (the sidebar's reference too).")
+    st.caption(text + flat_note(result, settings) + _subsample_note(result, data))
     shown = result.values[current]
     at = replace(settings, **{param: int(shown) if param == "degree" else float(shown)})
     exports.csv_download(
-        f"Projection at {symbol} = {shown:g}, the red panel (CSV)",
+        f"Projection at {symbol} = {format_swept_number(param, shown)}, the red panel (CSV)",
         exports.projections_csv(aligned[current], None, y, data.target_names, points=rows),
         f"{file_stem(at)}-projection",
     )
@@ -243,7 +274,8 @@ def scores(result: Sweep, data, settings: Settings) -> None:
     best_value, best_score = result.values[best], result.score_two[best]
     linear = result.linear_two
     text = (
-        f"Score: {METHOD}, on the kernel PCA coordinates. Best {symbol} = {best_value:g} "
+        f"Score: {METHOD}, on the kernel PCA coordinates. "
+        f"Best {symbol} = {format_swept_number(param, best_value)} "
         f"(of these {len(result.values)} panels): {100 * best_score:.0f} % on components 1–2"
     )
     ties = int(np.sum(result.score_two >= best_score - 1e-12))
@@ -258,8 +290,9 @@ def scores(result: Sweep, data, settings: Settings) -> None:
         text += ", better than any kernel width here: the kernel does not help on these data."
     else:
         text += ", about the same: the kernel does not beat linear PCA on these data."
-    at = (f"At your {symbol} = {value:g}" if exact else
-          f"At {symbol} = {result.values[yours]:g}, the panel nearest your {value:g}")
+    at = (f"At your {symbol} = {format_swept_number(param, value)}" if exact else
+          f"At {symbol} = {format_swept_number(param, result.values[yours])}, the panel "
+          f"nearest your {format_swept_number(param, value)}")
     text += (f" {at}: {100 * yours_two:.0f} % on components 1–2, "
              f"{100 * yours_k:.0f} % on components 1–{result.k}.")
     st.caption(text + _subsample_note(result, data))
@@ -291,8 +324,8 @@ def small_gamma_text(result: Sweep, settings: Settings) -> str:
               f"{linear_two:.1f} % for linear PCA's first two components")
     linear_now = low.linear_similarity >= LINEAR_PLANE
     if kernel in ("rbf", "laplacian") and low.mean_similarity > 0.9:
-        head = (f"**γ too small ({g_low:g}): over-smoothing.** Every pair of points looks "
-                f"alike (mean k(xᵢ, xⱼ) = {low.mean_similarity:.3f}), and ")
+        head = (f"**γ too small ({format_gamma(g_low)}): over-smoothing.** Every pair of "
+                f"points looks alike (mean k(xᵢ, xⱼ) = {low.mean_similarity:.3f}), and ")
         if kernel == "rbf":
             body = ("k(x, y) ≈ 1 − γ‖x − y‖², which centres to 2γ x̃ᵀỹ: a linear kernel in "
                     "disguise. " + (f"Measured: {plane}; {shares}." if linear_now else
@@ -310,11 +343,11 @@ def small_gamma_text(result: Sweep, settings: Settings) -> str:
                      else "tanh(γ xᵀy + c₀) ≈ tanh c₀ + (1 − tanh² c₀) γ xᵀy")
         typical = (f" (γ |xᵀy| is typically {g_low / result.reference:.2g} there)"
                    if result.reference else "")
-        return (f"At the smallest γ = {g_low:g}{typical}, {expansion} is affine in xᵀy, "
-                "a linear kernel to first order: "
+        return (f"At the smallest γ = {format_gamma(g_low)}{typical}, {expansion} is affine "
+                "in xᵀy, a linear kernel to first order: "
                 + (f"measured, {plane}." if linear_now else
                    f"not reached at this γ: {plane}; {shares}."))
-    return f"At the smallest γ = {g_low:g}, {shares}; {plane}."
+    return f"At the smallest γ = {format_gamma(g_low)}, {shares}; {plane}."
 
 
 # Components 1–2 "span linear PCA's plane" from this subspace similarity on (the γ
@@ -354,7 +387,8 @@ def smoothing_lesson(result: Sweep, settings: Settings) -> None:
     top_high = 100 * high.leading_share[0]
     if bounded and high.leading_share[0] < 5 * flat and similarity[-1] < 0.05:
         lines.append(
-            f"**γ too large ({g_high:g}): under-smoothing, every point its own cluster.** "
+            f"**γ too large ({format_gamma(g_high)}): under-smoothing, every point its own "
+            "cluster.** "
             f"Points look unlike each other (mean k(xᵢ, xⱼ) = {similarity[-1]:.2g}), K "
             "approaches the identity and K̃ a scaled I − 1/n, whose eigenvalues are all "
             f"equal: μ₁ holds {top_high:.2f} % of trace(K̃), falling towards the flat "
@@ -363,14 +397,14 @@ def smoothing_lesson(result: Sweep, settings: Settings) -> None:
         )
     elif bounded:
         lines.append(
-            f"At the largest γ = {g_high:g}, μ₁ still holds {top_high:.2f} % of trace(K̃) (a "
-            f"flat spectrum would give {100 * flat:.2f} %): this kernel does not reach the "
-            "'every point its own cluster' limit in the range swept."
+            f"At the largest γ = {format_gamma(g_high)}, μ₁ still holds {top_high:.2f} % of "
+            f"trace(K̃) (a flat spectrum would give {100 * flat:.2f} %): this kernel does not "
+            "reach the 'every point its own cluster' limit in the range swept."
         )
     else:  # k is not bounded by k(x, x): no "K ≈ I" limit to speak of
         lines.append(
-            f"At the largest γ = {g_high:g}, μ₁ holds {top_high:.3g} % of trace(K̃) (a flat "
-            f"spectrum would give {100 * flat:.3g} %)."
+            f"At the largest γ = {format_gamma(g_high)}, μ₁ holds {top_high:.3g} % of trace(K̃) "
+            f"(a flat spectrum would give {100 * flat:.3g} %)."
         )
     lines.append(
         "In between, the kernel's width matches the scale of the structure, and the leading "

@@ -15,14 +15,17 @@ import streamlit as st
 from sklearn.model_selection import train_test_split
 
 from experiments.checks import Check
+from experiments.kernel_diagnostics import feature_scale_ratio, scales_differ_message
 from lessons.classification import experiment as cls
 from lessons.classification import figures as figs
+from shell import findings
 from shell.admission import queued
 from shell.caches import bounded_cache, load_data
 from shell.charts import show_chart
 from shell.checks import show_check
 from shell.memory import guard_memory
-from shell.state import Settings
+from shell.sidebar import K_STANDARDIZE
+from shell.state import Settings, format_gamma
 
 TEST_FRACTION = 0.3
 USPS_TEST_SIZE = 2007
@@ -178,13 +181,32 @@ def pct(error: float) -> str:
 
 
 def kernel_label(settings: Settings) -> str:
-    params = ", ".join(f"{'γ' if n == 'gamma' else 'c₀' if n == 'coef0' else n} = {v:g}"
-                       for n, v in settings.kernel_params().items())
+    params = ", ".join(
+        f"{'γ' if n == 'gamma' else 'c₀' if n == 'coef0' else n} = "
+        + (format_gamma(v) if n == "gamma" else f"{v:g}")
+        for n, v in settings.kernel_params().items())
     return f"{settings.kernel}" + (f" ({params})" if params else "")
 
 
 def split_section(split: TrainTestData) -> None:
     st.markdown(split.description)
+
+
+def scales_hint(split: TrainTestData, settings: Settings) -> None:
+    """The Explorer's hint, here too: features of very different spreads (an upload such
+    as wine's, with proline in the thousands) leave the kernel and the classifiers with
+    almost only the widest one; one click standardises them."""
+    message = scales_differ_message(feature_scale_ratio(split.X_train), settings.standardize)
+    if message is None:
+        return
+    text_col, button_col = st.columns([5, 1], vertical_alignment="center")
+    text_col.info(message, icon=":material/straighten:")
+    button_col.button("Standardise", key="cls_standardise", on_click=_standardise,
+                      width="stretch")
+
+
+def _standardise() -> None:
+    st.session_state[K_STANDARDIZE] = True
 
 
 def _delta(error: float, raw: float) -> dict:
@@ -196,7 +218,7 @@ def _delta(error: float, raw: float) -> dict:
 
 
 def errors_section(result: cls.Experiment, settings: Settings, classifier: str, C: float,
-                   n_features: int) -> None:
+                   n_features: int, y_test: np.ndarray) -> None:
     name = cls.CLASSIFIERS[classifier]
     st.markdown(f"Test error of the same **{name}** (C = {C:g}) on three kinds of features:")
     kernel_col, pca_col, raw_col = st.columns(3)
@@ -206,7 +228,9 @@ def errors_section(result: cls.Experiment, settings: Settings, classifier: str, 
     pca_col.metric(f"Linear PCA, k = {result.pca_components}", pct(result.pca.error),
                    **_delta(result.pca.error, raw))
     raw_col.metric(f"Raw inputs, {n_features} features", pct(raw))
-    st.caption(comparison_caption(result, kernel_label(settings)))
+    text = comparison_caption(result, kernel_label(settings), y_test)
+    findings.publish(findings.CLASSIFICATION, text)
+    st.caption(text)
     notes = [m for m in result.warnings if "negative eigenvalue" in m]
     for message in notes:
         st.warning(message, icon=":material/warning:")
@@ -215,8 +239,9 @@ def errors_section(result: cls.Experiment, settings: Settings, classifier: str, 
                    "fit; a smaller C converges faster.")
 
 
-def comparison_caption(result: cls.Experiment, kernel_text: str) -> str:
-    """Which features won, from the numbers."""
+def comparison_caption(result: cls.Experiment, kernel_text: str, y_test: np.ndarray) -> str:
+    """Which features won and by how many test points, and whether that is more than the
+    test set's chance: only what the numbers show, no cause."""
     k_err, p_err, r_err = result.kernel.error, result.pca.error, result.raw.error
     ranking = sorted([(k_err, f"kernel PCA ({kernel_text})"), (p_err, "linear PCA"),
                       (r_err, "the raw inputs")])
@@ -225,14 +250,34 @@ def comparison_caption(result: cls.Experiment, kernel_text: str) -> str:
     if len(ties) > 1:
         return f"{' and '.join(ties)} make the same number of test errors ({pct(best_error)})."
     text = f"Best here: {best}, {pct(best_error)} test error."
-    if best.startswith("kernel"):
-        text += (f" The same linear classifier makes {100 * (r_err - k_err):.2f} points more "
-                 "errors on the raw inputs: the nonlinear components make the classes "
-                 "more linearly separable.")
+    kernel_right = result.kernel.predicted == y_test
+    raw_right = result.raw.predicted == y_test
+    only_kernel = int(np.sum(kernel_right & ~raw_right))
+    only_raw = int(np.sum(raw_right & ~kernel_right))
+    fewer = only_kernel - only_raw
+    if fewer == 0:
+        return text + (" Kernel PCA's components and the raw inputs make the same number of "
+                       "errors with the same linear classifier.")
+    more_or_fewer = "fewer" if fewer > 0 else "more"
+    text += (f" On kernel PCA's components the same linear classifier makes {abs(fewer)} "
+             f"{more_or_fewer} errors than on the raw inputs, of {len(y_test)} test points")
+    if beyond_chance(only_kernel, only_raw):
+        text += (f": the two disagree on {only_kernel + only_raw} points and kernel PCA is "
+                 f"right on {only_kernel} of them, more one-sided than chance would make it.")
     else:
-        text += (" Kernel PCA does not help with this kernel and these parameters: try "
-                 "another kernel, γ or degree, or more components.")
+        text += (f", a difference chance could make on this test set (the two disagree on "
+                 f"{only_kernel + only_raw} points: kernel PCA right on {only_kernel}, the "
+                 f"raw inputs on {only_raw}).")
+    if not best.startswith("kernel"):
+        text += " Another kernel, γ or degree, or more components may do better."
     return text
+
+
+def beyond_chance(only_a: int, only_b: int) -> bool:
+    """McNemar's test at about the 5 % level: of the test points exactly one of two
+    classifiers gets right, one gets more than two standard deviations beyond half."""
+    disagree = only_a + only_b
+    return disagree > 0 and abs(only_a - only_b) > 2 * np.sqrt(disagree)
 
 
 def confusion_section(result: cls.Experiment, split: TrainTestData) -> None:

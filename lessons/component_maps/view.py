@@ -21,11 +21,11 @@ from lessons.component_maps.experiment import (
     cluster_roles,
     component_maps,
     degree_maps,
-    fig4_claims,
     grid_side,
+    roles_sentence,
 )
 from lessons.component_maps.figures import MapPanel, map_grid, panel_title
-from shell import exports
+from shell import exports, findings
 from shell.admission import queued
 from shell.caches import bounded_cache, inputs
 from shell.charts import show_chart
@@ -141,11 +141,12 @@ def map_panels(result: ComponentMaps, data, settings: Settings) -> None:
     )
     held = len(fit.eigenvalues)
     if k < held:
+        hidden = f"{k + 1}–{held}" if held > k + 1 else f"{held}"
         st.caption(
-            f"Components {k + 1}–{held} are not drawn: their μ is 0"
-            f"{' or negative' if fit.negative.any() else ''}, so they are 0 everywhere. On "
-            f"these data the {kernel} kernel's feature space holds only {k} directions of "
-            "variance."
+            f"Component{'s' if held > k + 1 else ''} {hidden} not drawn: μ is 0"
+            f"{' or negative' if fit.negative.any() else ''} to within the rounding of K's "
+            f"entries (μ ≤ 10·n·ε·max|K| = {fit.eigenvalue_floor:.2g} counts as 0), so the "
+            "map is 0 everywhere, or would draw only rounding noise magnified by α = v/√μ."
         )
 
 
@@ -158,9 +159,10 @@ def _axis_names(data, settings: Settings) -> list[str]:
 
 def map_check(result: ComponentMaps) -> None:
     show_check(Check(
-        "largest |map value at a data point − that point's projection √μ·v|",
+        "largest |map value at a data point − that point's projection √μ·v| (allowed: "
+        "1e-8 of the largest coordinate, plus the rounding of K's entries carried by α)",
         result.max_difference,
-        tolerance=CHECK_TOLERANCE * result.scale,
+        tolerance=CHECK_TOLERANCE * result.scale + result.rounding,
     ))
 
 
@@ -190,35 +192,17 @@ def what_the_components_do(result: ComponentMaps, data, settings: Settings) -> N
                                     format="%.1f",
                                     help="Share of the component's variance that lies between "
                                     "the class means")})
-    claims = fig4_claims(roles, fit.explained_ratio[:k], len(names))
-    share = 100 * roles.between_share
-    parts = []
-    if len(share) >= 2 and claims["separate"]:
-        parts.append(
-            f"Components 1 and 2 separate the classes: {share[0]:.0f} % and {share[1]:.0f} % "
-            "of their variance lies between the class means."
-        )
-    elif len(share) >= 2:
-        parts.append(
-            f"Components 1 and 2 do not simply separate the classes here: only "
-            f"{share[0]:.0f} % and {share[1]:.0f} % of their variance lies between the class "
-            "means (≥ 90 % would)."
-        )
-    if len(share) > 2 and claims["split_each"]:
-        parts.append(
-            f"Components 3–{len(share)} vary inside the classes (at most "
-            f"{share[2:].max():.1f} % between them), and each cuts one or more classes in "
-            "two, as Fig. 4 of the paper shows for its three clusters."
-        )
-    elif len(share) > 2:
-        parts.append(
-            f"Components 3–{len(share)} do not each split the classes the way Fig. 4 shows "
-            "(that needs each of them to carry ≥ 1 % of the variance, ≤ 10 % of it between "
-            "classes, and to cut a class in two)."
-        )
-    st.caption(" ".join(parts) + " A class is cut in two when it holds at least a third of the "
+    text = roles_sentence(roles, fit.explained_ratio[:k], names,
+                          paper_figure=shows_fig4(settings))
+    findings.publish(findings.COMPONENT_ROLES, text)
+    st.caption(text + " A class is cut in two when it holds at least a third of the "
                "component's variance and at least 20 % of its points lie on each side of its "
                "mean.")
+
+
+def shows_fig4(settings: Settings) -> bool:
+    """The paper's Fig. 4 is on screen: its data and its kernel."""
+    return settings.dataset == FIG4["dataset"] and settings.kernel == FIG4["kernel"]
 
 
 def map_downloads(result: ComponentMaps, data, settings: Settings) -> None:

@@ -14,7 +14,7 @@ import numpy as np
 import streamlit as st
 
 from experiments.analysis import Analysis
-from experiments.kernel_diagnostics import SCALE_RATIO, feature_scale_ratio
+from experiments.kernel_diagnostics import feature_scale_ratio, scales_differ_message
 from experiments.separability import METHOD, linear_separability
 from kpca_core import KERNELS
 from lessons.explorer.charts import (
@@ -35,7 +35,7 @@ from lessons.explorer.view_link import (
     seed_from_link,
     write_to_link,
 )
-from shell import figures, gamma_hint
+from shell import figures, findings, gamma_hint
 from shell.sidebar import K_STANDARDIZE
 from shell.state import Settings
 
@@ -180,10 +180,11 @@ def separability_caption(result, data, settings, columns, linear_columns) -> Non
         st.caption("A class has a single point: no cross-validated score.")
         return
     chance = float(np.max(np.bincount(data.y)) / len(data.y))
-    shown = ", ".join(str(c + 1) for c in columns)
+    shown = " and ".join(str(c + 1) for c in columns)
     text = (
-        f"**Linearly separable on components {shown}: kernel PCA {100 * kpca:.0f}%, "
-        f"linear PCA {100 * linear:.0f}%** (largest class alone: {100 * chance:.0f}%). "
+        f"**Cross-validated accuracy of a linear classifier on components {shown}: kernel "
+        f"PCA {100 * kpca:.0f}%, linear PCA {100 * linear:.0f}%** (the largest class alone: "
+        f"{100 * chance:.0f}%). "
     )
     first = columns[0]
     alone = _separability(
@@ -193,6 +194,7 @@ def separability_caption(result, data, settings, columns, linear_columns) -> Non
         text += f"Component {first + 1} alone already separates {100 * alone:.0f}%. "
     elif kpca + 0.05 < linear:
         text += "Here the kernel makes the classes harder to tell apart, not easier. "
+    findings.publish(findings.SEPARABILITY, text.replace("**", "").strip())
     st.caption(text + f"Score: {METHOD}, on the drawn coordinates.")
 
 
@@ -214,16 +216,11 @@ def gamma_hints(place, result: Analysis, data, settings: Settings) -> None:
 def scale_hint(data, settings: Settings) -> None:
     """Features on very different scales: the kernel sees only the widest. One click
     standardises them."""
-    ratio = feature_scale_ratio(data.X)
-    if ratio <= SCALE_RATIO or settings.standardize:
+    message = scales_differ_message(feature_scale_ratio(data.X), settings.standardize)
+    if message is None:
         return
     text_col, button_col = st.columns([5, 1], vertical_alignment="center")
-    text_col.info(
-        f"The input features' spreads differ by a factor of {ratio:,.0f}: the kernel sees "
-        "almost only the widest ones. Consider 'Standardise inputs' (γ then follows the "
-        "new scale).",
-        icon=":material/straighten:",
-    )
+    text_col.info(message, icon=":material/straighten:")
     button_col.button("Standardise", key="hint_standardise", on_click=_standardise,
                       width="stretch")
 

@@ -15,9 +15,9 @@ from experiments.analysis import DENSE_MAX_N, Analysis, may_be_indefinite
 from experiments.kernel_diagnostics import REFERENCE_NAMES
 from kpca_core import KERNELS
 from lessons.explorer.charts import SCATTERGL_ABOVE, params_text, plot, selection
-from shell import figures, kernel_figures
+from shell import figures, findings, kernel_figures
 from shell.caches import inputs, reference_gamma_for
-from shell.state import Settings, format_gamma, format_multiple
+from shell.state import Settings, format_gamma, format_multiple, with_suggested_kernel
 
 SAMPLES_PER_DIGIT = 8
 
@@ -73,6 +73,7 @@ def about_data(data, settings: Settings) -> None:
     classes = "no class labels" if data.y is None else f"{len(np.unique(data.y))} classes"
     st.markdown(f"**{n:,} points · {d} input feature(s) · {classes}**")
     st.write(data.description)
+    suggestion_note(settings)
     kernel = KERNELS[settings.kernel]
     st.latex(kernel.formula)
     note = getattr(kernel, "note", "")
@@ -83,11 +84,22 @@ def about_data(data, settings: Settings) -> None:
     if reference and "gamma" in kernel.params:
         st.caption(
             f"Scale of these data for this kernel: {REFERENCE_NAMES[settings.kernel]} = "
-            f"{reference:.3g}; γ = {format_gamma(settings.gamma)} is "
+            f"{format_gamma(reference)}; γ = {format_gamma(settings.gamma)} is "
             f"{format_multiple(settings.gamma / reference)} times that."
         )
     if data.citation:
         st.caption(f"Source: {data.citation}")
+
+
+def suggestion_note(settings: Settings) -> None:
+    """When the view's kernel is not the one the dataset's description suggests, say so."""
+    suggested = with_suggested_kernel(settings)
+    if suggested.kernel == settings.kernel:
+        return
+    st.caption(f"These data suggest the {KERNELS[suggested.kernel].title} kernel "
+               f"({params_text(suggested).removeprefix(', ')}); this view uses the "
+               f"{KERNELS[settings.kernel].title} kernel. 'Use this dataset's suggested "
+               "kernel' in the sidebar switches to it.")
 
 
 def _with_zero_column(Z: np.ndarray) -> np.ndarray:
@@ -107,17 +119,99 @@ def kernel_matrix(result: Analysis, data, *, centered: bool) -> None:
         point_index=result.order,
     )
     plot(fig, key="chart_centered" if centered else "chart_kernel")
+    blocks = kernel_blocks(result, data)
     if centered:
         st.caption(
             "K̃ = K − 1ₙK − K1ₙ + 1ₙK1ₙ: the same similarities measured from the centre of "
             "the data in feature space. Red: more alike than average; blue: less; every "
-            "row sums to 0."
+            "row sums to 0." + (f" {blocks[1]}" if blocks else "")
         )
     else:
-        st.caption(
-            "Rows and columns sorted by class. Bright blocks on the diagonal mean points "
-            "of one class are similar to each other under this kernel."
-        )
+        st.caption("Rows and columns sorted by class." + (f" {blocks[0]}" if blocks else ""))
+
+
+# A class's block of K is bright when its mean lies this far up the heatmap's colour scale
+# and this much (of the scale) above every block between two classes.
+BRIGHT = 0.4
+STANDS_OUT = 0.1
+# Block means of K̃ below this share of its colour scale (±max|K̃|) are faint to the eye.
+FAINT = 0.05
+
+
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _range(values: np.ndarray, fmt: str) -> str:
+    low, high = float(values.min()), float(values.max())
+    return format(low, fmt) if np.isclose(low, high) else f"{low:{fmt}} to {high:{fmt}}"
+
+
+COUNTS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
+          9: "nine", 10: "ten"}
+
+
+def kernel_blocks(result: Analysis, data) -> tuple[str, str] | None:
+    """What the class blocks of K and of K̃ show, from their means (None without classes).
+
+    The means are over the full matrices (``Analysis.class_means``), the colour scales
+    those of the heatmaps: K from its smallest to its largest drawn value, K̃ ±max|K̃|.
+    """
+    B, Bc = result.class_means, result.centered_class_means
+    if B is None or len(B) < 2:
+        return None
+    names = _class_names(data)
+    c = len(B)
+    off = ~np.eye(c, dtype=bool)
+    within, between = np.diag(B), B[off]
+    low, high = float(result.kernel_display.min()), float(result.kernel_display.max())
+    span = high - low if high > low else 1.0
+    level = (within - low) / span
+    stands_out = [level[a] >= BRIGHT and within[a] - between.max() >= STANDS_OUT * span
+                  for a in range(c)]
+    bright = [names[a] for a in range(c) if stands_out[a]]
+    dull = [names[a] for a in range(c) if not stands_out[a]]
+    means = ", ".join(f"{names[a]} {within[a]:.3g}" for a in range(c))
+    k_text = (f"Mean of K in each class's diagonal block: {means}; between classes "
+              f"{_range(between, '.3g')} (colour scale {low:.2f} to {high:.2f}). ")
+    if not dull:
+        k_text += ("Every class's block is bright: " if c > 2 else "Both blocks are bright: ")
+        k_text += "points of one class resemble each other more than points of different classes."
+    elif bright:
+        k_text += (f"Only the block{'s' if len(bright) > 1 else ''} of {_listed(bright)} "
+                   f"stand{'' if len(bright) > 1 else 's'} out as bright; "
+                   f"{'those' if len(dull) > 1 else 'that'} of {_listed(dull)} "
+                   f"do{'' if len(dull) > 1 else 'es'} not stand out from the blocks between "
+                   "classes.")
+    elif (between.max() - low) / span >= BRIGHT:
+        k_text += ("No class block stands out: K is bright between classes too, so points "
+                   "of different classes look about as alike as points of one class.")
+    else:
+        k_text += ("No block is bright: off its diagonal K is dark, each point resembling "
+                   "only its nearest neighbours.")
+    c_within, c_between = np.diag(Bc), Bc[off]
+    bound = float(np.abs(result.centered_display).max()) or 1.0
+    signed = ", ".join(f"{names[a]} {c_within[a]:+.3g}" for a in range(c))
+    c_text = (f"Mean of K̃ in each class's diagonal block: {signed}; between classes "
+              f"{_range(c_between, '+.3g')} (colour scale ±{bound:.2f}). ")
+    if np.all(c_within > 0) and np.all(c_between < 0):
+        c_text += (f"Every class's block is red and every block between classes blue: K̃ "
+                   f"shows {COUNTS.get(c, str(c))} blocks")
+    else:
+        red = [names[a] for a in range(c) if c_within[a] > 0]
+        c_text += (f"Red (above average) diagonal blocks: {_listed(red) if red else 'none'}; "
+                   f"{int(np.sum(c_between > 0))} of {len(c_between)} blocks between classes "
+                   "are red too, so K̃ does not split cleanly by class")
+    if max(np.abs(c_within).max(), np.abs(c_between).max()) < FAINT * bound:
+        c_text += f", though faintly (under {100 * FAINT:.0f} % of the colour scale)"
+    return k_text, c_text + "."
+
+
+def publish_findings(result: Analysis, data) -> None:
+    """The sentences the tour reads off this view (``shell.findings``)."""
+    blocks = kernel_blocks(result, data)
+    if blocks:
+        findings.publish(findings.KERNEL_BLOCKS, " ".join(blocks))
 
 
 def heatmap_note(result: Analysis) -> None:

@@ -57,7 +57,7 @@ def projection_with_new_points(
             mode="markers",
             name="new points",
             marker=dict(symbol="star", size=14, color="black", line=dict(color="white", width=1)),
-            customdata=np.arange(len(Z_new)),
+            customdata=np.arange(1, len(Z_new) + 1),  # counted from 1, as in the table
             hovertemplate="new point %{customdata}<extra></extra>",
         )
     )

@@ -282,7 +282,7 @@ def step_project(steps: StepByStep, data, n_total: int, rows: np.ndarray) -> Non
     coords = pd.DataFrame(
         steps.new_projection,
         columns=[f"y{i + 1}" for i in range(steps.k)],
-        index=[f"new point {i}" for i in range(len(steps.new_projection))],
+        index=[f"new point {i}" for i in range(1, len(steps.new_projection) + 1)],
     )
     numbers_table(coords, "%.5g", key="how_new_table")
     show_source(center_test_kernel, project_new_points,

@@ -34,7 +34,7 @@ from experiments.feature_maps import (
 from experiments.sampling import sample_rows
 from experiments.separability import linear_separability
 from lessons.kernel_trick import figures as fig
-from shell import exports
+from shell import exports, findings
 from shell.caches import inputs, load_data
 from shell.charts import show_chart
 from shell.checks import show_check
@@ -331,6 +331,7 @@ def lift(settings: Settings, data) -> None:
             )
     else:
         text += " With more than two classes no single plane is drawn."
+    findings.publish(findings.LIFT, text)
     st.caption(text)
 
 

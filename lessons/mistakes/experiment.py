@@ -38,6 +38,7 @@ from kpca_core import (
     center_kernel,
     compute_kernel,
     eigendecompose,
+    flip_signs,
     kernel_spectrum,
     scale_eigenvectors,
 )
@@ -242,6 +243,9 @@ class Mistake:
     wrong_latex: ClassVar[str]
     right_latex: ClassVar[str]
     correct_function: ClassVar[str]
+    # Where it was found (one of the documents below); the one mistake found in none of
+    # them says so.
+    source: ClassVar[str]
 
     picture: Picture
     damages: tuple[Damage, ...]
@@ -269,6 +273,14 @@ class Mistake:
 
 # --------------------------------------------------------------------------- the mistakes
 
+# The public documents the mistakes were found in (the project's reference documents).
+MATLAB_NOTE = ("the lecture note “Kernel PCA” with a MATLAB function KPCA (its eqs. 108–113 "
+               "and code)")
+DISIDORO = "L. D'Isidoro, “PCA Kernel Notes” (its Ka = λa, our K v = μ v, with K not centred)"
+DE_SOUZA = "C. de Souza, “Kernel Principal Component Analysis in C#” (2010)"
+CHINESE_NOTE = "the Chinese-language derivation “核PCA原理解析”, step 3 of its algorithm"
+
+
 
 @dataclass(frozen=True, eq=False)
 class NoCentring(Mistake):
@@ -279,6 +291,7 @@ class NoCentring(Mistake):
     wrong_latex = r"K\,v = \mu\, v \quad\text{(K not centred)}"
     right_latex = r"\tilde K\, v = \mu\, v,\qquad \tilde K = K - 1_n K - K 1_n + 1_n K 1_n"
     correct_function = "kpca_core.center_kernel"
+    source = (DISIDORO + "; centring is an option one can switch off in " + DE_SOUZA)
 
     angle: float  # largest principal angle (degrees) between the right and wrong subspaces
     max_row_sum: float  # largest |row sum| of K (0 for K̃)
@@ -323,6 +336,7 @@ class LastSign(Mistake):
     wrong_latex = r"\tilde K_{\text{wrong}} = K - 1_n K - K 1_n - 1_n K 1_n"
     right_latex = r"\tilde K = K - 1_n K - K 1_n + 1_n K 1_n"
     correct_function = "kpca_core.center_kernel"
+    source = CHINESE_NOTE
 
     n: int
     predicted_eigenvalue: float  # −2n·mean(K), the constant vector's eigenvalue
@@ -386,6 +400,7 @@ class CentredInputs(Mistake):
     wrong_latex = r"K_{\text{wrong}} = k(x_i - \bar x,\; x_j - \bar x),\ \text{then centred}"
     right_latex = r"K = k(x_i, x_j),\ \text{centred in feature space: } \tilde K"
     correct_function = "kpca_core.compute_kernel + kpca_core.center_kernel"
+    source = DE_SOUZA + ", its Compute method (the kernel of the centred inputs)"
 
     kernel: str
     degree: int | None
@@ -446,6 +461,7 @@ class NewPointsOwnMeans(Mistake):
     wrong_latex = r"\tilde K_t^{\text{wrong}} = K_t - 1_m K_t - K_t 1_n + 1_m K_t 1_n"
     right_latex = r"\tilde K_t = K_t - 1_t K - K_t 1_n + 1_t K 1_n"
     correct_function = "kpca_core.center_test_kernel"
+    source = DE_SOUZA + ", its Transform method"
 
     n_train: int
     n_test: int
@@ -505,6 +521,8 @@ class Scaling(Mistake):
     wrong_latex = r"\alpha = v \quad\text{or}\quad \alpha = \frac{v}{\mu\, n}"
     right_latex = r"\alpha = \frac{v}{\sqrt{\mu}} \iff \alpha^\top \tilde K \alpha = 1"
     correct_function = "kpca_core.scale_eigenvectors"
+    source = ("α = v/(μn): " + MATLAB_NOTE + " (U(:,n)/d(n)/N); α = v is what leaving the "
+              "step out gives")
 
     length_right: float  # largest |αᵀK̃α − 1| with the right α = v/√μ: 0
     stretch_1: float  # √μ₁: how much α = v stretches component 1
@@ -556,6 +574,7 @@ class UncentredProjection(Mistake):
     wrong_latex = r"y_{\text{wrong}} = K\,\alpha"
     right_latex = r"y = \tilde K\,\alpha"
     correct_function = "kpca_core.project_new_points (with a centred kernel)"
+    source = MATLAB_NOTE + " (Y = (K*U)')"
 
     shift_1: float  # the common shift of component 1
     shift_2: float
@@ -600,6 +619,9 @@ class UnsortedEig(Mistake):
     wrong_latex = r"\texttt{np.linalg.eig}(\tilde K)[\,:k\,]\ \text{(as returned)}"
     right_latex = r"\texttt{eigh}(\tilde K),\ \mu_1 \ge \mu_2 \ge \dots"
     correct_function = "kpca_core.eigendecompose"
+    source = ("none of the documents: the MATLAB function sorts its eigenvalues explicitly "
+              "and the C# article by absolute value. It is here because np.linalg.eig "
+              "promises no order.")
 
     ranks: tuple[int, ...]  # ranks (1 = largest) of eig's first eigenvalues, in its order
     rank_1: int  # rank of the eigenvalue eig gives first
@@ -623,7 +645,10 @@ class UnsortedEig(Mistake):
             return int(np.argmin(np.abs(spectrum - value))) + 1
 
         ranks = [rank(value) for value in values_eig]
-        wrong = vectors_eig / np.linalg.norm(vectors_eig, axis=0) * np.sqrt(
+        # Signs fixed by the rule every other picture here uses (kpca_core.flip_signs,
+        # inside eigendecompose): a component eig returns with the other sign is the same
+        # component, and two mirror images would look like damage where there is none.
+        wrong = flip_signs(vectors_eig / np.linalg.norm(vectors_eig, axis=0)) * np.sqrt(
             np.clip(values_eig, 0.0, None)
         )
         return cls(
@@ -662,6 +687,20 @@ MISTAKES: tuple[type[Mistake], ...] = (
     NoCentring, LastSign, CentredInputs, NewPointsOwnMeans, Scaling, UncentredProjection,
     UnsortedEig,
 )
+
+
+def damage_summary(mistakes: tuple[Mistake, ...]) -> str:
+    """Which mistakes did damage on these data and which did none, by their numbers (a
+    mistake with several damage numbers did damage when any of them does)."""
+    harmful, harmless = [], []
+    for number, mistake in enumerate(mistakes, start=1):
+        damaged = any(not damage.harmless for damage in mistake.damages)
+        (harmful if damaged else harmless).append(f"{number} ({mistake.title})")
+    text = (f"On these data {len(harmful)} of the {len(mistakes)} mistakes do damage"
+            + (f": {', '.join(harmful)}" if harmful else ""))
+    if harmless:
+        text += f"; no damage here from {', '.join(harmless)}"
+    return text + "."
 
 
 def compare_mistakes(

@@ -1,8 +1,10 @@
 r"""DELIBERATELY WRONG versions of kernel PCA's formulas, for the common-mistakes lesson.
 
-Every ``wrong_*`` function below reproduces an error found in published notes and code
-(see the project's reference documents). None of them may be used to compute anything
-but the damage it does: each docstring names the correct ``kpca_core`` function.
+Six of the ``wrong_*`` functions below reproduce an error found in the public notes and
+code the project grew from (each mistake of :mod:`lessons.mistakes.experiment` names its
+``source``); the seventh, an unsorted general eigensolver, is a slip of NumPy's API that
+none of them makes. None of them may be used to compute anything but the damage it does:
+each docstring names the correct ``kpca_core`` function.
 The mistakes of :mod:`lessons.mistakes.experiment` say in words and LaTeX what each one
 gets wrong, and measure it next to the right computation.
 """

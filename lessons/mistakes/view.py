@@ -14,7 +14,15 @@ import streamlit as st
 from experiments import sampling
 from experiments.checks import format_value
 from lessons.mistakes import figures as fig
-from lessons.mistakes.experiment import EIG_MAX_N, MISTAKES_MAX_N, Damage, Mistake, compare_mistakes
+from lessons.mistakes.experiment import (
+    EIG_MAX_N,
+    MISTAKES_MAX_N,
+    Damage,
+    Mistake,
+    compare_mistakes,
+    damage_summary,
+)
+from shell import findings
 from shell.caches import inputs
 from shell.charts import show_chart
 from shell.checks import show_check
@@ -52,6 +60,7 @@ def _header(mistake: Mistake, number: int) -> None:
     st.latex(mistake.wrong_latex)
     st.markdown(f":green[**Right**] · `{mistake.correct_function}`")
     st.latex(mistake.right_latex)
+    st.caption(f"Found in: {mistake.source}.")
 
 
 def _picture(mistake: Mistake, data, rows: np.ndarray) -> None:
@@ -69,6 +78,7 @@ def _picture(mistake: Mistake, data, rows: np.ndarray) -> None:
 
 def mistake_sections(mistakes: tuple[Mistake, ...], data, rows: np.ndarray) -> None:
     """Each mistake: its formulas, its picture, its damage, its checks and what they show."""
+    findings.publish(findings.MISTAKE_DAMAGE, damage_summary(mistakes))
     for number, mistake in enumerate(mistakes, 1):
         _header(mistake, number)
         _picture(mistake, data, rows)

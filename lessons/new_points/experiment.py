@@ -175,3 +175,85 @@ def nearest_rows(Z: np.ndarray, z: np.ndarray, count: int) -> np.ndarray:
     """Rows of Z nearest to z (Euclidean), nearest first."""
     distances = np.sum((np.asarray(Z) - np.asarray(z)[None, :]) ** 2, axis=1)
     return np.argsort(distances, kind="stable")[:count]
+
+
+@dataclass(frozen=True)
+class TermsSummary:
+    """Where one coordinate yₖ(x) comes from, in the numbers the page shows.
+
+    Because Σᵢ αᵢ = 0, the centred terms add up to two parts (eq. 49 expanded):
+    yₖ(x) = Σᵢ αᵢ k(xᵢ, x) − Σᵢ αᵢ · mean_j k(xᵢ, xⱼ): a *kernel part*, which depends on x
+    through its kernel values with the training points, and a *centring part*, the same
+    constant for every new point.
+
+    Attributes
+    ----------
+    count : int
+        How many of the largest terms ``top_share`` and ``near_share`` count.
+    top_share : float
+        Share of Σᵢ |αᵢ k̃(xᵢ, x)| carried by the ``count`` largest terms (the table).
+    kernel_part, centring_part : float
+        The two parts; they add up to yₖ(x).
+    near_share : float
+        Share of Σᵢ |αᵢ k(xᵢ, x)| (the kernel part's terms) from the ``count`` training
+        points nearest x.
+    nearest_kernel : float
+        k(xᵢ, x) of the training point nearest x.
+    """
+
+    count: int
+    top_share: float
+    kernel_part: float
+    centring_part: float
+    near_share: float
+    nearest_kernel: float
+
+    @property
+    def centring_share(self) -> float:
+        """|centring part| / (|kernel part| + |centring part|)."""
+        total = abs(self.kernel_part) + abs(self.centring_part)
+        return abs(self.centring_part) / total if total > 0 else 0.0
+
+    def sentence(self, component: int) -> str:
+        """What the numbers say about yₖ(x), and only that (component is 1-based)."""
+        y = f"y{component}(x)"
+        sign = "+" if self.centring_part >= 0 else "−"
+        text = (f"The {self.count} largest terms carry {100 * self.top_share:.0f} % of "
+                f"Σ|terms|. Split differently, {y} = {self.kernel_part:.4g} (kernel part, "
+                f"Σᵢ αᵢ k(xᵢ, x)) {sign} {abs(self.centring_part):.4g} (centring part, "
+                "−Σᵢ αᵢ · mean of k(xᵢ, ·) over the training points: the same for every new "
+                "point); the centring part is "
+                f"{100 * self.centring_share:.0f} % of the two together. The "
+                f"{self.count} training points nearest x carry {100 * self.near_share:.0f} % "
+                "of the kernel part's |terms|")
+        if self.near_share >= 0.5:
+            text += ", so the kernel part comes from x's neighbourhood"
+        else:
+            text += ", so the kernel part is spread over many training points, near and far"
+        if self.centring_share >= 0.5:
+            text += (f"; but most of {y} is the centring constant (the nearest training "
+                     f"point has k = {self.nearest_kernel:.2g}), which only shifts every new "
+                     "point alike")
+        return text + "."
+
+
+def summarise_terms(fit: NewPointsFit, parts: Contributions, x: np.ndarray, component: int,
+                    count: int = 10) -> TermsSummary:
+    """The :class:`TermsSummary` of component ``component`` (0-based) for the point x."""
+    alphas = fit.alphas[:, component]
+    terms = np.abs(parts.terms[:, component])
+    top = parts.top(component, count)
+    kernel_terms = alphas * parts.kernel
+    kernel_part = float(kernel_terms.sum())
+    distance = np.linalg.norm(fit.X_train - np.asarray(x, dtype=float)[None, :], axis=1)
+    near = np.argsort(distance, kind="stable")[:count]
+    magnitude = np.abs(kernel_terms)
+    return TermsSummary(
+        count=len(top),
+        top_share=float(terms[top].sum() / terms.sum()) if terms.sum() > 0 else 0.0,
+        kernel_part=kernel_part,
+        centring_part=float(parts.coordinates[component]) - kernel_part,
+        near_share=float(magnitude[near].sum() / magnitude.sum()) if magnitude.sum() > 0
+        else 0.0,
+        nearest_kernel=float(parts.kernel[near[0]]),
+    )

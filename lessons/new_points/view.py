@@ -19,6 +19,7 @@ from lessons.new_points.experiment import (
     fit_new_points,
     nearest_rows,
     split_indices,
+    summarise_terms,
 )
 from lessons.new_points.figures import projection_with_heldout, terms_in_input_space
 from shell import exports
@@ -224,7 +225,8 @@ def coordinates_check(parts: Contributions) -> None:
                      parts.max_difference, tolerance=CHECK_TOLERANCE * max(scale, 1.0)))
 
 
-def terms(split: HeldOutFit, parts: Contributions, data, settings: Settings) -> int:
+def terms(split: HeldOutFit, parts: Contributions, x: np.ndarray, data,
+          settings: Settings) -> int:
     """The top training points' terms for one component, and where the sum comes from."""
     k = len(parts.coordinates)
     component = st.segmented_control(
@@ -260,6 +262,8 @@ def terms(split: HeldOutFit, parts: Contributions, data, settings: Settings) -> 
         f"the {len(top)} rows above add up to {top_sum:.6g} and carry {100 * share:.0f} % of "
         f"the total |terms|. KernelPCA.transform(x) gives **{parts.transform[c]:.6g}**."
     )
+    summary = summarise_terms(split.fit, parts, x, c, TOP_TERMS)
+    st.caption(summary.sentence(c + 1))
     if split.fit.model.eigenvalues_[c] <= 0:
         st.caption(f"μ{c + 1} ≤ 0 (the eigenvalue of K̃): this component has no real axis, so "
                        "α = 0 and y = 0.")
@@ -277,16 +281,11 @@ def terms_picture(split: HeldOutFit, parts: Contributions, x: np.ndarray, c: int
     distance = np.linalg.norm(split.fit.X_train - x[None, :], axis=1)
     top = parts.top(c, TOP_TERMS)
     near, everyone = float(np.median(distance[top])), float(np.median(distance))
-    text = (f"Red terms push y{c + 1}(x) up, blue ones down. The {len(top)} largest terms come "
-            f"from training points at a median distance of {near:.3g} from your point; the "
-            f"median over all training points is {everyone:.3g}")
-    if near < 0.5 * everyone:
-        text += ": with this kernel, nearby points dominate."
-    elif near > 0.8 * everyone:
-        text += ": with this kernel, far points weigh in as much as near ones."
-    else:
-        text += ": nearer points weigh more, but far ones still count."
-    st.caption(text)
+    st.caption(f"Red terms push y{c + 1}(x) up, blue ones down. The {len(top)} largest terms "
+               f"come from training points at a median distance of {near:.3g} from your "
+               f"point; the median over all training points is {everyone:.3g}. Each term "
+               "αᵢ k̃(xᵢ, x) holds x's kernel value with xᵢ and xᵢ's share of the centring "
+               "(see the split above the picture).")
 
 
 # --------------------------------------------------------------------------- USPS

@@ -86,10 +86,16 @@ def memory_figure(
     *,
     labels: Mapping[str, str],
     budget: int,
+    budget_text: str,
     largest_n: int,
+    largest_label: str,
     title: str,
 ) -> go.Figure:
-    """Modelled bytes of each step against n (log-log), the budget and the largest n allowed."""
+    """Modelled bytes of each step against n (log-log), the budget and the largest n allowed.
+
+    ``budget_text`` and ``largest_label`` are the page's own words and format for the
+    budget and for what ``largest_n`` is the largest n of, so the legend repeats them.
+    """
     fig = go.Figure()
     dashes = ("solid", "dash", "solid", "dot")
     for (step, values), dash in zip(bytes_by_step.items(), dashes * 2, strict=False):
@@ -104,26 +110,18 @@ def memory_figure(
     low = min(float(np.min(v)) for v in bytes_by_step.values())
     fig.add_trace(go.Scatter(
         x=[sizes[0], sizes[-1]], y=[budget, budget], mode="lines",
-        name=f"budget per computation ({_si_bytes(budget)})",
+        name=f"budget per computation ({budget_text})",
         line=dict(color=BUDGET_COLOUR, dash="dash", width=1.5), hoverinfo="skip",
     ))
     fig.add_trace(go.Scatter(
         x=[largest_n, largest_n], y=[low, budget * 10], mode="lines",
-        name=f"largest n the guard allows here: {largest_n:,}",
+        name=f"{largest_label}: {largest_n:,}",
         line=dict(color=BUDGET_COLOUR, dash="dot", width=1.5), hoverinfo="skip",
     ))
     fig.update_layout(title=title, legend=LEGEND_BELOW, height=520, **LAYOUT)
     fig.update_xaxes(type="log", title="n (points)", dtick=1)
     fig.update_yaxes(type="log", title="bytes", exponentformat="SI", dtick=1)
     return fig
-
-
-def _si_bytes(n_bytes: float) -> str:
-    for unit in ("B", "KB", "MB", "GB", "TB"):
-        if n_bytes < 1000 or unit == "TB":
-            return f"{n_bytes:.3g} {unit}"
-        n_bytes /= 1000
-    raise AssertionError("unreachable")
 
 
 def sweep_figure(

@@ -34,6 +34,9 @@ QUICK_MAX_N = 2000
 SMALLEST_N = 100
 RUN_KEY = "_scale_run"
 TRY_N_DEFAULT = 20_000
+# The two limits the page shows, named the same wherever they appear (metrics, chart).
+LARGEST_ALONE = "Largest n for K alone"
+LARGEST_MEASURED = "Largest n for K̃ + a copy"
 
 
 # --------------------------------------------------------------------------- memory
@@ -53,8 +56,8 @@ def memory_section() -> None:
     )
     cols = st.columns(3)
     cols[0].metric("Budget per computation", memory.format_bytes(budget))
-    cols[1].metric("Largest n for K alone", f"{alone:,}")
-    cols[2].metric("Largest n for K̃ + a copy", f"{measured:,}",
+    cols[1].metric(LARGEST_ALONE, f"{alone:,}")
+    cols[2].metric(LARGEST_MEASURED, f"{measured:,}",
                    help="What the timing below needs: LAPACK works on a copy of K̃.")
     try_n = st.number_input(
         "Try an n: what would the guard say about K alone?", min_value=2, max_value=10**7,
@@ -262,7 +265,9 @@ def show_memory(sizes: np.ndarray, d: int, k: int) -> None:
               "dense": "dense solver: a copy of K̃ + workspace (dashed: same size as K)",
               "arpack": "ARPACK: Lanczos vectors",
               "randomized": "randomized: n × (k + 10) blocks"}
-    fig = figures.memory_figure(grid, shown, labels=labels, budget=budget, largest_n=largest,
+    fig = figures.memory_figure(grid, shown, labels=labels, budget=budget,
+                                budget_text=memory.format_bytes(budget), largest_n=largest,
+                                largest_label=LARGEST_MEASURED,
                                 title=f"Memory each step adds, against n (model, k = {k})")
     show_chart(fig, key="scale_memory", name="scale-memory")
     n = int(sizes[-1])

@@ -192,6 +192,47 @@ def test_arpack_reaching_max_iter_raises_as_sklearn_does(Kc):
         eigendecompose(Kc, 5, solver="arpack", max_iter=1, random_state=0)
 
 
+def test_auto_hands_over_to_lapack_when_arpack_spends_its_budget(Kc, monkeypatch):
+    # Issue 23: nearly equal leading eigenvalues (K ≈ I) keep ARPACK iterating for minutes
+    # and then fail. "auto" chose ARPACK for speed, so once ARPACK has spent about two dense
+    # solves' work it hands over to LAPACK: the exact answer, with a warning, never a failure.
+    from scipy.sparse.linalg import ArpackNoConvergence
+
+    import kpca_core.eigen
+    from kpca_core import SolverFallbackWarning
+    from kpca_core.eigen import auto_arpack_budget
+
+    assert choose_eigen_solver(250, 3) == "arpack"
+    budgets = []
+
+    def not_converging(*args, maxiter=None, **kwargs):
+        budgets.append(maxiter)
+        raise ArpackNoConvergence("no convergence", np.zeros(0), np.zeros((250, 0)))
+
+    expected = eigendecompose(Kc, 3, solver="dense")
+    monkeypatch.setattr(kpca_core.eigen, "eigsh", not_converging)
+    with pytest.warns(SolverFallbackWarning, match="did not converge within"):
+        got = eigendecompose(Kc, 3, random_state=0)
+    assert budgets == [auto_arpack_budget(250, 3)]
+    assert got.solver == "dense"
+    np.testing.assert_allclose(got.eigenvalues, expected.eigenvalues, rtol=1e-12)
+    np.testing.assert_allclose(got.eigenvectors, expected.eigenvectors, atol=1e-12)
+    # ARPACK asked for by name, or a budget of the caller's, still raises (as scikit-learn).
+    with pytest.raises(ArpackNoConvergence):
+        eigendecompose(Kc, 3, solver="arpack", random_state=0)
+    with pytest.raises(ArpackNoConvergence):
+        eigendecompose(Kc, 3, max_iter=50, random_state=0)
+
+
+def test_auto_arpack_budget_is_about_two_dense_solves_of_work():
+    from kpca_core.eigen import AUTO_ARPACK_MIN_RESTARTS, auto_arpack_budget
+
+    # n = 1,000, k = 20: ncv = 41, 21 products of 2 n² flops per restart, (4/3) n³ dense.
+    assert auto_arpack_budget(1000, 20) == int(np.ceil(2 * (4 / 3) * 1000 / (2 * 21)))
+    assert auto_arpack_budget(201, 4) == AUTO_ARPACK_MIN_RESTARTS
+    assert auto_arpack_budget(7291, 100) > auto_arpack_budget(4000, 88)
+
+
 def sigmoid_kernel_400(rng):
     # The review's example: sigmoid, gamma = 5, c0 = -1, 400 x 10 normal data.
     X = rng.normal(size=(400, 10))

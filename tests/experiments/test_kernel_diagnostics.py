@@ -181,3 +181,17 @@ def test_each_datasets_own_suggestion_draws_no_hint(dataset):
 def test_kernels_without_gamma_get_no_hint():
     data = datasets.load("circles", n=60)
     assert guided(data.X, data.y, "linear") is None
+
+
+@pytest.mark.parametrize("gamma, text", [
+    (1000.0, "1000"), (1e4, "10000"), (5.0, "5"), (31.62, "31.6"), (0.004, "0.004"),
+    (1 / 128, "0.00781"), (1e-4, "0.0001"), (1.26e-5, "1.26e-5"), (3e-6, "3e-6"),
+    (2.5e5, "2.5e5"),
+])
+def test_gamma_is_written_as_people_write_it(gamma, text):
+    # Issue 23: "1e+03" on the pages. One formatter, shared by the shell (state.format_gamma).
+    from experiments.kernel_diagnostics import format_gamma
+    from shell import state
+
+    assert format_gamma(gamma) == text
+    assert state.format_gamma is format_gamma

@@ -102,3 +102,21 @@ def test_overwrite_gives_the_same_fit_and_retries_a_degenerate_spectrum(monkeypa
                        overwrite=True)
     assert calls == [True, False]  # K rebuilt, then decomposed on a copy
     np.testing.assert_allclose(retried.eigenvalues, kept.eigenvalues, rtol=1e-12)
+
+
+def test_eigenvalues_below_the_rounding_of_k_are_zero_and_the_others_kept():
+    # γ = 1e-5 on the circles: K ≈ all ones, so K̃'s eigenvalues carry ~n·eps of rounding,
+    # while μ₁ is only ~2e-3: μ ≈ 3e-14 is noise that a cut relative to μ₁ keeps.
+    X = datasets.load("circles").X
+    fit = fit_kpca(X, kernel="rbf", kernel_params={"gamma": 1e-5}, n_components=8)
+    floor = 10 * len(X) * np.finfo(float).eps * 1.0  # max |K| = 1 for the RBF kernel
+    assert fit.eigenvalue_floor == floor
+    exact = np.linalg.eigvalsh(center_kernel(compute_kernel(X, kernel="rbf", gamma=1e-5)))
+    exact = exact[::-1][:8]
+    kept = exact > floor
+    assert kept.tolist() == [True] * 5 + [False] * 3
+    np.testing.assert_allclose(fit.eigenvalues[kept], exact[kept], rtol=1e-6)
+    assert np.all(fit.eigenvalues[~kept] == 0) and np.all(fit.alphas[:, ~kept] == 0)
+    # A kernel of ordinary scale keeps every eigenvalue above its own rounding.
+    wide = fit_kpca(X, kernel="rbf", kernel_params={"gamma": 5.0}, n_components=8)
+    assert np.all(wide.eigenvalues > 1.0)

@@ -26,6 +26,7 @@ from lessons.choosing_gamma.experiment import (
     rescaling_gap,
     sweep,
 )
+from tests.support.apptest import needs_usps
 
 
 def sklearn_cv(Z, y):
@@ -181,3 +182,59 @@ def test_polynomial_with_c0_zero_only_rescales_and_c0_changes_the_picture():
                    param="coef0", values=COEF0_VALUES, n_components=3)
     assert len(set(np.round(result.score_two, 6))) > 1
     assert list(result.values) == list(COEF0_VALUES) and min(COEF0_VALUES) == 0.0
+# --------------------------------------------------------------------------- K ≈ I (issue 23)
+
+
+def test_a_flat_spectrum_is_a_result_marked_as_such():
+    # Points far apart: at a huge γ, K is the identity and every direction of K̃ alike.
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(240, 20))
+    y = np.repeat([0, 1], 120)
+    result = sweep(X, y, kernel="rbf", kernel_params={}, param="gamma",
+                   values=[0.001, 0.01, 1e3], n_components=3)
+    assert list(result.flat) == [False, False, True]
+    huge = result.evaluations[-1]
+    np.testing.assert_allclose(huge.eigenvalues[:3], 1.0, rtol=1e-12)
+    assert huge.mean_similarity < 1e-100
+    circles = datasets.load("circles", n=300, seed=0)
+    result = sweep(circles.X, circles.y, kernel="rbf", kernel_params={}, param="gamma",
+                   values=[5.0], n_components=3)
+    assert not result.flat[0]
+
+
+@needs_usps
+def test_the_usps_panel_where_arpack_never_converged_is_computed_exactly():
+    # /choosing_gamma?dataset=usps&n=2000&gamma=0.004 ended in ArpackNoConvergence: at
+    # γ = 10 K ≈ I, the 20 leading eigenvalues of K̃ agree to ~1e-6 and ARPACK ran for
+    # minutes. On 1,000 digits "auto" still chooses ARPACK; it now hands over to LAPACK.
+    import warnings
+
+    from kpca_core import (
+        SolverFallbackWarning,
+        center_kernel,
+        choose_eigen_solver,
+        compute_kernel,
+        eigendecompose,
+    )
+    from lessons.choosing_gamma.experiment import SPECTRUM_TOP, SWEEP_MAX_N
+
+    data = datasets.load("usps", n=2000)
+    X = data.X[stratified_rows(len(data.X), data.y, 1000)]
+    Kc = center_kernel(compute_kernel(X, kernel="rbf", gamma=10.0))
+    assert choose_eigen_solver(len(X), SPECTRUM_TOP) == "arpack"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        auto = eigendecompose(Kc, SPECTRUM_TOP, random_state=0)
+    assert any(issubclass(w.category, SolverFallbackWarning) for w in caught)
+    assert auto.solver == "dense"
+    exact = eigendecompose(Kc, SPECTRUM_TOP, solver="dense")
+    np.testing.assert_allclose(auto.eigenvalues, exact.eigenvalues, rtol=1e-12)
+    # The sweep's own panel (its stratified sample) is exact and flat: K ≈ I.
+    rows = stratified_rows(len(data.X), data.y, SWEEP_MAX_N)
+    X, y = data.X[rows], data.y[rows]
+    result = evaluate(X, y, kernel="rbf", kernel_params={"gamma": 10.0}, n_components=3)
+    exact = eigendecompose(center_kernel(compute_kernel(X, kernel="rbf", gamma=10.0)),
+                           SPECTRUM_TOP, solver="dense")
+    np.testing.assert_allclose(result.eigenvalues, exact.eigenvalues, rtol=1e-12)
+    assert result.eigenvalues[0] / (result.trace / (len(X) - 1)) < 1.01  # flat: K ≈ I
+    assert result.mean_similarity < 1e-10

@@ -15,7 +15,7 @@ import datasets
 from kpca_core import KernelPCA
 from lessons.choosing_gamma import view as choosing_gamma_view
 from lessons.choosing_gamma.experiment import COEF0_VALUES
-from tests.support.apptest import assert_clean, open_app
+from tests.support.apptest import assert_clean, needs_usps, open_app
 from tests.support.plotly_json import chart_specs, decode, find_chart
 
 CIRCLES = {"dataset": "circles", "n": 200, "kernel": "rbf", "gamma": 10}
@@ -210,3 +210,23 @@ def test_best_gamma_and_the_hint_rest_on_the_same_scores():
     best = int(re.search(r"Best γ = [\d.]+ \(of these 12 panels\): (\d+) %", text_of(at))
                .group(1))
     assert promised == best  # the hint names a γ as good as the panels' best
+@pytest.mark.slow
+@needs_usps
+def test_usps_sweep_completes_marks_k_identity_and_is_cached():
+    # Issue 23: the sidebar's state after tour steps 8–9 ended in ArpackNoConvergence after
+    # ~19 s (the γ = 10 panel, K ≈ I), and nothing was cached, so every visit repeated it.
+    query = {"dataset": "usps", "n": 2000, "kernel": "rbf", "gamma": 0.004}
+    at = open_app("choosing_gamma", query)
+    assert_clean(at)
+    titles = panel_titles(find_chart(at, "Components 1 and 2 of kernel PCA"))
+    flat = [t for t in titles if "K ≈ I" in t]
+    assert "γ = 10 · K ≈ I" in flat and "γ = 30 · K ≈ I" in flat
+    assert not any("K ≈ I" in t for t in titles if t.startswith(("γ = 0.00", "γ = 0.01")))
+    text = text_of(at)
+    assert "Panels marked 'K ≈ I'" in text and "every point resembles only itself" in text
+    # The revisit finds the sweep in the server's store: nothing recomputed.
+    stored = list(choosing_gamma_view._sweep.server_store._values)
+    again = open_app("choosing_gamma", query)
+    assert_clean(again)
+    assert list(choosing_gamma_view._sweep.server_store._values) == stored
+    assert text_of(again) == text

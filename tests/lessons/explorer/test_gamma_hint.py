@@ -25,7 +25,8 @@ def gamma_hint(at) -> str | None:
 
 def shown_score(at) -> int:
     """The kernel PCA score the separability caption shows for the drawn components."""
-    caption = next(c.value for c in at.caption if c.value.startswith("**Linearly separable"))
+    caption = next(c.value for c in at.caption
+                   if c.value.startswith("**Cross-validated accuracy of a linear classifier"))
     return int(re.search(r"kernel PCA (\d+)%", caption).group(1))
 
 

@@ -84,6 +84,11 @@ def test_how_it_works_shows_kpca_cores_numbers(kernel):
     stars = next(t for t in spec["data"] if t["name"] == "new points")
     new = np.column_stack([decode(stars["x"]), decode(stars["y"])])
     assert_up_to_sign(new, model.transform(new_points(X))[:, :2], 1e-6 * scale)
+    # New points are counted from 1, in the table and on hover (issue 23: "new point 0").
+    labels = decode(stars["customdata"]).astype(int).tolist()
+    assert labels == list(range(1, len(new) + 1))
+    table = next(d.value for d in at.dataframe if str(d.value.index[0]).startswith("new point"))
+    assert list(table.index) == [f"new point {i}" for i in labels]
 
 
 def test_how_it_works_shows_the_numbers_of_k_for_tiny_n():

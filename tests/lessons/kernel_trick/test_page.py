@@ -78,3 +78,57 @@ def test_kernel_trick_on_4d_data_explains_the_2d_part_and_keeps_the_rest():
     # and the caption says so from the numbers.
     captions = " ".join(c.value for c in at.caption)
     assert "before it has converged" in captions
+
+
+def camera_heights(spec: dict) -> tuple[np.ndarray, np.ndarray, dict]:
+    """The lifted points' heights along the camera's "up", in the scene's units (each axis
+    scaled to one length, as aspectmode "cube" draws it), and the scene."""
+    scene = spec["layout"]["scene"]
+    up = np.array([scene["camera"]["up"][a] for a in "xyz"])
+    ranges = np.array([scene[f"{a}axis"]["range"] for a in "xyz"])
+    points = [t for t in spec["data"] if t["type"] == "scatter3d"]
+    heights = []
+    for trace in points:
+        Z = np.column_stack([decode(trace[a]) for a in "xyz"])
+        scaled = (Z - ranges[:, 0]) / (ranges[:, 1] - ranges[:, 0])
+        heights.append(scaled @ up / np.linalg.norm(up))
+    return heights, up, scene
+
+
+def test_the_lift_opens_on_the_rings_at_two_heights_with_the_plane_between():
+    # Issue 23, tour step 4: the default camera showed neither the heights nor the plane,
+    # and the 3-D axis titles were unreadable.
+    at = open_app("kernel_trick", {"dataset": "circles", "kernel": "poly", "gamma": 1,
+                                   "degree": 2, "coef0": 0})
+    assert_clean(at)
+    spec = find_chart(at, "The data lifted into 3-D")
+    (outer, inner), up, scene = camera_heights(spec)
+    assert outer.min() > inner.max()  # every outer point above every inner one, as seen
+    eye = np.array([scene["camera"]["eye"][a] for a in "xyz"])
+    assert abs(eye @ up) / (np.linalg.norm(eye) * np.linalg.norm(up)) < 0.3  # from the side
+    X = datasets.load("circles").X
+    plane = fm.separating_plane(fm.quadratic_lift(X, gamma=1.0), datasets.load("circles").y)
+    assert plane.accuracy == 1.0
+    spans = np.array([np.ptp(scene[f"{a}axis"]["range"]) for a in "xyz"])
+    normal = plane.normal * spans
+    cosine = abs(normal @ up) / (np.linalg.norm(normal) * np.linalg.norm(up))
+    assert cosine > 0.999  # up is the plane's normal: the plane is seen edge-on, level
+    for a in "xyz":
+        assert scene[f"{a}axis"]["title"]["font"]["size"] >= 14
+    assert [scene[f"{a}axis"]["title"]["text"] for a in "xyz"] == [
+        "z₁ = γx₁²", "z₂ = √2 γx₁x₂", "z₃ = γx₂²"]
+
+
+def test_without_a_separating_plane_up_is_the_squared_radius():
+    at = open_app("kernel_trick", {"dataset": "four_classes", "kernel": "poly", "gamma": 1,
+                                   "degree": 2, "coef0": 0})
+    assert_clean(at)
+    spec = find_chart(at, "The data lifted into 3-D")
+    assert not any(t["type"] == "surface" for t in spec["data"])
+    heights, up, scene = camera_heights(spec)
+    spans = np.array([np.ptp(scene[f"{a}axis"]["range"]) for a in "xyz"])
+    radius = np.array([1.0, 0.0, 1.0]) * spans
+    assert abs(radius @ up) / (np.linalg.norm(radius) * np.linalg.norm(up)) > 0.999
+    # The four rings, from the smallest radius up, sit at rising heights.
+    means = [h.mean() for h in heights]
+    assert means == sorted(means)

@@ -55,6 +55,78 @@ def test_terms_table_lists_the_largest_terms_of_the_chosen_component():
     np.testing.assert_allclose(terms, table["α2"] * table["k̃(xᵢ, x)"], rtol=1e-12)
 
 
+def split_of_y1(dataset: str, kernel: str, params: dict, x) -> tuple[float, float, float]:
+    """y₁(x) split into its kernel part and its centring part, from scikit-learn alone:
+    (kernel part, centring part, share of the kernel part's |terms| from the 10 nearest)."""
+    from sklearn.decomposition import KernelPCA as SkKernelPCA
+    from sklearn.metrics.pairwise import pairwise_kernels
+
+    data = datasets.load(dataset)
+    train, _ = split_indices(len(data.X), data.y)
+    X = data.X[train]
+    model = SkKernelPCA(3, kernel=kernel, random_state=0, **params).fit(X)
+    alphas = model.eigenvectors_ / np.sqrt(model.eigenvalues_)
+    k = pairwise_kernels(X, np.atleast_2d(x), metric=kernel, **params)[:, 0]
+    y1 = float(model.transform(np.atleast_2d(x))[0, 0])
+    kernel_part = float(alphas[:, 0] @ k)
+    near = np.argsort(np.linalg.norm(X - x, axis=1))[:10]
+    terms = np.abs(alphas[:, 0] * k)
+    return kernel_part, y1 - kernel_part, float(terms[near].sum() / terms.sum())
+
+
+def typed_start(dataset: str) -> np.ndarray:
+    data = datasets.load(dataset)
+    _, held = split_indices(len(data.X), data.y)
+    return np.round(data.X[held[0]], 3)
+
+
+def centring_share(kernel_part: float, centring_part: float) -> float:
+    return abs(centring_part) / (abs(kernel_part) + abs(centring_part))
+
+
+def test_where_y1_comes_from_at_the_default_is_said_with_its_numbers():
+    # Issue 23: "with this kernel, nearby points dominate" beside "the ten largest terms
+    # carry 9 %": the split into a kernel part and a centring part says what is going on.
+    at = open_app("new_points", {"dataset": "circles", "kernel": "rbf", "gamma": 5})
+    assert_clean(at)
+    x = typed_start("circles")
+    kernel_part, centring_part, near = split_of_y1("circles", "rbf", {"gamma": 5.0}, x)
+    text = text_of(at)
+    assert "nearby points dominate" not in text
+    sign = "+" if centring_part >= 0 else "−"
+    assert (f"y1(x) = {kernel_part:.4g} (kernel part, Σᵢ αᵢ k(xᵢ, x)) {sign} "
+            f"{abs(centring_part):.4g} (centring part") in text
+    assert f"the centring part is {100 * centring_share(kernel_part, centring_part):.0f} %" in text
+    assert f"nearest x carry {100 * near:.0f} % of the kernel part" in text
+    assert near < 0.5 and "spread over many training points" in text
+
+
+def test_at_a_huge_gamma_the_centring_constant_is_named_as_most_of_y1():
+    at = open_app("new_points", {"dataset": "circles", "kernel": "rbf", "gamma": 1000})
+    assert_clean(at)
+    x = typed_start("circles")
+    kernel_part, centring_part, near = split_of_y1("circles", "rbf", {"gamma": 1000.0}, x)
+    share = centring_share(kernel_part, centring_part)
+    text = text_of(at)
+    assert share > 0.5 and near > 0.5
+    assert f"the centring part is {100 * share:.0f} %" in text
+    assert "comes from x's neighbourhood" in text
+    assert "most of y1(x) is the centring constant" in text
+
+
+def test_the_split_holds_for_another_kernel_and_dataset():
+    at = open_app("new_points", {"dataset": "moons", "kernel": "poly", "gamma": 1,
+                                 "degree": 3, "coef0": 1})
+    assert_clean(at)
+    x = typed_start("moons")
+    kernel_part, centring_part, near = split_of_y1(
+        "moons", "poly", {"gamma": 1.0, "degree": 3, "coef0": 1.0}, x)
+    text = text_of(at)
+    assert "(kernel part, Σᵢ αᵢ k(xᵢ, x))" in text
+    assert f"the centring part is {100 * centring_share(kernel_part, centring_part):.0f} %" in text
+    assert f"nearest x carry {100 * near:.0f} % of the kernel part" in text
+
+
 def test_pca_star_is_linear_pca_of_the_typed_point():
     at = open_app("new_points", CIRCLES)
     at.number_input[0].set_value(0.1)

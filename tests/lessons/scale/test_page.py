@@ -86,6 +86,14 @@ def test_measurement_shows_slopes_recomputed_from_the_charts_data():
     text = next(md.value for md in at.markdown if "From your measurement" in md.value)
     assert f"n = {far:,}" in text
     assert f"about {dense_far:,.0f} s for the dense solver and {arpack_far:,.1f} s" in text
+    # The memory chart names its limit and its budget as the metrics do, in one format
+    # (issue 23: "largest n the guard allows here: 8,192" beside "largest n for K alone
+    # 11,585"; "1.1 GB" beside "1.07 GB").
+    metrics = {m.label: m.value for m in at.metric}
+    names = list(traces(find_chart(at, "Memory each step adds")))
+    assert f"Largest n for K̃ + a copy: {metrics['Largest n for K̃ + a copy']}" in names
+    assert f"budget per computation ({metrics['Budget per computation']})" in names
+    assert not any("guard allows" in name for name in names)
     # A rerun (another widget) keeps the same measurement instead of timing again.
     at.number_input(key="scale_try_n").set_value(3000).run()
     again = traces(find_chart(at, "Time of each step against n"))
