@@ -20,6 +20,7 @@ from lessons.tour.view import parse_step
 from shell import state
 from shell.text import SHOWN_CHARS, inert, quoted, shorten
 from tests.support.apptest import assert_clean, open_app
+from tests.support.markdown import as_read, unescaped
 
 PHISH = "[Exam answers](https://evil.example/phish)"
 PIXEL = "x`![t](http://host/pixel.png)`"
@@ -32,16 +33,6 @@ PAYLOADS = [
     "1e400", "-1e400", "nan", "inf", "", " ", "0x10", "1_000", "١٢", "3.0", "1e-400",
 ]
 ASCII_PUNCTUATION = re.compile(r"[!-/:-@\[-`{-~]")
-
-
-def unescaped(markdown: str) -> str:
-    """The Markdown without its backslash escapes: what the source text could start from."""
-    return re.sub(r"\\[!-/:-@\[-`{-~]", "", markdown)
-
-
-def as_read(markdown: str) -> str:
-    """What a reader sees of Markdown that holds only escapes (each shows its character)."""
-    return re.sub(r"\\(.)", r"\1", markdown)
 
 
 # ------------------------------------------------------------------ shell.text
