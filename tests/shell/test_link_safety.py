@@ -49,6 +49,23 @@ def test_inert_text_leaves_markdown_nothing_to_start_from(payload):
     assert "\n" not in shown and "\u202e" not in shown
 
 
+# GFM's literal autolinks (remark-gfm, which Streamlit uses), matched on the text after
+# escapes are resolved: a scheme, "www." or an e-mail address.
+GFM_AUTOLINKS = re.compile(r"(https?://|www(?=\.))[-.\w]+|[-.\w+]+@[-\w]+(\.[-\w]+)+",
+                           re.IGNORECASE | re.ASCII)
+
+
+@pytest.mark.parametrize("text", [
+    PHISH, PIXEL, "www.evil.example", "WWW.EVIL.EXAMPLE/x", "https://evil.example",
+    "HTTP://evil.example", "a@evil.example", "mailto:a@evil.example", "x http://a.b y www.c.d",
+])
+def test_inert_text_breaks_every_literal_autolink(text):
+    assert GFM_AUTOLINKS.search(text)  # each would be a link as typed
+    resolved = re.sub(r"\\(.)", r"\1", inert(text))  # what remark-gfm searches
+    assert not GFM_AUTOLINKS.search(resolved), resolved
+    assert as_read(inert(text)) == text
+
+
 def test_shorten_keeps_the_start_and_says_how_long_the_text_was():
     assert shorten("x" * 100_000) == "x" * SHOWN_CHARS + "… (100,000 characters)"
     assert shorten("setosa") == "setosa"

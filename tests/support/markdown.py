@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import re
 
+from shell.text import WORD_JOINER
+
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 
 
 def as_read(markdown: str) -> str:
     """The text as shown: each backslash escape of an ASCII punctuation character shows
-    that character (CommonMark)."""
-    return _ESCAPE.sub(r"\1", markdown)
+    that character (CommonMark); the word joiners that break autolinks show nothing."""
+    return _ESCAPE.sub(r"\1", markdown).replace(WORD_JOINER, "")
 
 
 def unescaped(markdown: str) -> str:
