@@ -21,6 +21,7 @@ from shell.admission import queued
 from shell.caches import bounded_cache, load_data
 from shell.charts import show_chart
 from shell.checks import show_check
+from shell.figures import plot_text
 from shell.memory import guard_memory
 from shell.state import Settings
 
@@ -237,7 +238,7 @@ def comparison_caption(result: cls.Experiment, kernel_text: str) -> str:
 
 def confusion_section(result: cls.Experiment, split: TrainTestData) -> None:
     evaluation = result.kernel
-    names = [split.target_names[int(c)] if int(c) < len(split.target_names) else str(c)
+    names = [plot_text(split.target_names[int(c)] if int(c) < len(split.target_names) else c)
              for c in evaluation.labels]
     fig = figs.confusion_figure(evaluation.confusion, names,
                                 title="Confusion matrix (test set)")

@@ -30,7 +30,7 @@ from shell.admission import queued
 from shell.caches import bounded_cache, inputs
 from shell.charts import show_chart
 from shell.checks import show_check
-from shell.figures import class_name
+from shell.figures import class_label, plot_text
 from shell.memory import guard_memory
 from shell.sidebar import apply_settings
 from shell.state import Settings, default_options, format_gamma
@@ -150,7 +150,7 @@ def map_panels(result: ComponentMaps, data, settings: Settings) -> None:
 
 
 def _axis_names(data, settings: Settings) -> list[str]:
-    names = list(data.feature_names)[:2] or ["x₁", "x₂"]
+    names = [plot_text(name) for name in data.feature_names[:2]] or ["x₁", "x₂"]
     if settings.standardize:
         names = [f"{name} (standardised)" for name in names]
     return names
@@ -173,7 +173,7 @@ def what_the_components_do(result: ComponentMaps, data, settings: Settings) -> N
         return
     k = _drawn(fit)
     roles = cluster_roles(fit.projection[:, :k], data.y)
-    names = [class_name(data.target_names, int(c), data.y) for c in np.unique(data.y)]
+    names = [class_label(data.target_names, int(c), data.y) for c in np.unique(data.y)]
     label_of = {int(c): name for c, name in zip(np.unique(data.y), names, strict=True)}
     table = pd.DataFrame({
         "component": np.arange(1, k + 1),
