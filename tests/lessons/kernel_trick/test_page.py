@@ -78,3 +78,17 @@ def test_kernel_trick_on_4d_data_explains_the_2d_part_and_keeps_the_rest():
     # and the caption says so from the numbers.
     captions = " ".join(c.value for c in at.caption)
     assert "before it has converged" in captions
+
+
+def test_noise_free_circles_and_a_tiny_gamma_pass_every_check():
+    # Noise-free rings pair the eigenvalues (each pair's eigenvectors are fixed only up to
+    # a rotation); at γ = 1e-6, K is all but constant and K̃ is rounding-sized.
+    for gamma in ("1", "1e-06"):
+        at = open_app("kernel_trick", query("rbf", noise="0", gamma=gamma, coef0="1"))
+        assert_clean(at)
+        assert not [e.value for e in at.error], gamma
+        shown = checks_shown(at)
+        (label,) = [k for k in shown if k.startswith("largest |KPCA − PCA on φ(X)|")]
+        explicit = fm.explicit_pca(datasets.load("circles", n=N, noise=0.0).X,
+                                   gamma=float(gamma), coef0=1.0)
+        assert shown[label] == format_value(explicit.max_difference)
