@@ -46,17 +46,19 @@ COINCIDE = 1e-6
 def kernel_bound(X: np.ndarray, kernel: str, kernel_params: dict) -> float:
     """An upper bound on max |k(xᵢ, xⱼ)| over the rows of X, in O(n d) (no n × n matrix).
 
-    RBF and sigmoid: 1; linear: max ‖x‖²; polynomial: (γ max ‖x‖² + |c₀|)ᵈ (Cauchy–Schwarz:
-    |xᵀy| ≤ ‖x‖‖y‖).
+    RBF, Laplacian, sigmoid (tanh) and cosine: 1; linear: max ‖x‖²; polynomial:
+    (|γ| max ‖x‖² + |c₀|)ᵈ (Cauchy–Schwarz: |xᵀy| ≤ ‖x‖‖y‖), γ = 1/d when not given, as
+    :func:`kpca_core.compute_kernel` takes it.
     """
-    if kernel in ("rbf", "sigmoid"):
+    if kernel in ("rbf", "laplacian", "sigmoid", "cosine"):
         return 1.0
     X = np.asarray(X, dtype=np.float64)
     squared = float(np.max(np.einsum("ij,ij->i", X, X))) if X.size else 0.0
     if kernel == "linear":
         return squared
     if kernel == "poly":
-        gamma = float(kernel_params.get("gamma", 1.0))
+        gamma = kernel_params.get("gamma")
+        gamma = 1.0 / X.shape[1] if gamma is None else float(gamma)
         coef0 = abs(float(kernel_params.get("coef0", 1.0)))
         return (abs(gamma) * squared + coef0) ** int(kernel_params.get("degree", 3))
     raise ValueError(f"no bound for kernel {kernel!r}")

@@ -9,10 +9,15 @@ import pytest
 from scipy.stats import special_ortho_group
 
 from experiments import roundoff
-from kpca_core import compute_kernel
+from kpca_core import KERNELS, compute_kernel
 
 PARAMS = {"rbf": {"gamma": 0.7}, "sigmoid": {"gamma": 0.1, "coef0": -0.5}, "linear": {},
-          "poly": {"gamma": 0.5, "degree": 3, "coef0": -1.5}}
+          "poly": {"gamma": 0.5, "degree": 3, "coef0": -1.5}, "laplacian": {"gamma": 0.3},
+          "cosine": {}}
+
+
+def test_every_kernel_of_the_app_has_a_bound():
+    assert set(PARAMS) == set(KERNELS)
 
 
 @pytest.mark.parametrize("kernel", list(PARAMS))
@@ -20,9 +25,16 @@ def test_the_kernel_bound_bounds_every_entry(kernel):
     X = np.random.default_rng(3).normal(size=(60, 4)) * [1, 3, 0.2, 5]
     K = compute_kernel(X, kernel=kernel, **PARAMS[kernel])
     bound = roundoff.kernel_bound(X, kernel, PARAMS[kernel])
-    assert np.abs(K).max() <= bound
+    assert np.abs(K).max() <= bound * (1 + 1e-12)  # cosine's 1 rounds to 1 + 4e-16
     if kernel in ("linear", "poly"):  # reached on the diagonal by the largest ‖x‖
         assert bound < 10 * np.abs(K).max()
+
+
+def test_the_polynomial_bound_takes_the_default_gamma_as_the_kernel_does():
+    X = np.random.default_rng(4).normal(size=(30, 4)) * 3
+    K = compute_kernel(X, kernel="poly", degree=3, coef0=1.0)  # γ = 1/4
+    bound = roundoff.kernel_bound(X, "poly", {"gamma": None, "degree": 3, "coef0": 1.0})
+    assert np.abs(K).max() <= bound < 10 * np.abs(K).max()
 
 
 def test_rounding_tolerance_keeps_its_floor_and_grows_with_conditioning():
