@@ -12,19 +12,30 @@ server's stores a small per-session twin in :attr:`SessionUpload.results`, dropp
 the upload. Results kept by ``st.cache_data`` are pickled copies in its bounded caches
 (every one has ``max_entries``); they never hold the session's arrays.
 
-Streamlit drops a session's state when the session ends (a closed tab's session is kept
-for ``server.disconnectedSessionTTL`` seconds, 120 by default, so that a network blip can
-reconnect to it), and the upload with it.
+When the session ends, so does what it uploaded. Streamlit keeps a closed tab's session
+for ``server.disconnectedSessionTTL`` seconds (120 by default) so that a network blip
+can reconnect to it. After that it can never be resumed, but Streamlit lets it go only
+when another tab closes (its store of sessions is cleaned on writes), so the last
+student to leave would keep their file, its parse and its results in the server
+indefinitely. :class:`UploadJanitor` releases them itself once the time is up, tells
+Streamlit's uploaded-file manager to drop the file's bytes, and hands the freed memory
+back to the system (:func:`shell.memory.return_freed_memory`).
 """
 
 from __future__ import annotations
 
+import gc
+import threading
+import time
+import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 import streamlit as st
 
 import datasets
+from shell import memory
 
 # Session-state key of the session's files (no "w_" prefix: not a widget).
 FILES_KEY = "_kpca_files"
@@ -59,6 +70,13 @@ class SessionFiles:
 
     reader: datasets.UploadReader = field(default_factory=datasets.UploadReader)
     upload: SessionUpload | None = None
+    released: bool = False
+
+    def release(self) -> None:
+        """Drop the parses and the upload (the session has ended: nothing can use them)."""
+        self.released = True
+        self.upload = None
+        self.reader.clear()
 
 
 class NoUploadError(ValueError):
@@ -75,10 +93,11 @@ def csv_options(
 
 
 def session_files() -> SessionFiles:
-    """This session's :class:`SessionFiles`, made on first use."""
+    """This session's :class:`SessionFiles`, made on first use (and watched by the janitor)."""
     files = st.session_state.get(FILES_KEY)
     if files is None:
         files = st.session_state[FILES_KEY] = SessionFiles()
+        janitor().watch(_session_id(), files)
     return files
 
 
@@ -121,3 +140,118 @@ def session_upload(options: tuple[tuple[str, object], ...]) -> SessionUpload:
             "the session that uploaded them). Upload the file again in the sidebar."
         )
     return upload
+
+def _session_id() -> str | None:
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return ctx.session_id if ctx is not None else None
+
+
+class UploadJanitor:
+    """Releases the uploads of sessions that have ended (one per server process).
+
+    A watched session that is not connected is given ``ttl`` seconds (Streamlit's
+    ``server.disconnectedSessionTTL``) to come back; after that Streamlit will never
+    resume it, so its :class:`SessionFiles` are released, ``forget_files(session_id)``
+    drops the uploaded bytes Streamlit holds for it, and, when anything was let go
+    (released here, or the session already collected), ``on_release()`` runs once.
+
+    :meth:`sweep` does one round and is what the tests drive; :meth:`start` runs it in a
+    daemon thread every ``interval`` seconds.
+    """
+
+    def __init__(self, *, is_active: Callable[[str], bool], ttl: float,
+                 forget_files: Callable[[str], None], on_release: Callable[[], None],
+                 interval: float) -> None:
+        self._is_active, self._ttl = is_active, ttl
+        self._forget_files, self._on_release = forget_files, on_release
+        self.interval = interval
+        self._watched: dict[str, tuple[weakref.ref, float | None]] = {}
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    def watch(self, session_id: str | None, files: SessionFiles) -> None:
+        if session_id is None:
+            return
+        with self._lock:
+            self._watched[session_id] = (weakref.ref(files), None)
+
+    def watching(self) -> int:
+        with self._lock:
+            return len(self._watched)
+
+    def sweep(self, now: float) -> int:
+        """One round; returns how many sessions' uploads were let go."""
+        gone: list[tuple[str, SessionFiles | None]] = []
+        with self._lock:
+            for session_id, (ref, away_since) in list(self._watched.items()):
+                files = ref()
+                if files is None:  # Streamlit dropped the session (and its state) already
+                    gone.append((session_id, None))
+                elif self._is_active(session_id):
+                    self._watched[session_id] = (ref, None)
+                elif away_since is None:
+                    self._watched[session_id] = (ref, now)
+                elif now - away_since > self._ttl:
+                    gone.append((session_id, files))
+            for session_id, _ in gone:
+                del self._watched[session_id]
+        for session_id, files in gone:
+            if files is not None:
+                files.release()
+            self._forget_files(session_id)
+        if gone:
+            self._on_release()
+        return len(gone)
+
+    def start(self) -> None:
+        with self._lock:
+            if self._thread is not None:
+                return
+            self._thread = threading.Thread(target=self._run, name="kpca-upload-janitor",
+                                            daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            time.sleep(self.interval)
+            try:
+                self.sweep(time.monotonic())
+            except Exception:  # never take the server down; try again next round
+                pass
+
+
+def _release_memory() -> None:
+    gc.collect()  # what the released objects held in reference cycles
+    memory.return_freed_memory()
+
+
+_JANITOR: UploadJanitor | None = None
+_JANITOR_LOCK = threading.Lock()
+
+
+def janitor() -> UploadJanitor:
+    """The server's :class:`UploadJanitor`, started on first use when a server runs (not in
+    AppTest, which has no Streamlit runtime: there it only watches)."""
+    global _JANITOR
+    with _JANITOR_LOCK:
+        if _JANITOR is None:
+            from streamlit.runtime import Runtime
+
+            ttl = float(st.get_option("server.disconnectedSessionTTL"))
+            # AppTest installs a mock Runtime: only a real server has sessions that end.
+            running = Runtime.exists() and type(Runtime.instance()) is Runtime
+            runtime = Runtime.instance() if running else None
+            _JANITOR = UploadJanitor(
+                is_active=runtime.is_active_session if runtime else (lambda _: True),
+                ttl=ttl,
+                forget_files=(runtime.uploaded_file_mgr.remove_session_files if runtime
+                              else (lambda _: None)),
+                on_release=_release_memory,
+                # A few sweeps per TTL, so a file is let go soon after the TTL ends.
+                interval=min(max(ttl / 4, 1.0), 30.0),
+            )
+            if running:
+                _JANITOR.start()
+        return _JANITOR

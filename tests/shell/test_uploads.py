@@ -174,3 +174,53 @@ def test_the_upload_limit_is_one_number_in_one_unit_everywhere():
     assert f"{limit_mb} MB" in uploader.proto.help
     with pytest.raises(datasets.CSVError, match=rf"20\.0 MB; the app's limit is {limit_mb} MB"):
         datasets.load_csv(b"1" * (datasets.MAX_BYTES + 1))
+
+
+def test_the_janitor_lets_an_ended_session_go_after_the_reconnect_time_only():
+    active = {"alice": True, "bob": True}
+    forgotten, released = [], []
+    janitor = uploads.UploadJanitor(
+        is_active=active.__getitem__, ttl=120, forget_files=forgotten.append,
+        on_release=lambda: released.append(True), interval=30)
+    alice, bob = uploads.SessionFiles(), uploads.SessionFiles()
+    alice.upload = bob.upload = uploads.SessionUpload((("file", "x"),), data=None)
+    janitor.watch("alice", alice)
+    janitor.watch("bob", bob)
+    assert janitor.sweep(now=0) == 0
+    active["alice"] = active["bob"] = False  # both tabs close
+    assert janitor.sweep(now=10) == 0  # gone since 10 s: may still reconnect
+    active["bob"] = True  # Bob's network came back at 100 s
+    assert janitor.sweep(now=100) == 0
+    active["bob"] = False  # ... and went again at 125 s
+    assert janitor.sweep(now=125) == 0
+    assert janitor.sweep(now=131) == 1  # Alice: 121 s away, past the TTL
+    assert alice.released and alice.upload is None and forgotten == ["alice"]
+    assert not bob.released and bob.upload is not None and released == [True]
+    assert janitor.sweep(now=246) == 1 and bob.released  # Bob: 121 s after he left
+    assert forgotten == ["alice", "bob"] and janitor.watching() == 0
+
+
+def test_the_janitor_forgets_a_session_streamlit_already_collected():
+    forgotten, released = [], []
+    janitor = uploads.UploadJanitor(
+        is_active=lambda _: True, ttl=120, forget_files=forgotten.append,
+        on_release=lambda: released.append(True), interval=30)
+    files = uploads.SessionFiles()
+    janitor.watch("carol", files)
+    del files
+    gc.collect()
+    assert janitor.sweep(now=1) == 1 and forgotten == ["carol"] and released == [True]
+
+
+def test_a_released_session_is_asked_for_its_file_again_not_shown_a_traceback():
+    at = upload(open_app("explorer"), csv_bytes(30, seed=8))
+    assert input_points(at) == 30
+    at.session_state[uploads.FILES_KEY].release()
+    at.run()  # the uploader still holds the file: read again
+    assert_clean(at)
+    assert input_points(at) == 30
+    at.session_state[uploads.FILES_KEY].release()
+    # The janitor also drops Streamlit's copy of the file: the uploader comes back empty.
+    at.file_uploader(key="upload_csv").set_value(None).run()
+    assert not at.exception
+    assert any("Upload the file again" in i.value for i in at.info)
