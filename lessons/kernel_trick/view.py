@@ -188,10 +188,13 @@ def kpca_equals_pca(settings: Settings, result: ExplicitPCA, data, rows: np.ndar
         r"\text{KPCA}\bigl(X;\ (\gamma x^\top y + c_0)^2\bigr) \;=\; "
         r"\text{PCA}\bigl(\varphi(X) - \overline{\varphi(X)}\bigr)"
     )
+    rotation = (" and, where eigenvalues coincide (as here), a rotation within their plane"
+                if has_repeated_eigenvalues(result) else "")
     st.write(
         f"Linear PCA on the explicit {result.n_features}-column φ(X) (scikit-learn's PCA, "
         "which centres φ(X)) and kernel PCA from K alone give the same coordinates, up to the "
-        "sign of each component. The constant coordinate c₀ disappears in the centring."
+        f"sign of each component{rotation}. The constant coordinate c₀ disappears in the "
+        "centring."
     )
     y = None if data.y is None else data.y[rows]
     stem = file_stem(settings)
@@ -217,6 +220,13 @@ def kpca_equals_pca(settings: Settings, result: ExplicitPCA, data, rows: np.ndar
     show_check(variances_check(result))
 
 
+def has_repeated_eigenvalues(result: ExplicitPCA) -> bool:
+    """Whether two of the compared components share an eigenvalue (within rounding)."""
+    n, k = result.kpca.shape
+    rounding = kernel_rounding(n, result.kernel_max)
+    return len(eigenvalue_groups(result.eigenvalues, rounding)) < k or result.compared > k
+
+
 def components_check(result: ExplicitPCA) -> Check:
     """KPCA and PCA on φ(X) agree, up to signs, and up to a rotation within a repeated
     eigenvalue (noise-free circles: pairs); rounding grows as 1/√μ of the smallest
@@ -227,8 +237,7 @@ def components_check(result: ExplicitPCA) -> Check:
     positive = result.eigenvalues[result.eigenvalues > 0]
     smallest = float(positive.min()) if positive.size else 0.0
     repeated = (", and up to a rotation where eigenvalues coincide"
-                if len(eigenvalue_groups(result.eigenvalues, rounding)) < k
-                or result.compared > k else "")
+                if has_repeated_eigenvalues(result) else "")
     return Check(f"largest |KPCA − PCA on φ(X)| (up to each component's sign{repeated})",
                  result.max_difference,
                  tolerance(1e-7 * scale, rounding, math.sqrt(smallest)))
