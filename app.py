@@ -5,8 +5,11 @@ Adding a page = one file in app_pages/ plus one ``Lesson`` line in ``shell/regis
 
 import streamlit as st
 
-from shell import warmup
+from shell import memory, warmup
 
+# Once per process, before the session threads allocate much: two malloc arenas, so that
+# the memory a closed session frees can go back to the system (shell/memory.py).
+memory.tune_allocator()
 # First, before any session imports a page's modules concurrently (see shell/warmup.py).
 warmup.import_app_modules()
 

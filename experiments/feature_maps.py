@@ -34,6 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import gammaln
 
+from experiments.roundoff import aligned_difference, group_end, kernel_rounding
 from kpca_core import compute_kernel
 
 # The kernel trick page's sizes (its view and its benchmark use them).
@@ -312,9 +313,15 @@ class ExplicitPCA:
     pca : (n, k) float
         ``sklearn.decomposition.PCA(k).fit_transform(φ(X))`` (PCA centres φ(X) itself).
     max_difference : float
-        :func:`sign_aligned_difference` of the two.
+        :func:`experiments.roundoff.aligned_difference` of the two: up to each component's
+        sign, and up to a rotation where eigenvalues coincide (compared over every component
+        that shares an eigenvalue with the first k, :attr:`compared`).
     kernel_gap : float
         max |φ(X)φ(X)ᵀ − K|, the feature map's own check.
+    kernel_max : float
+        max |Kᵢⱼ|, the scale of the rounding (:func:`experiments.roundoff.kernel_rounding`).
+    compared : int
+        Components in :attr:`max_difference` (k, or more when the k-th eigenvalue repeats).
     eigenvalues : (k,) float
         Eigenvalues μ of K̃ (the kernel route).
     pca_variances : (k,) float
@@ -330,6 +337,8 @@ class ExplicitPCA:
     eigenvalues: np.ndarray
     pca_variances: np.ndarray
     n_features: int
+    kernel_max: float = 0.0
+    compared: int = 0
 
 
 def explicit_pca(
@@ -341,21 +350,31 @@ def explicit_pca(
     from kpca_core import KernelPCA
 
     X = np.asarray(X, dtype=np.float64)
+    n = X.shape[0]
     Phi, _ = poly_feature_map(X, degree=2, gamma=gamma, coef0=coef0)
     K = compute_kernel(X, kernel="poly", degree=2, gamma=gamma, coef0=coef0)
-    k = min(n_components, Phi.shape[1], X.shape[0] - 1)
-    model = KernelPCA(k, kernel="poly", degree=2, gamma=gamma, coef0=coef0, random_state=0)
+    kernel_max = float(np.abs(K).max())
+    k = min(n_components, Phi.shape[1], n - 1)
+    # Every component of φ(X) (a full SVD of n × p, p ≤ a few hundred): its spectrum says
+    # whether the k-th eigenvalue repeats beyond k (the two rings of noise-free circles
+    # give pairs); then both routes are compared over the whole repeated eigenspace.
+    pca = PCA(min(n, Phi.shape[1]), svd_solver="full").fit(Phi)
+    rounding = kernel_rounding(n, kernel_max)
+    compared = min(group_end((n - 1) * pca.explained_variance_, k, rounding), n - 1)
+    model = KernelPCA(compared, kernel="poly", degree=2, gamma=gamma, coef0=coef0,
+                      random_state=0)
     kpca = model.fit_transform(X)
-    pca = PCA(k, svd_solver="full")
-    linear = pca.fit_transform(Phi)
+    linear = pca.transform(Phi)[:, :compared]
     return ExplicitPCA(
-        kpca=kpca,
-        pca=linear,
-        max_difference=sign_aligned_difference(kpca, linear),
+        kpca=kpca[:, :k],
+        pca=linear[:, :k],
+        max_difference=aligned_difference(kpca, linear, model.eigenvalues_, rounding),
         kernel_gap=float(np.abs(Phi @ Phi.T - K).max()),
-        eigenvalues=model.eigenvalues_,
-        pca_variances=pca.explained_variance_,
+        eigenvalues=model.eigenvalues_[:k],
+        pca_variances=pca.explained_variance_[:k],
         n_features=Phi.shape[1],
+        kernel_max=kernel_max,
+        compared=compared,
     )
 
 

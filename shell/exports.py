@@ -4,6 +4,7 @@ The CSV builders are plain functions (tests parse their output back), one per ki
 table: projections (one row per point), eigenvalues (one row per eigenvalue) and the
 eigenvalues of a sweep (the same, keyed by the swept value). Every page that shows
 projections or spectra offers them with :func:`csv_download`, named by :func:`view_name`.
+Text from an upload (class names) is written so that no spreadsheet runs it as a formula.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 import streamlit as st
 
+from datasets import spreadsheet_safe_row
 from experiments.reproduce import explorer_script
 from shell.caches import load_data
 from shell.state import Settings
@@ -23,10 +25,15 @@ REPRODUCE_KEY = "reproduce_open"  # the 'Reproduce in Python' expander's open st
 
 
 def _csv(header: Sequence[str], rows) -> str:
+    """The table as CSV text; a cell a spreadsheet would run as a formula (a class name
+    from an upload such as ``=HYPERLINK(...)``) is written as text
+    (:func:`datasets.spreadsheet_safe_row`)."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows)
+    # CRLF, as RFC 4180 has it: the csv module then quotes a cell holding a lone CR too
+    # (with "\n" it would not, and a class name with a CR would start a row of its own).
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(spreadsheet_safe_row(header))
+    writer.writerows(spreadsheet_safe_row(row) for row in rows)
     return buffer.getvalue()
 
 

@@ -7,10 +7,13 @@ scale; K̃ a diverging scale centred on 0 (its entries are signed).
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
+
+from shell.text import shorten
 
 # Ten classes (USPS has ten digits) told apart by everyone, from the back of a hall too.
 # Chosen by a search over sRGB (tests/shell/test_palette.py checks the result) for the
@@ -78,10 +81,28 @@ def classes(y: np.ndarray | None, n: int) -> list[tuple[int, np.ndarray]]:
     return [(int(c), np.flatnonzero(y == c)) for c in np.unique(y)]
 
 
-def class_name(target_names: Sequence[str], label: int, y: np.ndarray | None) -> str:
+def plot_text(value: object) -> str:
+    """Text the app did not write (an upload's class or column name) for a Plotly title,
+    legend, axis, tick or hover label, shown as typed.
+
+    Plotly renders a subset of HTML in all of these (``<a href=...>`` is a link,
+    ``<img>``-like tags and ``<br>`` change the layout) and fills ``%{...}`` in hover
+    templates; ``<``, ``&`` and ``%`` are written as entities, which Plotly shows as the
+    characters. Shortened like Streamlit text (:func:`shell.text.shorten`).
+    """
+    return html.escape(shorten(value), quote=False).replace("%", "&#37;")
+
+
+def class_label(target_names: Sequence[str], label: int, y: np.ndarray | None) -> str:
+    """A class's name as plain text (a table, a CSV file)."""
     if y is None:
         return "all points"
     return str(target_names[label]) if 0 <= label < len(target_names) else str(label)
+
+
+def class_name(target_names: Sequence[str], label: int, y: np.ndarray | None) -> str:
+    """A class's name for a figure (legend, hover, tick): :func:`plot_text`."""
+    return plot_text(class_label(target_names, label, y))
 
 
 def point_scatter(

@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("kpca_core", "datasets", "experiments", "shell", "lessons")
 # Modules of a lesson that hold numbers or figures, not Streamlit sections.
 PURE_LESSON_MODULES = {"experiment", "figures", "formulas", "paper_table", "approximations"}
-# The shell modules without Streamlit: the figures every page shares, the registry, and the
-# settings model with its link parsing.
+# The shell modules without Streamlit: the figures every page shares, the registry, the
+# settings model with its link parsing, and text from outside made safe to show.
 PURE_SHELL_MODULES = {"shell", "shell.figures", "shell.kernel_figures", "shell.registry",
                       "shell.state", "shell.text"}
 

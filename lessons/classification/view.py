@@ -7,6 +7,8 @@ setting and draws it.
 
 from __future__ import annotations
 
+import itertools
+import math
 import time
 from dataclasses import dataclass
 
@@ -23,6 +25,7 @@ from shell.admission import queued
 from shell.caches import bounded_cache, load_data
 from shell.charts import show_chart
 from shell.checks import show_check
+from shell.figures import plot_text
 from shell.memory import guard_memory
 from shell.sidebar import K_STANDARDIZE
 from shell.state import Settings, format_gamma
@@ -52,6 +55,25 @@ class TrainTestData:
 
 def _options_text(options: dict) -> str:
     return ", ".join(f"{name}={value!r}" for name, value in options.items())
+
+
+def _check_split_sizes(n: int, n_classes: int, where: str) -> None:
+    """A stratified split puts a point of every class on each side: say how many points
+    that needs (and ``where`` to get them) instead of scikit-learn's message about
+    ``test_size``."""
+    def fits(m: int) -> bool:
+        n_test = math.ceil(TEST_FRACTION * m)  # as train_test_split rounds a fraction
+        return n_test >= n_classes and m - n_test >= n_classes
+
+    if fits(n):
+        return
+    needed = next(m for m in itertools.count(n) if fits(m))
+    n_test = math.ceil(TEST_FRACTION * n)
+    raise ValueError(
+        f"{n} points give {n - n_test} for training and {n_test} for testing "
+        f"({TEST_FRACTION:.0%} held out), but each side needs at least one point of each "
+        f"of the {n_classes} classes. Use at least {needed} points: {where}."
+    )
 
 
 def make_split(settings: Settings) -> TrainTestData:
@@ -89,6 +111,12 @@ def make_split(settings: Settings) -> TrainTestData:
     if len(counts) < 2 or counts.min() < 2:
         raise ValueError("a stratified split needs at least 2 classes and at least 2 points "
                          f"in every class; the smallest class here has {counts.min()}.")
+    _check_split_sizes(
+        len(data.y), len(counts),
+        "raise 'Number of points n' in the sidebar" if "n" in options
+        else "upload a file with more rows" if settings.dataset == "csv"
+        else "choose a dataset with more points",
+    )
     seed = int(options.get("seed", 0))
     X_train, X_test, y_train, y_test = train_test_split(
         data.X, data.y, test_size=TEST_FRACTION, stratify=data.y, random_state=seed
@@ -282,7 +310,7 @@ def beyond_chance(only_a: int, only_b: int) -> bool:
 
 def confusion_section(result: cls.Experiment, split: TrainTestData) -> None:
     evaluation = result.kernel
-    names = [split.target_names[int(c)] if int(c) < len(split.target_names) else str(c)
+    names = [plot_text(split.target_names[int(c)] if int(c) < len(split.target_names) else c)
              for c in evaluation.labels]
     fig = figs.confusion_figure(evaluation.confusion, names,
                                 title="Confusion matrix (test set)")

@@ -18,8 +18,11 @@ from lessons.explorer.charts import SCATTERGL_ABOVE, params_text, plot, selectio
 from shell import figures, findings, kernel_figures
 from shell.caches import inputs, reference_gamma_for
 from shell.state import Settings, format_gamma, format_multiple, with_suggested_kernel
+from shell.text import inert
 
 SAMPLES_PER_DIGIT = 8
+# An upload's description names a label column: longer than any name, never 100 kB.
+DESCRIPTION_CHARS = 1000
 
 
 def _class_names(data) -> list[str]:
@@ -49,7 +52,8 @@ def input_space(data, settings: Settings) -> None:
         return
     X = inputs(settings)
     dims = min(3, X.shape[1])
-    names = list(data.feature_names)[:dims] or [f"x{i + 1}" for i in range(dims)]
+    names = ([figures.plot_text(name) for name in data.feature_names[:dims]]
+             or [f"x{i + 1}" for i in range(dims)])
     extra = f" (first {dims} of {X.shape[1]} features)" if X.shape[1] > dims else ""
     if dims == 1:  # a single feature: draw it along a line
         X, dims, names, extra = _with_zero_column(X), 2, [names[0], ""], " (one feature)"
@@ -72,7 +76,9 @@ def about_data(data, settings: Settings) -> None:
     n, d = data.X.shape
     classes = "no class labels" if data.y is None else f"{len(np.unique(data.y))} classes"
     st.markdown(f"**{n:,} points · {d} input feature(s) · {classes}**")
-    st.write(data.description)
+    # An upload's description names its columns and classes: text, never Markdown.
+    st.write(inert(data.description, DESCRIPTION_CHARS) if data.name == "csv"
+             else data.description)
     suggestion_note(settings)
     kernel = KERNELS[settings.kernel]
     st.latex(kernel.formula)

@@ -27,9 +27,10 @@ from shell.admission import queued
 from shell.caches import bounded_cache, inputs, load_data
 from shell.charts import show_chart
 from shell.checks import show_check
-from shell.figures import class_name, digit_mosaic
+from shell.figures import class_label, digit_mosaic, plot_text
 from shell.memory import guard_memory
 from shell.state import Settings, format_gamma
+from shell.text import inert
 
 TOP_TERMS = 10
 NEAREST_DIGITS = 8
@@ -195,7 +196,8 @@ def typed_point(split: HeldOutFit, data, settings: Settings) -> np.ndarray:
         key = _input_key(settings, j)
         st.session_state.setdefault(key, round(float(start[j]), 3))
         values.append(columns[j % len(columns)].number_input(
-            f"{name}{' (standardised)' if settings.standardize else ''}",
+            # A widget label is Markdown: a column name from an upload is shown as text.
+            f"{inert(name)}{' (standardised)' if settings.standardize else ''}",
             step=float(f"{span[j] / 50:.1g}"), format="%.3f", key=key,
         ))
     st.caption(
@@ -238,7 +240,7 @@ def terms(split: HeldOutFit, parts: Contributions, x: np.ndarray, data,
     X_train = split.fit.X_train
     table = {
         "training point": split.train[top],
-        "class": [class_name(data.target_names, int(data.y[split.train[i]]), data.y)
+        "class": [class_label(data.target_names, int(data.y[split.train[i]]), data.y)
                   for i in top] if data.y is not None else ["—"] * len(top),
     }
     if X_train.shape[1] <= 3:
@@ -275,7 +277,7 @@ def terms_picture(split: HeldOutFit, parts: Contributions, x: np.ndarray, c: int
     fig = terms_in_input_space(
         split.fit.X_train, parts.terms[:, c], x, component=c + 1,
         title=f"Each training point's term in y{c + 1}(x): size = |αᵢ k̃(xᵢ, x)|",
-        axis_titles=list(data.feature_names)[:2] or ["x₁", "x₂"],
+        axis_titles=[plot_text(name) for name in data.feature_names[:2]] or ["x₁", "x₂"],
     )
     show_chart(fig, key="chart_np_terms", name=f"{file_stem(settings)}-terms")
     distance = np.linalg.norm(split.fit.X_train - x[None, :], axis=1)

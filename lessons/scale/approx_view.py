@@ -10,6 +10,7 @@ import streamlit as st
 
 from experiments.analysis import may_be_indefinite
 from experiments.checks import Check
+from experiments.roundoff import above_rounding, kernel_bound, kernel_rounding, tolerance
 from experiments.sampling import sample_rows
 from kpca_core import KERNELS
 from lessons.scale import approximations as approx
@@ -39,7 +40,8 @@ class Comparison:
 
     exact: approx.ExactKPCA
     results: dict[str, list[approx.Approximation]]
-    full_landmarks_error: float | None  # Nyström with m = n, max relative eigenvalue error
+    # Nyström with m = n: each top eigenvalue's relative error (NaN for a negligible one).
+    full_landmarks_errors: np.ndarray | None
 
 
 def planned_sizes(settings: Settings, n: int) -> dict[str, list[int]]:
@@ -76,7 +78,7 @@ def compute_comparison(X, settings: Settings, on_progress=None) -> Comparison:
         values, scores, _ = approx.approximate_kpca(
             X, "nystroem", n, k, kernel=settings.kernel, kernel_params=params)
         errors, *_ = approx.compare(exact, values, scores)
-        full = float(np.nanmax(errors)) if np.isfinite(errors).any() else 0.0
+        full = errors
     # Cached: only what the section draws. (A [:, :0] slice would keep all n × k
     # eigenvectors alive through its base array.)
     exact = replace(exact, eigenvectors=np.empty((n, 0)),
@@ -111,6 +113,31 @@ def _comparison(settings: Settings) -> Comparison:
         result = compute_comparison(X, settings, lambda f, t: bar.progress(min(f, 1.0), text=t))
         bar.empty()
         return result
+
+
+def full_landmarks_check(errors: np.ndarray, eigenvalues: np.ndarray, rounding: float,
+                         n: int) -> Check:
+    """Nyström with every point a landmark reproduces K: its eigenvalues differ from the
+    exact ones by rounding only, relative error ≈ rounding / μ (experiments.roundoff).
+
+    An eigenvalue within rounding of 0 has no meaningful relative error (at γ = 1e-6 the
+    third one of the circles is 1.7e-10, itself at the rounding level of K ≈ all ones):
+    it is left out, and the label says so.
+    """
+    eigenvalues = np.asarray(eigenvalues, dtype=np.float64)
+    checked = above_rounding(eigenvalues, rounding) & np.isfinite(errors)
+    k = len(eigenvalues)
+    label = (f"Nyström with m = n = {n:,}: largest relative error of the top {k} eigenvalues "
+             "(ΦΦᵀ = K, so only rounding)")
+    if not checked.all():
+        left_out = ", ".join(f"μ{i + 1}" for i in np.flatnonzero(~checked))
+        label += f" ({left_out} within rounding of 0: left out)"
+    if not checked.any():
+        return Check(label, 0.0, tolerance=0.0)
+    # Each eigenvalue's own tolerance (rounding / μ): shown, the one closest to failing.
+    allowed = np.array([tolerance(1e-6, rounding, mu) for mu in eigenvalues[checked]])
+    closest = int(np.argmax(errors[checked] / allowed))
+    return Check(label, float(errors[checked][closest]), float(allowed[closest]))
 
 
 def _use_rbf(settings: Settings) -> None:
@@ -169,13 +196,15 @@ def approximation_section(settings: Settings, data) -> None:
     if not chosen:
         st.info(f"No approximation size fits between k = {k} and n = {n}.")
         return
-    if result.full_landmarks_error is not None and not indefinite:
-        show_check(Check(f"Nyström with m = n = {n:,}: largest relative error of the top {k} "
-                         "eigenvalues (ΦΦᵀ = K, so only rounding)",
-                         result.full_landmarks_error, tolerance=1e-6))
-    elif result.full_landmarks_error is not None:
+    errors = result.full_landmarks_errors
+    if errors is not None and not indefinite:
+        X = inputs(settings)
+        rounding = kernel_rounding(n, kernel_bound(X, settings.kernel, settings.kernel_params()))
+        show_check(full_landmarks_check(errors, exact.eigenvalues, rounding, n))
+    elif errors is not None:
+        worst = float(np.nanmax(errors)) if np.isfinite(errors).any() else 0.0
         st.caption(f"Nyström with m = n = {n:,} (every point a landmark): largest relative "
-                   f"error of the top {k} eigenvalues {100 * result.full_landmarks_error:.3g} "
+                   f"error of the top {k} eigenvalues {100 * worst:.3g} "
                    "%, not rounding error, because this kernel is indefinite.")
 
     fig = figures.eigenvalue_figure(

@@ -20,6 +20,7 @@ from lessons.tour.view import parse_step
 from shell import state
 from shell.text import SHOWN_CHARS, inert, quoted, shorten
 from tests.support.apptest import assert_clean, open_app
+from tests.support.markdown import as_read, unescaped
 
 PHISH = "[Exam answers](https://evil.example/phish)"
 PIXEL = "x`![t](http://host/pixel.png)`"
@@ -34,16 +35,6 @@ PAYLOADS = [
 ASCII_PUNCTUATION = re.compile(r"[!-/:-@\[-`{-~]")
 
 
-def unescaped(markdown: str) -> str:
-    """The Markdown without its backslash escapes: what the source text could start from."""
-    return re.sub(r"\\[!-/:-@\[-`{-~]", "", markdown)
-
-
-def as_read(markdown: str) -> str:
-    """What a reader sees of Markdown that holds only escapes (each shows its character)."""
-    return re.sub(r"\\(.)", r"\1", markdown)
-
-
 # ------------------------------------------------------------------ shell.text
 
 
@@ -56,6 +47,23 @@ def test_inert_text_leaves_markdown_nothing_to_start_from(payload):
     # ... and what remains, read back, is the (shortened) text on one line.
     assert as_read(shown) == shorten(payload)
     assert "\n" not in shown and "\u202e" not in shown
+
+
+# GFM's literal autolinks (remark-gfm, which Streamlit uses), matched on the text after
+# escapes are resolved: a scheme, "www." or an e-mail address.
+GFM_AUTOLINKS = re.compile(r"(https?://|www(?=\.))[-.\w]+|[-.\w+]+@[-\w]+(\.[-\w]+)+",
+                           re.IGNORECASE | re.ASCII)
+
+
+@pytest.mark.parametrize("text", [
+    PHISH, PIXEL, "www.evil.example", "WWW.EVIL.EXAMPLE/x", "https://evil.example",
+    "HTTP://evil.example", "a@evil.example", "mailto:a@evil.example", "x http://a.b y www.c.d",
+])
+def test_inert_text_breaks_every_literal_autolink(text):
+    assert GFM_AUTOLINKS.search(text)  # each would be a link as typed
+    resolved = re.sub(r"\\(.)", r"\1", inert(text))  # what remark-gfm searches
+    assert not GFM_AUTOLINKS.search(resolved), resolved
+    assert as_read(inert(text)) == text
 
 
 def test_shorten_keeps_the_start_and_says_how_long_the_text_was():

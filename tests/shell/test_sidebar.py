@@ -9,9 +9,9 @@ import datasets
 from experiments import analysis, kernel_diagnostics
 from kpca_core import KERNELS, center_kernel, compute_kernel, kernel_spectrum
 from shell import state
-from shell.csv_controls import NO_LABEL
 from tests.lessons.explorer.sections import DATA_TAB, SPECTRUM_TAB, open_section
 from tests.support.apptest import CSV_DIR, assert_clean, needs_usps, open_app
+from tests.support.markdown import as_read
 from tests.support.plotly_json import decode, find_chart, scatter_points
 from tests.support.plotly_json import title as plotly_title
 
@@ -105,9 +105,8 @@ def test_csv_upload_explores_the_file_and_a_bad_upload_keeps_it():
     bad = b"a,b\n1,2\nthree,4\n5,6\n"
     at.file_uploader(key="upload_csv").set_value(("typo.csv", bad, "text/csv")).run()
     assert not at.exception
-    assert (
-        "typo.csv" in at.sidebar.error[0].value and "previous upload" in at.sidebar.error[0].value
-    )
+    error = as_read(at.sidebar.error[0].value)
+    assert "typo.csv" in error and "previous upload" in error
     open_section(at, DATA_TAB)
     find_chart(at, f"Input space: {n} points")  # the good data is still on screen
 
@@ -173,19 +172,20 @@ def test_csv_semicolon_decimal_commas_parse_and_binary_files_are_named():
     assert_clean(at)
     rows, shown = scatter_points(find_chart(at, "Input space"))
     np.testing.assert_allclose(shown[rows == 1][0], [1.5, 2.25, 1.0], rtol=1e-6)
-    assert "On screen: **euro.csv**" in " ".join(c.value for c in at.sidebar.caption)
+    assert "On screen: **euro.csv**" in as_read(" ".join(c.value for c in at.sidebar.caption))
 
     at = upload(at, "book.csv", (CSV_DIR / "workbook_xlsx.csv").read_bytes())
     assert not at.exception
-    error = at.sidebar.error[0].value
+    error = as_read(at.sidebar.error[0].value)
     assert "book.csv" in error and "Excel" in error and "euro.csv" in error
-    assert at.selectbox(key="w_csv_label").options == [NO_LABEL]  # no bytes as names
+    # Refused whatever its label column: no label choice is offered (no bytes as names).
+    assert not [box for box in at.sidebar.selectbox if box.key == "w_csv_label"]
 
 
 def test_csv_drop_rows_with_missing_values_is_a_real_choice():
     content = (CSV_DIR / "nan_values.csv").read_bytes()
     at = upload(csv_app(), "gaps.csv", content)
-    assert "drop these 2 rows" in at.sidebar.error[0].value
+    assert "drop these 2 rows" in as_read(at.sidebar.error[0].value)
     at.checkbox(key="w_csv_drop").check().run()
     assert_clean(at)
     expected = datasets.load_csv(content, drop_nonfinite=True)

@@ -7,11 +7,13 @@ import gc
 import weakref
 
 import numpy as np
+import pytest
 
 from shell import caches as compute
 from shell import csv_controls, state, uploads
 from shell.registry import LESSONS
-from tests.support.apptest import assert_clean, open_app
+from tests.support.apptest import ROOT, assert_clean, open_app
+from tests.support.markdown import as_read
 from tests.support.plotly_json import find_chart
 from tests.support.plotly_json import title as plotly_title
 
@@ -43,7 +45,7 @@ def test_the_upload_is_released_with_its_session_after_every_page_used_it():
     assert at.selectbox(key="w_csv_label").value == "label"
     at.checkbox(key="w_standardize").check().run()  # the standardised copy lives there too
     assert_clean(at)
-    held = at.session_state[uploads.UPLOAD_KEY]
+    held = at.session_state[uploads.FILES_KEY].upload
     assert input_points(at) == len(held.data.X) == 40
     for page in DATA_PAGES:  # every page's caches have seen the upload
         at.switch_page(f"app_pages/{page}.py").run()
@@ -64,7 +66,7 @@ def test_sessions_never_see_each_others_upload():
     alice = upload(open_app("explorer"), first, "alice.csv")
     assert_clean(alice)
     assert input_points(alice) == 30
-    alice_options = alice.session_state[uploads.UPLOAD_KEY].options
+    alice_options = alice.session_state[uploads.FILES_KEY].upload.options
 
     # Bob forges Alice's upload key (the fingerprint of her bytes): his session has no
     # such upload, so he is asked for his own file and sees none of her points.
@@ -85,7 +87,7 @@ def test_sessions_never_see_each_others_upload():
 
 def test_a_new_file_replaces_the_previous_one_and_its_results():
     at = upload(open_app("explorer"), csv_bytes(30, seed=5))
-    previous = at.session_state[uploads.UPLOAD_KEY]
+    previous = at.session_state[uploads.FILES_KEY].upload
     assert previous.results  # the Explorer's analysis is kept with the upload
     gone = weakref.ref(previous)
     del previous
@@ -105,11 +107,120 @@ def test_results_of_an_upload_stay_in_the_session_bounded():
     for gamma in (0.1, 0.3, 1.0, 3.0, 10.0):
         at.select_slider(key="w_gamma").set_value(gamma).run()
         assert_clean(at)
-    held = at.session_state[uploads.UPLOAD_KEY]
-    # The analyses fill their session store to its bound; every other store of the upload
-    # (the γ hint's search, kept per kernel) stays within it too.
+    held = at.session_state[uploads.FILES_KEY].upload
+    # The analysis (one per γ) keeps the last few; every other store the page fills for
+    # this upload is bounded the same way.
     analyses = held.results[id(compute.explorer_analysis.server_store)]
     assert len(analyses) == compute.SESSION_RESULTS_MAX
     assert all(len(store) <= compute.SESSION_RESULTS_MAX for store in held.results.values())
     assert len(compute.explorer_analysis.server_store) == server_before
 
+
+def test_each_uploaded_file_is_parsed_once_and_a_refused_one_costs_nothing_more(monkeypatch):
+    from collections import Counter
+
+    from datasets import csv_uploads
+
+    parses: Counter = Counter()
+
+    def counted(name, function):
+        def call(*args, **kwargs):
+            parses[name] += 1
+            return function(*args, **kwargs)
+        return call
+
+    monkeypatch.setattr(csv_uploads, "check_csv", counted("check", csv_uploads.check_csv))
+    monkeypatch.setattr(csv_uploads, "load_csv", counted("load", csv_uploads.load_csv))
+    at = upload(open_app("explorer"), csv_bytes(40, seed=3))
+    assert_clean(at)
+    assert parses == {"check": 1, "load": 1}  # was 3-4 parses, then 1 on every rerun
+    for _ in range(2):  # reruns: widget clicks, another page
+        at.checkbox(key="w_standardize").check().run()
+        at.checkbox(key="w_standardize").uncheck().run()
+    at.switch_page("app_pages/how_it_works.py").run()
+    at.switch_page("app_pages/explorer.py").run()
+    assert_clean(at)
+    assert parses == {"check": 1, "load": 1}
+    at.selectbox(key="w_csv_label").set_value(csv_controls.NO_LABEL).run()  # another reading
+    assert parses == {"check": 1, "load": 2}
+    assert input_points(at) == 40
+
+    # Refused by the loader (text in a numeric column): once, then from memory.
+    at = upload(at, b"a,b\n1,2\nthree,4\n5,6\n", "typo.csv")
+    assert parses == {"check": 2, "load": 3}
+    # Refused whatever its label (a workbook): the check alone, once.
+    at = upload(at, b"PK\x03\x04" + bytes(200), "book.csv")
+    for _ in range(3):
+        at.checkbox(key="w_standardize").check().run()
+        at.checkbox(key="w_standardize").uncheck().run()
+        assert "book.csv" in as_read(at.sidebar.error[0].value)
+        assert input_points(at) == 40  # the last good upload stays on screen
+    assert parses == {"check": 3, "load": 3}
+    assert not at.exception
+
+
+def test_the_upload_limit_is_one_number_in_one_unit_everywhere():
+    import tomllib
+
+    import datasets
+
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    limit_mb = config["server"]["maxUploadSize"]  # Streamlit: "in megabytes"
+    assert datasets.MAX_BYTES == limit_mb * 10**6 == csv_controls.UPLOAD_LIMIT_MB * 10**6
+    at = open_app("explorer")
+    at.selectbox(key="w_dataset").set_value(state.CSV).run()
+    uploader = at.sidebar.get("file_uploader")[0]
+    assert uploader.proto.max_upload_size_mb == limit_mb
+    assert f"{limit_mb} MB" in uploader.proto.help
+    with pytest.raises(datasets.CSVError, match=rf"20\.0 MB; the app's limit is {limit_mb} MB"):
+        datasets.load_csv(b"1" * (datasets.MAX_BYTES + 1))
+
+
+def test_the_janitor_lets_an_ended_session_go_after_the_reconnect_time_only():
+    active = {"alice": True, "bob": True}
+    forgotten, released = [], []
+    janitor = uploads.UploadJanitor(
+        is_active=active.__getitem__, ttl=120, forget_files=forgotten.append,
+        on_release=lambda: released.append(True), interval=30)
+    alice, bob = uploads.SessionFiles(), uploads.SessionFiles()
+    alice.upload = bob.upload = uploads.SessionUpload((("file", "x"),), data=None)
+    janitor.watch("alice", alice)
+    janitor.watch("bob", bob)
+    assert janitor.sweep(now=0) == 0
+    active["alice"] = active["bob"] = False  # both tabs close
+    assert janitor.sweep(now=10) == 0  # gone since 10 s: may still reconnect
+    active["bob"] = True  # Bob's network came back at 100 s
+    assert janitor.sweep(now=100) == 0
+    active["bob"] = False  # ... and went again at 125 s
+    assert janitor.sweep(now=125) == 0
+    assert janitor.sweep(now=131) == 1  # Alice: 121 s away, past the TTL
+    assert alice.released and alice.upload is None and forgotten == ["alice"]
+    assert not bob.released and bob.upload is not None and released == [True]
+    assert janitor.sweep(now=246) == 1 and bob.released  # Bob: 121 s after he left
+    assert forgotten == ["alice", "bob"] and janitor.watching() == 0
+
+
+def test_the_janitor_forgets_a_session_streamlit_already_collected():
+    forgotten, released = [], []
+    janitor = uploads.UploadJanitor(
+        is_active=lambda _: True, ttl=120, forget_files=forgotten.append,
+        on_release=lambda: released.append(True), interval=30)
+    files = uploads.SessionFiles()
+    janitor.watch("carol", files)
+    del files
+    gc.collect()
+    assert janitor.sweep(now=1) == 1 and forgotten == ["carol"] and released == [True]
+
+
+def test_a_released_session_is_asked_for_its_file_again_not_shown_a_traceback():
+    at = upload(open_app("explorer"), csv_bytes(30, seed=8))
+    assert input_points(at) == 30
+    at.session_state[uploads.FILES_KEY].release()
+    at.run()  # the uploader still holds the file: read again
+    assert_clean(at)
+    assert input_points(at) == 30
+    at.session_state[uploads.FILES_KEY].release()
+    # The janitor also drops Streamlit's copy of the file: the uploader comes back empty.
+    at.file_uploader(key="upload_csv").set_value(None).run()
+    assert not at.exception
+    assert any("Upload the file again" in i.value for i in at.info)

@@ -105,6 +105,31 @@ def test_dataset_without_labels_says_so():
     assert not at.metric
 
 
+def upload_classes(at, per_class: int, n_classes: int = 5):
+    rng = np.random.default_rng(5)
+    rows = [f"{a:.4f},{b:.4f},c{i % n_classes}"
+            for i, (a, b) in enumerate(rng.normal(size=(per_class * n_classes, 2)))]
+    content = ("u,v,label\n" + "\n".join(rows) + "\n").encode()
+    at.selectbox(key="w_dataset").set_value("csv").run()
+    at.file_uploader(key="upload_csv").set_value(("few.csv", content, "text/csv")).run()
+    return at
+
+
+def test_too_few_points_for_a_test_point_of_every_class_says_how_many_are_needed():
+    # 5 classes × 2 points: 30% of 10 is 3 test points, fewer than the 5 classes.
+    at = upload_classes(open_app("classification", {"kernel": "rbf", "gamma": 1}), 2)
+    assert not at.exception and not at.metric
+    (error,) = [e.value for e in at.main.error]
+    assert ("10 points give 7 for training and 3 for testing (30% held out), but each side "
+            "needs at least one point of each of the 5 classes. Use at least 14 points: "
+            "upload a file with more rows.") in error
+    # 5 × 3 = 15 points: 5 test points, one per class; classified.
+    at = upload_classes(at, 3)
+    assert_clean(at)
+    assert not at.main.error
+    metric(at, "Kernel PCA")
+
+
 def test_sigmoid_kernel_runs_with_its_warning_shown():
     at = open_app("classification", {**CIRCLES, "kernel": "sigmoid", "gamma": 1, "coef0": 1})
     assert not at.exception and not at.error

@@ -14,6 +14,7 @@ import datasets
 from kpca_core import KernelPCA
 from lessons.component_maps.experiment import MAX_CELLS
 from tests.support.apptest import CSV_DIR, assert_clean, open_app
+from tests.support.lessons import checks_shown, query
 from tests.support.plotly_json import chart_specs, decode, find_chart
 
 
@@ -178,3 +179,12 @@ def test_maps_of_an_uploaded_csv():
 
 
 # --------------------------------------------------------------------------- choosing γ
+
+
+def test_a_tiny_gamma_checks_the_maps_within_rounding_and_names_the_noise_components():
+    at = open_app("component_maps", query("rbf", gamma="1e-06"))
+    assert_clean(at)
+    assert not [e.value for e in at.error]  # showed 2.8e-08 ✗ against 1.5e-11
+    shown = checks_shown(at)
+    (label,) = [k for k in shown if k.startswith("largest |map value at a data point")]
+    assert "μ within rounding of 0, no direction to check" in label

@@ -24,6 +24,7 @@ def test_kernel_trick_on_circles_checks_the_map_the_pca_and_the_series():
     X = data.X
     explicit = fm.explicit_pca(X, gamma=2.0, coef0=1.0)
     shown = checks_shown(at)
+    assert not any("rotation" in m.value for m in at.markdown)  # noisy rings: no pairs
     assert shown["largest |KPCA − PCA on φ(X)| (up to each component's sign)"] == \
         format_value(explicit.max_difference)
     assert any(v == format_value(explicit.kernel_gap) for k, v in shown.items()
@@ -132,3 +133,20 @@ def test_without_a_separating_plane_up_is_the_squared_radius():
     # The four rings, from the smallest radius up, sit at rising heights.
     means = [h.mean() for h in heights]
     assert means == sorted(means)
+
+
+def test_noise_free_circles_and_a_tiny_gamma_pass_every_check():
+    # Noise-free rings pair the eigenvalues (each pair's eigenvectors are fixed only up to
+    # a rotation); at γ = 1e-6, K is all but constant and K̃ is rounding-sized.
+    for gamma in ("1", "1e-06"):
+        at = open_app("kernel_trick", query("rbf", noise="0", gamma=gamma, coef0="1"))
+        assert_clean(at)
+        assert not [e.value for e in at.error], gamma
+        shown = checks_shown(at)
+        (label,) = [k for k in shown if k.startswith("largest |KPCA − PCA on φ(X)|")]
+        explicit = fm.explicit_pca(datasets.load("circles", n=N, noise=0.0).X,
+                                   gamma=float(gamma), coef0=1.0)
+        assert shown[label] == format_value(explicit.max_difference)
+        # The rings pair the eigenvalues: the text says the pictures may differ by a turn.
+        assert "rotation" in label
+        assert any("a rotation within their plane" in m.value for m in at.markdown)

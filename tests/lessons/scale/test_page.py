@@ -16,6 +16,7 @@ from lessons.scale import experiment as scaling
 from lessons.scale import view as scale_view
 from shell import memory, state
 from tests.support.apptest import assert_clean, needs_usps, open_app
+from tests.support.lessons import checks_shown, query
 from tests.support.plotly_json import chart_specs, decode, find_chart, title
 
 QUERY = {"dataset": "circles", "n": 200, "kernel": "rbf", "gamma": 10}
@@ -232,3 +233,12 @@ def test_large_n_waits_for_a_button_before_comparing():
                for i in at.info)
     assert at.button(key="scale_compare").label == "Compare with exact kernel PCA"
     assert not any(title(spec).startswith("Top") for spec in chart_specs(at))
+
+
+def test_a_tiny_gamma_checks_nystroem_with_every_landmark_within_rounding():
+    at = open_app("scale", query("rbf", gamma="1e-06"))
+    assert_clean(at)
+    assert not [e.value for e in at.error]  # showed 1.2e-04 ✗ against 1.0e-06
+    shown = checks_shown(at)
+    (label,) = [k for k in shown if k.startswith("Nyström with m = n")]
+    assert "within rounding of 0: left out" in label
