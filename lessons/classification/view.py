@@ -21,6 +21,7 @@ from shell.admission import queued
 from shell.caches import bounded_cache, load_data
 from shell.charts import show_chart
 from shell.checks import show_check
+from shell.display import number_caption
 from shell.memory import guard_memory
 from shell.state import Settings
 
@@ -280,7 +281,7 @@ def curve_section(result: cls.Experiment, settings: Settings, classifier: str,
     show_chart(fig, key="cls_curve", name="error-vs-components")
     best_k = min(result.kernel_curve, key=lambda k: (result.kernel_curve[k], k))
     best_p = min(result.pca_curve, key=lambda k: (result.pca_curve[k], k))
-    st.caption(
+    number_caption(
         f"Kernel PCA is best here at k = {best_k} ({pct(result.kernel_curve[best_k])}), "
         f"linear PCA at k = {best_p} ({pct(result.pca_curve[best_p])}); linear PCA stops at "
         f"{max(result.pca_curve)} components (at most one per input feature). Each curve "

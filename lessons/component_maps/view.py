@@ -30,6 +30,7 @@ from shell.admission import queued
 from shell.caches import bounded_cache, inputs
 from shell.charts import show_chart
 from shell.checks import show_check
+from shell.display import number_caption
 from shell.figures import class_name
 from shell.memory import guard_memory
 from shell.sidebar import apply_settings
@@ -216,9 +217,9 @@ def what_the_components_do(result: ComponentMaps, data, settings: Settings) -> N
             "(that needs each of them to carry ≥ 1 % of the variance, ≤ 10 % of it between "
             "classes, and to cut a class in two)."
         )
-    st.caption(" ".join(parts) + " A class is cut in two when it holds at least a third of the "
-               "component's variance and at least 20 % of its points lie on each side of its "
-               "mean.")
+    number_caption(" ".join(parts) + " A class is cut in two when it holds at least a third "
+                   "of the component's variance and at least 20 % of its points lie on each "
+                   "side of its mean.")
 
 
 def map_downloads(result: ComponentMaps, data, settings: Settings) -> None:

@@ -17,6 +17,7 @@ from kpca_core import KERNELS
 from lessons.explorer.charts import SCATTERGL_ABOVE, params_text, plot, selection
 from shell import figures, kernel_figures
 from shell.caches import inputs, reference_gamma_for
+from shell.display import number_caption
 from shell.state import Settings, format_gamma, format_multiple
 
 SAMPLES_PER_DIGIT = 8
@@ -153,7 +154,7 @@ def spectrum(result: Analysis, settings: Settings) -> None:
         if indefinite_base
         else "Explained variance = μ / trace(K̃) (trace = sum of all n eigenvalues)."
     )
-    st.caption(
+    number_caption(
         f"The first {k} kernel components (dark bars) carry {kept:.1f}% of the variance in "
         f"feature space; the first {min(k, len(result.pca_ratio))} linear components carry "
         f"{linear:.1f}% of the input variance. μ is an eigenvalue of K̃ itself (scikit-learn's "
