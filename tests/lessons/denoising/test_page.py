@@ -158,6 +158,9 @@ def test_m_covers_every_component_and_the_best_m_is_said_as_it_is():
     curves = chart(at, "denoising_mse")
     m_values = list(curve_values(curves, "pca"))
     assert m_values[-1] == N_TRAIN - 1 and m_values == list(dn.m_grid(N_TRAIN - 1))
+    # The axis names the last m (all the components), clear of the power of 4 before it.
+    ticks = list(decode(curves["layout"]["xaxis"]["tickvals"]))
+    assert ticks[-1] == N_TRAIN - 1 and 2 * ticks[-2] <= ticks[-1]
     text = next(md.value for md in at.markdown if md.value.startswith("At their best m"))
     for method in ("pca", "fixed_point"):
         errors = curve_values(curves, method)
