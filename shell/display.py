@@ -192,8 +192,8 @@ def for_projector(fig: go.Figure, *, columns: int = 1) -> go.Figure:
             (fig.layout.height or DEFAULT_HEIGHT) + rows * FONT * LINE_HEIGHT))
     plot_height = (fig.layout.height or DEFAULT_HEIGHT) - (fig.layout.margin.t or 0)
     _fit_title(fig, title_width(columns))
-    if _is_image(fig):
-        # Digits drawn to scale are as tall as the figure lets them be: give the images
+    if _is_image_strip(fig):
+        # A strip of digits drawn to scale is as tall as the figure lets it be: give it
         # IMAGE_SCALE times the height, on top of the room the larger title takes.
         fig.update_layout(height=int(plot_height * IMAGE_SCALE + fig.layout.margin.t))
     for trace in fig.data:
@@ -211,9 +211,20 @@ def for_projector(fig: go.Figure, *, columns: int = 1) -> go.Figure:
     return fig
 
 
-def _is_image(fig: go.Figure) -> bool:
-    """A heatmap drawn to scale (pixels square): digits, not a matrix of numbers."""
-    return fig.layout.yaxis.scaleanchor == "x" and any(t.type == "heatmap" for t in fig.data)
+# A heatmap drawn to scale at least this many times wider than tall: its height, not the
+# page's width, limits its size (rows of digits). A square kernel matrix is not one: it
+# already fills its column's width, and more height would only add space around it.
+STRIP_ASPECT = 2.0
+
+
+def _is_image_strip(fig: go.Figure) -> bool:
+    """A heatmap drawn to scale (pixels square) whose axis ranges (set, as
+    :func:`shell.figures.digit_mosaic` sets them) are much wider than tall."""
+    x, y = fig.layout.xaxis.range, fig.layout.yaxis.range
+    if (fig.layout.yaxis.scaleanchor != "x" or x is None or y is None
+            or not any(t.type == "heatmap" for t in fig.data)):
+        return False
+    return abs(x[1] - x[0]) >= STRIP_ASPECT * abs(y[1] - y[0])
 
 
 def title_width(columns: int) -> int:

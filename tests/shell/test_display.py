@@ -106,7 +106,7 @@ def test_subplot_titles_get_room_between_the_title_and_the_plot():
 
 def test_digits_grow_taller_in_projector_mode_and_charts_keep_their_height():
     images = np.random.default_rng(3).uniform(-1, 1, size=(8, 16 * 16))
-    digits = digit_mosaic(images, (16, 16), columns=4, hover_labels=["d"] * 8, title="digits")
+    digits = digit_mosaic(images, (16, 16), columns=8, hover_labels=["d"] * 8, title="digits")
     digits.update_layout(height=260, margin=dict(t=60))
     big = display.for_projector(digits)
     # The images get IMAGE_SCALE times their height; the title its own room on top.
@@ -114,6 +114,12 @@ def test_digits_grow_taller_in_projector_mode_and_charts_keep_their_height():
     scatter = point_scatter(np.zeros((3, 2)), None, [], title="t", axis_titles=["x", "y"],
                             height=400)
     assert display.for_projector(scatter).layout.height == 400  # to scale, but not an image
+    # A square kernel matrix already fills its column's width: more height would only
+    # add space around it (the Explorer's K beside K̃).
+    matrix = go.Figure(go.Heatmap(z=np.eye(50)))
+    matrix.update_layout(height=400, xaxis=dict(range=[-0.5, 49.5]),
+                         yaxis=dict(scaleanchor="x", range=[49.5, -0.5]))
+    assert display.for_projector(matrix).layout.height == 400
 
 
 def test_projector_mode_keeps_the_numbers_and_hides_the_prose():
