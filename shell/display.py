@@ -19,8 +19,8 @@ A link with ``?projector=1`` opens with the sidebar collapsed
 opens it again.
 
 Touch screens (phones, tablets: :func:`touch_screen`) get charts that a swipe scrolls
-past (:func:`for_touch`): a drag on a chart would otherwise draw a lasso or zoom, and a
-phone's charts fill the screen.
+past (:func:`for_touch`): a drag on a chart would otherwise zoom, and a phone's charts
+fill the screen. Charts with a linked selection keep their drag (Streamlit's choice).
 """
 
 from __future__ import annotations
@@ -131,7 +131,8 @@ def for_touch(fig: go.Figure) -> go.Figure:
     """A copy of ``fig`` that a finger scrolls past: dragging neither selects nor zooms.
 
     Plotly lets the page scroll under a touch only when ``dragmode`` is off; a tap still
-    shows a point's hover label, and the toolbar's lasso still selects.
+    shows a point's hover label. A chart with a linked selection (``on_select``) keeps its
+    box or lasso drag: Streamlit replaces a ``dragmode`` that is off with the selection's.
     """
     fig = go.Figure(fig)
     fig.update_layout(dragmode=False)
