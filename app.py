@@ -13,11 +13,12 @@ memory.tune_allocator()
 # First, before any session imports a page's modules concurrently (see shell/warmup.py).
 warmup.import_app_modules()
 
-from shell.display import apply_css  # noqa: E402
+from shell.display import apply_css, initial_sidebar_state  # noqa: E402
 from shell.registry import HOME, menu  # noqa: E402
 from shell.sidebar import settings_sidebar  # noqa: E402
 
-st.set_page_config(page_title="KPCA Lab", page_icon=":material/blur_on:", layout="wide")
+st.set_page_config(page_title="KPCA Lab", page_icon=":material/blur_on:", layout="wide",
+                   initial_sidebar_state=initial_sidebar_state())
 
 # The menu sits in the header, grouped in sections, so that the sidebar holds only the
 # settings: γ and the components stay on the first screen next to the charts they change.

@@ -52,8 +52,11 @@ st.markdown(
     "training digits back to the digits (scikit-learn's `fit_inverse_transform`);\n"
     "- **fixed point** (Mika et al.): iterate z ← Σᵢ cᵢ k(z, xᵢ) xᵢ / Σᵢ cᵢ k(z, xᵢ) "
     "from the noisy digit, restart from the nearest training digit if it fails;\n"
-    "- **Kwok–Tsang**: turn feature-space distances to the k nearest training digits into "
-    "pixel distances, then place z by multidimensional scaling.",
+    "- **Kwok–Tsang** (regularised): turn feature-space distances to the k nearest "
+    "training digits into pixel distances, then place z by multidimensional scaling. Those "
+    "distances come from a point that is the image of no digit, so they contradict each "
+    "other; where the original method divides by tiny singular values, KPCA Lab's solves a "
+    "Tikhonov-regularised (trust-region) system that keeps z among its neighbours.",
     unsafe_allow_html=True,
 )
 
@@ -62,9 +65,9 @@ view.digit_grid(settings, curves)
 
 st.header("4 · Error against the clean digits, for every m")
 st.write(
-    "One PCA and one kernel PCA fit with the largest m serve every m below; each curve "
-    "reconstructs all the test digits at every m. The star marks each method's best m; "
-    "the time is for the whole curve."
+    "One PCA and one kernel PCA fit with all n − 1 components serve every m below, up to "
+    "the number of training digits; each curve reconstructs all the test digits at every "
+    "m. The star marks each method's best m; the time is for the whole curve."
 )
 noisy_error = dn.mse(compute.noisy_test(settings.test_key, settings.noise_key),
                      compute.test_digits(*settings.test_key)[0])
@@ -72,11 +75,13 @@ stored = compute.stored_result()
 live_col, stored_col = st.columns(2) if stored else (st.container(), None)
 with live_col:
     view.curves_chart(settings, curves, noisy_error, columns=2 if stored else 1)
-    st.markdown(view.comparison_text(curves, settings.method))
+    st.markdown(view.comparison_text(curves, settings.method, settings.noise))
 if stored_col is not None:
     with stored_col:
-        view.stored_chart(stored, settings.noise)
-        st.markdown(view.stored_text(stored, settings.noise))
+        view.stored_chart(stored, settings.noise, settings.width)
+if stored is not None:
+    st.dataframe(view.stored_table(stored), hide_index=True, width="stretch")
+    st.caption(view.stored_text(stored))
 
 st.header("5 · Clean digits: worse reconstruction, better de-noising")
 view.clean_section(settings, curves)

@@ -5,8 +5,8 @@ things without repeating them:
 
 * the toolbar's camera button saves a PNG named after the view (``kpca-lab-<name>``);
 * linked selection (box/lasso) when the page asks for it;
-* projector mode (:mod:`shell.display`) is applied here, never in the figure builders,
-  which stay pure functions of arrays.
+* projector mode and touch screens (:mod:`shell.display`) are handled here, never in the
+  figure builders, which stay pure functions of arrays.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections.abc import Callable
 import plotly.graph_objects as go
 import streamlit as st
 
-from shell.display import for_projector, projector_on
+from shell.display import for_projector, for_touch, projector_on, touch_screen
 
 FILE_PREFIX = "kpca-lab"
 
@@ -67,6 +67,8 @@ def show_chart(
     config = chart_config(name or key)
     if projector_on():
         fig = for_projector(fig, columns=columns)
+    if touch_screen():
+        fig = for_touch(fig)
     if on_select is not None:
         return st.plotly_chart(
             fig, key=key, on_select=on_select, selection_mode=selection_mode, config=config

@@ -4,7 +4,23 @@ An app-wide display setting, not part of :class:`~shell.state.Settings` (which k
 computations: the numbers do not change when the text gets bigger). It is kept in the
 session and in the URL (``?projector=1``), so a lecturer can bookmark the tour in
 projector mode. :func:`for_projector` enlarges a figure (pure, tested); :func:`apply_css`
-enlarges the page's text and hides secondary captions.
+enlarges the page's text, gives the charts the room around the page, and hides prose
+captions.
+
+Two kinds of caption, so projector mode knows which to keep:
+
+* prose: ``st.caption`` — how to read a chart, where a number comes from. Hidden in
+  projector mode: the lecturer says it.
+* numbers: :func:`number_caption` — the result the lecturer points at (a separability
+  score, the best γ, a summary of the components). Kept, at full size.
+
+A link with ``?projector=1`` opens with the sidebar collapsed
+(:func:`initial_sidebar_state`), so a pair of charts gets the whole width; its button
+opens it again.
+
+Touch screens (phones, tablets: :func:`touch_screen`) get charts that a swipe scrolls
+past (:func:`for_touch`): a drag on a chart would otherwise zoom, and a phone's charts
+fill the screen. Charts with a linked selection keep their drag (Streamlit's choice).
 """
 
 from __future__ import annotations
@@ -16,10 +32,14 @@ import textwrap
 import plotly.graph_objects as go
 import streamlit as st
 
-PROJECTOR_PARAM = "projector"
+from shell.state import Q_PROJECTOR, parse_flag
+
 PROJECTOR_KEY = "w_projector"
 FONT, TITLE_FONT, TICK_FONT, SUBTITLE_FONT = 20, 24, 17, 18
 MARKER_SCALE = 1.7
+# Images (digits) grow this much taller, so De-noising's 16 × 16 digits are ~55 px on a
+# 1280-px projector instead of ~28 (the grid's height was the limit, not its width).
+IMAGE_SCALE = 2.0
 MIN_LINE_WIDTH = 3.5
 # A vertical legend taller than this many entries no longer fits beside the plot at
 # projector font sizes: it goes below the plot, in rows, and the figure grows.
@@ -35,12 +55,44 @@ LEGEND_CHARS = 70  # legend characters (with each entry's symbol) across the mai
 LEGEND_BELOW = dict(orientation="h", yref="container", y=0, yanchor="bottom", x=0,
                     xanchor="left")
 
-_CSS = """
+# The layout of a pair of charts to compare (kernel PCA beside linear PCA, K beside K̃):
+# a row of such charts wraps onto two rows only when a column would be narrower than
+# PAIR_COLUMN_REM (lessons/explorer/charts.py; Streamlit stacks any columns below 640 px).
+# In projector mode the page's margins shrink to PROJECTOR_SIDE_REM so that, at the larger
+# root font, the pair still sits side by side on a 1280-px projector with the sidebar open
+# (:func:`pair_fits`, tested against both screens).
+PAIR_COLUMN_REM = 22
+COLUMN_GAP_REM = 1  # Streamlit's gap between columns
+PROJECTOR_ROOT_PX = 19  # Streamlit sizes its text in rem: a larger root font scales it all
+PROJECTOR_SIDE_REM = 2
+SIDEBAR_PX = 300  # Streamlit's sidebar, open
+
+
+def pair_fits(content_px: float, root_px: float) -> bool:
+    """Whether two chart columns of at least PAIR_COLUMN_REM fit side by side in a main
+    column ``content_px`` wide (inside its margins) at a root font of ``root_px``."""
+    return (2 * PAIR_COLUMN_REM + COLUMN_GAP_REM) * root_px <= content_px
+
+
+def projector_content_px(viewport_px: float, *, sidebar_open: bool) -> float:
+    """The main column's width inside its projector-mode margins."""
+    sidebar = SIDEBAR_PX if sidebar_open else 0
+    return viewport_px - sidebar - 2 * PROJECTOR_SIDE_REM * PROJECTOR_ROOT_PX
+
+
+_CSS = f"""
 <style>
-/* Streamlit sizes its text in rem: a larger root font scales the whole page. */
-html { font-size: 19px; }
-/* Secondary captions are for reading on one's own screen, not from row 20. */
-.stMain [data-testid="stCaptionContainer"] { display: none; }
+html {{ font-size: {PROJECTOR_ROOT_PX}px; }}
+/* Prose captions are for reading on one's own screen, not from row 20 (number_caption
+   writes the numbers as body text). */
+.stMain [data-testid="stCaptionContainer"] {{ display: none; }}
+/* The page's margins go to the charts, so a pair sits side by side (see pair_fits), and
+   the Explorer's projections fit a 1280 × 720 projector's first screen under the title. */
+[data-testid="stMainBlockContainer"] {{
+    padding-top: 4.5rem; padding-left: {PROJECTOR_SIDE_REM}rem;
+    padding-right: {PROJECTOR_SIDE_REM}rem;
+}}
+.stMain h1 {{ font-size: 2.2rem; padding-top: 0.25rem; padding-bottom: 0.5rem; }}
 </style>
 """
 
@@ -49,10 +101,61 @@ def projector_on() -> bool:
     return bool(st.session_state.get(PROJECTOR_KEY, False))
 
 
+def initial_sidebar_state() -> str:
+    """``st.set_page_config``'s sidebar state: collapsed when the page opens in projector mode.
+
+    Streamlit applies it when the page loads, not on later runs: switching projector mode
+    on in the sidebar leaves the sidebar where the lecturer is. Read before the sidebar
+    has read the link, so it reads the link too.
+    """
+    requested = st.session_state.get(PROJECTOR_KEY)
+    if requested is None:
+        requested = parse_flag(st.query_params.get(Q_PROJECTOR, "0"))
+    return "collapsed" if requested else "auto"
+
+
+# What a phone's or tablet's browser says it is: "Mobi" (phones: Safari, Chrome, Firefox),
+# Android (tablets too), iPad (older iPadOS; newer ones say Macintosh and get the desktop
+# behaviour). Chromium also sends the client hint Sec-CH-UA-Mobile: ?1 on phones.
+_TOUCH_AGENT = re.compile(r"Mobi|Android|iPad|iPhone|iPod")
+
+
+def touch_screen() -> bool:
+    """Whether this session's browser is a phone's or a tablet's (from its request headers)."""
+    headers = st.context.headers
+    return (headers.get("Sec-CH-UA-Mobile") == "?1"
+            or bool(_TOUCH_AGENT.search(headers.get("User-Agent") or "")))
+
+
+def for_touch(fig: go.Figure) -> go.Figure:
+    """A copy of ``fig`` that a finger scrolls past: dragging neither selects nor zooms.
+
+    Plotly lets the page scroll under a touch only when ``dragmode`` is off; a tap still
+    shows a point's hover label. A chart with a linked selection (``on_select``) keeps its
+    box or lasso drag: Streamlit replaces a ``dragmode`` that is off with the selection's.
+    """
+    fig = go.Figure(fig)
+    fig.update_layout(dragmode=False)
+    fig.for_each_scene(lambda scene: scene.update(dragmode=False))
+    return fig
+
+
 def apply_css() -> None:
     """Enlarge the page's text when projector mode is on (call once per run)."""
     if projector_on():
         st.html(_CSS)
+
+
+def number_caption(text: str) -> None:
+    """A caption that states the result the lecturer points at: kept in projector mode.
+
+    Prose captions (``st.caption``) are hidden there; this one is written as body text,
+    readable from the back of the hall.
+    """
+    if projector_on():
+        st.markdown(text)
+    else:
+        st.caption(text)
 
 
 def _scaled(size):
@@ -88,7 +191,12 @@ def for_projector(fig: go.Figure, *, columns: int = 1) -> go.Figure:
         rows = legend_rows(names, LEGEND_CHARS // columns) + bool(legend.title.text)
         fig.update_layout(legend=LEGEND_BELOW, height=int(
             (fig.layout.height or DEFAULT_HEIGHT) + rows * FONT * LINE_HEIGHT))
+    plot_height = (fig.layout.height or DEFAULT_HEIGHT) - (fig.layout.margin.t or 0)
     _fit_title(fig, title_width(columns))
+    if _is_image_strip(fig):
+        # A strip of digits drawn to scale is as tall as the figure lets it be: give it
+        # IMAGE_SCALE times the height, on top of the room the larger title takes.
+        fig.update_layout(height=int(plot_height * IMAGE_SCALE + fig.layout.margin.t))
     for trace in fig.data:
         if trace.type in ("scatter", "scattergl", "scatter3d"):
             if trace.marker is not None and trace.marker.size is not None:
@@ -102,6 +210,22 @@ def for_projector(fig: go.Figure, *, columns: int = 1) -> go.Figure:
     fig.for_each_scene(lambda scene: scene.update(
         xaxis_title_font_size=FONT, yaxis_title_font_size=FONT, zaxis_title_font_size=FONT))
     return fig
+
+
+# A heatmap drawn to scale at least this many times wider than tall: its height, not the
+# page's width, limits its size (rows of digits). A square kernel matrix is not one: it
+# already fills its column's width, and more height would only add space around it.
+STRIP_ASPECT = 2.0
+
+
+def _is_image_strip(fig: go.Figure) -> bool:
+    """A heatmap drawn to scale (pixels square) whose axis ranges (set, as
+    :func:`shell.figures.digit_mosaic` sets them) are much wider than tall."""
+    x, y = fig.layout.xaxis.range, fig.layout.yaxis.range
+    if (fig.layout.yaxis.scaleanchor != "x" or x is None or y is None
+            or not any(t.type == "heatmap" for t in fig.data)):
+        return False
+    return abs(x[1] - x[0]) >= STRIP_ASPECT * abs(y[1] - y[0])
 
 
 def title_width(columns: int) -> int:

@@ -229,7 +229,10 @@ def digit_mosaic(
             showlegend=False,
         )
     )
-    yaxis = dict(autorange="reversed", scaleanchor="x", showgrid=False, zeroline=False)
+    # The canvas's own edges: left to autorange, the invisible hover markers would pad
+    # it and shrink the digits.
+    yaxis = dict(range=[canvas.shape[0] - 0.5, -0.5], scaleanchor="x", constrain="domain",
+                 showgrid=False, zeroline=False)
     if row_labels is not None:
         yaxis.update(
             tickvals=[r * cell_h + height / 2 for r in range(rows)], ticktext=list(row_labels)
@@ -238,7 +241,8 @@ def digit_mosaic(
         yaxis["showticklabels"] = False
     fig.update_layout(
         title=title,
-        xaxis=dict(showticklabels=False, showgrid=False, zeroline=False),
+        xaxis=dict(range=[-0.5, canvas.shape[1] - 0.5], constrain="domain",
+                   showticklabels=False, showgrid=False, zeroline=False),
         yaxis=yaxis,
         # Transparent gaps: the tiles read as separate images on a light or a dark page.
         plot_bgcolor="rgba(0,0,0,0)",

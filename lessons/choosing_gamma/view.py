@@ -41,6 +41,7 @@ from shell.admission import queued
 from shell.caches import bounded_cache, inputs, reference_gamma_for
 from shell.charts import show_chart
 from shell.checks import Check, show_check
+from shell.display import number_caption
 from shell.memory import guard_memory
 from shell.sidebar import apply_settings
 from shell.state import Settings, format_gamma
@@ -295,7 +296,7 @@ def scores(result: Sweep, data, settings: Settings) -> None:
           f"nearest your {format_swept_number(param, value)}")
     text += (f" {at}: {100 * yours_two:.0f} % on components 1–2, "
              f"{100 * yours_k:.0f} % on components 1–{result.k}.")
-    st.caption(text + _subsample_note(result, data))
+    number_caption(text + _subsample_note(result, data))
 
 
 def spectrum_title(result: Sweep) -> str:

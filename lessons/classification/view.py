@@ -25,6 +25,7 @@ from shell.admission import queued
 from shell.caches import bounded_cache, load_data
 from shell.charts import show_chart
 from shell.checks import show_check
+from shell.display import number_caption
 from shell.figures import plot_text
 from shell.memory import guard_memory
 from shell.sidebar import K_STANDARDIZE
@@ -258,7 +259,7 @@ def errors_section(result: cls.Experiment, settings: Settings, classifier: str, 
     raw_col.metric(f"Raw inputs, {n_features} features", pct(raw))
     text = comparison_caption(result, kernel_label(settings), y_test)
     findings.publish(findings.CLASSIFICATION, text)
-    st.caption(text)
+    number_caption(text)
     notes = [m for m in result.warnings if "negative eigenvalue" in m]
     for message in notes:
         st.warning(message, icon=":material/warning:")
@@ -353,7 +354,7 @@ def curve_section(result: cls.Experiment, settings: Settings, classifier: str,
     show_chart(fig, key="cls_curve", name="error-vs-components")
     best_k = min(result.kernel_curve, key=lambda k: (result.kernel_curve[k], k))
     best_p = min(result.pca_curve, key=lambda k: (result.pca_curve[k], k))
-    st.caption(
+    number_caption(
         f"Kernel PCA is best here at k = {best_k} ({pct(result.kernel_curve[best_k])}), "
         f"linear PCA at k = {best_p} ({pct(result.pca_curve[best_p])}); linear PCA stops at "
         f"{max(result.pca_curve)} components (at most one per input feature). Each curve "

@@ -31,6 +31,7 @@ from shell.admission import queued
 from shell.caches import bounded_cache, inputs
 from shell.charts import show_chart
 from shell.checks import show_check
+from shell.display import number_caption
 from shell.figures import class_label, plot_text
 from shell.memory import guard_memory
 from shell.sidebar import apply_settings
@@ -217,9 +218,9 @@ def what_the_components_do(result: ComponentMaps, data, settings: Settings) -> N
     text = roles_sentence(roles, fit.explained_ratio[:k], names,
                           paper_figure=shows_fig4(settings))
     findings.publish(findings.COMPONENT_ROLES, text)
-    st.caption(text + " A class is cut in two when it holds at least a third of the "
-               "component's variance and at least 20 % of its points lie on each side of its "
-               "mean.")
+    number_caption(text + " A class is cut in two when it holds at least a third of the "
+                   "component's variance and at least 20 % of its points lie on each side of its "
+                   "mean.")
 
 
 def shows_fig4(settings: Settings) -> bool:

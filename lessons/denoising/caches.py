@@ -28,10 +28,14 @@ DEFAULT_N_TRAIN = 1000
 DEFAULT_TEST_PER_CLASS = 5
 # Where the lesson shows at default settings: PCA wins on clean digits, KPCA on noisy.
 DEFAULT_M = 128
-# n × n matrices alive at the page's peak: the kernel PCA fit holds one (K, centred and
-# decomposed in place); the learned pre-image, after it, solves (K_B + αI) in place,
-# measured at 1.4 n × n (lessons.denoising.experiment.learned_preimage).
-PEAK_COPIES = 1.5
+# n × n matrices kept by the kernel PCA fit (experiments.kpca_steps.KpcaFit) when every
+# m up to n − 1 is on the grid: the eigenvectors of K̃, α and the training digits'
+# coordinates, n × (n − 1) each; K (centred in place) is freed before the last two are
+# made. The fit is cached, and the learned pre-image then solves (K_B + αI) in place,
+# measured at 1.4 n × n (lessons.denoising.experiment.learned_preimage): 4.4 at the
+# page's peak.
+FIT_COPIES = 3.0
+PEAK_COPIES = 4.5
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,7 @@ class DenoisingSettings:
     m: int = DEFAULT_M
     method: str = "fixed_point"
     params: dn.PreimageParams = dn.PreimageParams()
+    width: str = "paper"  # which reading of the paper's width γ comes from (the view's)
 
     @property
     def max_components(self) -> int:
@@ -83,8 +88,8 @@ def test_digits(test_per_class: int, seed: int) -> tuple[np.ndarray, np.ndarray]
     return X, y
 
 
-# An entry: PCA and kernel PCA with ≤ 256 components and their copy of the training digits
-# (7,291: 15 MB of eigenvectors + 15 MB of digits).
+# An entry: PCA and kernel PCA with all n − 1 components and their copy of the training
+# digits (3,000: 3 × 72 MB of eigenvectors, α and coordinates + 6 MB of digits).
 @bounded_cache(max_entries=2)
 def fitted(fit_key: tuple) -> dn.DenoisingFit:
     """PCA and kernel PCA fitted once with the largest m (the whole grid reuses it)."""
@@ -92,8 +97,8 @@ def fitted(fit_key: tuple) -> dn.DenoisingFit:
     X_train = train_digits(n_train, seed)
     if noise is not None:
         X_train = dn.add_noise(X_train, *noise, seed=seed + 1)
-    # One n × n matrix: K, centred and decomposed in place.
-    with queued(n_train, what="kernel PCA of the training digits"):
+    # K, centred in place, then its n − 1 eigenvectors, α and the training coordinates.
+    with queued(n_train, copies=FIT_COPIES, what="kernel PCA of the training digits"):
         return dn.fit_denoisers(X_train, gamma, max_components)
 
 
@@ -101,7 +106,7 @@ def _preimage_turn(settings: DenoisingSettings, method: str):
     """The learned pre-image solves an n × n ridge system in place (PEAK_COPIES): it
     takes its turn like a fit. The other methods hold only test × training kernels,
     which are small (copies 0: never queued)."""
-    copies = PEAK_COPIES if method == "learned" else 0.0
+    copies = PEAK_COPIES - FIT_COPIES if method == "learned" else 0.0
     return queued(settings.n_train, copies=copies, what="the learned pre-image")
 
 
@@ -112,8 +117,8 @@ def noisy_test(test_key: tuple, noise_key: tuple) -> np.ndarray:
     return X
 
 
-# One entry: a method's reconstructions at every m (at most 500 digits × 256 pixels × 9 m
-# ≈ 9 MB); the first computation drives a progress bar that lives outside it.
+# One entry: a method's reconstructions at every m (at most 500 digits × 256 pixels × 13 m
+# ≈ 13 MB); the first computation drives a progress bar that lives outside it.
 @bounded_cache(max_entries=8, ignore=("on_step",))
 def curve(settings: DenoisingSettings, method: str, on_step=None) -> dn.MethodCurve:
     """One method's reconstructions and MSE for every m (keyed by what it depends on)."""

@@ -69,6 +69,16 @@ def denoising_grid(
     return fig
 
 
+def m_ticks(m_values) -> list[int]:
+    """Ticks of the log m axis: powers of 4, then the largest m (all the components, n − 1).
+
+    A power of 4 within a factor 2 of the largest m is left out: its label would run into
+    the last one's.
+    """
+    last = int(max(m_values))
+    return [m for m in (4**i for i in range(12)) if 2 * m <= last] + [last]
+
+
 def mse_curves(
     curves: Mapping[str, tuple[Sequence[int], Sequence[float], float | None]],
     *,
@@ -117,7 +127,7 @@ def mse_curves(
     fig.update_layout(
         title=title,
         xaxis=dict(type="log", title="m (components kept, log scale)",
-                   tickvals=[1, 2, 4, 8, 16, 32, 64, 128, 256]),
+                   tickvals=m_ticks([m for m_values, _, _ in curves.values() for m in m_values])),
         yaxis=dict(title="MSE per pixel<br>against the clean digits", rangemode="tozero"),
         height=500,
         **{**BASE_LAYOUT, "legend": dict(title_text="★ best m, time:",

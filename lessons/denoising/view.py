@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
 import datasets
@@ -23,11 +24,15 @@ from lessons.denoising.caches import (
     clean_reconstruction,
     noisy_test,
     test_digits,
+    train_digits,
 )
 from shell.charts import show_chart
 from shell.checks import show_check
 
-N_TRAIN_CHOICES = (300, 500, 1000, 2000, 3000, 5000, 7291)
+# Up to the paper's 3,000 digits: every m up to n − 1 needs all n − 1 eigenvectors, kept
+# with the fit with α and the training coordinates, three n × n matrices (3,000: 216 MB,
+# and 40 s of eigensolver on 2 busy cores; 7,291 would be 1.3 GB and about 10 minutes).
+N_TRAIN_CHOICES = (300, 500, 1000, 2000, 3000)
 SHOWN_PER_CLASS = 2
 GAMMA_CHOICES = (1 / 1024, 1 / 512, 1 / 256, 1 / 128, 1 / 64, 1 / 32, 1 / 16, 1 / 8)
 ALPHA_CHOICES = (1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1.0)
@@ -39,12 +44,27 @@ KWOK_TSANG_LIMIT = 2.0
 K_N, K_TEST, K_SEED, K_NOISE = "dn_n_train", "dn_test_per_class", "dn_seed", "dn_noise"
 K_SIGMA, K_P, K_NOISY_FIT, K_GAMMA = "dn_sigma", "dn_p", "dn_fit_noisy", "dn_gamma"
 K_M, K_METHOD, K_ALPHA, K_K, K_ITER = "dn_m", "dn_method", "dn_alpha", "dn_k", "dn_max_iter"
+K_WIDTH = "dn_width"
+# The kernel width: the paper's c = 0.5 · 256, "twice the average variance" as the paper
+# also calls it (measured on the training digits), or any γ of GAMMA_CHOICES.
+WIDTHS = ("paper", "variance", "other")
 
 
 def format_gamma_fraction(gamma: float) -> str:
     """γ as the paper writes it, "1/128", marking the paper's own value."""
     text = f"1/{round(1 / gamma)}"
     return text + " (the paper's)" if math.isclose(gamma, dn.PAPER_GAMMA) else text
+
+
+def width_label(width: str, variance_gamma: float) -> str:
+    """The radio's label for a width: c and γ = 1/c, both as k(x, y) = exp(−‖x − y‖² / c)."""
+    if width == "paper":
+        return "c = 0.5 · 256 (the paper's value): γ = 1/128"
+    if width == "variance":
+        per_pixel = 1 / (256 * variance_gamma)  # twice the mean pixel variance, measured
+        return (f"c = twice the average variance = {per_pixel:.3f} · 256: "
+                f"γ = 1/{1 / variance_gamma:.0f} here")
+    return "another γ"
 
 
 # ------------------------------------------------------------------------ controls
@@ -56,16 +76,21 @@ def controls() -> DenoisingSettings:
     for key, value in ((K_N, DEFAULT_N_TRAIN), (K_TEST, DEFAULT_TEST_PER_CLASS), (K_SEED, 0),
                        (K_NOISE, "gaussian"), (K_SIGMA, dn.PAPER_SIGMA),
                        (K_P, dn.PAPER_SPECKLE_P), (K_NOISY_FIT, False),
-                       (K_GAMMA, dn.PAPER_GAMMA), (K_M, DEFAULT_M), (K_METHOD, "fixed_point"),
+                       (K_GAMMA, dn.PAPER_GAMMA), (K_WIDTH, "paper"), (K_M, DEFAULT_M),
+                       (K_METHOD, "fixed_point"),
                        (K_ALPHA, dn.DEFAULT_ALPHA), (K_K, dn.DEFAULT_NEIGHBORS),
                        (K_ITER, dn.DEFAULT_MAX_ITER)):
         ss.setdefault(key, value)
     data_col, noise_col, model_col = st.columns(3)
     with data_col:
+        if ss[K_N] not in N_TRAIN_CHOICES:
+            ss[K_N] = max(v for v in N_TRAIN_CHOICES if v <= max(ss[K_N], N_TRAIN_CHOICES[0]))
         n_train = st.select_slider(
             "Training digits", N_TRAIN_CHOICES, key=K_N,
             help="A seeded subset of the 7,291 USPS training digits, each digit in "
-                 "proportion. Kernel PCA holds an n × n matrix: 7,291 takes a while.",
+                 "proportion, up to the paper's 3,000. Every m up to n − 1 needs all n "
+                 "eigenvectors of K̃, kept with α and the digits' coordinates: three n × n "
+                 "matrices (3,000 digits: 216 MB, under a minute).",
         )
         test_per_class = st.slider(
             "Test digits per class", 1, dn.PAPER_TEST_PER_CLASS, key=K_TEST,
@@ -94,10 +119,22 @@ def controls() -> DenoisingSettings:
                  "learn from training digits with the same kind of noise.",
         )
     with model_col:
-        gamma = st.select_slider("RBF γ", GAMMA_CHOICES, key=K_GAMMA,
-                                 format_func=format_gamma_fraction,
-                                 help="k(x, y) = exp(−γ‖x − y‖²). The paper: c = 0.5 · 256, "
-                                      "γ = 1/c = 1/128.")
+        variance_gamma = dn.twice_variance_gamma(train_digits(n_train, seed))
+        width = st.radio(
+            "RBF width, k(x, y) = exp(−‖x − y‖² / c)", WIDTHS, key=K_WIDTH,
+            format_func=lambda w: width_label(w, variance_gamma),
+            help="Mika et al. use c = 0.5 · 256 and describe it as twice the data's average "
+                 "variance per pixel. On these digits (pixels on −1 … 1) twice the average "
+                 f"variance is {1 / (256 * variance_gamma):.2f} per pixel, not 0.5: the two "
+                 "readings differ by almost 2×. Try both.",
+        )
+        if width == "paper":
+            gamma = dn.PAPER_GAMMA
+        elif width == "variance":
+            gamma = variance_gamma
+        else:
+            gamma = st.select_slider("RBF γ = 1/c", GAMMA_CHOICES, key=K_GAMMA,
+                                     format_func=format_gamma_fraction)
         method = st.radio("Pre-image method for the digit grid", dn.PREIMAGE_METHODS,
                           key=K_METHOD, format_func=lambda m: dn.METHOD_TITLES[m][7:])
         m_values = dn.m_grid(dn.largest_m(n_train))
@@ -115,6 +152,7 @@ def controls() -> DenoisingSettings:
         max_iter = iter_col.select_slider("Fixed point: steps per start", MAX_ITER_CHOICES,
                                           key=K_ITER)
     return DenoisingSettings(
+        width=width,
         n_train=int(n_train), test_per_class=int(test_per_class), seed=seed, noise=noise,
         level=float(level), fit_on_noisy=bool(fit_on_noisy), gamma=float(gamma), m=int(m),
         method=method,
@@ -190,46 +228,82 @@ def curves_chart(settings: DenoisingSettings, curves: dict[str, dn.MethodCurve],
     show_chart(fig, key="denoising_mse", name="denoising-mse-vs-m", columns=columns)
 
 
-def stored_chart(stored: dict, noise: str) -> None:
-    r = stored["results"][noise]
+def stored_run(stored: dict, width: str) -> str:
+    """The stored run to draw: the page's own width when it is one of the two stored."""
+    return width if width in stored["runs"] else "paper"
+
+
+def stored_chart(stored: dict, noise: str, width: str) -> None:
+    run = stored["runs"][stored_run(stored, width)]
+    r = run["results"][noise]
     s = stored["settings"]
     data = {method: (r["m_values"], r["mse"][method], r["seconds"][method])
             for method in dn.METHODS}
     level = ("σ" if noise == "gaussian" else "p") + f" = {r['level']:g}"
     fig = figures.mse_curves(
         data, noisy_mse=r["noisy_mse"],
-        title=f"The paper's setting (stored)<br>{s['n_train']:,} digits, "
-              f"{dn.NOISE_TITLES[noise]} {level}",
+        title=f"The paper's setting (stored)<br>{s['n_train']:,} digits, γ = "
+              f"1/{1 / run['gamma']:.0f}, {dn.NOISE_TITLES[noise]} {level}",
     )
     show_chart(fig, key="denoising_stored", name="denoising-mika1999-stored", columns=2)
 
 
-def comparison_text(curves: dict[str, dn.MethodCurve], method: str) -> str:
-    """Best m and MSE of each method, and PCA / KPCA for the chosen one (from the numbers)."""
-    pca_m, pca_err = curves["pca"].best
-    k_m, k_err = curves[method].best
+def best_m_text(curve: dn.MethodCurve) -> str:
+    """'m = 64', or, at the end of the grid, that the error still falls where m runs out."""
+    m, _ = curve.best
+    if m != curve.m_values[-1] or len(curve.m_values) < 2:
+        return f"m = {m:,}"
+    drop = 1 - curve.errors[-1] / curve.errors[-2]
+    return (f"m = {m:,}, all the components: still {100 * drop:.1f} % lower than at "
+            f"m = {curve.m_values[-2]:,}")
+
+
+def comparison_text(curves: dict[str, dn.MethodCurve], method: str, noise: str) -> str:
+    """Best m and MSE of each method over every m up to n − 1, and PCA / KPCA for the chosen
+    one, next to the paper's (from the numbers)."""
+    pca_err = curves["pca"].best[1]
+    k_err = curves[method].best[1]
     ratio = pca_err / k_err
     verdict = (f"kernel PCA de-noises **{ratio:.2f}× better** than linear PCA"
                if ratio > 1.005 else
                f"linear PCA de-noises **{1 / ratio:.2f}× better** than kernel PCA"
                if ratio < 0.995 else "the two de-noise equally well")
+    paper = (f"Mika et al., 3,000 training digits, γ = 1/128: about "
+             f"{dn.PAPER_RATIO[noise]}× with the fixed point, best m = {dn.PAPER_BEST_M[noise]}")
     return (
-        f"At their best m, linear PCA reaches MSE {pca_err:.4f} (m = {pca_m}) and "
-        f"{dn.METHOD_TITLES[method]} {k_err:.4f} (m = {k_m}): here {verdict}."
+        f"At their best m, linear PCA reaches MSE {pca_err:.4f} "
+        f"({best_m_text(curves['pca'])}) and {dn.METHOD_TITLES[method]} {k_err:.4f} "
+        f"({best_m_text(curves[method])}): here {verdict} ({paper})."
     )
 
 
-def stored_text(stored: dict, noise: str) -> str:
-    r = stored["results"][noise]
+def stored_table(stored: dict) -> pd.DataFrame:
+    """Both noises × both widths of the stored run: best m and PCA / KPCA, by method."""
+    rows = []
+    for width, run in stored["runs"].items():
+        for noise, r in run["results"].items():
+            row = {"γ": f"1/{1 / run['gamma']:.0f} ({'paper' if width == 'paper' else '2 × var'})",
+                   "noise": dn.NOISE_TITLES[noise],
+                   "PCA best m": r["best"]["pca"]["m"]}
+            for method in dn.PREIMAGE_METHODS:
+                short = dn.METHOD_TITLES[method].removeprefix("KPCA · ").split(" ")[0]
+                row[f"{short}: best m"] = r["best"][method]["m"]
+                row[f"{short}: PCA/KPCA"] = round(r["ratio_pca_over_kpca"][method], 2)
+            row["paper: PCA/KPCA (best m)"] = f"{r['paper_ratio']} ({r['paper_best_m']})"
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def stored_text(stored: dict) -> str:
     s = stored["settings"]
-    ratios = r["ratio_pca_over_kpca"]
     return (
         f"Stored run of `benchmarks/reproduce_mika1999.py` ({s['train_per_class']} training "
-        f"and {s['test_per_class']} test digits per class, γ = 1/128, seeds {s['subset_seed']}"
-        f"/{s['noise_seed']}, {stored['created']}): PCA / KPCA = "
-        f"{ratios['fixed_point']:.2f} with the fixed point (the paper: about "
-        f"{r['paper_ratio']}), {ratios['learned']:.2f} learned, "
-        f"{ratios['kwok_tsang']:.2f} Kwok–Tsang."
+        f"and {s['test_per_class']} test digits per class, m up to {s['m_values'][-1]:,}, "
+        f"seeds {s['subset_seed']}/{s['noise_seed']}, {stored['created']}). PCA / KPCA is "
+        "each method's best MSE over every m of the grid, divided into linear PCA's best; "
+        "the paper reports only the fixed point's. Twice the average variance of these "
+        f"digits is {2 * s['mean_pixel_variance']:.2f} per pixel (the paper's c = 0.5 · 256 "
+        "assumes 0.5)."
     )
 
 

@@ -14,6 +14,7 @@ import numpy as np
 import streamlit as st
 
 from shell.charts import show_chart
+from shell.display import PAIR_COLUMN_REM
 from shell.exports import view_name
 from shell.sidebar import current_settings
 from shell.state import Settings, format_gamma
@@ -28,13 +29,14 @@ SCATTERGL_ABOVE = 1000  # WebGL from here: measured faster to draw at 2,000 poin
 
 # Side-by-side charts wrap onto separate rows when the main area is too narrow for two
 # readable charts (e.g. an 800-px window with the sidebar open), instead of squeezing
-# them: a chart column keeps at least 22 rem (352 px) or the full width. Only the rows
-# made by :func:`chart_columns` (keyed containers, plain class selectors: no costly
-# :has() matching while Plotly draws) are affected.
+# them: a chart column keeps at least PAIR_COLUMN_REM (22 rem, 352 px) or the full
+# width. Only the rows made by :func:`chart_columns` (keyed containers, plain class
+# selectors: no costly :has() matching while Plotly draws) are affected.
 WRAP_KEY = "explorer_wrap"
 _WRAPPING_COLUMNS = f"""<style>
 [class*="st-key-{WRAP_KEY}"] [data-testid="stHorizontalBlock"] {{ flex-wrap: wrap; }}
-[class*="st-key-{WRAP_KEY}"] [data-testid="stColumn"] {{ min-width: min(100%, 22rem); }}
+[class*="st-key-{WRAP_KEY}"] [data-testid="stColumn"] {{
+    min-width: min(100%, {PAIR_COLUMN_REM}rem); }}
 </style>"""
 
 

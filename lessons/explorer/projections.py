@@ -36,6 +36,7 @@ from lessons.explorer.view_link import (
     write_to_link,
 )
 from shell import figures, findings, gamma_hint
+from shell.display import number_caption
 from shell.sidebar import K_STANDARDIZE
 from shell.state import Settings
 
@@ -195,7 +196,7 @@ def separability_caption(result, data, settings, columns, linear_columns) -> Non
     elif kpca + 0.05 < linear:
         text += "Here the kernel makes the classes harder to tell apart, not easier. "
     findings.publish(findings.SEPARABILITY, text.replace("**", "").strip())
-    st.caption(text + f"Score: {METHOD}, on the drawn coordinates.")
+    number_caption(text + f"Score: {METHOD}, on the drawn coordinates.")
 
 
 def gamma_hint_slot(settings: Settings):

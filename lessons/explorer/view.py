@@ -17,6 +17,7 @@ from kpca_core import KERNELS
 from lessons.explorer.charts import SCATTERGL_ABOVE, params_text, plot, selection
 from shell import figures, findings, kernel_figures
 from shell.caches import inputs, reference_gamma_for
+from shell.display import number_caption
 from shell.state import Settings, format_gamma, format_multiple, with_suggested_kernel
 from shell.text import inert
 
@@ -127,13 +128,13 @@ def kernel_matrix(result: Analysis, data, *, centered: bool) -> None:
     plot(fig, key="chart_centered" if centered else "chart_kernel")
     blocks = kernel_blocks(result, data)
     if centered:
-        st.caption(
+        number_caption(
             "K̃ = K − 1ₙK − K1ₙ + 1ₙK1ₙ: the same similarities measured from the centre of "
             "the data in feature space. Red: more alike than average; blue: less; every "
             "row sums to 0." + (f" {blocks[1]}" if blocks else "")
         )
     else:
-        st.caption("Rows and columns sorted by class." + (f" {blocks[0]}" if blocks else ""))
+        number_caption("Rows and columns sorted by class." + (f" {blocks[0]}" if blocks else ""))
 
 
 # A class's block of K is bright when its mean lies this far up the heatmap's colour scale
@@ -253,7 +254,7 @@ def spectrum(result: Analysis, settings: Settings) -> None:
         if indefinite_base
         else "Explained variance = μ / trace(K̃) (trace = sum of all n eigenvalues)."
     )
-    st.caption(
+    number_caption(
         f"The first {k} kernel components (dark bars) carry {kept:.1f}% of the variance in "
         f"feature space; the first {min(k, len(result.pca_ratio))} linear components carry "
         f"{linear:.1f}% of the input variance. μ is an eigenvalue of K̃ itself (scikit-learn's "

@@ -209,7 +209,8 @@ def kpca_equals_pca(settings: Settings, result: ExplicitPCA, data, rows: np.ndar
             result.pca, y, data.target_names, axis="PCA component", rows=rows,
             title=f"Linear PCA on φ(X) ({result.n_features} columns)"),
             key="trick_pca", name=f"{stem}-pca-on-phi", columns=2)
-    st.caption("Left: from the kernel matrix K alone. Right: from the explicit coordinates.")
+    st.caption("Kernel PCA: from the kernel matrix K alone. Linear PCA: from the explicit "
+               "coordinates φ(X).")
     exports.csv_download(
         "Projections (CSV)",
         exports.projections_csv(result.kpca, result.pca, y, data.target_names, points=rows,

@@ -27,6 +27,7 @@ from shell.admission import queued
 from shell.caches import bounded_cache, inputs, load_data
 from shell.charts import show_chart
 from shell.checks import show_check
+from shell.display import number_caption
 from shell.figures import class_label, digit_mosaic, plot_text
 from shell.memory import guard_memory
 from shell.state import Settings, format_gamma
@@ -265,7 +266,7 @@ def terms(split: HeldOutFit, parts: Contributions, x: np.ndarray, data,
         f"the total |terms|. KernelPCA.transform(x) gives **{parts.transform[c]:.6g}**."
     )
     summary = summarise_terms(split.fit, parts, x, c, TOP_TERMS)
-    st.caption(summary.sentence(c + 1))
+    number_caption(summary.sentence(c + 1))
     if split.fit.model.eigenvalues_[c] <= 0:
         st.caption(f"μ{c + 1} ≤ 0 (the eigenvalue of K̃): this component has no real axis, so "
                        "α = 0 and y = 0.")

@@ -20,6 +20,7 @@ from shell import memory
 from shell.admission import queued
 from shell.caches import inputs
 from shell.charts import show_chart
+from shell.display import number_caption
 from shell.state import Settings
 
 # The measurement holds K̃ and, while LAPACK runs, its working copy.
@@ -217,7 +218,7 @@ def show_timings(run: scaling.ScalingRun) -> None:
             f"{max(dense, arpack) / max(min(dense, arpack), 1e-12):.1f}× faster. ")
     picks = sorted(set(run.auto_solver))
     text += f'"auto" picked {" and ".join(picks)} over this range. '
-    st.caption(text + slope_note(run))
+    number_caption(text + slope_note(run))
     _timings_table(run)
 
 

@@ -29,8 +29,10 @@ def test_tiny_run_prints_the_table_and_saves_consistent_results(tmp_path, capsys
     s = report["settings"]
     assert (s["n_train"], s["n_test"], s["classes_in_test"]) == (120, 20, 10)
     assert s["gamma"] == 1 / 128 and s["sigma"] == 0.5 and s["speckle_p"] == 0.4
+    assert set(report["runs"]) == {"paper", "variance"}
+    assert report["runs"]["paper"]["gamma"] == 1 / 128
     for kind in ("gaussian", "speckle"):
-        r = report["results"][kind]
+        r = report["runs"]["paper"]["results"][kind]
         assert r["m_values"] == [1, 4, 16]
         for method in dn.METHODS:
             errors = r["mse"][method]
@@ -56,8 +58,26 @@ def test_the_stored_result_is_the_papers_setting():
     s = report["settings"]
     assert (s["train_per_class"], s["test_per_class"]) == (300, 50)
     assert (s["n_train"], s["n_test"]) == (3000, 500)
-    assert s["gamma"] == dn.PAPER_GAMMA and s["m_values"] == list(dn.M_GRID)
-    assert set(report["results"]) == {"gaussian", "speckle"}
-    for r in report["results"].values():
+    # m covers every component (issue 22, item 2), for both readings of the width.
+    assert s["gamma"] == dn.PAPER_GAMMA and s["m_values"] == list(dn.m_grid(2999))
+    runs = report["runs"]
+    assert runs["paper"]["gamma"] == dn.PAPER_GAMMA
+    assert runs["variance"]["gamma"] == pytest.approx(1 / (2 * 256 * s["mean_pixel_variance"]))
+    for run in runs.values():
+        assert set(run["results"]) == {"gaussian", "speckle"}
+    # With twice the average variance (γ ≈ 1/238) the fixed point's best m lies inside
+    # the grid for both noises; with the paper's γ its error still falls at m = n − 1.
+    for r in runs["variance"]["results"].values():
+        fp = r["mse"]["fixed_point"]
+        assert 0 < int(np.argmin(fp)) < len(fp) - 1
+    results = [r for run in runs.values() for r in run["results"].values()]
+    for r in results:
         for method in dn.METHODS:
             assert r["best"][method]["mse"] == min(r["mse"][method])
+        for method in dn.PREIMAGE_METHODS:  # the ratio is computed within the grid
+            assert r["ratio_pca_over_kpca"][method] == pytest.approx(
+                min(r["mse"]["pca"]) / min(r["mse"][method]))
+        assert (r["paper_ratio"], r["paper_best_m"]) in ((1.6, 512), (1.2, 256))
+    for r in runs["paper"]["results"].values():
+        fp = r["mse"]["fixed_point"]
+        assert int(np.argmin(fp)) == len(fp) - 1 and fp[-1] < fp[-2]

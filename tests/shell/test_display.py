@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
+import pytest
+from streamlit.testing.v1 import AppTest
 
 from shell import display
-from shell.figures import point_scatter
+from shell.figures import digit_mosaic, point_scatter
+from tests.support.apptest import assert_clean, open_app
 from tests.support.plotly_json import decode
 
 
@@ -99,3 +102,76 @@ def test_subplot_titles_get_room_between_the_title_and_the_plot():
     assert big.layout.margin.t >= title + 2 * display.FONT * display.LINE_HEIGHT
     assert (big.layout.title.yref, big.layout.title.y, big.layout.title.yanchor) == (
         "container", 1, "top")
+
+
+def test_digits_grow_taller_in_projector_mode_and_charts_keep_their_height():
+    images = np.random.default_rng(3).uniform(-1, 1, size=(8, 16 * 16))
+    digits = digit_mosaic(images, (16, 16), columns=8, hover_labels=["d"] * 8, title="digits")
+    digits.update_layout(height=260, margin=dict(t=60))
+    big = display.for_projector(digits)
+    # The images get IMAGE_SCALE times their height; the title its own room on top.
+    assert big.layout.height == int((260 - 60) * display.IMAGE_SCALE + big.layout.margin.t)
+    scatter = point_scatter(np.zeros((3, 2)), None, [], title="t", axis_titles=["x", "y"],
+                            height=400)
+    assert display.for_projector(scatter).layout.height == 400  # to scale, but not an image
+    # A square kernel matrix already fills its column's width: more height would only
+    # add space around it (the Explorer's K beside K̃).
+    matrix = go.Figure(go.Heatmap(z=np.eye(50)))
+    matrix.update_layout(height=400, xaxis=dict(range=[-0.5, 49.5]),
+                         yaxis=dict(scaleanchor="x", range=[49.5, -0.5]))
+    assert display.for_projector(matrix).layout.height == 400
+
+
+def test_projector_mode_keeps_the_numbers_and_hides_the_prose():
+    # The Explorer's separability score is the number tour step 1 points at: written as
+    # body text in projector mode; the prose captions stay captions, which its CSS hides.
+    score = "Linearly separable on components 1, 2"
+    plain = open_app("explorer", {"n": 100})
+    assert any(score in c.value for c in plain.caption)
+    projector = open_app("explorer", {"n": 100, "projector": 1})
+    assert_clean(projector)
+    assert not any(score in c.value for c in projector.caption)
+    assert any(score in m.value for m in projector.markdown)
+    assert any("Drag a lasso" in c.value for c in projector.caption)  # prose: hidden by CSS
+    css = "".join(m.value for m in projector.get("html"))
+    assert '[data-testid="stCaptionContainer"] { display: none; }' in css
+
+
+def _sidebar_script():
+    import streamlit as st
+
+    from shell.display import initial_sidebar_state
+
+    st.write(initial_sidebar_state())
+
+
+@pytest.mark.parametrize(("query", "state"), [({"projector": "1"}, "collapsed"),
+                                               ({"projector": "0"}, "auto"), ({}, "auto")])
+def test_a_projector_link_opens_with_the_sidebar_collapsed(query, state):
+    at = AppTest.from_function(_sidebar_script)
+    at.query_params = query
+    assert at.run().markdown[0].value == state
+
+
+@pytest.mark.parametrize("sidebar_open", [False, True])
+def test_a_pair_sits_side_by_side_on_a_1280_px_projector(sidebar_open):
+    content = display.projector_content_px(1280, sidebar_open=sidebar_open)
+    assert display.pair_fits(content, display.PROJECTOR_ROOT_PX)
+    # Streamlit's own wide-layout margins (5 rem a side) at the projector's font would not
+    # leave the room with the sidebar open: the projector margins are what keeps the pair.
+    streamlit_margins = 1280 - display.SIDEBAR_PX - 2 * 5 * display.PROJECTOR_ROOT_PX
+    assert not display.pair_fits(streamlit_margins, display.PROJECTOR_ROOT_PX)
+
+
+def test_a_pair_stacks_on_a_phone():
+    # 390 px wide, Streamlit's 1 rem margins at its 16-px root font.
+    assert not display.pair_fits(390 - 2 * 16, 16)
+    assert display.pair_fits(1280 - 2 * 5 * 16, 16)  # a laptop, sidebar closed
+
+
+def test_touch_screens_get_charts_a_swipe_scrolls_past():
+    fig = point_scatter(np.zeros((3, 2)), None, [], title="t", axis_titles=["x", "y"])
+    fig.update_layout(dragmode="lasso")
+    touch = display.for_touch(fig)
+    assert touch.layout.dragmode is False
+    assert fig.layout.dragmode == "lasso"  # the caller's figure is left as it was

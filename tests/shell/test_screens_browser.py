@@ -1,7 +1,8 @@
 """Real browser: the app on the screens it is used on, a laptop, a projector and a phone.
 
 Measured on what Chromium draws: pixels per unit on a scatter's two axes, where the
-charts of a pair sit in projector mode, whether a swipe over a chart scrolls the page.
+charts of a pair sit in projector mode (tests/lessons/explorer/test_layout_browser.py),
+whether a swipe over a chart scrolls the page.
 """
 
 from __future__ import annotations
@@ -67,3 +68,20 @@ def test_input_space_and_projections_are_drawn_to_scale(server, browser, viewpor
     (maps,) = [r for t, r in page.evaluate(_SCALES).items() if "components over the plane" in t]
     assert maps == pytest.approx([1.0] * 8, rel=0.03)
     page.context.close()
+
+
+def test_on_a_phone_a_swipe_over_a_chart_scrolls_the_page(server, browser):
+    # From a phone's browser the charts open with dragging off (Plotly then lets a touch
+    # scroll the page); the same page on a laptop keeps its drag (zoom). Charts with a
+    # linked selection are not among them: Streamlit sets their drag to the selection.
+    dragmodes = ("() => [...document.querySelectorAll('.js-plotly-plot')]"
+                 ".map(c => c._fullLayout.dragmode)")
+    phone = open_page(browser, f"{server.url}/kernel_trick", PHONE, user_agent=PHONE_AGENT,
+                      is_mobile=True, has_touch=True)
+    modes = phone.evaluate(dragmodes)
+    assert modes and all(mode is False for mode in modes), modes
+    phone.context.close()
+    laptop = open_page(browser, f"{server.url}/kernel_trick", LAPTOP)
+    modes = laptop.evaluate(dragmodes)
+    assert modes and all(mode is not False for mode in modes), modes
+    laptop.context.close()

@@ -49,7 +49,7 @@ def test_denoising_walk_noise_and_preimage(server, page):
     # Speckle p = 0.4 is much stronger than Gaussian σ = 0.5 on these digits.
     assert float(speckle.group(1)) > float(first.group(1))
 
-    page.get_by_text("Kwok–Tsang (MDS)", exact=True).click()
+    page.get_by_text("Kwok–Tsang (regularised)", exact=True).click()
     wait_for_title(page, "KPCA Kwok–Tsang")
     wait_until_idle(page, min_charts=3)
     assert_no_exception(page)

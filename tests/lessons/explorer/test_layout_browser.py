@@ -96,3 +96,42 @@ def test_narrow_window_stacks_without_overlap_or_clipping(browser, server, schem
         page.screenshot(path=str(ARTIFACTS / f"explorer-800x900-{scheme}.png"), full_page=True)
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_projector_keeps_the_pair_side_by_side_and_a_phone_stacks_it(browser, server, scheme):
+    # A 1280 × 720 projector, opened from a projector link: kernel PCA beside linear PCA,
+    # and the separability score (the number the lecturer points at) at body-text size.
+    context, page = open_explorer(browser, server, 1280, 720, scheme,
+                                  "projector=1&dataset=circles")
+    try:
+        assert_no_exception(page)
+        kpca, pca = chart_box(page, "Kernel PCA"), chart_box(page, "Linear PCA")
+        assert abs(kpca["y"] - pca["y"]) < 2 and kpca["x"] + kpca["width"] <= pca["x"] + 1
+        assert kpca["width"] >= 400 and pca["x"] + pca["width"] <= 1280
+        score = page.get_by_text("Linearly separable on components 1, 2").first
+        assert float(score.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 19
+        page.screenshot(path=str(ARTIFACTS / f"explorer-projector-1280x720-{scheme}.png"))
+        # The link opened with the sidebar closed; opened, it leaves the pair side by side.
+        sidebar = page.locator('[data-testid="stSidebar"]')
+        assert sidebar.bounding_box()["width"] < 1
+        page.locator('[data-testid="stExpandSidebarButton"]').click()
+        page.wait_for_function(
+            "document.querySelector('[data-testid=\"stSidebar\"]')"
+            ".getBoundingClientRect().right > 250")
+        wait_for_layout(page)
+        kpca, pca = chart_box(page, "Kernel PCA"), chart_box(page, "Linear PCA")
+        assert abs(kpca["y"] - pca["y"]) < 2 and kpca["x"] + kpca["width"] <= pca["x"] + 1
+        assert pca["x"] + pca["width"] <= 1280
+    finally:
+        context.close()
+    context, page = open_explorer(browser, server, 390, 844, scheme)
+    try:
+        assert_no_exception(page)
+        kpca, pca = chart_box(page, "Kernel PCA"), chart_box(page, "Linear PCA")
+        assert pca["y"] >= kpca["y"] + kpca["height"] - 1  # stacked, linear PCA below
+        for box in (kpca, pca):
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+        page.screenshot(path=str(ARTIFACTS / f"explorer-phone-390x844-{scheme}.png"))
+    finally:
+        context.close()
