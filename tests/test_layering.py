@@ -22,9 +22,9 @@ PACKAGES = ("kpca_core", "datasets", "experiments", "shell", "lessons")
 # Modules of a lesson that hold numbers or figures, not Streamlit sections.
 PURE_LESSON_MODULES = {"experiment", "figures", "formulas", "paper_table", "approximations"}
 # The shell modules without Streamlit: the figures every page shares, the registry, and the
-# settings model with its link parsing.
-PURE_SHELL_MODULES = {"shell", "shell.figures", "shell.kernel_figures", "shell.registry",
-                      "shell.state", "shell.text"}
+# settings model with its link parsing, the cost model of the server's queue.
+PURE_SHELL_MODULES = {"shell", "shell.costs", "shell.figures", "shell.kernel_figures",
+                      "shell.registry", "shell.state", "shell.text"}
 
 
 def module_name(path: Path) -> str:
