@@ -24,6 +24,8 @@ import numpy as np
 import streamlit as st
 
 import datasets
+from shell import costs
+from shell.admission import taking_turn
 
 # Session-state key of the session's upload (no "w_" prefix: not a widget).
 UPLOAD_KEY = "_kpca_upload"
@@ -79,9 +81,13 @@ def load_upload(
     options = csv_options(content, label_column, drop_missing)
     current = st.session_state.get(UPLOAD_KEY)
     if current is None or current.options != options:
-        data = datasets.load_csv(
-            content, label_column=label_column or None, drop_nonfinite=drop_missing
-        )
+        # One parse at a time server-wide (shell.admission's upload lane): ten students
+        # uploading at once queue instead of multiplying memory; small views never wait.
+        with taking_turn(len(content), estimate=costs.csv_parse(len(content)),
+                         what="reading your file", upload=True):
+            data = datasets.load_csv(
+                content, label_column=label_column or None, drop_nonfinite=drop_missing
+            )
         st.session_state[UPLOAD_KEY] = SessionUpload(options, data)
     return options
 
