@@ -134,7 +134,9 @@ def scaling_section(settings: Settings) -> scaling.ScalingRun | None:
                 "Pick USPS or a synthetic dataset in the sidebar.", icon=":material/info:")
         return None
     choices = size_choices(largest)
-    limits = (f"the live limit, {LIVE_MAX_N:,}" if largest == LIVE_MAX_N else
+    limits = ("the live limit: beyond it the dense solver's n³ would hold the shared server "
+              "for minutes; the extrapolation under your measurement covers larger n"
+              if largest == LIVE_MAX_N else
               f"the dataset's size and the memory guard's limit, {cap:,}")
     st.caption(f"Points: {origin}. Each solver is asked for the top k = {k} eigenpairs "
                f"(the sidebar's number of components). Largest n timed live: {largest:,} "
