@@ -1,27 +1,64 @@
-"""Admission control: big computations take turns; small views never wait behind them.
+"""Admission control: every computation takes a ticket, and small views have lanes of their own.
 
 One server (Streamlit Community Cloud: one container, about 1–3 GB, two cores) serves a
-whole class. Three students asking for the full USPS kernel (n = 7,291: 425 MB each, a
-few seconds of BLAS on both cores) at once used to run all three side by side: the
-server's memory peaked at 1.7 GB and each student waited 33–42 s, because three
-eigensolvers shared two cores. Taking turns is faster for everyone and bounded in memory.
+whole class. Work that nobody counts adds up: 24 tabs on the Explorer at n = 2,500, each
+too small to queue on its own, took the server from 269 MB to 1.85 GB and made a
+bystander's small view wait 26 s; a Scale timing or a De-noising curve that held both
+cores for a minute made a full-USPS request wait 53–78 s while it read "about 1 s".
 
-The rule (:class:`AdmissionControl`):
+The policy (:class:`AdmissionControl`), in four rules:
 
-* a request of at most ``small_bytes`` (every toy dataset, USPS up to a few thousand digits)
-  runs at once, whatever else is queued — a big request never makes a small view wait;
-* a big request joins a first-come-first-served queue and starts when it is at the
-  head, fewer than ``max_running`` big computations are running, and the memory held by
-  those plus its own stays within ``memory_budget``;
-* while it waits, the caller is told its place in the queue and the expected wait (the
-  sum of the estimated times of the work ahead of it).
+1. **Everything takes a ticket.** Each n × n computation, each long CPU job and each
+   upload's parse asks for a turn, saying the bytes it holds at its peak and how long it
+   should take: its own estimate (:mod:`shell.costs`, a model per kind of work), a lower
+   bound when it cannot know.
+2. **Lanes by cost, each with its own slots and share of memory.** The ticket joins one
+   lane (:func:`lane_for`):
 
-:class:`AdmissionControl` is plain Python (tested with threads); :func:`queued` is the
-Streamlit wrapper pages use, with one server-wide instance.
+   ========  ==========================================  =====  ==================
+   lane      what                                        slots  memory share
+   ========  ==========================================  =====  ==================
+   quick     ≤ QUICK_BYTES and ≤ QUICK_SECONDS (a tour     2    2 × QUICK_BYTES
+             step, the Explorer at a few hundred points)
+   small     ≤ SMALL_BYTES and ≤ SMALL_SECONDS (n up to    1    SMALL_SHARE
+             2,500 with a working copy)
+   upload    parsing an uploaded file                      1    UPLOAD_SHARE
+   heavy     everything larger or longer (the full USPS,   1    the rest of the budget
+             Scale's largest timings, long De-noising)
+   ========  ==========================================  =====  ==================
+
+   The shares add up to the server's budget (``$KPCA_SERVER_BUDGET_MB``), so the work
+   running at any moment holds at most that, however many tabs are open. No lane waits
+   for another: a USPS fit or ten uploads never hold up a small view, and the quick lane
+   never waits behind n = 2,500. One slot per lane for long work: on two cores, BLAS
+   already uses both, and two eigensolvers side by side only slow each other down.
+3. **First come, first served within a lane.** A ticket starts when it is the first of its
+   lane whose session is free, a slot is free, and its bytes fit what is left of the
+   lane's share. A ticket larger than the whole share runs alone in its lane (the memory
+   guard, :mod:`shell.memory`, has already refused anything larger than one computation
+   may hold; with the default budget the heavy share is larger than that).
+4. **One computation at a time per session.** A session's second ticket (a stopped run
+   still finishing, a page that asks twice) waits for its first: one student cannot take
+   several slots. A turn asked for inside a turn the same thread already holds is
+   covered by it and passes at once (it would otherwise wait for itself).
+
+A computation that holds a turn never waits for a cache's key lock
+(:meth:`shell.caches.BoundedStore.get_or_compute` computes its own value instead): one
+thread holding a key lock while it waits for a turn, and another holding a turn while it
+waits for that key, would otherwise wait for each other forever.
+
+While a ticket waits, its student reads their place in the lane and the expected wait:
+what remains of the estimates of the work running in the lane, plus the estimates of the
+tickets ahead, spread over the lane's slots; "at least" when one of them is a lower bound
+or a running computation has outlasted its estimate.
+
+:class:`AdmissionControl` is plain Python (tested with threads); :func:`queued` and
+:func:`taking_turn` are the Streamlit wrappers pages use, with one server-wide instance.
 """
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import threading
 import time
@@ -31,65 +68,130 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from shell.memory import format_bytes, megabytes_from_env
+from shell.costs import Estimate, format_seconds
+from shell.memory import format_bytes, matrix_bytes, megabytes_from_env
 
 SERVER_BUDGET_ENV = "KPCA_SERVER_BUDGET_MB"
 DEFAULT_SERVER_BUDGET_MB = 1536
-# Up to this a computation runs at once: K and a working copy for n = 2,500 (the
-# Explorer's dense path), so every toy dataset and USPS up to 2,500 digits.
-SMALL_BYTES = 2 * 8 * 2500**2
-# Measured (experiments.analysis.analyse, full USPS, n = 7,291, 2 cores): ~3.7 s. Dense work
-# grows like n³ and ARPACK's like n²·k; n^2.5 is a fair middle for an estimate.
+MB = 2**20
+# The quick lane: a kernel matrix and a working copy up to n ≈ 1,000, done in half a second.
+QUICK_BYTES, QUICK_SECONDS, QUICK_SLOTS = 16 * MB, 0.5, 2
+# The small lane: K and a working copy for n = 2,500 (the Explorer's dense path), so every
+# toy dataset and USPS up to 2,500 digits, done within a few seconds.
+SMALL_BYTES, SMALL_SECONDS, SMALL_SHARE = matrix_bytes(2500, copies=2), 8.0, 128 * MB
+# The upload lane: one parse at a time (Python's parser holds the GIL: two at once are no
+# faster, and each would hold its file's cells).
+UPLOAD_SHARE = 192 * MB
+LANES = ("quick", "small", "upload", "heavy")
+# Measured (experiments.analysis.analyse, full USPS, n = 7,291, 2 cores): ~3.7 s. For
+# callers that give no estimate of their own: dense work grows like n³ and ARPACK's like
+# n²·k, n^2.5 is a fair middle.
 REFERENCE_N, REFERENCE_SECONDS = 7291, 3.7
-
-WaitCallback = Callable[[int, float], None]
+# Below this a waiting student sees no notice (a box that flashes for 0.1 s helps nobody).
+NOTICE_AFTER_S = 0.5
 
 
 def estimate_seconds(n: int) -> float:
-    """A rough running time for an n × n kernel PCA on this kind of host (for waits only)."""
+    """A rough running time of an n × n kernel PCA on this kind of host, for callers that
+    do not estimate their own work (:func:`queued` without ``estimate``)."""
     return max(0.1, REFERENCE_SECONDS * (n / REFERENCE_N) ** 2.5)
 
 
+_turns = threading.local()  # how many turns the current thread holds (nested ones pass)
+
+
+def holds_turn() -> bool:
+    """Whether the current thread is inside a turn (its computation is running)."""
+    return getattr(_turns, "depth", 0) > 0
+
+
 def server_budget_bytes() -> int:
-    """Memory all big computations together may hold: ``$KPCA_SERVER_BUDGET_MB`` MiB."""
+    """Memory all running computations together may hold: ``$KPCA_SERVER_BUDGET_MB`` MiB."""
     return megabytes_from_env(SERVER_BUDGET_ENV, DEFAULT_SERVER_BUDGET_MB)
+
+
+@dataclass(frozen=True)
+class Lane:
+    """Computations at once (``slots``) and the bytes they may hold together (``share``)."""
+
+    slots: int
+    share: int
+
+
+def default_lanes(budget: int) -> dict[str, Lane]:
+    """The four lanes of the module docstring; the heavy lane gets what the others leave."""
+    quick = Lane(QUICK_SLOTS, QUICK_SLOTS * QUICK_BYTES)
+    small, upload = Lane(1, SMALL_SHARE), Lane(1, UPLOAD_SHARE)
+    rest = budget - quick.share - small.share - upload.share
+    return {"quick": quick, "small": small, "upload": upload, "heavy": Lane(1, max(rest, 0))}
+
+
+def lane_for(n_bytes: int, estimate: Estimate, *, upload: bool = False) -> str:
+    """The lane a ticket joins, from the bytes it holds and its estimated time.
+
+    A lower bound counts as long work unless it is already small: what cannot be bounded
+    should not take a quick slot.
+    """
+    if upload:
+        return "upload"
+    if n_bytes <= QUICK_BYTES and estimate.seconds <= QUICK_SECONDS and not estimate.at_least:
+        return "quick"
+    if n_bytes <= SMALL_BYTES and estimate.seconds <= SMALL_SECONDS:
+        return "small"
+    return "heavy"
+
+
+@dataclass(frozen=True)
+class Wait:
+    """What a waiting ticket is told: its place in its lane and the expected wait."""
+
+    place: int
+    seconds: float
+    at_least: bool
+    lane: str
+    own_session: bool = False  # waiting for this session's own other computation
+
+    def text(self) -> str:
+        """'about 5 s' or 'at least 5 s'."""
+        return f"{'at least' if self.at_least else 'about'} {format_seconds(self.seconds)}"
+
+
+WaitCallback = Callable[[Wait], None]
 
 
 @dataclass
 class _Ticket:
     number: int
+    lane: str
     n_bytes: int
-    estimate_s: float
+    estimate: Estimate
+    session: str | None
     started: float | None = None
+
+    def remaining(self, now: float) -> tuple[float, bool]:
+        """Seconds left of its estimate, and whether that is only a lower bound."""
+        left = self.estimate.seconds - (now - (self.started or now))
+        return max(left, 0.0), self.estimate.at_least or left < 0
 
 
 class AdmissionControl:
-    """A server-wide queue for big computations (thread-safe).
+    """The server-wide queue (thread-safe): lanes, a memory share each, one turn per session.
 
     Parameters
     ----------
     memory_budget : int
-        Bytes that the big computations running at the same time may hold together.
-    max_running : int
-        How many big computations may run at once (1 on two cores: BLAS already uses
-        both, so two eigensolvers side by side only slow each other down).
-    small_bytes : int
-        Requests below this run at once and are not counted.
+        Bytes all running computations may hold together (split into the lanes' shares).
+    lanes : dict, optional
+        Lane name → :class:`Lane`; by default :func:`default_lanes` of the budget.
     """
 
-    def __init__(
-        self, memory_budget: int, *, max_running: int = 1, small_bytes: int = SMALL_BYTES
-    ) -> None:
+    def __init__(self, memory_budget: int, *, lanes: dict[str, Lane] | None = None) -> None:
         self.memory_budget = memory_budget
-        self.max_running = max_running
-        self.small_bytes = small_bytes
+        self.lanes = dict(lanes) if lanes is not None else default_lanes(memory_budget)
         self._condition = threading.Condition()
         self._waiting: list[_Ticket] = []
         self._running: list[_Ticket] = []
         self._numbers = itertools.count()
-
-    def is_small(self, n_bytes: int) -> bool:
-        return n_bytes <= self.small_bytes
 
     @property
     def running(self) -> int:
@@ -101,67 +203,115 @@ class AdmissionControl:
         with self._condition:
             return len(self._waiting)
 
+    def held_bytes(self) -> int:
+        """Bytes the running computations hold together (≤ the budget, see rule 3)."""
+        with self._condition:
+            return sum(t.n_bytes for t in self._running)
+
+    # -- the rules (called with the lock held) ---------------------------------------
+    def _busy_sessions(self) -> set[str]:
+        return {t.session for t in self._running if t.session is not None}
+
+    def _eligible(self, lane: str) -> list[_Ticket]:
+        """The lane's waiting tickets whose sessions run nothing, in arrival order."""
+        busy = self._busy_sessions()
+        return [t for t in self._waiting if t.lane == lane and t.session not in busy]
+
     def _can_start(self, ticket: _Ticket) -> bool:
-        if not self._waiting or self._waiting[0] is not ticket:
+        eligible = self._eligible(ticket.lane)
+        if not eligible or eligible[0] is not ticket:
             return False
-        if len(self._running) >= self.max_running:
+        lane = self.lanes[ticket.lane]
+        running = [t for t in self._running if t.lane == ticket.lane]
+        if len(running) >= lane.slots:
             return False
-        held = sum(t.n_bytes for t in self._running)
-        # A request larger than the whole budget still runs, alone (the per-computation
-        # memory guard has already refused anything the server cannot hold at all).
-        return not self._running or held + ticket.n_bytes <= self.memory_budget
+        held = sum(t.n_bytes for t in running)
+        return not running or held + ticket.n_bytes <= lane.share
 
-    def _expected_wait(self, ticket: _Ticket, now: float) -> float:
-        running = sum(
-            max(t.estimate_s - (now - (t.started or now)), 0.0) for t in self._running
-        )
-        ahead = self._waiting[: self._waiting.index(ticket)]
-        return running + sum(t.estimate_s for t in ahead)
+    def _wait(self, ticket: _Ticket, now: float) -> Wait:
+        """The ticket's place and expected wait: the lane's work ahead over its slots."""
+        lane = self.lanes[ticket.lane]
+        at_least = False
+        free_at = []
+        for running in self._running:
+            if running.lane == ticket.lane:
+                left, bound = running.remaining(now)
+                free_at.append(left)
+                at_least |= bound
+        free_at += [0.0] * max(lane.slots - len(free_at), 0)
+        heapq.heapify(free_at)
+        queue = [t for t in self._waiting if t.lane == ticket.lane]
+        ahead = queue[: queue.index(ticket)]
+        for other in ahead:
+            heapq.heappush(free_at, heapq.heappop(free_at) + other.estimate.seconds)
+            at_least |= other.estimate.at_least
+        start = free_at[0] if free_at else 0.0
+        own = [t for t in self._running if ticket.session is not None
+               and t.session == ticket.session]
+        for mine in own:
+            left, bound = mine.remaining(now)
+            start, at_least = max(start, left), at_least or bound
+        return Wait(len(ahead) + 1, start, at_least, ticket.lane, own_session=bool(own))
 
+    def _start_if_allowed(self, ticket: _Ticket) -> bool:
+        if not self._can_start(ticket):
+            return False
+        self._waiting.remove(ticket)
+        ticket.started = time.monotonic()
+        self._running.append(ticket)
+        _turns.depth = getattr(_turns, "depth", 0) + 1
+        return True
+
+    # -- the one public operation ----------------------------------------------------
     @contextmanager
     def admit(
         self,
         n_bytes: int,
         *,
-        estimate_s: float,
+        estimate: Estimate,
+        session: str | None = None,
+        upload: bool = False,
         on_wait: WaitCallback | None = None,
         poll_s: float = 0.25,
-    ) -> Iterator[int]:
-        """Hold a place for a computation of ``n_bytes`` for the duration of the block.
+    ) -> Iterator[Wait | None]:
+        """Hold a turn for a computation of ``n_bytes`` for the duration of the block.
 
-        ``on_wait(place, expected_seconds)`` is called (outside the lock) when the
-        request has to wait and every ``poll_s`` while it does; place 1 is the head of
-        the queue. Yields the place the request had when it arrived (0 = no wait).
+        ``on_wait(wait)`` is called (outside the lock) when the ticket has to wait and
+        every ``poll_s`` while it does; it may raise (the student left) and the ticket is
+        given up. Yields the :class:`Wait` the ticket was first told (None: no wait).
+        Inside a turn this thread already holds, passes at once (the outer turn covers it).
         """
-        if self.is_small(n_bytes):
-            yield 0
+        if holds_turn():
+            yield None
             return
-        ticket = _Ticket(next(self._numbers), int(n_bytes), float(estimate_s))
+        ticket = _Ticket(next(self._numbers), lane_for(n_bytes, estimate, upload=upload),
+                         int(n_bytes), estimate, session)
+        first: Wait | None = None
         with self._condition:
+            # Joining and, if the rules allow, starting are one step: a ticket that can
+            # start is never seen waiting.
             self._waiting.append(ticket)
-            first_place = 0 if self._can_start(ticket) else self._waiting.index(ticket) + 1
+            started = self._start_if_allowed(ticket)
         try:
-            while True:
+            while not started:
                 with self._condition:
-                    if self._can_start(ticket):
-                        self._waiting.remove(ticket)
-                        ticket.started = time.monotonic()
-                        self._running.append(ticket)
-                        break
-                    place = self._waiting.index(ticket) + 1
-                    expected = self._expected_wait(ticket, time.monotonic())
+                    wait = self._wait(ticket, time.monotonic())
+                first = first or wait
                 if on_wait is not None:
-                    on_wait(place, expected)  # may raise (e.g. the student left): see finally
+                    on_wait(wait)  # may raise (e.g. the student left): see finally
                 with self._condition:
-                    if not self._can_start(ticket):
+                    started = self._start_if_allowed(ticket)
+                    if not started:
                         self._condition.wait(timeout=poll_s)
-            yield first_place
+                        started = self._start_if_allowed(ticket)
+            yield first
         finally:
             with self._condition:
                 if ticket in self._waiting:
                     self._waiting.remove(ticket)
                 if ticket in self._running:
                     self._running.remove(ticket)
+                    _turns.depth -= 1
                 self._condition.notify_all()
 
 
@@ -171,35 +321,58 @@ def server_admission() -> AdmissionControl:
     return AdmissionControl(server_budget_bytes())
 
 
-def wait_message(place: int, expected_s: float, what: str, n_bytes: int) -> str:
-    """What a waiting student reads: their place, the expected wait, what is waiting."""
-    ahead = "you are next" if place == 1 else f"you are number {place} in the queue"
-    return (
-        f"The server is busy with other students' large computations; {ahead}. "
-        f"Expected wait: about {max(1, round(expected_s))} s. {what[:1].upper()}{what[1:]} "
-        f"({format_bytes(n_bytes)}) starts as soon as there is room; small datasets "
-        "are never held up."
-    )
+def wait_message(wait: Wait, what: str, n_bytes: int) -> str:
+    """What a waiting student reads: why, their place, the expected wait, what is waiting."""
+    what = f"{what[:1].upper()}{what[1:]} ({format_bytes(n_bytes)})"
+    if wait.own_session and wait.place == 1:
+        return (f"Your previous computation is still finishing (one at a time per student); "
+                f"expected wait: {wait.text()}. {what} starts right after it.")
+    ahead = "you are next" if wait.place == 1 else f"you are number {wait.place} in the queue"
+    kind = {"quick": "small", "small": "mid-sized", "upload": "uploads",
+            "heavy": "large"}[wait.lane]
+    busy = ("other students' uploads" if wait.lane == "upload"
+            else f"other students' {kind} computations")
+    return (f"The server is busy with {busy}; {ahead}. Expected wait: {wait.text()}. "
+            f"{what} starts as soon as there is room.")
+
+
+def _session_id() -> str | None:
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return ctx.session_id if ctx is not None else None
 
 
 @contextmanager
-def queued(n: int, *, copies: float = 1.0, what: str = "this computation") -> Iterator[None]:
-    """Run the block when the server has room for ``copies`` n × n matrices.
+def taking_turn(n_bytes: int, *, estimate: Estimate, what: str,
+                upload: bool = False) -> Iterator[None]:
+    """Run the block when the server has room for ``n_bytes`` (see the module docstring).
 
-    While the request waits, the page says where it stands in the queue and how long
-    the wait should be; the message disappears when the computation starts.
+    While the request waits (longer than :data:`NOTICE_AFTER_S`), the page says where it
+    stands and how long the wait should be; the notice disappears when the work starts.
     """
-    n_bytes = int(copies * 8 * n * n)
     notice = st.empty()
+    started = time.monotonic()
 
-    def show_wait(place: int, expected: float) -> None:
-        notice.info(wait_message(place, expected, what, n_bytes),
-                    icon=":material/hourglass_top:")
+    def show_wait(wait: Wait) -> None:
+        if wait.seconds >= NOTICE_AFTER_S or time.monotonic() - started >= NOTICE_AFTER_S:
+            notice.info(wait_message(wait, what, n_bytes), icon=":material/hourglass_top:")
 
     try:
-        with server_admission().admit(n_bytes, estimate_s=estimate_seconds(n),
-                                      on_wait=show_wait):
+        with server_admission().admit(n_bytes, estimate=estimate, session=_session_id(),
+                                      upload=upload, on_wait=show_wait):
             notice.empty()
             yield
     finally:
         notice.empty()
+
+
+def queued(n: int, *, copies: float = 1.0, estimate: Estimate | None = None,
+           what: str = "this computation"):
+    """:func:`taking_turn` for work that holds ``copies`` n × n float64 matrices at its peak.
+
+    ``estimate``: the caller's own (:mod:`shell.costs`); without one, a kernel PCA of size
+    n (:func:`estimate_seconds`).
+    """
+    estimate = estimate if estimate is not None else Estimate(estimate_seconds(n))
+    return taking_turn(matrix_bytes(n, copies=copies), estimate=estimate, what=what)

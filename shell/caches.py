@@ -11,7 +11,8 @@ Why a hand-made LRU (:func:`bounded_cache`) for results instead of ``st.cache_da
 drive a progress bar that lives outside it. A :class:`BoundedStore` is created once per
 server process, is bounded by entry count, and computes each key once even when several
 sessions ask at the same time. Only a computation, never a cached result, takes its turn
-in the server's queue (``queued(...)`` goes inside the decorated function).
+in the server's queue (``queued(...)`` goes inside the decorated function); a computation
+holding a turn never waits for another's key (see ``shell.admission``).
 """
 
 from __future__ import annotations
@@ -26,10 +27,17 @@ import numpy as np
 import streamlit as st
 
 import datasets
-from experiments.analysis import DENSE_MAX_N, Analysis, ProgressCallback, analyse, standardized
+from experiments.analysis import (
+    DENSE_MAX_N,
+    ITERATIVE_TOP,
+    Analysis,
+    ProgressCallback,
+    analyse,
+    standardized,
+)
 from experiments.kernel_diagnostics import reference_gamma
-from shell import uploads
-from shell.admission import queued
+from shell import costs, uploads
+from shell.admission import holds_turn, queued
 from shell.state import CSV, Settings
 
 
@@ -63,17 +71,28 @@ class BoundedStore:
                 self._values.move_to_end(key)
                 return self._values[key]
             key_lock = self._key_locks.setdefault(key, threading.Lock())
-        with key_lock:
+        # Inside a turn of the server's queue, never wait for another computation of the
+        # key: it may be waiting for this turn's slot (a deadlock). Compute it again.
+        if not key_lock.acquire(blocking=not holds_turn()):
+            return self._keep(key, compute())
+        try:
             with self._lock:
                 if key in self._values:
                     return self._values[key]
-            value = compute()
+            value = self._keep(key, compute())
             with self._lock:
-                self._values[key] = value
-                while len(self._values) > self.max_entries:
-                    self._values.popitem(last=False)
                 self._key_locks.pop(key, None)
             return value
+        finally:
+            key_lock.release()
+
+    def _keep(self, key, value):
+        with self._lock:
+            self._values[key] = value
+            self._values.move_to_end(key)
+            while len(self._values) > self.max_entries:
+                self._values.popitem(last=False)
+        return value
 
 
 def bounded_cache(max_entries: int, *, ignore: tuple[str, ...] = ()):
@@ -194,8 +213,13 @@ def explorer_analysis(settings: Settings, on_progress: ProgressCallback | None =
     X = inputs(settings)
     # Big requests (the full USPS) take turns on the shared server; small ones never
     # wait (shell.admission). Up to DENSE_MAX_N the full spectrum needs a working copy.
-    n = len(X)
-    with queued(n, copies=2 if n <= DENSE_MAX_N else 1, what="this kernel PCA"):
+    n, d = X.shape
+    dense = n <= DENSE_MAX_N
+    # As analyse does it: K, centred, then the dense solver and the whole spectrum, or
+    # ARPACK's leading ITERATIVE_TOP (a lower bound: its restarts depend on the spectrum).
+    estimate = costs.kernel_pca(n, d, max(settings.n_components, ITERATIVE_TOP),
+                                solver="dense" if dense else "arpack", spectrum=dense)
+    with queued(n, copies=2 if dense else 1, estimate=estimate, what="this kernel PCA"):
         return analyse(
             X,
             data.y,

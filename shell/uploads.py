@@ -35,7 +35,8 @@ import numpy as np
 import streamlit as st
 
 import datasets
-from shell import memory
+from shell import costs, memory
+from shell.admission import taking_turn
 
 # Session-state key of the session's files (no "w_" prefix: not a widget).
 FILES_KEY = "_kpca_files"
@@ -123,7 +124,11 @@ def load_upload(
     files = session_files()
     options = csv_options(check.digest, label_column, drop_missing)
     if files.upload is None or files.upload.options != options:
-        data = files.reader.load(content, label_column or None, drop_missing, key=file_id)
+        # One parse at a time server-wide (shell.admission's upload lane): ten students
+        # uploading at once queue instead of multiplying memory; small views never wait.
+        with taking_turn(len(content), estimate=costs.csv_parse(len(content)),
+                         what="reading your file", upload=True):
+            data = files.reader.load(content, label_column or None, drop_missing, key=file_id)
         files.upload = SessionUpload(options, data)
     return options
 

@@ -3,14 +3,17 @@
 The computations are :mod:`lessons.denoising.experiment` (the same code the benchmark script
 runs); this module keys them by small hashable settings and keeps them in bounded
 stores held by ``st.cache_resource`` (results are read-only and shared, never copied per
-rerun, and a first computation can drive a progress bar). The n × n work (the kernel PCA
-fit, the learned pre-image) takes its turn in the server's queue (``shell.admission``).
+rerun, and a first computation can drive a progress bar). Every heavy step takes its turn
+in the server's queue (``shell.admission``) with its own estimate: the kernel PCA fit, and
+each pre-image method at each m (the fixed point at the largest settings burns both cores
+for over a minute: one turn per m lets other students' work in between).
 The controls and the sections that draw the results are :mod:`lessons.denoising.view`.
 """
 
 from __future__ import annotations
 
 import json
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,8 +23,10 @@ from threadpoolctl import threadpool_limits
 
 import datasets
 from lessons.denoising import experiment as dn
-from shell.admission import queued
+from shell import costs
+from shell.admission import queued, taking_turn
 from shell.caches import bounded_cache
+from shell.memory import matrix_bytes
 
 STORE = Path(__file__).resolve().parents[2] / "benchmarks" / "results_store" / "mika1999.json"
 DEFAULT_N_TRAIN = 1000
@@ -36,6 +41,12 @@ DEFAULT_M = 128
 # page's peak.
 FIT_COPIES = 3.0
 PEAK_COPIES = 4.5
+PIXELS = 256
+# Steps of the fixed point per test digit and m, measured: 13-24 (median 16) at 1,000 and
+# 2,000 training digits, Gaussian σ = 0.5 and 1.5 and speckle noise, budgets of 100 and
+# 500 steps; the budget is rarely reached, so the estimate does not grow with it (and says
+# "at least": a start that does not converge runs to the budget).
+FIXED_POINT_STEPS = 16
 
 
 @dataclass(frozen=True)
@@ -98,16 +109,62 @@ def fitted(fit_key: tuple) -> dn.DenoisingFit:
     if noise is not None:
         X_train = dn.add_noise(X_train, *noise, seed=seed + 1)
     # K, centred in place, then its n − 1 eigenvectors, α and the training coordinates.
-    with queued(n_train, copies=FIT_COPIES, what="kernel PCA of the training digits"):
+    with queued(n_train, copies=FIT_COPIES, estimate=fit_estimate(n_train, max_components),
+                what="kernel PCA of the training digits"):
         return dn.fit_denoisers(X_train, gamma, max_components)
 
 
-def _preimage_turn(settings: DenoisingSettings, method: str):
-    """The learned pre-image solves an n × n ridge system in place (PEAK_COPIES): it
-    takes its turn like a fit. The other methods hold only test × training kernels,
-    which are small (copies 0: never queued)."""
-    copies = PEAK_COPIES - FIT_COPIES if method == "learned" else 0.0
-    return queued(settings.n_train, copies=copies, what="the learned pre-image")
+def fit_estimate(n_train: int, max_components: int) -> costs.Estimate:
+    """K of the training digits, its centring, the leading eigenpairs, and linear PCA."""
+    return (costs.kernel_pca(n_train, PIXELS, max_components, solver="dense")
+            + costs.matrix_product(n_train, PIXELS, PIXELS))
+
+
+def preimage_work(settings: DenoisingSettings, method: str, m: int,
+                  first: bool) -> tuple[int, costs.Estimate]:
+    """(bytes, estimate) of one pre-image method at one m for the test digits.
+
+    ``first``: the kernel between test and training digits and the projections on every
+    axis are computed with it. The learned pre-image solves an n × n ridge system in
+    place (PEAK_COPIES − FIT_COPIES beside the cached fit); the fixed point evaluates the
+    test × training kernel once per step (:data:`FIXED_POINT_STEPS`); Kwok–Tsang needs
+    feature-space distances only.
+    """
+    n, t = settings.n_train, 10 * settings.test_per_class
+    work = costs.NOTHING
+    held = matrix_bytes(t, n, copies=2)
+    if first:
+        work += (costs.kernel_matrix(t, n, PIXELS)
+                 + costs.matrix_product(t, n, settings.max_components))
+    if method == "learned":
+        work += (costs.kernel_matrix(n, n, m) + costs.solve_dense(n, PIXELS)
+                 + costs.kernel_matrix(t, n, m) + costs.matrix_product(t, n, PIXELS))
+        held = max(held, matrix_bytes(n, copies=PEAK_COPIES - FIT_COPIES))
+    elif method == "fixed_point":
+        steps = min(settings.params.max_iter, FIXED_POINT_STEPS)
+        one_step = costs.kernel_matrix(t, n, PIXELS) + costs.matrix_product(t, n, PIXELS)
+        # The steps each start takes are not known in advance: a lower bound.
+        work += (costs.matrix_product(t, m, n) + one_step * steps).lower_bound()
+        held = matrix_bytes(t, n, copies=3)
+    elif method == "kwok_tsang":
+        work += costs.matrix_product(t, m, n)
+    return held, work
+
+
+def _preimage_turns(settings: DenoisingSettings, method: str):
+    """A turn in the server's queue for each m of a pre-image method (none for PCA: a
+    product of test digits with 256 × 256 matrices, never worth a ticket)."""
+    if method == "pca":
+        return lambda m: nullcontext()
+    first = [True]
+
+    def turn(m: int):
+        n_bytes, estimate = preimage_work(settings, method, m, first[0])
+        first[0] = False
+        return taking_turn(n_bytes, estimate=estimate,
+                           what=f"{dn.METHOD_TITLES[method]} at m = {m}")
+
+    return turn
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
@@ -125,10 +182,9 @@ def curve(settings: DenoisingSettings, method: str, on_step=None) -> dn.MethodCu
     fit = fitted(settings.fit_key)
     X_clean = test_digits(*settings.test_key)[0]
     X_noisy = noisy_test(settings.test_key, settings.noise_key)
-    with _preimage_turn(settings, method):
-        result = dn.method_curve(fit, method, X_clean, X_noisy,
-                                 dn.m_grid(fit.max_components), settings.params,
-                                 on_step=on_step)
+    result = dn.method_curve(fit, method, X_clean, X_noisy, dn.m_grid(fit.max_components),
+                             settings.params, on_step=on_step,
+                             turn=_preimage_turns(settings, method))
     for Z in result.reconstructions.values():
         Z.setflags(write=False)
     return result
@@ -157,7 +213,7 @@ def clean_reconstruction(settings: DenoisingSettings) -> tuple[float, float]:
     X_clean = test_digits(*settings.test_key)[0]
     with threadpool_limits(limits=dn.BLAS_THREADS, user_api="blas"):
         Z_pca, _ = dn.reconstruct(fit, "pca", X_clean, None, settings.m, settings.params)
-        with _preimage_turn(settings, settings.method):
+        with _preimage_turns(settings, settings.method)(settings.m):
             Z_kpca, _ = dn.reconstruct(fit, settings.method, X_clean, None, settings.m,
                                        settings.params)
     return dn.mse(Z_pca, X_clean), dn.mse(Z_kpca, X_clean)

@@ -3,6 +3,7 @@ exact kernel PCA on the current data (experiments in :mod:`lessons.scale.approxi
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -15,8 +16,9 @@ from experiments.sampling import sample_rows
 from kpca_core import KERNELS
 from lessons.scale import approximations as approx
 from lessons.scale import figures
-from shell import memory
-from shell.admission import queued
+from lessons.scale.experiment import timing_runner
+from shell import costs, memory
+from shell.admission import taking_turn
 from shell.caches import bounded_cache, inputs
 from shell.charts import show_chart
 from shell.checks import show_check
@@ -53,30 +55,62 @@ def planned_sizes(settings: Settings, n: int) -> dict[str, list[int]]:
     return plans
 
 
-def compute_comparison(X, settings: Settings, on_progress=None) -> Comparison:
+def exact_estimate(n: int, d: int, k: int) -> costs.Estimate:
+    """:func:`approx.exact_kpca`: K, its centring, k + 1 leading eigenpairs ("auto")."""
+    return costs.kernel_pca(n, d, k + 1)
+
+
+def approximation_estimate(method: str, n: int, d: int, size: int) -> costs.Estimate:
+    """One pipeline: its n × size features (Nyström: a kernel block and an m × m
+    normalisation; RFF: projections and cosines, costed alike), then PCA of them
+    (a size × size covariance, or a full SVD when the features are wide)."""
+    features = costs.kernel_matrix(n, size, d)
+    if method == "nystroem":
+        features += costs.all_eigenvalues(size) + costs.matrix_product(n, size, size)
+    inner = min(n, size)
+    return features + costs.matrix_product(n, inner, size) + costs.all_eigenvalues(inner)
+
+
+def compute_comparison(X, settings: Settings, on_progress=None, *, run=None,
+                       turn=None) -> Comparison:
+    """Exact kernel PCA and every planned approximation, compared.
+
+    ``run(func, *args, **kwargs)`` runs each timed step (:func:`timing_runner`: in a
+    process of its own on the server); ``turn(n_bytes, estimate, what)`` gives each step
+    its own turn in the server's queue. By default both do nothing special.
+    """
     report = on_progress or (lambda f, text: None)
-    n, k = X.shape[0], settings.n_components
+    run = run or (lambda func, *args, **kwargs: func(*args, **kwargs))
+    turn = turn or (lambda n_bytes, estimate, what: nullcontext())
+    n, d = X.shape
+    k = settings.n_components
     params = settings.kernel_params()
     report(0.0, f"Exact kernel PCA (n = {n:,})")
-    exact = approx.exact_kpca(X, k, kernel=settings.kernel, kernel_params=params)
+    with turn(approx.exact_bytes(n, k), exact_estimate(n, d, k), "exact kernel PCA"):
+        exact = run(approx.exact_kpca, X, k, kernel=settings.kernel, kernel_params=params)
     results: dict[str, list[approx.Approximation]] = {}
     plans = planned_sizes(settings, n)
     total = sum(len(sizes) for sizes in plans.values()) or 1
     done = 0
     for method, sizes in plans.items():
         results[method] = []
+        title, size_name = approx.METHODS[method].title, approx.METHODS[method].size_name
         for size in sizes:
-            report(0.1 + 0.85 * done / total, f"{approx.METHODS[method].title}, "
-                   f"{approx.METHODS[method].size_name} = {size:,}")
-            result = approx.approximate_and_compare(
-                X, exact, method, size, kernel=settings.kernel, kernel_params=params)
+            report(0.1 + 0.85 * done / total, f"{title}, {size_name} = {size:,}")
+            with turn(approx.approximation_bytes(method, n, d, size, k),
+                      approximation_estimate(method, n, d, size),
+                      f"{title} with {size_name} = {size:,}"):
+                result = run(approx.approximate_and_compare, X, exact, method, size,
+                             kernel=settings.kernel, kernel_params=params)
             results[method].append(replace(result, aligned=result.aligned[:, :2].copy()))
             done += 1
     full = None
     if n <= EXACT_CHECK_MAX_N:
         report(0.97, "Nyström with every point as a landmark")
-        values, scores, _ = approx.approximate_kpca(
-            X, "nystroem", n, k, kernel=settings.kernel, kernel_params=params)
+        with turn(approx.approximation_bytes("nystroem", n, d, n, k),
+                  approximation_estimate("nystroem", n, d, n), "Nyström with m = n"):
+            values, scores, _ = run(approx.approximate_kpca, X, "nystroem", n, k,
+                                    kernel=settings.kernel, kernel_params=params)
         errors, *_ = approx.compare(exact, values, scores)
         full = errors
     # Cached: only what the section draws. (A [:, :0] slice would keep all n × k
@@ -107,12 +141,20 @@ def comparison(settings: Settings, n: int) -> Comparison | None:
 @bounded_cache(max_entries=6)
 def _comparison(settings: Settings) -> Comparison:
     X = inputs(settings)
-    # Exact kernel PCA holds K̃ and a copy: big ones take turns on the server.
-    with queued(len(X), copies=2, what="exact kernel PCA and the approximations"):
-        bar = st.progress(0.0, text="Starting…")
-        result = compute_comparison(X, settings, lambda f, t: bar.progress(min(f, 1.0), text=t))
-        bar.empty()
-        return result
+
+    def turn(n_bytes: int, estimate: costs.Estimate, what: str):
+        # Each step takes its own turn (exact kernel PCA holds K̃ and a copy): between two
+        # steps the server serves other students.
+        return taking_turn(n_bytes, estimate=estimate, what=what)
+
+    bar = st.progress(0.0, text="Starting…")
+    # The steps are timed with BLAS on one thread, in a process of their own: the limit
+    # does not reach the other sessions (lessons.scale.experiment.timing_runner).
+    with timing_runner(isolated=True) as run:
+        result = compute_comparison(X, settings, lambda f, t: bar.progress(min(f, 1.0), text=t),
+                                    run=run, turn=turn)
+    bar.empty()
+    return result
 
 
 def full_landmarks_check(errors: np.ndarray, eigenvalues: np.ndarray, rounding: float,

@@ -23,9 +23,12 @@ Timings run with BLAS/LAPACK limited to ``threads`` threads (default 1, through
 ``threadpoolctl``): on a machine whose cores are shared with other work, OpenBLAS's
 threads wait for each other and a dense eigensolve can take ten times longer than
 on one thread (measured here: 15.7 s against 1.6 s at n = 2000 under load), which
-would hide the algorithm's growth behind the machine's. The limit is process-wide:
-while a measurement runs on the app's server, other sessions' BLAS calls also use one
-thread (on a shared 2-core server they get about one core each anyway).
+would hide the algorithm's growth behind the machine's. That limit is process-wide
+(OpenBLAS has one thread count per process), so on the app's server the timed work
+runs in a child process of its own (:func:`timing_runner` with ``isolated=True``):
+the other sessions' BLAS keeps its threads, and the limit cannot be left behind by
+another session's limit ending first. Each n is handed out on its own (``turn``), so
+a server's queue can give every size its own turn.
 
 Memory per step is *modelled* from the arrays each step allocates
 (:func:`step_memory_bytes`), not traced live: Python's ``tracemalloc`` is
@@ -37,8 +40,11 @@ allocations too. The tests and ``benchmarks/bench_scale.py`` compare the model w
 from __future__ import annotations
 
 import math
+import multiprocessing
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 
 import numpy as np
@@ -73,6 +79,8 @@ DEFAULT_REPEATS = 2
 REDUCTION_BUFFER = 8192  # doubles: NumPy's buffer for reductions such as mean(axis=...)
 
 ProgressCallback = Callable[[float, str], None]
+# A context for each n (e.g. a turn in a server's queue), entered around its timing.
+TurnFactory = Callable[[int], AbstractContextManager]
 
 
 @dataclass(frozen=True)
@@ -213,6 +221,53 @@ def measure_once(
     return seconds
 
 
+def measure_size(
+    X: np.ndarray, n_components: int, *, kernel: str, kernel_params: dict, repeats: int = 1,
+    seed: int = 0, warm_up: bool = False,
+) -> dict[str, float]:
+    """The fastest of ``repeats`` :func:`measure_once` of every step on the rows of X.
+
+    ``warm_up``: one untimed run first, because the first LAPACK/BLAS call of a process
+    starts threads and allocates workspaces, which would inflate the timings.
+    """
+    if warm_up:
+        measure_once(X, n_components, kernel=kernel, kernel_params=kernel_params, seed=seed)
+    best = dict.fromkeys(STEPS, math.inf)
+    for _ in range(max(1, int(repeats))):
+        for step, t in measure_once(
+            X, n_components, kernel=kernel, kernel_params=kernel_params, seed=seed
+        ).items():
+            best[step] = min(best[step], t)
+    return best
+
+
+def _limit_blas(threads: int | None) -> None:
+    threadpool_limits(limits=threads)  # kept for the life of the (child) process
+
+
+@contextmanager
+def timing_runner(threads: int | None = 1, *, isolated: bool = False) -> Iterator[Callable]:
+    """Where timed work runs: yields ``run(func, *args, **kwargs)`` → ``func``'s result.
+
+    ``isolated=False``: in this process, with BLAS on ``threads`` threads for the block;
+    threadpoolctl's limit is process-wide, which is right for a process that does nothing
+    else (a benchmark, a test). ``isolated=True``: in one child process kept for the
+    block, whose BLAS alone is limited: nothing else in this process is slowed down or
+    left limited (the app's server). Arguments and results travel pickled (n × d points,
+    a few timings).
+    """
+    if not isolated:
+        with threadpool_limits(limits=threads):
+            yield lambda func, *args, **kwargs: func(*args, **kwargs)
+        return
+    methods = multiprocessing.get_all_start_methods()
+    # forkserver: a clean child (never a fork of a server's threads), started cheaply.
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    with ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=_limit_blas,
+                             initargs=(threads,)) as pool:
+        yield lambda func, *args, **kwargs: pool.submit(func, *args, **kwargs).result()
+
+
 def measure_scaling(
     X: np.ndarray,
     sizes,
@@ -224,6 +279,8 @@ def measure_scaling(
     seed: int = 0,
     threads: int | None = 1,
     on_progress: ProgressCallback | None = None,
+    turn: TurnFactory | None = None,
+    isolated: bool = False,
 ) -> ScalingRun:
     """Time every step for each n in ``sizes`` on nested random subsets of X.
 
@@ -242,26 +299,27 @@ def measure_scaling(
         BLAS threads while timing (None: leave the library's setting).
     on_progress : callable(fraction, text), optional
         Called before each n, with the share of the expected work (∝ n³) done.
+    turn : callable(n) -> context manager, optional
+        Entered around each n's timing (e.g. a turn in the server's queue).
+    isolated : bool
+        Time in a child process (:func:`timing_runner`).
     """
     sizes = np.asarray(sorted({int(s) for s in sizes}), dtype=int)
     subsets = nested_subsets(X.shape[0], sizes, seed)
     report = on_progress or (lambda fraction, text: None)
+    turn = turn or (lambda n: nullcontext())
     weights = sizes.astype(float) ** 3
     done = np.concatenate([[0.0], np.cumsum(weights)]) / weights.sum()
     best = {step: np.full(len(sizes), np.inf) for step in STEPS}
-    with threadpool_limits(limits=threads):
-        # One untimed run first: the first LAPACK/BLAS call of a process starts threads
-        # and allocates workspaces, which would inflate the smallest n's timings.
-        measure_once(X[subsets[0]], n_components, kernel=kernel, kernel_params=kernel_params,
-                     seed=seed)
+    with timing_runner(threads, isolated=isolated) as run:
         for i, (n, rows) in enumerate(zip(sizes, subsets, strict=True)):
             report(float(done[i]), f"n = {n:,}: build K, centre, three eigensolvers")
-            Xn = X[rows]
-            for _ in range(max(1, int(repeats))):
-                for step, t in measure_once(
-                    Xn, n_components, kernel=kernel, kernel_params=kernel_params, seed=seed
-                ).items():
-                    best[step][i] = min(best[step][i], t)
+            with turn(int(n)):
+                seconds = run(measure_size, X[rows], n_components, kernel=kernel,
+                              kernel_params=kernel_params, repeats=repeats, seed=seed,
+                              warm_up=i == 0)
+            for step, t in seconds.items():
+                best[step][i] = t
     report(1.0, "Done")
     return ScalingRun(
         sizes=sizes,

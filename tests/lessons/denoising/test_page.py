@@ -255,3 +255,37 @@ def test_fixed_point_caption_names_restarts_and_failures():
     assert "1 of 3 digits converged" in text and "max 200" in text
     assert "2 restarted" in text and "1 of them converged" in text
     assert "**1 failed**" in text
+
+
+def test_each_preimage_method_takes_a_turn_per_m_with_its_own_estimate(monkeypatch):
+    # The curves are CPU-heavy at large settings: every m of every pre-image method asks
+    # the server's queue for its own turn, with its own work; the fixed point's number of
+    # steps is not known in advance, so its estimate is a lower bound ("at least").
+    import shell.admission as admission
+
+    tickets: list[tuple[int, float, bool]] = []
+    real = admission.AdmissionControl.admit
+
+    def recorded(self, n_bytes, *, estimate, **kwargs):
+        tickets.append((n_bytes, estimate.seconds, estimate.at_least))
+        return real(self, n_bytes, estimate=estimate, **kwargs)
+
+    monkeypatch.setattr(admission.AdmissionControl, "admit", recorded)
+    whats: list[tuple[str, object]] = []
+    real_turn = compute.taking_turn
+
+    def turn(n_bytes, *, estimate, what, **kwargs):
+        whats.append((what, estimate))
+        return real_turn(n_bytes, estimate=estimate, what=what, **kwargs)
+
+    monkeypatch.setattr(compute, "taking_turn", turn)
+    at = open_denoising(**{view.K_SEED: 7})
+    assert_clean(at)
+    settings = compute.DenoisingSettings(n_train=N_TRAIN, test_per_class=PER_CLASS, seed=7)
+    grid = [int(m) for m in dn.m_grid(settings.max_components)]
+    for method in dn.PREIMAGE_METHODS:
+        mine = [(w, e) for w, e in whats if w.startswith(dn.METHOD_TITLES[method] + " at m =")]
+        assert set(grid) <= {int(w.rsplit("= ", 1)[1]) for w, _ in mine}, method
+        assert all(e.at_least == (method == "fixed_point") for _, e in mine), method
+        assert all(e.seconds > 0 for _, e in mine)
+    assert len(tickets) >= len(whats)  # each turn reached the server's queue

@@ -101,18 +101,32 @@ def test_measurement_shows_slopes_recomputed_from_the_charts_data():
     assert decode(again[trace["name"]]["y"]).tolist() == seconds.tolist()
 
 
-def test_a_long_range_needs_the_opt_in():
-    at = open_app("scale", QUERY)
+def test_live_timing_is_capped_and_each_size_takes_its_own_turn(monkeypatch):
+    # Nothing above LIVE_MAX_N is timed live; each n of the ladder asks the server's queue
+    # for a turn of its own, with an estimate that grows with n and says "at least"
+    # (ARPACK's restarts are not known in advance).
+    turns: list[tuple[int, object]] = []
+    real = scale_view.queued
+
+    def recorded(n, *, copies, estimate, what):
+        turns.append((n, estimate))
+        return real(n, copies=copies, estimate=estimate, what=what)
+
+    monkeypatch.setattr(scale_view, "queued", recorded)
+    at = open_app("scale", {**QUERY, "n": 5000, "seed": 3})
     slider = next(s for s in at.select_slider if s.key.startswith("scale_range_"))
-    largest = int(slider.options[-1].replace(",", ""))
-    assert largest == min(5000, memory.largest_square(scale_view.MEASURE_COPIES))
-    choices = scale_view.size_choices(largest)
-    beyond = next(c for c in choices if c > scale_view.QUICK_MAX_N)
-    slider.set_value((choices[0], beyond))
+    assert int(slider.options[-1].replace(",", "")) == scale_view.LIVE_MAX_N
+    assert not [c for c in at.checkbox if c.key == "scale_long"]  # no opt-in any more
+    slider.set_value((100, 400))
     next(b for b in at.button if b.label == "Measure").click()
     at.run()
-    assert any("Tick the box" in w.value for w in at.warning)
-    assert not any(title(spec).startswith("Time of each step") for spec in chart_specs(at))
+    assert_clean(at)
+    ladder = scaling.size_ladder(100, 400, points_per_doubling=2)
+    assert [n for n, _ in turns] == ladder
+    seconds = [estimate.seconds for _, estimate in turns]
+    assert seconds == sorted(seconds) and seconds[0] > 0
+    assert all(estimate.at_least for _, estimate in turns)
+    assert find_chart(at, "Time of each step against n")
 
 
 def test_range_is_capped_by_the_memory_budget(monkeypatch):
