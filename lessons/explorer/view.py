@@ -167,7 +167,9 @@ def kernel_blocks(result: Analysis, data) -> tuple[str, str] | None:
     B, Bc = result.class_means, result.centered_class_means
     if B is None or len(B) < 2:
         return None
-    names = _class_names(data)
+    # Markdown text: a name from an upload is shown as typed, never as a link or markup.
+    names = [inert(figures.class_label(data.target_names, int(label), data.y))
+             for label in np.unique(data.y)]
     c = len(B)
     off = ~np.eye(c, dtype=bool)
     within, between = np.diag(B), B[off]

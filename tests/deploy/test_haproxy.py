@@ -15,6 +15,8 @@ from urllib.parse import parse_qsl
 import pytest
 import requests
 
+from shell.text import inert
+
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
@@ -72,7 +74,7 @@ def test_an_upload_reaches_its_sessions_replica_and_no_one_else_sees_it(cluster)
     rows = "\n".join(f"{i % 7}.5,{i % 5}.25,{i % 3}" for i in range(90))
     run = uploader.upload("CSV file", "only-mine-7f3a.csv", f"a,b,label\n{rows}".encode())
     assert run.finished and not run.exceptions and not run.error_boxes
-    assert "On screen: **only-mine-7f3a.csv**" in run.all_text()
+    assert f"On screen: **{inert('only-mine-7f3a.csv')}**" in run.all_text()  # shown as typed
     assert "**90 points · 2 input feature(s) · 3 classes**" in run.all_text()
     # The session, and so the file, exists on one replica only: the same upload sent
     # straight to the other replica is refused, which is why the cookie must pin it.

@@ -96,8 +96,19 @@ class Server:
 # that an action has asked for and the server has not started yet.
 RUN_TRACKER = r"""
 (() => {
-  const runs = window.__kpcaRuns = {requested: 0, finished: 0, action: 0};
+  const runs = window.__kpcaRuns = {requested: 0, finished: 0, action: 0, received: 0};
   const send = WebSocket.prototype.send;
+  // When the server last sent anything: a run so quick that its start and end reach the
+  // page together never shows 'running' (React draws the two states as one), so the
+  // script state's attribute does not change; the server answering and then going quiet
+  // tells that such a run is over.
+  const NativeWebSocket = window.WebSocket;
+  window.WebSocket = class extends NativeWebSocket {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", () => { runs.received = performance.now(); });
+    }
+  };
   WebSocket.prototype.send = function (data) {
     // A BackMsg asking for a rerun starts with field 11 (rerun_script), length-delimited:
     // the byte 11 << 3 | 2 (Streamlit's proto/BackMsg.proto).
@@ -120,14 +131,18 @@ RUN_TRACKER = r"""
 # A widget sends its rerun request from its event handler; this covers one that sends a
 # moment later, and actions that ask for no rerun at all (a tab, an open drop-down).
 ACTION_SETTLE_MS = 150
-IDLE = """({minCharts, settleMs}) => {
+# After its last message the server has been silent this long, with the script not running:
+# the run it was asked for is over (see RUN_TRACKER).
+SERVER_QUIET_MS = 400
+IDLE = """({minCharts, settleMs, quietMs}) => {
   const runs = window.__kpcaRuns;
   if (!runs) throw new Error("no run tracker: open the page with tests.support.browser.new_page");
   const app = document.querySelector('[data-testid="stApp"]');
   return Boolean(app)
     && app.dataset.testConnectionState === "CONNECTED"
     && app.dataset.testScriptState === "notRunning"
-    && runs.finished > 0 && runs.finished >= runs.requested
+    && ((runs.finished > 0 && runs.finished >= runs.requested)
+        || (runs.received > runs.requested && performance.now() - runs.received >= quietMs))
     && performance.now() - runs.action >= settleMs
     && document.querySelectorAll('.js-plotly-plot .main-svg').length >= minCharts;
 }"""
@@ -165,7 +180,8 @@ def wait_until_idle(page, min_charts: int = 0) -> None:
     """Wait until the script has run to the end since the last rerun the page asked for (a
     load, a widget changed, a page opened) and at least ``min_charts`` charts are drawn."""
     page.wait_for_selector('[data-testid="stSidebar"] [data-testid="stSlider"]')
-    page.wait_for_function(IDLE, arg={"minCharts": min_charts, "settleMs": ACTION_SETTLE_MS})
+    page.wait_for_function(IDLE, arg={"minCharts": min_charts, "settleMs": ACTION_SETTLE_MS,
+                                      "quietMs": SERVER_QUIET_MS})
 
 
 def wait_for_layout(page) -> None:
