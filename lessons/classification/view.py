@@ -214,7 +214,7 @@ def kernel_label(settings: Settings) -> str:
         f"{'γ' if n == 'gamma' else 'c₀' if n == 'coef0' else n} = "
         + (format_gamma(v) if n == "gamma" else f"{v:g}")
         for n, v in settings.kernel_params().items())
-    return f"{settings.kernel}" + (f" ({params})" if params else "")
+    return f"{settings.kernel}" + (f", {params}" if params else "")
 
 
 def split_section(split: TrainTestData) -> None:

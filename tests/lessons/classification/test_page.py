@@ -66,7 +66,7 @@ def test_curve_is_drawn_on_a_log_axis_for_both_methods():
     curve = find_chart(at, "Test error of a linear SVM")
     assert curve["layout"]["xaxis"]["type"] == "log"
     names = [trace["name"] for trace in curve["data"]]
-    assert names == ["kernel PCA (rbf (γ = 5))", "linear PCA"]
+    assert names == ["kernel PCA (rbf, γ = 5)", "linear PCA"]
     kernel_trace = curve["data"][0]
     ks = list(decode(kernel_trace["x"]))
     errors = decode(kernel_trace["y"])
