@@ -22,18 +22,27 @@ st.caption(
     "al. (1999): γ = 1/128, Gaussian σ = 0.5 or speckle p = 0.4, clean training digits."
 )
 
+
+
+def without_usps(error: datasets.UspsUnavailableError) -> None:
+    st.error(f"{error}\n\nThe other pages work without the USPS digits.")
+    st.stop()
+
+
 st.header("1 · Digits, noise and model")
-settings = view.controls()
-# Kernel PCA holds one n × n matrix (K, centred and decomposed in place); the learned
-# pre-image later solves one more n × n system in place, after the first is gone.
+try:
+    settings = view.controls()  # reads the training digits (the RBF width's choices)
+except datasets.UspsUnavailableError as error:
+    without_usps(error)
+# The kernel PCA fit keeps its eigenvectors, α and the training coordinates (n × (n − 1)
+# each); the learned pre-image then solves one more n × n system in place.
 guard_memory(settings.n_train, copies=compute.PEAK_COPIES,
              what="the kernel matrices of the training digits")
 
 try:
     curves = compute.compute_all(settings)
 except datasets.UspsUnavailableError as error:
-    st.error(f"{error}\n\nThe other pages work without the USPS digits.")
-    st.stop()
+    without_usps(error)
 except ValueError as error:  # e.g. k larger than the number of training digits
     st.error(f"These settings do not work: {error}")
     st.stop()

@@ -289,3 +289,24 @@ def test_each_preimage_method_takes_a_turn_per_m_with_its_own_estimate(monkeypat
         assert all(e.at_least == (method == "fixed_point") for _, e in mine), method
         assert all(e.seconds > 0 for _, e in mine)
     assert len(tickets) >= len(whats)  # each turn reached the server's queue
+
+
+def test_without_the_usps_digits_the_page_says_so_instead_of_a_traceback(monkeypatch):
+    # The page reads the training digits before its first chart (the RBF width's choices
+    # come from their variance): found with no KPCA_USPS_PATH, no cache and no network.
+    import streamlit as st
+
+
+
+    def unavailable(name, **options):
+        raise datasets.UspsUnavailableError("The USPS digits are not available (test).")
+
+    monkeypatch.setattr(datasets, "load", unavailable)
+    st.cache_resource.clear()  # no digits left from an earlier test
+    try:
+        at = open_app("denoising")
+        assert not at.exception
+        assert "not available (test)" in at.error[0].value
+        assert "other pages work without the USPS digits" in at.error[0].value
+    finally:
+        st.cache_resource.clear()  # nor a refusal for a later one
