@@ -5,7 +5,7 @@ Adding a page = one file in app_pages/ plus one ``Lesson`` line in ``shell/regis
 
 import streamlit as st
 
-from shell import memory, warmup
+from shell import accessibility, memory, warmup
 
 # Once per process, before the session threads allocate much: two malloc arenas, so that
 # the memory a closed session frees can go back to the system (shell/memory.py).
@@ -34,4 +34,5 @@ page = st.navigation(
 # The shared sidebar is drawn here, once per run, for whichever page runs below.
 settings_sidebar(page.url_path)
 apply_css()  # projector mode, when the sidebar's toggle is on
+accessibility.apply_css()
 page.run()
