@@ -24,8 +24,15 @@ import streamlit as st
 # keywords on its code background: 3.8:1 in the light theme, and similar in the dark):
 # tokens take the text colour; bold functions and italic comments keep them apart.
 # (``!important``: Streamlit's own rules are more specific.)
+#
+# A chart's text alternative (shell.charts.show_chart) is for screen readers only: its
+# element is taken out of the page's flow (no gap above the chart) and clipped to nothing.
 _CSS = """
 <style>
+.stElementContainer:has(.kpca-chart-text) {
+  position: absolute; width: 1px; min-width: 0; height: 1px; margin: -1px; padding: 0;
+  overflow: hidden; clip-path: inset(50%); white-space: nowrap; border: 0;
+}
 .katex-display { padding-inline: 0.2em; }
 [data-testid="stSliderThumbValue"],
 button[data-variant="segmented_control"][data-selected="true"],
