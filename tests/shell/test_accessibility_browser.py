@@ -1,4 +1,5 @@
-"""Real browser: axe-core finds no serious or critical WCAG 2.1 AA violation on any page.
+"""Real browser: axe-core finds no serious or critical WCAG 2.1 AA violation on any page;
+charts read out their numbers and cost few tab stops.
 
 Every page of the menu (``shell.registry``: home and each lesson) is opened in turn on one
 server, at small settings so the whole run stays short, and scanned once it has finished
@@ -8,8 +9,10 @@ element on screen: it does not judge the contrast of text scrolled out of view.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
+from shell.chart_text import number, plain
 from shell.registry import HOME, LESSONS
 from tests.support.browser import assert_no_exception, new_page, wait_until_idle
 
@@ -56,3 +59,64 @@ def test_every_page_in_the_light_theme_has_no_serious_wcag_violation(server, bro
 @pytest.mark.slow  # the whole menu a second time; the light run above is the quick check
 def test_every_page_in_the_dark_theme_has_no_serious_wcag_violation(server, browser):
     assert violations_on_every_page(server, browser, "dark") == ""
+
+
+# Each chart's mode-bar buttons reached by Tab, and each chart's text alternative with the
+# numbers of its own data as the browser holds them (Plotly's ``gd._fullData``: the
+# traces with their arrays decoded).
+TAB_STOPS_PER_CHART = """(charts) => {
+  const plots = [...document.querySelectorAll('.js-plotly-plot')];
+  return plots.map(p => [...p.querySelectorAll('button, a[href], [tabindex]')]
+    .filter(e => e.tabIndex >= 0 && !e.disabled).length);
+}"""
+CHARTS_AND_TEXT = """() => [...document.querySelectorAll('.js-plotly-plot')].map(gd => {
+  const container = gd.closest('[data-testid="stElementContainer"]');
+  const hidden = container.previousElementSibling;  // the text's own element, clipped
+  const text = hidden?.querySelector('.kpca-chart-text');
+  const box = text && hidden.getBoundingClientRect();
+  return {
+    text: text ? text.textContent : null,
+    size: box ? [box.width, box.height] : null,
+    title: gd.layout.title?.text ?? "",
+    axes: [gd.layout.xaxis?.title?.text ?? "", gd.layout.yaxis?.title?.text ?? ""],
+    traces: gd._fullData.filter(t => t.visible === true).map(t => ({
+      name: t.name ?? "", x: Array.from(t.x ?? []), y: Array.from(t.y ?? []),
+    })),
+  };
+})"""
+
+
+def test_explorer_charts_are_few_tab_stops_and_read_out_their_numbers(server, page):
+    page.goto(f"{server.url}/explorer?{SMALL}")
+    wait_until_idle(page, min_charts=3)
+    stops = page.evaluate(TAB_STOPS_PER_CHART, None)
+    # Selectable charts: download, zoom, box and lasso select, reset, full screen (was 10).
+    assert len(stops) >= 3 and all(0 < n <= 6 for n in stops), stops
+
+    # Tab really reaches them in turn: from the last control above the first chart, the
+    # next stops are that chart's buttons and then the next chart's, nothing in between.
+    first = page.locator(".js-plotly-plot").first
+    first.locator(".modebar-btn").first.focus()
+    reached = []
+    for _ in range(stops[0] + stops[1]):
+        reached.append(page.evaluate(
+            "() => [...document.querySelectorAll('.js-plotly-plot')]"
+            ".findIndex(p => p.contains(document.activeElement))"))
+        page.keyboard.press("Tab")
+    assert reached == [0] * stops[0] + [1] * stops[1], reached
+
+    charts = page.evaluate(CHARTS_AND_TEXT)
+    assert all(c["text"] and c["text"].startswith("Chart") for c in charts), charts
+    # Read by a screen reader, not seen: clipped to at most a pixel.
+    assert all(max(c["size"]) <= 1 for c in charts), [c["size"] for c in charts]
+    kpca = next(c for c in charts if "Kernel PCA" in plain(c["title"]))
+    assert kpca["text"].startswith(f"Chart: {plain(kpca['title'])}.")
+    assert len(kpca["traces"]) == 2  # the two rings
+    for trace in kpca["traces"]:
+        x, y = np.array(trace["x"]), np.array(trace["y"])
+        x_title, y_title = (plain(a) for a in kpca["axes"])
+        said = (f"{plain(trace['name'])}: {len(x)} points, x ({x_title}) "
+                f"{number(x.min())} to {number(x.max())}, y ({y_title}) "
+                f"{number(y.min())} to {number(y.max())}.")
+        assert said in kpca["text"], (said, kpca["text"])
+    assert sum(len(t["x"]) for t in kpca["traces"]) == 200

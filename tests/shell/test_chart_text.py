@@ -1,4 +1,5 @@
-"""A chart's text alternative (shell.chart_text) states what the figure's data show."""
+"""A chart's text alternative (shell.chart_text) states what the figure's data show, and
+the mode bar keeps few buttons (shell.charts.chart_config)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import plotly.graph_objects as go
 import pytest
 from plotly.subplots import make_subplots
 
+from shell import charts
 from shell.chart_text import LISTED_VALUES, describe, number, plain
 from shell.figures import plot_text, point_scatter
 
@@ -69,3 +71,12 @@ def test_numbers_read_as_the_ticks_show_them(value, text):
 def test_plain_reads_rich_text():
     assert plain("Title<br><sup>small &amp; note</sup>") == "Title. small & note"
 
+
+def test_mode_bar_keeps_few_buttons():
+    still = charts.chart_config("x")["modeBarButtonsToRemove"]
+    selectable = charts.chart_config("x", selectable=True)["modeBarButtonsToRemove"]
+    for button in ("zoomIn2d", "zoomOut2d", "autoScale2d", "pan2d", "pan3d"):
+        assert button in still and button in selectable
+    assert {"zoom2d", "select2d", "lasso2d"} <= set(still)
+    assert not {"zoom2d", "select2d", "lasso2d"} & set(selectable)
+    assert "toImage" not in still and "resetScale2d" not in still
