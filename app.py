@@ -13,6 +13,7 @@ memory.tune_allocator()
 # First, before any session imports a page's modules concurrently (see shell/warmup.py).
 warmup.import_app_modules()
 
+from lessons.tour import banner  # noqa: E402
 from shell.display import apply_css  # noqa: E402
 from shell.registry import HOME, menu  # noqa: E402
 from shell.sidebar import settings_sidebar  # noqa: E402
@@ -35,4 +36,8 @@ page = st.navigation(
 settings_sidebar(page.url_path)
 apply_css()  # projector mode, when the sidebar's toggle is on
 accessibility.apply_css()
+# A view opened from the guided tour shows the step's prompt above it, and the page's own
+# findings in its answer (lessons/tour/banner.py).
+findings_slot = banner.start(page.url_path)
 page.run()
+banner.finish(findings_slot)

@@ -219,6 +219,17 @@ def comparison_text(curves: dict[str, dn.MethodCurve], method: str) -> str:
     )
 
 
+def edge_note(curves: dict[str, dn.MethodCurve], method: str) -> str:
+    """A caution when a best m is the largest m tried: the curve may still be falling."""
+    at_edge = [name for name in ("pca", method)
+               if curves[name].best[0] == max(curves[name].m_values)]
+    if not at_edge:
+        return ""
+    who = " and ".join("linear PCA" if n == "pca" else dn.METHOD_TITLES[n] for n in at_edge)
+    return (f" The best m of {who} is the largest m tried "
+            f"(m = {max(curves[at_edge[0]].m_values)}): a larger m may do better still.")
+
+
 def stored_text(stored: dict, noise: str) -> str:
     r = stored["results"][noise]
     s = stored["settings"]

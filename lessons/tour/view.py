@@ -128,7 +128,8 @@ STEPS: tuple[TourStep, ...] = (
         "Back to pixels: denoising", "denoising", "usps", "rbf",
         "Kernel PCA finds structure in feature space. Can we come back to an image?",
         "A projection in feature space has no exact pre-image; the methods approximate one. "
-        "Kernel PCA removes Gaussian noise better than linear PCA at its best m.",
+        "Compare each method at its own best m: the page says, from the errors it measures, "
+        "whether kernel PCA or linear PCA de-noises better here, and by how much.",
         4, gamma=1 / 128,
     ),
     _step(
