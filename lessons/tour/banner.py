@@ -85,7 +85,9 @@ def start(url_path: str):
         with st.expander("What to look for", icon=":material/visibility:"):
             st.write(step.look_for)
             slot = st.empty()
-        back, tour, forward = st.columns(3)
+        # One row on a phone too (columns would stack three full-width buttons).
+        row = st.container(horizontal=True)
+        back = tour = forward = row
         back.button("← Back", key="tour_prompt_back", disabled=number == 1,
                     on_click=_go_to_step, args=(number - 1,), width="stretch")
         tour.button("The tour", key="tour_prompt_tour", on_click=_go_to_tour,
