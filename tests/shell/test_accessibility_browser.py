@@ -120,3 +120,31 @@ def test_explorer_charts_are_few_tab_stops_and_read_out_their_numbers(server, pa
                 f"{number(y.min())} to {number(y.max())}.")
         assert said in kpca["text"], (said, kpca["text"])
     assert sum(len(t["x"]) for t in kpca["traces"]) == 200
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+def test_on_a_phone_the_pickers_open_a_list_without_the_keyboard(server, browser):
+    page = new_page(browser, viewport=PHONE, has_touch=True, is_mobile=True)
+    page.set_default_timeout(20_000)
+    try:
+        page.goto(f"{server.url}/explorer?{SMALL}")
+        wait_until_idle(page)
+        sidebar = page.locator('[data-testid="stSidebar"]')
+        # Collapsed on a phone (off screen to the left): open the drawer.
+        page.locator('[data-testid="stExpandSidebarButton"]').click()
+        page.wait_for_function("() => document.querySelector('[data-testid=stSidebar]')"
+                               ".getBoundingClientRect().x >= 0")
+        for label in ("Dataset", "Kernel"):
+            picker = sidebar.get_by_role("combobox", name=label, exact=True)
+            # inputmode="none": focusing the field raises no soft keyboard.
+            assert picker.get_attribute("inputmode") == "none", label
+        page.wait_for_timeout(600)  # the drawer slides in
+        sidebar.get_by_role("combobox", name="Kernel", exact=True).tap()
+        page.get_by_role("option", name="Polynomial", exact=True).tap()
+        wait_until_idle(page)
+        assert_no_exception(page)
+        assert "kernel=poly" in page.url
+    finally:
+        page.context.close()
