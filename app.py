@@ -5,7 +5,7 @@ Adding a page = one file in app_pages/ plus one ``Lesson`` line in ``shell/regis
 
 import streamlit as st
 
-from shell import memory, warmup
+from shell import accessibility, memory, warmup
 
 # Once per process, before the session threads allocate much: two malloc arenas, so that
 # the memory a closed session frees can go back to the system (shell/memory.py).
@@ -13,6 +13,7 @@ memory.tune_allocator()
 # First, before any session imports a page's modules concurrently (see shell/warmup.py).
 warmup.import_app_modules()
 
+from lessons.tour import banner  # noqa: E402
 from shell.display import apply_css, initial_sidebar_state  # noqa: E402
 from shell.registry import HOME, menu  # noqa: E402
 from shell.sidebar import settings_sidebar  # noqa: E402
@@ -35,4 +36,9 @@ page = st.navigation(
 # The shared sidebar is drawn here, once per run, for whichever page runs below.
 settings_sidebar(page.url_path)
 apply_css()  # projector mode, when the sidebar's toggle is on
+accessibility.apply_css()
+# A view opened from the guided tour shows the step's prompt above it, and the page's own
+# findings in its answer (lessons/tour/banner.py).
+findings_slot = banner.start(page.url_path)
 page.run()
+banner.finish(findings_slot)

@@ -7,6 +7,7 @@ from kpca_core import fixed_point_preimage, kwok_tsang_preimage
 from lessons.denoising import caches as compute
 from lessons.denoising import experiment as dn
 from lessons.denoising import view
+from shell import findings
 from shell.memory import guard_memory
 from shell.source import show_source
 
@@ -84,7 +85,9 @@ stored = compute.stored_result()
 live_col, stored_col = st.columns(2) if stored else (st.container(), None)
 with live_col:
     view.curves_chart(settings, curves, noisy_error, columns=2 if stored else 1)
-    st.markdown(view.comparison_text(curves, settings.method, settings.noise))
+    comparison = view.comparison_text(curves, settings.method, settings.noise)
+    st.markdown(comparison)
+    findings.publish(findings.DENOISING, comparison.replace("**", ""))  # the tour's answer
 if stored_col is not None:
     with stored_col:
         view.stored_chart(stored, settings.noise, settings.width)

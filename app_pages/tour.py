@@ -2,8 +2,8 @@
 
 import streamlit as st
 
+from lessons.tour.banner import open_step
 from lessons.tour.view import STEPS, parse_step, total_minutes
-from shell.sidebar import apply_settings
 
 STEP_PARAM = "step"
 
@@ -33,6 +33,8 @@ st.header(f"{number} · {step.title}")
 st.subheader(step.question)
 with st.expander("What to look for (reveal after showing the view)", icon=":material/visibility:"):
     st.write(step.look_for)
+    st.caption("The view itself shows this step's question, this answer with what the page "
+               "computes on screen, and Back / Next.")
 
 back, open_view, forward = st.columns([1, 2, 1])
 back.button("← Back", key="tour_back", on_click=_go, args=(-1,), disabled=number == 1,
@@ -41,7 +43,7 @@ forward.button("Next →", key="tour_next", on_click=_go, args=(1,),
                disabled=number == len(STEPS), width="stretch")
 if open_view.button(
     "Open this view", key="tour_open", type="primary", icon=":material/open_in_new:",
-    on_click=apply_settings, args=(step.settings(),), width="stretch",
+    on_click=open_step, args=(number,), width="stretch",
 ):
     st.switch_page(step.page, query_params=dict(step.page_query) or None)
 

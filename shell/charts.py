@@ -6,20 +6,36 @@ things without repeating them:
 * the toolbar's camera button saves a PNG named after the view (``kpca-lab-<name>``);
 * linked selection (box/lasso) when the page asks for it;
 * projector mode and touch screens (:mod:`shell.display`) are handled here, never in the
-  figure builders, which stay pure functions of arrays.
+  figure builders, which stay pure functions of arrays;
+* a text alternative for screen readers (:func:`shell.chart_text.describe`), visually
+  hidden in front of the chart, and a mode bar of few buttons, so that a keyboard user
+  does not tab through ten per chart.
 """
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Callable
 
 import plotly.graph_objects as go
 import streamlit as st
 
+from shell.chart_text import describe
 from shell.display import for_projector, for_touch, projector_on, touch_screen
 
 FILE_PREFIX = "kpca-lab"
+# Each mode-bar button is a tab stop. Kept: the PNG download, reset axes (or camera) and
+# Streamlit's full screen, plus zoom and select where a chart is selectable (to switch
+# what a drag does). Dragging zooms anyway, and a double click resets.
+_REMOVED_BUTTONS = [
+    "zoom2d", "pan2d", "zoomIn2d", "zoomOut2d", "autoScale2d", "toggleSpikelines",
+    "hoverClosestCartesian", "hoverCompareCartesian",
+    "zoom3d", "pan3d", "orbitRotation", "tableRotation", "resetCameraLastSave3d",
+    "hoverClosest3d",
+]  # fmt: skip
+_SELECT_BUTTONS = {"zoom2d", "select2d", "lasso2d"}
+CHART_TEXT_CLASS = "kpca-chart-text"  # visually hidden: shell/accessibility.py
 
 
 def export_name(name: str) -> str:
@@ -32,10 +48,15 @@ def export_name(name: str) -> str:
     return f"{FILE_PREFIX}-{slug}"
 
 
-def chart_config(name: str) -> dict:
-    """Plotly's ``config``: the toolbar on hover, downloads named after the view."""
+def chart_config(name: str, *, selectable: bool = False) -> dict:
+    """Plotly's ``config``: the toolbar on hover with few buttons, downloads named after
+    the view."""
+    removed = [b for b in _REMOVED_BUTTONS if not (selectable and b in _SELECT_BUTTONS)]
+    if not selectable:
+        removed += ["select2d", "lasso2d"]
     return {
         "displaylogo": False,
+        "modeBarButtonsToRemove": removed,
         "toImageButtonOptions": {"filename": export_name(name), "format": "png", "scale": 2},
     }
 
@@ -64,7 +85,8 @@ def show_chart(
     columns : int
         How many charts share the row: projector mode wraps the title to fit.
     """
-    config = chart_config(name or key)
+    config = chart_config(name or key, selectable=on_select is not None)
+    st.html(f'<p class="{CHART_TEXT_CLASS}">{html.escape(describe(fig))}</p>')
     if projector_on():
         fig = for_projector(fig, columns=columns)
     if touch_screen():

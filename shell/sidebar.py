@@ -217,6 +217,7 @@ def _data_controls(catalogue: dict) -> tuple[str, dict, bool]:
         [*catalogue, state.CSV],
         format_func=lambda name: catalogue[name].title if name in catalogue else state.CSV_TITLE,
         key=K_DATASET,
+        filter_mode=None,  # no typing: a tap on a phone opens the list, not the keyboard
     )
     if dataset == state.CSV:
         options = dict(csv_controls())
@@ -240,7 +241,8 @@ def _kernel_controls(dataset: str, options: dict, standardize: bool) -> tuple[st
     defaults = state.default_settings()
     st.subheader("Kernel")
     kernel = st.selectbox(
-        "Kernel", list(KERNELS), format_func=lambda k: KERNELS[k].title, key=K_KERNEL
+        "Kernel", list(KERNELS), format_func=lambda k: KERNELS[k].title, key=K_KERNEL,
+        filter_mode=None,  # no typing, no soft keyboard on a phone
     )
     kernel_info = KERNELS[kernel]
     if not kernel_info.positive_definite:
@@ -387,7 +389,8 @@ def _option_widget(dataset: str, opt: datasets.Option):
     labels = USPS_OPTION_LABELS if dataset == "usps" else {}
     label = labels.get(opt.name) or OPTION_LABELS.get(opt.name) or opt.name
     if opt.kind == "choice":
-        return st.selectbox(label, list(opt.choices), key=key, help=opt.help or None)
+        return st.selectbox(label, list(opt.choices), key=key, help=opt.help or None,
+                            filter_mode=None)  # no soft keyboard on a phone
     if opt.kind == "int":
         if opt.low is None or opt.high is None:
             return int(st.number_input(label, step=1, key=key, help=opt.help or None))

@@ -83,8 +83,10 @@ STEPS: tuple[TourStep, ...] = (
     _step(
         "A kernel changes the geometry", "explorer", "circles", "rbf",
         "Now every pair of points is compared with exp(−γ‖x − y‖²). What happens to the rings?",
-        "K shows two bright blocks (points of one ring resemble each other); the kernel "
-        "projection pulls the rings apart while linear PCA cannot.",
+        "In K only the inner ring's block is bright: its points lie close together, while "
+        "on the wide outer ring only near neighbours resemble each other. K̃, measured from "
+        "the centre of the data, shows a block per ring. The kernel projection pulls the "
+        "rings apart while linear PCA cannot.",
         6, gamma=5.0, n_components=2, page_query=(("section", "2"),),  # K and K̃ open
     ),
     _step(
@@ -128,7 +130,8 @@ STEPS: tuple[TourStep, ...] = (
         "Back to pixels: denoising", "denoising", "usps", "rbf",
         "Kernel PCA finds structure in feature space. Can we come back to an image?",
         "A projection in feature space has no exact pre-image; the methods approximate one. "
-        "Kernel PCA removes Gaussian noise better than linear PCA at its best m.",
+        "Compare each method at its own best m: the page says, from the errors it measures, "
+        "whether kernel PCA or linear PCA de-noises better here, and by how much.",
         4, gamma=1 / 128,
     ),
     _step(

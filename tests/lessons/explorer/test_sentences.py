@@ -102,3 +102,18 @@ def test_a_view_with_another_kernel_says_which_one_the_data_suggest():
     at = open_section(open_app("explorer", {"dataset": "circles", "kernel": "rbf"}), DATA_TAB)
     assert_clean(at)
     assert "These data suggest" not in captions(at)
+
+
+def test_the_tours_step_2_says_what_the_explorers_captions_show_there():
+    # The tour's answer said "K shows two bright blocks" (issue 23); it must agree with the
+    # captions the Explorer computes at the step's own settings.
+    from lessons.tour.view import STEPS
+
+    step = STEPS[1]
+    assert step.page == "app_pages/explorer.py" and step.settings().gamma == 5.0
+    at = opened({"dataset": "circles", "kernel": "rbf", "gamma": 5})
+    text = captions(at)
+    assert "Only the block of inner circle stands out as bright" in text
+    assert "K̃ shows two blocks" in text
+    assert "In K only the inner ring's block is bright" in step.look_for
+    assert "two bright blocks" not in step.look_for

@@ -43,3 +43,32 @@ def test_the_whole_tour_with_next_in_projector_mode(server, browser):
     assert f"dataset={STEPS[-1].dataset}" in page.url and "projector=1" in page.url
     shot(page, "tour-projector-opened-view")
     context.close()
+
+
+def test_a_view_opened_from_the_tour_shows_the_prompt_and_next_moves_on(server, page):
+    page.goto(f"{server.url}/tour?step=1")
+    wait_until_idle(page)
+    page.get_by_role("button", name="Open this view").click()
+    page.wait_for_url("**/explorer?**")
+    wait_until_idle(page, min_charts=3)
+    assert_no_exception(page)
+    prompt = page.locator(".st-key-tour_prompt")
+    prompt.get_by_text(STEPS[0].question).wait_for()
+    assert prompt.get_by_text(f"step 1 of {len(STEPS)}").is_visible()
+    # The answer is hidden until asked for, then holds the page's own reading.
+    assert not prompt.get_by_text(STEPS[0].look_for).is_visible()
+    prompt.get_by_text("What to look for").click()
+    prompt.get_by_text(STEPS[0].look_for).wait_for()
+    assert "On this screen:" in prompt.inner_text()
+    assert "Cross-validated accuracy" in prompt.inner_text()
+    shot(page, "tour-prompt-step-1")
+
+    prompt.get_by_role("button", name="Next →").click()
+    page.locator(".st-key-tour_prompt").get_by_text(STEPS[1].question).wait_for()
+    wait_until_idle(page, min_charts=3)
+    assert_no_exception(page)
+    assert "kernel=rbf" in page.url and "explorer" in page.url
+    assert page.locator(".st-key-tour_prompt").get_by_text("step 2 of").is_visible()
+    # Only once: the click did not carry on to step 3.
+    page.wait_for_timeout(500)
+    assert "how_it_works" not in page.url

@@ -1,0 +1,105 @@
+"""The tour's prompt on a view: when a page is opened from the tour, the step's question,
+what to look for (revealed on click) and Back / Next through the tour sit on the view itself.
+
+The lecturer then never leaves the view to read the answer. The answer ends with the
+sentences the page computed from the numbers on screen (:mod:`shell.findings`), so what
+the tour says about a view is that view's own live reading.
+
+The router (``app.py``) calls :func:`start` before the page runs, which draws the prompt at
+the top of the page, and :func:`finish` after it, which adds the page's findings.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from lessons.tour.view import STEPS
+from shell import findings
+from shell.sidebar import apply_settings
+
+TOUR_VIEW = "tour_view"  # the step whose view is open, while the tour drives the views
+TOUR_STEP = "tour_step"  # the tour page's own step (app_pages/tour.py)
+TOUR_PAGE = "tour"
+# Where a click on the prompt's buttons goes, for the next run to switch to. Not the
+# button's return value: st.switch_page interrupts the run before Streamlit clears the
+# click, so the button would still read True on the page it opens and move on again.
+_GO = "_tour_go"
+
+
+def open_step(number: int) -> None:
+    """Callback: the sidebar takes step ``number``'s settings, and its view will show the
+    prompt (call before ``st.switch_page(STEPS[number - 1].page, ...)``)."""
+    apply_settings(STEPS[number - 1].settings())
+    st.session_state[TOUR_VIEW] = number
+    st.session_state[TOUR_STEP] = number
+
+
+def _leave() -> None:
+    st.session_state.pop(TOUR_VIEW, None)
+
+
+def _go_to_step(number: int) -> None:
+    """Callback of Back / Next: step ``number``'s settings, and its view next."""
+    open_step(number)
+    step = STEPS[number - 1]
+    st.session_state[_GO] = (step.page, dict(step.page_query) or None)
+
+
+def _go_to_tour() -> None:
+    _leave()
+    st.session_state[_GO] = (f"app_pages/{TOUR_PAGE}.py", None)
+
+
+def _url_path(page: str) -> str:
+    return page.rsplit("/", 1)[-1].removesuffix(".py")
+
+
+def step_on(url_path: str) -> int | None:
+    """The tour step whose view is the page at ``url_path``, when the tour opened it; else
+    None (and the tour lets go of the views: the lecturer went elsewhere)."""
+    number = st.session_state.get(TOUR_VIEW)
+    if number is None or url_path == TOUR_PAGE:
+        return None  # the tour page: "Open this view" has just set the step, keep it
+    if not (isinstance(number, int) and 1 <= number <= len(STEPS)) or (
+        _url_path(STEPS[number - 1].page) != url_path
+    ):
+        _leave()
+        return None
+    return number
+
+
+def start(url_path: str):
+    """Draw the prompt of the step open on this page, if the tour opened it; returns the
+    place for the page's findings (for :func:`finish`), or None."""
+    findings.start_run()
+    if (target := st.session_state.pop(_GO, None)) is not None:
+        page, query = target
+        st.switch_page(page, query_params=query)
+    number = step_on(url_path)
+    if number is None:
+        return None
+    step = STEPS[number - 1]
+    with st.container(border=True, key="tour_prompt"):
+        st.caption(f"Guided tour · step {number} of {len(STEPS)} · {step.title}")
+        st.markdown(f"**{step.question}**")
+        with st.expander("What to look for", icon=":material/visibility:"):
+            st.write(step.look_for)
+            slot = st.empty()
+        # One row on a phone too (columns would stack three full-width buttons).
+        row = st.container(horizontal=True)
+        back = tour = forward = row
+        back.button("← Back", key="tour_prompt_back", disabled=number == 1,
+                    on_click=_go_to_step, args=(number - 1,), width="stretch")
+        tour.button("The tour", key="tour_prompt_tour", on_click=_go_to_tour,
+                    icon=":material/co_present:", width="stretch")
+        forward.button("Next →", key="tour_prompt_next", disabled=number == len(STEPS),
+                       on_click=_go_to_step, args=(number + 1,), width="stretch")
+    return slot
+
+
+def finish(slot) -> None:
+    """Add what the page found to the open step's answer (after the page has run)."""
+    said = findings.published()
+    if slot is not None and said:
+        with slot.container():
+            st.markdown("**On this screen:** " + " ".join(said.values()))

@@ -1,0 +1,47 @@
+"""Page-wide CSS for accessibility that Streamlit's theme options cannot express.
+
+Checked by axe-core on every page (``tests/shell/test_accessibility_browser.py``).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+# KaTeX ends every stacked sub/superscript with a 2-px strut (``.vlist-s``, a Safari
+# workaround) that sticks out of the formula's box; Streamlit gives display formulas
+# ``overflow-x: auto``, so each such formula became a scrollable region a keyboard cannot
+# reach (WCAG 2.1.1, axe's scrollable-region-focusable) with nothing to scroll. A little
+# inline padding holds the strut. A formula wider than a phone still scrolls, as it must.
+#
+# A slider's value above its thumb and a selected segment's label are drawn in the accent
+# colour, which cannot suit every place it appears: in the dark theme #cf4250 is 3.9:1 on
+# the page and 3.6:1 on a selected segment, and any red light enough for 4.5:1 there leaves
+# white on a primary button below 4.5:1 (in the light theme the segment is 4.47:1). These
+# labels take the text colour; the thumb, and the selected segment's tint and border, keep
+# the accent.
+#
+# Streamlit colours st.code's syntax from a fixed palette, not from the theme (blue #1c83e1
+# keywords on its code background: 3.8:1 in the light theme, and similar in the dark):
+# tokens take the text colour; bold functions and italic comments keep them apart.
+# (``!important``: Streamlit's own rules are more specific.)
+#
+# A chart's text alternative (shell.charts.show_chart) is for screen readers only: its
+# element is taken out of the page's flow (no gap above the chart) and clipped to nothing.
+_CSS = """
+<style>
+.stElementContainer:has(.kpca-chart-text) {
+  position: absolute; width: 1px; min-width: 0; height: 1px; margin: -1px; padding: 0;
+  overflow: hidden; clip-path: inset(50%); white-space: nowrap; border: 0;
+}
+.katex-display { padding-inline: 0.2em; }
+[data-testid="stSliderThumbValue"],
+button[data-variant="segmented_control"][data-selected="true"],
+button[data-variant="segmented_control"][data-selected="true"] *,
+[data-testid="stCode"] .token { color: inherit !important; }
+</style>
+"""
+
+
+def apply_css() -> None:
+    """Add the page-wide accessibility CSS (call once per run, from the router)."""
+    st.html(_CSS)

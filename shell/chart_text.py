@@ -1,0 +1,136 @@
+"""A chart's text alternative, written from the figure's own data.
+
+A screen reader cannot read a Plotly chart (an SVG or a WebGL canvas without labels), so
+:func:`shell.charts.show_chart` puts this text, visually hidden, in front of every chart:
+its title, each axis's title and the range its data cover, and for each series what it
+holds — the number of points of a scatter and where they lie, the values of a short line
+or bar series, the size and value range of a heatmap. Pure: a function of the figure, so
+it follows whatever the chart draws at any setting.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+import numpy as np
+import plotly.graph_objects as go
+
+# A series of at most this many values is read out in full (a spectrum's first
+# eigenvalues, a row of errors); a longer one by its range and its ends.
+LISTED_VALUES = 12
+# Series described one by one; the rest are counted (a 10-class scatter stays readable).
+LISTED_SERIES = 12
+_TAG = re.compile(r"<[^>]+>")
+_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
+
+
+def plain(text: object) -> str:
+    """Plotly's rich text as plain text: line breaks as '. ', tags dropped, entities read."""
+    if text is None:
+        return ""
+    lines = [html.unescape(_TAG.sub("", part)).strip() for part in _BREAK.split(str(text))]
+    return ". ".join(line.rstrip(".") for line in lines if line)
+
+
+def number(value: float) -> str:
+    """Three significant figures, with a true minus sign (as the charts' ticks show)."""
+    if not np.isfinite(value):
+        return "not a number" if np.isnan(value) else ("∞" if value > 0 else "−∞")
+    text = f"{value + 0.0:.3g}"  # + 0.0: no "−0"
+    if "e" in text:
+        mantissa, exponent = text.split("e")
+        text = f"{mantissa} × 10^{int(exponent)}"
+    return text.replace("-", "−")
+
+
+def _numbers(values) -> np.ndarray | None:
+    """``values`` as finite floats, or None when they are not numbers (categories)."""
+    if values is None:
+        return None
+    try:
+        array = np.asarray(values, dtype=float).ravel()
+    except (TypeError, ValueError):
+        return None
+    return array[np.isfinite(array)]
+
+
+def _span(values: np.ndarray) -> str:
+    low, high = values.min(), values.max()
+    return number(low) if low == high else f"{number(low)} to {number(high)}"
+
+
+def _axis_title(fig: go.Figure, axis: str, trace_axis: str | None) -> str:
+    """The title of the axis a trace is drawn on ('x', 'x2', …), as plain text."""
+    name = (trace_axis or axis).replace(axis, f"{axis}axis", 1)
+    layout_axis = getattr(fig.layout, name, None) if name else None
+    return plain(layout_axis.title.text) if layout_axis is not None else ""
+
+
+def _labelled(title: str, axis: str) -> str:
+    return f"{axis} ({title})" if title else axis
+
+
+def _listed(labels, values: np.ndarray) -> str:
+    """'a: 1, b: 2' for a short series, its range and ends for a long one."""
+    if len(values) <= LISTED_VALUES:
+        if labels is not None and len(labels) == len(values):
+            pairs = zip(labels, values, strict=True)
+            return ", ".join(f"{plain(label)}: {number(v)}" for label, v in pairs)
+        return ", ".join(number(v) for v in values)
+    return (f"{len(values)} values from {_span(values)}, first {number(values[0])}, "
+            f"last {number(values[-1])}")
+
+
+def _series(fig: go.Figure, trace) -> str:
+    """One sentence about one trace."""
+    name = plain(getattr(trace, "name", None))
+    kind = trace.type
+    if kind in ("scatter", "scattergl", "bar"):
+        x, y = _numbers(trace.x), _numbers(trace.y)
+        x_title = _axis_title(fig, "x", trace.xaxis)
+        y_title = _axis_title(fig, "y", trace.yaxis)
+        lines = kind == "bar" or "lines" in (trace.mode or "") and "markers" not in (
+            trace.mode or "")
+        if y is None or not len(y):
+            return f"{name or kind}: no values"
+        if lines:
+            labels = trace.x if x is None or len(x) != len(y) else [number(v) for v in x]
+            what = "bars" if kind == "bar" else "line"
+            return (f"{name or what} ({what}, {_labelled(y_title, 'y')} against "
+                    f"{_labelled(x_title, 'x')}): {_listed(labels, y)}")
+        where = f"{_labelled(x_title, 'x')} {_span(x)}, " if x is not None and len(x) else ""
+        return (f"{name or 'points'}: {len(y)} point{'s' * (len(y) != 1)}, "
+                f"{where}{_labelled(y_title, 'y')} {_span(y)}")
+    if kind == "scatter3d":
+        axes = [(a, _numbers(getattr(trace, a))) for a in ("x", "y", "z")]
+        count = max((len(v) for _, v in axes if v is not None), default=0)
+        spans = ", ".join(f"{a} {_span(v)}" for a, v in axes if v is not None and len(v))
+        return f"{name or 'points'}: {count} points in 3-D, {spans}"
+    if kind == "heatmap":
+        z = np.asarray(trace.z, dtype=float) if trace.z is not None else np.empty((0, 0))
+        finite = z[np.isfinite(z)]
+        shape = " × ".join(str(s) for s in z.shape) if z.ndim == 2 else str(z.size)
+        values = f", values from {_span(finite)}" if finite.size else ""
+        return f"{name or 'heatmap'}: a {shape} grid{values}"
+    if kind == "image":
+        return f"{name or 'image'}: an image"
+    if kind == "surface":
+        z = _numbers(trace.z)
+        return f"{name or 'surface'}: a surface, height {_span(z)}" if z is not None and len(
+            z) else f"{name or 'surface'}: a surface"
+    return f"{name or kind}: a {kind} series"
+
+
+def describe(fig: go.Figure) -> str:
+    """The chart's text alternative: title, then one sentence per series (see the module)."""
+    title = plain(fig.layout.title.text)
+    shown = [t for t in fig.data if t.visible is not False and t.visible != "legendonly"]
+    parts = [f"Chart: {title}." if title else "Chart."]
+    labels = [plain(a.text) for a in fig.layout.annotations if a.text]  # subplot titles, notes
+    if labels:
+        parts.append("Labels on the chart: " + "; ".join(labels) + ".")
+    parts += [_series(fig, trace) + "." for trace in shown[:LISTED_SERIES]]
+    if len(shown) > LISTED_SERIES:
+        parts.append(f"And {len(shown) - LISTED_SERIES} more series.")
+    return " ".join(parts)

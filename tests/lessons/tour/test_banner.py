@@ -1,0 +1,80 @@
+"""A view opened from the tour shows the step's prompt, its answer with the page's own
+findings, and Back / Next through the tour (lessons/tour/banner.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from lessons.tour.view import STEPS
+from tests.support.apptest import assert_clean, open_app, usps_available
+
+
+def prompt_texts(at) -> list[str]:
+    return [m.value for m in at.markdown]
+
+
+def answer(at) -> str:
+    """The prompt's 'What to look for' (the expander's text)."""
+    box = next(e for e in at.expander if e.label == "What to look for")
+    return " ".join(m.value for m in box.markdown)
+
+
+def open_from_tour(number: int):
+    at = open_app("tour", {"step": number})
+    at.button(key="tour_open").click().run()
+    assert_clean(at)
+    # AppTest draws the page st.switch_page went to, but runs its own current page on the
+    # next run: make that the view too (a browser's address bar does this).
+    at.switch_page(STEPS[number - 1].page)
+    return at
+
+
+def test_step_1_on_the_explorer_with_its_answer_and_next_moves_on():
+    at = open_from_tour(1)
+    assert at.query_params["kernel"] == "linear"
+    assert f"**{STEPS[0].question}**" in prompt_texts(at)
+    assert f"Guided tour · step 1 of {len(STEPS)} · {STEPS[0].title}" in [
+        c.value for c in at.caption]
+    said = answer(at)
+    assert STEPS[0].look_for in said
+    # The Explorer's own separability sentence, as the page shows it.
+    accuracy = next(c.value for c in at.caption if "Cross-validated accuracy" in c.value)
+    reading = accuracy.replace("**", "").split(" Score:")[0].strip()
+    assert "On this screen:" in said and reading in said, (reading, said)
+    assert at.button(key="tour_prompt_back").disabled
+
+    at.button(key="tour_prompt_next").click().run()
+    assert_clean(at)
+    assert at.query_params["kernel"] == "rbf" and at.query_params["gamma"] == "5"
+    assert f"**{STEPS[1].question}**" in prompt_texts(at)
+    assert at.session_state["tour_step"] == 2  # the tour page follows
+
+    at.button(key="tour_prompt_back").click().run()
+    assert_clean(at)
+    assert f"**{STEPS[0].question}**" in prompt_texts(at)
+    assert at.query_params["kernel"] == "linear"
+
+
+def test_the_prompt_stays_with_its_view_only():
+    at = open_from_tour(1)
+    at.switch_page("app_pages/scale.py").run()  # the lecturer goes elsewhere
+    assert_clean(at)
+    assert not [t for t in prompt_texts(at) if t == f"**{STEPS[0].question}**"]
+    at.switch_page("app_pages/explorer.py").run()  # and back: no stale prompt
+    assert f"**{STEPS[0].question}**" not in prompt_texts(at)
+
+
+def test_a_plain_visit_has_no_prompt():
+    at = open_app("explorer", {})
+    assert_clean(at)
+    assert not [e for e in at.expander if e.label == "What to look for"]
+
+
+def test_step_8_says_what_the_denoising_page_measures():
+    if not usps_available():
+        pytest.skip("USPS digits not available")
+    number = next(i for i, s in enumerate(STEPS, 1) if s.page.endswith("denoising.py"))
+    assert "better than" not in STEPS[number - 1].look_for  # no claim of its own
+    at = open_from_tour(number)
+    page_says = next(m.value for m in at.markdown if m.value.startswith("At their best m"))
+    assert page_says.replace("**", "") in answer(at)
