@@ -497,7 +497,7 @@ def cpu_by_page(target: Target, args) -> list[dict]:
     seen = set()
     for link in CLASS:
         key = (link.page, "USPS" in link.name)
-        if key in seen:
+        if key in seen or (args.links and link.name not in args.links):
             continue
         seen.add(key)
         habits = Habits(link.page, seed=7)
@@ -720,6 +720,8 @@ def main(argv: list[str] | None = None) -> list[dict]:
     parser.add_argument("--repeats", type=int, default=6, help="changes per page (by page)")
     parser.add_argument("--profile", action="store_true",
                         help="with --cpu-by-page: py-spy the server's reruns per page")
+    parser.add_argument("--links", nargs="+", metavar="NAME",
+                        help="with --cpu-by-page: only these links (benchmarks/classroom.py)")
     parser.add_argument("--store", metavar="LABEL",
                         help="with --cpu-by-page: keep the figures under LABEL (e.g. before, "
                         "after) in benchmarks/results_store/cpu_by_page.json and print "
