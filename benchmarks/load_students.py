@@ -6,6 +6,7 @@
     python benchmarks/load_students.py --replicas 2 --students 100 --uploads 2 \\
         --kill-replica 60                                             # HAProxy + failover
     python benchmarks/load_students.py --students 0 --cpu-by-page --profile  # per page
+    python benchmarks/load_students.py --students 0 --cpu-by-page --store after  # vs before
 
 Each student is a Locust user (``Student``) holding one :class:`st_client.StreamlitSession`:
 it opens a link from :data:`CLASS` (most of the class on the lecture's current tour step,
@@ -498,7 +499,7 @@ def cpu_by_page(target: Target, args) -> list[dict]:
     seen = set()
     for link in CLASS:
         key = (link.page, "USPS" in link.name)
-        if key in seen:
+        if key in seen or (args.links and link.name not in args.links):
             continue
         seen.add(key)
         habits = Habits(link.page, seed=7)
@@ -510,19 +511,23 @@ def cpu_by_page(target: Target, args) -> list[dict]:
         first_cpu = sum(watch.cpu()) - before
         errors, mixed = Expectation(link.page, params).check(run, [])
         changes, profile = [], _Profile(target.pids[0]) if args.profile else None
+        last = run
         for _ in range(args.repeats):
             change = habits.next_change(session.widgets, params)
+            if change is None:  # the last run drew neither γ nor the components
+                errors.append(f"nothing to change: {last.problem or 'no γ/components widget'}")
+                break
             before = sum(watch.cpu())
-            done = make_change(session, change)
+            last = make_change(session, change)
             gevent.sleep(0.3)
-            problems = Expectation(link.page, change[2]).check(done, [])
-            changes.append((done.seconds, sum(watch.cpu()) - before,
+            problems = Expectation(link.page, change[2]).check(last, [])
+            changes.append((last.seconds, sum(watch.cpu()) - before,
                             problems[0] + problems[1]))
             params = change[2]
         row = {"link": link.name, "page": link.page, "first_view_s": run.seconds,
                "first_view_cpu_s": first_cpu,
-               "change_s": statistics.median(c[0] for c in changes),
-               "change_cpu_s": statistics.median(c[1] for c in changes),
+               "change_s": statistics.median(c[0] for c in changes) if changes else math.nan,
+               "change_cpu_s": statistics.median(c[1] for c in changes) if changes else math.nan,
                "change_cpu_s_all": [round(c[1], 3) for c in changes],
                "problems": (errors + mixed + [p for c in changes for p in c[2]])[:5],
                "bytes_per_view": run.bytes}
@@ -600,6 +605,68 @@ def _frame(text: str) -> str:
     return f"{path}:{function}"
 
 
+# -- each page alone: kept, and compared with what was kept ------------------------------
+STORE = ROOT / "benchmarks" / "results_store" / "cpu_by_page.json"
+
+
+def store_by_page(rows: list[dict], label: str, path: Path = STORE) -> dict:
+    """Keep one measurement of :func:`cpu_by_page` under ``label`` ("before", "after") in
+    ``path``, next to the others, with the commit and command it came from."""
+    kept = json.loads(path.read_text()) if path.exists() else {}
+    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                            capture_output=True, text=True).stdout.strip()
+    kept[label] = {
+        "commit": commit,
+        "command": "python benchmarks/" + " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
+        "load_average": [round(x, 1) for x in os.getloadavg()],
+        "pages": [{"link": r["link"], "page": r["page"],
+                   "first_view_cpu_ms": round(1000 * r["first_view_cpu_s"]),
+                   "change_cpu_ms": None if math.isnan(r["change_cpu_s"])
+                   else round(1000 * r["change_cpu_s"]),
+                   "change_cpu_ms_all": [round(1000 * c) for c in r["change_cpu_s_all"]],
+                   "change_s": None if math.isnan(r["change_s"]) else round(r["change_s"], 3),
+                   "problems": r["problems"]} for r in rows],
+    }
+    path.write_text(json.dumps(kept, indent=1, ensure_ascii=False) + "\n")
+    print(f"written {path.relative_to(ROOT)} [{label}]")
+    return kept
+
+
+def print_by_page(kept: dict, before: str = "before", after: str = "after") -> None:
+    """The per-page CPU ms of ``after`` against ``before``, with ratios (after / before)."""
+    if before not in kept or after not in kept:
+        return
+    old = {row["link"]: row for row in kept[before]["pages"]}
+
+    def ms(value) -> str:
+        return "–" if value is None else f"{value}"
+
+    def ratio(new, base) -> str:
+        return "–" if new is None or not base else f"{new / base:.2f}"
+
+    print(f"\nServer CPU ms, {before} ({kept[before]['commit']}) → {after} "
+          f"({kept[after]['commit']}); ratio = {after} / {before}")
+    print("| link | page | first view ms | ratio | per interaction ms | ratio |")
+    print("|---|---|---|---|---|---|")
+    totals = [0, 0, 0, 0]
+    for row in kept[after]["pages"]:
+        base = old.get(row["link"])
+        if base is None:
+            continue
+        print(f"| {row['link']} | {row['page']} | {ms(base['first_view_cpu_ms'])} → "
+              f"{ms(row['first_view_cpu_ms'])} | "
+              f"{ratio(row['first_view_cpu_ms'], base['first_view_cpu_ms'])} | "
+              f"{ms(base['change_cpu_ms'])} → {ms(row['change_cpu_ms'])} | "
+              f"{ratio(row['change_cpu_ms'], base['change_cpu_ms'])} |")
+        if row["change_cpu_ms"] is not None and base["change_cpu_ms"] is not None:
+            totals[0] += base["first_view_cpu_ms"]
+            totals[1] += row["first_view_cpu_ms"]
+            totals[2] += base["change_cpu_ms"]
+            totals[3] += row["change_cpu_ms"]
+    print(f"| all pages (sum) | | {totals[0]} → {totals[1]} | {ratio(totals[1], totals[0])} "
+          f"| {totals[2]} → {totals[3]} | {ratio(totals[3], totals[2])} |")
+
+
 # -- report --------------------------------------------------------------------------------
 def _fmt(stats: dict) -> str:
     if not stats["n"]:
@@ -655,6 +722,12 @@ def main(argv: list[str] | None = None) -> list[dict]:
     parser.add_argument("--repeats", type=int, default=6, help="changes per page (by page)")
     parser.add_argument("--profile", action="store_true",
                         help="with --cpu-by-page: py-spy the server's reruns per page")
+    parser.add_argument("--links", nargs="+", metavar="NAME",
+                        help="with --cpu-by-page: only these links (benchmarks/classroom.py)")
+    parser.add_argument("--store", metavar="LABEL",
+                        help="with --cpu-by-page: keep the figures under LABEL (e.g. before, "
+                        "after) in benchmarks/results_store/cpu_by_page.json and print "
+                        "them against 'before'")
     parser.add_argument("--streamlit-option", action="append", default=[],
                         metavar="NAME=VALUE",
                         help="passed to streamlit run, e.g. runner.postScriptGC=false")
@@ -687,6 +760,8 @@ def main(argv: list[str] | None = None) -> list[dict]:
             target.stop()
     if results:
         print_table(results)
+    if by_page and args.store:
+        print_by_page(store_by_page(by_page, args.store), after=args.store)
     out = Path(args.out or RESULTS / f"load_students-{time.strftime('%Y%m%d-%H%M%S')}.json")
     out.write_text(json.dumps({"runs": results, "by_page": by_page,
                                "command": sys.argv}, indent=1, default=str))

@@ -164,7 +164,8 @@ def projections(result: Analysis, data, settings: Settings) -> None:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def _separability(_Z: np.ndarray, _y: np.ndarray | None, key: tuple) -> float | None:
-    # ``key`` identifies (settings, columns, which projection); the arrays are not hashed.
+    # ``key`` identifies (what the coordinates depend on, columns, which projection); the
+    # arrays are not hashed.
     return linear_separability(_Z, _y)
 
 
@@ -174,8 +175,11 @@ def separability_caption(result, data, settings, columns, linear_columns) -> Non
         st.caption("No class labels: hover a point to see its row number.")
         return
     kpca = _separability(result.projection[:, columns], data.y, (settings, tuple(columns), "k"))
+    # Linear PCA sees only the data: its score is keyed without the kernel, so changing
+    # γ (the commonest click) does not cross-validate the same coordinates again.
+    data_only = (settings.dataset, settings.dataset_options, settings.standardize)
     linear = _separability(
-        result.pca_projection[:, linear_columns], data.y, (settings, tuple(linear_columns), "p")
+        result.pca_projection[:, linear_columns], data.y, (data_only, tuple(linear_columns), "p")
     )
     if kpca is None or linear is None:
         st.caption("A class has a single point: no cross-validated score.")

@@ -4,6 +4,8 @@ as an assertion). Expected values are computed here from the data with NumPy."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 import datasets
@@ -117,3 +119,30 @@ def test_the_tours_step_2_says_what_the_explorers_captions_show_there():
     assert "K̃ shows two blocks" in text
     assert "In K only the inner ring's block is bright" in step.look_for
     assert "two bright blocks" not in step.look_for
+
+
+def test_a_gamma_change_cross_validates_only_the_kernel_pca_coordinates(monkeypatch):
+    # Linear PCA sees only the data: after a change of γ (the commonest click) its score
+    # is the one already computed, and only kernel PCA's coordinates are scored again.
+    from lessons.explorer import projections
+
+    scored = []
+    real = projections.linear_separability
+
+    def counted(Z, y):
+        scored.append(Z.shape)
+        return real(Z, y)
+
+    monkeypatch.setattr(projections, "linear_separability", counted)
+    # A seed no other test opens, so the process-wide cache of scores starts empty.
+    at = open_app("explorer", {"dataset": "moons", "kernel": "rbf", "gamma": "2", "seed": "31"})
+    assert_clean(at)
+    # Kernel PCA's components 1 and 2, linear PCA's, and kernel PCA's component 1 alone.
+    assert len(scored) == 3, scored
+    linear = re.search(r"linear PCA (\d+)%", captions(at)).group(1)
+    scored.clear()
+    at.select_slider(key="w_gamma").set_value(0.5).run()
+    assert_clean(at)
+    assert at.query_params["gamma"] == "0.5"
+    assert len(scored) == 2, scored  # components 1 and 2, and component 1 alone
+    assert re.search(r"linear PCA (\d+)%", captions(at)).group(1) == linear
