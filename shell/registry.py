@@ -168,7 +168,9 @@ LESSONS: tuple[Lesson, ...] = (
         "Clean noisy USPS digits with kernel PCA and a pre-image (learned, fixed point, "
         "Kwok–Tsang) against linear PCA, and Mika et al.'s (1999) result.",
         section="Applications",
-        work=KernelWork(300, copies=1),  # its own default: 300 training digits
+        # Its own default: 300 training digits; the fit keeps three n × (n − 1) arrays
+        # (eigenvectors, α, the training coordinates: lessons/denoising/caches.py).
+        work=KernelWork(300, copies=3),
     ),
     Lesson(
         "app_pages/classification.py",

@@ -125,7 +125,7 @@ def test_digits_grow_taller_in_projector_mode_and_charts_keep_their_height():
 def test_projector_mode_keeps_the_numbers_and_hides_the_prose():
     # The Explorer's separability score is the number tour step 1 points at: written as
     # body text in projector mode; the prose captions stay captions, which its CSS hides.
-    score = "Linearly separable on components 1, 2"
+    score = "Cross-validated accuracy of a linear classifier on components 1 and 2"
     plain = open_app("explorer", {"n": 100})
     assert any(score in c.value for c in plain.caption)
     projector = open_app("explorer", {"n": 100, "projector": 1})
