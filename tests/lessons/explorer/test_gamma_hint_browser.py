@@ -36,7 +36,8 @@ def open_view(server, page, dataset: str, gamma: float) -> None:
 
 
 def shown_score(page) -> int:
-    caption = page.locator(CAPTION).filter(has_text="Cross-validated accuracy of a linear classifier").first.inner_text()
+    caption = page.locator(CAPTION).filter(
+        has_text="Cross-validated accuracy of a linear classifier").first.inner_text()
     return int(re.search(r"kernel PCA (\d+)%", caption).group(1))
 
 

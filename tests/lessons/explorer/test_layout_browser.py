@@ -109,7 +109,8 @@ def test_projector_keeps_the_pair_side_by_side_and_a_phone_stacks_it(browser, se
         kpca, pca = chart_box(page, "Kernel PCA"), chart_box(page, "Linear PCA")
         assert abs(kpca["y"] - pca["y"]) < 2 and kpca["x"] + kpca["width"] <= pca["x"] + 1
         assert kpca["width"] >= 400 and pca["x"] + pca["width"] <= 1280
-        score = page.get_by_text("Cross-validated accuracy of a linear classifier on components 1 and 2").first
+        score = page.get_by_text(
+            "Cross-validated accuracy of a linear classifier on components 1 and 2").first
         assert float(score.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 19
         page.screenshot(path=str(ARTIFACTS / f"explorer-projector-1280x720-{scheme}.png"))
         # The link opened with the sidebar closed; opened, it leaves the pair side by side.
