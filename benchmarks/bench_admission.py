@@ -22,6 +22,11 @@ machine are noisy, compare medians.
 ``denoise``
     As ``scale``, with De-noising at its largest settings (7,291 training digits, 50 test
     digits per class, 500 fixed-point steps) instead of Scale.
+``uploads``
+    Issue 27's experiment: ``--sessions`` students (2 by default here) upload a CSV of
+    tiny rows just under the 20 MB limit at the same moment, while a bystander opens small
+    views. Figures: the server's RSS before and at its peak, each upload's time to the
+    page's answer (a refusal naming the limit), the bystander's view times.
 
     KPCA_USPS_PATH=/path/to/usps.npz python benchmarks/bench_admission.py flood --repeats 3
     python benchmarks/bench_admission.py scale --repeats 3 --out scale.json
@@ -265,23 +270,80 @@ def against_full_usps(args, workdir: Path, heavy) -> dict:
     }
 
 
+# Issue 27: "a 20 MB CSV of tiny rows (6.7 million rows)"; 4 bytes a row, under 20 MB.
+TINY_ROWS_CSV = b"a,b\n" + b"1,2\n" * 4_900_000
+
+
+def uploads(args, workdir: Path) -> dict:
+    server = Server(workdir)
+    try:
+        idle = idle_baseline(server.url)
+        time.sleep(2)
+        before = server.rss()
+        server.watch.peak = before
+        students = args.sessions
+        barrier = threading.Barrier(students + 1)
+        runs: list[Run] = []
+
+        def student(i: int) -> None:
+            session = StreamlitSession(server.url, timeout=600)
+            try:
+                session.open("explorer", "dataset=circles")
+                session.set_widget("Dataset", "Your own CSV")
+                barrier.wait()
+                runs.append(session.upload("CSV file", f"tiny-rows-{i}.csv", TINY_ROWS_CSV))
+            finally:
+                session.close()
+
+        threads = [threading.Thread(target=student, args=(i,), daemon=True)
+                   for i in range(students)]
+        for thread in threads:
+            thread.start()
+        barrier.wait()
+        bystander = Bystander(server.url, 5.0)
+        bystander.start()
+        for thread in threads:
+            thread.join(timeout=900)
+        during = bystander.stop()
+        time.sleep(2)
+        settled = server.rss()
+        peak = server.watch.peak
+    finally:
+        server.stop()
+    refused = [any("limit" in text for text in r.texts + r.error_boxes)
+               for r in runs]
+    return {
+        "experiment": "uploads", "students": students,
+        "rss_before_mb": before / MB, "rss_peak_mb": peak / MB, "rss_settled_mb": settled / MB,
+        "upload_answer_s": _summary([r.seconds for r in runs]), "refused_naming_the_limit":
+        refused, "bystander_idle_s": _summary(idle), "bystander_during_s": _summary(during),
+        "problems": [r.problem or r.exceptions[0] for r in runs if r.problem or r.exceptions]
+        + bystander.problems,
+    }
+
+
 def main(argv: list[str] | None = None) -> list[dict]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("experiment", choices=("flood", "scale", "denoise"))
-    parser.add_argument("--sessions", type=int, default=24, help="flood: tabs at once")
+    parser.add_argument("experiment", choices=("flood", "scale", "denoise", "uploads"))
+    parser.add_argument("--sessions", type=int, default=None,
+                        help="flood: tabs at once (24); uploads: students (2)")
     parser.add_argument("--repeats", type=int, default=1)
     parser.add_argument("--head-start", type=float, default=2.0,
                         help="scale/denoise: seconds before the full-USPS request")
     parser.add_argument("--workdir", default=str(ROOT / "benchmarks" / "results" / "servers"))
     parser.add_argument("--out", help="write every run as JSON here")
     args = parser.parse_args(argv)
-    if args.experiment != "flood" and not os.environ.get("KPCA_USPS_PATH"):
+    if args.sessions is None:
+        args.sessions = 24 if args.experiment == "flood" else 2
+    if args.experiment in ("scale", "denoise") and not os.environ.get("KPCA_USPS_PATH"):
         parser.error("scale and denoise need KPCA_USPS_PATH (the USPS digits)")
     results = []
     for repeat in range(args.repeats):
         load = os.getloadavg()[0]
         if args.experiment == "flood":
             result = flood(args, Path(args.workdir))
+        elif args.experiment == "uploads":
+            result = uploads(args, Path(args.workdir))
         else:
             heavy = _largest_scale_run if args.experiment == "scale" else _largest_denoising_run
             result = against_full_usps(args, Path(args.workdir), heavy)
