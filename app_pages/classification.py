@@ -5,7 +5,7 @@ import streamlit as st
 from lessons.classification import table1 as table1_view
 from lessons.classification import view
 from shell.page import page_data
-from shell.sidebar import current_settings
+from shell.sidebar import current_settings, standardise_hint
 
 st.title("Classification on kernel principal components")
 st.write(
@@ -31,7 +31,9 @@ n_features = split.X_train.shape[1]
 
 st.header("1 · Training and test data")
 view.split_section(split)
-view.scales_hint(split, settings)
+# The Explorer's hint, here too: unscaled features leave the classifiers almost only the
+# widest (issue 23: wine's 29.6 % against 33.3 %, 0 % and 2.1 % once standardised).
+standardise_hint(split.X_train, settings.standardize, key="cls_standardise")
 
 st.header("2 · Test error: kernel PCA, linear PCA, raw inputs")
 view.errors_section(result, settings, classifier, C, n_features, split.y_test)

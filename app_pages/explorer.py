@@ -6,13 +6,13 @@ from experiments.analysis import DENSE_MAX_N
 from kpca_core import center_kernel, kernel_spectrum
 from lessons.explorer import view
 from lessons.explorer.charts import chart_columns, wrapping_columns
-from lessons.explorer.projections import gamma_hint_slot, gamma_hints, projections, scale_hint
+from lessons.explorer.projections import gamma_hint_slot, gamma_hints, projections
 from lessons.explorer.steps import section_tabs
 from shell import exports
 from shell.caches import analysis_is_cached, explorer_analysis
 from shell.memory import guard_memory
 from shell.page import kernel_errors, page_data
-from shell.sidebar import current_settings, with_valid_components
+from shell.sidebar import current_settings, standardise_hint, with_valid_components
 from shell.source import show_source
 
 st.title("Explorer")
@@ -42,7 +42,7 @@ with kernel_errors():
 projections(result, data, settings)
 # The γ hint's search (0.3–1 s the first time) runs after the rest of the page is drawn.
 hint_place = gamma_hint_slot(settings)
-scale_hint(data, settings)
+standardise_hint(data.X, settings.standardize, key="hint_standardise")
 view.negative_eigenvalues(result, settings)
 view.publish_findings(result, data)
 

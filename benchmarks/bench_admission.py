@@ -44,14 +44,13 @@ import threading
 import time
 from pathlib import Path
 
-import psutil
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
 
 from st_client import Run, StreamlitSession, widget_state  # noqa: E402
 
 from deploy.replicas import Replica, free_port  # noqa: E402
+from tests.support.browser import RssSampler  # noqa: E402
 
 MB = 2**20
 FLOOD_LINK = "dataset=circles&n=2500&kernel=rbf&gamma={gamma}"
@@ -60,41 +59,12 @@ FULL_USPS_LINK = "dataset=usps&n=7291&kernel=rbf&gamma=0.0078125"
 WAIT_TEXT = re.compile(r"(?:Expected wait|wait)[^.]*?(at least|about) (\d+(?:\.\d+)?) s")
 
 
-class RssWatch(threading.Thread):
-    """Peak resident memory of a process and its children, sampled every 0.1 s."""
-
-    def __init__(self, pid: int) -> None:
-        super().__init__(daemon=True)
-        self.process = psutil.Process(pid)
-        self.peak = 0
-        self.running = True
-
-    def current(self) -> int:
-        total = 0
-        for process in (self.process, *self.process.children(recursive=True)):
-            try:
-                total += process.memory_info().rss
-            except psutil.Error:
-                pass
-        return total
-
-    def run(self) -> None:
-        while self.running:
-            self.peak = max(self.peak, self.current())
-            time.sleep(0.1)
-
-    def stop(self) -> int:
-        self.running = False
-        self.join(timeout=2)
-        return self.peak
-
-
 class Server:
     def __init__(self, workdir: Path) -> None:
         workdir.mkdir(parents=True, exist_ok=True)
         self.replica = Replica(free_port(), workdir / f"server-{os.getpid()}.log")
         self.url = self.replica.url
-        self.watch = RssWatch(self.replica.pid)
+        self.watch = RssSampler(self.replica.pid)
         self.watch.start()
 
     def rss(self) -> int:

@@ -51,19 +51,9 @@ from st_client import StreamlitSession  # noqa: E402
 
 from deploy.replicas import Replica, free_port  # noqa: E402
 from tests.datasets.helpers import write_esl_gz  # noqa: E402
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, DRAWN_JS  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync"]
-DRAWN_JS = """() => {
-  const app = document.querySelector('[data-testid="stApp"]');
-  if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
-  if (!document.querySelector('[data-testid="stSidebar"] [data-testid="stSlider"]')) return false;
-  if (document.querySelectorAll('[data-testid="stSkeleton"]').length) return false;
-  return Array.from(document.querySelectorAll('.js-plotly-plot')).every(p => p._fullLayout);
-}"""
 USPS_VIEW = "explorer?dataset=usps&split=train&n=2000&kernel=rbf&gamma=0.0078125"
 # What the home page itself imports (app.py's router and app_pages/home.py), to compare
 # with everything the warm-up imports before the first page can run.

@@ -42,7 +42,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from shell.registry import LESSONS  # noqa: E402
-from tests.support.browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, RssSampler, Server  # noqa: E402
+from tests.support.browser import (  # noqa: E402
+    ARTIFACTS,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    DRAWN_JS,
+    RssSampler,
+    Server,
+)
 
 USPS_2000 = "dataset=usps&split=train&n=2000&kernel=poly&gamma=0.00390625&degree=3&coef0=1"
 # (dataset+kernel query, components) pairs; pages are cycled over these.
@@ -61,13 +68,6 @@ UNTHROTTLED = [
     "--disable-background-timer-throttling",
     "--disable-backgrounding-occluded-windows",
 ]
-DRAWN_JS = """() => {
-  const app = document.querySelector('[data-testid="stApp"]');
-  if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
-  if (!document.querySelector('[data-testid="stSidebar"] [data-testid="stSlider"]')) return false;
-  if (document.querySelectorAll('[data-testid="stSkeleton"]').length) return false;
-  return Array.from(document.querySelectorAll('.js-plotly-plot')).every(p => p._fullLayout);
-}"""
 TIMEOUT_MS = 300_000
 PRESSES = 3
 PRESS_TIMEOUT_MS = 20_000

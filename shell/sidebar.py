@@ -21,7 +21,13 @@ from dataclasses import replace
 import streamlit as st
 
 import datasets
-from experiments.kernel_diagnostics import GAMMA_KERNELS, REFERENCE_SHORT, round_gamma
+from experiments.kernel_diagnostics import (
+    GAMMA_KERNELS,
+    REFERENCE_SHORT,
+    feature_scale_ratio,
+    round_gamma,
+    scales_differ_message,
+)
 from kpca_core import KERNELS
 from shell import caches as compute
 from shell import state
@@ -414,3 +420,19 @@ def _suggestion_text(suggested: dict) -> str:
     kernel = suggested.get("kernel", "?")
     title = KERNELS[kernel].title if kernel in KERNELS else kernel
     return f"{title}" + (f" with {', '.join(parts)}" if parts else "")
+
+
+def standardise_hint(X, standardized: bool, *, key: str) -> None:
+    """Features on very different scales (an upload such as wine's, with proline in the
+    thousands): the kernel, and any classifier after it, sees almost only the widest. Says
+    so, with one click that ticks the sidebar's "Standardise inputs"."""
+    message = scales_differ_message(feature_scale_ratio(X), standardized)
+    if message is None:
+        return
+    text_col, button_col = st.columns([5, 1], vertical_alignment="center")
+    text_col.info(message, icon=":material/straighten:")
+    button_col.button("Standardise", key=key, on_click=_standardise, width="stretch")
+
+
+def _standardise() -> None:
+    st.session_state[K_STANDARDIZE] = True

@@ -17,7 +17,6 @@ import streamlit as st
 from sklearn.model_selection import train_test_split
 
 from experiments.checks import Check
-from experiments.kernel_diagnostics import feature_scale_ratio, scales_differ_message
 from lessons.classification import experiment as cls
 from lessons.classification import figures as figs
 from shell import findings
@@ -28,7 +27,6 @@ from shell.checks import show_check
 from shell.display import number_caption
 from shell.figures import plot_text
 from shell.memory import guard_memory
-from shell.sidebar import K_STANDARDIZE
 from shell.state import Settings, format_gamma
 
 TEST_FRACTION = 0.3
@@ -219,23 +217,6 @@ def kernel_label(settings: Settings) -> str:
 
 def split_section(split: TrainTestData) -> None:
     st.markdown(split.description)
-
-
-def scales_hint(split: TrainTestData, settings: Settings) -> None:
-    """The Explorer's hint, here too: features of very different spreads (an upload such
-    as wine's, with proline in the thousands) leave the kernel and the classifiers with
-    almost only the widest one; one click standardises them."""
-    message = scales_differ_message(feature_scale_ratio(split.X_train), settings.standardize)
-    if message is None:
-        return
-    text_col, button_col = st.columns([5, 1], vertical_alignment="center")
-    text_col.info(message, icon=":material/straighten:")
-    button_col.button("Standardise", key="cls_standardise", on_click=_standardise,
-                      width="stretch")
-
-
-def _standardise() -> None:
-    st.session_state[K_STANDARDIZE] = True
 
 
 def _delta(error: float, raw: float) -> dict:

@@ -14,7 +14,6 @@ import numpy as np
 import streamlit as st
 
 from experiments.analysis import Analysis
-from experiments.kernel_diagnostics import feature_scale_ratio, scales_differ_message
 from experiments.separability import METHOD, linear_separability
 from kpca_core import KERNELS
 from lessons.explorer.charts import (
@@ -37,7 +36,6 @@ from lessons.explorer.view_link import (
 )
 from shell import figures, findings, gamma_hint
 from shell.display import number_caption
-from shell.sidebar import K_STANDARDIZE
 from shell.state import Settings
 
 MAX_DIGITS_SHOWN = 60
@@ -216,22 +214,6 @@ def gamma_hints(place, result: Analysis, data, settings: Settings) -> None:
     if data.y is not None and len(np.unique(data.y)) >= 2:
         shown = _separability(result.projection[:, [0, 1]], data.y, (settings, (0, 1), "k"))
     gamma_hint.fill(place, settings, shown, key="hint_gamma")
-
-
-def scale_hint(data, settings: Settings) -> None:
-    """Features on very different scales: the kernel sees only the widest. One click
-    standardises them."""
-    message = scales_differ_message(feature_scale_ratio(data.X), settings.standardize)
-    if message is None:
-        return
-    text_col, button_col = st.columns([5, 1], vertical_alignment="center")
-    text_col.info(message, icon=":material/straighten:")
-    button_col.button("Standardise", key="hint_standardise", on_click=_standardise,
-                      width="stretch")
-
-
-def _standardise() -> None:
-    st.session_state[K_STANDARDIZE] = True
 
 
 def _selected_points(indices: list[int], data) -> None:

@@ -51,7 +51,7 @@ def test_a_flood_of_small_requests_stays_within_budget_and_a_bystander_keeps_mov
 def test_students_uploading_tiny_row_files_at_once_are_refused_with_memory_bounded(tmp_path):
     # Issue 27: two 20 MB files of tiny rows took a server from 252 MB to 4.5 GB and were
     # refused only after 91 s. Memory is measured on the real server with psutil (the
-    # benchmark's RssWatch); no absolute time is asserted on this shared machine.
+    # harness's RssSampler); no absolute time is asserted on this shared machine.
     bench = load_benchmark()
     (run,) = bench.main(["uploads", "--sessions", "4", "--workdir", str(tmp_path)])
     assert run["problems"] == []

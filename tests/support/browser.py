@@ -222,6 +222,17 @@ def choose(page, label: str, option: str) -> None:
     page.get_by_role("option", name=option, exact=True).click()
 
 
+# A page fully drawn, as the load benchmarks time it: the script finished, no skeletons,
+# every Plotly chart laid out (they open pages with their own browsers, not new_page).
+DRAWN_JS = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+  if (!document.querySelector('[data-testid="stSidebar"] [data-testid="stSlider"]')) return false;
+  if (document.querySelectorAll('[data-testid="stSkeleton"]').length) return false;
+  return Array.from(document.querySelectorAll('.js-plotly-plot')).every(p => p._fullLayout);
+}"""
+
+
 class RssSampler(threading.Thread):
     """Peak resident memory of a process and its children, sampled every 20 ms."""
 
@@ -234,15 +245,26 @@ class RssSampler(threading.Thread):
         self.running = True
 
     def current(self) -> int:
-        total = self.process.memory_info().rss
-        for child in self.process.children(recursive=True):
-            total += child.memory_info().rss
+        import psutil
+
+        total = 0
+        for process in (self.process, *self.process.children(recursive=True)):
+            try:
+                total += process.memory_info().rss
+            except psutil.Error:  # a child that ended between the listing and the read
+                pass
         return total
 
     def run(self) -> None:
         while self.running:
             self.peak = max(self.peak, self.current())
             time.sleep(0.02)
+
+    def stop(self) -> int:
+        """Stop sampling; the peak seen."""
+        self.running = False
+        self.join(timeout=2)
+        return self.peak
 
 
 # The menu is in the header (app.py: st.navigation(position="top")): top-level pages are
