@@ -59,7 +59,9 @@ def test_students_uploading_tiny_row_files_at_once_are_refused_with_memory_bound
     size = len(bench.TINY_ROWS_CSV)
     assert 0.95 * 20e6 < size <= 20e6
     # Each file is held as sent (the uploader's bytes) and read only up to the row limit:
-    # growth of a few file sizes, not the 2 GB per file a full parse took.
+    # a few file sizes per student, not the 2 GB per file a full parse took, on top of
+    # what the sessions and the bystander's views cost themselves (measured: ~100 MB for
+    # two students; 4 students grew 232 MB, 10 grew 282 MB).
     growth = (run["rss_peak_mb"] - run["rss_before_mb"]) * MB
-    assert growth <= 4 * 3 * size, run
+    assert growth <= 150 * MB + 4 * 3 * size, run
     assert run["bystander_during_s"]["n"] >= 1
