@@ -5,7 +5,6 @@ import streamlit as st
 from datasets import drawn
 from kpca_core import center_kernel
 from lessons.draw import view
-from shell.caches import explorer_analysis
 from shell.memory import guard_memory
 from shell.page import kernel_errors, page_data
 from shell.sidebar import current_settings, with_valid_components
@@ -37,7 +36,7 @@ if n < 3:
 
 settings = with_valid_components(settings, n)
 with kernel_errors():
-    result = explorer_analysis(settings)
+    result = view.analysis(settings)
 with kpca_col:
     view.projection(result, data, kernel=True)
 pca_col, verdict_col = st.columns(2)

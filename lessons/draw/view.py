@@ -11,17 +11,39 @@ import numpy as np
 import streamlit as st
 
 from datasets import drawn
-from experiments.analysis import Analysis
+from experiments.analysis import Analysis, analyse
 from lessons.draw import editor
 from lessons.draw.experiment import points_csv, separation, separation_sentence
 from shell import exports, figures, kernel_figures
+from shell.caches import bounded_cache, inputs, load_data
 from shell.charts import show_chart
 from shell.display import number_caption
 from shell.sidebar import apply_kernel_params, current_settings
 from shell.state import Settings
 
 PROJECTION_HEIGHT = 420  # px: about the editor's plane beside it
+# K and K̃ are sent again after every edit: one cell per point up to this many points, then
+# block means. 100² float32 cells are ~53 kB a heatmap on the wire; 300² would be ~480 kB.
+HEATMAP_SIDE = 100
 PRESET_TITLES = {"circles": "Circles", "moons": "Moons", "spiral": "Spiral"}
+
+
+def analysis(settings: Settings) -> Analysis:
+    """The Explorer's analysis of the drawing, with heatmaps of at most HEATMAP_SIDE cells.
+
+    Kept in this session (``settings`` hold drawn points: ``shell.caches.results_store``).
+    Never queued: at most ``drawn.MAX_POINTS`` points (the registry's ``KernelWork``).
+    """
+    return _analysis(settings)
+
+
+# An entry: two ≤ 100² heatmaps, ≤ 300 × 20 projections and 300 eigenvalues (< 0.3 MB).
+@bounded_cache(max_entries=4)
+def _analysis(settings: Settings) -> Analysis:
+    y = load_data(settings.dataset, settings.dataset_options).y
+    return analyse(inputs(settings), y, kernel=settings.kernel,
+                   kernel_params=settings.kernel_params(),
+                   n_components=settings.n_components, display_side=HEATMAP_SIDE)
 
 
 def _preset(name: str) -> None:
@@ -92,9 +114,12 @@ def kernel_matrices(result: Analysis, data) -> None:
         )
         with column:
             show_chart(fig, key="draw_centered" if centered else "draw_kernel", columns=2)
-    number_caption("Rows and columns sorted by class: one row and one column per point you "
-                   "drew. K̃ = K − 1ₙK − K1ₙ + 1ₙK1ₙ is K measured from the data's centre "
-                   "in feature space (red: more alike than average, blue: less).")
+    per = ("one row and one column per point you drew" if result.block_size == 1 else
+           f"one cell per block of {result.block_size} × {result.block_size} points (more "
+           f"than {HEATMAP_SIDE} points: block means)")
+    number_caption(f"Rows and columns sorted by class, {per}. K̃ = K − 1ₙK − K1ₙ + 1ₙK1ₙ "
+                   "is K measured from the data's centre in feature space (red: more alike "
+                   "than average, blue: less).")
 
 
 def spectrum(result: Analysis, settings: Settings) -> None:

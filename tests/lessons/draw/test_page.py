@@ -10,8 +10,8 @@ import pytest
 from datasets import drawn
 from kpca_core import KernelPCA
 from lessons.draw import experiment
+from lessons.draw import view as draw_view
 from lessons.new_points.experiment import split_indices
-from shell import caches
 from shell.drawn import K_POINTS
 from tests.support.apptest import assert_clean, open_app
 from tests.support.plotly_json import decode, find_chart, scatter_points
@@ -58,7 +58,9 @@ def test_presets_and_clear_replace_the_drawing_and_the_link_follows():
     assert_clean(at)
     assert at.session_state[K_POINTS] == drawn.preset_code("moons")
     assert at.query_params["points"] == drawn.preset_code("moons")
-    assert kernel_side(at) == drawn.PRESET_POINTS
+    # 120 points: K in blocks of 2 × 2 points (at most HEATMAP_SIDE cells a side).
+    assert kernel_side(at) == drawn.PRESET_POINTS // 2 <= draw_view.HEATMAP_SIDE
+    assert "one cell per block of 2 × 2 points" in text_of(at)
     assert at.select_slider(key="w_gamma").value == drawn.PRESET_GAMMA["moons"]
     at.button(key="draw_clear").click().run()
     assert_clean(at)
@@ -75,7 +77,7 @@ def test_a_bad_points_link_warns_and_shows_the_default_drawing(bad):
     assert any("Link parameter `points`" in w and "Showing the circles preset" in w
                for w in warnings), warnings
     assert all(bad[:40] not in w for w in warnings)  # the code itself is never echoed
-    assert kernel_side(at) == drawn.PRESET_POINTS
+    assert kernel_side(at) == drawn.PRESET_POINTS // 2
     assert at.query_params["points"] == drawn.default_code()
 
 
@@ -93,10 +95,9 @@ def test_edits_from_the_browser_are_checked_and_stale_ones_ignored():
 
 def test_drawn_results_stay_in_the_drawing_session():
     open_app("draw", {**LINK, "gamma": 3})
-    # Results computed from drawn points are not in the server-wide store of the Explorer's
+    # Results computed from drawn points are not in the server-wide store of the page's
     # analysis: another session finds nothing there (shell.caches.results_store).
-    assert not [key for key in caches.explorer_analysis.server_store._values
-                if dict(key)["settings"].dataset == "drawn"]
+    assert len(draw_view._analysis.server_store) == 0
 
 
 def test_component_maps_of_a_drawing_are_kernel_pca_of_its_points():
