@@ -45,7 +45,7 @@ with pca_col:
 with verdict_col:
     view.separability(result, data)
 
-st.subheader("K and K̃, one row per point you drew")
+st.subheader("K and K̃ of your points")
 view.kernel_matrices(result, data)
 st.subheader("The spectrum of K̃")
 view.spectrum(result, settings)
