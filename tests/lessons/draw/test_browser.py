@@ -10,7 +10,13 @@ import re
 
 import pytest
 
-from tests.support.browser import assert_no_exception, shot, wait_for_title, wait_until_idle
+from tests.support.browser import (
+    assert_no_exception,
+    new_page,
+    shot,
+    wait_for_title,
+    wait_until_idle,
+)
 
 PLANE = "svg.plane"  # inside the component's shadow root: Playwright's CSS pierces it
 
@@ -78,3 +84,25 @@ def test_clicks_on_the_plane_become_points_that_kernel_pca_follows(server, page)
     assert points_in(page, "Kernel PCA: 6 points") == 6
     assert_no_exception(page)
     shot(page, "draw-clicked-1280x800")
+
+
+@pytest.mark.browser
+def test_taps_on_a_phone_add_points(server, browser):
+    page = new_page(browser, viewport={"width": 390, "height": 844}, has_touch=True,
+                    is_mobile=True)
+    try:
+        page.goto(f"{server.url}/draw")
+        wait_until_idle(page, min_charts=5)
+        page.get_by_role("button", name="Clear").click()
+        page.get_by_text("0 points so far").wait_for()
+        page.locator(PLANE).scroll_into_view_if_needed()
+        for i, (fx, fy) in enumerate([(0.2, 0.3), (0.5, 0.6), (0.7, 0.2)]):
+            box = page.locator(PLANE).bounding_box()
+            page.touchscreen.tap(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
+            page.locator(".status").get_by_text(f"{i + 1} of at most 300 points").wait_for()
+            wait_until_idle(page)
+        wait_for_title(page, "Kernel matrix K (3 × 3)")
+        assert points_in(page, "Kernel PCA: 3 points") == 3
+        assert_no_exception(page)
+    finally:
+        page.context.close()
