@@ -13,9 +13,8 @@ from shell.source import show_source
 st.title("Draw your own data")
 st.write(
     "Put points of up to three classes on the plane, move them, erase them, or start from "
-    "a shape: kernel PCA of your points, next to linear PCA, follows every edit. The "
-    "kernel, γ and the components are in the sidebar; the other pages of the Geometry "
-    "menu show the same points ('Drawn on the Draw page' in the sidebar)."
+    "a shape: kernel PCA of your points follows every edit, beside linear PCA. The Explorer, "
+    "Component maps, New points and Choosing γ show them too ('Drawn on the Draw page')."
 )
 
 settings = current_settings()

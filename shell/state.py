@@ -188,7 +188,8 @@ def settings_from_query(query: Mapping[str, Any]) -> tuple[Settings, list[str]]:
     warnings: list[str] = []
     catalogue = datasets.available()
 
-    dataset = query.get(Q_DATASET, DEFAULT_DATASET)
+    # A drawing's points name their dataset (a link typed by hand may leave it out).
+    dataset = query.get(Q_DATASET, DRAWN if Q_POINTS in query else DEFAULT_DATASET)
     if dataset == CSV:
         warnings.append(
             "This link was made with an uploaded CSV file, which links cannot carry; showing "

@@ -52,6 +52,12 @@ def test_the_page_shows_kernel_pca_of_the_drawn_points_from_a_link():
     assert at.query_params["points"] == CODE
 
 
+def test_a_typed_link_with_points_alone_opens_the_drawing():
+    at = open_app("component_maps", {"points": CODE})
+    assert_clean(at)
+    assert at.query_params["dataset"] == "drawn" and at.query_params["points"] == CODE
+
+
 def test_presets_and_clear_replace_the_drawing_and_the_link_follows():
     at = open_app("draw", LINK)
     at.button(key="draw_preset_moons").click().run()
