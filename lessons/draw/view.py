@@ -1,8 +1,9 @@
 """The Draw page's sections: the editor with its presets, then kernel PCA of the drawing.
 
-The analysis is the Explorer's (``shell.caches.explorer_analysis``, keyed by the settings,
-which hold the drawn points' code, and kept in this session: ``shell.caches.results_store``);
-the figures are the ones every page shares (``shell.figures``, ``shell.kernel_figures``).
+The analysis is the Explorer's function (``experiments.analysis.analyse``) with smaller
+heatmaps, cached by the settings, which hold the drawn points' code, in this session only
+(``shell.caches.results_store``); the figures are the ones every page shares
+(``shell.figures``, ``shell.kernel_figures``).
 """
 
 from __future__ import annotations
@@ -28,18 +29,14 @@ HEATMAP_SIDE = 100
 PRESET_TITLES = {"circles": "Circles", "moons": "Moons", "spiral": "Spiral"}
 
 
+# An entry: two ≤ 100² heatmaps, ≤ 300 × 20 projections and 300 eigenvalues (< 0.3 MB).
+@bounded_cache(max_entries=4)
 def analysis(settings: Settings) -> Analysis:
     """The Explorer's analysis of the drawing, with heatmaps of at most HEATMAP_SIDE cells.
 
     Kept in this session (``settings`` hold drawn points: ``shell.caches.results_store``).
     Never queued: at most ``drawn.MAX_POINTS`` points (the registry's ``KernelWork``).
     """
-    return _analysis(settings)
-
-
-# An entry: two ≤ 100² heatmaps, ≤ 300 × 20 projections and 300 eigenvalues (< 0.3 MB).
-@bounded_cache(max_entries=4)
-def _analysis(settings: Settings) -> Analysis:
     y = load_data(settings.dataset, settings.dataset_options).y
     return analyse(inputs(settings), y, kernel=settings.kernel,
                    kernel_params=settings.kernel_params(),

@@ -103,7 +103,7 @@ def test_drawn_results_stay_in_the_drawing_session():
     open_app("draw", {**LINK, "gamma": 3})
     # Results computed from drawn points are not in the server-wide store of the page's
     # analysis: another session finds nothing there (shell.caches.results_store).
-    assert len(draw_view._analysis.server_store) == 0
+    assert len(draw_view.analysis.server_store) == 0
 
 
 def test_component_maps_of_a_drawing_are_kernel_pca_of_its_points():
