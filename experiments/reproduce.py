@@ -143,6 +143,8 @@ def _title(dataset: str, options: Mapping[str, Any], data: datasets.Dataset) -> 
     n, d = data.X.shape
     if dataset == "csv":
         return f"your uploaded CSV file ({n:,} rows, {d} numeric columns)"
+    if dataset not in datasets.available():  # points drawn on the Draw page
+        return f"points drawn by hand ({n:,} points in the plane)"
     shown = ", ".join(f"{k} = {_literal(v)}" for k, v in sorted(options.items()))
     title = datasets.available()[dataset].title
     return f"{title} ({shown})" if shown else title

@@ -36,9 +36,9 @@ from experiments.analysis import (
     standardized,
 )
 from experiments.kernel_diagnostics import reference_gamma
-from shell import costs, uploads
+from shell import costs, drawn, uploads
 from shell.admission import holds_turn, queued
-from shell.state import CSV, Settings
+from shell.state import CSV, DRAWN, Settings
 
 
 class BoundedStore:
@@ -149,6 +149,8 @@ def load_data(dataset: str, options: tuple[tuple[str, object], ...]) -> datasets
     """
     if dataset == CSV:
         return uploads.session_upload(options).data
+    if dataset == DRAWN:  # decoded from the options, the points themselves (≤ 300)
+        return drawn.drawn_data(options)
     return _load_builtin(dataset, options)
 
 
@@ -173,6 +175,12 @@ def inputs(settings: Settings) -> np.ndarray:
             X.setflags(write=False)
             upload.standardized_X = X
         return upload.standardized_X if settings.standardize else upload.data.X
+    if settings.dataset == DRAWN:
+        X = drawn.drawn_data(settings.dataset_options).X
+        if settings.standardize:
+            X = standardized(X)
+            X.setflags(write=False)
+        return X
     if settings.standardize:
         return _standardized_builtin(settings.dataset, settings.dataset_options)
     return _load_builtin(settings.dataset, settings.dataset_options).X
@@ -191,12 +199,15 @@ def results_store(server: BoundedStore, settings: Settings) -> BoundedStore:
     and projections holding its rows leave the server with the session (or with the
     upload, when a new file replaces it).
     """
-    if settings.dataset != CSV:
+    if settings.dataset == CSV:
+        held = uploads.session_upload(settings.dataset_options).results
+    elif settings.dataset == DRAWN:  # drawn points: the session's, like an upload
+        held = drawn.session_results()
+    else:
         return server
-    upload = uploads.session_upload(settings.dataset_options)
-    store = upload.results.get(id(server))
+    store = held.get(id(server))
     if store is None:
-        store = upload.results[id(server)] = BoundedStore(
+        store = held[id(server)] = BoundedStore(
             max_entries=min(server.max_entries, SESSION_RESULTS_MAX)
         )
     return store

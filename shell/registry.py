@@ -153,6 +153,16 @@ LESSONS: tuple[Lesson, ...] = (
         work=KernelWork(lambda n: n - round(0.25 * n)),  # the training part
     ),
     Lesson(
+        "app_pages/draw.py",
+        "Draw your own data",
+        ":material/draw:",
+        "Click points of two or three classes onto a plane (or start from circles, moons, "
+        "a spiral) and watch K, K̃, the spectrum and the projections follow every edit.",
+        section="Geometry",
+        work=KernelWork(300, unqueued_because="at most MAX_POINTS (300) drawn points: "
+                        "always small"),
+    ),
+    Lesson(
         "app_pages/choosing_gamma.py",
         "Choosing γ",
         ":material/tune:",

@@ -30,7 +30,7 @@ from experiments.kernel_diagnostics import (
 )
 from kpca_core import KERNELS
 from shell import caches as compute
-from shell import state
+from shell import drawn, state
 from shell.csv_controls import csv_controls
 from shell.display import PROJECTOR_KEY
 from shell.state import Settings
@@ -127,7 +127,7 @@ def _follow_data(previous: tuple, current: tuple, dataset: str, options: dict,
         new = round_gamma(old * new_reference / old_reference)
         why = "standardising the inputs" if standardize else "undoing the standardisation"
     else:
-        suggested = None if standardize else state.dataset_gamma(dataset, kernel)
+        suggested = None if standardize else state.dataset_gamma(dataset, kernel, options)
         new = suggested if suggested is not None else round_gamma(new_reference)
         why = "the new data" if dataset != state.CSV else "the uploaded file"
     new = min(max(new, state.GAMMA_MIN), state.GAMMA_MAX)
@@ -149,6 +149,8 @@ def settings_sidebar(page_path: str = "") -> Settings:
     """
     ss = st.session_state
     _read_link_once()
+    if page_path == drawn.DRAW_PAGE:  # the Draw page shows what is drawn, always
+        ss[K_DATASET] = state.DRAWN
     # Streamlit forgets the state of a widget that was not drawn in a run (e.g. γ
     # while the linear kernel is chosen). Re-committing keeps every value for later.
     for key in [k for k in ss if isinstance(k, str) and k.startswith("w_")]:
@@ -156,7 +158,7 @@ def settings_sidebar(page_path: str = "") -> Settings:
 
     catalogue = datasets.available()
     with st.sidebar:
-        dataset, options, standardize = _data_controls(catalogue)
+        dataset, options, standardize = _data_controls(catalogue, page_path)
         kernel, params = _kernel_controls(dataset, options, standardize)
         n_components = _components_control()
         if dataset in catalogue:
@@ -215,18 +217,21 @@ def _read_link_once() -> None:
     ss[_LINK_WARNINGS] = (from_link, warnings)
 
 
-def _data_controls(catalogue: dict) -> tuple[str, dict, bool]:
+def _data_controls(catalogue: dict, page_path: str = "") -> tuple[str, dict, bool]:
     """The dataset, its options (an upload's, or the sample's values) and standardising."""
     st.subheader("Data")
     dataset = st.selectbox(
         "Dataset",
-        [*catalogue, state.CSV],
-        format_func=lambda name: catalogue[name].title if name in catalogue else state.CSV_TITLE,
+        [*catalogue, state.CSV, state.DRAWN],
+        format_func=lambda name: catalogue[name].title if name in catalogue
+        else {state.CSV: state.CSV_TITLE, state.DRAWN: state.DRAWN_TITLE}[name],
         key=K_DATASET,
         filter_mode=None,  # no typing: a tap on a phone opens the list, not the keyboard
     )
     if dataset == state.CSV:
         options = dict(csv_controls())
+    elif dataset == state.DRAWN:
+        options = dict(drawn.drawn_controls(page_path))
     else:
         info = catalogue[dataset]
         st.caption(info.summary)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import datasets
+from datasets import drawn
 from experiments.kernel_diagnostics import format_gamma, format_ratio
 from kpca_core import KERNELS
 from shell.registry import LESSONS
@@ -28,6 +29,9 @@ DEFAULT_DATASET = "circles"
 # An uploaded file: not in datasets.available(), cannot travel in a link.
 CSV = "csv"
 CSV_TITLE = "Your own CSV"
+# Points drawn on the Draw page: they travel in the link as one option, their code
+# (datasets.drawn), so the settings (every cache key) hold the drawn data themselves.
+DRAWN, DRAWN_TITLE, Q_POINTS = "drawn", "Drawn on the Draw page", "points"
 DEFAULT_KERNEL = "rbf"
 
 # Kernel parameter ranges offered by the sidebar and accepted from a link.
@@ -94,6 +98,8 @@ class Settings:
 def default_options(dataset: str) -> tuple[tuple[str, Any], ...]:
     if dataset == CSV:
         return ()
+    if dataset == DRAWN:
+        return ((Q_POINTS, drawn.default_code()),)
     info = datasets.available()[dataset]
     return tuple(sorted((opt.name, _typed(opt, opt.default)) for opt in info.options))
 
@@ -116,8 +122,13 @@ def default_settings(dataset: str = DEFAULT_DATASET) -> Settings:
     return with_suggested_kernel(base)
 
 
-def dataset_gamma(dataset: str, kernel: str) -> float | None:
-    """The γ a built-in dataset suggests for ``kernel`` (None: no suggestion for it)."""
+def dataset_gamma(dataset: str, kernel: str, options: Mapping[str, Any] | None = None
+                  ) -> float | None:
+    """The γ a built-in dataset suggests for ``kernel`` (None: no suggestion for it); for
+    drawn points (their ``options``), the γ of the preset they still are, if any."""
+    if dataset == DRAWN:
+        code = (options or {}).get(Q_POINTS)
+        return drawn.preset_gamma(code) if kernel == "rbf" and code else None
     info = datasets.available().get(dataset)
     if info is None:
         return None
@@ -177,14 +188,15 @@ def settings_from_query(query: Mapping[str, Any]) -> tuple[Settings, list[str]]:
     warnings: list[str] = []
     catalogue = datasets.available()
 
-    dataset = query.get(Q_DATASET, DEFAULT_DATASET)
+    # A drawing's points name their dataset (a link typed by hand may leave it out).
+    dataset = query.get(Q_DATASET, DRAWN if Q_POINTS in query else DEFAULT_DATASET)
     if dataset == CSV:
         warnings.append(
             "This link was made with an uploaded CSV file, which links cannot carry; showing "
             f"`{DEFAULT_DATASET}` instead. Choose '{CSV_TITLE}' in the sidebar and upload it."
         )
         dataset = DEFAULT_DATASET
-    elif dataset not in catalogue:
+    elif dataset not in catalogue and dataset != DRAWN:
         warnings.append(
             f"The link asks for dataset {quoted(dataset)}, which does not exist; showing "
             f"`{DEFAULT_DATASET}` instead. Known datasets: {', '.join(catalogue)}."
@@ -193,7 +205,13 @@ def settings_from_query(query: Mapping[str, Any]) -> tuple[Settings, list[str]]:
     settings = default_settings(dataset)
 
     options = dict(settings.dataset_options)
-    for opt in catalogue[dataset].options:
+    if dataset == DRAWN and Q_POINTS in query:
+        points, problem = parse_points(query[Q_POINTS])
+        if problem:
+            warnings.append(f"Link parameter `{Q_POINTS}`: {problem}")
+        else:
+            options[Q_POINTS] = points
+    for opt in catalogue[dataset].options if dataset in catalogue else ():
         if opt.name in query:
             value, problem = parse_option(opt, query[opt.name])
             if problem:
@@ -237,7 +255,7 @@ def settings_from_query(query: Mapping[str, Any]) -> tuple[Settings, list[str]]:
             warnings.append(
                 f"Link parameter `{Q_STANDARDIZE}` should be 1 or 0, not {quoted(raw)}.")
 
-    known = {Q_DATASET, Q_KERNEL, Q_COMPONENTS, Q_STANDARDIZE, Q_PROJECTOR, *Q_PARAMS}
+    known = {Q_DATASET, Q_KERNEL, Q_COMPONENTS, Q_STANDARDIZE, Q_PROJECTOR, Q_POINTS, *Q_PARAMS}
     known |= {name for names in PAGE_PARAMS.values() for name in names}
     known |= {opt.name for info in catalogue.values() for opt in info.options}
     unknown = sorted(set(query) - known)
@@ -270,6 +288,17 @@ def parse_option(opt: datasets.Option, raw: Any) -> tuple[Any, str | None]:
         return _parse_int(text, opt.low, opt.high)
     value, problem = _parse_float(text, opt.low, opt.high)
     return (None, problem) if problem else (float(value), None)
+
+
+def parse_points(raw: Any) -> tuple[str | None, str | None]:
+    """Drawn points from a link: their canonical code, or (None, what was wrong and what is
+    shown instead). Nothing of the code is repeated: it is long, and made of random letters."""
+    try:
+        X, y = drawn.decode(raw)
+    except drawn.DrawnError as error:
+        return None, (f"{error} Showing the {drawn.DEFAULT_PRESET} preset instead; draw "
+                      "your own on the Draw page.")
+    return drawn.encode(X, y), None
 
 
 def parse_gamma(raw: Any) -> tuple[float | None, str | None]:

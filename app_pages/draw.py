@@ -1,0 +1,52 @@
+"""Draw your own data: click points onto a plane, and watch kernel PCA follow each edit."""
+
+import streamlit as st
+
+from datasets import drawn
+from kpca_core import center_kernel
+from lessons.draw import view
+from shell.memory import guard_memory
+from shell.page import kernel_errors, page_data
+from shell.sidebar import current_settings, with_valid_components
+from shell.source import show_source
+
+st.title("Draw your own data")
+st.write(
+    "Put points of up to three classes on the plane, move them, erase them, or start from "
+    "a shape: kernel PCA of your points follows every edit, beside linear PCA. The Explorer, "
+    "Component maps, New points and Choosing γ show them too ('Drawn on the Draw page')."
+)
+
+settings = current_settings()
+# Guarded at the most points a drawing can have: no edit can be refused halfway.
+guard_memory(drawn.MAX_POINTS, copies=2)
+data = page_data(settings)
+
+view.starting_points()
+draw_col, kpca_col = st.columns(2)
+with draw_col:
+    view.drawing(data)
+n = len(data.X)
+if n < 3:
+    kpca_col.info(f"{n} point{'s' if n != 1 else ''} so far: kernel PCA needs at least 3. "
+                  "Click the plane to add some, or start from a shape above.",
+                  icon=":material/draw:")
+    st.stop()
+
+settings = with_valid_components(settings, n)
+with kernel_errors():
+    result = view.analysis(settings)
+with kpca_col:
+    view.projection(result, data, kernel=True)
+pca_col, verdict_col = st.columns(2)
+with pca_col:
+    view.projection(result, data, kernel=False)
+with verdict_col:
+    view.separability(result, data)
+
+st.subheader("K and K̃ of your points")
+view.kernel_matrices(result, data)
+st.subheader("The spectrum of K̃")
+view.spectrum(result, settings)
+
+show_source(center_kernel, label="The kpca_core code behind these pictures")

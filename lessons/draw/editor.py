@@ -1,0 +1,80 @@
+"""The Draw page's editor: a Streamlit custom component (``st.components.v2``) around
+``editor.js``, a plane to click, tap, drag or type points onto.
+
+``st.components.v2`` (Streamlit ≥ 1.50) mounts inline JavaScript and CSS in the app's own
+page, with no iframe and no build step; the JS file ships in this folder, nothing is
+fetched from elsewhere. Data flows both ways:
+
+* Python → browser: the session's points, with a revision number that changes only when
+  Python replaces them (a preset, Clear);
+* browser → Python: every edit sends all points as the trigger ``edit``. The callback
+  (:func:`_on_edit`, run before the next rerun draws the sidebar) checks them
+  (``experiment.read_edit``) and makes them the session's drawing, or keeps the drawing and
+  says what was wrong.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import streamlit as st
+
+from datasets import drawn
+from lessons.draw.experiment import read_edit
+from shell import drawn as drawn_source
+from shell.figures import PALETTE
+
+HERE = Path(__file__).parent
+K_EDITOR = "draw_editor"
+_REVISION, _PROBLEM = "_kpca_draw_revision", "_kpca_draw_problem"
+
+_mount = st.components.v2.component(
+    "kpca_draw_editor",
+    js=(HERE / "editor.js").read_text(encoding="utf-8"),
+    css=(HERE / "editor.css").read_text(encoding="utf-8"),
+)
+
+
+def revision() -> int:
+    return st.session_state.setdefault(_REVISION, 0)
+
+
+def replace_points(X: np.ndarray, y: np.ndarray) -> None:
+    """New points from Python (a callback): the editor reloads them (a new revision)."""
+    drawn_source.set_points(X, y)
+    st.session_state[_REVISION] = revision() + 1
+    st.session_state.pop(_PROBLEM, None)
+
+
+def _on_edit() -> None:
+    value = (st.session_state.get(K_EDITOR) or {}).get("edit")
+    try:
+        points = read_edit(value, revision())
+    except drawn.DrawnError as error:
+        # Reload the drawing the session holds into the editor, and say why.
+        st.session_state[_PROBLEM] = f"That edit could not be used: {error}"
+        st.session_state[_REVISION] = revision() + 1
+        return
+    if points is not None:
+        drawn_source.set_points(*points)
+        st.session_state.pop(_PROBLEM, None)
+
+
+def editor(X: np.ndarray, y: np.ndarray) -> None:
+    """Draw the editor holding the points ``X``, ``y`` (the session's drawing)."""
+    problem = st.session_state.get(_PROBLEM)
+    if problem:
+        st.warning(problem, icon=":material/draw:")
+    _mount(
+        key=K_EDITOR,
+        data={
+            "rev": revision(),
+            "points": drawn.as_browser_points(X, y),
+            "limit": drawn.LIMIT,
+            "max": drawn.MAX_POINTS,
+            "names": list(drawn.CLASS_NAMES),
+            "colours": list(PALETTE[: len(drawn.CLASS_NAMES)]),
+        },
+        on_edit_change=_on_edit,
+    )

@@ -1,0 +1,131 @@
+"""The Draw page's sections: the editor with its presets, then kernel PCA of the drawing.
+
+The analysis is the Explorer's function (``experiments.analysis.analyse``) with smaller
+heatmaps, cached by the settings, which hold the drawn points' code, in this session only
+(``shell.caches.results_store``); the figures are the ones every page shares
+(``shell.figures``, ``shell.kernel_figures``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from datasets import drawn
+from experiments.analysis import Analysis, analyse
+from lessons.draw import editor
+from lessons.draw.experiment import points_csv, separation, separation_sentence
+from shell import exports, figures, kernel_figures
+from shell.caches import bounded_cache, inputs, load_data
+from shell.charts import show_chart
+from shell.display import number_caption
+from shell.sidebar import apply_kernel_params, current_settings
+from shell.state import Settings
+
+PROJECTION_HEIGHT = 420  # px: about the editor's plane beside it
+# K and K̃ are sent again after every edit: one cell per point up to this many points, then
+# block means. 100² float32 cells are ~53 kB a heatmap on the wire; 300² would be ~480 kB.
+HEATMAP_SIDE = 100
+PRESET_TITLES = {"circles": "Circles", "moons": "Moons", "spiral": "Spiral"}
+
+
+# An entry: two ≤ 100² heatmaps, ≤ 300 × 20 projections and 300 eigenvalues (< 0.3 MB).
+@bounded_cache(max_entries=4)
+def analysis(settings: Settings) -> Analysis:
+    """The Explorer's analysis of the drawing, with heatmaps of at most HEATMAP_SIDE cells.
+
+    Kept in this session (``settings`` hold drawn points: ``shell.caches.results_store``).
+    Never queued: at most ``drawn.MAX_POINTS`` points (the registry's ``KernelWork``).
+    """
+    y = load_data(settings.dataset, settings.dataset_options).y
+    return analyse(inputs(settings), y, kernel=settings.kernel,
+                   kernel_params=settings.kernel_params(),
+                   n_components=settings.n_components, display_side=HEATMAP_SIDE)
+
+
+def _preset(name: str) -> None:
+    editor.replace_points(*drawn.preset(name))
+    if current_settings().kernel == "rbf":  # the shape's own γ (another kernel: kept)
+        apply_kernel_params(drawn.PRESET_GAMMA[name])
+
+
+def _clear() -> None:
+    editor.replace_points(np.empty((0, 2)), np.empty(0, dtype=np.int64))
+
+
+def starting_points() -> None:
+    """Presets and Clear: each replaces the drawing (the editor reloads it)."""
+    with st.container(horizontal=True, key="draw_presets"):
+        for name in drawn.PRESETS:
+            st.button(PRESET_TITLES[name], key=f"draw_preset_{name}", on_click=_preset,
+                      args=(name,), icon=":material/scatter_plot:",
+                      help=f"Start again from {drawn.PRESET_POINTS} points in this shape; "
+                      f"with the RBF kernel, γ = {drawn.PRESET_GAMMA[name]:g}, where it "
+                      "separates best.")
+        st.button("Clear", key="draw_clear", on_click=_clear, icon=":material/delete:")
+
+
+def drawing(data) -> None:
+    """The editor with the session's points, and how to take them away."""
+    editor.editor(data.X, data.y)
+    exports.csv_download("These points (CSV)", points_csv(data.X, data.y), "drawn-points")
+    st.caption("The address bar holds your drawing (the link parameter `points`): copy it "
+               "to share it. The CSV opens with 'Your own CSV' in the sidebar, its label "
+               "column 'class'.")
+
+
+def _class_names(data) -> list[str]:
+    return [figures.class_name(data.target_names, int(c), data.y) for c in np.unique(data.y)]
+
+
+def projection(result: Analysis, data, *, kernel: bool) -> None:
+    Z = result.projection[:, :2] if kernel else result.pca_projection[:, :2]
+    name = "Kernel PCA" if kernel else "Linear PCA"
+    fig = figures.point_scatter(
+        Z, data.y, data.target_names,
+        title=f"{name}: {len(Z)} points on components 1 and 2",
+        axis_titles=("component 1", "component 2"), height=PROJECTION_HEIGHT,
+    )
+    show_chart(fig, key="draw_kpca" if kernel else "draw_pca", columns=2)
+
+
+def separability(result: Analysis, data) -> None:
+    sentence = separation_sentence(separation(result, data.y))
+    if sentence is None:
+        number_caption("Draw at least two points in each of two classes to score how well "
+                       "a straight line separates them in each projection.")
+    else:
+        number_caption(sentence)
+
+
+def kernel_matrices(result: Analysis, data) -> None:
+    left, right = st.columns(2)
+    for column, centered in ((left, False), (right, True)):
+        matrix = result.centered_display if centered else result.kernel_display
+        name = "Centred K̃" if centered else "Kernel matrix K"
+        fig = kernel_figures.kernel_heatmap(
+            matrix, result.class_sizes, _class_names(data), centered=centered,
+            block_size=result.block_size,
+            title=f"{name} ({matrix.shape[0]} × {matrix.shape[0]})",
+            point_index=result.order,
+        )
+        with column:
+            show_chart(fig, key="draw_centered" if centered else "draw_kernel", columns=2)
+    per = ("one row and one column per point you drew" if result.block_size == 1 else
+           f"one cell per block of {result.block_size} × {result.block_size} points (more "
+           f"than {HEATMAP_SIDE} points: block means)")
+    number_caption(f"Rows and columns sorted by class, {per}. K̃ = K − 1ₙK − K1ₙ + 1ₙK1ₙ "
+                   "is K measured from the data's centre in feature space (red: more alike "
+                   "than average, blue: less).")
+
+
+def spectrum(result: Analysis, settings: Settings) -> None:
+    fig = kernel_figures.spectrum_figure(
+        result.eigenvalues, result.eigenvalue_ranks, result.explained_ratio,
+        result.pca_ratio, n_components=settings.n_components, negative=result.negative,
+    )
+    show_chart(fig, key="draw_spectrum")
+    share = float(np.sum(result.explained_ratio[:2]))
+    number_caption(f"The first two kernel principal components (the chart at the top) hold "
+                   f"{share:.0%} of the variance in feature space; linear PCA's two hold all "
+                   "of the plane's.")
