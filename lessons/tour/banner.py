@@ -14,8 +14,8 @@ from __future__ import annotations
 import streamlit as st
 
 from lessons.tour.view import STEPS
-from shell import findings
-from shell.sidebar import apply_settings
+from shell import findings, predict
+from shell.sidebar import apply_settings, current_settings
 
 TOUR_VIEW = "tour_view"  # the step whose view is open, while the tour drives the views
 TOUR_STEP = "tour_step"  # the tour page's own step (app_pages/tour.py)
@@ -50,6 +50,11 @@ def _go_to_tour() -> None:
     st.session_state[_GO] = (f"app_pages/{TOUR_PAGE}.py", None)
 
 
+def tally_id(number: int) -> str:
+    """Step ``number``'s question in the class tally."""
+    return f"tour{number}"
+
+
 def _url_path(page: str) -> str:
     return page.rsplit("/", 1)[-1].removesuffix(".py")
 
@@ -82,6 +87,8 @@ def start(url_path: str):
     with st.container(border=True, key="tour_prompt"):
         st.caption(f"Guided tour · step {number} of {len(STEPS)} · {step.title}")
         st.markdown(f"**{step.question}**")
+        if step.check:  # each student's prediction first (the view waits for it)
+            predict.ask(step.check, current_settings(), tally_id=tally_id(number))
         with st.expander("What to look for", icon=":material/visibility:"):
             st.write(step.look_for)
             slot = st.empty()
