@@ -72,7 +72,8 @@ def _question(question_id: str, key: tuple, _settings: Settings) -> Question | N
     return build(question_id, inputs(_settings), data.y, _settings)
 
 
-def _live_question(question_id: str, settings: Settings) -> Question | None:
+def live_question(question_id: str, settings: Settings) -> Question | None:
+    """The question as asked for ``settings`` (cached), or None where it does not apply."""
     try:
         return _question(question_id, astuple(settings), settings)
     except Exception:  # noqa: BLE001 - no data (an upload missing): the page says why
@@ -111,7 +112,7 @@ def ask(question_id: str, settings: Settings, *, tally_id: str | None = None) ->
     """
     if mode() == OFF:
         return
-    question = _live_question(question_id, settings)
+    question = live_question(question_id, settings)
     if question is None:
         return
     if tally_id is not None:

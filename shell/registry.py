@@ -96,6 +96,9 @@ LESSONS: tuple[Lesson, ...] = (
         "view, then what to look for. For lecturers.",
         link_params=("step",),
     ),
+    Lesson("app_pages/class_tally.py", "Class tally", ":material/how_to_vote:",
+           "For lecturers: a class code and QR code for the room, and the students' "
+           "predictions counted live."),
     Lesson(
         "app_pages/explorer.py",
         "Explorer",
