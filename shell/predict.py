@@ -28,7 +28,7 @@ from shell.questions import Question, build
 from shell.registry import LESSONS
 from shell.state import Q_QUESTIONS, Settings
 
-QUESTIONS_KEY = "questions_mode"
+QUESTIONS_KEY = "w_questions"  # w_: the sidebar keeps it across pages
 TOUR, ALL, OFF = "tour", "all", "off"
 MODES = {TOUR: "Tour", ALL: "Every page", OFF: "Off"}
 _FROM_LINK = {"tour": TOUR, "all": ALL, "1": ALL, "on": ALL, "0": OFF, "off": OFF}

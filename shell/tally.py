@@ -29,11 +29,12 @@ replica (README, "A live class tally").
 
 from __future__ import annotations
 
+import os
 import secrets
 import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 
 # Letters and digits that cannot be mistaken for each other on a projector (no 0/O,
 # 1/I/L, 5/S, 2/Z, 8/B): 25 symbols, so 6 of them make 244 million codes.
@@ -60,6 +61,17 @@ class Limits:
     max_question_id: int = 40  # characters
     idle_expiry_s: float = 3 * 3600
     max_age_s: float = 12 * 3600
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] = os.environ) -> Limits:
+        """The defaults, or ``KPCA_TALLY_MAX_CLASSES`` / ``KPCA_TALLY_MAX_STUDENTS`` (a
+        server's operator; the tests start a server with small limits)."""
+        limits = cls()
+        for name, field_name in (("CLASSES", "max_classes"), ("STUDENTS", "max_students")):
+            raw = environ.get(f"KPCA_TALLY_MAX_{name}", "")
+            if raw.isdigit() and int(raw) > 0:
+                limits = replace(limits, **{field_name: int(raw)})
+        return limits
 
 
 @dataclass(frozen=True)
@@ -225,4 +237,4 @@ class TallyStore:
         return now
 
 
-STORE = TallyStore()  # the server process's classes (one per process: see above)
+STORE = TallyStore(Limits.from_env())  # the server process's classes (one per process: see above)

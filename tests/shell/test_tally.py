@@ -133,3 +133,8 @@ def test_concurrent_students_are_each_counted_once():
         (final.count(o), final.count(o) if o == 1 else 0) for o in range(3)]
     assert store.students(code, key) == 8
     assert list(store.tally(other, other_key)) == ["r"]
+
+
+def test_an_operator_sets_the_limits_from_the_environment():
+    limits = Limits.from_env({"KPCA_TALLY_MAX_CLASSES": "3", "KPCA_TALLY_MAX_STUDENTS": "x"})
+    assert (limits.max_classes, limits.max_students) == (3, Limits().max_students)

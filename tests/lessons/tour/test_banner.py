@@ -20,7 +20,7 @@ def answer(at) -> str:
 
 
 def open_from_tour(number: int):
-    at = open_app("tour", {"step": number})
+    at = open_app("tour", {"step": number, "questions": "off"})  # the answers: test_predict.py
     at.button(key="tour_open").click().run()
     assert_clean(at)
     # AppTest draws the page st.switch_page went to, but runs its own current page on the
