@@ -103,8 +103,9 @@ def _widget_value(kind: str, element) -> tuple[Any, list[str], bool]:
         options = list(element.options)
         if element.set_value:
             return element.raw_value, options, False
-        return (options[element.default] if 0 <= element.default < len(options) else None,
-                options, False)
+        # index=None: no default at all (not option 0), and nothing is sent for it.
+        chosen = element.default if element.HasField("default") else -1
+        return (options[chosen] if 0 <= chosen < len(options) else None, options, False)
     if kind == "checkbox":
         return bool(element.value if element.set_value else element.default), [], False
     if kind == "button_group":
