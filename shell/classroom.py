@@ -10,17 +10,28 @@ server's :data:`shell.tally.STORE`.
 
 from __future__ import annotations
 
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 import streamlit as st
 
 from shell import locks
+from shell.registry import HOME, LESSONS
 from shell.state import Q_CLASS
 from shell.tally import STORE, TallyRefused, new_token, normalise_code
 
 _TOKEN, _CODE, _MESSAGE = "_class_token", "_class_code", "_class_message"
 _STARTED = "_class_started"
 JOIN_KEY = "class_join_code"
+
+
+def app_url() -> str:
+    """The app's address as the browser sees it, without the page's path (a class link
+    must work from wherever the lecturer opened the page)."""
+    parts = urlsplit(st.context.url or "http://localhost:8501")
+    url = f"{parts.scheme}://{parts.netloc}{parts.path}".rstrip("/")  # no query, no #
+    head, _, last = url.rpartition("/")
+    pages = {lesson.url_path for lesson in LESSONS} | {HOME.url_path}
+    return head if last in pages and "//" in head else url
 
 
 def _token() -> str:
@@ -115,5 +126,4 @@ def sidebar_box(page_path: str, query: dict[str, str]) -> None:
         if message := st.session_state.get(_MESSAGE):
             st.warning(message, icon=":material/groups:")
         st.markdown("**Focused link** (for homework or an exercise)")
-        base = (st.context.url or "").rstrip("/")
-        locks.link_maker(query, f"{base}/{quote(page_path)}" if page_path else base)
+        locks.link_maker(query, f"{app_url()}/{quote(page_path)}" if page_path else app_url())

@@ -33,6 +33,8 @@ TOUR, ALL, OFF = "tour", "all", "off"
 MODES = {TOUR: "Tour", ALL: "Every page", OFF: "Off"}
 _FROM_LINK = {"tour": TOUR, "all": ALL, "1": ALL, "on": ALL, "0": OFF, "off": OFF}
 SKIPPED = -1
+# Streamlit's own icons: an emoji font is not on every projector's machine.
+RIGHT, WRONG = ":green[:material/check_circle:]", ":red[:material/cancel:]"
 _ANSWERS = "_kpca_answers"  # question id → option number, or SKIPPED
 _HOLD = "_kpca_hold"  # this run's page waits for an answer
 _STARTED = "_kpca_questions_started"
@@ -135,7 +137,7 @@ def ask(question_id: str, settings: Settings, *, tally_id: str | None = None) ->
             st.caption("Skipped: you can still answer above.")
             return
         lines = [
-            f"- {'✅' if option.right else '❌'} **{option.text}**"
+            f"- {RIGHT if option.right else WRONG} **{option.text}**"
             + (" (your answer)" if i == chosen else "") + f": {option.why}"
             for i, option in enumerate(question.options)
         ]

@@ -16,6 +16,7 @@ import streamlit as st
 
 from lessons.tour.banner import tally_id
 from lessons.tour.view import STEPS
+from shell.classroom import app_url
 from shell.predict import live_question
 from shell.questions import CATALOGUE
 from shell.registry import LESSONS
@@ -41,8 +42,7 @@ def tally_questions() -> list[tuple[str, str, str, Settings | None]]:
 
 def join_link(code: str) -> str:
     """The link a student's phone opens: the tour, in this class."""
-    base = (st.context.url or "http://localhost:8501").rstrip("/")
-    return f"{base}/tour?{urlencode({Q_CLASS: code})}"
+    return f"{app_url()}/tour?{urlencode({Q_CLASS: code})}"
 
 
 def qr_svg(text: str) -> str:
@@ -86,7 +86,9 @@ def start_or_show() -> tuple[str, str] | None:
         st.markdown(f"Class code\n# {' '.join(code)}")
         st.code(link, language=None, wrap_lines=True)
         st.button("End the class", key="tally_end", on_click=_end, icon=":material/stop:")
-    qr_col.image(qr_svg(link), width=220, caption="Scan to join", alt=f"QR code for {link}")
+    with qr_col:
+        st.markdown("**Scan to join**")
+        st.image(qr_svg(link), width=220, alt=f"QR code for {link}")
     return opened
 
 
@@ -118,7 +120,7 @@ def live_tally(code: str, key: str) -> None:
                 label = f"{text}: {count.chosen}"
                 if asked is not None:
                     right = asked.options[i].right
-                    label += " ✅ right" if right else " ❌"
+                    label += " ✓ right" if right else " ✗"
                     if count.right != (count.chosen if right else 0):
                         # Students who moved γ or the data: checked at their own view.
                         label += f" (right for {count.right} at their own settings)"

@@ -46,7 +46,10 @@ def lecturer(server) -> tuple[StreamlitSession, str]:
     ok(session.open("class_tally"))
     run = ok(session.click("Start a class"))
     code = re.search(r"Class code\n# ((?:\w ){5}\w)", run.all_text()).group(1)
-    return session, code.replace(" ", "")
+    code = code.replace(" ", "")
+    # The link the QR code carries: the app's address (not the tally page's) and the code.
+    assert f"{server.url}/tour?class={code}" in run.texts, [t for t in run.texts if "http" in t]
+    return session, code
 
 
 def student(server, code: str, *answers: str) -> str:

@@ -8,6 +8,7 @@ import pytest
 from streamlit.testing.v1.errors import AppTestError
 
 from lessons.tour.view import STEPS
+from shell.predict import RIGHT, WRONG
 from tests.support.apptest import assert_clean, open_app
 
 PLACE = {"separation": 2, "best_gamma": 5}  # tour steps whose view tests use
@@ -21,13 +22,13 @@ def open_step(number: int, **query):
 
 
 def verdicts(at) -> list[str]:
-    """The revealed options, one line each: '✅ **text** …' or '❌ **text** …'."""
-    box = next(m.value for m in at.markdown if m.value.startswith(("- ✅", "- ❌")))
+    """The revealed options, one line each, starting with the right or wrong icon."""
+    box = next(m.value for m in at.markdown if m.value.startswith((f"- {RIGHT}", f"- {WRONG}")))
     return box.split("\n")
 
 
 def right_options(at) -> list[str]:
-    return [line.split("**")[1] for line in verdicts(at) if line.startswith("- ✅")]
+    return [line.split("**")[1] for line in verdicts(at) if line.startswith(f"- {RIGHT}")]
 
 
 def charts(at) -> int:
