@@ -35,6 +35,9 @@ _FROM_LINK = {"tour": TOUR, "all": ALL, "1": ALL, "on": ALL, "0": OFF, "off": OF
 SKIPPED = -1
 # Streamlit's own icons: an emoji font is not on every projector's machine.
 RIGHT, WRONG = ":green[:material/check_circle:]", ":red[:material/cancel:]"
+# The options at the size of the text around them (1 rem: projector mode enlarges it).
+_OPTIONS_CSS = ("<style>[class*='st-key-predict_box_'] [data-testid='stRadio'] label p "
+                "{font-size: 1rem;}</style>")
 _ANSWERS = "_kpca_answers"  # question id → option number, or SKIPPED
 _HOLD = "_kpca_hold"  # this run's page waits for an answer
 _STARTED = "_kpca_questions_started"
@@ -125,8 +128,12 @@ def ask(question_id: str, settings: Settings, *, tally_id: str | None = None) ->
     if chosen is not None and chosen >= 0 and widget not in st.session_state:
         st.session_state[widget] = texts[chosen]  # the radio forgot it on another page
     with st.container(border=True, key=f"predict_box_{question.id}"):
+        # The question in the text's own size (a radio's label is small on a projector);
+        # the radio keeps it as its label for screen readers.
+        st.markdown(f"**{question.prompt}**")
         st.radio(question.prompt, texts, index=None, key=widget, on_change=_chosen,
-                 args=(question, widget))
+                 args=(question, widget), label_visibility="collapsed")
+        st.html(_OPTIONS_CSS)
         if chosen is None:
             st.session_state[_HOLD] = True
             st.button("Skip: show the view", key=f"predict_skip_{question.id}",

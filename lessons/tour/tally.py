@@ -25,6 +25,9 @@ from shell.state import Q_CLASS, Settings
 from shell.tally import STORE, TallyRefused, UnknownClass
 
 REFRESH_S = 2
+# The counts at the size of the text (1 rem: projector mode enlarges it), not a caption's.
+_COUNTS_CSS = ("<style>[class*='st-key-tally_'] [data-testid='stProgress'] p "
+               "{font-size: 1rem;}</style>")
 _CLASS = "_lecturer_class"  # (code, key) of the class this session opened
 _PROBLEM = "_lecturer_problem"
 
@@ -105,6 +108,7 @@ def live_tally(code: str, key: str) -> None:
         return
     st.markdown(f"**{students}** student{'s' if students != 1 else ''} joined · updated "
                 f"every {REFRESH_S} s")
+    st.html(_COUNTS_CSS)
     shown = [row for row in tally_questions() if row[0] in counts]
     if not shown:
         st.caption("No answers yet.")
