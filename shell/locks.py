@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import urlencode
 
 import streamlit as st
 
@@ -109,7 +110,8 @@ def notice() -> None:
 def link_maker(current_query: Mapping[str, str], base_url: str) -> None:
     """For the lecturer: pick controls to lock, a note, and copy the link to this view."""
     names = st.multiselect("Lock", list(LOCKABLE), format_func=LOCKABLE.get,
-                           key="lock_make_names", placeholder="Controls to lock")
+                           key="lock_make_names", placeholder="Controls to lock",
+                           filter_mode=None)  # no soft keyboard on a phone
     note = st.text_input("Note for the students", key="lock_make_note",
                          max_chars=NOTE_CHARS, placeholder="e.g. Move only γ: when do the "
                          "rings separate?")
@@ -123,6 +125,4 @@ def link_maker(current_query: Mapping[str, str], base_url: str) -> None:
         query[Q_NOTE] = note.strip()
     if unlockable:
         query[Q_UNLOCK] = "1"
-    from urllib.parse import urlencode
-
     st.code(f"{base_url}?{urlencode(query)}", language=None, wrap_lines=True)

@@ -4,6 +4,8 @@ links lock controls (shell/locks.py); a wrong class code is refused."""
 
 from __future__ import annotations
 
+from urllib.parse import parse_qsl, urlsplit
+
 import pytest
 from streamlit.testing.v1.errors import AppTestError
 
@@ -123,3 +125,20 @@ def test_a_wrong_class_code_is_refused_with_a_message():
     assert_clean(at)
     said = " ".join(w.value for w in at.warning)
     assert "Class code ZZZZZZ: No class with this code is running here" in said
+
+
+def test_the_lecturer_makes_a_focused_link_that_opens_locked():
+    at = open_app("explorer", {"dataset": "moons", "gamma": 2})
+    at.multiselect(key="lock_make_names").set_value(["gamma", "dataset"]).run()
+    at.text_input(key="lock_make_note").set_value("Only the components").run()
+    link = next(c.value for c in at.code if "lock=" in c.value)
+    assert link.startswith("http://localhost:8501/explorer?")  # the app's address + page
+    query = dict(parse_qsl(urlsplit(link).query))
+    assert query["lock"] == "dataset,gamma" and query["unlock"] == "1"
+
+    student = open_app("explorer", query)
+    assert_clean(student)
+    assert student.select_slider(key="w_gamma").disabled
+    assert student.select_slider(key="w_gamma").value == 2.0
+    assert not student.slider(key="w_components").disabled
+    assert any("Only the components" in m.value for m in student.markdown)
