@@ -25,7 +25,8 @@ PURE_LESSON_MODULES = {"experiment", "figures", "formulas", "paper_table", "appr
 # settings model with its link parsing, text from outside made safe to show, and the cost
 # model of the server's queue.
 PURE_SHELL_MODULES = {"shell", "shell.costs", "shell.figures", "shell.kernel_figures",
-                      "shell.registry", "shell.state", "shell.tally", "shell.text"}
+                      "shell.questions", "shell.registry", "shell.state", "shell.tally",
+                      "shell.text"}
 
 
 def module_name(path: Path) -> str:
