@@ -128,8 +128,13 @@ def _pct(score: float) -> str:
 def _separation(X, y, settings):
     score = _score(_projection(X, settings, 2), y)
     bands = [score >= SEPARATES, PARTLY <= score < SEPARATES, score < PARTLY]
-    measured = f"components 1–2 score {_pct(score)} here (a linear classifier, cross-validated)"
-    return [bands, [f"Right: {measured}." if b else f"No: {measured}." for b in bands]]
+    shown = _pct(score)
+    whys = [f"components 1–2 score {shown} here{'' if bands[0] else ', below 95 %'} "
+            "(a linear classifier, cross-validated)",
+            f"{shown} is {'' if bands[1] else 'not '}between 70 and 95 %",
+            f"{shown} is {'' if bands[2] else 'not '}below 70 %"]
+    return [bands, [("Right: " if b else "No: ") + w + "." for b, w in zip(bands, whys,
+                                                                        strict=True)]]
 
 
 def _zero_eigenvalues(X, y, settings):
@@ -184,9 +189,12 @@ def _components_needed(X, y, settings):
     Z = _projection(X, settings, 2)
     one, two = _score(Z[:, :1], y), _score(Z, y)
     needed = 0 if one >= SEPARATES else 1 if two >= SEPARATES else 2
-    seen = f"component 1 alone scores {_pct(one)}, components 1–2 {_pct(two)} here"
+    whys = [f"component 1 alone scores {_pct(one)} here",
+            f"component 1 alone already scores {_pct(one)}" if needed == 0 else
+            f"components 1–2 score {_pct(two)} here",
+            f"components 1–2 {'already' if needed < 2 else 'only'} score {_pct(two)}"]
     return [[needed == i for i in range(3)],
-            [("Right: " if needed == i else "No: ") + seen + "." for i in range(3)]]
+            [("Right: " if needed == i else "No: ") + w + "." for i, w in enumerate(whys)]]
 
 
 def _forget_centring(X, y, settings):

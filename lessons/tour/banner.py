@@ -24,6 +24,7 @@ TOUR_PAGE = "tour"
 # button's return value: st.switch_page interrupts the run before Streamlit clears the
 # click, so the button would still read True on the page it opens and move on again.
 _GO = "_tour_go"
+_SHOWS = "_tour_shows"  # the findings the open step's answer quotes (empty: all)
 
 
 def open_step(number: int) -> None:
@@ -84,6 +85,7 @@ def start(url_path: str):
     if number is None:
         return None
     step = STEPS[number - 1]
+    st.session_state[_SHOWS] = step.shows
     with st.container(border=True, key="tour_prompt"):
         st.caption(f"Guided tour · step {number} of {len(STEPS)} · {step.title}")
         st.markdown(f"**{step.question}**")
@@ -107,6 +109,8 @@ def start(url_path: str):
 def finish(slot) -> None:
     """Add what the page found to the open step's answer (after the page has run)."""
     said = findings.published()
+    if shows := st.session_state.get(_SHOWS):
+        said = {name: text for name, text in said.items() if name in shows}
     if slot is not None and said:
         with slot.container():
             st.markdown("**On this screen:** " + " ".join(said.values()))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from shell import findings
 from shell.state import Settings, default_settings, parse_page_number
 
 
@@ -38,6 +39,9 @@ class TourStep:
     page_query : tuple of (name, value)
         The page's own link parameters (``Lesson.link_params``), e.g. the Explorer's
         open step-by-step section.
+    shows : tuple of str
+        The page's findings (``shell.findings`` names) the answer quotes; empty: all of
+        them. Step 1 quotes only the separability, short enough for a projector.
     check : str
         The multiple-choice question (an id of ``shell.questions``) each student answers
         before the view is drawn; checked against the view's live numbers.
@@ -53,6 +57,7 @@ class TourStep:
     minutes: int
     page_query: tuple[tuple[str, str], ...] = ()
     check: str = ""
+    shows: tuple[str, ...] = ()
 
     def settings(self) -> Settings:
         """The sidebar settings of this step's view."""
@@ -69,10 +74,10 @@ class TourStep:
 
 
 def _step(title, page, dataset, kernel, question, look_for, minutes, page_query=(),
-          check="", **params) -> TourStep:
+          check="", shows=(), **params) -> TourStep:
     return TourStep(title, f"app_pages/{page}.py", dataset, kernel,
                     tuple(sorted(params.items())), question, look_for, minutes,
-                    tuple(page_query), check)
+                    tuple(page_query), check, tuple(shows))
 
 
 STEPS: tuple[TourStep, ...] = (
@@ -81,7 +86,7 @@ STEPS: tuple[TourStep, ...] = (
         "Two rings, one inside the other. Can any straight direction tell them apart? "
         "What will PCA show?",
         "Linear kernel: kernel PCA is PCA, a rotation of the plane. The rings stay nested.",
-        4, check="separation", n_components=2,
+        4, check="separation", shows=(findings.SEPARABILITY,), n_components=2,
     ),
     _step(
         "A kernel changes the geometry", "explorer", "circles", "rbf",
