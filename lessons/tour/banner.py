@@ -1,5 +1,6 @@
 """The tour's prompt on a view: when a page is opened from the tour, the step's question,
-what to look for (revealed on click) and Back / Next through the tour sit on the view itself.
+each student's prediction (``shell/predict.py``: the view and what to look for wait for
+it), what to look for (revealed on click) and Back / Next sit on the view itself.
 
 The lecturer then never leaves the view to read the answer. The answer ends with the
 sentences the page computed from the numbers on screen (:mod:`shell.findings`), so what
@@ -91,9 +92,12 @@ def start(url_path: str):
         st.markdown(f"**{step.question}**")
         if step.check:  # each student's prediction first (the view waits for it)
             predict.ask(step.check, current_settings(), tally_id=tally_id(number))
-        with st.expander("What to look for", icon=":material/visibility:"):
-            st.write(step.look_for)
+        if predict.holding():  # the answer after the prediction, not before
             slot = st.empty()
+        else:
+            with st.expander("What to look for", icon=":material/visibility:"):
+                st.write(step.look_for)
+                slot = st.empty()
         # One row on a phone too (columns would stack three full-width buttons).
         row = st.container(horizontal=True)
         back = tour = forward = row

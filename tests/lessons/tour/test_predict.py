@@ -42,9 +42,10 @@ def test_the_view_waits_for_a_prediction_then_says_why_each_option_is_right_or_w
     assert_clean(at)
     radio = at.radio(key="predict_tour2")
     assert radio.value is None and charts(at) == 0  # nothing drawn before the guess
+    assert not [e for e in at.expander if e.label == "What to look for"]  # nor the answer
     radio.set_value("Hardly (< 70 %)").run()
     assert_clean(at)
-    assert charts(at) > 0
+    assert charts(at) > 0 and [e for e in at.expander if e.label == "What to look for"]
     # RBF at γ = 5 on the circles: components 1–2 separate them; the Explorer agrees.
     assert right_options(at) == ["Almost perfectly (≥ 95 %)"]
     assert "(your answer)" in next(line for line in verdicts(at) if "Hardly" in line)
