@@ -21,6 +21,7 @@ from shell.tally import STORE, TallyRefused, new_token, normalise_code
 
 _TOKEN, _CODE, _MESSAGE = "_class_token", "_class_code", "_class_message"
 _STARTED = "_class_started"
+_SHOUT = "_class_shout"  # a link's code was refused: say so above the page, once
 JOIN_KEY = "class_join_code"
 
 
@@ -58,8 +59,15 @@ def read_link_once() -> None:
     if _STARTED in ss:
         return
     ss[_STARTED] = True
-    if Q_CLASS in st.query_params:
-        join(st.query_params[Q_CLASS])
+    if Q_CLASS in st.query_params and not join(st.query_params[Q_CLASS]):
+        ss[_SHOUT] = True
+
+
+def notice() -> None:
+    """Above the page, once: the link's class code was refused (a phone's sidebar is
+    closed, so the sidebar's message alone would go unseen)."""
+    if st.session_state.pop(_SHOUT, False) and (message := st.session_state.get(_MESSAGE)):
+        st.warning(message, icon=":material/groups:")
 
 
 def joined() -> str | None:
@@ -110,7 +118,8 @@ def sidebar_box(page_path: str, query: dict[str, str]) -> None:
     """The sidebar's "Classroom" box: questions on/off, join a class, a focused link."""
     from shell import predict
 
-    with st.expander("Classroom", icon=":material/school:", expanded=bool(joined())):
+    expanded = bool(joined() or st.session_state.get(_MESSAGE))
+    with st.expander("Classroom", icon=":material/school:", expanded=expanded):
         st.segmented_control(
             "Questions before views", list(predict.MODES), format_func=predict.MODES.get,
             key=predict.QUESTIONS_KEY,

@@ -196,6 +196,7 @@ def settings_sidebar(page_path: str = "") -> Settings:
     sync_url()
     _warn_about_the_link(settings)
     locks.notice()
+    classroom.notice()
     return settings
 
 
