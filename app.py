@@ -14,6 +14,7 @@ memory.tune_allocator()
 warmup.import_app_modules()
 
 from lessons.tour import banner  # noqa: E402
+from shell import predict  # noqa: E402
 from shell.display import apply_css, initial_sidebar_state  # noqa: E402
 from shell.registry import HOME, menu  # noqa: E402
 from shell.sidebar import settings_sidebar  # noqa: E402
@@ -33,12 +34,17 @@ page = st.navigation(
     },
     position="top",
 )
+predict.start_run()  # a class code or questions=… in the link, before the sidebar shows them
 # The shared sidebar is drawn here, once per run, for whichever page runs below.
-settings_sidebar(page.url_path)
+settings = settings_sidebar(page.url_path)
 apply_css()  # projector mode, when the sidebar's toggle is on
 accessibility.apply_css()
 # A view opened from the guided tour shows the step's prompt above it, and the page's own
 # findings in its answer (lessons/tour/banner.py).
 findings_slot = banner.start(page.url_path)
-page.run()
-banner.finish(findings_slot)
+if findings_slot is None:  # not a tour step: the page's own question, if pages ask
+    predict.ask_for_page(page.url_path, settings)
+# Predict, then reveal: the view waits for an answer or a skip (shell/predict.py).
+if not predict.holding():
+    page.run()
+    banner.finish(findings_slot)

@@ -11,7 +11,8 @@ st.title("Guided tour")
 st.write(
     f"A {total_minutes()}-minute lecture in {len(STEPS)} steps. Ask the question, let the "
     "room guess, open the view, then reveal what to look for. The address bar holds the "
-    "step, so a link can start the tour anywhere."
+    "step, so a link can start the tour anywhere. Each view first asks every student for "
+    "a prediction; on *Class tally* the room's answers are counted live."
 )
 
 if "tour_step" not in st.session_state:  # the first run of this page: the link decides

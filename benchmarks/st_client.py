@@ -47,7 +47,7 @@ XSRF_COOKIE = "_streamlit_xsrf"
 DONE = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
 # Element types that carry readable text, and the field that holds it.
 _TEXT_FIELDS = {"markdown": "body", "heading": "body", "alert": "body", "text": "body",
-                "code": "code_text"}
+                "code": "code_text", "progress": "text"}
 
 
 class Disconnected(Exception):
@@ -103,8 +103,9 @@ def _widget_value(kind: str, element) -> tuple[Any, list[str], bool]:
         options = list(element.options)
         if element.set_value:
             return element.raw_value, options, False
-        return (options[element.default] if 0 <= element.default < len(options) else None,
-                options, False)
+        # index=None: no default at all (not option 0), and nothing is sent for it.
+        chosen = element.default if element.HasField("default") else -1
+        return (options[chosen] if 0 <= chosen < len(options) else None, options, False)
     if kind == "checkbox":
         return bool(element.value if element.set_value else element.default), [], False
     if kind == "button_group":
@@ -225,6 +226,10 @@ class StreamlitSession:
         """Change the widget labelled ``label`` to ``value`` and wait for the rerun."""
         widget = self.widgets[label]
         return self._rerun(self._states({widget.id: value}), page_hash=self.page_hash)
+
+    def rerun(self) -> Run:
+        """Rerun the page as it stands (what a fragment's timer or a focus change does)."""
+        return self._rerun(self._states({}), page_hash=self.page_hash)
 
     def click(self, label: str) -> Run:
         widget = self.widgets[label]

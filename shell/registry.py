@@ -65,6 +65,9 @@ class Lesson:
     link_params : tuple of str
         Link parameters the page owns besides the shared settings (the tour's ``step``):
         the sidebar keeps them in the address bar on that page and does not warn about them.
+    question : str
+        The question asked before the page's view (an id of ``shell.questions``), "" for
+        none: predict, then reveal (``shell/predict.py``).
     """
 
     path: str
@@ -74,6 +77,7 @@ class Lesson:
     section: str = ""
     work: KernelWork | None = None
     link_params: tuple[str, ...] = ()
+    question: str = ""
 
     @property
     def url_path(self) -> str:
@@ -92,6 +96,9 @@ LESSONS: tuple[Lesson, ...] = (
         "view, then what to look for. For lecturers.",
         link_params=("step",),
     ),
+    Lesson("app_pages/class_tally.py", "Class tally", ":material/how_to_vote:",
+           "For lecturers: a class code and QR code for the room, and the students' "
+           "predictions counted live."),
     Lesson(
         "app_pages/explorer.py",
         "Explorer",
@@ -100,6 +107,7 @@ LESSONS: tuple[Lesson, ...] = (
         "linear PCA.",
         work=KernelWork(_whole),
         link_params=("section", "view", "axes"),
+        question="separation",
     ),
     Lesson(
         "app_pages/how_it_works.py",
@@ -109,6 +117,7 @@ LESSONS: tuple[Lesson, ...] = (
         "and projection, each formula checked live, and what each step costs.",
         section="How it works",
         work=KernelWork(_whole),  # the Explorer's fit
+        question="zero_eigenvalues",
     ),
     Lesson(
         "app_pages/kernel_trick.py",
@@ -121,6 +130,7 @@ LESSONS: tuple[Lesson, ...] = (
             lambda n: min(n, 2000), copies=3,
             unqueued_because="a sample of at most EXPLICIT_MAX_N (2,000) points: always small",
         ),
+        question="lift_plane",
     ),
     Lesson(
         "app_pages/mistakes.py",
@@ -133,6 +143,7 @@ LESSONS: tuple[Lesson, ...] = (
             lambda n: min(n, 300), copies=4,
             unqueued_because="a sample of at most MISTAKES_MAX_N (300) points: always small",
         ),
+        question="forget_centring",
     ),
     Lesson(
         "app_pages/component_maps.py",
@@ -142,6 +153,7 @@ LESSONS: tuple[Lesson, ...] = (
         "click away.",
         section="Geometry",
         work=KernelWork(_whole),
+        question="components_needed",
     ),
     Lesson(
         "app_pages/new_points.py",
@@ -170,6 +182,7 @@ LESSONS: tuple[Lesson, ...] = (
         "why too small or too large fails.",
         section="Geometry",
         work=KernelWork(_whole),
+        question="best_gamma",
     ),
     Lesson(
         "app_pages/denoising.py",

@@ -30,7 +30,7 @@ from experiments.kernel_diagnostics import (
 )
 from kpca_core import KERNELS
 from shell import caches as compute
-from shell import drawn, state
+from shell import classroom, drawn, locks, state
 from shell.csv_controls import csv_controls
 from shell.display import PROJECTOR_KEY
 from shell.state import Settings
@@ -149,6 +149,7 @@ def settings_sidebar(page_path: str = "") -> Settings:
     """
     ss = st.session_state
     _read_link_once()
+    _keep_locked_values()
     if page_path == drawn.DRAW_PAGE:  # the Draw page shows what is drawn, always
         ss[K_DATASET] = state.DRAWN
     # Streamlit forgets the state of a widget that was not drawn in a run (e.g. γ
@@ -165,6 +166,7 @@ def settings_sidebar(page_path: str = "") -> Settings:
             st.button(
                 "Use this dataset's suggested kernel",
                 on_click=_use_suggested_kernel,
+                disabled=any(map(locks.locked, ("kernel", "gamma", "degree", "coef0"))),
                 help=_suggestion_text(catalogue[dataset].suggested_kernel),
             )
         if dataset in catalogue and catalogue[dataset].options:
@@ -177,6 +179,7 @@ def settings_sidebar(page_path: str = "") -> Settings:
             key=PROJECTOR_KEY,
             help="Larger text, thicker markers and fewer captions, for a lecture hall.",
         )
+        classroom.sidebar_box(page_path, st.query_params.to_dict())
 
     # A parameter the kernel does not use stays at its default in the settings, so it
     # never splits the cache; its widget state still remembers the user's value.
@@ -194,6 +197,8 @@ def settings_sidebar(page_path: str = "") -> Settings:
     ss[_PAGE_PATH] = page_path
     sync_url()
     _warn_about_the_link(settings)
+    locks.notice()
+    classroom.notice()
     return settings
 
 
@@ -212,9 +217,32 @@ def _read_link_once() -> None:
         if projector is None:
             warnings.append(f"Link parameter `{state.Q_PROJECTOR}` should be 1 or 0.")
         ss[PROJECTOR_KEY] = bool(projector)
+    warnings += locks.read_link(link, from_link)
     apply_settings(from_link)
     ss[_STARTED] = True
     ss[_LINK_WARNINGS] = (from_link, warnings)
+
+
+def _keep_locked_values() -> None:
+    """A lesson link's locked controls keep the link's values, whatever changed them since
+    (a preset, a hint's button, a tour step): written back before the widgets exist."""
+    if (lock := locks.fixed()) is None:
+        return
+    names, fixed = lock
+    ss = st.session_state
+    if "dataset" in names:
+        ss[K_DATASET], ss[K_STANDARDIZE] = fixed.dataset, fixed.standardize
+        for name, value in fixed.dataset_options:
+            ss[_option_key(fixed.dataset, name)] = value
+    if "kernel" in names:
+        ss[K_KERNEL] = fixed.kernel
+    for name in ("gamma", "degree", "coef0"):
+        if name in names:
+            ss[K_PARAM[name]] = getattr(fixed, name)
+    if "gamma" in names:
+        ss[K_KEEP_GAMMA] = True  # a new dataset must not move a locked γ
+    if "components" in names:
+        ss[K_COMPONENTS] = fixed.n_components
 
 
 def _data_controls(catalogue: dict, page_path: str = "") -> tuple[str, dict, bool]:
@@ -226,6 +254,7 @@ def _data_controls(catalogue: dict, page_path: str = "") -> tuple[str, dict, boo
         format_func=lambda name: catalogue[name].title if name in catalogue
         else {state.CSV: state.CSV_TITLE, state.DRAWN: state.DRAWN_TITLE}[name],
         key=K_DATASET,
+        disabled=locks.locked("dataset"),
         filter_mode=None,  # no typing: a tap on a phone opens the list, not the keyboard
     )
     if dataset == state.CSV:
@@ -241,6 +270,7 @@ def _data_controls(catalogue: dict, page_path: str = "") -> tuple[str, dict, boo
     standardize = st.checkbox(
         "Standardise inputs",
         key=K_STANDARDIZE,
+        disabled=locks.locked("dataset"),
         help="Scale every input feature to mean 0 and variance 1 before the kernel.",
     )
     return dataset, options, standardize
@@ -253,6 +283,7 @@ def _kernel_controls(dataset: str, options: dict, standardize: bool) -> tuple[st
     st.subheader("Kernel")
     kernel = st.selectbox(
         "Kernel", list(KERNELS), format_func=lambda k: KERNELS[k].title, key=K_KERNEL,
+        disabled=locks.locked("kernel"),
         filter_mode=None,  # no typing, no soft keyboard on a phone
     )
     kernel_info = KERNELS[kernel]
@@ -276,6 +307,7 @@ def _kernel_controls(dataset: str, options: dict, standardize: bool) -> tuple[st
             state.DEGREE_MIN,
             state.DEGREE_MAX,
             key=K_PARAM["degree"],
+            disabled=locks.locked("degree"),
             help=PARAM_HELP["degree"],
         )
     if "coef0" in kernel_info.params:
@@ -286,6 +318,7 @@ def _kernel_controls(dataset: str, options: dict, standardize: bool) -> tuple[st
             state.COEF0_MAX,
             step=0.1,
             key=K_PARAM["coef0"],
+            disabled=locks.locked("coef0"),
             help=PARAM_HELP["coef0"],
         )
     return kernel, params
@@ -299,6 +332,7 @@ def _gamma_control(dataset: str, options: dict, standardize: bool, kernel: str) 
         options=state.gamma_choices(ss[K_PARAM["gamma"]]),
         format_func=state.format_gamma,
         key=K_PARAM["gamma"],
+        disabled=locks.locked("gamma"),
         help=PARAM_HELP["gamma"],
     )
     reference = compute.reference_gamma_for(dataset, options, standardize, kernel)
@@ -312,6 +346,7 @@ def _gamma_control(dataset: str, options: dict, standardize: bool, kernel: str) 
     st.checkbox(
         "Keep γ when the data change",
         key=K_KEEP_GAMMA,
+        disabled=locks.locked("gamma"),
         help="Unticked, γ follows the data: a new dataset, an upload or "
         "standardising sets γ to suit the new scale.",
     )
@@ -325,6 +360,7 @@ def _components_control() -> int:
         state.COMPONENTS_MIN,
         state.COMPONENTS_MAX,
         key=K_COMPONENTS,
+        disabled=locks.locked("components"),
         help="How many kernel principal components to keep.",
     )
 
@@ -348,6 +384,7 @@ def sync_url() -> None:
     if ss.get(PROJECTOR_KEY):
         query[state.Q_PROJECTOR] = "1"
     query |= state.page_query(ss.get(_PAGE_PATH, ""), st.query_params.to_dict())
+    query |= classroom.link_params()
     if st.query_params.to_dict() != query:
         st.query_params.from_dict(query)
 

@@ -54,6 +54,10 @@ Q_DATASET, Q_KERNEL, Q_COMPONENTS, Q_STANDARDIZE = "dataset", "kernel", "compone
 Q_PARAMS = ("gamma", "degree", "coef0")
 # App-wide display setting (shell.display): bigger text for a lecture hall.
 Q_PROJECTOR = "projector"
+# The classroom's link parameters (shell/classroom.py, shell/predict.py, shell/locks.py):
+# a class code to join, questions off (0), and a lesson link's locked controls with the
+# lecturer's note and whether a student may unlock.
+Q_CLASS, Q_QUESTIONS, Q_LOCK, Q_NOTE, Q_UNLOCK = "class", "questions", "lock", "note", "unlock"
 # Parameters a single page owns, by the page's URL path, as its registry entry declares
 # them: the sidebar keeps them in the address bar on that page only (the tour's step, the
 # Explorer's open section), so a link can open step 5.
@@ -256,6 +260,7 @@ def settings_from_query(query: Mapping[str, Any]) -> tuple[Settings, list[str]]:
                 f"Link parameter `{Q_STANDARDIZE}` should be 1 or 0, not {quoted(raw)}.")
 
     known = {Q_DATASET, Q_KERNEL, Q_COMPONENTS, Q_STANDARDIZE, Q_PROJECTOR, Q_POINTS, *Q_PARAMS}
+    known |= {Q_CLASS, Q_QUESTIONS, Q_LOCK, Q_NOTE, Q_UNLOCK}
     known |= {name for names in PAGE_PARAMS.values() for name in names}
     known |= {opt.name for info in catalogue.values() for opt in info.options}
     unknown = sorted(set(query) - known)

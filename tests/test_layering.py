@@ -22,10 +22,11 @@ PACKAGES = ("kpca_core", "datasets", "experiments", "shell", "lessons")
 # Modules of a lesson that hold numbers or figures, not Streamlit sections.
 PURE_LESSON_MODULES = {"experiment", "figures", "formulas", "paper_table", "approximations"}
 # The shell modules without Streamlit: the figures every page shares, the registry, the
-# settings model with its link parsing, text from outside made safe to show, and the cost
-# model of the server's queue.
+# settings model with its link parsing, text from outside made safe to show, the cost
+# model of the server's queue, the questions asked before a view and the class tally.
 PURE_SHELL_MODULES = {"shell", "shell.costs", "shell.figures", "shell.kernel_figures",
-                      "shell.registry", "shell.state", "shell.text"}
+                      "shell.questions", "shell.registry", "shell.state", "shell.tally",
+                      "shell.text"}
 
 
 def module_name(path: Path) -> str:

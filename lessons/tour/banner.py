@@ -1,5 +1,6 @@
 """The tour's prompt on a view: when a page is opened from the tour, the step's question,
-what to look for (revealed on click) and Back / Next through the tour sit on the view itself.
+each student's prediction (``shell/predict.py``: the view and what to look for wait for
+it), what to look for (revealed on click) and Back / Next sit on the view itself.
 
 The lecturer then never leaves the view to read the answer. The answer ends with the
 sentences the page computed from the numbers on screen (:mod:`shell.findings`), so what
@@ -14,8 +15,8 @@ from __future__ import annotations
 import streamlit as st
 
 from lessons.tour.view import STEPS
-from shell import findings
-from shell.sidebar import apply_settings
+from shell import findings, predict
+from shell.sidebar import apply_settings, current_settings
 
 TOUR_VIEW = "tour_view"  # the step whose view is open, while the tour drives the views
 TOUR_STEP = "tour_step"  # the tour page's own step (app_pages/tour.py)
@@ -24,6 +25,7 @@ TOUR_PAGE = "tour"
 # button's return value: st.switch_page interrupts the run before Streamlit clears the
 # click, so the button would still read True on the page it opens and move on again.
 _GO = "_tour_go"
+_SHOWS = "_tour_shows"  # the findings the open step's answer quotes (empty: all)
 
 
 def open_step(number: int) -> None:
@@ -48,6 +50,11 @@ def _go_to_step(number: int) -> None:
 def _go_to_tour() -> None:
     _leave()
     st.session_state[_GO] = (f"app_pages/{TOUR_PAGE}.py", None)
+
+
+def tally_id(number: int) -> str:
+    """Step ``number``'s question in the class tally."""
+    return f"tour{number}"
 
 
 def _url_path(page: str) -> str:
@@ -79,12 +86,18 @@ def start(url_path: str):
     if number is None:
         return None
     step = STEPS[number - 1]
+    st.session_state[_SHOWS] = step.shows
     with st.container(border=True, key="tour_prompt"):
         st.caption(f"Guided tour · step {number} of {len(STEPS)} · {step.title}")
         st.markdown(f"**{step.question}**")
-        with st.expander("What to look for", icon=":material/visibility:"):
-            st.write(step.look_for)
+        if step.check:  # each student's prediction first (the view waits for it)
+            predict.ask(step.check, current_settings(), tally_id=tally_id(number))
+        if predict.holding():  # the answer after the prediction, not before
             slot = st.empty()
+        else:
+            with st.expander("What to look for", icon=":material/visibility:"):
+                st.write(step.look_for)
+                slot = st.empty()
         # One row on a phone too (columns would stack three full-width buttons).
         row = st.container(horizontal=True)
         back = tour = forward = row
@@ -100,6 +113,8 @@ def start(url_path: str):
 def finish(slot) -> None:
     """Add what the page found to the open step's answer (after the page has run)."""
     said = findings.published()
+    if shows := st.session_state.get(_SHOWS):
+        said = {name: text for name, text in said.items() if name in shows}
     if slot is not None and said:
         with slot.container():
             st.markdown("**On this screen:** " + " ".join(said.values()))

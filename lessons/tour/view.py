@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from shell import findings
 from shell.state import Settings, default_settings, parse_page_number
 
 
@@ -38,6 +39,12 @@ class TourStep:
     page_query : tuple of (name, value)
         The page's own link parameters (``Lesson.link_params``), e.g. the Explorer's
         open step-by-step section.
+    shows : tuple of str
+        The page's findings (``shell.findings`` names) the answer quotes; empty: all of
+        them. Step 1 quotes only the separability, short enough for a projector.
+    check : str
+        The multiple-choice question (an id of ``shell.questions``) each student answers
+        before the view is drawn; checked against the view's live numbers.
     """
 
     title: str
@@ -49,6 +56,8 @@ class TourStep:
     look_for: str
     minutes: int
     page_query: tuple[tuple[str, str], ...] = ()
+    check: str = ""
+    shows: tuple[str, ...] = ()
 
     def settings(self) -> Settings:
         """The sidebar settings of this step's view."""
@@ -65,10 +74,10 @@ class TourStep:
 
 
 def _step(title, page, dataset, kernel, question, look_for, minutes, page_query=(),
-          **params) -> TourStep:
+          check="", shows=(), **params) -> TourStep:
     return TourStep(title, f"app_pages/{page}.py", dataset, kernel,
                     tuple(sorted(params.items())), question, look_for, minutes,
-                    tuple(page_query))
+                    tuple(page_query), check, tuple(shows))
 
 
 STEPS: tuple[TourStep, ...] = (
@@ -76,9 +85,8 @@ STEPS: tuple[TourStep, ...] = (
         "Straight lines are not enough", "explorer", "circles", "linear",
         "Two rings, one inside the other. Can any straight direction tell them apart? "
         "What will PCA show?",
-        "With the linear kernel, kernel PCA is PCA: both projections are the same rotation "
-        "of the plane and the rings stay nested. The separability score is near chance.",
-        4, n_components=2,
+        "Linear kernel: kernel PCA is PCA, a rotation of the plane. The rings stay nested.",
+        4, check="separation", shows=(findings.SEPARABILITY,), n_components=2,
     ),
     _step(
         "A kernel changes the geometry", "explorer", "circles", "rbf",
@@ -88,13 +96,14 @@ STEPS: tuple[TourStep, ...] = (
         "the centre of the data, shows a block per ring. The kernel projection pulls the "
         "rings apart while linear PCA cannot.",
         6, gamma=5.0, n_components=2, page_query=(("section", "2"),),  # K and K̃ open
+        check="separation",
     ),
     _step(
         "The algorithm, step by step", "how_it_works", "circles", "rbf",
         "We never see the feature space. How can we centre data we cannot see?",
         "Centring works on K alone (K̃ = K − 1K − K1 + 1K1): every row of K̃ sums to 0, "
         "checked live; then an eigenproblem of size n, normalised so each axis has length 1.",
-        7, gamma=5.0, n=100, n_components=2,
+        7, gamma=5.0, n=100, n_components=2, check="zero_eigenvalues",
     ),
     _step(
         "The kernel trick, made explicit", "kernel_trick", "circles", "poly",
@@ -102,7 +111,7 @@ STEPS: tuple[TourStep, ...] = (
         "The degree-2 polynomial kernel is an inner product of explicit monomials: in "
         "(x₁², √2x₁x₂, x₂²) the rings sit at different heights, a plane splits them, and "
         "kernel PCA equals PCA on those features.",
-        6, gamma=1.0, degree=2, coef0=0.0,
+        6, gamma=1.0, degree=2, coef0=0.0, check="lift_plane",
     ),
     _step(
         "What γ does", "choosing_gamma", "circles", "rbf",
@@ -110,21 +119,21 @@ STEPS: tuple[TourStep, ...] = (
         "Tiny γ: the kernel is nearly linear and kernel PCA looks like PCA. Huge γ: every "
         "point resembles only itself, K̃ tends to a scaled identity and the spectrum is "
         "flat. The separability curve peaks in between.",
-        6, gamma=5.0,
+        6, gamma=5.0, check="best_gamma",
     ),
     _step(
         "What the components look like", "component_maps", "scholkopf_toy", "rbf",
         "Schölkopf, Smola and Müller's three clusters: what does each component measure?",
         "Each map shows one component's value over the plane: the leading ones separate "
         "the clusters, later ones split clusters (compare with Fig. 4 of the 1998 paper).",
-        5, gamma=10.0, n_components=8,
+        5, gamma=10.0, n_components=8, check="components_needed",
     ),
     _step(
         "Mistakes that look plausible", "mistakes", "moons", "poly",
         "Published notes forget to centre, or centre with the wrong sign. Does it matter?",
         "Each mistake beside the correct result, with a number for the damage: some change "
         "the picture completely, some only the test points, some nothing at all.",
-        4, gamma=1.0, degree=3, coef0=1.0,
+        4, gamma=1.0, degree=3, coef0=1.0, check="forget_centring",
     ),
     _step(
         "Back to pixels: denoising", "denoising", "usps", "rbf",
@@ -132,21 +141,21 @@ STEPS: tuple[TourStep, ...] = (
         "A projection in feature space has no exact pre-image; the methods approximate one. "
         "Compare each method at its own best m: the page says, from the errors it measures, "
         "whether kernel PCA or linear PCA de-noises better here, and by how much.",
-        4, gamma=1 / 128,
+        4, gamma=1 / 128, check="preimage",
     ),
     _step(
         "Features for a classifier", "classification", "usps", "poly",
         "Does a linear classifier on nonlinear components beat the same classifier on pixels?",
         "Test error against the number of components, kernel against linear PCA, and the "
         "1998 paper's USPS table reproduced next to the original.",
-        2, gamma=1.0, degree=3, coef0=0.0,
+        2, gamma=1.0, degree=3, coef0=0.0, check="classifier_boundary",
     ),
     _step(
         "The price: n × n", "scale", "circles", "rbf",
         "Why not use kernel PCA for everything?",
         "Memory grows like n² and time up to n³, measured live; Nyström and random Fourier "
         "features trade a little accuracy for a lot of speed.",
-        1, gamma=5.0,
+        1, gamma=5.0, check="memory_doubling",
     ),
 )
 

@@ -20,7 +20,7 @@ def answer(at) -> str:
 
 
 def open_from_tour(number: int):
-    at = open_app("tour", {"step": number})
+    at = open_app("tour", {"step": number, "questions": "off"})  # the answers: test_predict.py
     at.button(key="tour_open").click().run()
     assert_clean(at)
     # AppTest draws the page st.switch_page went to, but runs its own current page on the
@@ -41,6 +41,8 @@ def test_step_1_on_the_explorer_with_its_answer_and_next_moves_on():
     accuracy = next(c.value for c in at.caption if "Cross-validated accuracy" in c.value)
     reading = accuracy.replace("**", "").split(" Score:")[0].strip()
     assert "On this screen:" in said and reading in said, (reading, said)
+    # Only the separability: the K blocks (step 2's subject) would not fit the projector.
+    assert "Mean of K" not in said
     assert at.button(key="tour_prompt_back").disabled
 
     at.button(key="tour_prompt_next").click().run()

@@ -50,9 +50,15 @@ def test_a_view_opened_from_the_tour_shows_the_prompt_and_next_moves_on(server, 
     wait_until_idle(page)
     page.get_by_role("button", name="Open this view").click()
     page.wait_for_url("**/explorer?**")
-    wait_until_idle(page, min_charts=3)
+    wait_until_idle(page)
     assert_no_exception(page)
     prompt = page.locator(".st-key-tour_prompt")
+    # Predict, then reveal: no chart until the student commits to an answer.
+    assert page.locator(".js-plotly-plot").count() == 0
+    prompt.get_by_text("Hardly (< 70 %)").click()
+    prompt.get_by_text("(your answer)").wait_for()
+    wait_until_idle(page, min_charts=3)
+    assert "Hardly (< 70 %) (your answer): Right" in prompt.inner_text()
     prompt.get_by_text(STEPS[0].question).wait_for()
     assert prompt.get_by_text(f"step 1 of {len(STEPS)}").is_visible()
     # The answer is hidden until asked for, then holds the page's own reading.
@@ -65,6 +71,7 @@ def test_a_view_opened_from_the_tour_shows_the_prompt_and_next_moves_on(server, 
 
     prompt.get_by_role("button", name="Next →").click()
     page.locator(".st-key-tour_prompt").get_by_text(STEPS[1].question).wait_for()
+    page.get_by_role("button", name="Skip: show the view").click()  # skip works too
     wait_until_idle(page, min_charts=3)
     assert_no_exception(page)
     assert "kernel=rbf" in page.url and "explorer" in page.url

@@ -1,0 +1,15 @@
+"""Class tally: a lecturer's live count of the class's predictions (lessons/tour/tally.py)."""
+
+import streamlit as st
+
+from lessons.tour.tally import live_tally, start_or_show
+
+st.title("Class tally")
+opened = start_or_show()
+if opened is not None:
+    live_tally(*opened)
+st.caption(
+    "Anonymous: each browser session answers under a random token, counted once per "
+    "question (a changed answer replaces the old one); no names, nothing written to disk. "
+    "The tally lives in this server's memory and ends 3 hours after the last answer."
+)

@@ -1,0 +1,138 @@
+"""A student's side of a class: join with a code, answers counted anonymously.
+
+A student joins from the lecturer's QR code or link (``?class=CODE``) or by typing the
+code in the sidebar's "Classroom" box (:func:`sidebar_box`, which also holds the
+"Questions before views" switch and the lecturer's focused-link maker). The session then
+carries an anonymous random token (:func:`shell.tally.new_token`: no name, nothing
+personal, gone with the session) under which :func:`record` counts each answer in the
+server's :data:`shell.tally.STORE`.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import quote, urlsplit
+
+import streamlit as st
+
+from shell import locks
+from shell.registry import HOME, LESSONS
+from shell.state import Q_CLASS
+from shell.tally import STORE, TallyRefused, new_token, normalise_code
+
+_TOKEN, _CODE, _MESSAGE = "_class_token", "_class_code", "_class_message"
+_STARTED = "_class_started"
+_SHOUT = "_class_shout"  # a link's code was refused: say so above the page, once
+JOIN_KEY = "class_join_code"
+
+
+def app_url() -> str:
+    """The app's address as the browser sees it, without the page's path (a class link
+    must work from wherever the lecturer opened the page)."""
+    parts = urlsplit(st.context.url or "http://localhost:8501")
+    url = f"{parts.scheme}://{parts.netloc}{parts.path}".rstrip("/")  # no query, no #
+    head, _, last = url.rpartition("/")
+    pages = {lesson.url_path for lesson in LESSONS} | {HOME.url_path}
+    return head if last in pages and "//" in head else url
+
+
+def _token() -> str:
+    return st.session_state.setdefault(_TOKEN, new_token())
+
+
+def join(text: str) -> bool:
+    """Join the class with code ``text``; on refusal the message is kept for the sidebar."""
+    ss = st.session_state
+    try:
+        ss[_CODE] = STORE.join(text, _token())
+    except TallyRefused as refusal:
+        ss.pop(_CODE, None)
+        shown = normalise_code(text)[:12] or "(empty)"
+        ss[_MESSAGE] = f"Class code {shown}: {refusal}"
+        return False
+    ss.pop(_MESSAGE, None)
+    return True
+
+
+def read_link_once() -> None:
+    """First run of a session: ``?class=CODE`` joins that class."""
+    ss = st.session_state
+    if _STARTED in ss:
+        return
+    ss[_STARTED] = True
+    if Q_CLASS in st.query_params and not join(st.query_params[Q_CLASS]):
+        ss[_SHOUT] = True
+
+
+def notice() -> None:
+    """Above the page, once: the link's class code was refused (a phone's sidebar is
+    closed, so the sidebar's message alone would go unseen)."""
+    if st.session_state.pop(_SHOUT, False) and (message := st.session_state.get(_MESSAGE)):
+        st.warning(message, icon=":material/groups:")
+
+
+def joined() -> str | None:
+    return st.session_state.get(_CODE)
+
+
+def record(question_id: str, option: int, right: bool) -> None:
+    """Count this session's answer in its class, if it joined one (a callback)."""
+    code = joined()
+    if code is None:
+        return
+    try:
+        STORE.answer(code, _token(), question_id, option, right)
+    except TallyRefused as refusal:
+        st.session_state[_MESSAGE] = str(refusal)
+        if "No class" in str(refusal):  # the class ended: leave it
+            st.session_state.pop(_CODE, None)
+    else:
+        st.session_state.pop(_MESSAGE, None)
+
+
+def tally_note() -> None:
+    """Under an answer: whether it went into the class tally, or why not."""
+    if message := st.session_state.get(_MESSAGE):
+        st.info(message, icon=":material/groups:")
+    elif code := joined():
+        st.caption(f"Counted anonymously in class {code}'s tally.")
+
+
+def link_params() -> dict[str, str]:
+    """What the classroom keeps in the address bar: the class, questions off, a lock."""
+    from shell import predict  # predict draws answers through this module
+
+    params = {Q_CLASS: joined()} if joined() else {}
+    return params | predict.link_params() | locks.link_params()
+
+
+def _join_typed() -> None:
+    join(st.session_state.get(JOIN_KEY, ""))
+
+
+def _leave() -> None:
+    st.session_state.pop(_CODE, None)
+    st.session_state.pop(_MESSAGE, None)
+
+
+def sidebar_box(page_path: str, query: dict[str, str]) -> None:
+    """The sidebar's "Classroom" box: questions on/off, join a class, a focused link."""
+    from shell import predict
+
+    expanded = bool(joined() or st.session_state.get(_MESSAGE))
+    with st.expander("Classroom", icon=":material/school:", expanded=expanded):
+        st.segmented_control(
+            "Questions before views", list(predict.MODES), format_func=predict.MODES.get,
+            key=predict.QUESTIONS_KEY,
+            help="A prediction before the view: on the tour's views, on every page that "
+            "has a question, or off for a straight lecture (link: questions=all / 0).")
+        if code := joined():
+            st.markdown(f"In class **{code}**: your answers count anonymously.")
+            st.button("Leave the class", key="class_leave", on_click=_leave)
+        else:
+            st.text_input("Class code", key=JOIN_KEY, max_chars=24,
+                          placeholder="From the projector, e.g. ACD3FG")
+            st.button("Join", key="class_join", on_click=_join_typed)
+        if message := st.session_state.get(_MESSAGE):
+            st.warning(message, icon=":material/groups:")
+        st.markdown("**Focused link** (for homework or an exercise)")
+        locks.link_maker(query, f"{app_url()}/{quote(page_path)}" if page_path else app_url())

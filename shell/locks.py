@@ -1,0 +1,128 @@
+"""Lesson links that show only what matters: a link that locks chosen sidebar controls.
+
+A lecturer makes one from any view (:func:`link_maker`, in the sidebar's "Classroom"
+box): e.g. ``…&lock=dataset,kernel&note=Move+only+γ&unlock=1`` keeps the link's dataset
+and kernel and leaves γ free. A student who opens it sees which controls are locked and
+the lecturer's note (:func:`notice`; the note comes from a URL, so it is shown as inert
+text, :func:`shell.text.inert`), and, if the lecturer allowed it, one button that unlocks.
+
+What "locked" guarantees: while the session keeps the lock, the locked controls are
+disabled and keep the link's values whatever else the page offers (a preset, a hint's
+"Use γ = …", a tour step): the sidebar writes them back before its widgets are drawn
+(``shell.sidebar``). It is a focus aid, not a security boundary: anyone can edit the link
+and open the view without the lock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import urlencode
+
+import streamlit as st
+
+from shell.state import Q_LOCK, Q_NOTE, Q_UNLOCK, Settings, parse_flag
+from shell.text import inert, quoted
+
+# The controls a link can lock, in the sidebar's order, with their names on screen.
+LOCKABLE: dict[str, str] = {
+    "dataset": "the dataset and its sample",
+    "kernel": "the kernel",
+    "gamma": "γ",
+    "degree": "the degree d",
+    "coef0": "c₀",
+    "components": "the number of components",
+}
+NOTE_CHARS = 200
+_LOCK = "_kpca_lock"  # (names, the link's settings, note, unlockable) while locked
+
+
+def parse_lock(raw: Any) -> tuple[tuple[str, ...], list[str]]:
+    """``"gamma,dataset"`` → the lockable names in the sidebar's order, and problems."""
+    asked = [part.strip().lower() for part in str(raw).split(",") if part.strip()]
+    unknown = [name for name in asked if name not in LOCKABLE]
+    problems = [f"Link parameter `{Q_LOCK}`: cannot lock {', '.join(map(quoted, unknown[:5]))}"
+                f"; lockable: {', '.join(LOCKABLE)}."] if unknown else []
+    return tuple(name for name in LOCKABLE if name in asked), problems
+
+
+def read_link(link: Mapping[str, Any], from_link: Settings) -> list[str]:
+    """First run of a session: a link with ``lock=`` locks those controls at the link's
+    values (``from_link``); returns the problems to warn about."""
+    if Q_LOCK not in link:
+        return []
+    names, problems = parse_lock(link[Q_LOCK])
+    if names:
+        note = str(link.get(Q_NOTE, ""))[: 4 * NOTE_CHARS]
+        unlockable = parse_flag(link.get(Q_UNLOCK, "0")) is True
+        st.session_state[_LOCK] = (names, from_link, note, unlockable)
+    return problems
+
+
+def locked(name: str) -> bool:
+    """Whether the control ``name`` (a key of :data:`LOCKABLE`) is locked now."""
+    lock = st.session_state.get(_LOCK)
+    return lock is not None and name in lock[0]
+
+
+def fixed() -> tuple[tuple[str, ...], Settings] | None:
+    """The locked names and the settings that hold their values, or None."""
+    lock = st.session_state.get(_LOCK)
+    return None if lock is None else (lock[0], lock[1])
+
+
+def link_params() -> dict[str, str]:
+    """The lock's parameters, kept in the address bar while it holds (a reload keeps it)."""
+    lock = st.session_state.get(_LOCK)
+    if lock is None:
+        return {}
+    names, _, note, unlockable = lock
+    params = {Q_LOCK: ",".join(names)}
+    if note:
+        params[Q_NOTE] = note
+    if unlockable:
+        params[Q_UNLOCK] = "1"
+    return params
+
+
+def _unlock() -> None:
+    st.session_state.pop(_LOCK, None)
+
+
+def notice() -> None:
+    """Above the page: what is locked, the lecturer's note (inert), and Unlock if allowed."""
+    lock = st.session_state.get(_LOCK)
+    if lock is None:
+        return
+    names, _, note, unlockable = lock
+    with st.container(border=True, key="lock_notice"):
+        text = "**Locked for this exercise:** " + ", ".join(LOCKABLE[n] for n in names) + "."
+        if note:
+            text += f" Your lecturer's note: “{inert(note, NOTE_CHARS)}”"
+        st.markdown(text)
+        st.caption("Locked controls keep this link's values: a focus aid for the exercise, "
+                   "not a security setting (anyone can edit the link).")
+        if unlockable:
+            st.button("Unlock the controls", key="lock_unlock", on_click=_unlock,
+                      icon=":material/lock_open:")
+
+
+def link_maker(current_query: Mapping[str, str], base_url: str) -> None:
+    """For the lecturer: pick controls to lock, a note, and copy the link to this view."""
+    names = st.multiselect("Lock", list(LOCKABLE), format_func=LOCKABLE.get,
+                           key="lock_make_names", placeholder="Controls to lock",
+                           filter_mode=None)  # no soft keyboard on a phone
+    note = st.text_input("Note for the students", key="lock_make_note",
+                         max_chars=NOTE_CHARS, placeholder="e.g. Move only γ: when do the "
+                         "rings separate?")
+    unlockable = st.checkbox("Students may unlock", key="lock_make_unlockable", value=True)
+    if not names:
+        st.caption("Choose the controls to lock; the link keeps this view's settings.")
+        return
+    query = {k: v for k, v in current_query.items() if k not in (Q_LOCK, Q_NOTE, Q_UNLOCK)}
+    query[Q_LOCK] = ",".join(n for n in LOCKABLE if n in names)
+    if note.strip():
+        query[Q_NOTE] = note.strip()
+    if unlockable:
+        query[Q_UNLOCK] = "1"
+    st.code(f"{base_url}?{urlencode(query)}", language=None, wrap_lines=True)

@@ -1,0 +1,152 @@
+"""Predict, then reveal: a question before the view, the view once answered or skipped.
+
+The router (``app.py``) asks, before a page runs, the tour step's question when the tour
+opened the view (``lessons/tour/banner.py``) or else the page's own (its registry entry's
+``question``); while it is unanswered the page is not drawn (:func:`holding`). Once the
+student answers, the view appears and every option says why it is right or wrong, from
+the numbers of this view (:mod:`shell.questions`, computed for the current settings: move
+γ and the verdict follows). "Skip" shows the view at once.
+
+Where questions are asked is the sidebar's "Questions before views" (:data:`MODES`): on
+the tour's views by default (the lecture), on every page that has one, or nowhere (a
+straight lecture). A link sets it too: ``?questions=all``, ``?questions=0``. Lesson pages
+do not ask by default, so a link to a view shows that view.
+
+An answer given while the session has joined a class is also counted, anonymously, in
+the class tally (:mod:`shell.classroom`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import astuple
+
+import streamlit as st
+
+from shell import classroom
+from shell.caches import bounded_cache, inputs, load_data
+from shell.questions import Question, build
+from shell.registry import LESSONS
+from shell.state import Q_QUESTIONS, Settings
+
+QUESTIONS_KEY = "w_questions"  # w_: the sidebar keeps it across pages
+TOUR, ALL, OFF = "tour", "all", "off"
+MODES = {TOUR: "Tour", ALL: "Every page", OFF: "Off"}
+_FROM_LINK = {"tour": TOUR, "all": ALL, "1": ALL, "on": ALL, "0": OFF, "off": OFF}
+SKIPPED = -1
+# Streamlit's own icons: an emoji font is not on every projector's machine.
+RIGHT, WRONG = ":green[:material/check_circle:]", ":red[:material/cancel:]"
+# The options at the size of the text around them (1 rem: projector mode enlarges it).
+_OPTIONS_CSS = ("<style>[class*='st-key-predict_box_'] [data-testid='stRadio'] label p "
+                "{font-size: 1rem;}</style>")
+_ANSWERS = "_kpca_answers"  # question id → option number, or SKIPPED
+_HOLD = "_kpca_hold"  # this run's page waits for an answer
+_STARTED = "_kpca_questions_started"
+PAGE_QUESTIONS = {lesson.url_path: lesson.question for lesson in LESSONS if lesson.question}
+
+
+def start_run() -> None:
+    """Before each run (the router): the link's ``questions=0`` once, no hold yet."""
+    ss = st.session_state
+    classroom.read_link_once()
+    if _STARTED not in ss:
+        ss[_STARTED] = True
+        raw = str(st.query_params.get(Q_QUESTIONS, TOUR)).strip().lower()
+        ss[QUESTIONS_KEY] = _FROM_LINK.get(raw, TOUR)
+    if ss.get(QUESTIONS_KEY) not in MODES:  # the segmented control was cleared
+        ss[QUESTIONS_KEY] = TOUR
+    ss[_HOLD] = False
+
+
+def mode() -> str:
+    return st.session_state.get(QUESTIONS_KEY, TOUR)
+
+
+def holding() -> bool:
+    """True while this run's view waits for an answer (the router skips the page)."""
+    return bool(st.session_state.get(_HOLD))
+
+
+def link_params() -> dict[str, str]:
+    """``questions=`` in the address bar unless at the default (a lecturer's bookmark)."""
+    return {} if mode() == TOUR else {Q_QUESTIONS: mode()}
+
+
+@bounded_cache(max_entries=64)
+def _question(question_id: str, key: tuple, _settings: Settings) -> Question | None:
+    data = load_data(_settings.dataset, _settings.dataset_options)
+    return build(question_id, inputs(_settings), data.y, _settings)
+
+
+def live_question(question_id: str, settings: Settings) -> Question | None:
+    """The question as asked for ``settings`` (cached), or None where it does not apply."""
+    try:
+        return _question(question_id, astuple(settings), settings)
+    except Exception:  # noqa: BLE001 - no data (an upload missing): the page says why
+        return None
+
+
+def answers() -> dict[str, int]:
+    return st.session_state.setdefault(_ANSWERS, {})
+
+
+def _chosen(question: Question, widget: str) -> None:
+    texts = [option.text for option in question.options]
+    choice = st.session_state.get(widget)
+    if choice not in texts:
+        return
+    number = texts.index(choice)
+    answers()[question.id] = number
+    classroom.record(question.id, number, question.options[number].right)
+
+
+def _skip(question_id: str) -> None:
+    answers()[question_id] = SKIPPED
+
+
+def ask_for_page(url_path: str, settings: Settings) -> None:
+    """The page's own question (registry), when it has one and pages ask."""
+    if mode() == ALL and url_path in PAGE_QUESTIONS:
+        ask(PAGE_QUESTIONS[url_path], settings)
+
+
+def ask(question_id: str, settings: Settings, *, tally_id: str | None = None) -> None:
+    """Ask ``question_id`` for ``settings``; hold the view until it is answered or skipped.
+
+    ``tally_id`` names the question in the class tally (a tour step asks a catalogue
+    question under its own id, so the lecturer sees step 5's answers apart).
+    """
+    if mode() == OFF:
+        return
+    question = live_question(question_id, settings)
+    if question is None:
+        return
+    if tally_id is not None:
+        question = Question(tally_id, question.prompt, question.options)
+    widget = f"predict_{question.id}"
+    chosen = answers().get(question.id)
+    texts = [option.text for option in question.options]
+    if chosen is not None and chosen >= 0 and widget not in st.session_state:
+        st.session_state[widget] = texts[chosen]  # the radio forgot it on another page
+    with st.container(border=True, key=f"predict_box_{question.id}"):
+        # The question in the text's own size (a radio's label is small on a projector);
+        # the radio keeps it as its label for screen readers.
+        st.markdown(f"**{question.prompt}**")
+        st.radio(question.prompt, texts, index=None, key=widget, on_change=_chosen,
+                 args=(question, widget), label_visibility="collapsed")
+        st.html(_OPTIONS_CSS)
+        if chosen is None:
+            st.session_state[_HOLD] = True
+            st.button("Skip: show the view", key=f"predict_skip_{question.id}",
+                      on_click=_skip, args=(question.id,), icon=":material/skip_next:")
+            st.caption("Predict first: the view appears once you answer (or skip).")
+            return
+        if chosen == SKIPPED:
+            st.caption("Skipped: you can still answer above.")
+            return
+        lines = [
+            f"- {RIGHT if option.right else WRONG} **{option.text}**"
+            + (" (your answer)" if i == chosen else "") + f": {option.why}"
+            for i, option in enumerate(question.options)
+        ]
+        st.markdown("\n".join(lines))
+        classroom.tally_note()

@@ -1,0 +1,105 @@
+"""A class on a real server (shell/tally.py, lessons/tour/tally.py): several students'
+sessions join with the code from the lecturer's page, answer a tour step's question, and
+the lecturer's tally counts exactly those answers; a wrong code is refused, a second
+class stays separate, and the server's limits hold (2 classes, 4 students here).
+
+Driven by the load generator's protocol client (``benchmarks/st_client.py``), each
+session a browser tab of its own, several at once in threads.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from tests.support.browser import Server
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from st_client import StreamlitSession  # noqa: E402
+
+pytestmark = pytest.mark.slow
+QUESTION = "Which γ separates the classes best on components 1 and 2?"  # tour step 5
+
+
+@pytest.fixture(scope="module")
+def server():
+    running = Server("tally", env=os.environ | {"KPCA_TALLY_MAX_CLASSES": "2",
+                                                "KPCA_TALLY_MAX_STUDENTS": "4"})
+    yield running
+    running.stop()
+
+
+def ok(run):
+    assert run.finished and not run.exceptions and not run.error_boxes, run
+    return run
+
+
+def lecturer(server) -> tuple[StreamlitSession, str]:
+    session = StreamlitSession(server.url, timeout=120)
+    ok(session.open("class_tally"))
+    run = ok(session.click("Start a class"))
+    code = re.search(r"Class code\n# ((?:\w ){5}\w)", run.all_text()).group(1)
+    code = code.replace(" ", "")
+    # The link the QR code carries: the app's address (not the tally page's) and the code.
+    assert f"{server.url}/tour?class={code}" in run.texts, [t for t in run.texts if "http" in t]
+    return session, code
+
+
+def student(server, code: str, *answers: str) -> str:
+    """Join ``code`` by its link, open step 5's view, answer; what the page said last."""
+    session = StreamlitSession(server.url, timeout=120)
+    try:
+        ok(session.open("tour", f"step=5&class={code}"))
+        ok(session.click("Open this view"))
+        for answer in answers:
+            run = ok(session.set_widget(QUESTION, answer))
+        return run.all_text()
+    finally:
+        session.close()
+
+
+def counts(session: StreamlitSession) -> tuple[list[str], str]:
+    text = ok(session.rerun()).all_text()
+    bars = [line for line in text.split("\n") if line.startswith("γ = ")]
+    joined = re.search(r"\*\*(\d+)\*\* students? joined", text).group(1)
+    return bars, joined
+
+
+def test_a_class_counts_exactly_its_students_answers(server):
+    room_a, code_a = lecturer(server)
+    room_b, code_b = lecturer(server)
+    assert code_a != code_b
+    with ThreadPoolExecutor(max_workers=4) as pool:  # four students at the same moment
+        said = list(pool.map(lambda answers: student(server, code_a, *answers),
+                             [["γ = 5"], ["γ = 5"], ["γ = 0.05", "γ = 500"], ["γ = 5"]]))
+    assert all(f"Counted anonymously in class {code_a}" in text for text in said), said
+    student(server, code_b, "γ = 500")
+
+    # Each student once, with their latest answer; class B's answer is not in A's tally.
+    assert counts(room_a) == (["γ = 0.05: 0", "γ = 5: 3", "γ = 500: 1"], "4")
+    assert counts(room_b) == (["γ = 0.05: 0", "γ = 5: 0", "γ = 500: 1"], "1")
+
+    # Limits: a fifth student in A is refused cleanly (the view still answers them),
+    # and a third class on this server of two.
+    refused = student(server, code_a, "γ = 5")
+    assert "This class is full (4 students)" in refused
+    assert counts(room_a) == (["γ = 0.05: 0", "γ = 5: 3", "γ = 500: 1"], "4")
+    third = StreamlitSession(server.url, timeout=120)
+    ok(third.open("class_tally"))
+    assert "already runs 2 classes" in ok(third.click("Start a class")).all_text()
+    for session in (room_a, room_b, third):
+        session.close()
+
+
+def test_a_wrong_code_is_refused_with_a_message(server):
+    session = StreamlitSession(server.url, timeout=120)
+    run = ok(session.open("tour", "step=5&class=QQQQQQ"))
+    assert "Class code QQQQQQ: No class with this code is running here" in run.all_text()
+    session.close()
