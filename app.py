@@ -37,6 +37,7 @@ page = st.navigation(
 settings_sidebar(page.url_path)
 apply_css()  # projector mode, when the sidebar's toggle is on
 accessibility.apply_css()
+accessibility.add_skip_link()  # the keyboard reaches the page menu before the sidebar
 # A view opened from the guided tour shows the step's prompt above it, and the page's own
 # findings in its answer (lessons/tour/banner.py).
 findings_slot = banner.start(page.url_path)
