@@ -39,6 +39,7 @@ predict.start_run()  # a class code or questions=… in the link, before the sid
 settings = settings_sidebar(page.url_path)
 apply_css()  # projector mode, when the sidebar's toggle is on
 accessibility.apply_css()
+accessibility.add_skip_link()  # the keyboard reaches the page menu before the sidebar
 # A view opened from the guided tour shows the step's prompt above it, and the page's own
 # findings in its answer (lessons/tour/banner.py).
 findings_slot = banner.start(page.url_path)

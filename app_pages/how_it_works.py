@@ -24,7 +24,8 @@ settings = with_valid_components(settings, n)
 # The pictures reuse the Explorer's fit (K, then K̃ in its place, plus the spectrum's
 # working copy); the checks hold K, K̃ and the solver's copy of a sample of ≤ STEP_MAX_N.
 guard_memory(n, copies=2 if n <= DENSE_MAX_N else 1)
-guard_memory(min(n, view.STEP_MAX_N), copies=3, what="K, K̃ and the eigensolver's copy")
+guard_memory(min(n, view.STEP_MAX_N), copies=view.STEP_COPIES,
+             what="K, K̃ and the eigensolver's copy")
 
 with kernel_errors(), st.spinner("Computing kernel PCA step by step…"):
     result = explorer_analysis(settings)

@@ -24,7 +24,8 @@ if len(rows) < 8:
                "points). Add points in the sidebar.")
     st.stop()
 # K, K̃, the wrong K̃ and a solver's copy coexist.
-guard_memory(len(rows), copies=4, what="K, K̃, a wrong K̃ and the eigensolver's copy")
+guard_memory(len(rows), copies=view.MISTAKES_COPIES,
+             what="K, K̃, a wrong K̃ and the eigensolver's copy")
 
 with kernel_errors(), st.spinner("Making every mistake…"):
     results = view.cached_mistakes(settings)

@@ -25,15 +25,30 @@ import streamlit as st
 # tokens take the text colour; bold functions and italic comments keep them apart.
 # (``!important``: Streamlit's own rules are more specific.)
 #
+# Streamlit draws captions at 60 % opacity: over white its light theme's text (#2f2d2b)
+# gives 3.9:1, short of WCAG's 4.5:1. At 80 % they read 7:1 there and stay grey; the dark
+# theme's light text gains as well. (Not a ``[theme.light] textColor``: that reached a
+# server started in the dark theme too.)
+#
 # A chart's text alternative (shell.charts.show_chart) is for screen readers only: its
 # element is taken out of the page's flow (no gap above the chart) and clipped to nothing.
+#
+# The skip link (:func:`add_skip_link`) is out of sight until it has the keyboard's focus,
+# then shows at the top left, above the header.
 _CSS = """
 <style>
+.kpca-skip-link {
+  position: fixed; top: 0.5rem; left: 0.5rem; z-index: 1000100; padding: 0.5rem 1rem;
+  background: #ffffff; color: #141312; border: 2px solid #141312; border-radius: 0.5rem;
+  transform: translateY(-200%);
+}
+.kpca-skip-link:focus { transform: none; }
 .stElementContainer:has(.kpca-chart-text) {
   position: absolute; width: 1px; min-width: 0; height: 1px; margin: -1px; padding: 0;
   overflow: hidden; clip-path: inset(50%); white-space: nowrap; border: 0;
 }
 .katex-display { padding-inline: 0.2em; }
+[data-testid="stCaptionContainer"] { opacity: 0.8 !important; }
 [data-testid="stSliderThumbValue"],
 button[data-variant="segmented_control"][data-selected="true"],
 button[data-variant="segmented_control"][data-selected="true"] *,
@@ -45,3 +60,39 @@ button[data-variant="segmented_control"][data-selected="true"] *,
 def apply_css() -> None:
     """Add the page-wide accessibility CSS (call once per run, from the router)."""
     st.html(_CSS)
+
+
+# Streamlit puts the sidebar (about 21 tab stops of settings) before the header's page
+# menu in the page, and its own first tab stop skips to the main content only. This link
+# comes first of all and takes the keyboard to the page menu: the header's on a wide
+# screen, the sidebar's on a narrow one (where Streamlit moves the menu into the drawer,
+# opened for it). Added once per page load; later runs find it there.
+_SKIP_LINK = """<script>
+(() => {
+  if (document.getElementById("kpca-skip-to-menu")) return;
+  const link = document.createElement("a");
+  link.id = "kpca-skip-to-menu";
+  link.href = "#";
+  link.className = "kpca-skip-link";
+  link.textContent = "Skip to the page menu";
+  const menu = () => [...document.querySelectorAll(
+      '[data-testid="stTopNavLink"], [data-testid="stTopNavSection"], '
+      + '[data-testid="stSidebarNavLink"]')].find((item) => item.getClientRects().length
+      && item.getBoundingClientRect().right > 0);
+  link.addEventListener("click", (event) => {
+    event.preventDefault();
+    const item = menu();
+    if (item) { item.focus(); return; }
+    document.querySelector('[data-testid="stExpandSidebarButton"]')?.click();
+    setTimeout(() => menu()?.focus(), 400);
+  });
+  document.body.prepend(link);
+})();
+</script>"""
+
+
+def add_skip_link() -> None:
+    """Add the "Skip to the page menu" link, the page's first tab stop (once per run, from
+    the router; inside the sidebar, whose foot hides the element's empty box)."""
+    with st.sidebar:
+        st.html(_SKIP_LINK, unsafe_allow_javascript=True)

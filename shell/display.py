@@ -21,6 +21,12 @@ opens it again.
 Touch screens (phones, tablets: :func:`touch_screen`) get charts that a swipe scrolls
 past (:func:`for_touch`): a drag on a chart would otherwise zoom, and a phone's charts
 fill the screen. Charts with a linked selection keep their drag (Streamlit's choice).
+
+On a narrow screen Streamlit's sidebar is a drawer over the page (77 % of a phone's
+screen), and it stays open after a setting changes: the student changes γ and sees the
+drawer, not the result. :func:`close_drawer_after_change` closes it after each change of
+the settings, on narrow screens only (Streamlit has no command for it: a few lines of
+JavaScript press its own "Collapse sidebar" button).
 """
 
 from __future__ import annotations
@@ -138,6 +144,30 @@ def for_touch(fig: go.Figure) -> go.Figure:
     fig.update_layout(dragmode=False)
     fig.for_each_scene(lambda scene: scene.update(dragmode=False))
     return fig
+
+
+# Streamlit's "md" breakpoint: at this width and below its sidebar overlays the page.
+DRAWER_MAX_WIDTH_PX = 768
+_CLOSE_DRAWER = """<script>
+// Change number {run}: close the sidebar if it is a drawer covering the page.
+(() => {{
+  if (!window.matchMedia("(max-width: {width}px)").matches) return;
+  const collapse = document.querySelector('[data-testid="stSidebarCollapseButton"] button');
+  if (collapse?.getAttribute("aria-expanded") === "true") collapse.click();
+}})();
+</script>"""
+_DRAWER_RUNS = "_kpca_drawer_closes"
+
+
+def close_drawer_after_change() -> None:
+    """Close the sidebar's drawer on a narrow screen (call when a setting has changed).
+
+    On a wider screen the sidebar sits beside the page and stays as it is. Each call's
+    script differs (a counter), so that the browser runs it again on every change.
+    """
+    run = st.session_state[_DRAWER_RUNS] = st.session_state.get(_DRAWER_RUNS, 0) + 1
+    st.html(_CLOSE_DRAWER.format(run=run, width=DRAWER_MAX_WIDTH_PX),
+            unsafe_allow_javascript=True)
 
 
 def apply_css() -> None:

@@ -18,6 +18,7 @@ import streamlit as st
 from experiments import gamma_guidance
 from experiments.gamma_guidance import Guidance, Search
 from experiments.kernel_diagnostics import GAMMA_KERNELS
+from shell import costs
 from shell.admission import queued
 from shell.caches import bounded_cache, inputs, load_data
 from shell.memory import guard_memory
@@ -68,9 +69,16 @@ def guidance(settings: Settings, shown_score: float | None) -> Guidance | None:
     if found is None:
         return None
     data = load_data(settings.dataset, settings.dataset_options)
-    return gamma_guidance.advise(found, inputs(settings), data.y,
-                                 kernel_params=settings.kernel_params(),
-                                 shown_score=shown_score)
+    X = inputs(settings)
+    # The trial at the γ on screen (unless the search tried it): K and K̃ of the sample
+    # and its leading pair, a turn like the search's. (Cached values are fetched above:
+    # a turn never waits for another computation's key.)
+    size = len(found.rows)
+    with queued(size, copies=2, estimate=costs.kernel_pca(size, X.shape[1], 2),
+                what="the verdict on this γ"):
+        return gamma_guidance.advise(found, X, data.y,
+                                     kernel_params=settings.kernel_params(),
+                                     shown_score=shown_score)
 
 
 def slot(settings: Settings):

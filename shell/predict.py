@@ -23,8 +23,9 @@ from dataclasses import astuple
 import streamlit as st
 
 from shell import classroom
+from shell.admission import queued
 from shell.caches import bounded_cache, inputs, load_data
-from shell.questions import Question, build
+from shell.questions import MAX_N, Question, build
 from shell.registry import LESSONS
 from shell.state import Q_QUESTIONS, Settings
 
@@ -74,7 +75,11 @@ def link_params() -> dict[str, str]:
 @bounded_cache(max_entries=64)
 def _question(question_id: str, key: tuple, _settings: Settings) -> Question | None:
     data = load_data(_settings.dataset, _settings.dataset_options)
-    return build(question_id, inputs(_settings), data.y, _settings)
+    X = inputs(_settings)
+    # Up to 1,000 points' kernel matrices: a turn in the server's queue like every
+    # computation (shell.admission).
+    with queued(min(len(X), MAX_N), copies=2, what="the question's numbers"):
+        return build(question_id, X, data.y, _settings)
 
 
 def live_question(question_id: str, settings: Settings) -> Question | None:

@@ -21,12 +21,11 @@ import warnings
 from dataclasses import dataclass, replace
 
 import numpy as np
-import scipy.linalg
 
 from experiments.feature_maps import quadratic_lift
 from experiments.kernel_diagnostics import format_gamma
 from experiments.separability import linear_separability
-from kpca_core import KERNELS, center_kernel, compute_kernel
+from kpca_core import KERNELS, center_kernel, compute_kernel, eigendecompose
 from shell.state import Settings
 
 MAX_N = 1000
@@ -116,11 +115,10 @@ def _projection(X: np.ndarray, settings: Settings, k: int) -> np.ndarray:
 
 
 def _top(M: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """The ``k`` largest eigenpairs of the symmetric ``M``, largest first (LAPACK computes
-    only these: several times faster than the whole spectrum at n = 1,000)."""
-    n = len(M)
-    mu, V = scipy.linalg.eigh(M, subset_by_index=[n - k, n - 1], overwrite_a=True)
-    return mu[::-1], V[:, ::-1]
+    """The ``k`` largest eigenpairs of the symmetric ``M``, largest first (kpca_core's
+    solver: ARPACK past 200 points, which lets other sessions run while it computes)."""
+    pairs = eigendecompose(M, k, random_state=0, check_symmetry=False)
+    return pairs.eigenvalues, pairs.eigenvectors
 
 
 def _score(Z: np.ndarray, y: np.ndarray) -> float:
@@ -207,7 +205,7 @@ def _components_needed(X, y, settings):
 
 def _forget_centring(X, y, settings):
     K = compute_kernel(X, kernel=settings.kernel, **settings.kernel_params())
-    spans = [_top(center_kernel(K), 2)[1], _top(K, 2)[1]]  # K last: _top overwrites it
+    spans = [_top(center_kernel(K), 2)[1], _top(K, 2)[1]]
     # The cosine of the largest angle between the two planes of eigenvectors.
     cosine = float(np.linalg.svd(spans[0].T @ spans[1], compute_uv=False).min())
     changed = cosine < 0.95

@@ -27,14 +27,14 @@ class KernelWork:
     copies : int
         n × n matrices it holds at once, as it tells ``queued(...)`` (at small n: the
         Explorer holds one fewer past its dense limit).
-    unqueued_because : str
-        Empty when the work takes its turn in the server-wide queue; otherwise why it
-        never needs to (a sample capped below the queue's "small" size).
+
+    All of it takes its turn in the server-wide queue, capped samples too: many small
+    computations add up (``shell.admission``), and ``tests/shell/test_admission.py`` fails
+    for any page that builds a kernel matrix outside a turn.
     """
 
     side: Callable[[int], int] | int
     copies: int = 2
-    unqueued_because: str = ""
 
     def side_for(self, n: int) -> int:
         return self.side if isinstance(self.side, int) else self.side(n)
@@ -116,7 +116,7 @@ LESSONS: tuple[Lesson, ...] = (
         "The algorithm step by step on your data: K, centring, the eigenproblem, normalisation "
         "and projection, each formula checked live, and what each step costs.",
         section="How it works",
-        work=KernelWork(_whole),  # the Explorer's fit
+        work=KernelWork(_whole),  # the Explorer's fit, then its steps on ≤ STEP_MAX_N
         question="zero_eigenvalues",
     ),
     Lesson(
@@ -126,10 +126,9 @@ LESSONS: tuple[Lesson, ...] = (
         "The feature map written out: a polynomial kernel as an explicit φ, circles lifted into "
         "3-D, and why the RBF kernel's φ has infinitely many coordinates.",
         section="How it works",
-        work=KernelWork(
-            lambda n: min(n, 2000), copies=3,
-            unqueued_because="a sample of at most EXPLICIT_MAX_N (2,000) points: always small",
-        ),
+        # A sample of at most EXPLICIT_MAX_N (2,000) points; φ(X) of high-dimensional
+        # inputs adds more (lessons/kernel_trick/view.py explicit_bytes).
+        work=KernelWork(lambda n: min(n, 2000), copies=3),
         question="lift_plane",
     ),
     Lesson(
@@ -139,10 +138,7 @@ LESSONS: tuple[Lesson, ...] = (
         "Seven errors, six of them found in published notes and code, each next to the right "
         "answer with a number for the damage it does (and when it does none).",
         section="How it works",
-        work=KernelWork(
-            lambda n: min(n, 300), copies=4,
-            unqueued_because="a sample of at most MISTAKES_MAX_N (300) points: always small",
-        ),
+        work=KernelWork(lambda n: min(n, 300), copies=4),  # a sample of ≤ MISTAKES_MAX_N
         question="forget_centring",
     ),
     Lesson(
@@ -171,8 +167,7 @@ LESSONS: tuple[Lesson, ...] = (
         "Click points of two or three classes onto a plane (or start from circles, moons, "
         "a spiral) and watch K, K̃, the spectrum and the projections follow every edit.",
         section="Geometry",
-        work=KernelWork(300, unqueued_because="at most MAX_POINTS (300) drawn points: "
-                        "always small"),
+        work=KernelWork(300),  # at most drawn.MAX_POINTS points
     ),
     Lesson(
         "app_pages/choosing_gamma.py",

@@ -32,7 +32,7 @@ from kpca_core import KERNELS
 from shell import caches as compute
 from shell import classroom, drawn, locks, state
 from shell.csv_controls import csv_controls
-from shell.display import PROJECTOR_KEY
+from shell.display import PROJECTOR_KEY, close_drawer_after_change
 from shell.state import Settings
 
 K_DATASET, K_KERNEL = "w_dataset", "w_kernel"
@@ -193,6 +193,9 @@ def settings_sidebar(page_path: str = "") -> Settings:
         n_components=int(n_components),
         standardize=bool(standardize),
     )
+    if _CURRENT in ss and ss[_CURRENT] != settings:
+        with st.sidebar:  # (its empty element at the sidebar's foot, out of the way)
+            close_drawer_after_change()  # a phone sees the result, not the drawer
     ss[_CURRENT] = settings
     ss[_PAGE_PATH] = page_path
     sync_url()

@@ -25,13 +25,18 @@ from lessons.component_maps.experiment import (
     grid_side,
     roles_sentence,
 )
-from lessons.component_maps.figures import MapPanel, map_grid, panel_title
+from lessons.component_maps.figures import (
+    PANEL_HEIGHT,
+    MapPanel,
+    map_grid,
+    panel_title,
+)
 from shell import exports, findings
 from shell.admission import queued
 from shell.caches import bounded_cache, inputs
 from shell.charts import show_chart
 from shell.checks import show_check
-from shell.display import number_caption
+from shell.display import number_caption, touch_screen
 from shell.figures import class_label, plot_text
 from shell.memory import guard_memory
 from shell.sidebar import apply_settings
@@ -117,9 +122,16 @@ def _drawn(fit) -> int:
     return max(1, int(np.sum(fit.eigenvalues > 0)))
 
 
+# Panels across: four on a laptop or a projector; two on a phone, where four were 65 px
+# wide and their titles ran into each other (the server knows the device, not the width).
+MAP_COLUMNS, MAP_COLUMNS_TOUCH = 4, 2
+PANEL_HEIGHT_TOUCH = 210  # a two-column panel on a phone: its square plot and two lines
+
+
 def map_panels(result: ComponentMaps, data, settings: Settings) -> None:
     fit = result.fit
     k = _drawn(fit)
+    phone = touch_screen()
     panels = [
         MapPanel(result.xs, result.ys, result.values[c],
                  panel_title(c + 1, fit.eigenvalues[c], fit.explained_ratio[c]))
@@ -128,7 +140,9 @@ def map_panels(result: ComponentMaps, data, settings: Settings) -> None:
     kernel = KERNELS[settings.kernel].title
     params = _params_text(settings)
     fig = map_grid(
-        panels, fit.X, data.y, data.target_names, columns=min(4, k),
+        panels, fit.X, data.y, data.target_names,
+        columns=min(MAP_COLUMNS_TOUCH if phone else MAP_COLUMNS, k),
+        panel_height=PANEL_HEIGHT_TOUCH if phone else PANEL_HEIGHT,
         title=f"First {k} component{'s' if k > 1 else ''} over the plane<br><sup>{kernel}"
         + (f", {params}" if params else "") + "</sup>",
         axis_titles=_axis_names(data, settings),

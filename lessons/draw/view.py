@@ -16,6 +16,7 @@ from experiments.analysis import Analysis, analyse
 from lessons.draw import editor
 from lessons.draw.experiment import points_csv, separation, separation_sentence
 from shell import exports, figures, kernel_figures
+from shell.admission import queued
 from shell.caches import bounded_cache, inputs, load_data
 from shell.charts import show_chart
 from shell.display import number_caption
@@ -35,12 +36,14 @@ def analysis(settings: Settings) -> Analysis:
     """The Explorer's analysis of the drawing, with heatmaps of at most HEATMAP_SIDE cells.
 
     Kept in this session (``settings`` hold drawn points: ``shell.caches.results_store``).
-    Never queued: at most ``drawn.MAX_POINTS`` points (the registry's ``KernelWork``).
+    At most ``drawn.MAX_POINTS`` points, but it takes its turn like every computation:
+    many small ones add up (``shell.admission``).
     """
     y = load_data(settings.dataset, settings.dataset_options).y
-    return analyse(inputs(settings), y, kernel=settings.kernel,
-                   kernel_params=settings.kernel_params(),
-                   n_components=settings.n_components, display_side=HEATMAP_SIDE)
+    X = inputs(settings)
+    with queued(len(X), copies=2, what="kernel PCA of your drawing"):
+        return analyse(X, y, kernel=settings.kernel, kernel_params=settings.kernel_params(),
+                       n_components=settings.n_components, display_side=HEATMAP_SIDE)
 
 
 def _preset(name: str) -> None:

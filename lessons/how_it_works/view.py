@@ -25,8 +25,14 @@ from kpca_core import (
     scale_eigenvectors,
 )
 from lessons.how_it_works import figures as fig
-from lessons.how_it_works.experiment import PAIRS_CHECKED, StepByStep, step_by_step
-from shell import figures, kernel_figures
+from lessons.how_it_works.experiment import (
+    PAIRS_CHECKED,
+    TEXTBOOK_MAX_N,
+    StepByStep,
+    step_by_step,
+)
+from shell import costs, figures, kernel_figures
+from shell.admission import queued
 from shell.caches import inputs
 from shell.charts import show_chart
 from shell.checks import show_check
@@ -65,15 +71,37 @@ def sample_rows(n: int) -> np.ndarray:
     return sampling.sample_rows(n, STEP_MAX_N)
 
 
+# K, K̃ and the eigensolver's copy at once (the app page's memory guard counts the same).
+STEP_COPIES = 3
+
+
+def steps_estimate(m: int, d: int, k: int) -> costs.Estimate:
+    """Time of :func:`step_by_step` on m points: K and K̃ with their checks (a few passes),
+    the textbook centring on a TEXTBOOK_MAX_N corner (two products), the leading k, the
+    residuals (K̃ times the axes, three times), and scikit-learn's KernelPCA again (its own
+    K and solver: ARPACK for k < 10 above 200 points)."""
+    corner = min(m, TEXTBOOK_MAX_N)
+    sklearn_solver = "arpack" if m > 200 and k < 10 else "dense"
+    return (2 * costs.kernel_matrix(m, m, d) + costs.passes(m, 8)
+            + 2 * costs.matrix_product(corner, corner, corner)
+            + costs.leading(m, k) + 3 * costs.matrix_product(m, m, k)
+            + costs.leading(m, k, sklearn_solver))
+
+
 @st.cache_data(max_entries=16, show_spinner=False)
 def fitted_steps(settings: Settings) -> StepByStep:
     """The step-by-step fit of the current settings (small results only; cached)."""
     X = inputs(settings)
     rows = sample_rows(len(X))
-    return step_by_step(
-        X[rows], kernel=settings.kernel, kernel_params=settings.kernel_params(),
-        n_components=settings.n_components,
-    )
+    m, d = len(rows), X.shape[1]
+    k = min(settings.n_components, m - 1)
+    # A turn in the server's queue like the Explorer's fit (up to 96 MB at STEP_MAX_N).
+    with queued(m, copies=STEP_COPIES, estimate=steps_estimate(m, d, k),
+                what="the step-by-step kernel PCA"):
+        return step_by_step(
+            X[rows], kernel=settings.kernel, kernel_params=settings.kernel_params(),
+            n_components=settings.n_components,
+        )
 
 
 def sample_note(steps: StepByStep, n_total: int) -> None:

@@ -35,10 +35,12 @@ from experiments.roundoff import eigenvalue_groups, kernel_rounding, tolerance
 from experiments.sampling import sample_rows
 from experiments.separability import linear_separability
 from lessons.kernel_trick import figures as fig
-from shell import exports, findings
+from shell import costs, exports, findings
+from shell.admission import queued, taking_turn
 from shell.caches import inputs, load_data
 from shell.charts import show_chart
 from shell.checks import show_check
+from shell.memory import FLOAT_BYTES, matrix_bytes
 from shell.state import Settings, format_gamma
 
 
@@ -62,20 +64,58 @@ def explicit_rows(n: int, d: int, seed: int = 0) -> np.ndarray:
     return sample_rows(n, limit, seed)
 
 
+def explicit_bytes(m: int, d: int) -> int:
+    """Bytes :func:`explicit_pca` holds at its peak on m points in d dimensions.
+
+    K, K̃ and the eigensolver's copy (3 m × m), and the feature map's arrays: the p × d
+    exponents in floats and in integers, then about five m × p arrays (the monomials'
+    logarithms and signs, φ(X), PCA's centred copy and its singular vectors). Measured
+    with tracemalloc: 92 MB at 2,000 × 2 (model 96 MB), 320 MB at 150 × 256 (model 335 MB).
+    """
+    p = math.comb(d + 2, 2)  # φ's columns, as explicit_rows counts them
+    return matrix_bytes(m, copies=3) + FLOAT_BYTES * p * (2 * d + 5 * m)
+
+
+def explicit_estimate(m: int, d: int, k: int = 2) -> costs.Estimate:
+    """Time of :func:`explicit_pca`: φ(X), K twice (the check and KernelPCA's own), K̃ and
+    its leading k, φφᵀ, and PCA's SVD of φ(X) (what dominates for high-dimensional data:
+    1.8–12 s at 150 × 256 on this 2-core host, 0.3–0.7 s at 2,000 × 2)."""
+    p = math.comb(d + 2, 2)  # φ's columns, as explicit_rows counts them
+    return (costs.monomials(m, p, d) + 2 * costs.kernel_matrix(m, m, d) + costs.passes(m, 3)
+            + costs.leading(m, k) + costs.matrix_product(m, p, m) + costs.thin_svd(m, p))
+
+
 @st.cache_data(max_entries=16, show_spinner=False)
 def cached_explicit_pca(settings: Settings) -> ExplicitPCA:
     X = inputs(settings)
     rows = explicit_rows(*X.shape)
     params = map_params(settings)
-    return explicit_pca(X[rows], gamma=params.gamma, coef0=params.coef0, n_components=2)
+    m, d = len(rows), X.shape[1]
+    # A turn in the server's queue like every other page's n × n work (shell.admission):
+    # up to 96 MB at 2,000 points, and seconds of SVD on high-dimensional data.
+    with taking_turn(explicit_bytes(m, d), estimate=explicit_estimate(m, d),
+                     what="the explicit feature map and its PCA"):
+        return explicit_pca(X[rows], gamma=params.gamma, coef0=params.coef0, n_components=2)
+
+
+def taylor_estimate(m: int, d: int) -> costs.Estimate:
+    """Time of :func:`rbf_taylor_convergence` on m points: K, and φφᵀ of at most
+    TAYLOR_MAX_FEATURES coordinates added order by order (a pass over m × m each)."""
+    return (costs.kernel_matrix(m, m, d) * 2 + costs.monomials(m, TAYLOR_MAX_FEATURES, d)
+            + costs.matrix_product(m, TAYLOR_MAX_FEATURES, m) + costs.passes(m, 3 * 80))
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def cached_taylor(settings: Settings) -> TaylorConvergence:
     X = inputs(settings)
-    return rbf_taylor_convergence(
-        X[sample_rows(len(X), TAYLOR_MAX_N)], gamma=settings.gamma, max_features=TAYLOR_MAX_FEATURES
-    )
+    rows = sample_rows(len(X), TAYLOR_MAX_N)
+    # K, the running Gram matrix, the closed form's terms (m × m each) and one block of
+    # at most TAYLOR_MAX_FEATURES coordinates: a few MB, a quick turn.
+    m, d = len(rows), X.shape[1]
+    with queued(m, copies=4 + TAYLOR_MAX_FEATURES / m, estimate=taylor_estimate(m, d),
+                what="the RBF kernel's series"):
+        return rbf_taylor_convergence(X[rows], gamma=settings.gamma,
+                                      max_features=TAYLOR_MAX_FEATURES)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)

@@ -22,7 +22,8 @@ from lessons.mistakes.experiment import (
     compare_mistakes,
     damage_summary,
 )
-from shell import findings
+from shell import costs, findings
+from shell.admission import queued
 from shell.caches import inputs
 from shell.charts import show_chart
 from shell.checks import show_check
@@ -34,13 +35,34 @@ def sample_rows(n: int) -> np.ndarray:
     return sampling.sample_rows(n, MISTAKES_MAX_N)
 
 
+# K, K̃, a wrong K̃ and the eigensolver's copy at once (the app page's guard counts the same).
+MISTAKES_COPIES = 4
+
+
+def mistakes_estimate(m: int, d: int) -> costs.Estimate:
+    """Time of :func:`compare_mistakes` on m points: K and the right fit, then each mistake
+    its own (a kernel of centred inputs, a test kernel, about eight leading-pair solves and
+    passes), whole spectra for the unsorted solver's mistake and NumPy's general ``eig`` on
+    EIG_MAX_N points (several times ``eigvalsh``), and about 0.05 s of Python around them
+    (twenty new points centred one at a time, the checks). Measured: 0.05–0.24 s at 300
+    points."""
+    corner = min(m, EIG_MAX_N)
+    return (costs.Estimate(0.05) + 3 * costs.kernel_matrix(m, m, d) + costs.passes(m, 20)
+            + 8 * costs.leading(m, 2)
+            + 2 * costs.all_eigenvalues(m) + 10 * costs.all_eigenvalues(corner))
+
+
 @st.cache_data(max_entries=12, show_spinner=False)
 def cached_mistakes(settings: Settings) -> tuple[Mistake, ...]:
     X = inputs(settings)
-    return compare_mistakes(
-        X[sample_rows(len(X))], kernel=settings.kernel, kernel_params=settings.kernel_params(),
-        eig_max_n=EIG_MAX_N,
-    )
+    rows = sample_rows(len(X))
+    # A turn in the server's queue like every other page's n × n work (shell.admission).
+    with queued(len(rows), copies=MISTAKES_COPIES, estimate=mistakes_estimate(*X[rows].shape),
+                what="the seven mistakes"):
+        return compare_mistakes(
+            X[rows], kernel=settings.kernel, kernel_params=settings.kernel_params(),
+            eig_max_n=EIG_MAX_N,
+        )
 
 
 def show_damage(damage: Damage) -> None:

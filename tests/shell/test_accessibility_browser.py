@@ -148,3 +148,30 @@ def test_on_a_phone_the_pickers_open_a_list_without_the_keyboard(server, browser
         assert "kernel=poly" in page.url
     finally:
         page.context.close()
+
+
+FOCUSED = ("() => { const e = document.activeElement; return [e.id, "
+           "e.getAttribute('data-testid') || '', (e.innerText || '').trim()]; }")
+
+
+def test_the_first_tab_stop_takes_the_keyboard_to_the_page_menu(server, page):
+    # The sidebar's ~21 settings come before the header's menu in the page: the first
+    # Tab reaches "Skip to the page menu", shown while it has the focus, and Enter moves
+    # the focus to the menu, whose pages Tab then walks through.
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(f"{server.url}/explorer?{SMALL}")
+    wait_until_idle(page, min_charts=1)
+    page.keyboard.press("Tab")
+    assert page.evaluate(FOCUSED) == ["kpca-skip-to-menu", "", "Skip to the page menu"]
+    box = page.locator("#kpca-skip-to-menu").bounding_box()
+    assert box and box["y"] >= 0 and box["height"] > 10  # in sight while focused
+    page.keyboard.press("Enter")
+    focused = page.evaluate(FOCUSED)
+    assert focused[1] == "stTopNavLink" and focused[2].endswith("Home"), focused
+    page.keyboard.press("Tab")
+    focused = page.evaluate(FOCUSED)
+    assert focused[1] == "stTopNavLink" and focused[2].endswith("Guided tour"), focused
+    # Unfocused, it is out of sight.
+    page.evaluate("() => document.activeElement.blur()")
+    box = page.locator("#kpca-skip-to-menu").bounding_box()
+    assert box is None or box["y"] + box["height"] <= 0, box

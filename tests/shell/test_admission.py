@@ -270,15 +270,11 @@ def test_server_budget_is_a_setting_with_the_memory_guards_rules(monkeypatch):
 # test uses, so that it computes instead of finding its result cached.
 
 DENOISING = "denoising"
-# Every lesson whose registry entry says its n × n work is queued, and the side of that work.
-QUEUED_PAGES = {
-    lesson.url_path: lesson.work
-    for lesson in LESSONS
-    if lesson.work is not None and not lesson.work.unqueued_because
-}
+# Every lesson with n × n work (all of it is queued), and the side of that work.
+QUEUED_PAGES = {lesson.url_path: lesson.work for lesson in LESSONS if lesson.work is not None}
 # Each page is opened on the circles with an n of its own, so that no other test has its
 # result cached; De-noising runs on its own settings (USPS training digits).
-OWN_N = {page: 61 + 2 * i for i, page in enumerate(QUEUED_PAGES)}
+OWN_N = {page: 161 + 2 * i for i, page in enumerate(QUEUED_PAGES)}
 
 
 def open_page(page: str, seed: int):
@@ -313,21 +309,70 @@ def server_busy(control: AdmissionControl, n_bytes: int, *, give_up_s: float = 6
         thread.join(timeout=10)
 
 
-def test_work_outside_the_queue_is_capped_below_its_small_size():
-    # Samples that never reach the queue, with the copies their pages' guards count: a
-    # larger cap would make them big, and they would have to take turns (queued()).
-    from experiments.feature_maps import EXPLICIT_MAX_N
-    from lessons.how_it_works import view as how_it_works_view
-    from lessons.mistakes.experiment import MISTAKES_MAX_N
-    from shell import memory
-    from shell.admission import SMALL_BYTES
+# A kernel matrix with fewer entries may be built outside a turn: the kernel trick's 5 × 5
+# example, How it works' rows of new points (under 100 KB, well under a millisecond).
+UNQUEUED_MAX_ENTRIES = 10_000
 
-    works = {lesson.url_path: lesson.work for lesson in LESSONS if lesson.work is not None}
-    for page, cap in (("kernel_trick", EXPLICIT_MAX_N), ("mistakes", MISTAKES_MAX_N)):
-        work = works[page]
-        assert work.side_for(10**6) == cap  # the registry states the lesson's own cap
-        assert memory.matrix_bytes(cap, copies=work.copies) <= SMALL_BYTES
-    assert memory.matrix_bytes(how_it_works_view.STEP_MAX_N, copies=3) <= SMALL_BYTES
+
+@contextmanager
+def kernels_recorded():
+    """Every kernel matrix kpca_core builds while the block runs: (rows, cols, whether the
+    thread held a turn), wherever ``compute_kernel`` was imported."""
+    import sys
+
+    import kpca_core
+    from shell.admission import holds_turn
+
+    original = kpca_core.compute_kernel
+    built: list[tuple[int, int, bool]] = []
+
+    def recording(*args, **kwargs):
+        K = original(*args, **kwargs)
+        built.append((*K.shape, holds_turn()))
+        return K
+
+    def swap(old, new) -> None:
+        for module in list(sys.modules.values()):
+            if getattr(module, "compute_kernel", None) is old:
+                module.compute_kernel = new
+
+    swap(original, recording)
+    try:
+        yield built
+    finally:
+        # Modules imported meanwhile took the recording function as well.
+        swap(recording, original)
+
+
+@pytest.fixture
+def timed_work_in_this_process(monkeypatch):
+    """Scale times its steps in a child process (``timing_runner(isolated=True)``): here
+    they run in this one, so that the kernel matrices they build can be seen."""
+    from lessons.scale import approx_view, experiment
+
+    real = experiment.timing_runner
+
+    def here(threads: int | None = 1, *, isolated: bool = False):
+        return real(threads, isolated=False)
+
+    monkeypatch.setattr(experiment, "timing_runner", here)
+    monkeypatch.setattr(approx_view, "timing_runner", here)
+
+
+@pytest.mark.parametrize("page", list(QUEUED_PAGES))
+def test_every_kernel_matrix_a_page_builds_is_built_inside_a_turn(page,
+                                                                    timed_work_in_this_process):
+    # No side doors: whatever a page computes beyond a tiny example takes its turn, so
+    # that no number of tabs gets past the server's budget (a capped sample too: 24 of
+    # them add up). A new section that builds K outside the queue fails here.
+    with kernels_recorded() as built:
+        at = open_page(page, seed=515)
+    assert not at.exception, [e.value for e in at.exception]
+    big = [(rows, cols, inside) for rows, cols, inside in built
+           if rows * cols > UNQUEUED_MAX_ENTRIES]
+    assert big, f"{page}: built no kernel matrix (the page was not computed)"
+    outside = [(rows, cols) for rows, cols, inside in big if not inside]
+    assert outside == [], f"{page} built these kernel matrices outside a turn: {outside}"
 
 
 @pytest.mark.parametrize("page", list(QUEUED_PAGES))

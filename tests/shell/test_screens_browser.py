@@ -85,3 +85,43 @@ def test_on_a_phone_a_swipe_over_a_chart_scrolls_the_page(server, browser):
     modes = laptop.evaluate(dragmodes)
     assert modes and all(mode is not False for mode in modes), modes
     laptop.context.close()
+
+
+def test_on_a_phone_the_drawer_closes_after_a_change_and_shows_its_result(server, browser):
+    # The sidebar is a drawer over 77 % of a phone's screen: after γ changes it closes,
+    # and the chart under it shows the new γ. On a laptop the same change leaves the
+    # sidebar open beside the charts.
+    from tests.support.browser import new_page, wait_for_title, wait_until_idle
+
+    link = f"{server.url}/explorer?dataset=circles&n=200&kernel=rbf&gamma=5&seed=4"
+    collapse = '[data-testid="stSidebarCollapseButton"] button'
+    for viewport, phone in ((PHONE, True), (LAPTOP, False)):
+        extra = dict(user_agent=PHONE_AGENT, is_mobile=True, has_touch=True) if phone else {}
+        page = new_page(browser, viewport=viewport, **extra)
+        try:
+            page.goto(link)
+            wait_until_idle(page, min_charts=1)
+            sidebar = page.locator('[data-testid="stSidebar"]')
+            if phone:
+                page.locator('[data-testid="stExpandSidebarButton"]').tap()
+                page.wait_for_selector(f'{collapse}[aria-expanded="true"]')
+                page.wait_for_timeout(600)  # the drawer slides in
+                assert sidebar.bounding_box()["x"] >= 0
+            slider = sidebar.get_by_role("slider", name="γ (log scale)")
+            slider.focus()
+            page.keyboard.press("ArrowRight")  # 5 → 10
+            wait_until_idle(page, min_charts=1)
+            wait_for_title(page, "γ = 10")
+            assert "gamma=10" in page.url
+            page.wait_for_timeout(600)  # the drawer slides out
+            box = sidebar.bounding_box()
+            if phone:
+                assert page.locator(collapse).count() == 0  # collapsed
+                assert box is None or box["x"] + box["width"] <= 0, box  # off the screen
+                title = page.locator(".gtitle", has_text="γ = 10").first.bounding_box()
+                assert title and 0 <= title["x"] < viewport["width"], title
+            else:
+                assert box["x"] == 0 and box["width"] > 200, box  # still open
+            assert_no_exception(page)
+        finally:
+            page.context.close()

@@ -72,7 +72,7 @@ def test_component_maps_by_degree_offer_each_degrees_eigenvalues(downloads):
     assert len(titles) == len(spectra) == 12
     for title, row in zip(titles, spectra.itertuples(), strict=True):
         assert title == (f"d = {row.degree} · y{row.rank}<br>μ = {row.eigenvalue:.3g}"
-                         f" · {100 * row.share_of_trace:.1f} %")
+                         f"<br>{100 * row.share_of_trace:.1f} %")
     data = datasets.load("parabola", n=N)
     Kc = center_kernel(compute_kernel(data.X, kernel="poly", gamma=1.0, degree=3, coef0=0.0))
     three = spectra[spectra["degree"] == 3]["eigenvalue"].to_numpy()

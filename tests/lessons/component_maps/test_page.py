@@ -33,6 +33,28 @@ def text_of(at) -> str:
 # --------------------------------------------------------------------------- component maps
 
 
+def grid_columns(spec: dict) -> int:
+    """Panels across: the distinct horizontal domains of the grid's x axes."""
+    layout = spec["layout"]
+    return len({tuple(layout[k]["domain"]) for k in layout if k.startswith("xaxis")})
+
+
+def test_a_phone_gets_two_panels_across_and_titles_that_fit_four(monkeypatch):
+    # Four panels across a 390-px phone were 65 px wide and their titles ran into each
+    # other: a phone gets two across, and a title's longest line fits a quarter of a
+    # narrow window anyway (another device on a narrow screen keeps four).
+    from lessons.component_maps import view
+
+    link = {"dataset": "circles", "kernel": "rbf", "gamma": 5, "seed": 17}
+    laptop = find_chart(open_app("component_maps", link), "First 8 components")
+    monkeypatch.setattr(view, "touch_screen", lambda: True)
+    phone = find_chart(open_app("component_maps", link), "First 8 components")
+    assert (grid_columns(laptop), grid_columns(phone)) == (4, 2)
+    assert phone["layout"]["height"] < laptop["layout"]["height"] * 2  # not twice as tall
+    for title in panel_titles(laptop):
+        assert max(len(line) for line in title.split("<br>")) <= 11, title
+
+
 def test_fig4_maps_show_kernelpca_over_the_plane_and_the_paper_claims():
     at = open_app("component_maps", {"dataset": "scholkopf_toy", "kernel": "rbf", "gamma": 10})
     assert_clean(at)
@@ -42,7 +64,7 @@ def test_fig4_maps_show_kernelpca_over_the_plane_and_the_paper_claims():
     titles = panel_titles(spec)
     for c, title in enumerate(titles):
         lam, share = model.eigenvalues_[c], 100 * model.explained_variance_ratio_[c]
-        assert title == f"y{c + 1}<br>μ = {lam:.3g} · {share:.1f} %"
+        assert title == f"y{c + 1}<br>μ = {lam:.3g}<br>{share:.1f} %"
     maps = contours(spec)
     assert len(maps) == 8
     # Any grid point: the value drawn is KernelPCA.transform there (float32 on the wire).
@@ -141,13 +163,13 @@ def test_fig_buttons_load_the_paper_settings():
     spec = find_chart(at, "Polynomial kernel (x·y)ᵈ: degrees 1–4")
     assert len(contours(spec)) == 12
     titles = panel_titles(spec)
-    assert titles[2].startswith("d = 1 · y3<br>μ = 0 ")  # linear: 2 components only
+    assert titles[2].startswith("d = 1 · y3<br>μ = 0<br>")  # linear: 2 components only
     data = datasets.load("parabola", n=100, seed=0)
     for d in (1, 2, 3, 4):
         model = KernelPCA(3, kernel="poly", gamma=1.0, coef0=0.0, degree=d,
                           random_state=0).fit(data.X)
         lam = model.eigenvalues_[0]
-        assert titles[3 * (d - 1)].startswith(f"d = {d} · y1<br>μ = {lam:.3g} ")
+        assert titles[3 * (d - 1)].startswith(f"d = {d} · y1<br>μ = {lam:.3g}<br>")
 
 
 def test_maps_need_the_plane_and_offer_2d_datasets():
