@@ -9,6 +9,7 @@ from contextlib import contextmanager
 
 import pytest
 
+from datasets import drawn
 from shell.admission import AdmissionControl, Lane, estimate_seconds, lane_for
 from shell.costs import Estimate
 from shell.registry import LESSONS
@@ -402,6 +403,8 @@ def test_a_pages_big_work_waits_its_turn_behind_another_students(page, monkeypat
             watcher.join(timeout=10)
     work = QUEUED_PAGES[page]
     n = work.side_for(OWN_N[page])
+    if page == "draw":  # it draws its own points (a preset at first), not the link's data:
+        n = drawn.PRESET_POINTS  # the registry states its limit, MAX_POINTS
     assert len(seen) == 1, "the page did not wait for its turn"
     # Its first turn asks for the n × n matrices the registry states (Scale's exact step
     # adds its n × k eigenvectors).
