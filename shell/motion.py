@@ -52,8 +52,9 @@ from shell.state import GAMMA_MAX, GAMMA_MIN, Settings, format_gamma
 FRAME_MS = 450  # each frame's time on screen while playing, of which the move takes…
 TRANSITION_MS = 300
 MOTION_HEIGHT = 430
-TICKS = 10_000  # coordinates sent as whole numbers from -TICKS to TICKS
-CELL_PX = 7  # a K̃ cell's marker: the grid is ~200 px wide beside the frames at 1280 px
+TICKS = 10_000  # coordinates sent as whole numbers, ±TICKS at the axes' ends (int16)
+REACH_QUANTILE = 0.995
+CELL_PX = 8  # a K̃ cell's marker: ~7 px apart at 1280 px (overlapping a little), 9 at 1600
 LEVELS = 127  # K̃'s cells sent as whole numbers from -LEVELS (blue) to LEVELS (red)
 _USED = "_motion_value_used"  # set by "Use this …": the fragment then reruns the page
 
@@ -137,11 +138,13 @@ def motion_figure(motion: Motion, y: np.ndarray | None, target_names: Sequence[s
     groups = classes(y_rows, n)
 
     # The axes carry no numbers (each frame has its own scale): coordinates travel as
-    # int16 in 1/10,000 of the axes' half-width, far finer than a pixel.
-    reach = float(np.abs(motion.frames).max()) * 1.08 or 1.0
+    # int16 in 1/10,000 of the axes' half-width, far finer than a pixel. The axes hold
+    # REACH_QUANTILE of the points of every frame: a few far-out points of one frame
+    # (large γ) would shrink all the others to a corner.
+    reach = float(np.quantile(np.abs(motion.frames), REACH_QUANTILE)) * 1.1 or 1.0
 
     def coordinates(i: int, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        ticks = np.round(motion.frames[i][idx] / reach * TICKS).astype(np.int16)
+        ticks = np.round(np.clip(motion.frames[i][idx] / reach, -3, 3) * TICKS).astype(np.int16)
         return ticks[:, 0], ticks[:, 1]
 
     def heatmap(i: int, **style) -> go.Scatter:

@@ -116,7 +116,8 @@ def touch_select_toggle() -> None:
     """On a touch screen: the switch between scrolling past the charts and selecting."""
     if touch_screen():
         st.toggle("Select points with a finger", key=TOUCH_SELECT,
-                  help="While on, a swipe over a chart draws a lasso instead of scrolling.")
+                  help="While on, a swipe over a chart selects the points in a box (the "
+                  "lasso is in the chart's toolbar) instead of scrolling the page.")
 
 
 def plot(fig, key: str, settings: Settings | None = None) -> None:

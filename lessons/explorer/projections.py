@@ -167,7 +167,7 @@ def projections(result: Analysis, data, settings: Settings) -> None:
         st.caption("Drag a lasso or box around points to highlight them in every chart.")
     elif dims == 2:
         st.caption("A swipe over the charts scrolls the page: switch on 'Select points with "
-                   "a finger' to draw a lasso around points instead.")
+                   "a finger' to select points instead.")
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
