@@ -127,7 +127,7 @@ def motion_figure(motion: Motion, y: np.ndarray | None, target_names: Sequence[s
     ``motion.centered`` is given, K̃ beside it; a play button and a slider under them.
 
     ``y`` is the labels of ``motion.rows``; ``highlight`` (rows of the data) fades every
-    other point. Coordinates go as float32, each frame's K̃ cells too.
+    other point. Coordinates go as int16 (the axes carry no numbers), K̃ as int8 levels.
     """
     n = len(motion.rows)
     y_rows = None if y is None else np.asarray(y)
