@@ -51,7 +51,7 @@ from shell.state import GAMMA_MAX, GAMMA_MIN, Settings, format_gamma
 
 FRAME_MS = 450  # each frame's time on screen while playing, of which the move takes…
 TRANSITION_MS = 300
-MOTION_HEIGHT = 430
+MOTION_HEIGHT = 500
 TICKS = 10_000  # coordinates sent as whole numbers, ±TICKS at the axes' ends (int16)
 REACH_QUANTILE = 0.995
 CELL_PX = 8  # a K̃ cell's marker: ~7 px apart at 1280 px (overlapping a little), 9 at 1600
@@ -111,14 +111,15 @@ def _motion(key: tuple, _settings: Settings, _rows: np.ndarray, _y, _params: dic
 
 
 def frame_title(motion: Motion, i: int) -> str:
-    """What one frame shows, in numbers: its value, its components, their scores."""
+    """What one frame shows, in numbers: its value and components, then their scores (two
+    lines, so that a phone's narrow chart shows it whole)."""
     a, b = motion.components[i]
-    parts = [f"{SYMBOL[motion.param]} = {format_value(motion.param, motion.values[i])}",
-             f"components {a} and {b}"]
+    first = (f"{SYMBOL[motion.param]} = {format_value(motion.param, motion.values[i])} · "
+             f"components {a} and {b}")
+    scores = [f"variance {100 * motion.explained[i]:.0f}%"]
     if motion.separability is not None:
-        parts.append(f"separability {100 * motion.separability[i]:.0f}%")
-    parts.append(f"variance {100 * motion.explained[i]:.0f}%")
-    return " · ".join(parts)
+        scores.insert(0, f"separability {100 * motion.separability[i]:.0f}%")
+    return f"{first}<br>{' · '.join(scores)}"
 
 
 def motion_figure(motion: Motion, y: np.ndarray | None, target_names: Sequence[str], *,
@@ -133,8 +134,8 @@ def motion_figure(motion: Motion, y: np.ndarray | None, target_names: Sequence[s
     y_rows = None if y is None else np.asarray(y)
     selected = np.isin(motion.rows, np.asarray(highlight, dtype=int)) if len(highlight) else None
     heat = motion.centered is not None
-    fig = make_subplots(rows=1, cols=2, column_widths=[0.62, 0.38], horizontal_spacing=0.08,
-                        subplot_titles=("", "K̃ (class order)")) if heat else go.Figure()
+    fig = make_subplots(rows=1, cols=2, column_widths=[0.62, 0.38],
+                        horizontal_spacing=0.08) if heat else go.Figure()
     groups = classes(y_rows, n)
 
     # The axes carry no numbers (each frame has its own scale): coordinates travel as
@@ -193,24 +194,29 @@ def motion_figure(motion: Motion, y: np.ndarray | None, target_names: Sequence[s
     jump = dict(frame=dict(duration=0, redraw=True), transition=dict(duration=0),
                 mode="immediate")
     fig.update_layout(
-        title=frame_title(motion, motion.anchor),
+        # Two lines at the top, the legend under them (the margin holds both).
+        title=dict(text=frame_title(motion, motion.anchor), yref="container", y=1,
+                   yanchor="top", pad=dict(t=12)),
         height=MOTION_HEIGHT,
         dragmode=False,  # a swipe scrolls past it on a phone; the slider moves the frames
+        # The slider across the whole width, the buttons under it (a phone has no room
+        # for both on one row).
         updatemenus=[dict(
-            type="buttons", direction="left", x=0, y=-0.06, xanchor="left", yanchor="top",
+            type="buttons", direction="left", x=0, y=-0.3, xanchor="left", yanchor="top",
             pad=dict(t=0, r=8), showactive=False,
             buttons=[dict(label="▶ Play", method="animate", args=[None, play]),
                      dict(label="❚❚ Pause", method="animate",
                           args=[[None], {**jump, "frame": dict(duration=0, redraw=False)}])],
         )],
         sliders=[dict(
-            active=motion.anchor, x=0.3, len=0.7, y=-0.02, yanchor="top",
+            active=motion.anchor, x=0, len=1, y=-0.02, yanchor="top",
             currentvalue=dict(visible=False),  # the title says which frame
+            font=dict(size=12),  # 21 labels side by side, projector mode too
             pad=dict(t=0, b=0),
             steps=[dict(label=label, method="animate", args=[[label], jump])
                    for label in labels],
         )],
-        **{**BASE_LAYOUT, "margin": dict(l=10, r=10, t=60, b=90)},
+        **{**BASE_LAYOUT, "margin": dict(l=10, r=10, t=100, b=140)},
     )
     fig.update_layout(legend=dict(orientation="h", x=0, y=1.0, yanchor="bottom",
                                   title_text=""))
@@ -223,8 +229,10 @@ def motion_figure(motion: Motion, y: np.ndarray | None, target_names: Sequence[s
         side = motion.centered.shape[1]
         fig.update_xaxes(range=[-0.5, side - 0.5], showticklabels=False, constrain="domain",
                          showgrid=False, zeroline=False, row=1, col=2)
+        # Named on its side, not above: a legend above the frames would run into it.
         fig.update_yaxes(range=[side - 0.5, -0.5], showticklabels=False, scaleanchor="x2",
-                         constrain="domain", showgrid=False, zeroline=False, row=1, col=2)
+                         constrain="domain", showgrid=False, zeroline=False,
+                         title_text="K̃ (class order)", row=1, col=2)
     return fig
 
 
@@ -268,7 +276,7 @@ def motion_section(settings: Settings, data, *, key: str,
                                  help="Plotly plays the frames in your browser, where the "
                                  "app cannot see them: pick the one you paused on here.")
         i = labels.index(label)
-        number_caption(frame_title(motion, i).replace(" · ", "  \n"))
+        number_caption(frame_title(motion, i).replace("<br>", " · ").replace(" · ", "  \n"))
         st.button(f"Use {symbol} = {label}", key=f"{key}_use", on_click=_use,
                   args=(param, float(motion.values[i]), settings),
                   disabled=i == motion.anchor, type="primary")

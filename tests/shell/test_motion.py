@@ -47,7 +47,7 @@ def test_off_until_asked_then_frames_use_this_gamma_sets_the_sidebar():
     assert at.session_state["w_gamma"] == 13.0
     # The frames are now centred on γ = 13, on the page's components 1 and 2.
     spec, _ = motion_spec(at)
-    assert spec["layout"]["title"]["text"].startswith("γ = 13 · components 1 and 2 ·")
+    assert spec["layout"]["title"]["text"].startswith("γ = 13 · components 1 and 2<br>")
     assert at.select_slider(key="explorer_motion_frame").value == "13"
     assert at.button(key="explorer_motion_use").disabled
 
