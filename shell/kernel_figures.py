@@ -133,7 +133,7 @@ def kernel_heatmap(
     return fig
 
 
-HIGHLIGHT_FILL = "rgba(255, 196, 0, 0.45)"  # amber: apart from Viridis' and RdBu's colours
+HIGHLIGHT_FILL = "rgba(255, 196, 0, 0.3)"  # amber: apart from Viridis' and RdBu's colours
 HIGHLIGHT_LINE = "rgba(0, 0, 0, 0.6)"
 
 

@@ -67,6 +67,7 @@ def test_box_selection_highlights_points_in_the_other_chart(server, page):
     wait_for_title(page, "Centred K̃")
     wait_until_idle(page)
     assert page.evaluate(BANDED_CELLS) == [selected, selected]
+    shot(page, "explorer-selection-kernels")
 
 
 # Per heatmap: how many columns its selection bands cover (the "M a,-0.5 H b" rectangles).
