@@ -46,6 +46,7 @@ from shell.figures import (
     faded,
 )
 from shell.memory import guard_memory
+from shell.page import kernel_errors
 from shell.sidebar import apply_kernel_params
 from shell.state import GAMMA_MAX, GAMMA_MIN, Settings, format_gamma
 
@@ -260,7 +261,12 @@ def motion_section(settings: Settings, data, *, key: str,
     if not st.toggle(f"▶ {symbol} in motion: watch the projection change with {what}",
                      key=f"{key}_on"):
         return
-    motion = motion_for(settings, data, param)
+    motion = None
+    with kernel_errors(f"The kernel cannot be computed at every {what} of the motion",
+                       stop=False):
+        motion = motion_for(settings, data, param)
+    if motion is None:
+        return
     y = None if data.y is None else data.y[motion.rows]
     noun = "digit" if data.image_shape is not None else "class"
     fig = motion_figure(motion, y, data.target_names, highlight=highlight, noun=noun)
