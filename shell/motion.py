@@ -263,7 +263,7 @@ def motion_section(settings: Settings, data, *, key: str,
         return
     motion = None
     with kernel_errors(f"The kernel cannot be computed at every {what} of the motion",
-                       stop=False):
+                       stop=False), st.spinner(f"Computing the frames: a fit at every {what}…"):
         motion = motion_for(settings, data, param)
     if motion is None:
         return
