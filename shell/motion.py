@@ -262,8 +262,9 @@ def motion_section(settings: Settings, data, *, key: str,
                      key=f"{key}_on"):
         return
     motion = None
-    with kernel_errors(f"The kernel cannot be computed at every {what} of the motion",
-                       stop=False), st.spinner(f"Computing the frames: a fit at every {what}…"):
+    each = "degree" if param == "degree" else "value of γ"
+    with kernel_errors(f"The kernel cannot be computed at every {each} of the motion",
+                       stop=False), st.spinner(f"Computing the frames: a fit at each {each}…"):
         motion = motion_for(settings, data, param)
     if motion is None:
         return
