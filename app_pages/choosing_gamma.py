@@ -6,6 +6,7 @@ from lessons.choosing_gamma import view
 from lessons.choosing_gamma.experiment import sweep
 from shell import gamma_hint
 from shell.caches import inputs
+from shell.motion import motion_section
 from shell.page import kernel_errors, page_data
 from shell.sidebar import current_settings
 from shell.source import show_source
@@ -38,6 +39,8 @@ else:
 
     st.header("1 · The projection across γ")
     view.panels(gamma_sweep, data, settings)
+    if settings.kernel != "poly":  # a polynomial kernel's motion sweeps the degree (4)
+        motion_section(settings, data, key="gamma_motion")
 
     st.header("2 · Which γ separates the classes?")
     view.scores(gamma_sweep, data, settings)
@@ -57,6 +60,8 @@ if settings.kernel == "poly":
             swept = view.cached_sweep(settings, data, param)
         if swept is not None:
             view.panels(swept, data, settings)
+            if param == "degree":
+                motion_section(settings, data, key="gamma_motion")
             view.scores(swept, data, settings)
             if hint_place is None and param == "degree":
                 hint_place = gamma_hint.slot(settings)

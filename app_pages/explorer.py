@@ -5,12 +5,13 @@ import streamlit as st
 from experiments.analysis import DENSE_MAX_N
 from kpca_core import center_kernel, kernel_spectrum
 from lessons.explorer import view
-from lessons.explorer.charts import chart_columns, wrapping_columns
+from lessons.explorer.charts import chart_columns, selection, wrapping_columns
 from lessons.explorer.projections import gamma_hint_slot, gamma_hints, projections
 from lessons.explorer.steps import section_tabs
 from shell import exports
 from shell.caches import analysis_is_cached, explorer_analysis
 from shell.memory import guard_memory
+from shell.motion import motion_section
 from shell.page import kernel_errors, page_data
 from shell.sidebar import current_settings, standardise_hint, with_valid_components
 from shell.source import show_source
@@ -45,6 +46,8 @@ hint_place = gamma_hint_slot(settings)
 standardise_hint(data.X, settings.standardize, key="hint_standardise")
 view.negative_eigenvalues(result, settings)
 view.publish_findings(result, data)
+# γ in motion: off until asked for (its frames are computed and sent only then).
+motion_section(settings, data, key="explorer_motion", highlight=selection(settings))
 
 
 @st.fragment
@@ -62,9 +65,9 @@ def step_by_step(result, data, settings) -> None:
         with kernels:
             kernel_col, centered_col = chart_columns("kernels", 2)
             with kernel_col:
-                view.kernel_matrix(result, data, centered=False)
+                view.kernel_matrix(result, data, settings, centered=False)
             with centered_col:
-                view.kernel_matrix(result, data, centered=True)
+                view.kernel_matrix(result, data, settings, centered=True)
             view.heatmap_note(result)
     if eigen.open:
         with eigen:

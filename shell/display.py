@@ -20,7 +20,9 @@ opens it again.
 
 Touch screens (phones, tablets: :func:`touch_screen`) get charts that a swipe scrolls
 past (:func:`for_touch`): a drag on a chart would otherwise zoom, and a phone's charts
-fill the screen. Charts with a linked selection keep their drag (Streamlit's choice).
+fill the screen. Streamlit gives a chart with a linked selection a selection drag, which
+keeps a touch from scrolling: the Explorer draws its selectable charts without one on a
+touch screen until the student switches selecting on (``lessons/explorer/charts.py``).
 
 On a narrow screen Streamlit's sidebar is a drawer over the page (77 % of a phone's
 screen), and it stays open after a setting changes: the student changes γ and sees the
@@ -138,7 +140,8 @@ def for_touch(fig: go.Figure) -> go.Figure:
 
     Plotly lets the page scroll under a touch only when ``dragmode`` is off; a tap still
     shows a point's hover label. A chart with a linked selection (``on_select``) keeps its
-    box or lasso drag: Streamlit replaces a ``dragmode`` that is off with the selection's.
+    box or lasso drag: Streamlit replaces a ``dragmode`` that is off with the selection's
+    (so the Explorer leaves ``on_select`` off on touch screens until asked).
     """
     fig = go.Figure(fig)
     fig.update_layout(dragmode=False)

@@ -116,6 +116,7 @@ def point_scatter(
     webgl: bool = False,
     height: int | None = None,
     rows: np.ndarray | None = None,
+    noun: str = "class",
 ) -> go.Figure:
     """Scatter of the rows of Z (2 or 3 columns), one trace per class, drawn to scale.
 
@@ -127,7 +128,8 @@ def point_scatter(
 
     Each point carries its row index as ``customdata`` (shown on hover and returned by
     box/lasso selections): its row of Z, or ``rows[i]`` when Z holds a sample of the data
-    (the row in the data). ``highlight`` fades every other point (rows of Z).
+    (the row in the data). ``highlight`` fades every other point (rows of Z). The hover
+    names the class with ``noun`` ("digit 3" for USPS).
     Coordinates are sent as float32 (7 significant digits, far beyond what a pixel shows)
     and indices as int32: half the bytes of float64/int64.
     """
@@ -145,7 +147,7 @@ def point_scatter(
                       symbol=class_symbol(label, three_d=dims == 3))
         if selected.any():  # per-point colours: 3-D markers take no per-point opacity
             marker["color"] = np.where(selected[idx], colour, faded(colour))
-        hover = f"point %{{customdata}}<br>class: {name}<extra></extra>"
+        hover = f"point %{{customdata}}<br>{noun}: {name}<extra></extra>"
         common = dict(
             mode="markers",
             name=name,

@@ -67,6 +67,7 @@ def kernel_heatmap(
     block_size: int = 1,
     title: str,
     point_index: np.ndarray | None = None,
+    highlight: Sequence[int] = (),
 ) -> go.Figure:
     """K (sequential colours) or K̃ (diverging, 0 = white) with class blocks outlined.
 
@@ -74,6 +75,8 @@ def kernel_heatmap(
     ``class_sizes`` are in points, so boundaries are drawn at cumulative sizes / block.
     ``point_index`` (the class-order permutation) makes the hover name each cell's
     points by their row, as the scatters do ("point 17"), not by position.
+    ``highlight``: positions (rows of ``M``) whose rows and columns are marked, the
+    selected points of the page's other charts (:func:`highlight_bands`).
     """
     m = M.shape[0]
     # Sent as float32: half the bytes per rerun (up to 500² cells per heatmap), and still
@@ -109,6 +112,8 @@ def kernel_heatmap(
         line = dict(color="black", width=1)
         fig.add_shape(type="line", x0=edge, x1=edge, y0=-0.5, y1=m - 0.5, line=line)
         fig.add_shape(type="line", y0=edge, y1=edge, x0=-0.5, x1=m - 0.5, line=line)
+    if len(highlight):
+        fig.add_shape(**highlight_bands(highlight, m))
     centres = np.concatenate([[0], np.cumsum(class_sizes)[:-1]]) + np.asarray(class_sizes) / 2
     ticks = dict(tickvals=list(centres / block_size - 0.5), ticktext=list(class_names))
     if len(class_sizes) <= 1:
@@ -126,6 +131,35 @@ def kernel_heatmap(
     )
     fig.update_layout(title=title, height=480, **{**BASE_LAYOUT, "margin": margin})
     return fig
+
+
+HIGHLIGHT_FILL = "rgba(255, 196, 0, 0.3)"  # amber: apart from Viridis' and RdBu's colours
+HIGHLIGHT_LINE = "rgba(0, 0, 0, 0.6)"
+
+
+def selected_runs(positions: Sequence[int]) -> list[tuple[int, int]]:
+    """Sorted positions as runs of consecutive ones: [(first, last), ...]."""
+    p = np.unique(np.asarray(positions, dtype=int))
+    if not len(p):
+        return []
+    breaks = np.flatnonzero(np.diff(p) > 1)
+    return list(zip(p[np.r_[0, breaks + 1]].tolist(), p[np.r_[breaks, len(p) - 1]].tolist(),
+                    strict=True))
+
+
+def highlight_bands(positions: Sequence[int], m: int) -> dict:
+    """One shape marking the rows and the columns at ``positions`` of an m × m heatmap:
+    a band per run of consecutive positions, all in one SVG path (one shape to draw, a
+    few bytes per band, however many points are selected)."""
+    low, high = -0.5, m - 0.5
+    bands = []
+    for first, last in selected_runs(positions):
+        a, b = first - 0.5, last + 0.5
+        bands.append(f"M{a},{low}H{b}V{high}H{a}Z")  # the columns
+        bands.append(f"M{low},{a}V{b}H{high}V{a}Z")  # the rows
+    return dict(type="path", path="".join(bands), xref="x", yref="y", layer="above",
+                fillcolor=HIGHLIGHT_FILL, line=dict(color=HIGHLIGHT_LINE, width=0.5),
+                fillrule="nonzero")
 
 
 def spectrum_figure(

@@ -14,7 +14,7 @@ import numpy as np
 import streamlit as st
 
 from shell.charts import show_chart
-from shell.display import PAIR_COLUMN_REM
+from shell.display import PAIR_COLUMN_REM, touch_screen
 from shell.exports import view_name
 from shell.sidebar import current_settings
 from shell.state import Settings, format_gamma
@@ -25,6 +25,10 @@ SELECTABLE_CHARTS = ("chart_input", "chart_kpca", "chart_pca")
 # whole page, so the selection is highlighted in the charts outside it too.
 _SELECTION_CHANGED = "_explorer_selection_changed"
 _FRAGMENT_CHARTS = ("chart_kpca", "chart_pca")
+# On a touch screen a selectable chart takes every swipe over it for a lasso (Streamlit
+# gives it a selection drag mode, and Plotly then keeps the touch from scrolling): there
+# the charts are selectable only while this toggle is on, and a swipe scrolls otherwise.
+TOUCH_SELECT = "explorer_touch_select"
 SCATTERGL_ABOVE = 1000  # WebGL from here: measured faster to draw at 2,000 points, slower at 400
 
 # Side-by-side charts wrap onto separate rows when the main area is too narrow for two
@@ -102,13 +106,27 @@ def selection_changed() -> bool:
     return st.session_state.pop(_SELECTION_CHANGED, False)
 
 
+def selecting() -> bool:
+    """Whether a drag over the selectable charts selects: always with a mouse; on a touch
+    screen only once the student asks (:func:`touch_select_toggle`), so swipes scroll."""
+    return not touch_screen() or bool(st.session_state.get(TOUCH_SELECT, False))
+
+
+def touch_select_toggle() -> None:
+    """On a touch screen: the switch between scrolling past the charts and selecting."""
+    if touch_screen():
+        st.toggle("Select points with a finger", key=TOUCH_SELECT,
+                  help="While on, a swipe over a chart selects the points in a box (the "
+                  "lasso is in the chart's toolbar) instead of scrolling the page.")
+
+
 def plot(fig, key: str, settings: Settings | None = None) -> None:
     """Draw a chart; with ``settings`` it is selectable and its selection is shared.
 
     Its PNG is named after the view, like the page's CSVs: ``circles-rbf-gamma5-kpca``.
     """
     on_select = None
-    if settings is not None:
+    if settings is not None and selecting():
         on_select = partial(_remember_selection, key, _data_key(settings))
     name = f"{view_name(current_settings())}-{key.removeprefix('chart_')}"
     show_chart(fig, key=key, name=name, on_select=on_select)

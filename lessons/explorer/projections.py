@@ -22,9 +22,11 @@ from lessons.explorer.charts import (
     chart_columns,
     params_text,
     plot,
+    selecting,
     selection,
     selection_changed,
     spread_sample,
+    touch_select_toggle,
 )
 from lessons.explorer.view_link import (
     K_VIEW_AXES,
@@ -110,6 +112,7 @@ def projections(result: Analysis, data, settings: Settings) -> None:
     linear_columns = columns if max(columns) < n_linear else list(range(min(dims, n_linear)))
     highlight = selection(settings)
     webgl = result.n > SCATTERGL_ABOVE
+    noun = "digit" if data.image_shape is not None else "class"  # USPS: "digit: 3"
     title_3d = dims == 3
     kpca_col, pca_col = chart_columns("projections", 2)
     with kpca_col:
@@ -128,6 +131,7 @@ def projections(result: Analysis, data, settings: Settings) -> None:
             highlight=highlight,
             webgl=webgl,
             height=PROJECTION_HEIGHT,
+            noun=noun,
         )
         plot(fig, key="chart_kpca", settings=settings if dims == 2 else None)
     with pca_col:
@@ -146,6 +150,7 @@ def projections(result: Analysis, data, settings: Settings) -> None:
             highlight=highlight,
             webgl=webgl,
             height=PROJECTION_HEIGHT,
+            noun=noun,
         )
         plot(fig, key="chart_pca", settings=settings if dims == 2 else None)
     separability_caption(result, data, settings, columns, linear_columns)
@@ -154,10 +159,15 @@ def projections(result: Analysis, data, settings: Settings) -> None:
             f"The inputs have {n_linear} dimension(s), so linear PCA has only {n_linear} "
             "component(s): it shows its first ones."
         )
+    if dims == 2:
+        touch_select_toggle()
     if highlight:
         _selected_points(highlight, data)
-    elif dims == 2:
+    elif dims == 2 and selecting():
         st.caption("Drag a lasso or box around points to highlight them in every chart.")
+    elif dims == 2:
+        st.caption("A swipe over the charts scrolls the page: switch on 'Select points with "
+                   "a finger' to select points instead.")
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

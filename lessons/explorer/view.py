@@ -113,9 +113,19 @@ def _with_zero_column(Z: np.ndarray) -> np.ndarray:
     return np.column_stack([Z[:, 0], np.zeros(len(Z))])
 
 
-def kernel_matrix(result: Analysis, data, *, centered: bool) -> None:
+def heatmap_positions(result: Analysis, rows: list[int]) -> np.ndarray:
+    """Where the data's ``rows`` sit in the heatmaps: their place in class order (the
+    heatmaps' order), divided by the block size when cells average blocks of points."""
+    place = np.empty(result.n, dtype=int)
+    place[result.order] = np.arange(result.n)
+    rows = np.asarray([r for r in rows if 0 <= r < result.n], dtype=int)
+    return np.unique(place[rows] // result.block_size)
+
+
+def kernel_matrix(result: Analysis, data, settings: Settings, *, centered: bool) -> None:
     matrix = result.centered_display if centered else result.kernel_display
     name = "Centred K̃" if centered else "Kernel matrix K"
+    picked = selection(settings)
     fig = kernel_figures.kernel_heatmap(
         matrix,
         result.class_sizes,
@@ -124,6 +134,7 @@ def kernel_matrix(result: Analysis, data, *, centered: bool) -> None:
         block_size=result.block_size,
         title=f"{name} ({matrix.shape[0]} × {matrix.shape[0]} cells)",
         point_index=result.order,
+        highlight=heatmap_positions(result, picked),
     )
     plot(fig, key="chart_centered" if centered else "chart_kernel")
     blocks = kernel_blocks(result, data)
@@ -135,6 +146,10 @@ def kernel_matrix(result: Analysis, data, *, centered: bool) -> None:
         )
     else:
         number_caption("Rows and columns sorted by class." + (f" {blocks[0]}" if blocks else ""))
+    if picked:
+        cells = "cells" if result.block_size == 1 else "blocks of points"
+        st.caption(f"Amber bands: the rows and columns ({cells}) of the {len(picked)} "
+                   "selected point(s).")
 
 
 # A class's block of K is bright when its mean lies this far up the heatmap's colour scale

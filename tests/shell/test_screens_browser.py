@@ -125,3 +125,52 @@ def test_on_a_phone_the_drawer_closes_after_a_change_and_shows_its_result(server
             assert_no_exception(page)
         finally:
             page.context.close()
+
+
+# The page's scroll position: Streamlit scrolls its main section, not the window.
+SCROLLED = """() => Math.max(window.scrollY, ...[...document.querySelectorAll('*')]
+  .filter(e => e.scrollHeight > e.clientHeight + 10).map(e => e.scrollTop))"""
+
+
+def swipe_up(page, x: float, y: float, distance: int = 250) -> None:
+    """A finger's swipe up from (x, y), as touch events through Chromium's input pipeline."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for step in range(1, 11):
+        cdp.send("Input.dispatchTouchEvent", {
+            "type": "touchMove", "touchPoints": [{"x": x, "y": y - distance * step / 10}]})
+        page.wait_for_timeout(16)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    page.wait_for_timeout(400)
+
+
+def test_on_a_phone_a_swipe_over_the_explorers_selectable_charts_scrolls(server, browser):
+    # The projections are selectable (a linked lasso), which Streamlit gives a selection
+    # drag that keeps a touch from scrolling: on a phone they are selectable only once
+    # 'Select points with a finger' is on, and a swipe over them scrolls the page.
+    phone = open_page(browser, f"{server.url}/explorer?dataset=circles", PHONE,
+                      user_agent=PHONE_AGENT, is_mobile=True, has_touch=True)
+    modes = phone.evaluate("() => [...document.querySelectorAll('.js-plotly-plot')]"
+                           ".map(c => c._fullLayout.dragmode)")
+    assert modes and all(mode is False for mode in modes), modes
+    for title in ("Kernel PCA", "Linear PCA"):
+        chart = phone.locator(".js-plotly-plot").filter(
+            has=phone.locator(".gtitle", has_text=title)).locator(".nsewdrag").first
+        chart.scroll_into_view_if_needed()
+        box = chart.bounding_box()
+        before = phone.evaluate(SCROLLED)
+        swipe_up(phone, box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.8)
+        assert phone.evaluate(SCROLLED) > before + 100, title
+    # With the switch on, the same charts select (a box), and a swipe over them scrolls no more.
+    phone.get_by_text("Select points with a finger", exact=True).click()
+    phone.wait_for_function("() => [...document.querySelectorAll('.js-plotly-plot')]"
+                            ".some(c => ['select', 'lasso'].includes(c._fullLayout.dragmode))")
+    assert_no_exception(phone)
+    chart = phone.locator(".js-plotly-plot").filter(
+        has=phone.locator(".gtitle", has_text="Kernel PCA")).locator(".nsewdrag").first
+    chart.scroll_into_view_if_needed()
+    box = chart.bounding_box()
+    before = phone.evaluate(SCROLLED)
+    swipe_up(phone, box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.8)
+    assert phone.evaluate(SCROLLED) == pytest.approx(before, abs=5)
+    phone.context.close()

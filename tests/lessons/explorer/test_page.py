@@ -6,6 +6,8 @@ Numbers are read back from the Plotly JSON the browser would receive.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from scipy.spatial.distance import pdist
@@ -277,6 +279,49 @@ def test_selection_highlights_the_same_points_in_every_chart():
             rows = np.atleast_1d(decode(trace["customdata"]))
             bright = [row for row, c in zip(rows, colours, strict=True) if not c.startswith("rgba")]
             assert sorted(bright) == sorted(set(rows) & set(picked))
+
+
+def test_selection_survives_a_gamma_change_not_a_new_dataset():
+    query = small_query("circles", "rbf", gamma=5)
+    at = open_app("explorer", query)
+    settings = state.settings_from_query(query)[0]
+    at.session_state["explorer_selection"] = ((settings.dataset, settings.dataset_options), [2, 9])
+    at.run()
+    at.sidebar.select_slider(key="w_gamma").set_value(10.0).run()
+    assert_clean(at)
+    assert any("2 point(s) selected" in m.value for m in at.markdown)  # same points, new γ
+    bright = [row for trace in find_chart(at, "Kernel PCA")["data"]
+              for row, c in zip(np.atleast_1d(decode(trace["customdata"])),
+                                trace["marker"]["color"], strict=True)
+              if not c.startswith("rgba")]
+    assert sorted(bright) == [2, 9]
+    at.sidebar.selectbox(key="w_dataset").set_value("moons").run()
+    assert_clean(at)
+    assert not any("selected" in m.value for m in at.markdown)
+    for trace in find_chart(at, "Kernel PCA")["data"]:
+        assert isinstance(trace["marker"]["color"], str)  # one colour: nothing faded
+
+
+def test_selection_marks_its_rows_and_columns_in_k_and_k_tilde():
+    query = small_query("circles", "rbf")
+    at = open_app("explorer", query)
+    settings = state.settings_from_query(query)[0]
+    picked = [0, 1, 2, 30]
+    at.session_state["explorer_selection"] = ((settings.dataset, settings.dataset_options), picked)
+    open_section(at, KERNEL_TAB)
+    assert_clean(at)
+    y = expected_inputs(settings).y
+    place = np.empty(len(y), dtype=int)
+    place[np.argsort(y, kind="stable")] = np.arange(len(y))  # rows in class order
+    for name in ("Kernel matrix K", "Centred K̃"):
+        (band,) = [s for s in find_chart(at, name)["layout"]["shapes"] if s["type"] == "path"]
+        # A rectangle of columns "M a,-0.5 H b V …" (and one of rows) per run of
+        # consecutive places: together they cover exactly the picked points' places.
+        covered = set()
+        for a, b in re.findall(r"M(-?[\d.]+),-0\.5H(-?[\d.]+)V", band["path"]):
+            covered |= set(range(round(float(a) + 0.5), round(float(b) + 0.5)))
+        assert covered == set(place[picked].tolist())
+    assert any("Amber bands" in c.value and "4 selected" in c.value for c in at.caption)
 
 
 @needs_usps

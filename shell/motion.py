@@ -1,0 +1,302 @@
+"""γ in motion, as the Explorer and Choosing γ draw it: a play button that sweeps γ.
+
+The frames (:func:`experiments.morph.gamma_motion`: kernel PCA's plane of components 1–2
+at 21 values of γ over two decades around the sidebar's, or at every degree of a
+polynomial kernel, aligned so that a point moves continuously) are computed once per view
+and kept in a bounded cache. They travel to the browser in one figure as Plotly frames,
+with Plotly's own play button and slider: playing and scrubbing happen in the browser,
+never one Streamlit rerun per frame. Beside it, K̃ of the same frame (small data).
+
+Streamlit cannot see which frame Plotly shows, so the "use this value" control is a
+Streamlit slider over the same frames, beside the chart, whose button writes the sidebar's
+γ (or degree). Off by default: nothing is computed or sent until the student asks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+from plotly.subplots import make_subplots
+
+from experiments.morph import (
+    DEGREES,
+    MOTION_MAX_N,
+    Motion,
+    gamma_motion,
+    motion_values,
+)
+from experiments.sampling import stratified_rows
+from experiments.separability import METHOD
+from kpca_core import KERNELS
+from shell.admission import queued
+from shell.caches import bounded_cache, inputs
+from shell.charts import show_chart
+from shell.display import number_caption
+from shell.figures import (
+    BASE_LAYOUT,
+    CENTERED_SCALE,
+    EQUAL_SCALE,
+    class_colour,
+    class_name,
+    class_symbol,
+    classes,
+    faded,
+)
+from shell.memory import guard_memory
+from shell.page import kernel_errors
+from shell.sidebar import apply_kernel_params
+from shell.state import GAMMA_MAX, GAMMA_MIN, Settings, format_gamma
+
+FRAME_MS = 450  # each frame's time on screen while playing, of which the move takes…
+TRANSITION_MS = 300
+MOTION_HEIGHT = 500
+TICKS = 10_000  # coordinates sent as whole numbers, ±TICKS at the axes' ends (int16)
+REACH_QUANTILE = 0.995
+CELL_PX = 8  # a K̃ cell's marker: ~7 px apart at 1280 px (overlapping a little), 9 at 1600
+LEVELS = 127  # K̃'s cells sent as whole numbers from -LEVELS (blue) to LEVELS (red)
+_USED = "_motion_value_used"  # set by "Use this …": the fragment then reruns the page
+
+
+def swept_param(settings: Settings) -> str | None:
+    """What the motion sweeps: the degree of a polynomial kernel, else γ (None: no γ)."""
+    params = KERNELS[settings.kernel].params
+    if "degree" in params:
+        return "degree"
+    return "gamma" if "gamma" in params else None
+
+
+def frame_values(settings: Settings, param: str) -> tuple[np.ndarray, int]:
+    """The swept values and the index of the sidebar's own."""
+    if param == "degree":
+        values = np.array(DEGREES, dtype=float)
+        return values, int(np.argmin(np.abs(values - settings.degree)))
+    values = motion_values(settings.gamma, low=GAMMA_MIN, high=GAMMA_MAX)
+    anchor = int(np.argmin(np.abs(np.log(values / settings.gamma))))
+    # Two significant digits (6.3, not 6.2946), the sidebar's γ kept exactly.
+    rounded = np.array([float(f"{v:.2g}") for v in values])
+    rounded[anchor] = settings.gamma
+    return rounded, anchor
+
+
+def format_value(param: str, value: float) -> str:
+    return format_gamma(value) if param == "gamma" else f"{int(value)}"
+
+
+SYMBOL = {"gamma": "γ", "degree": "d"}
+
+
+def motion_for(settings: Settings, data, param: str) -> Motion:
+    """The frames for this view (cached; a sample of MOTION_MAX_N points for large data)."""
+    rows = stratified_rows(len(data.X), data.y, MOTION_MAX_N)
+    guard_memory(len(rows), copies=2)
+    values, anchor = frame_values(settings, param)
+    others = {k: v for k, v in settings.kernel_params().items() if k != param}
+    key = (settings.dataset, settings.dataset_options, settings.standardize, settings.kernel,
+           tuple(sorted(others.items())), param, tuple(values), anchor)
+    y = None if data.y is None else data.y[rows]
+    return _motion(key, _settings=settings, _rows=rows, _y=y, _params=others, _param=param,
+                   _values=values, _anchor=anchor)
+
+
+# An entry: 21 × 600 × 2 float32 coordinates and 21 × 30² cells, ~0.2 MB.
+@bounded_cache(max_entries=8)
+def _motion(key: tuple, _settings: Settings, _rows: np.ndarray, _y, _params: dict,
+            _param: str, _values: np.ndarray, _anchor: int) -> Motion:
+    X = inputs(_settings)[_rows]
+    with queued(len(_rows), copies=2, what="these frames"):
+        return gamma_motion(X, _y, kernel=_settings.kernel, kernel_params=_params,
+                            param=_param, values=_values, anchor=_anchor, rows=_rows)
+
+
+def frame_title(motion: Motion, i: int) -> str:
+    """What one frame shows, in numbers: its value and components, then their scores (two
+    lines, so that a phone's narrow chart shows it whole)."""
+    a, b = motion.components[i]
+    first = (f"{SYMBOL[motion.param]} = {format_value(motion.param, motion.values[i])} · "
+             f"components {a} and {b}")
+    scores = [f"variance {100 * motion.explained[i]:.0f}%"]
+    if motion.separability is not None:
+        scores.insert(0, f"separability {100 * motion.separability[i]:.0f}%")
+    return f"{first}<br>{' · '.join(scores)}"
+
+
+def motion_figure(motion: Motion, y: np.ndarray | None, target_names: Sequence[str], *,
+                  highlight: Sequence[int] = (), noun: str = "class") -> go.Figure:
+    """The frames as one animated Plotly figure: a scatter (one trace per class) and, when
+    ``motion.centered`` is given, K̃ beside it; a play button and a slider under them.
+
+    ``y`` is the labels of ``motion.rows``; ``highlight`` (rows of the data) fades every
+    other point. Coordinates go as int16 (the axes carry no numbers), K̃ as int8 levels.
+    """
+    n = len(motion.rows)
+    y_rows = None if y is None else np.asarray(y)
+    selected = np.isin(motion.rows, np.asarray(highlight, dtype=int)) if len(highlight) else None
+    heat = motion.centered is not None
+    fig = make_subplots(rows=1, cols=2, column_widths=[0.62, 0.38],
+                        horizontal_spacing=0.08) if heat else go.Figure()
+    groups = classes(y_rows, n)
+
+    # The axes carry no numbers (each frame has its own scale): coordinates travel as
+    # int16 in 1/10,000 of the axes' half-width, far finer than a pixel. The axes hold
+    # REACH_QUANTILE of the points of every frame: a few far-out points of one frame
+    # (large γ) would shrink all the others to a corner.
+    reach = float(np.quantile(np.abs(motion.frames), REACH_QUANTILE)) * 1.1 or 1.0
+
+    def coordinates(i: int, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        ticks = np.round(np.clip(motion.frames[i][idx] / reach, -3, 3) * TICKS).astype(np.int16)
+        return ticks[:, 0], ticks[:, 1]
+
+    def heatmap(i: int, **style) -> go.Scatter:
+        # K̃ drawn as a grid of square markers, not a Heatmap: a scatter's colours change
+        # with the frames while its points glide, where Plotly drops a heatmap during
+        # every transition. Colour only (no hover: the numbers are the Explorer's K̃):
+        # int8 levels of ±max|K̃| of the frame, more than a colour scale shows.
+        cells = motion.centered[i]
+        bound = float(np.abs(cells).max()) or 1.0
+        levels = np.round(cells / bound * LEVELS).astype(np.int8).ravel()
+        return go.Scatter(marker=dict(color=levels, **style))
+
+    for label, idx in groups:
+        colour = class_colour(label)
+        marker = dict(color=colour, size=6, symbol=class_symbol(label))
+        if selected is not None:
+            marker["color"] = np.where(selected[idx], colour, faded(colour))
+        name = class_name(target_names, label, y_rows)
+        x, y_ = coordinates(motion.anchor, idx)
+        fig.add_trace(go.Scatter(
+            x=x, y=y_, mode="markers", name=name, marker=marker,
+            customdata=motion.rows[idx].astype(np.int32),
+            hovertemplate=f"point %{{customdata}}<br>{noun}: {name}<extra></extra>"))
+    if heat:
+        side = motion.centered.shape[1]
+        row, column = np.divmod(np.arange(side * side, dtype=np.int16), side)
+        cell = heatmap(motion.anchor, cmin=-LEVELS, cmax=LEVELS, cmid=0.0,
+                       colorscale=CENTERED_SCALE, symbol="square", size=CELL_PX)
+        cell.update(x=column, y=row, mode="markers", hoverinfo="skip", showlegend=False,
+                    xaxis="x2", yaxis="y2")
+        fig.add_trace(cell)
+
+    def traces(i: int) -> list:
+        """A frame changes only the coordinates (and K̃): the rest stays in the traces."""
+        out = [go.Scatter(x=x, y=y_) for x, y_ in (coordinates(i, idx) for _, idx in groups)]
+        return out + ([heatmap(i)] if heat else [])
+
+    labels = [format_value(motion.param, v) for v in motion.values]
+    fig.frames = [go.Frame(data=traces(i), name=labels[i],
+                           # Bold, as Streamlit's theme draws the first title.
+                           layout=dict(title_text=f"<b>{frame_title(motion, i)}</b>"))
+                  for i in range(len(motion.values))]
+    play = dict(frame=dict(duration=FRAME_MS, redraw=heat),
+                transition=dict(duration=TRANSITION_MS, easing="linear"),
+                fromcurrent=True, mode="immediate")
+    jump = dict(frame=dict(duration=0, redraw=True), transition=dict(duration=0),
+                mode="immediate")
+    fig.update_layout(
+        # Two lines at the top, the legend under them (the margin holds both).
+        title=dict(text=frame_title(motion, motion.anchor), yref="container", y=1,
+                   yanchor="top", pad=dict(t=12)),
+        height=MOTION_HEIGHT,
+        dragmode=False,  # a swipe scrolls past it on a phone; the slider moves the frames
+        # The slider across the whole width, the buttons under it (a phone has no room
+        # for both on one row).
+        updatemenus=[dict(
+            type="buttons", direction="left", x=0, y=-0.3, xanchor="left", yanchor="top",
+            pad=dict(t=0, r=8), showactive=False,
+            buttons=[dict(label="▶ Play", method="animate", args=[None, play]),
+                     dict(label="❚❚ Pause", method="animate",
+                          args=[[None], {**jump, "frame": dict(duration=0, redraw=False)}])],
+        )],
+        sliders=[dict(
+            active=motion.anchor, x=0, len=1, y=-0.02, yanchor="top",
+            currentvalue=dict(visible=False),  # the title says which frame
+            font=dict(size=12),  # 21 labels side by side, projector mode too
+            pad=dict(t=0, b=0),
+            steps=[dict(label=label, method="animate", args=[[label], jump])
+                   for label in labels],
+        )],
+        **{**BASE_LAYOUT, "margin": dict(l=10, r=10, t=100, b=140)},
+    )
+    fig.update_layout(legend=dict(orientation="h", x=0, y=1.0, yanchor="bottom",
+                                  title_text=""))
+    axis = dict(range=[-TICKS, TICKS], showticklabels=False, zeroline=False,
+                showgrid=False, title_text="")
+    fig.update_xaxes(**axis, constrain="domain", row=1 if heat else None,
+                     col=1 if heat else None)
+    fig.update_yaxes(**axis, **EQUAL_SCALE, row=1 if heat else None, col=1 if heat else None)
+    if heat:
+        side = motion.centered.shape[1]
+        fig.update_xaxes(range=[-0.5, side - 0.5], showticklabels=False, constrain="domain",
+                         showgrid=False, zeroline=False, row=1, col=2)
+        # Named on its side, not above: a legend above the frames would run into it.
+        fig.update_yaxes(range=[side - 0.5, -0.5], showticklabels=False, scaleanchor="x2",
+                         constrain="domain", showgrid=False, zeroline=False,
+                         title_text="K̃ (class order)", row=1, col=2)
+    return fig
+
+
+def _use(param: str, value: float, settings: Settings) -> None:
+    if param == "degree":
+        apply_kernel_params(settings.gamma, degree=int(value))
+    else:
+        apply_kernel_params(value)
+    st.session_state[_USED] = True
+
+
+@st.fragment
+def motion_section(settings: Settings, data, *, key: str,
+                   highlight: Sequence[int] = ()) -> None:
+    """The toggle, and once on: the animated frames, a picker of the frame to keep and its
+    numbers. A fragment: toggling and picking rerun only this block; "Use this …" the page.
+    """
+    if st.session_state.pop(_USED, False):
+        st.rerun(scope="app")
+    param = swept_param(settings)
+    if param is None:
+        return
+    symbol = SYMBOL[param]
+    what = "the degree" if param == "degree" else "γ"
+    if not st.toggle(f"▶ {symbol} in motion: watch the projection change with {what}",
+                     key=f"{key}_on"):
+        return
+    motion = None
+    each = "degree" if param == "degree" else "value of γ"
+    with kernel_errors(f"The kernel cannot be computed at every {each} of the motion",
+                       stop=False), st.spinner(f"Computing the frames: a fit at each {each}…"):
+        motion = motion_for(settings, data, param)
+    if motion is None:
+        return
+    y = None if data.y is None else data.y[motion.rows]
+    noun = "digit" if data.image_shape is not None else "class"
+    fig = motion_figure(motion, y, data.target_names, highlight=highlight, noun=noun)
+    chart_col, pick_col = st.columns([3, 1], vertical_alignment="center")
+    with chart_col:
+        show_chart(fig, key=f"{key}_chart", name=f"{key}-motion")
+    labels = [format_value(param, v) for v in motion.values]
+    picker = f"{key}_frame"
+    if st.session_state.get(picker) not in labels:
+        st.session_state[picker] = labels[motion.anchor]
+    with pick_col:
+        label = st.select_slider(f"Frame to keep ({symbol})", labels, key=picker,
+                                 help="Plotly plays the frames in your browser, where the "
+                                 "app cannot see them: pick the one you paused on here.")
+        i = labels.index(label)
+        number_caption(frame_title(motion, i).replace("<br>", " · ").replace(" · ", "  \n"))
+        st.button(f"Use {symbol} = {label}", key=f"{key}_use", on_click=_use,
+                  args=(param, float(motion.values[i]), settings),
+                  disabled=i == motion.anchor, type="primary")
+    scope = (f"{len(motion.values)} values of {symbol} from {labels[0]} to {labels[-1]}"
+             + ("" if param == "degree" else ", ×10^0.1 a step"))
+    sample = (f" Drawn on a stratified sample of {len(motion.rows):,} of the "
+              f"{len(data.X):,} points, to keep the frames quick and small."
+              if len(motion.rows) < len(data.X) else "")
+    number_caption(
+        f"{scope}, each a kernel PCA fit. Frames are matched to their neighbours: the two "
+        "components of the current value are followed as their eigenvalues cross (so a "
+        "frame may show components 1 and 3), and each frame is turned and scaled onto "
+        "the last (a rotation or reflection keeps every distance), so a point moves only "
+        f"as much as {what} moves it. Separability: {METHOD}, on the drawn components; "
+        f"variance: their share of trace(K̃).{sample}"
+    )
