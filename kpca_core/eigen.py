@@ -286,7 +286,9 @@ def _dense_eigh(K: np.ndarray, k: int, overwrite: bool) -> tuple[np.ndarray, np.
     # K.T, which is the upper triangle of K.)
     a = K.T if K.flags.c_contiguous else K
     if k == n:
-        return linalg.eigh(a, overwrite_a=overwrite, check_finite=False, driver="evd")
+        if not overwrite:  # NumPy releases the GIL (see kernel_spectrum); both copy K
+            return np.linalg.eigh(K)
+        return linalg.eigh(a, overwrite_a=True, check_finite=False, driver="evd")
     values, vectors = linalg.eigh(
         a, subset_by_index=(n - k, n - 1), overwrite_a=overwrite, check_finite=False,
         driver="evr",
@@ -443,7 +445,10 @@ def explained_variance_ratio(eigenvalues: np.ndarray, total_variance: float) -> 
 def kernel_spectrum(K_centered: np.ndarray) -> np.ndarray:
     """All n eigenvalues of a centred kernel matrix, largest first (O(n^3); for display)."""
     K_centered = check_square(K_centered, name="K_centered")
-    values = linalg.eigvalsh(K_centered, check_finite=False)
+    # NumPy, not scipy.linalg: both call LAPACK's syevd, but scipy's f2py wrapper keeps
+    # Python's GIL for the whole call, so on a server one student's spectrum of n = 2,000
+    # (~0.3 s) stalled every other session's rerun; NumPy's releases it.
+    values = np.linalg.eigvalsh(K_centered)
     return values[::-1].copy()
 
 
