@@ -25,12 +25,13 @@ def nav(page, title: str) -> None:
     open_from_menu(page, title)
 
 
-def wait_for_panel(page, text: str) -> None:
-    """Wait for a subplot title (Plotly draws those as annotations, not .gtitle)."""
+def wait_for_panel(page, *lines: str) -> None:
+    """Wait for a subplot title holding ``lines`` (Plotly draws those as annotations, not
+    .gtitle, one text span per line)."""
     page.wait_for_function(
-        "text => [...document.querySelectorAll('.annotation-text')]"
-        ".some(t => t.textContent.includes(text))",
-        arg=text,
+        "lines => [...document.querySelectorAll('.annotation-text')]"
+        ".some(t => lines.every(line => t.textContent.includes(line)))",
+        arg=list(lines),
     )
 
 
@@ -49,7 +50,7 @@ def test_geometry_pages_from_the_sidebar(server, page):
     assert_no_exception(page)
     assert any("map value at a data point" in c for c in checks_passed(page))
     page.get_by_role("button", name=re.compile("Load Fig. 4")).click()
-    wait_for_panel(page, "μ = 1.53 · 2.3 %")  # the paper's toy, n = 90, γ = 10
+    wait_for_panel(page, "μ = 1.53", "2.3 %")  # the paper's toy, n = 90, γ = 10
     wait_until_idle(page, min_charts=1)
     assert "dataset=scholkopf_toy" in page.url and "gamma=10" in page.url
     page.get_by_text("Components 1 and 2 separate the classes").wait_for()
