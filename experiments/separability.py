@@ -8,7 +8,10 @@ coordinates? Both kernel PCA and linear PCA projections are scored the same way.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold, cross_val_score
 from sklearn.pipeline import make_pipeline
@@ -16,6 +19,13 @@ from sklearn.preprocessing import StandardScaler
 
 CV_FOLDS = 5
 METHOD = "5-fold cross-validated accuracy of a logistic regression (scikit-learn)"
+
+# On (nearly) separable classes Newton's line search can stall; scikit-learn then finishes
+# with L-BFGS and says so. The score is still the model's: not worth a line in the server's
+# log per rerun. (A filter set once: ``catch_warnings`` is not thread-safe, and every
+# session's script runs in a thread of one process.)
+warnings.filterwarnings("ignore", message="Line search of Newton solver",
+                        category=ConvergenceWarning)
 
 
 def linear_separability(
@@ -49,5 +59,10 @@ def linear_separability(
                                random_state=seed)
     # Standardising first makes the score independent of each component's scale
     # (KPCA coordinates can be 1e-6 or 1e3); C is large so the boundary is nearly hard.
-    model = make_pipeline(StandardScaler(), LogisticRegression(C=100.0, max_iter=2000))
+    # Newton's method with a Cholesky solve: the same model as the default L-BFGS, solved
+    # to a tighter optimum in a few steps on these few columns, for a third to a tenth of
+    # the CPU; L-BFGS's Python loop also kept the GIL from the server's other sessions
+    # (1-2 s per new γ on 2,000 USPS digits). Scores agree on circles, moons, iris, USPS.
+    model = make_pipeline(StandardScaler(),
+                          LogisticRegression(C=100.0, max_iter=2000, solver="newton-cholesky"))
     return float(np.mean(cross_val_score(model, np.asarray(Z, dtype=float), y, cv=splitter)))
