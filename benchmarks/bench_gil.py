@@ -43,16 +43,19 @@ def counting_rate(seconds: float | None = None, work=None) -> tuple[float, float
             count += 1
         counted.append(count)
 
-    thread = threading.Thread(target=spin)
+    # A daemon, stopped in ``finally``: a call that raises must not leave it spinning.
+    thread = threading.Thread(target=spin, daemon=True)
     start = time.perf_counter()
     thread.start()
-    if work is None:
-        time.sleep(seconds)
-    else:
-        work()
-    elapsed = time.perf_counter() - start
-    stop.set()
-    thread.join()
+    try:
+        if work is None:
+            time.sleep(seconds)
+        else:
+            work()
+    finally:
+        elapsed = time.perf_counter() - start
+        stop.set()
+        thread.join()
     return counted[0] / elapsed, elapsed
 
 
