@@ -179,7 +179,6 @@ def settings_sidebar(page_path: str = "") -> Settings:
             key=PROJECTOR_KEY,
             help="Larger text, thicker markers and fewer captions, for a lecture hall.",
         )
-        classroom.sidebar_box(page_path, st.query_params.to_dict())
 
     # A parameter the kernel does not use stays at its default in the settings, so it
     # never splits the cache; its widget state still remembers the user's value.
@@ -193,12 +192,15 @@ def settings_sidebar(page_path: str = "") -> Settings:
         n_components=int(n_components),
         standardize=bool(standardize),
     )
-    if _CURRENT in ss and ss[_CURRENT] != settings:
-        with st.sidebar:  # (its empty element at the sidebar's foot, out of the way)
-            close_drawer_after_change()  # a phone sees the result, not the drawer
+    changed = _CURRENT in ss and ss[_CURRENT] != settings
     ss[_CURRENT] = settings
     ss[_PAGE_PATH] = page_path
     sync_url()
+    with st.sidebar:
+        # After sync_url, so that its focused link holds this run's settings.
+        classroom.sidebar_box(page_path, st.query_params.to_dict())
+        if changed:  # (an empty element at the sidebar's foot, out of the way)
+            close_drawer_after_change()  # a phone sees the result, not the drawer
     _warn_about_the_link(settings)
     locks.notice()
     classroom.notice()

@@ -146,3 +146,17 @@ def test_the_lecturer_makes_a_focused_link_that_opens_locked():
     assert student.select_slider(key="w_gamma").value == 2.0
     assert not student.slider(key="w_components").disabled
     assert any("Only the components" in m.value for m in student.markdown)
+
+
+def test_the_focused_link_holds_the_settings_of_this_run_not_the_last():
+    # γ changed in this very run: the link must carry the new γ, not the address bar's
+    # value from before the change.
+    at = open_app("explorer", {"dataset": "moons", "gamma": 2})
+    at.multiselect(key="lock_make_names").set_value(["dataset"]).run()
+    gamma = at.select_slider(key="w_gamma")
+    new = next(v for v in gamma.options if float(v) > 2.0)
+    gamma.set_value(float(new)).run()
+    assert_clean(at)
+    link = next(c.value for c in at.code if "lock=" in c.value)
+    assert dict(parse_qsl(urlsplit(link).query))["gamma"] == dict(at.query_params)["gamma"][0]
+    assert float(dict(parse_qsl(urlsplit(link).query))["gamma"]) == float(new)
