@@ -18,8 +18,6 @@ the class tally (:mod:`shell.classroom`).
 
 from __future__ import annotations
 
-from dataclasses import astuple
-
 import streamlit as st
 
 from shell import classroom
@@ -73,19 +71,19 @@ def link_params() -> dict[str, str]:
 
 
 @bounded_cache(max_entries=64)
-def _question(question_id: str, key: tuple, _settings: Settings) -> Question | None:
-    data = load_data(_settings.dataset, _settings.dataset_options)
-    X = inputs(_settings)
+def _question(question_id: str, settings: Settings) -> Question | None:
+    data = load_data(settings.dataset, settings.dataset_options)
+    X = inputs(settings)
     # Up to 1,000 points' kernel matrices: a turn in the server's queue like every
     # computation (shell.admission).
     with queued(min(len(X), MAX_N), copies=2, what="the question's numbers"):
-        return build(question_id, X, data.y, _settings)
+        return build(question_id, X, data.y, settings)
 
 
 def live_question(question_id: str, settings: Settings) -> Question | None:
     """The question as asked for ``settings`` (cached), or None where it does not apply."""
     try:
-        return _question(question_id, astuple(settings), settings)
+        return _question(question_id, settings)
     except Exception:  # noqa: BLE001 - no data (an upload missing): the page says why
         return None
 

@@ -17,13 +17,13 @@ view is shown unasked.
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from experiments.feature_maps import quadratic_lift
 from experiments.kernel_diagnostics import format_gamma
+from experiments.kpca_steps import fit_kpca
 from experiments.separability import linear_separability
 from kpca_core import KERNELS, center_kernel, compute_kernel, eigendecompose
 from shell.state import Settings
@@ -107,11 +107,9 @@ def _asked(question_id: str, rights: list[bool], whys: list[str]) -> Question:
 
 
 def _projection(X: np.ndarray, settings: Settings, k: int) -> np.ndarray:
-    """The first ``k`` kernel principal components of X (sign-free: only scores use it)."""
-    K = center_kernel(compute_kernel(X, kernel=settings.kernel, **settings.kernel_params()),
-                      copy=False)
-    mu, V = _top(K, k)
-    return V * np.sqrt(np.clip(mu, 0, None))
+    """The first ``k`` kernel principal components of X: the pages' own fit."""
+    return fit_kpca(X, kernel=settings.kernel, kernel_params=settings.kernel_params(),
+                    n_components=k).projection
 
 
 def _top(M: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -122,9 +120,9 @@ def _top(M: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _score(Z: np.ndarray, y: np.ndarray) -> float:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return float(linear_separability(Z, y))
+    # No warnings.catch_warnings() here: it is not thread-safe, and every session's
+    # script runs in a thread of one process.
+    return float(linear_separability(Z, y))
 
 
 def _pct(score: float) -> str:
