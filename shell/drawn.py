@@ -52,7 +52,7 @@ def session_results() -> dict:
 def drawn_controls(page_path: str) -> tuple[tuple[str, object], ...]:
     """The sidebar's lines for the drawn points; returns their options."""
     code = current_code()
-    n = (len(code) - len(drawn.VERSION)) // drawn.CHARS_PER_POINT
+    n = len(drawn.decode(code)[1])
     if page_path == DRAW_PAGE:
         st.caption(f"{n} points, drawn on this page (the Draw page always shows them).")
     else:
