@@ -25,12 +25,11 @@ from shell.admission import queued
 from shell.caches import bounded_cache, inputs, load_data
 from shell.questions import MAX_N, Question, build
 from shell.registry import LESSONS
-from shell.state import Q_QUESTIONS, Settings
+from shell.state import Q_QUESTIONS, QUESTIONS_FROM_LINK, Settings
 
 QUESTIONS_KEY = "w_questions"  # w_: the sidebar keeps it across pages
 TOUR, ALL, OFF = "tour", "all", "off"
 MODES = {TOUR: "Tour", ALL: "Every page", OFF: "Off"}
-_FROM_LINK = {"tour": TOUR, "all": ALL, "1": ALL, "on": ALL, "0": OFF, "off": OFF}
 SKIPPED = -1
 # Streamlit's own icons: an emoji font is not on every projector's machine.
 RIGHT, WRONG = ":green[:material/check_circle:]", ":red[:material/cancel:]"
@@ -50,7 +49,7 @@ def start_run() -> None:
     if _STARTED not in ss:
         ss[_STARTED] = True
         raw = str(st.query_params.get(Q_QUESTIONS, TOUR)).strip().lower()
-        ss[QUESTIONS_KEY] = _FROM_LINK.get(raw, TOUR)
+        ss[QUESTIONS_KEY] = QUESTIONS_FROM_LINK.get(raw, TOUR)  # else the link warns
     if ss.get(QUESTIONS_KEY) not in MODES:  # the segmented control was cleared
         ss[QUESTIONS_KEY] = TOUR
     ss[_HOLD] = False

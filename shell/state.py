@@ -58,6 +58,9 @@ Q_PROJECTOR = "projector"
 # a class code to join, questions off (0), and a lesson link's locked controls with the
 # lecturer's note and whether a student may unlock.
 Q_CLASS, Q_QUESTIONS, Q_LOCK, Q_NOTE, Q_UNLOCK = "class", "questions", "lock", "note", "unlock"
+# ``questions=`` in a link → where questions are asked (shell/predict.py's modes).
+QUESTIONS_FROM_LINK = {"tour": "tour", "all": "all", "1": "all", "on": "all",
+                       "0": "off", "off": "off"}
 # Parameters a single page owns, by the page's URL path, as its registry entry declares
 # them: the sidebar keeps them in the address bar on that page only (the tour's step, the
 # Explorer's open section), so a link can open step 5.
@@ -258,6 +261,12 @@ def settings_from_query(query: Mapping[str, Any]) -> tuple[Settings, list[str]]:
         else:
             warnings.append(
                 f"Link parameter `{Q_STANDARDIZE}` should be 1 or 0, not {quoted(raw)}.")
+
+    if Q_QUESTIONS in query:
+        raw = str(query[Q_QUESTIONS]).strip().lower()
+        if raw not in QUESTIONS_FROM_LINK:
+            warnings.append(f"Link parameter `{Q_QUESTIONS}` should be tour, all or 0, not "
+                            f"{quoted(raw)}; questions are asked on the tour's views.")
 
     known = {Q_DATASET, Q_KERNEL, Q_COMPONENTS, Q_STANDARDIZE, Q_PROJECTOR, Q_POINTS, *Q_PARAMS}
     known |= {Q_CLASS, Q_QUESTIONS, Q_LOCK, Q_NOTE, Q_UNLOCK}

@@ -160,3 +160,12 @@ def test_the_focused_link_holds_the_settings_of_this_run_not_the_last():
     link = next(c.value for c in at.code if "lock=" in c.value)
     assert dict(parse_qsl(urlsplit(link).query))["gamma"] == dict(at.query_params)["gamma"][0]
     assert float(dict(parse_qsl(urlsplit(link).query))["gamma"]) == float(new)
+
+
+def test_a_link_with_an_unknown_questions_value_warns_and_asks_on_the_tour():
+    at = open_app("explorer", {"dataset": "moons", "questions": "`x`](http://evil)"})
+    assert_clean(at)
+    said = " ".join(w.value for w in at.warning)
+    assert "Link parameter `questions` should be tour, all or 0" in said
+    assert "](http" not in said.replace("\\](http", "")  # shown inert, not as a link
+    assert at.session_state["w_questions"] == "tour"
