@@ -13,8 +13,7 @@ memory.tune_allocator()
 # First, before any session imports a page's modules concurrently (see shell/warmup.py).
 warmup.import_app_modules()
 
-from lessons.tour import banner  # noqa: E402
-from shell import predict  # noqa: E402
+from classroom import banner, predict  # noqa: E402
 from shell.display import apply_css, initial_sidebar_state  # noqa: E402
 from shell.registry import HOME, menu  # noqa: E402
 from shell.sidebar import settings_sidebar  # noqa: E402
@@ -41,11 +40,11 @@ apply_css()  # projector mode, when the sidebar's toggle is on
 accessibility.apply_css()
 accessibility.add_skip_link()  # the keyboard reaches the page menu before the sidebar
 # A view opened from the guided tour shows the step's prompt above it, and the page's own
-# findings in its answer (lessons/tour/banner.py).
+# findings in its answer (classroom/banner.py).
 findings_slot = banner.start(page.url_path)
 if findings_slot is None:  # not a tour step: the page's own question, if pages ask
     predict.ask_for_page(page.url_path, settings)
-# Predict, then reveal: the view waits for an answer or a skip (shell/predict.py).
+# Predict, then reveal: the view waits for an answer or a skip (classroom/predict.py).
 if not predict.holding():
     page.run()
     banner.finish(findings_slot)

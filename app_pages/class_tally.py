@@ -1,8 +1,8 @@
-"""Class tally: a lecturer's live count of the class's predictions (lessons/tour/tally.py)."""
+"""Class tally: a lecturer's live count of the class's predictions (classroom/lecturer.py)."""
 
 import streamlit as st
 
-from lessons.tour.tally import live_tally, start_or_show
+from classroom.lecturer import live_tally, start_or_show
 
 st.title("Class tally")
 opened = start_or_show()

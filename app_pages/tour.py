@@ -1,9 +1,9 @@
-"""Tour: a whole lecture on kernel PCA, one view at a time (steps: lessons/tour/view.py)."""
+"""Tour: a whole lecture on kernel PCA, one view at a time (steps: classroom/tour.py)."""
 
 import streamlit as st
 
-from lessons.tour.banner import open_step
-from lessons.tour.view import STEPS, parse_step, total_minutes
+from classroom.banner import open_step
+from classroom.tour import STEPS, parse_step, total_minutes
 
 STEP_PARAM = "step"
 

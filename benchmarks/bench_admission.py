@@ -45,11 +45,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
-
-from st_client import Run, StreamlitSession, widget_state  # noqa: E402
+sys.path.insert(0, str(ROOT))
 
 from deploy.replicas import Replica, free_port  # noqa: E402
+from loadtest.st_client import Run, StreamlitSession, widget_state  # noqa: E402
 from tests.support.browser import RssSampler  # noqa: E402
 
 MB = 2**20

@@ -13,7 +13,7 @@ server process is started:
 * first page drawn: Chromium opens the home page and it is fully drawn (script
   finished, no skeleton, every chart laid out);
 * first USPS use: the Explorer on USPS-2000 run to the end over the websocket protocol
-  (``benchmarks/st_client.py``: download, validation, cache, kernel PCA), right after;
+  (``loadtest/st_client.py``: download, validation, cache, kernel PCA), right after;
 * the same USPS view drawn in Chromium (the server's result is cached by then: this is
   the browser's share);
 * a second start on the same home directory: the same, with the USPS cache.
@@ -45,11 +45,9 @@ import psutil
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-sys.path.insert(0, str(ROOT / "benchmarks"))
-
-from st_client import StreamlitSession  # noqa: E402
 
 from deploy.replicas import Replica, free_port  # noqa: E402
+from loadtest.st_client import StreamlitSession  # noqa: E402
 from tests.datasets.helpers import write_esl_gz  # noqa: E402
 from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, DRAWN_JS  # noqa: E402
 

@@ -11,7 +11,7 @@ directory that is printed at start. Ctrl-C (or SIGTERM) stops the balancer and t
 replicas.
 
 The same code starts the servers for the load generator
-(``benchmarks/load_students.py --replicas N``) and the tests (``tests/deploy``).
+(``loadtest/load_students.py --replicas N``) and the tests (``tests/deploy``).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 A lesson that interprets its picture (the K blocks, the best γ, what the components do)
 publishes that sentence here under a name; when the page was opened from the tour, the
-tour's banner (``lessons/tour/banner.py``) shows the published sentences as the step's
+tour's banner (``classroom/banner.py``) shows the published sentences as the step's
 answer, so the answer on the projector is the page's own live reading, never a stored
 claim. The router clears them before each run of a page (:func:`start_run`).
 

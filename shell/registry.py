@@ -66,8 +66,8 @@ class Lesson:
         Link parameters the page owns besides the shared settings (the tour's ``step``):
         the sidebar keeps them in the address bar on that page and does not warn about them.
     question : str
-        The question asked before the page's view (an id of ``shell.questions``), "" for
-        none: predict, then reveal (``shell/predict.py``).
+        The question asked before the page's view (an id of ``classroom.questions``), "" for
+        none: predict, then reveal (``classroom/predict.py``).
     """
 
     path: str

@@ -21,6 +21,7 @@ from dataclasses import replace
 import streamlit as st
 
 import datasets
+from classroom import join as classroom
 from experiments.kernel_diagnostics import (
     GAMMA_KERNELS,
     REFERENCE_SHORT,
@@ -30,7 +31,7 @@ from experiments.kernel_diagnostics import (
 )
 from kpca_core import KERNELS
 from shell import caches as compute
-from shell import classroom, drawn, locks, state
+from shell import drawn, locks, state
 from shell.csv_controls import csv_controls
 from shell.display import PROJECTOR_KEY, close_drawer_after_change
 from shell.state import Settings

@@ -54,11 +54,11 @@ Q_DATASET, Q_KERNEL, Q_COMPONENTS, Q_STANDARDIZE = "dataset", "kernel", "compone
 Q_PARAMS = ("gamma", "degree", "coef0")
 # App-wide display setting (shell.display): bigger text for a lecture hall.
 Q_PROJECTOR = "projector"
-# The classroom's link parameters (shell/classroom.py, shell/predict.py, shell/locks.py):
+# The classroom's link parameters (classroom/join.py, classroom/predict.py, shell/locks.py):
 # a class code to join, questions off (0), and a lesson link's locked controls with the
 # lecturer's note and whether a student may unlock.
 Q_CLASS, Q_QUESTIONS, Q_LOCK, Q_NOTE, Q_UNLOCK = "class", "questions", "lock", "note", "unlock"
-# ``questions=`` in a link → where questions are asked (shell/predict.py's modes).
+# ``questions=`` in a link → where questions are asked (classroom/predict.py's modes).
 QUESTIONS_FROM_LINK = {"tour": "tour", "all": "all", "1": "all", "on": "all",
                        "0": "off", "off": "off"}
 # Parameters a single page owns, by the page's URL path, as its registry entry declares

@@ -3,7 +3,7 @@
 Streamlit runs each browser session's script in its own thread. On a cold server the
 first students arrive together, and their threads import the pages' modules at the
 same moment; CPython then fails in two ways, both seen by the classroom load test
-(``benchmarks/load_classroom.py``, 12 sessions): ``from lessons.explorer import view``
+(``loadtest/load_classroom.py``, 12 sessions): ``from lessons.explorer import view``
 raises ImportError while another thread is still executing that module, and two threads
 importing a package and its submodule in different orders hit a module-lock
 ``_DeadlockError``. Importing everything once, serially, removes both: afterwards every
@@ -18,7 +18,7 @@ import importlib
 import pkgutil
 import threading
 
-PACKAGES = ("kpca_core", "datasets", "experiments", "shell", "lessons")
+PACKAGES = ("kpca_core", "datasets", "experiments", "shell", "lessons", "classroom")
 _lock = threading.Lock()
 _done = False
 

@@ -18,14 +18,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("kpca_core", "datasets", "experiments", "shell", "lessons")
+PACKAGES = ("kpca_core", "datasets", "experiments", "shell", "lessons", "classroom")
 # Modules of a lesson that hold numbers or figures, not Streamlit sections.
 PURE_LESSON_MODULES = {"experiment", "figures", "formulas", "paper_table", "approximations"}
 # The shell modules without Streamlit: the figures every page shares, the registry, the
 # settings model with its link parsing, text from outside made safe to show, the cost
 # model of the server's queue, the questions asked before a view and the class tally.
 PURE_SHELL_MODULES = {"shell", "shell.costs", "shell.figures", "shell.kernel_figures",
-                      "shell.questions", "shell.registry", "shell.state", "shell.tally",
+                      "classroom.questions", "shell.registry", "shell.state", "classroom.tally",
                       "shell.text"}
 
 
@@ -142,4 +142,4 @@ def test_the_checks_can_fail():
     """The rules above see a violation when there is one (a guard against a vacuous test)."""
     assert uses_streamlit(closure("shell.sidebar"))
     assert not is_pure("lessons.explorer.view") and is_pure("lessons.denoising.experiment")
-    assert lesson_of("lessons.tour.view") == "tour" and lesson_of("shell.state") is None
+    assert lesson_of("lessons.explorer.view") == "explorer" and lesson_of("shell.state") is None

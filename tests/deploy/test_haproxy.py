@@ -1,28 +1,22 @@
 """Two replicas behind HAProxy (deploy/): affinity, uploads and failover.
 
 Starts two ``streamlit run`` replicas and the balancer with ``deploy/replicas.py`` and
-drives them with the load generator's protocol client (``benchmarks/st_client.py``), as
+drives them with the load generator's protocol client (``loadtest/st_client.py``), as
 browsers would: every request carries the cookies the balancer and the app set.
 The tests run in file order; the last one kills a replica.
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from urllib.parse import parse_qsl
 
 import pytest
 import requests
 
+from deploy.replicas import HAPROXY, Cluster
+from loadtest.st_client import Disconnected, StreamlitSession
 from shell.text import inert
-
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "benchmarks"))
-
-from st_client import Disconnected, StreamlitSession  # noqa: E402
-
-from deploy.replicas import HAPROXY, Cluster  # noqa: E402
 
 pytestmark = [
     pytest.mark.slow,

@@ -14,9 +14,9 @@ import re
 import pytest
 
 import datasets
+from classroom.tour import parse_step
 from lessons.explorer.steps import parse_section
 from lessons.explorer.view_link import view_from_query
-from lessons.tour.view import parse_step
 from shell import state
 from shell.text import SHOWN_CHARS, inert, quoted, shorten
 from tests.support.apptest import assert_clean, open_app

@@ -109,7 +109,7 @@ def test_a_view_with_another_kernel_says_which_one_the_data_suggest():
 def test_the_tours_step_2_says_what_the_explorers_captions_show_there():
     # The tour's answer said "K shows two bright blocks" (issue 23); it must agree with the
     # captions the Explorer computes at the step's own settings.
-    from lessons.tour.view import STEPS
+    from classroom.tour import STEPS
 
     step = STEPS[1]
     assert step.page == "app_pages/explorer.py" and step.settings().gamma == 5.0

@@ -1,4 +1,4 @@
-"""The class tally store (shell/tally.py): codes, bounds, expiry, isolation, threads."""
+"""The class tally store (classroom/tally.py): codes, bounds, expiry, isolation, threads."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from shell.tally import (
+from classroom.tally import (
     ALPHABET,
     CODE_LENGTH,
     Limits,

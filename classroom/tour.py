@@ -43,7 +43,7 @@ class TourStep:
         The page's findings (``shell.findings`` names) the answer quotes; empty: all of
         them. Step 1 quotes only the separability, short enough for a projector.
     check : str
-        The multiple-choice question (an id of ``shell.questions``) each student answers
+        The multiple-choice question (an id of ``classroom.questions``) each student answers
         before the view is drawn; checked against the view's live numbers.
     """
 

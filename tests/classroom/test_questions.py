@@ -1,4 +1,4 @@
-"""The questions' verdicts (shell/questions.py) follow the data and settings they are
+"""The questions' verdicts (classroom/questions.py) follow the data and settings they are
 asked for: each at a setting where the usual answer is right and one where it is not."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from dataclasses import replace
 import numpy as np
 
 import datasets
-from shell.questions import CATALOGUE, MAX_N, build
+from classroom.questions import CATALOGUE, MAX_N, build
 from shell.state import default_settings
 
 CIRCLES = datasets.load("circles", n=200, seed=0)

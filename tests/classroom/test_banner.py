@@ -1,11 +1,11 @@
 """A view opened from the tour shows the step's prompt, its answer with the page's own
-findings, and Back / Next through the tour (lessons/tour/banner.py)."""
+findings, and Back / Next through the tour (classroom/banner.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from lessons.tour.view import STEPS
+from classroom.tour import STEPS
 from tests.support.apptest import assert_clean, open_app, usps_available
 
 

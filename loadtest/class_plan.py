@@ -1,7 +1,7 @@
 """The class a load test plays: who opens which link, what they change, what they check.
 
 Plain Python (no Locust, no gevent), so the checks are unit-tested on their own
-(``tests/benchmarks/test_classroom.py``); ``load_students.py`` turns each
+(``tests/loadtest/test_class_plan.py``); ``load_students.py`` turns each
 :class:`Link` into a Locust user.
 
 * :data:`CLASS`: the links and the share of the class on each; :func:`assign` hands N
@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import parse_qsl
 
-from st_client import Run, StreamlitSession
+from loadtest.st_client import Run, StreamlitSession
 
 GAMMA, COMPONENTS, DATASET = "γ (log scale)", "Number of components", "Dataset"
 NEXT, BACK = "Next →", "← Back"

@@ -1,10 +1,10 @@
 """The lecturer's class tally: start a class, show its code and QR code, watch the answers.
 
 Students who open the QR code's link (or type the code in the sidebar's "Classroom" box)
-have their predictions counted anonymously (``shell/classroom.py``, ``shell/tally.py``);
+have their predictions counted anonymously (``classroom/join.py``, ``classroom/tally.py``);
 this page redraws the counts every :data:`REFRESH_S` seconds without reloading
 (``st.fragment(run_every=...)``), and reveals a question's right answer on click. The
-tally lives in this server process's memory (see ``shell/tally.py`` for replicas).
+tally lives in this server process's memory (see ``classroom/tally.py`` for replicas).
 """
 
 from __future__ import annotations
@@ -14,15 +14,15 @@ from urllib.parse import urlencode
 import segno
 import streamlit as st
 
-from lessons.tour.banner import tally_id
-from lessons.tour.view import STEPS
-from shell.classroom import app_url
-from shell.predict import live_question
-from shell.questions import CATALOGUE
+from classroom.banner import tally_id
+from classroom.join import app_url
+from classroom.predict import live_question
+from classroom.questions import CATALOGUE
+from classroom.tally import STORE, TallyRefused, UnknownClass
+from classroom.tour import STEPS
 from shell.registry import LESSONS
 from shell.sidebar import current_settings
 from shell.state import Q_CLASS, Settings
-from shell.tally import STORE, TallyRefused, UnknownClass
 
 REFRESH_S = 2
 # The counts at the size of the text (1 rem: projector mode enlarges it), not a caption's.

@@ -1,10 +1,10 @@
 """Predict, then reveal: a question before the view, the view once answered or skipped.
 
 The router (``app.py``) asks, before a page runs, the tour step's question when the tour
-opened the view (``lessons/tour/banner.py``) or else the page's own (its registry entry's
+opened the view (``classroom/banner.py``) or else the page's own (its registry entry's
 ``question``); while it is unanswered the page is not drawn (:func:`holding`). Once the
 student answers, the view appears and every option says why it is right or wrong, from
-the numbers of this view (:mod:`shell.questions`, computed for the current settings: move
+the numbers of this view (:mod:`classroom.questions`, computed for the current settings: move
 γ and the verdict follows). "Skip" shows the view at once.
 
 Where questions are asked is the sidebar's "Questions before views" (:data:`MODES`): on
@@ -13,17 +13,17 @@ straight lecture). A link sets it too: ``?questions=all``, ``?questions=0``. Les
 do not ask by default, so a link to a view shows that view.
 
 An answer given while the session has joined a class is also counted, anonymously, in
-the class tally (:mod:`shell.classroom`).
+the class tally (:mod:`classroom.join`).
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from shell import classroom
+from classroom import join as classroom
+from classroom.questions import MAX_N, Question, build
 from shell.admission import queued
 from shell.caches import bounded_cache, inputs, load_data
-from shell.questions import MAX_N, Question, build
 from shell.registry import LESSONS
 from shell.state import Q_QUESTIONS, QUESTIONS_FROM_LINK, Settings
 

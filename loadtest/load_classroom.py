@@ -1,7 +1,7 @@
 """A classroom under load: N students open different links on one server at the same time.
 
-    python benchmarks/load_classroom.py                 # N = 12
-    python benchmarks/load_classroom.py --sessions 4 8 12 16
+    python loadtest/load_classroom.py                 # N = 12
+    python loadtest/load_classroom.py --sessions 4 8 12 16
 
 Each session is a real Chromium browser context (its own cookies, so its own Streamlit
 session) on a link of its own: different pages, datasets and kernels, USPS with 2,000

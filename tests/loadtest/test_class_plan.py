@@ -1,4 +1,4 @@
-"""The load test's class and its checks (benchmarks/classroom.py), without a server.
+"""The load test's class and its checks (loadtest/class_plan.py), without a server.
 
 The checks must be able to fail: each kind of mixing and error is planted in an
 otherwise correct run and must be reported, and the correct run must pass.
@@ -7,15 +7,11 @@ otherwise correct run and must be reported, and the correct run must pass.
 from __future__ import annotations
 
 import collections
-import sys
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-
-from classroom import (  # noqa: E402
+from loadtest.class_plan import (
     CLASS,
     COMPONENTS,
     GAMMA,
@@ -24,7 +20,7 @@ from classroom import (  # noqa: E402
     Habits,
     assign,
 )
-from st_client import Run, Widget, widget_state  # noqa: E402
+from loadtest.st_client import Run, Widget, widget_state
 
 GAMMA_OPTIONS = ["1", "2", "3", "5", "10", "20"]
 

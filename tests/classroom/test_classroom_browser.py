@@ -2,24 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "load_classroom.py"
-
-
-def _load_script():
-    spec = importlib.util.spec_from_file_location("load_classroom", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while being built
-    spec.loader.exec_module(module)
-    return module
+from loadtest import load_classroom
 
 
 def test_four_students_at_once_get_their_own_views():
-    load = _load_script()
-    report = load.load_test(4)
+    report = load_classroom.load_test(4)
     problems = [(s["number"], s["path"], s["errors"], s["mixed"]) for s in report["details"]
                 if s["errors"] or s["mixed"]]
     assert report["errors"] == 0 and report["mixed"] == 0, problems

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lessons.tour.view import STEPS, parse_step, total_minutes
+from classroom.tour import STEPS, parse_step, total_minutes
 from shell import state
 from shell.registry import LESSONS
 from tests.support.apptest import assert_clean, open_app, usps_available

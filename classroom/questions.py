@@ -7,8 +7,8 @@ settings on screen wherever it depends on them, so a student who moves γ or cha
 dataset gets the answer for the view they will see. A question whose answer is a fact of
 the algorithm (n² memory, pre-images) still says it with the numbers of this view.
 
-Plain Python (no Streamlit): ``shell/predict.py`` draws the questions, the tour
-(``lessons/tour/view.py``) names one per step and the registry one per lesson page.
+Plain Python (no Streamlit): ``classroom/predict.py`` draws the questions, the tour
+(``classroom/tour.py``) names one per step and the registry one per lesson page.
 Questions that compute are computed on at most :data:`MAX_N` points (a few
 eigendecompositions of an n × n matrix); past that :func:`build` returns None and the
 view is shown unasked.

@@ -1,9 +1,9 @@
-"""A class on a real server (shell/tally.py, lessons/tour/tally.py): several students'
+"""A class on a real server (classroom/tally.py, classroom/lecturer.py): several students'
 sessions join with the code from the lecturer's page, answer a tour step's question, and
 the lecturer's tally counts exactly those answers; a wrong code is refused, a second
 class stays separate, and the server's limits hold (2 classes, 4 students here).
 
-Driven by the load generator's protocol client (``benchmarks/st_client.py``), each
+Driven by the load generator's protocol client (``loadtest/st_client.py``), each
 session a browser tab of its own, several at once in threads.
 """
 
@@ -11,18 +11,12 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 
+from loadtest.st_client import StreamlitSession
 from tests.support.browser import Server
-
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "benchmarks"))
-
-from st_client import StreamlitSession  # noqa: E402
 
 pytestmark = pytest.mark.slow
 QUESTION = "Which γ separates the classes best on components 1 and 2?"  # tour step 5

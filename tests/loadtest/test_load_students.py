@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_four_students_change_settings_without_errors_or_mixing(tmp_path):
     out = tmp_path / "class.json"
     done = subprocess.run(
-        [sys.executable, "benchmarks/load_students.py", "--students", "4",
+        [sys.executable, "loadtest/load_students.py", "--students", "4",
          "--minutes", "0.25", "--arrival", "1", "--pause", "2", "4", "--settle", "1",
          "--timeout", "60", "--workdir", str(tmp_path), "--out", str(out)],
         cwd=ROOT, capture_output=True, text=True, timeout=240,

@@ -1,4 +1,4 @@
-"""Predict, then reveal (shell/predict.py): the tour's views wait for an answer, the
+"""Predict, then reveal (classroom/predict.py): the tour's views wait for an answer, the
 verdict follows the settings on screen, skip and questions-off show the view; lesson
 links lock controls (shell/locks.py); a wrong class code is refused."""
 
@@ -9,8 +9,8 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 from streamlit.testing.v1.errors import AppTestError
 
-from lessons.tour.view import STEPS
-from shell.predict import RIGHT, WRONG
+from classroom.predict import RIGHT, WRONG
+from classroom.tour import STEPS
 from tests.support.apptest import assert_clean, open_app
 
 PLACE = {"separation": 2, "best_gamma": 5}  # tour steps whose view tests use

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lessons.tour.view import STEPS
+from classroom.tour import STEPS
 from tests.support.browser import (
     assert_no_exception,
     new_page,

@@ -3,9 +3,9 @@
 A student joins from the lecturer's QR code or link (``?class=CODE``) or by typing the
 code in the sidebar's "Classroom" box (:func:`sidebar_box`, which also holds the
 "Questions before views" switch and the lecturer's focused-link maker). The session then
-carries an anonymous random token (:func:`shell.tally.new_token`: no name, nothing
+carries an anonymous random token (:func:`classroom.tally.new_token`: no name, nothing
 personal, gone with the session) under which :func:`record` counts each answer in the
-server's :data:`shell.tally.STORE`.
+server's :data:`classroom.tally.STORE`.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from urllib.parse import quote, urlsplit
 
 import streamlit as st
 
+from classroom.tally import STORE, TallyRefused, new_token, normalise_code
 from shell import locks
 from shell.registry import HOME, LESSONS
 from shell.state import Q_CLASS
-from shell.tally import STORE, TallyRefused, new_token, normalise_code
 
 _TOKEN, _CODE, _MESSAGE = "_class_token", "_class_code", "_class_message"
 _STARTED = "_class_started"
@@ -99,7 +99,7 @@ def tally_note() -> None:
 
 def link_params() -> dict[str, str]:
     """What the classroom keeps in the address bar: the class, questions off, a lock."""
-    from shell import predict  # predict draws answers through this module
+    from classroom import predict  # predict draws answers through this module
 
     params = {Q_CLASS: joined()} if joined() else {}
     return params | predict.link_params() | locks.link_params()
@@ -116,7 +116,7 @@ def _leave() -> None:
 
 def sidebar_box(page_path: str, query: dict[str, str]) -> None:
     """The sidebar's "Classroom" box: questions on/off, join a class, a focused link."""
-    from shell import predict
+    from classroom import predict
 
     expanded = bool(joined() or st.session_state.get(_MESSAGE))
     with st.expander("Classroom", icon=":material/school:", expanded=expanded):

@@ -1,12 +1,12 @@
 """A class of N students on one server, or behind HAProxy, over Streamlit's own protocol.
 
-    python benchmarks/load_students.py --students 25 50 100 200      # one server, 3 min each
-    python benchmarks/load_students.py --students 4 --minutes 0.5    # a smoke run
-    python benchmarks/load_students.py --url http://host:8501 --students 50
-    python benchmarks/load_students.py --replicas 2 --students 100 --uploads 2 \\
+    python loadtest/load_students.py --students 25 50 100 200      # one server, 3 min each
+    python loadtest/load_students.py --students 4 --minutes 0.5    # a smoke run
+    python loadtest/load_students.py --url http://host:8501 --students 50
+    python loadtest/load_students.py --replicas 2 --students 100 --uploads 2 \\
         --kill-replica 60                                             # HAProxy + failover
-    python benchmarks/load_students.py --students 0 --cpu-by-page --profile  # per page
-    python benchmarks/load_students.py --students 0 --cpu-by-page --store after  # vs before
+    python loadtest/load_students.py --students 0 --cpu-by-page --profile  # per page
+    python loadtest/load_students.py --students 0 --cpu-by-page --store after  # vs before
 
 Each student is a Locust user (``Student``) holding one :class:`st_client.StreamlitSession`:
 it opens a link from :data:`CLASS` (most of the class on the lecture's current tour step,
@@ -66,12 +66,11 @@ from locust import User, constant, task
 from locust.env import Environment
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
-
-from classroom import CLASS, DATASET, Expectation, Habits, Link, assign, make_change  # noqa: E402
-from st_client import Disconnected, Run, StreamlitSession  # noqa: E402
+sys.path.insert(0, str(ROOT))
 
 from deploy.replicas import Cluster, Replica, free_port  # noqa: E402
+from loadtest.class_plan import CLASS, DATASET, Expectation, Habits, Link, assign, make_change  # noqa: E402
+from loadtest.st_client import Disconnected, Run, StreamlitSession  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 TARGET = {"students": 100, "p95_interaction_s": 2.0, "rss_gb": 1.5}
@@ -617,7 +616,7 @@ def store_by_page(rows: list[dict], label: str, path: Path = STORE) -> dict:
                             capture_output=True, text=True).stdout.strip()
     kept[label] = {
         "commit": commit,
-        "command": "python benchmarks/" + " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
+        "command": "python loadtest/" + " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
         "load_average": [round(x, 1) for x in os.getloadavg()],
         "pages": [{"link": r["link"], "page": r["page"],
                    "first_view_cpu_ms": round(1000 * r["first_view_cpu_s"]),
@@ -723,7 +722,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
     parser.add_argument("--profile", action="store_true",
                         help="with --cpu-by-page: py-spy the server's reruns per page")
     parser.add_argument("--links", nargs="+", metavar="NAME",
-                        help="with --cpu-by-page: only these links (benchmarks/classroom.py)")
+                        help="with --cpu-by-page: only these links (loadtest/class_plan.py)")
     parser.add_argument("--store", metavar="LABEL",
                         help="with --cpu-by-page: keep the figures under LABEL (e.g. before, "
                         "after) in benchmarks/results_store/cpu_by_page.json and print "

@@ -1,5 +1,5 @@
 """The tour's prompt on a view: when a page is opened from the tour, the step's question,
-each student's prediction (``shell/predict.py``: the view and what to look for wait for
+each student's prediction (``classroom/predict.py``: the view and what to look for wait for
 it), what to look for (revealed on click) and Back / Next sit on the view itself.
 
 The lecturer then never leaves the view to read the answer. The answer ends with the
@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from lessons.tour.view import STEPS
-from shell import findings, predict
+from classroom import predict
+from classroom.tour import STEPS
+from shell import findings
 from shell.sidebar import apply_settings, current_settings
 
 TOUR_VIEW = "tour_view"  # the step whose view is open, while the tour drives the views
