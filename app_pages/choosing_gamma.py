@@ -4,9 +4,9 @@ import streamlit as st
 
 from lessons.choosing_gamma import view
 from lessons.choosing_gamma.experiment import sweep
-from shell import gamma_hint
+from lessons.common import gamma_hint
+from lessons.common.motion import motion_section
 from shell.caches import inputs
-from shell.motion import motion_section
 from shell.page import kernel_errors, page_data
 from shell.sidebar import current_settings
 from shell.source import show_source

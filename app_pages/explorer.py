@@ -4,14 +4,14 @@ import streamlit as st
 
 from experiments.analysis import DENSE_MAX_N
 from kpca_core import center_kernel, kernel_spectrum
+from lessons.common.analysis import analysis_is_cached, explorer_analysis
+from lessons.common.motion import motion_section
 from lessons.explorer import view
 from lessons.explorer.charts import chart_columns, selection, wrapping_columns
 from lessons.explorer.projections import gamma_hint_slot, gamma_hints, projections
 from lessons.explorer.steps import section_tabs
 from shell import exports
-from shell.caches import analysis_is_cached, explorer_analysis
 from shell.memory import guard_memory
-from shell.motion import motion_section
 from shell.page import kernel_errors, page_data
 from shell.sidebar import current_settings, standardise_hint, with_valid_components
 from shell.source import show_source

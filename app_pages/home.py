@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from shell.presets import presets
+from lessons.home.presets import presets
 from shell.registry import LESSONS
 from shell.sidebar import apply_settings
 

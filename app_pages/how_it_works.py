@@ -3,9 +3,9 @@
 import streamlit as st
 
 from experiments.analysis import DENSE_MAX_N
+from lessons.common.analysis import explorer_analysis
 from lessons.how_it_works import view
 from shell import exports
-from shell.caches import explorer_analysis
 from shell.memory import guard_memory
 from shell.page import kernel_errors, page_data
 from shell.sidebar import current_settings, with_valid_components

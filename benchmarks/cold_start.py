@@ -55,7 +55,7 @@ RESULTS = ROOT / "benchmarks" / "results"
 USPS_VIEW = "explorer?dataset=usps&split=train&n=2000&kernel=rbf&gamma=0.0078125"
 # What the home page itself imports (app.py's router and app_pages/home.py), to compare
 # with everything the warm-up imports before the first page can run.
-HOME_IMPORTS = "import shell.display, shell.registry, shell.sidebar, shell.presets"
+HOME_IMPORTS = "import shell.display, shell.registry, shell.sidebar, lessons.home.presets"
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):

@@ -18,7 +18,7 @@ Per view:
 * **silent**: poor, and no hint about γ is shown;
 * **hurtful**: a hint names a γ (or a degree) whose own view scores lower than this one.
 
-The hint is the Explorer's own (``shell.gamma_hint``, without its caches): the search of
+The hint is the Explorer's own (``lessons.common.gamma_hint``, without its caches): the search of
 the dataset and kernel (``gamma_guidance.search`` of the inputs and labels, every
 parameter but γ) and the verdict on the view (``gamma_guidance.advise``), given the
 score the page shows for components 1–2. For comparison on the same labelled views,
@@ -136,8 +136,8 @@ class ScoreCache:
 
 
 def page_view(dataset: str, options: dict, kernel: str, params: dict) -> dict:
-    """The score the Explorer shows for one view: its analysis (``experiments.analysis``,
-    as ``shell.caches.explorer_analysis`` runs it), components 1–2, its separability."""
+    """The score the Explorer shows for one view: its analysis (``experiments.analysis``, as
+    ``lessons.common.analysis.explorer_analysis`` runs it), components 1–2, its separability."""
     data = datasets.load(dataset, **options)
     try:
         with warnings.catch_warnings():
@@ -153,7 +153,7 @@ def page_view(dataset: str, options: dict, kernel: str, params: dict) -> dict:
 
 
 def after_advice(search, data, family: Family, gamma: float, shown_score) -> dict | None:
-    """``gamma_guidance.advise`` for this view, as ``shell.gamma_hint.guidance`` calls it:
+    """``gamma_guidance.advise`` for this view, as ``lessons.common.gamma_hint.guidance`` calls it:
     the parameters its hint names, or None."""
     if search is None:
         return None

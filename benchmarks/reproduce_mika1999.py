@@ -39,7 +39,7 @@ ridge, fixed point, Kwok-Tsang), all from one decomposition shared by every m
 Usage (from the repository root)::
 
     KPCA_USPS_PATH=/path/to/usps.npz python benchmarks/reproduce_mika1999.py
-    python benchmarks/reproduce_mika1999.py --save benchmarks/results_store/mika1999.json
+    python benchmarks/reproduce_mika1999.py --save lessons/denoising/results/mika1999.json
     python benchmarks/reproduce_mika1999.py --tiny        # a seconds-long smoke run
 
 It prints, per gamma and noise type, the best MSE of linear PCA and of each pre-image
@@ -71,7 +71,7 @@ from lessons.denoising import experiment as dn  # noqa: E402
 PAPER_RATIO, PAPER_BEST_M = dn.PAPER_RATIO, dn.PAPER_BEST_M
 # The two readings of the paper's kernel width (module docstring).
 CONVENTIONS = ("paper", "variance")
-STORE = ROOT / "benchmarks" / "results_store" / "mika1999.json"
+STORE = ROOT / "lessons" / "denoising" / "results" / "mika1999.json"
 
 
 @dataclass(frozen=True)

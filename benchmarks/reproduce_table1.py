@@ -10,7 +10,7 @@ Usage (from the repository root, with the USPS digits available, see the README)
 Each degree is decomposed ONCE with the largest k (every smaller k takes the first k
 columns); its projections are cached on disk in ``$KPCA_CACHE_DIR/table1`` (default
 ``~/.cache/kpca-lab/table1``), so a re-run is quick. The cells are written to the
-results file (default ``benchmarks/results_store/table1.json``, kept in the
+results file (default ``lessons/classification/results/table1.json``, kept in the
 repository and shown on the Classification page) after every cell, so an interrupted
 run keeps what it finished and a later run only computes the missing cells.
 
@@ -35,7 +35,7 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere
 
 from lessons.classification import paper_table as pt  # noqa: E402
 
-DEFAULT_OUT = ROOT / "benchmarks" / "results_store" / "table1.json"
+DEFAULT_OUT = ROOT / "lessons" / "classification" / "results" / "table1.json"
 TINY = pt.TableConfig(degrees=(1, 3), components=(8, 16, 32), n_fit=150, n_train=400,
                       n_test=200, C_grid=(1.0, 10.0), C_select_k=16)
 

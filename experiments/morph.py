@@ -22,7 +22,7 @@ at a fixed scale the small-γ frames would be a dot. The scale removed is kept
 (``Motion.spread``).
 
 Pure functions of arrays: no Streamlit. The pages cache :func:`gamma_motion`
-(``shell.motion``).
+(``lessons.common.motion``).
 """
 
 from __future__ import annotations

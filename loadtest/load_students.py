@@ -605,7 +605,7 @@ def _frame(text: str) -> str:
 
 
 # -- each page alone: kept, and compared with what was kept ------------------------------
-STORE = ROOT / "benchmarks" / "results_store" / "cpu_by_page.json"
+STORE = ROOT / "loadtest" / "results" / "cpu_by_page.json"
 
 
 def store_by_page(rows: list[dict], label: str, path: Path = STORE) -> dict:
@@ -725,7 +725,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
                         help="with --cpu-by-page: only these links (loadtest/class_plan.py)")
     parser.add_argument("--store", metavar="LABEL",
                         help="with --cpu-by-page: keep the figures under LABEL (e.g. before, "
-                        "after) in benchmarks/results_store/cpu_by_page.json and print "
+                        "after) in loadtest/results/cpu_by_page.json and print "
                         "them against 'before'")
     parser.add_argument("--streamlit-option", action="append", default=[],
                         metavar="NAME=VALUE",

@@ -1,10 +1,10 @@
-"""The bounded caches behind the pages: data, the Explorer's analysis, γ references.
+"""The bounded caches behind the pages: data, inputs, γ references, and the cache itself.
 
-:func:`load_data` and :func:`explorer_analysis` put :func:`experiments.analysis.analyse` (a plain
-function of arrays) behind caches keyed by the small, hashable
-:class:`~shell.state.Settings`. Results hold read-only arrays and are shared by all
-sessions, never copied per rerun; results of an upload stay in the uploading session
-(:func:`results_store`, ``shell.uploads``).
+:func:`load_data` and :func:`bounded_cache` put plain functions of arrays (such as
+:func:`experiments.analysis.analyse`, behind ``lessons.common.analysis``) behind caches
+keyed by the small, hashable :class:`~shell.state.Settings`. Results hold read-only arrays
+and are shared by all sessions, never copied per rerun; results of an upload stay in the
+uploading session (:func:`results_store`, ``shell.uploads``).
 
 Why a hand-made LRU (:func:`bounded_cache`) for results instead of ``st.cache_data``:
 ``st.cache_data`` pickles and copies its value on every hit, and a cached function cannot
@@ -27,17 +27,10 @@ import numpy as np
 import streamlit as st
 
 import datasets
-from experiments.analysis import (
-    DENSE_MAX_N,
-    ITERATIVE_TOP,
-    Analysis,
-    ProgressCallback,
-    analyse,
-    standardized,
-)
+from experiments.analysis import standardized
 from experiments.kernel_diagnostics import reference_gamma
-from shell import costs, drawn, uploads
-from shell.admission import holds_turn, queued
+from shell import drawn, uploads
+from shell.admission import holds_turn
 from shell.state import CSV, DRAWN, Settings
 
 
@@ -211,34 +204,6 @@ def results_store(server: BoundedStore, settings: Settings) -> BoundedStore:
             max_entries=min(server.max_entries, SESSION_RESULTS_MAX)
         )
     return store
-
-
-def analysis_is_cached(settings: Settings) -> bool:
-    return explorer_analysis.cached(settings) is not None
-
-
-# Each entry is small (heatmaps ≤ 500², n × k scores, n eigenvalues): ~5 MB at most.
-@bounded_cache(max_entries=12, ignore=("on_progress",))
-def explorer_analysis(settings: Settings, on_progress: ProgressCallback | None = None) -> Analysis:
-    data = load_data(settings.dataset, settings.dataset_options)
-    X = inputs(settings)
-    # Big requests (the full USPS) take turns on the shared server; small ones never
-    # wait (shell.admission). Up to DENSE_MAX_N the full spectrum needs a working copy.
-    n, d = X.shape
-    dense = n <= DENSE_MAX_N
-    # As analyse does it: K, centred, then the dense solver and the whole spectrum, or
-    # ARPACK's leading ITERATIVE_TOP (a lower bound: its restarts depend on the spectrum).
-    estimate = costs.kernel_pca(n, d, max(settings.n_components, ITERATIVE_TOP),
-                                solver="dense" if dense else "arpack", spectrum=dense)
-    with queued(n, copies=2 if dense else 1, estimate=estimate, what="this kernel PCA"):
-        return analyse(
-            X,
-            data.y,
-            kernel=settings.kernel,
-            kernel_params=settings.kernel_params(),
-            n_components=settings.n_components,
-            on_progress=on_progress,
-        )
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

@@ -4,7 +4,7 @@
 - ``experiments/`` (what several lessons share) and every lesson's pure modules (its
   experiment, figures, formulas) import neither Streamlit nor anything that does: they can be
   tested and benchmarked without a UI. The only shell modules they may use are the pure
-  figure builders every page shares (``shell.figures``, ``shell.kernel_figures``);
+  figure builders every page shares (``shell.figures``, ``lessons.common.kernel_figures``);
 - no lesson imports another lesson; the shell imports no lesson;
 - benchmarks import experiments and pure modules, never a view;
 - page scripts never import each other.
@@ -24,7 +24,8 @@ PURE_LESSON_MODULES = {"experiment", "figures", "formulas", "paper_table", "appr
 # The shell modules without Streamlit: the figures every page shares, the registry, the
 # settings model with its link parsing, text from outside made safe to show, the cost
 # model of the server's queue, the questions asked before a view and the class tally.
-PURE_SHELL_MODULES = {"shell", "shell.costs", "shell.figures", "shell.kernel_figures",
+PURE_SHELL_MODULES = {"shell", "shell.costs", "shell.figures",
+                      "lessons.common.kernel_figures",
                       "classroom.questions", "shell.registry", "shell.state", "classroom.tally",
                       "shell.text"}
 
@@ -85,8 +86,10 @@ def is_pure(name: str) -> bool:
 
 
 def lesson_of(name: str) -> str | None:
+    """The lesson that owns module ``name`` (None: not a lesson's; ``lessons.common`` is
+    what lessons share, no lesson's own)."""
     parts = name.split(".")
-    return parts[1] if parts[0] == "lessons" and len(parts) > 1 else None
+    return parts[1] if parts[0] == "lessons" and len(parts) > 1 and parts[1] != "common" else None
 
 
 def uses_streamlit(names: set[str]) -> bool:

@@ -1,6 +1,6 @@
 """The choosing-γ page's sections: the cached sweep, its small multiples, scores and spectra.
 
-The sweep runs on the γ guidance's sample (``shell.gamma_hint``, the Explorer's hint): a
+The sweep runs on the γ guidance's sample (``lessons.common.gamma_hint``, the Explorer's hint): a
 γ both try gets the same score in both, and the page shows the same hint under its scores.
 """
 

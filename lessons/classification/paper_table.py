@@ -27,7 +27,7 @@ How we run it:
 * **Which 3,000.** The paper does not say which training images it fitted on; we take
   a stratified, seeded subset (``datasets.usps.stratified_indices``).
 
-What we found (full runs: ``benchmarks/results_store/table1.json``, one-vs-rest, the
+What we found (full runs: ``lessons/classification/results/table1.json``, one-vs-rest, the
 table the page shows; ``table1_ovo.json``, one-vs-one), against every cell of the paper:
 
 * **One-vs-rest: 20 of 46 cells within ±0.7 points.** Row d = 1 (linear PCA, within

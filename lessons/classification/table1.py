@@ -1,7 +1,7 @@
 """The Classification page's last section: the paper's Table 1 beside our reproduction.
 
 The numbers come from the results files ``benchmarks/reproduce_table1.py`` writes
-(``benchmarks/results_store/table1.json``, and ``table1_ovo.json`` for the one-vs-one
+(``lessons/classification/results/table1.json``, and ``table1_ovo.json`` for the one-vs-one
 comparison), so students see the result without waiting for it; the experiment itself
 is :mod:`lessons.classification.paper_table`.
 """
@@ -21,7 +21,7 @@ from shell.charts import show_chart
 from shell.sidebar import apply_settings
 from shell.state import default_settings
 
-RESULTS = Path(__file__).resolve().parents[2] / "benchmarks" / "results_store"
+RESULTS = Path(__file__).resolve().parent / "results"
 TABLE_FILE = RESULTS / "table1.json"  # one-vs-rest linear SVMs: the table shown
 OVO_FILE = RESULTS / "table1_ovo.json"  # the same with one-vs-one SVMs, for comparison
 

@@ -28,7 +28,7 @@ from shell.admission import queued, taking_turn
 from shell.caches import bounded_cache
 from shell.memory import matrix_bytes
 
-STORE = Path(__file__).resolve().parents[2] / "benchmarks" / "results_store" / "mika1999.json"
+STORE = Path(__file__).resolve().parent / "results" / "mika1999.json"
 DEFAULT_N_TRAIN = 1000
 DEFAULT_TEST_PER_CLASS = 5
 # Where the lesson shows at default settings: PCA wins on clean digits, KPCA on noisy.

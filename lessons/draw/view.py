@@ -3,7 +3,7 @@
 The analysis is the Explorer's function (``experiments.analysis.analyse``) with smaller
 heatmaps, cached by the settings, which hold the drawn points' code, in this session only
 (``shell.caches.results_store``); the figures are the ones every page shares
-(``shell.figures``, ``shell.kernel_figures``).
+(``shell.figures``, ``lessons.common.kernel_figures``).
 """
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ import streamlit as st
 
 from datasets import drawn
 from experiments.analysis import Analysis, analyse
+from lessons.common import kernel_figures
 from lessons.draw import editor
 from lessons.draw.experiment import points_csv, separation, separation_sentence
-from shell import exports, figures, kernel_figures
+from shell import exports, figures
 from shell.admission import queued
 from shell.caches import bounded_cache, inputs, load_data
 from shell.charts import show_chart

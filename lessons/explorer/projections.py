@@ -2,7 +2,7 @@
 
 The row of view controls (2-D/3-D, the components on the axes), the two projections (a
 fragment), their cross-validated separability, the selected points, and the γ hint with
-its one-click fix (``shell.gamma_hint``: drawn last, so the first screen never waits for
+its one-click fix (``lessons.common.gamma_hint``: drawn last, so the first screen never waits for
 its search) and the standardisation hint.
 """
 
@@ -16,6 +16,7 @@ import streamlit as st
 from experiments.analysis import Analysis
 from experiments.separability import METHOD, linear_separability
 from kpca_core import KERNELS
+from lessons.common import gamma_hint
 from lessons.explorer.charts import (
     SCATTERGL_ABOVE,
     SELECTION,
@@ -36,7 +37,7 @@ from lessons.explorer.view_link import (
     seed_from_link,
     write_to_link,
 )
-from shell import figures, findings, gamma_hint
+from shell import figures, findings
 from shell.display import number_caption
 from shell.state import Settings
 
@@ -217,9 +218,9 @@ def gamma_hint_slot(settings: Settings):
 
 
 def gamma_hints(place, result: Analysis, data, settings: Settings) -> None:
-    """Is γ right for these data? The evidence-based hint (``shell.gamma_hint``), drawn into
-    ``place`` once the rest of the page is drawn: a quick search of γ (cached per dataset
-    and kernel) compared with the score shown for components 1–2."""
+    """Is γ right for these data? The evidence-based hint (``lessons.common.gamma_hint``),
+    drawn into ``place`` once the rest of the page is drawn: a quick search of γ (cached per
+    dataset and kernel) compared with the score shown for components 1–2."""
     shown = None
     if data.y is not None and len(np.unique(data.y)) >= 2:
         shown = _separability(result.projection[:, [0, 1]], data.y, (settings, (0, 1), "k"))

@@ -1,6 +1,6 @@
 """The Explorer's step-by-step sections: the data, K and K̃, and the eigen-spectrum.
 
-Each draws one figure from ``shell.figures`` or ``shell.kernel_figures`` plus its caption;
+Each draws one figure from ``shell.figures`` or ``lessons.common.kernel_figures`` plus its caption;
 every caption's claim is computed from the numbers it talks about. The first screen (the
 projections and the γ hints) is :mod:`lessons.explorer.projections`; what the charts share,
 :mod:`lessons.explorer.charts`.
@@ -14,8 +14,9 @@ import streamlit as st
 from experiments.analysis import DENSE_MAX_N, Analysis, may_be_indefinite
 from experiments.kernel_diagnostics import REFERENCE_NAMES
 from kpca_core import KERNELS
+from lessons.common import kernel_figures
 from lessons.explorer.charts import SCATTERGL_ABOVE, params_text, plot, selection
-from shell import figures, findings, kernel_figures
+from shell import figures, findings
 from shell.caches import inputs, reference_gamma_for
 from shell.display import number_caption
 from shell.state import Settings, format_gamma, format_multiple, with_suggested_kernel

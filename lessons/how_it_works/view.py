@@ -24,6 +24,7 @@ from kpca_core import (
     project_new_points,
     scale_eigenvectors,
 )
+from lessons.common import kernel_figures
 from lessons.how_it_works import figures as fig
 from lessons.how_it_works.experiment import (
     PAIRS_CHECKED,
@@ -31,7 +32,7 @@ from lessons.how_it_works.experiment import (
     StepByStep,
     step_by_step,
 )
-from shell import costs, figures, kernel_figures
+from shell import costs, figures
 from shell.admission import queued
 from shell.caches import inputs
 from shell.charts import show_chart

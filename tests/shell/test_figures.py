@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from shell import figures, kernel_figures
+from lessons.common import kernel_figures
+from shell import figures
 
 
 @pytest.fixture
@@ -148,7 +149,7 @@ def test_the_best_gamma_label_sits_away_from_your_gamma_line():
 def test_heatmap_margins_stay_small_for_a_constant_matrix():
     # γ → 0 makes K all ones: no colour-bar step to read decimals from. The margin once
     # came out at 2,177 px for such a matrix, wider than any chart.
-    from shell.kernel_figures import heatmap_margins
+    from lessons.common.kernel_figures import heatmap_margins
 
     flat = kernel_figures.kernel_heatmap(
         np.ones((4, 4)), [2, 2], ["a", "b"], centered=False, title="K"

@@ -31,7 +31,7 @@ def sidebar_notes(at: AppTest) -> str:
 
 
 def gamma_hints(at: AppTest) -> list[str]:
-    """The γ hint (shell.gamma_hint), by its bold title."""
+    """The γ hint (lessons.common.gamma_hint), by its bold title."""
     return [w.value for w in at.warning if w.value.startswith(("**γ = ", "**Degree "))]
 
 

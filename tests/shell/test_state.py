@@ -6,8 +6,8 @@ import pytest
 
 import datasets
 from kpca_core import KERNELS
+from lessons.home.presets import presets
 from shell import state
-from shell.presets import presets
 from shell.state import Settings, settings_from_query, settings_to_query
 
 

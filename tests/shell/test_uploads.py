@@ -9,6 +9,7 @@ import weakref
 import numpy as np
 import pytest
 
+from lessons.common.analysis import explorer_analysis
 from shell import caches as compute
 from shell import csv_controls, state, uploads
 from shell.registry import LESSONS
@@ -103,17 +104,17 @@ def test_a_new_file_replaces_the_previous_one_and_its_results():
 def test_results_of_an_upload_stay_in_the_session_bounded():
     # Many γ on one upload: the session keeps the last few analyses, the server none.
     at = upload(open_app("explorer"), csv_bytes(20, seed=7))
-    server_before = len(compute.explorer_analysis.server_store)
+    server_before = len(explorer_analysis.server_store)
     for gamma in (0.1, 0.3, 1.0, 3.0, 10.0):
         at.select_slider(key="w_gamma").set_value(gamma).run()
         assert_clean(at)
     held = at.session_state[uploads.FILES_KEY].upload
     # The analysis (one per γ) keeps the last few; every other store the page fills for
     # this upload is bounded the same way.
-    analyses = held.results[id(compute.explorer_analysis.server_store)]
+    analyses = held.results[id(explorer_analysis.server_store)]
     assert len(analyses) == compute.SESSION_RESULTS_MAX
     assert all(len(store) <= compute.SESSION_RESULTS_MAX for store in held.results.values())
-    assert len(compute.explorer_analysis.server_store) == server_before
+    assert len(explorer_analysis.server_store) == server_before
 
 
 def test_each_uploaded_file_is_parsed_once_and_a_refused_one_costs_nothing_more(monkeypatch):

@@ -146,7 +146,7 @@ def test_switching_to_3d_updates_the_projections_and_the_link(server, page):
 
 
 # Heatmaps whose drawn margins exceed the figure's own: Plotly's automargin pushed them
-# and drew the figure a second time (shell.kernel_figures.heatmap_margins prevents it).
+# and drew the figure a second time (lessons.common.kernel_figures.heatmap_margins prevents it).
 PUSHED_HEATMAPS = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
   .filter(gd => gd.data.some(t => t.type === 'heatmap'))
   .flatMap(gd => ['l', 'r', 't', 'b']

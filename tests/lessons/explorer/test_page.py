@@ -17,11 +17,11 @@ from streamlit.testing.v1 import AppTest
 import datasets
 from experiments import analysis
 from kpca_core import KERNELS, KernelPCA, center_kernel, compute_kernel, kernel_spectrum
+from lessons.common.kernel_figures import SPECTRUM_SHOWN
 from lessons.explorer.steps import parse_section
+from lessons.home.presets import presets
 from shell import state
 from shell.figures import NEGATIVE_COLOUR
-from shell.kernel_figures import SPECTRUM_SHOWN
-from shell.presets import presets
 from tests.lessons.explorer.sections import KERNEL_TAB, SPECTRUM_TAB, open_section
 from tests.support.apptest import assert_clean, needs_usps, open_app, usps_available
 from tests.support.plotly_json import chart_specs, decode, find_chart, scatter_points

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from lessons.home.presets import presets
 from shell import state
-from shell.presets import presets
 from shell.registry import LESSONS
 from tests.support.apptest import assert_clean, needs_usps, open_app
 from tests.support.plotly_json import find_chart

@@ -1,4 +1,4 @@
-"""γ in motion on the Explorer and Choosing γ (shell.motion), in AppTest: what is computed
+"""γ in motion on the Explorer and Choosing γ (lessons.common.motion), in AppTest: what is computed
 and sent, its bounds, and "Use γ = …" writing the sidebar's γ."""
 
 from __future__ import annotations
