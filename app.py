@@ -1,11 +1,13 @@
 """KPCA Lab: the router. Pages live in app_pages/ (see the README for why not pages/).
 
-Adding a page = one file in app_pages/ plus one ``Lesson`` line in ``shell/registry.py``.
+Every run: the navigation, the shell's sidebar, the classroom's hooks around the page,
+the page. Adding a page = one file in app_pages/ plus one ``Lesson`` line in
+``shell/registry.py``.
 """
 
 import streamlit as st
 
-from shell import accessibility, memory, warmup
+from shell import accessibility, findings, memory, warmup
 
 # Once per process, before the session threads allocate much: two malloc arenas, so that
 # the memory a closed session frees can go back to the system (shell/memory.py).
@@ -13,7 +15,7 @@ memory.tune_allocator()
 # First, before any session imports a page's modules concurrently (see shell/warmup.py).
 warmup.import_app_modules()
 
-from classroom import banner, predict  # noqa: E402
+from classroom import hooks as classroom  # noqa: E402
 from shell.display import apply_css, initial_sidebar_state  # noqa: E402
 from shell.registry import HOME, menu  # noqa: E402
 from shell.sidebar import settings_sidebar  # noqa: E402
@@ -33,18 +35,18 @@ page = st.navigation(
     },
     position="top",
 )
-predict.start_run()  # a class code or questions=… in the link, before the sidebar shows them
-# The shared sidebar is drawn here, once per run, for whichever page runs below.
-settings = settings_sidebar(page.url_path)
+classroom.start_run()  # a class code or questions=… in the link, before the sidebar shows them
+# The shared sidebar is drawn here, once per run, for whichever page runs below; the
+# classroom's box sits at its foot.
+settings = settings_sidebar(page.url_path, classroom.WING)
 apply_css()  # projector mode, when the sidebar's toggle is on
 accessibility.apply_css()
 accessibility.add_skip_link()  # the keyboard reaches the page menu before the sidebar
+findings.start_run(page.url_path)
 # A view opened from the guided tour shows the step's prompt above it, and the page's own
-# findings in its answer (classroom/banner.py).
-findings_slot = banner.start(page.url_path)
-if findings_slot is None:  # not a tour step: the page's own question, if pages ask
-    predict.ask_for_page(page.url_path, settings)
+# findings in its answer (classroom/banner.py); else the page's own question, if pages ask.
+findings_slot = classroom.before_page(page.url_path, settings)
 # Predict, then reveal: the view waits for an answer or a skip (classroom/predict.py).
-if not predict.holding():
+if not classroom.holding():
     page.run()
-    banner.finish(findings_slot)
+    classroom.after_page(page.url_path, findings_slot)

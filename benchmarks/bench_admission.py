@@ -48,8 +48,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from deploy.replicas import Replica, free_port  # noqa: E402
+from loadtest.browser import RssSampler  # noqa: E402
 from loadtest.st_client import Run, StreamlitSession, widget_state  # noqa: E402
-from tests.support.browser import RssSampler  # noqa: E402
 
 MB = 2**20
 FLOOD_LINK = "dataset=circles&n=2500&kernel=rbf&gamma={gamma}"

@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from tests.support.browser import RssSampler  # noqa: E402
+from loadtest.browser import RssSampler  # noqa: E402
 
 APP = str(ROOT / "app.py")
 USPS_2000 = {"dataset": "usps", "split": "train", "n": "2000", "kernel": "poly",
@@ -122,7 +122,7 @@ def three_full_usps_links() -> list[str]:
 def bench_memory(scenarios: dict[str, list[str]] | None = None) -> dict:
     from playwright.sync_api import sync_playwright
 
-    from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, Server, new_page, wait_until_idle
+    from loadtest.browser import CHROMIUM, CHROMIUM_ARGS, Server, new_page, wait_until_idle
 
     results = {}
     query = "&".join(f"{k}={v}" for k, v in USPS_2000.items())

@@ -41,8 +41,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from loadtest.browser import CHROMIUM, CHROMIUM_ARGS, Server  # noqa: E402
 from shell.registry import LESSONS  # noqa: E402
-from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, Server  # noqa: E402
 
 # Issue 16: (bytes, seconds) targets; None = no target set, measured only.
 TARGETS = {

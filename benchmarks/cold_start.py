@@ -46,10 +46,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 
+from datasets.usps import write_esl_gz  # noqa: E402
 from deploy.replicas import Replica, free_port  # noqa: E402
+from loadtest.browser import CHROMIUM, CHROMIUM_ARGS, DRAWN_JS  # noqa: E402
 from loadtest.st_client import StreamlitSession  # noqa: E402
-from tests.datasets.helpers import write_esl_gz  # noqa: E402
-from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, DRAWN_JS  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 USPS_VIEW = "explorer?dataset=usps&split=train&n=2000&kernel=rbf&gamma=0.0078125"

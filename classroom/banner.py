@@ -17,7 +17,8 @@ import streamlit as st
 from classroom import predict
 from classroom.tour import STEPS
 from shell import findings
-from shell.sidebar import apply_settings, current_settings
+from shell.sidebar import apply_settings
+from shell.state import Settings
 
 TOUR_VIEW = "tour_view"  # the step whose view is open, while the tour drives the views
 TOUR_STEP = "tour_step"  # the tour page's own step (app_pages/tour.py)
@@ -76,10 +77,10 @@ def step_on(url_path: str) -> int | None:
     return number
 
 
-def start(url_path: str):
+def start(url_path: str, settings: Settings):
     """Draw the prompt of the step open on this page, if the tour opened it; returns the
-    place for the page's findings (for :func:`finish`), or None."""
-    findings.start_run()
+    place for the page's findings (for :func:`finish`), or None. ``settings`` are this
+    run's, for the step's question."""
     if (target := st.session_state.pop(_GO, None)) is not None:
         page, query = target
         st.switch_page(page, query_params=query)
@@ -92,7 +93,7 @@ def start(url_path: str):
         st.caption(f"Guided tour · step {number} of {len(STEPS)} · {step.title}")
         st.markdown(f"**{step.question}**")
         if step.check:  # each student's prediction first (the view waits for it)
-            predict.ask(step.check, current_settings(), tally_id=tally_id(number))
+            predict.ask(step.check, settings, tally_id=tally_id(number))
         if predict.holding():  # the answer after the prediction, not before
             slot = st.empty()
         else:
@@ -111,9 +112,9 @@ def start(url_path: str):
     return slot
 
 
-def finish(slot) -> None:
-    """Add what the page found to the open step's answer (after the page has run)."""
-    said = findings.published()
+def finish(url_path: str, slot) -> None:
+    """Add what the page at ``url_path`` found to the open step's answer (after it ran)."""
+    said = findings.published(url_path)
     if shows := st.session_state.get(_SHOWS):
         said = {name: text for name, text in said.items() if name in shows}
     if slot is not None and said:

@@ -1,8 +1,7 @@
 """A student's side of a class: join with a code, answers counted anonymously.
 
 A student joins from the lecturer's QR code or link (``?class=CODE``) or by typing the
-code in the sidebar's "Classroom" box (:func:`sidebar_box`, which also holds the
-"Questions before views" switch and the lecturer's focused-link maker). The session then
+code in the sidebar's "Classroom" box (``classroom/box.py``). The session then
 carries an anonymous random token (:func:`classroom.tally.new_token`: no name, nothing
 personal, gone with the session) under which :func:`record` counts each answer in the
 server's :data:`classroom.tally.STORE`.
@@ -10,19 +9,18 @@ server's :data:`classroom.tally.STORE`.
 
 from __future__ import annotations
 
-from urllib.parse import quote, urlsplit
+from urllib.parse import urlsplit
 
 import streamlit as st
 
 from classroom.tally import STORE, TallyRefused, new_token, normalise_code
-from shell import locks
 from shell.registry import HOME, LESSONS
-from shell.state import Q_CLASS
+
+Q_CLASS = "class"  # the link parameter: a class code to join
 
 _TOKEN, _CODE, _MESSAGE = "_class_token", "_class_code", "_class_message"
 _STARTED = "_class_started"
 _SHOUT = "_class_shout"  # a link's code was refused: say so above the page, once
-JOIN_KEY = "class_join_code"
 
 
 def app_url() -> str:
@@ -97,42 +95,12 @@ def tally_note() -> None:
         st.caption(f"Counted anonymously in class {code}'s tally.")
 
 
-def link_params() -> dict[str, str]:
-    """What the classroom keeps in the address bar: the class, questions off, a lock."""
-    from classroom import predict  # predict draws answers through this module
-
-    params = {Q_CLASS: joined()} if joined() else {}
-    return params | predict.link_params() | locks.link_params()
+def message() -> str | None:
+    """Why the last join or answer did not count (shown in the Classroom box), or None."""
+    return st.session_state.get(_MESSAGE)
 
 
-def _join_typed() -> None:
-    join(st.session_state.get(JOIN_KEY, ""))
-
-
-def _leave() -> None:
+def leave() -> None:
+    """Leave the class (a callback)."""
     st.session_state.pop(_CODE, None)
     st.session_state.pop(_MESSAGE, None)
-
-
-def sidebar_box(page_path: str, query: dict[str, str]) -> None:
-    """The sidebar's "Classroom" box: questions on/off, join a class, a focused link."""
-    from classroom import predict
-
-    expanded = bool(joined() or st.session_state.get(_MESSAGE))
-    with st.expander("Classroom", icon=":material/school:", expanded=expanded):
-        st.segmented_control(
-            "Questions before views", list(predict.MODES), format_func=predict.MODES.get,
-            key=predict.QUESTIONS_KEY,
-            help="A prediction before the view: on the tour's views, on every page that "
-            "has a question, or off for a straight lecture (link: questions=all / 0).")
-        if code := joined():
-            st.markdown(f"In class **{code}**: your answers count anonymously.")
-            st.button("Leave the class", key="class_leave", on_click=_leave)
-        else:
-            st.text_input("Class code", key=JOIN_KEY, max_chars=24,
-                          placeholder="From the projector, e.g. ACD3FG")
-            st.button("Join", key="class_join", on_click=_join_typed)
-        if message := st.session_state.get(_MESSAGE):
-            st.warning(message, icon=":material/groups:")
-        st.markdown("**Focused link** (for homework or an exercise)")
-        locks.link_maker(query, f"{app_url()}/{quote(page_path)}" if page_path else app_url())

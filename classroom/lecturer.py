@@ -15,14 +15,14 @@ import segno
 import streamlit as st
 
 from classroom.banner import tally_id
-from classroom.join import app_url
+from classroom.join import Q_CLASS, app_url
 from classroom.predict import live_question
 from classroom.questions import CATALOGUE
 from classroom.tally import STORE, TallyRefused, UnknownClass
 from classroom.tour import STEPS
 from shell.registry import LESSONS
 from shell.sidebar import current_settings
-from shell.state import Q_CLASS, Settings
+from shell.state import Settings
 
 REFRESH_S = 2
 # The counts at the size of the text (1 rem: projector mode enlarges it), not a caption's.

@@ -20,16 +20,20 @@ from __future__ import annotations
 
 import streamlit as st
 
-from classroom import join as classroom
+from classroom import join
 from classroom.questions import MAX_N, Question, build
 from shell.admission import queued
 from shell.caches import bounded_cache, inputs, load_data
 from shell.registry import LESSONS
-from shell.state import Q_QUESTIONS, QUESTIONS_FROM_LINK, Settings
+from shell.state import Settings
+from shell.text import quoted
 
 QUESTIONS_KEY = "w_questions"  # w_: the sidebar keeps it across pages
 TOUR, ALL, OFF = "tour", "all", "off"
 MODES = {TOUR: "Tour", ALL: "Every page", OFF: "Off"}
+Q_QUESTIONS = "questions"  # the link parameter
+# ``questions=`` in a link → where questions are asked.
+QUESTIONS_FROM_LINK = {"tour": TOUR, "all": ALL, "1": ALL, "on": ALL, "0": OFF, "off": OFF}
 SKIPPED = -1
 # Streamlit's own icons: an emoji font is not on every projector's machine.
 RIGHT, WRONG = ":green[:material/check_circle:]", ":red[:material/cancel:]"
@@ -45,7 +49,7 @@ PAGE_QUESTIONS = {lesson.url_path: lesson.question for lesson in LESSONS if less
 def start_run() -> None:
     """Before each run (the router): the link's ``questions=0`` once, no hold yet."""
     ss = st.session_state
-    classroom.read_link_once()
+    join.read_link_once()
     if _STARTED not in ss:
         ss[_STARTED] = True
         raw = str(st.query_params.get(Q_QUESTIONS, TOUR)).strip().lower()
@@ -53,6 +57,16 @@ def start_run() -> None:
     if ss.get(QUESTIONS_KEY) not in MODES:  # the segmented control was cleared
         ss[QUESTIONS_KEY] = TOUR
     ss[_HOLD] = False
+
+
+def link_problem(raw: str) -> str | None:
+    """What is wrong with a link's ``questions=`` value (warned about with the link's other
+    parameters), or None."""
+    text = raw.strip().lower()
+    if text in QUESTIONS_FROM_LINK:
+        return None
+    return (f"Link parameter `{Q_QUESTIONS}` should be tour, all or 0, not {quoted(text)}; "
+            "questions are asked on the tour's views.")
 
 
 def mode() -> str:
@@ -98,7 +112,7 @@ def _chosen(question: Question, widget: str) -> None:
         return
     number = texts.index(choice)
     answers()[question.id] = number
-    classroom.record(question.id, number, question.options[number].right)
+    join.record(question.id, number, question.options[number].right)
 
 
 def _skip(question_id: str) -> None:
@@ -151,4 +165,4 @@ def ask(question_id: str, settings: Settings, *, tally_id: str | None = None) ->
             for i, option in enumerate(question.options)
         ]
         st.markdown("\n".join(lines))
-        classroom.tally_note()
+        join.tally_note()

@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from shell import findings
 from shell.state import Settings, default_settings, parse_page_number
 
 
@@ -86,7 +85,7 @@ STEPS: tuple[TourStep, ...] = (
         "Two rings, one inside the other. Can any straight direction tell them apart? "
         "What will PCA show?",
         "Linear kernel: kernel PCA is PCA, a rotation of the plane. The rings stay nested.",
-        4, check="separation", shows=(findings.SEPARABILITY,), n_components=2,
+        4, check="separation", shows=("separability",), n_components=2,
     ),
     _step(
         "A kernel changes the geometry", "explorer", "circles", "rbf",

@@ -41,8 +41,7 @@ from urllib.parse import parse_qs, urlparse
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from shell.registry import LESSONS  # noqa: E402
-from tests.support.browser import (  # noqa: E402
+from loadtest.browser import (  # noqa: E402
     ARTIFACTS,
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -50,6 +49,7 @@ from tests.support.browser import (  # noqa: E402
     RssSampler,
     Server,
 )
+from shell.registry import LESSONS  # noqa: E402
 
 USPS_2000 = "dataset=usps&split=train&n=2000&kernel=poly&gamma=0.00390625&degree=3&coef0=1"
 # (dataset+kernel query, components) pairs; pages are cycled over these.

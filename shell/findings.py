@@ -1,43 +1,33 @@
-"""Sentences a page computes from the numbers it shows, kept for the guided tour.
+"""Sentences a page computes from the numbers it shows, published under a name.
 
 A lesson that interprets its picture (the K blocks, the best γ, what the components do)
-publishes that sentence here under a name; when the page was opened from the tour, the
-tour's banner (``classroom/banner.py``) shows the published sentences as the step's
-answer, so the answer on the projector is the page's own live reading, never a stored
-claim. The router clears them before each run of a page (:func:`start_run`).
+publishes that sentence here; whoever frames the page may quote it (the guided tour shows
+a step's published sentences as its answer, so the answer on the projector is the page's
+own live reading, never a stored claim). Each page names its own sentences; the tour's
+step table says which of them a step quotes.
 
-The names are the contract between the lessons and the tour's step table; they live here
-because the shell is what both may import.
+They are kept for the page that ran last: the router starts each run of a page with none
+(:func:`start_run`), whatever else is plugged in.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-SEPARABILITY = "separability"  # the Explorer: cross-validated accuracy of what is drawn
-KERNEL_BLOCKS = "kernel_blocks"  # the Explorer: which class blocks of K and K̃ stand out
-CENTRING_CHECK = "centring_check"  # How it works: K̃'s row sums, checked
-LIFT = "lift"  # the kernel trick: the lifted circles and the separating plane
-GAMMA_SWEEP = "gamma_sweep"  # Choosing γ: best γ, and what tiny and huge γ do
-COMPONENT_ROLES = "component_roles"  # Component maps: what each component does
-MISTAKE_DAMAGE = "mistake_damage"  # Common mistakes: which mistakes did damage here
-DENOISING = "denoising"  # De-noising: kernel PCA against linear PCA at their best m
-CLASSIFICATION = "classification"  # Classification: which features won, by how much
-SCALE = "scale"  # Scale: how time and memory grew with n
-
-_KEY = "_kpca_findings"
+_KEY = "_kpca_findings"  # (the page's URL path, {name: sentence})
 
 
-def start_run() -> None:
-    """Forget the previous run's sentences (the router, before the page runs)."""
-    st.session_state[_KEY] = {}
+def start_run(page_path: str) -> None:
+    """Forget the previous run's sentences (the router, before ``page_path`` runs)."""
+    st.session_state[_KEY] = (page_path, {})
 
 
 def publish(name: str, text: str) -> None:
     """Keep ``text``, a sentence the page computed from its numbers, under ``name``."""
-    st.session_state.setdefault(_KEY, {})[name] = text
+    st.session_state.setdefault(_KEY, ("", {}))[1][name] = text
 
 
-def published() -> dict[str, str]:
-    """The sentences this run's page published, by name."""
-    return dict(st.session_state.get(_KEY, {}))
+def published(page_path: str) -> dict[str, str]:
+    """The sentences this run's page published, by name (none if another page ran)."""
+    page, said = st.session_state.get(_KEY, ("", {}))
+    return dict(said) if page == page_path else {}

@@ -1,7 +1,7 @@
 """Lesson links that show only what matters: a link that locks chosen sidebar controls.
 
-A lecturer makes one from any view (:func:`link_maker`, in the sidebar's "Classroom"
-box): e.g. ``…&lock=dataset,kernel&note=Move+only+γ&unlock=1`` keeps the link's dataset
+A lecturer makes one from any view (``classroom/focused_link.py``, in the sidebar's
+"Classroom" box): e.g. ``…&lock=dataset,kernel&note=Move+only+γ&unlock=1`` keeps the link's dataset
 and kernel and leaves γ free. A student who opens it sees which controls are locked and
 the lecturer's note (:func:`notice`; the note comes from a URL, so it is shown as inert
 text, :func:`shell.text.inert`), and, if the lecturer allowed it, one button that unlocks.
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import urlencode
 
 import streamlit as st
 
@@ -105,24 +104,3 @@ def notice() -> None:
         if unlockable:
             st.button("Unlock the controls", key="lock_unlock", on_click=_unlock,
                       icon=":material/lock_open:")
-
-
-def link_maker(current_query: Mapping[str, str], base_url: str) -> None:
-    """For the lecturer: pick controls to lock, a note, and copy the link to this view."""
-    names = st.multiselect("Lock", list(LOCKABLE), format_func=LOCKABLE.get,
-                           key="lock_make_names", placeholder="Controls to lock",
-                           filter_mode=None)  # no soft keyboard on a phone
-    note = st.text_input("Note for the students", key="lock_make_note",
-                         max_chars=NOTE_CHARS, placeholder="e.g. Move only γ: when do the "
-                         "rings separate?")
-    unlockable = st.checkbox("Students may unlock", key="lock_make_unlockable", value=True)
-    if not names:
-        st.caption("Choose the controls to lock; the link keeps this view's settings.")
-        return
-    query = {k: v for k, v in current_query.items() if k not in (Q_LOCK, Q_NOTE, Q_UNLOCK)}
-    query[Q_LOCK] = ",".join(n for n in LOCKABLE if n in names)
-    if note.strip():
-        query[Q_NOTE] = note.strip()
-    if unlockable:
-        query[Q_UNLOCK] = "1"
-    st.code(f"{base_url}?{urlencode(query)}", language=None, wrap_lines=True)

@@ -11,17 +11,21 @@ State flow:
    :class:`Settings` → written back to the URL, so the address bar is always a link to
    the exact view.
 3. Presets (``apply_settings`` as a button callback) just overwrite the widget keys.
+
+A wing plugged in at the router (the classroom) joins in through a :class:`Wing`: its
+link parameters, checked with the settings'; what it keeps in the address bar; its box at
+the sidebar's foot; its notice above the page. The shell never imports it.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 
 import streamlit as st
 
 import datasets
-from classroom import join as classroom
 from experiments.kernel_diagnostics import (
     GAMMA_KERNELS,
     REFERENCE_SHORT,
@@ -34,7 +38,7 @@ from shell import caches as compute
 from shell import drawn, locks, state
 from shell.csv_controls import csv_controls
 from shell.display import PROJECTOR_KEY, close_drawer_after_change
-from shell.state import Settings
+from shell.state import LinkCheck, Settings
 
 K_DATASET, K_KERNEL = "w_dataset", "w_kernel"
 K_PARAM = {"gamma": "w_gamma", "degree": "w_degree", "coef0": "w_coef0"}
@@ -63,6 +67,34 @@ PARAM_HELP = {
     "coef0": "c₀ is the offset in (γ xᵀy + c₀)ᵈ and tanh(γ xᵀy + c₀); for the polynomial "
     "kernel it weights the lower-degree terms (c₀ = 0: none, only degree d).",
 }
+
+
+@dataclass(frozen=True)
+class Wing:
+    """What a feature plugged in at the router adds to the sidebar, without the shell
+    importing it.
+
+    Attributes
+    ----------
+    link_checks : mapping
+        The link parameters it owns, each with a check of its value (a warning or None):
+        warned about with the settings' own, and never called unknown.
+    link_params : callable
+        What it keeps in the address bar now (e.g. the class joined).
+    box : callable
+        Draws its box at the sidebar's foot: ``box(page_path, query)``, after the address
+        bar holds this run's settings.
+    notice : callable
+        Draws what it has to say above the page, after the link's warnings.
+    """
+
+    link_checks: Mapping[str, LinkCheck] = field(default_factory=dict)
+    link_params: Callable[[], dict[str, str]] = dict
+    box: Callable[[str, dict[str, str]], None] = lambda page_path, query: None
+    notice: Callable[[], None] = lambda: None
+
+
+NO_WING = Wing()
 
 
 def _option_key(dataset: str, name: str) -> str:
@@ -142,14 +174,15 @@ def _follow_data(previous: tuple, current: tuple, dataset: str, options: dict,
     )
 
 
-def settings_sidebar(page_path: str = "") -> Settings:
+def settings_sidebar(page_path: str = "", wing: Wing = NO_WING) -> Settings:
     """Draw the shared sidebar and return the current settings (also kept for pages).
 
     ``page_path`` is the URL path of the page about to run: the parameters it owns
     (its registry entry's ``link_params``, e.g. the tour's step) stay in the address bar.
+    ``wing`` is what the router plugs in (the classroom).
     """
     ss = st.session_state
-    _read_link_once()
+    _read_link_once(wing)
     _keep_locked_values()
     if page_path == drawn.DRAW_PAGE:  # the Draw page shows what is drawn, always
         ss[K_DATASET] = state.DRAWN
@@ -196,19 +229,19 @@ def settings_sidebar(page_path: str = "") -> Settings:
     changed = _CURRENT in ss and ss[_CURRENT] != settings
     ss[_CURRENT] = settings
     ss[_PAGE_PATH] = page_path
-    sync_url()
+    sync_url(wing)
     with st.sidebar:
-        # After sync_url, so that its focused link holds this run's settings.
-        classroom.sidebar_box(page_path, st.query_params.to_dict())
+        # After sync_url, so that a link it makes holds this run's settings.
+        wing.box(page_path, st.query_params.to_dict())
         if changed:  # (an empty element at the sidebar's foot, out of the way)
             close_drawer_after_change()  # a phone sees the result, not the drawer
     _warn_about_the_link(settings)
     locks.notice()
-    classroom.notice()
+    wing.notice()
     return settings
 
 
-def _read_link_once() -> None:
+def _read_link_once(wing: Wing) -> None:
     """First run of a browser session: the settings from the link seed the widgets.
 
     What the link got wrong is kept, to be shown while the settings are still the link's.
@@ -217,7 +250,7 @@ def _read_link_once() -> None:
     if _STARTED in ss:
         return
     link = st.query_params.to_dict()
-    from_link, warnings = state.settings_from_query(link)
+    from_link, warnings = state.settings_from_query(link, wing.link_checks)
     if state.Q_PROJECTOR in link:
         projector = state.parse_flag(link[state.Q_PROJECTOR])
         if projector is None:
@@ -382,15 +415,16 @@ def _warn_about_the_link(settings: Settings) -> None:
         )
 
 
-def sync_url() -> None:
+def sync_url(wing: Wing = NO_WING) -> None:
     """Write the current settings to the address bar (when they changed), keeping the
-    parameters the current page owns (its registry entry's ``link_params``)."""
+    parameters the current page owns (its registry entry's ``link_params``), a lock's,
+    and the wing's."""
     ss = st.session_state
     query = state.settings_to_query(ss[_CURRENT])
     if ss.get(PROJECTOR_KEY):
         query[state.Q_PROJECTOR] = "1"
     query |= state.page_query(ss.get(_PAGE_PATH, ""), st.query_params.to_dict())
-    query |= classroom.link_params()
+    query |= wing.link_params() | locks.link_params()
     if st.query_params.to_dict() != query:
         st.query_params.from_dict(query)
 

@@ -14,7 +14,7 @@ an image or formatting).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -54,13 +54,9 @@ Q_DATASET, Q_KERNEL, Q_COMPONENTS, Q_STANDARDIZE = "dataset", "kernel", "compone
 Q_PARAMS = ("gamma", "degree", "coef0")
 # App-wide display setting (shell.display): bigger text for a lecture hall.
 Q_PROJECTOR = "projector"
-# The classroom's link parameters (classroom/join.py, classroom/predict.py, shell/locks.py):
-# a class code to join, questions off (0), and a lesson link's locked controls with the
-# lecturer's note and whether a student may unlock.
-Q_CLASS, Q_QUESTIONS, Q_LOCK, Q_NOTE, Q_UNLOCK = "class", "questions", "lock", "note", "unlock"
-# ``questions=`` in a link → where questions are asked (classroom/predict.py's modes).
-QUESTIONS_FROM_LINK = {"tour": "tour", "all": "all", "1": "all", "on": "all",
-                       "0": "off", "off": "off"}
+# A lesson link's locked controls, the lecturer's note and whether a student may unlock
+# (shell/locks.py).
+Q_LOCK, Q_NOTE, Q_UNLOCK = "lock", "note", "unlock"
 # Parameters a single page owns, by the page's URL path, as its registry entry declares
 # them: the sidebar keeps them in the address bar on that page only (the tour's step, the
 # Explorer's open section), so a link can open step 5.
@@ -185,12 +181,21 @@ def settings_to_query(settings: Settings) -> dict[str, str]:
     return query
 
 
-def settings_from_query(query: Mapping[str, Any]) -> tuple[Settings, list[str]]:
+# A check of a link parameter that a wing plugged in at the router owns (the classroom's
+# ``class``, ``questions``): its value → what is wrong with it, or None.
+LinkCheck = Callable[[str], "str | None"]
+
+
+def settings_from_query(query: Mapping[str, Any], owned_elsewhere: Mapping[str, LinkCheck]
+                        | None = None) -> tuple[Settings, list[str]]:
     """Parse query parameters; every problem becomes a warning and a default.
 
     Values may be strings or (for repeated parameters) lists of strings; the last
-    value wins, as in ``st.query_params``.
+    value wins, as in ``st.query_params``. ``owned_elsewhere`` names the parameters that
+    are not settings, each with its check: they are not unknown, and a bad value warns
+    here with the others.
     """
+    owned_elsewhere = owned_elsewhere or {}
     query = {str(k): (v[-1] if isinstance(v, list | tuple) and v else v) for k, v in query.items()}
     warnings: list[str] = []
     catalogue = datasets.available()
@@ -262,14 +267,12 @@ def settings_from_query(query: Mapping[str, Any]) -> tuple[Settings, list[str]]:
             warnings.append(
                 f"Link parameter `{Q_STANDARDIZE}` should be 1 or 0, not {quoted(raw)}.")
 
-    if Q_QUESTIONS in query:
-        raw = str(query[Q_QUESTIONS]).strip().lower()
-        if raw not in QUESTIONS_FROM_LINK:
-            warnings.append(f"Link parameter `{Q_QUESTIONS}` should be tour, all or 0, not "
-                            f"{quoted(raw)}; questions are asked on the tour's views.")
+    for name, check in owned_elsewhere.items():
+        if name in query and (problem := check(str(query[name]))):
+            warnings.append(problem)
 
     known = {Q_DATASET, Q_KERNEL, Q_COMPONENTS, Q_STANDARDIZE, Q_PROJECTOR, Q_POINTS, *Q_PARAMS}
-    known |= {Q_CLASS, Q_QUESTIONS, Q_LOCK, Q_NOTE, Q_UNLOCK}
+    known |= {Q_LOCK, Q_NOTE, Q_UNLOCK, *owned_elsewhere}
     known |= {name for names in PAGE_PARAMS.values() for name in names}
     known |= {opt.name for info in catalogue.values() for opt in info.options}
     unknown = sorted(set(query) - known)

@@ -4,10 +4,16 @@
 - ``experiments/`` (what several lessons share) and every lesson's pure modules (its
   experiment, figures, formulas) import neither Streamlit nor anything that does: they can be
   tested and benchmarked without a UI. The only shell modules they may use are the pure
-  figure builders every page shares (``shell.figures``, ``lessons.common.kernel_figures``);
-- no lesson imports another lesson; the shell imports no lesson;
+  ones (the figure builders every page shares, the settings, the registry);
+- no lesson imports another lesson (``lessons.common``, what lessons share, aside), and
+  ``lessons.common`` imports no lesson;
+- the shell imports no lesson and no classroom; the classroom imports no lesson; only the
+  router and the page scripts import the classroom;
+- the app's modules import each other in no circle;
 - benchmarks import experiments and pure modules, never a view;
-- page scripts never import each other.
+- page scripts never import each other;
+- nothing outside ``tests/`` imports ``tests``, and the tests reach no script folder through
+  ``sys.path``.
 """
 
 from __future__ import annotations
@@ -20,14 +26,15 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("kpca_core", "datasets", "experiments", "shell", "lessons", "classroom")
 # Modules of a lesson that hold numbers or figures, not Streamlit sections.
-PURE_LESSON_MODULES = {"experiment", "figures", "formulas", "paper_table", "approximations"}
+PURE_LESSON_MODULES = {"experiment", "figures", "formulas", "paper_table", "approximations",
+                       "kernel_figures"}
 # The shell modules without Streamlit: the figures every page shares, the registry, the
 # settings model with its link parsing, text from outside made safe to show, the cost
-# model of the server's queue, the questions asked before a view and the class tally.
-PURE_SHELL_MODULES = {"shell", "shell.costs", "shell.figures",
-                      "lessons.common.kernel_figures",
-                      "classroom.questions", "shell.registry", "shell.state", "classroom.tally",
+# model of the server's queue.
+PURE_SHELL_MODULES = {"shell", "shell.costs", "shell.figures", "shell.registry", "shell.state",
                       "shell.text"}
+# The classroom's modules without Streamlit: the questions asked before a view, the tally.
+PURE_CLASSROOM_MODULES = {"classroom", "classroom.questions", "classroom.tally"}
 
 
 def module_name(path: Path) -> str:
@@ -82,7 +89,7 @@ def is_pure(name: str) -> bool:
         return True
     if parts[0] == "lessons":
         return len(parts) <= 2 or parts[2] in PURE_LESSON_MODULES
-    return name in PURE_SHELL_MODULES
+    return name in PURE_SHELL_MODULES | PURE_CLASSROOM_MODULES
 
 
 def lesson_of(name: str) -> str | None:
@@ -123,10 +130,86 @@ def test_no_lesson_imports_another():
     assert crossings == []
 
 
-def test_the_shell_imports_no_lesson():
+def test_lessons_common_imports_no_lesson():
+    for name, path in MODULES.items():
+        if name.startswith("lessons.common"):
+            assert not [m for m in imports_of(path) if lesson_of(m)], name
+
+
+def test_the_shell_imports_no_lesson_and_no_classroom():
     for name, path in MODULES.items():
         if name.split(".")[0] == "shell":
-            assert not [m for m in imports_of(path) if lesson_of(m)], name
+            wrong = [m for m in imports_of(path)
+                     if m.split(".")[0] in ("lessons", "classroom")]
+            assert not wrong, (name, wrong)
+
+
+def test_the_classroom_imports_no_lesson():
+    for name, path in MODULES.items():
+        if name.split(".")[0] == "classroom":
+            assert not [m for m in imports_of(path) if m.split(".")[0] == "lessons"], name
+
+
+def test_only_the_router_and_the_pages_import_the_classroom():
+    for name, path in MODULES.items():
+        if name.split(".")[0] != "classroom":
+            assert not [m for m in imports_of(path) if m.split(".")[0] == "classroom"], name
+
+
+def import_circles() -> list[list[str]]:
+    """The circles of the app's import graph (Tarjan's strongly connected components)."""
+    graph = {name: {m for m in imports_of(path) if m in MODULES and m != name}
+             for name, path in MODULES.items()}
+    index, low, stack, on_stack, circles = {}, {}, [], set(), []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in graph[node]:
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                circles.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return circles
+
+
+def test_no_import_circles():
+    assert import_circles() == []
+
+
+def python_files_outside_tests() -> list[Path]:
+    skip = {".venv", ".git", "tests", "build", "dist"}
+    return [path for path in ROOT.rglob("*.py")
+            if not skip & set(path.relative_to(ROOT).parts)]
+
+
+def test_nothing_outside_the_tests_imports_them():
+    for path in python_files_outside_tests():
+        wrong = [m for m in imports_of(path) if m.split(".")[0] == "tests"]
+        assert not wrong, (path.relative_to(ROOT), wrong)
+
+
+def test_the_tests_put_no_script_folder_on_sys_path():
+    for path in (ROOT / "tests").rglob("*.py"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if "sys.path" in line and ("insert" in line or "append" in line or "[:0]" in line):
+                assert "benchmarks" not in line and "loadtest" not in line, (path, line)
 
 
 def test_benchmarks_import_no_view():
@@ -146,3 +229,5 @@ def test_the_checks_can_fail():
     assert uses_streamlit(closure("shell.sidebar"))
     assert not is_pure("lessons.explorer.view") and is_pure("lessons.denoising.experiment")
     assert lesson_of("lessons.explorer.view") == "explorer" and lesson_of("shell.state") is None
+    assert lesson_of("lessons.common.motion") is None and is_pure("classroom.tally")
+    assert "classroom" in {m.split(".")[0] for m in imports_of(ROOT / "app.py")}

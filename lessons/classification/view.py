@@ -239,7 +239,7 @@ def errors_section(result: cls.Experiment, settings: Settings, classifier: str, 
                    **_delta(result.pca.error, raw))
     raw_col.metric(f"Raw inputs, {n_features} features", pct(raw))
     text = comparison_caption(result, kernel_label(settings), y_test)
-    findings.publish(findings.CLASSIFICATION, text)
+    findings.publish("classification", text)
     number_caption(text)
     notes = [m for m in result.warnings if "negative eigenvalue" in m]
     for message in notes:

@@ -231,7 +231,7 @@ def what_the_components_do(result: ComponentMaps, data, settings: Settings) -> N
                                     "the class means")})
     text = roles_sentence(roles, fit.explained_ratio[:k], names,
                           paper_figure=shows_fig4(settings))
-    findings.publish(findings.COMPONENT_ROLES, text)
+    findings.publish("component_roles", text)
     number_caption(text + " A class is cut in two when it holds at least a third of the "
                    "component's variance and at least 20 % of its points lie on each side of its "
                    "mean.")

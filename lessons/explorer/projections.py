@@ -208,7 +208,7 @@ def separability_caption(result, data, settings, columns, linear_columns) -> Non
         text += f"Component {first + 1} alone already separates {100 * alone:.0f}%. "
     elif kpca + 0.05 < linear:
         text += "Here the kernel makes the classes harder to tell apart, not easier. "
-    findings.publish(findings.SEPARABILITY, text.replace("**", "").strip())
+    findings.publish("separability", text.replace("**", "").strip())
     number_caption(text + f"Score: {METHOD}, on the drawn coordinates.")
 
 

@@ -236,7 +236,7 @@ def publish_findings(result: Analysis, data) -> None:
     """The sentences the tour reads off this view (``shell.findings``)."""
     blocks = kernel_blocks(result, data)
     if blocks:
-        findings.publish(findings.KERNEL_BLOCKS, " ".join(blocks))
+        findings.publish("kernel_blocks", " ".join(blocks))
 
 
 def heatmap_note(result: Analysis) -> None:

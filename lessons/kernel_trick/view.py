@@ -403,7 +403,7 @@ def lift(settings: Settings, data) -> None:
             )
     else:
         text += " With more than two classes no single plane is drawn."
-    findings.publish(findings.LIFT, text)
+    findings.publish("lift", text)
     st.caption(text)
 
 

@@ -100,7 +100,7 @@ def _picture(mistake: Mistake, data, rows: np.ndarray) -> None:
 
 def mistake_sections(mistakes: tuple[Mistake, ...], data, rows: np.ndarray) -> None:
     """Each mistake: its formulas, its picture, its damage, its checks and what they show."""
-    findings.publish(findings.MISTAKE_DAMAGE, damage_summary(mistakes))
+    findings.publish("mistake_damage", damage_summary(mistakes))
     for number, mistake in enumerate(mistakes, 1):
         _header(mistake, number)
         _picture(mistake, data, rows)

@@ -80,3 +80,13 @@ def test_step_8_says_what_the_denoising_page_measures():
     at = open_from_tour(number)
     page_says = next(m.value for m in at.markdown if m.value.startswith("At their best m"))
     assert page_says.replace("**", "") in answer(at)
+
+
+@pytest.mark.parametrize("number", [n for n, step in enumerate(STEPS, start=1) if step.shows])
+def test_a_step_quotes_only_findings_its_page_publishes(number):
+    """The step table names the page's sentences by name (``shows``): each name must be one
+    the page publishes at the step's settings, and the findings are kept for that page."""
+    at = open_from_tour(number)
+    page, said = at.session_state["_kpca_findings"]
+    assert page == STEPS[number - 1].page.rsplit("/", 1)[-1].removesuffix(".py")
+    assert set(STEPS[number - 1].shows) <= set(said), (STEPS[number - 1].shows, sorted(said))

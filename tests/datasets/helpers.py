@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from datasets import Dataset
+from datasets.usps import esl_rows
 
 
 def closed_port() -> int:
@@ -21,19 +22,11 @@ def closed_port() -> int:
 def write_esl_gz(
     path: Path, X: np.ndarray, y: np.ndarray, extra_number_on_row: int | None = None
 ) -> None:
-    """Write images in the ESL text format: ``label v1 ... v256`` per line, gzipped.
-
-    ``X`` must hold multiples of 0.001 in [-1, 1], as the real data does; formatting
-    through a table of the 2001 possible strings keeps the full data set quick to write.
-    """
-    levels = np.array([f"{k / 1000:.3f}" for k in range(-1000, 1001)])
-    codes = np.rint(np.asarray(X) * 1000).astype(int) + 1000
-    lines = []
-    for i, (label, row) in enumerate(zip(y, codes, strict=True)):
-        line = f"{label:.4f} " + " ".join(levels[row])
-        if i == extra_number_on_row:
-            line += " -0.796"
-        lines.append(line + "\n")
+    """``datasets.usps.write_esl_gz``, with one extra trailing number on row
+    ``extra_number_on_row`` (as one published copy of the test file has)."""
+    lines = esl_rows(X, y)
+    if extra_number_on_row is not None:
+        lines[extra_number_on_row] = lines[extra_number_on_row].rstrip("\n") + " -0.796\n"
     with gzip.open(path, "wt", encoding="ascii", compresslevel=1) as out:
         out.writelines(lines)
 

@@ -26,8 +26,8 @@ from urllib.parse import urlsplit
 import numpy as np
 import pytest
 
+from datasets.usps import write_esl_gz
 from shell.registry import LESSONS
-from tests.datasets.helpers import write_esl_gz
 from tests.packaging.tools import ROOT, clean_env, make_venv, pip_install
 from tests.support.browser import (
     ARTIFACTS,

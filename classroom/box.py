@@ -1,0 +1,46 @@
+"""The sidebar's "Classroom" box: questions before views, joining a class, a focused link;
+and what the classroom keeps in the address bar."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+import streamlit as st
+
+from classroom import focused_link, join, predict
+
+JOIN_KEY = "class_join_code"
+
+
+def link_params() -> dict[str, str]:
+    """What the classroom keeps in the address bar: the class, and where questions are
+    asked when not at the default."""
+    params = {join.Q_CLASS: code} if (code := join.joined()) else {}
+    return params | predict.link_params()
+
+
+def _join_typed() -> None:
+    join.join(st.session_state.get(JOIN_KEY, ""))
+
+
+def sidebar_box(page_path: str, query: dict[str, str]) -> None:
+    """The sidebar's "Classroom" box: questions on/off, join a class, a focused link."""
+    expanded = bool(join.joined() or join.message())
+    with st.expander("Classroom", icon=":material/school:", expanded=expanded):
+        st.segmented_control(
+            "Questions before views", list(predict.MODES), format_func=predict.MODES.get,
+            key=predict.QUESTIONS_KEY,
+            help="A prediction before the view: on the tour's views, on every page that "
+            "has a question, or off for a straight lecture (link: questions=all / 0).")
+        if code := join.joined():
+            st.markdown(f"In class **{code}**: your answers count anonymously.")
+            st.button("Leave the class", key="class_leave", on_click=join.leave)
+        else:
+            st.text_input("Class code", key=JOIN_KEY, max_chars=24,
+                          placeholder="From the projector, e.g. ACD3FG")
+            st.button("Join", key="class_join", on_click=_join_typed)
+        if message := join.message():
+            st.warning(message, icon=":material/groups:")
+        st.markdown("**Focused link** (for homework or an exercise)")
+        app_url = join.app_url()
+        focused_link.maker(query, f"{app_url}/{quote(page_path)}" if page_path else app_url)

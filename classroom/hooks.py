@@ -1,0 +1,46 @@
+"""Where the router (``app.py``) plugs the classroom in, around every page's run.
+
+Before the sidebar: a class code or ``questions=`` from the link (:func:`start_run`). In
+the sidebar: the classroom's link parameters, its box and its notice (:data:`WING`).
+Before the page: the tour step's prompt when the tour opened the view, else the page's own
+question when pages ask (:func:`before_page`); the view waits for the answer
+(:func:`holding`). After the page: the step's answer quotes what the page found
+(:func:`after_page`).
+"""
+
+from __future__ import annotations
+
+from classroom import banner, box, join, predict
+from shell.sidebar import Wing
+from shell.state import Settings
+
+WING = Wing(
+    link_checks={join.Q_CLASS: lambda raw: None, predict.Q_QUESTIONS: predict.link_problem},
+    link_params=box.link_params,
+    box=box.sidebar_box,
+    notice=join.notice,
+)
+
+
+def start_run() -> None:
+    """Before the sidebar: join the link's class, take its ``questions=`` (once a session)."""
+    predict.start_run()
+
+
+def before_page(url_path: str, settings: Settings):
+    """The tour's prompt on its step's view, or the page's own question; returns the place
+    for the page's findings (for :func:`after_page`), or None."""
+    slot = banner.start(url_path, settings)
+    if slot is None:  # not a tour step: the page's own question, if pages ask
+        predict.ask_for_page(url_path, settings)
+    return slot
+
+
+def holding() -> bool:
+    """True while the view waits for an answer (the router does not run the page)."""
+    return predict.holding()
+
+
+def after_page(url_path: str, slot) -> None:
+    """What the page found, in the open tour step's answer."""
+    banner.finish(url_path, slot)
