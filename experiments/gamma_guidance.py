@@ -60,6 +60,7 @@ from experiments.kernel_diagnostics import (
     saturated_share,
     subspace_similarity,
 )
+from experiments.kernel_params import GAMMA
 from experiments.sampling import stratified_rows
 from experiments.separability import linear_separability
 from kpca_core import (
@@ -88,8 +89,8 @@ EXTEND = 2
 # and inside steps of the coarse grid where the score changes by at least CLIFF.
 MAX_FINE = 4
 CLIFF = 0.1
-# The sidebar's range (ui.state.GAMMA_MIN, GAMMA_MAX): every suggestion must be reachable.
-GAMMA_MIN, GAMMA_MAX = 1e-6, 1e4
+# The sidebar's range (experiments.kernel_params): every suggestion must be reachable.
+GAMMA_MIN, GAMMA_MAX = GAMMA.low, GAMMA.high
 # Degrees tried for a polynomial kernel (the sidebar offers 1–10; beyond 5 the picture
 # is dominated by the few largest inner products).
 DEGREES = (1, 2, 3, 4, 5)

@@ -20,6 +20,7 @@ from typing import Any
 
 import streamlit as st
 
+from experiments.kernel_params import KERNEL_PARAMS
 from shell.state import Q_LOCK, Q_NOTE, Q_UNLOCK, Settings, parse_flag
 from shell.text import inert, quoted
 
@@ -27,9 +28,7 @@ from shell.text import inert, quoted
 LOCKABLE: dict[str, str] = {
     "dataset": "the dataset and its sample",
     "kernel": "the kernel",
-    "gamma": "γ",
-    "degree": "the degree d",
-    "coef0": "c₀",
+    **{name: param.lock_name for name, param in KERNEL_PARAMS.items()},
     "components": "the number of components",
 }
 NOTE_CHARS = 200

@@ -33,6 +33,7 @@ from experiments.kernel_diagnostics import (
     round_gamma,
     scales_differ_message,
 )
+from experiments.kernel_params import GAMMA, KERNEL_PARAMS, KernelParam
 from kpca_core import KERNELS
 from shell import caches as compute
 from shell import drawn, locks, state
@@ -41,7 +42,7 @@ from shell.display import PROJECTOR_KEY, close_drawer_after_change
 from shell.state import LinkCheck, Settings
 
 K_DATASET, K_KERNEL = "w_dataset", "w_kernel"
-K_PARAM = {"gamma": "w_gamma", "degree": "w_degree", "coef0": "w_coef0"}
+K_PARAM = {name: f"w_{name}" for name in KERNEL_PARAMS}
 K_COMPONENTS, K_STANDARDIZE = "w_components", "w_standardize"
 K_KEEP_GAMMA = "w_keep_gamma"
 # Which data γ was last fitted to, and the note saying what changed when it followed.
@@ -57,16 +58,6 @@ OPTION_LABELS = {
     "split": "USPS split",
 }
 USPS_OPTION_LABELS = {"n": "Digits used (subset size)"}
-
-PARAM_HELP = {
-    "gamma": "γ sets the kernel's scale. For RBF, exp(−γ‖x−y‖²): a large γ makes the "
-    "kernel very local (each point similar only to its neighbours).",
-    "degree": "d is the polynomial degree in (γ xᵀy + c₀)ᵈ: the feature space holds the "
-    "monomials of the inputs of every degree up to d when c₀ > 0, and of degree exactly d "
-    "when c₀ = 0 (then γ only rescales K).",
-    "coef0": "c₀ is the offset in (γ xᵀy + c₀)ᵈ and tanh(γ xᵀy + c₀); for the polynomial "
-    "kernel it weights the lower-degree terms (c₀ = 0: none, only degree d).",
-}
 
 
 @dataclass(frozen=True)
@@ -108,9 +99,8 @@ def apply_settings(settings: Settings) -> None:
     for name, value in settings.dataset_options:
         ss[_option_key(settings.dataset, name)] = value
     ss[K_KERNEL] = settings.kernel
-    ss[K_PARAM["gamma"]] = float(settings.gamma)
-    ss[K_PARAM["degree"]] = int(settings.degree)
-    ss[K_PARAM["coef0"]] = float(settings.coef0)
+    for name, param in KERNEL_PARAMS.items():
+        ss[K_PARAM[name]] = _typed(param, getattr(settings, name))
     ss[K_COMPONENTS] = int(settings.n_components)
     ss[K_STANDARDIZE] = bool(settings.standardize)
     # These settings chose γ for their data: nothing to follow.
@@ -200,7 +190,7 @@ def settings_sidebar(page_path: str = "", wing: Wing = NO_WING) -> Settings:
             st.button(
                 "Use this dataset's suggested kernel",
                 on_click=_use_suggested_kernel,
-                disabled=any(map(locks.locked, ("kernel", "gamma", "degree", "coef0"))),
+                disabled=any(map(locks.locked, ("kernel", *KERNEL_PARAMS))),
                 help=_suggestion_text(catalogue[dataset].suggested_kernel),
             )
         if dataset in catalogue and catalogue[dataset].options:
@@ -275,7 +265,7 @@ def _keep_locked_values() -> None:
             ss[_option_key(fixed.dataset, name)] = value
     if "kernel" in names:
         ss[K_KERNEL] = fixed.kernel
-    for name in ("gamma", "degree", "coef0"):
+    for name in KERNEL_PARAMS:
         if name in names:
             ss[K_PARAM[name]] = getattr(fixed, name)
     if "gamma" in names:
@@ -328,7 +318,7 @@ def _kernel_controls(dataset: str, options: dict, standardize: bool) -> tuple[st
     kernel_info = KERNELS[kernel]
     if not kernel_info.positive_definite:
         st.caption("Not positive semi-definite: expect negative eigenvalues.")
-    params = {"gamma": defaults.gamma, "degree": defaults.degree, "coef0": defaults.coef0}
+    params = {name: getattr(defaults, name) for name in KERNEL_PARAMS}
     ss.setdefault(K_PARAM["gamma"], defaults.gamma)
     identity = _data_identity(dataset, options, standardize)
     previous = ss.get(_DATA_IDENTITY)
@@ -337,42 +327,44 @@ def _kernel_controls(dataset: str, options: dict, standardize: bool) -> tuple[st
         if not ss.get(K_KEEP_GAMMA) and kernel in GAMMA_KERNELS:
             _follow_data(previous, identity, dataset, options, kernel)
     ss[_DATA_IDENTITY] = identity
-    if "gamma" in kernel_info.params:
-        params["gamma"] = _gamma_control(dataset, options, standardize, kernel)
-    if "degree" in kernel_info.params:
-        ss.setdefault(K_PARAM["degree"], defaults.degree)
-        params["degree"] = st.slider(
-            "Degree d",
-            state.DEGREE_MIN,
-            state.DEGREE_MAX,
-            key=K_PARAM["degree"],
-            disabled=locks.locked("degree"),
-            help=PARAM_HELP["degree"],
-        )
-    if "coef0" in kernel_info.params:
-        ss.setdefault(K_PARAM["coef0"], defaults.coef0)
-        params["coef0"] = st.slider(
-            "c₀",
-            state.COEF0_MIN,
-            state.COEF0_MAX,
-            step=0.1,
-            key=K_PARAM["coef0"],
-            disabled=locks.locked("coef0"),
-            help=PARAM_HELP["coef0"],
-        )
+    for name, param in KERNEL_PARAMS.items():  # in their declared order
+        if name not in kernel_info.params:
+            continue
+        if param.log_scale:  # γ: its multiple of the data's scale, and why it moved
+            params[name] = _gamma_control(dataset, options, standardize, kernel)
+        else:
+            params[name] = _param_control(param, getattr(defaults, name))
     return kernel, params
+
+
+def _typed(param: KernelParam, value) -> float | int:
+    return int(value) if param.integer else float(value)
+
+
+def _param_control(param: KernelParam, default: float | int) -> float | int:
+    """A kernel parameter on a linear scale (the degree, c₀), as declared."""
+    st.session_state.setdefault(K_PARAM[param.name], _typed(param, default))
+    return st.slider(
+        param.label,
+        _typed(param, param.low),
+        _typed(param, param.high),
+        step=_typed(param, param.step),
+        key=K_PARAM[param.name],
+        disabled=locks.locked(param.name),
+        help=param.help,
+    )
 
 
 def _gamma_control(dataset: str, options: dict, standardize: bool, kernel: str) -> float:
     """γ on a log scale, its multiple of the data's reference, and why it last moved."""
     ss = st.session_state
     gamma = st.select_slider(
-        "γ (log scale)",
+        GAMMA.label,
         options=state.gamma_choices(ss[K_PARAM["gamma"]]),
         format_func=state.format_gamma,
         key=K_PARAM["gamma"],
         disabled=locks.locked("gamma"),
-        help=PARAM_HELP["gamma"],
+        help=GAMMA.help,
     )
     reference = compute.reference_gamma_for(dataset, options, standardize, kernel)
     if reference:

@@ -21,6 +21,7 @@ from typing import Any
 import datasets
 from datasets import drawn
 from experiments.kernel_diagnostics import format_gamma, format_ratio
+from experiments.kernel_params import COEF0, DEGREE, GAMMA, GAMMA_GRID, KERNEL_PARAMS
 from kpca_core import KERNELS
 from shell.registry import LESSONS
 from shell.text import quoted
@@ -34,24 +35,16 @@ CSV_TITLE = "Your own CSV"
 DRAWN, DRAWN_TITLE, Q_POINTS = "drawn", "Drawn on the Draw page", "points"
 DEFAULT_KERNEL = "rbf"
 
-# Kernel parameter ranges offered by the sidebar and accepted from a link.
-# Down to 1e-6: an upload with features in the thousands (e.g. wine's proline) has a
-# median heuristic near 1e-5, and every suggestion must be reachable by the slider.
-GAMMA_MIN, GAMMA_MAX = 1e-6, 1e4
-DEGREE_MIN, DEGREE_MAX = 1, 10
-COEF0_MIN, COEF0_MAX = -5.0, 5.0
+# The kernel parameters' ranges, as offered by the sidebar and accepted from a link
+# (declared once, with their symbols and labels, in experiments.kernel_params).
+GAMMA_MIN, GAMMA_MAX = GAMMA.low, GAMMA.high
+DEGREE_MIN, DEGREE_MAX = int(DEGREE.low), int(DEGREE.high)
+COEF0_MIN, COEF0_MAX = COEF0.low, COEF0.high
 COMPONENTS_MIN, COMPONENTS_MAX = 2, 20
-
-# γ lives on a log scale: 1-2-3-5 steps per decade from GAMMA_MIN to GAMMA_MAX.
-GAMMA_GRID: tuple[float, ...] = tuple(
-    float(f"{m}e{e}") for e in range(-6, 4) for m in (1, 2, 3, 5)
-) + (GAMMA_MAX,)
-
-PARAM_LABELS = {"gamma": "γ", "degree": "degree d", "coef0": "c₀"}
 
 # Query-parameter names for the settings that are not dataset options.
 Q_DATASET, Q_KERNEL, Q_COMPONENTS, Q_STANDARDIZE = "dataset", "kernel", "components", "std"
-Q_PARAMS = ("gamma", "degree", "coef0")
+Q_PARAMS = tuple(KERNEL_PARAMS)
 # App-wide display setting (shell.display): bigger text for a lecture hall.
 Q_PROJECTOR = "projector"
 # A lesson link's locked controls, the lecturer's note and whether a student may unlock
@@ -93,9 +86,17 @@ class Settings:
 
     def kernel_params(self) -> dict[str, Any]:
         """The parameters the chosen kernel actually uses (the others are ignored)."""
-        used = KERNELS[self.kernel].params
-        every = {"gamma": self.gamma, "degree": self.degree, "coef0": self.coef0}
-        return {name: every[name] for name in used}
+        return {name: getattr(self, name) for name in KERNELS[self.kernel].params}
+
+
+def params_text(settings: Settings) -> str:
+    """The kernel's parameters as figures and sentences write them: "γ = 5, d = 3" (empty
+    for a kernel without any)."""
+    return ", ".join(
+        f"{KERNEL_PARAMS[name].symbol} = "
+        + (format_gamma(value) if KERNEL_PARAMS[name].log_scale else f"{value}")
+        for name, value in settings.kernel_params().items()
+    )
 
 
 def default_options(dataset: str) -> tuple[tuple[str, Any], ...]:
@@ -240,10 +241,9 @@ def settings_from_query(query: Mapping[str, Any], owned_elsewhere: Mapping[str, 
         kernel = settings.kernel
 
     params: dict[str, Any] = {}
-    parsers = {"gamma": parse_gamma, "degree": parse_degree, "coef0": parse_coef0}
     for name in Q_PARAMS:
         if name in query:
-            value, problem = parsers[name](query[name])
+            value, problem = parse_kernel_param(name, query[name])
             if problem:
                 default = getattr(settings, name)
                 warnings.append(f"Link parameter `{name}`: {problem} Using {default}.")
@@ -318,22 +318,22 @@ def parse_points(raw: Any) -> tuple[str | None, str | None]:
     return drawn.encode(X, y), None
 
 
-def parse_gamma(raw: Any) -> tuple[float | None, str | None]:
+def parse_kernel_param(name: str, raw: Any) -> tuple[float | int | None, str | None]:
+    """A kernel parameter (a key of ``KERNEL_PARAMS``) from a link: (value, None), or
+    (None, what is wrong) when it is not a number in the parameter's range."""
+    param = KERNEL_PARAMS[name]
+    if param.integer:
+        return _parse_int(raw, int(param.low), int(param.high))
+    if not param.log_scale:
+        return _parse_float(raw, param.low, param.high)
     value, problem = _parse_float(raw, None, None)
     if problem:
         return None, problem
-    if not GAMMA_MIN <= value <= GAMMA_MAX:
-        return None, (f"γ must be between {format_gamma(GAMMA_MIN)} and "
-                      f"{format_gamma(GAMMA_MAX)} (γ > 0), got {format_gamma(value)}.")
+    if not param.low <= value <= param.high:
+        return None, (f"{param.symbol} must be between {format_gamma(param.low)} and "
+                      f"{format_gamma(param.high)} ({param.symbol} > 0), got "
+                      f"{format_gamma(value)}.")
     return value, None
-
-
-def parse_degree(raw: Any) -> tuple[int | None, str | None]:
-    return _parse_int(raw, DEGREE_MIN, DEGREE_MAX)
-
-
-def parse_coef0(raw: Any) -> tuple[float | None, str | None]:
-    return _parse_float(raw, COEF0_MIN, COEF0_MAX)
 
 
 def _parse_int(raw: Any, low: Any, high: Any) -> tuple[int | None, str | None]:

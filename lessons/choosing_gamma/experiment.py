@@ -28,6 +28,7 @@ from threadpoolctl import threadpool_limits
 
 from experiments.gamma_guidance import SAMPLE_SIZE
 from experiments.kernel_diagnostics import format_gamma, subspace_similarity
+from experiments.kernel_params import SYMBOLS
 from experiments.kpca_steps import fit_kpca
 from experiments.separability import linear_separability
 from kpca_core import explained_variance_ratio
@@ -53,7 +54,6 @@ SWEEP_BLAS_THREADS = 1
 FLAT_WITHIN = 0.1
 
 Progress = Callable[[float, str], None]
-SYMBOLS = {"gamma": "γ", "degree": "d", "coef0": "c₀"}
 
 
 def gamma_grid(reference: float, panels: int = PANELS) -> np.ndarray:

@@ -10,6 +10,7 @@ from plotly.colors import sample_colorscale
 from plotly.subplots import make_subplots
 
 from experiments.kernel_diagnostics import format_gamma
+from experiments.kernel_params import SYMBOLS
 from shell.figures import (
     BASE_LAYOUT,
     EQUAL_SCALE,
@@ -26,7 +27,6 @@ BEST_COLOUR = "#2CA02C"
 MAX_POINTS_PER_PANEL = 500
 
 
-SWEPT_SYMBOLS = {"gamma": "γ", "degree": "d", "coef0": "c₀"}
 
 
 def format_swept_number(param: str, value: float) -> str:
@@ -39,7 +39,7 @@ def format_swept_number(param: str, value: float) -> str:
 
 def format_swept_value(param: str, value: float) -> str:
     """A swept parameter's value as a label: 'γ = 0.5', 'd = 3' or 'c₀ = 1'."""
-    return f"{SWEPT_SYMBOLS[param]} = {format_swept_number(param, value)}"
+    return f"{SYMBOLS[param]} = {format_swept_number(param, value)}"
 
 
 def small_multiples(
@@ -135,7 +135,7 @@ def separability_vs_value(
     and the kernel's reference γ (``reference_label``) when given."""
     values = np.asarray(values, dtype=float)
     fig = go.Figure()
-    symbol = {"gamma": "γ", "degree": "d", "coef0": "c₀"}[param]
+    symbol = SYMBOLS[param]
     fig.add_trace(go.Scatter(
         x=values, y=100 * score_two, mode="lines+markers", name="kernel PCA, components 1–2",
         line=dict(color=KEPT_COLOUR, width=3),

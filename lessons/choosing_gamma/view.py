@@ -13,6 +13,7 @@ import streamlit as st
 
 from experiments.gamma_guidance import LINEAR_SIMILARITY
 from experiments.kernel_diagnostics import REFERENCE_SHORT
+from experiments.kernel_params import KERNEL_PARAMS, SYMBOLS
 from experiments.sampling import stratified_rows
 from experiments.separability import METHOD
 from kpca_core import KERNELS, median_heuristic_gamma
@@ -20,7 +21,6 @@ from lessons.choosing_gamma.experiment import (
     COEF0_VALUES,
     DEGREES,
     SWEEP_MAX_N,
-    SYMBOLS,
     Sweep,
     align_signs,
     gamma_grid,
@@ -167,7 +167,6 @@ def _subsample_note(result: Sweep, data) -> str:
     return ""
 
 
-PARAM_NAMES = {"gamma": "γ", "degree": "degree d", "coef0": "c₀"}
 
 
 def panel_mark(kernel: str) -> str:
@@ -211,7 +210,7 @@ def panels(result: Sweep, data, settings: Settings) -> None:
     aligned = align_signs(result.projections, anchor=current)
     rows = stratified_rows(len(data.X), data.y, SWEEP_MAX_N)
     y = None if data.y is None else data.y[rows]
-    symbol = PARAM_NAMES[param]
+    symbol = KERNEL_PARAMS[param].in_text
     flat_label = flat_panel_label(settings)
     fig = small_multiples(
         aligned, result.values, y, data.target_names, param=param, current=current,

@@ -21,6 +21,7 @@ import plotly.graph_objects as go
 import streamlit as st
 from plotly.subplots import make_subplots
 
+from experiments.kernel_params import SYMBOLS
 from experiments.morph import (
     DEGREES,
     MOTION_MAX_N,
@@ -85,7 +86,6 @@ def format_value(param: str, value: float) -> str:
     return format_gamma(value) if param == "gamma" else f"{int(value)}"
 
 
-SYMBOL = {"gamma": "γ", "degree": "d"}
 
 
 def motion_for(settings: Settings, data, param: str) -> Motion:
@@ -115,7 +115,7 @@ def frame_title(motion: Motion, i: int) -> str:
     """What one frame shows, in numbers: its value and components, then their scores (two
     lines, so that a phone's narrow chart shows it whole)."""
     a, b = motion.components[i]
-    first = (f"{SYMBOL[motion.param]} = {format_value(motion.param, motion.values[i])} · "
+    first = (f"{SYMBOLS[motion.param]} = {format_value(motion.param, motion.values[i])} · "
              f"components {a} and {b}")
     scores = [f"variance {100 * motion.explained[i]:.0f}%"]
     if motion.separability is not None:
@@ -256,7 +256,7 @@ def motion_section(settings: Settings, data, *, key: str,
     param = swept_param(settings)
     if param is None:
         return
-    symbol = SYMBOL[param]
+    symbol = SYMBOLS[param]
     what = "the degree" if param == "degree" else "γ"
     if not st.toggle(f"▶ {symbol} in motion: watch the projection change with {what}",
                      key=f"{key}_on"):

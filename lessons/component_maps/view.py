@@ -40,7 +40,7 @@ from shell.display import number_caption, touch_screen
 from shell.figures import class_label, plot_text
 from shell.memory import guard_memory
 from shell.sidebar import apply_settings
-from shell.state import Settings, default_options, format_gamma
+from shell.state import Settings, default_options, format_gamma, params_text
 
 CHECK_TOLERANCE = 1e-8  # relative to the largest |projection|
 
@@ -109,14 +109,6 @@ def _degree_maps(key: tuple, side: int, _settings: Settings) -> list[ComponentMa
                            n_components=min(3, len(X) - 1), side=side)
 
 
-def _params_text(settings: Settings) -> str:
-    names = {"gamma": "γ", "degree": "d", "coef0": "c₀"}
-    return ", ".join(
-        f"{names[k]} = {format_gamma(v) if k == 'gamma' else v}"
-        for k, v in settings.kernel_params().items()
-    )
-
-
 def _drawn(fit) -> int:
     """Components drawn: those with μ > 0 (the others are 0 everywhere; the page says so)."""
     return max(1, int(np.sum(fit.eigenvalues > 0)))
@@ -138,7 +130,7 @@ def map_panels(result: ComponentMaps, data, settings: Settings) -> None:
         for c in range(k)
     ]
     kernel = KERNELS[settings.kernel].title
-    params = _params_text(settings)
+    params = params_text(settings)
     fig = map_grid(
         panels, fit.X, data.y, data.target_names,
         columns=min(MAP_COLUMNS_TOUCH if phone else MAP_COLUMNS, k),

@@ -17,7 +17,8 @@ from shell.charts import show_chart
 from shell.display import PAIR_COLUMN_REM, touch_screen
 from shell.exports import view_name
 from shell.sidebar import current_settings
-from shell.state import Settings, format_gamma
+from shell.state import Settings
+from shell.state import params_text as state_params_text
 
 SELECTION = "explorer_selection"  # row indices picked by box/lasso in any chart
 SELECTABLE_CHARTS = ("chart_input", "chart_kpca", "chart_pca")
@@ -134,9 +135,6 @@ def plot(fig, key: str, settings: Settings | None = None) -> None:
 
 def params_text(settings: Settings) -> str:
     """The kernel's parameters for a title or caption: ", γ = 5" (empty without any)."""
-    shown = []
-    for name, value in settings.kernel_params().items():
-        label = {"gamma": "γ", "degree": "d", "coef0": "c₀"}[name]
-        shown.append(f"{label} = {format_gamma(value) if name == 'gamma' else value}")
-    return (", " + ", ".join(shown)) if shown else ""
+    shown = state_params_text(settings)
+    return f", {shown}" if shown else ""
 

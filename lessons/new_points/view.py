@@ -30,7 +30,7 @@ from shell.checks import show_check
 from shell.display import number_caption
 from shell.figures import class_label, digit_mosaic, plot_text
 from shell.memory import guard_memory
-from shell.state import Settings, format_gamma
+from shell.state import Settings, params_text
 from shell.text import inert
 
 TOP_TERMS = 10
@@ -91,9 +91,7 @@ def _pad(Z: np.ndarray) -> np.ndarray:
 
 
 def _kernel_text(settings: Settings) -> str:
-    names = {"gamma": "γ", "degree": "d", "coef0": "c₀"}
-    params = ", ".join(f"{names[k]} = {format_gamma(v) if k == 'gamma' else v}"
-                       for k, v in settings.kernel_params().items())
+    params = params_text(settings)
     return KERNELS[settings.kernel].title + (f", {params}" if params else "")
 
 

@@ -131,7 +131,7 @@ def test_wine_like_upload_gets_a_reachable_gamma_and_its_scales_differ():
     hint = verdict.hint
     assert not verdict.from_labels and hint.kind == "too_large" and "K ≈ I" in hint.why
     assert state.GAMMA_MIN <= hint.gamma < 5.0
-    assert state.parse_gamma(str(hint.gamma)) == (hint.gamma, None)
+    assert state.parse_kernel_param("gamma", str(hint.gamma)) == (hint.gamma, None)
     assert hint.gamma in state.gamma_choices(hint.gamma)
     assert kd.feature_scale_ratio(X) > kd.SCALE_RATIO  # the Explorer offers to standardise
     assert kd.feature_scale_ratio(analyse_standardized(X)) == pytest.approx(1.0)
