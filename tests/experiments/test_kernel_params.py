@@ -52,7 +52,7 @@ def test_the_sidebar_offers_the_declared_range_label_and_help():
                                "degree": "3", "coef0": "1"})
     assert_clean(at)
     sliders = {s.label: s for s in at.sidebar.slider}
-    for name, param in KERNEL_PARAMS.items():
+    for param in KERNEL_PARAMS.values():
         if param.log_scale:
             control = next(s for s in at.sidebar.select_slider if s.label == param.label)
             assert float(control.options[0]) == param.low
