@@ -6,7 +6,6 @@ from lessons.choosing_gamma import view
 from lessons.choosing_gamma.experiment import sweep
 from lessons.common import gamma_hint
 from lessons.common.motion import motion_section
-from shell.caches import inputs
 from shell.page import kernel_errors, page_data
 from shell.sidebar import current_settings
 from shell.source import show_source
@@ -19,13 +18,13 @@ st.write(
 )
 
 settings = current_settings()
-data = page_data(settings)
+data, inputs = page_data(settings)
 if len(data.X) < 10:
     st.warning("Use at least 10 points: each γ is scored by 5-fold cross-validation.")
     st.stop()
 
 if not view.has_gamma(settings):
-    view.offer_rbf(settings, inputs(settings))
+    view.offer_rbf(settings, inputs.X)
     st.stop()
 
 hint_place = None
@@ -46,7 +45,7 @@ else:
     view.scores(gamma_sweep, data, settings)
     # The same verdict as the Explorer's, from the same sample (drawn last: its search
     # runs after this page's charts).
-    hint_place = gamma_hint.slot(settings)
+    hint_place = gamma_hint.slot(inputs, settings)
 
     st.header("3 · Too smooth, too rough: the spectrum")
     view.smoothing_lesson(gamma_sweep, settings)
@@ -64,7 +63,7 @@ if settings.kernel == "poly":
                 motion_section(settings, data, key="gamma_motion")
             view.scores(swept, data, settings)
             if hint_place is None and param == "degree":
-                hint_place = gamma_hint.slot(settings)
+                hint_place = gamma_hint.slot(inputs, settings)
 else:
     st.info("With the polynomial kernel (γ xᵀy + c₀)ᵈ this section sweeps the degree d "
             "and c₀ as well: choose it in the sidebar.", icon=":material/functions:")
@@ -72,4 +71,4 @@ else:
 show_source(sweep, label="The code behind the sweep")
 
 if hint_place is not None:
-    gamma_hint.fill(hint_place, settings, None, key="hint_gamma")
+    gamma_hint.fill(hint_place, inputs, settings, None, key="hint_gamma")

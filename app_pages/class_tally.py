@@ -3,11 +3,12 @@
 import streamlit as st
 
 from classroom.lecturer import live_tally, start_or_show
+from shell.sidebar import current_settings
 
 st.title("Class tally")
 opened = start_or_show()
 if opened is not None:
-    live_tally(*opened)
+    live_tally(*opened, current_settings())
 st.caption(
     "Anonymous: each browser session answers under a random token, counted once per "
     "question (a changed answer replaces the old one); no names, nothing written to disk. "

@@ -15,7 +15,7 @@ st.write(
 )
 
 settings = current_settings()
-data = page_data(settings)  # a clear message and stop when the data cannot be loaded
+data, _ = page_data(settings)  # a clear message and stop when the data cannot be loaded
 if data.y is None:
     st.info(
         "Classification needs class labels, and this dataset has none. Pick a dataset "
@@ -25,8 +25,9 @@ if data.y is None:
     )
     st.stop()
 
-k, classifier, C = view.controls(view.n_train_of(settings), settings.dataset == "usps")
-split, result, seconds = view.run(settings, k, classifier, C)
+n = len(data.X)
+k, classifier, C = view.controls(view.n_train_of(settings, n), settings.dataset == "usps")
+split, result, seconds = view.run(settings, n, k, classifier, C)
 n_features = split.X_train.shape[1]
 
 st.header("1 · Training and test data")

@@ -16,7 +16,7 @@ st.write(
 )
 
 settings = current_settings()
-data = page_data(settings)
+data, inputs = page_data(settings)
 view.paper_presets(settings)
 require_2d(data, "a map over the input plane needs inputs in the plane.")
 n = len(data.X)
@@ -25,7 +25,7 @@ if n < 3:
     st.stop()
 
 with kernel_errors(), st.spinner("Projecting the grid…"):
-    result = view.maps(settings, n)
+    result = view.maps(inputs, settings.kernel_key)
 
 st.header("1 · The first components over the plane")
 view.map_panels(result, data, settings)
@@ -36,7 +36,7 @@ view.map_downloads(result, data, settings)
 st.header("2 · Polynomial kernels of degree 1 to 4 (Fig. 3)")
 if settings.kernel == "poly":
     with kernel_errors("The polynomial kernel cannot be computed for every degree", stop=False):
-        view.degree_grid(settings, data, n)
+        view.degree_grid(settings, data, inputs)
 else:
     view.fig3_offer(settings)
 

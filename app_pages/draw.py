@@ -20,9 +20,9 @@ st.write(
 settings = current_settings()
 # Guarded at the most points a drawing can have: no edit can be refused halfway.
 guard_memory(drawn.MAX_POINTS, copies=2)
-data = page_data(settings)
+data, inputs = page_data(settings)
 
-view.starting_points()
+view.starting_points(settings.kernel)
 draw_col, kpca_col = st.columns(2)
 with draw_col:
     view.drawing(data)
@@ -35,7 +35,7 @@ if n < 3:
 
 settings = with_valid_components(settings, n)
 with kernel_errors():
-    result = view.analysis(settings)
+    result = view.analysis(inputs, settings.kernel_key, settings.n_components)
 with kpca_col:
     view.projection(result, data, kernel=True)
 pca_col, verdict_col = st.columns(2)

@@ -24,25 +24,26 @@ st.write(
 
 wrapping_columns()
 settings = current_settings()
-data = page_data(settings)
+data, inputs = page_data(settings)
 settings = with_valid_components(settings, len(data.X))
+fit = (inputs, settings.kernel_key, settings.n_components)  # what the analysis is of
 # K, then K̃ in its place; up to DENSE_MAX_N the full spectrum needs a working copy.
 guard_memory(len(data.X), copies=2 if len(data.X) <= DENSE_MAX_N else 1)
 
 with kernel_errors():
-    if analysis_is_cached(settings) or len(data.X) <= DENSE_MAX_N:
+    if analysis_is_cached(*fit) or len(data.X) <= DENSE_MAX_N:
         with st.spinner("Computing kernel PCA…"):
-            result = explorer_analysis(settings)
+            result = explorer_analysis(*fit)
     else:  # the full USPS takes a while: show each step
         bar = st.progress(0.0, text="Starting…")
-        result = explorer_analysis(settings, on_progress=lambda f, text: bar.progress(f, text))
+        result = explorer_analysis(*fit, on_progress=lambda f, text: bar.progress(f, text))
         bar.empty()
 
 # The first screen: the projections, the controls that change them (sidebar: γ and the
 # components; above the charts: which components, 2-D/3-D) and whether γ suits the data.
 projections(result, data, settings)
 # The γ hint's search (0.3–1 s the first time) runs after the rest of the page is drawn.
-hint_place = gamma_hint_slot(settings)
+hint_place = gamma_hint_slot(inputs, settings)
 standardise_hint(data.X, settings.standardize, key="hint_standardise")
 view.negative_eigenvalues(result, settings)
 view.publish_findings(result, data)
@@ -51,14 +52,14 @@ motion_section(settings, data, key="explorer_motion", highlight=selection(settin
 
 
 @st.fragment
-def step_by_step(result, data, settings) -> None:
+def step_by_step(result, data, inputs, settings) -> None:
     """One step at a time: only the open tab is drawn (lessons/explorer/steps.py says why)."""
     the_data, kernels, eigen, take_home = section_tabs()
     if the_data.open:
         with the_data:
             data_col, about_col = chart_columns("data", [3, 2])
             with data_col:
-                view.input_space(data, settings)
+                view.input_space(data, inputs.X, settings)
             with about_col:
                 view.about_data(data, settings)
     if kernels.open:
@@ -91,8 +92,8 @@ def step_by_step(result, data, settings) -> None:
 
 st.divider()
 st.subheader("Step by step: how kernel PCA got there")
-step_by_step(result, data, settings)
+step_by_step(result, data, inputs, settings)
 
 show_source(center_kernel, kernel_spectrum, label="The kpca_core code behind these pictures")
 
-gamma_hints(hint_place, result, data, settings)
+gamma_hints(hint_place, result, data, inputs, settings)

@@ -18,7 +18,7 @@ st.write(
 )
 
 settings = current_settings()
-data = page_data(settings)
+data, inputs = page_data(settings)
 n = len(data.X)
 settings = with_valid_components(settings, n)
 # The pictures reuse the Explorer's fit (K, then K̃ in its place, plus the spectrum's
@@ -28,8 +28,9 @@ guard_memory(min(n, view.STEP_MAX_N), copies=view.STEP_COPIES,
              what="K, K̃ and the eigensolver's copy")
 
 with kernel_errors(), st.spinner("Computing kernel PCA step by step…"):
-    result = explorer_analysis(settings)
-    steps = view.fitted_steps(settings)
+    result = explorer_analysis(inputs, settings.kernel_key, settings.n_components)
+    steps = view.fitted_steps(inputs, settings.kernel_key, settings.n_components)
+stem = view.file_stem(settings)
 view.sample_note(steps, n)
 rows = view.sample_rows(n)
 
@@ -37,16 +38,16 @@ st.header("1 · The kernel matrix K")
 view.step_kernel(result, steps, data, settings)
 
 st.header("2 · Centring in feature space: K̃")
-view.step_centre(result, steps, data)
+view.step_centre(result, steps, data, stem)
 
 st.header("3 · The eigenproblem")
-view.step_eigen(result, steps)
+view.step_eigen(result, steps, stem)
 
 st.header("4 · Normalising the axes")
 view.step_normalise(steps)
 
 st.header("5 · Projecting a point")
-view.step_project(steps, data, n, rows)
+view.step_project(steps, data, n, rows, stem)
 
 st.header("6 · What it costs")
 view.step_cost(steps)

@@ -15,7 +15,7 @@ st.write(
 )
 
 settings = current_settings()
-data = page_data(settings)
+data, inputs = page_data(settings)
 n, d = data.X.shape
 rows = view.explicit_rows(n, d)
 guard_memory(len(rows), copies=3, what="K, K̃ and the eigensolver's copy")
@@ -23,12 +23,12 @@ guard_memory(len(rows), copies=3, what="K, K̃ and the eigensolver's copy")
 # e.g. a γ so large that (γxᵀy + c₀)² overflows
 with kernel_errors("The feature map cannot be computed with these settings"):
     with st.spinner("Building φ(X)…"):
-        explicit = view.cached_explicit_pca(settings)
-        taylor = view.cached_taylor(settings)
+        explicit = view.cached_explicit_pca(inputs, view.map_params(settings))
+        taylor = view.cached_taylor(inputs, settings.gamma)
 
 st.header("1 · The polynomial kernel's φ, derived")
 view.derivation(settings)
-view.map_check(settings, explicit, n, d)
+view.map_check(settings, inputs.X, explicit, n, d)
 
 st.header("2 · Kernel PCA = linear PCA on φ(X)")
 if len(rows) < n:
@@ -37,9 +37,9 @@ if len(rows) < n:
 view.kpca_equals_pca(settings, explicit, data, rows)
 
 st.header("3 · The RBF kernel: infinitely many coordinates")
-view.rbf_series(settings, taylor, n, d)
+view.rbf_series(settings, inputs.X, taylor)
 view.feature_count_note(d)
 
 st.header("4 · Seeing it: the plane lifted into 3-D")
 require_2d(data, "the lift (x₁, x₂) ↦ (γx₁², √2γx₁x₂, γx₂²) is drawn for points in the plane.")
-view.lift(settings, data)
+view.lift(settings, data, inputs)

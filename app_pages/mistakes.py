@@ -16,7 +16,7 @@ st.write(
 )
 
 settings = current_settings()
-data = page_data(settings)
+data, inputs = page_data(settings)
 n = len(data.X)
 rows = view.sample_rows(n)
 if len(rows) < 8:
@@ -28,7 +28,7 @@ guard_memory(len(rows), copies=view.MISTAKES_COPIES,
              what="K, K̃, a wrong K̃ and the eigensolver's copy")
 
 with kernel_errors(), st.spinner("Making every mistake…"):
-    results = view.cached_mistakes(settings)
+    results = view.cached_mistakes(inputs, settings.kernel_key)
 if len(rows) < n:
     st.info(f"Each mistake needs its own eigendecomposition: this page uses a fixed random "
             f"sample of {len(rows):,} of the {n:,} points.", icon=":material/filter_alt:")

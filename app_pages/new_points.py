@@ -16,7 +16,7 @@ st.write(
 )
 
 settings = current_settings()
-data = page_data(settings)
+data, inputs = page_data(settings)
 if len(data.X) < 8:
     st.warning("Use at least 8 points: a quarter of them is held out, and kernel PCA needs "
                "a few training points left.")
@@ -24,7 +24,7 @@ if len(data.X) < 8:
 settings = with_valid_components(settings, len(data.X) - max(1, round(0.25 * len(data.X))))
 
 with kernel_errors(), st.spinner("Fitting kernel PCA on the training part…"):
-    split = view.split_and_fit(settings, data)
+    split = view.split_and_fit(inputs, settings.kernel_key, settings.n_components)
 
 st.header("1 · Held-out points, and one of your own")
 if data.image_shape is not None:
@@ -35,9 +35,9 @@ if data.image_shape is not None:
     # Its row is in the published test split, not in these data: the CSV gives no row.
     about = dict(label=f"test digit {row}", target=label)
 elif data.X.shape[1] <= view.MAX_TYPED_FEATURES:
-    x, about = view.typed_point(split, data, settings), {}
+    x, about = view.typed_point(split, data, inputs.X, settings), {}
 else:
-    x, picked_row = view.picked_point(split, data, settings)
+    x, picked_row = view.picked_point(split, inputs.X)
     about = dict(row=picked_row, target=None if data.y is None else int(data.y[picked_row]))
 parts, pca_point = view.locate(split, x)
 view.heldout_projections(split, data, settings,

@@ -18,7 +18,7 @@ st.write(
 )
 
 settings = current_settings()
-data = page_data(settings)
+data, _ = page_data(settings)
 settings = with_valid_components(settings, len(data.X))
 
 st.header("1 · Memory: what this server allows")

@@ -21,7 +21,6 @@ from classroom.questions import CATALOGUE
 from classroom.tally import STORE, TallyRefused, UnknownClass
 from classroom.tour import STEPS
 from shell.registry import LESSONS
-from shell.sidebar import current_settings
 from shell.state import Settings
 
 REFRESH_S = 2
@@ -96,8 +95,9 @@ def start_or_show() -> tuple[str, str] | None:
 
 
 @st.fragment(run_every=REFRESH_S)
-def live_tally(code: str, key: str) -> None:
-    """The counts per question and option, redrawn every REFRESH_S seconds."""
+def live_tally(code: str, key: str, settings: Settings) -> None:
+    """The counts per question and option, redrawn every REFRESH_S seconds; a lesson
+    page's right answer is checked at ``settings``, the lecturer's sidebar."""
     try:
         counts = STORE.tally(code, key)
         students = STORE.students(code, key)
@@ -112,14 +112,14 @@ def live_tally(code: str, key: str) -> None:
     shown = [row for row in tally_questions() if row[0] in counts]
     if not shown:
         st.caption("No answers yet.")
-    for tid, where, qid, settings in shown:
+    for tid, where, qid, at in shown:
         prompt, texts = CATALOGUE[qid]
         options = counts[tid][: len(texts)]
         total = sum(c.chosen for c in options)
         with st.container(border=True, key=f"tally_{tid}"):
             st.markdown(f"**{where}** · {prompt}")
             reveal = st.toggle("Reveal the right answer", key=f"tally_reveal_{tid}")
-            asked = live_question(qid, settings or current_settings()) if reveal else None
+            asked = live_question(qid, at or settings) if reveal else None
             for i, (text, count) in enumerate(zip(texts, options, strict=True)):
                 label = f"{text}: {count.chosen}"
                 if asked is not None:
@@ -134,5 +134,5 @@ def live_tally(code: str, key: str) -> None:
                            + ", ".join(f"{t}: {c.right}" for t, c in zip(texts, options,
                                                                        strict=True)))
             elif reveal:
-                st.caption("Checked at " + ("the step's settings." if settings else
+                st.caption("Checked at " + ("the step's settings." if at else
                                             "your sidebar's settings."))

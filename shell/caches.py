@@ -22,6 +22,7 @@ import inspect
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 
 import numpy as np
 import streamlit as st
@@ -31,7 +32,7 @@ from experiments.analysis import standardized
 from experiments.kernel_diagnostics import reference_gamma
 from shell import drawn, uploads
 from shell.admission import holds_turn
-from shell.state import CSV, DRAWN, Settings
+from shell.state import CSV, DRAWN, DataKey, Settings
 
 
 class BoundedStore:
@@ -88,15 +89,38 @@ class BoundedStore:
         return value
 
 
+@dataclass(frozen=True, eq=False)
+class Inputs:
+    """The inputs as the kernel sees them (standardised if asked) and their labels, with
+    the key they are made from.
+
+    A page gets them once (``shell.page.page_data``) and hands them to the cached
+    functions that compute from them: equal and hashed by :attr:`key` alone, so a cache
+    keyed by them never hashes the arrays, and results of an upload or a drawing stay in
+    its session (:func:`bounded_cache`).
+    """
+
+    key: DataKey
+    X: np.ndarray
+    y: np.ndarray | None
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Inputs) and other.key == self.key
+
+
 def bounded_cache(max_entries: int, *, ignore: tuple[str, ...] = ()):
     """Keep a function's results in a bounded store, each key computed once.
 
     The key is the call's arguments, like ``st.cache_data``'s: all of them but those whose
     names start with ``_`` (arrays derived from the hashed ones, passed along unhashed) and
-    those named in ``ignore`` (callbacks). Results computed from built-in data are shared by
-    every session on the server (at most ``max_entries``); when the argument named
-    ``settings`` (or ``_settings``, when the key is given otherwise) holds an upload, its
-    results stay in that session (:func:`results_store`).
+    those named in ``ignore`` (callbacks). :class:`Inputs` count by their key. Results
+    computed from built-in data are shared by every session on the server (at most
+    ``max_entries``); when an argument's data (an :class:`Inputs`, a
+    :class:`~shell.state.DataKey` or :class:`~shell.state.Settings`) is an upload or a
+    drawing, its results stay in that session (:func:`results_store`).
 
     The decorated function gains ``.cached(*args, **kwargs)``: the stored value, or None
     without computing, and ``.server_store``: the server-wide store (for tests).
@@ -114,8 +138,8 @@ def bounded_cache(max_entries: int, *, ignore: tuple[str, ...] = ()):
                 for name, value in bound.arguments.items()
                 if not name.startswith("_") and name not in ignore
             )
-            settings = bound.arguments.get("settings", bound.arguments.get("_settings"))
-            store = results_store(server, settings) if isinstance(settings, Settings) else server
+            data = next(filter(None, map(key_of, bound.arguments.values())), None)
+            store = results_store(server, data) if data is not None else server
             return store, key
 
         @functools.wraps(fn)
@@ -159,24 +183,32 @@ def _standardized_builtin(dataset: str, options: tuple[tuple[str, object], ...])
     return X
 
 
-def inputs(settings: Settings) -> np.ndarray:
+def inputs(settings: Settings | DataKey) -> np.ndarray:
     """X as the kernel sees it (standardised if asked)."""
-    if settings.dataset == CSV:
-        upload = uploads.session_upload(settings.dataset_options)
-        if settings.standardize and upload.standardized_X is None:
+    key = key_of(settings)
+    if key.dataset == CSV:
+        upload = uploads.session_upload(key.options)
+        if key.standardize and upload.standardized_X is None:
             X = standardized(upload.data.X)
             X.setflags(write=False)
             upload.standardized_X = X
-        return upload.standardized_X if settings.standardize else upload.data.X
-    if settings.dataset == DRAWN:
-        X = drawn.drawn_data(settings.dataset_options).X
-        if settings.standardize:
+        return upload.standardized_X if key.standardize else upload.data.X
+    if key.dataset == DRAWN:
+        X = drawn.drawn_data(key.options).X
+        if key.standardize:
             X = standardized(X)
             X.setflags(write=False)
         return X
-    if settings.standardize:
-        return _standardized_builtin(settings.dataset, settings.dataset_options)
-    return _load_builtin(settings.dataset, settings.dataset_options).X
+    if key.standardize:
+        return _standardized_builtin(key.dataset, key.options)
+    return _load_builtin(key.dataset, key.options).X
+
+
+def inputs_of(settings: Settings) -> Inputs:
+    """The inputs and labels of ``settings``' data, with their key (raises as
+    :func:`load_data` does)."""
+    return Inputs(settings.data_key, inputs(settings),
+                  load_data(settings.dataset, settings.dataset_options).y)
 
 
 # Per-session twin of a server-wide store, for results computed from an upload: the
@@ -184,17 +216,26 @@ def inputs(settings: Settings) -> np.ndarray:
 SESSION_RESULTS_MAX = 4
 
 
-def results_store(server: BoundedStore, settings: Settings) -> BoundedStore:
-    """Where results computed from ``settings``' data are kept.
+def key_of(value: object) -> DataKey | None:
+    """The data key an argument of a cached function carries, if any."""
+    if isinstance(value, Inputs):
+        return value.key
+    if isinstance(value, Settings):
+        return value.data_key
+    return value if isinstance(value, DataKey) else None
+
+
+def results_store(server: BoundedStore, data: DataKey) -> BoundedStore:
+    """Where results computed from the data ``data`` names are kept.
 
     Built-in data: ``server``, shared by every session. An upload: a small store owned by
     the session's upload (``shell.uploads.SessionUpload.results``), so that fitted models
     and projections holding its rows leave the server with the session (or with the
     upload, when a new file replaces it).
     """
-    if settings.dataset == CSV:
-        held = uploads.session_upload(settings.dataset_options).results
-    elif settings.dataset == DRAWN:  # drawn points: the session's, like an upload
+    if data.dataset == CSV:
+        held = uploads.session_upload(data.options).results
+    elif data.dataset == DRAWN:  # drawn points: the session's, like an upload
         held = drawn.session_results()
     else:
         return server
@@ -207,21 +248,18 @@ def results_store(server: BoundedStore, settings: Settings) -> BoundedStore:
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def _reference_gamma(dataset: str, options: tuple, standardize: bool, kernel: str) -> float | None:
-    X = inputs(Settings(dataset=dataset, dataset_options=options, standardize=standardize))
-    return reference_gamma(X, kernel)
+def _reference_gamma(data: DataKey, kernel: str) -> float | None:
+    return reference_gamma(inputs(data), kernel)
 
 
-def reference_gamma_for(
-    dataset: str, options: dict | tuple, standardize: bool, kernel: str
-) -> float | None:
-    """:func:`experiments.kernel_diagnostics.reference_gamma` of a dataset as the kernel sees it.
+def reference_gamma_for(data: DataKey, kernel: str) -> float | None:
+    """:func:`experiments.kernel_diagnostics.reference_gamma` of ``data`` as the kernel sees
+    them.
 
     None when the data cannot be loaded (no upload yet, USPS unavailable: the page says
     why) or the kernel has no γ.
     """
-    options = tuple(sorted(dict(options).items()))
     try:
-        return _reference_gamma(dataset, options, bool(standardize), kernel)
+        return _reference_gamma(data, kernel)
     except (ValueError, OSError, datasets.UspsUnavailableError):
         return None

@@ -1,9 +1,10 @@
 """What every lesson page does first: load the sidebar's data, or say clearly why not.
 
-Pages call :func:`page_data` instead of repeating the error handling; a page that
-needs points in the plane calls :func:`require_2d`, which explains why and offers
-2-D datasets with one click instead of failing; the page's kernel computations run
-inside :func:`kernel_errors`, which turns kpca_core's refusal into a message.
+Pages call :func:`page_data` once, for the data and the kernel's inputs, instead of
+repeating the error handling; a page that needs points in the plane calls
+:func:`require_2d`, which explains why and offers 2-D datasets with one click instead of
+failing; the page's kernel computations run inside :func:`kernel_errors`, which turns
+kpca_core's refusal into a message.
 """
 
 from __future__ import annotations
@@ -11,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
+from typing import NamedTuple
 
 import streamlit as st
 
 import datasets
-from shell.caches import load_data
+from shell.caches import Inputs, inputs_of, load_data
 from shell.sidebar import apply_settings, current_settings
 from shell.state import Settings, default_settings, with_suggested_kernel
 from shell.uploads import NoUploadError
@@ -24,10 +26,21 @@ from shell.uploads import NoUploadError
 PLANE_DATASETS = ("circles", "moons", "scholkopf_toy", "parabola", "four_classes")
 
 
-def page_data(settings: Settings) -> datasets.Dataset:
-    """The current dataset; on a problem, a message saying what to do and ``st.stop()``."""
+class PageData(NamedTuple):
+    """The sidebar's data as a page uses them: ``data`` as loaded (what it draws: the raw
+    inputs, labels, names) and ``inputs`` as the kernel sees them, with their key (what its
+    cached computations take)."""
+
+    data: datasets.Dataset
+    inputs: Inputs
+
+
+def page_data(settings: Settings) -> PageData:
+    """The current data, once per run (``data, inputs = page_data(settings)``); on a
+    problem, a message saying what to do and ``st.stop()``."""
     try:
-        return load_data(settings.dataset, settings.dataset_options)
+        return PageData(load_data(settings.dataset, settings.dataset_options),
+                        inputs_of(settings))
     except datasets.UspsUnavailableError as error:
         st.error(f"{error}\n\nPick another dataset in the sidebar; everything else still works.")
     except NoUploadError as error:

@@ -120,6 +120,11 @@ def _use_suggested_kernel() -> None:
     apply_settings(state.with_suggested_kernel(current_settings()))
 
 
+def _data_key(dataset: str, options: dict, standardize: bool) -> state.DataKey:
+    """The data key of the controls' values, before the settings are built from them."""
+    return state.DataKey(dataset, tuple(sorted(options.items())), bool(standardize))
+
+
 def _data_identity(dataset: str, options: dict, standardize: bool) -> tuple:
     """What γ's scale depends on: the dataset (an upload: its bytes) and standardisation.
 
@@ -139,12 +144,14 @@ def _follow_data(previous: tuple, current: tuple, dataset: str, options: dict,
     ss = st.session_state
     old = float(ss[K_PARAM["gamma"]])
     standardize = current[2]
-    new_reference = compute.reference_gamma_for(dataset, options, standardize, kernel)
+    new_reference = compute.reference_gamma_for(_data_key(dataset, options, standardize),
+                                                kernel)
     if new_reference is None:
         return
     same_data = previous[:2] == current[:2]
     if same_data:
-        old_reference = compute.reference_gamma_for(dataset, options, previous[2], kernel)
+        old_reference = compute.reference_gamma_for(
+            _data_key(dataset, options, previous[2]), kernel)
         if old_reference is None:
             return
         new = round_gamma(old * new_reference / old_reference)
@@ -366,7 +373,7 @@ def _gamma_control(dataset: str, options: dict, standardize: bool, kernel: str) 
         disabled=locks.locked("gamma"),
         help=GAMMA.help,
     )
-    reference = compute.reference_gamma_for(dataset, options, standardize, kernel)
+    reference = compute.reference_gamma_for(_data_key(dataset, options, standardize), kernel)
     if reference:
         st.caption(
             f"= {state.format_multiple(gamma / reference)} × "

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import datasets
 from datasets import drawn
@@ -61,6 +61,25 @@ _TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 MAX_NAMED_UNKNOWN = 5
 
 
+class DataKey(NamedTuple):
+    """What the inputs a kernel sees are made from: the dataset with all its options (an
+    upload's fingerprint, drawn points' code) and whether they are standardised."""
+
+    dataset: str
+    options: tuple[tuple[str, Any], ...]
+    standardize: bool
+
+
+class KernelKey(NamedTuple):
+    """The kernel and the parameters it uses (the others never split a cache)."""
+
+    kernel: str
+    params: tuple[tuple[str, Any], ...]
+
+    def kernel_params(self) -> dict[str, Any]:
+        return dict(self.params)
+
+
 @dataclass(frozen=True)
 class Settings:
     """Everything the pages need to know about the current data and kernel.
@@ -87,6 +106,16 @@ class Settings:
     def kernel_params(self) -> dict[str, Any]:
         """The parameters the chosen kernel actually uses (the others are ignored)."""
         return {name: getattr(self, name) for name in KERNELS[self.kernel].params}
+
+    @property
+    def data_key(self) -> DataKey:
+        """What a result computed from the inputs alone is keyed by."""
+        return DataKey(self.dataset, self.dataset_options, self.standardize)
+
+    @property
+    def kernel_key(self) -> KernelKey:
+        """What a result computed from the kernel is keyed by, beside the data's key."""
+        return KernelKey(self.kernel, tuple(self.kernel_params().items()))
 
 
 def params_text(settings: Settings) -> str:

@@ -100,8 +100,7 @@ def _rows(settings: Settings, data) -> np.ndarray:
 
 def reference(settings: Settings) -> float | None:
     """The kernel's reference γ for these data (the sidebar's "× median heuristic")."""
-    return reference_gamma_for(settings.dataset, settings.dataset_options,
-                               settings.standardize, settings.kernel)
+    return reference_gamma_for(settings.data_key, settings.kernel)
 
 
 def cached_sweep(settings: Settings, data, param: str) -> Sweep:

@@ -27,7 +27,7 @@ from shell.checks import show_check
 from shell.display import number_caption
 from shell.figures import plot_text
 from shell.memory import guard_memory
-from shell.state import Settings, format_gamma
+from shell.state import DataKey, KernelKey, Settings, params_text
 
 TEST_FRACTION = 0.3
 USPS_TEST_SIZE = 2007
@@ -75,13 +75,14 @@ def _check_split_sizes(n: int, n_classes: int, where: str) -> None:
     )
 
 
-def make_split(settings: Settings) -> TrainTestData:
-    """USPS: its published training/test split; any other dataset: a seeded stratified split.
+def make_split(data_key: DataKey) -> TrainTestData:
+    """USPS: its published training/test split; any other dataset: a seeded stratified split
+    of the raw inputs (the pipeline standardises them when asked).
 
     Raises ValueError with a message for the user (e.g. a class with a single point).
     """
-    options = settings.options
-    if settings.dataset == "usps":
+    options = dict(data_key.options)
+    if data_key.dataset == "usps":
         n, seed = int(options.get("n", 2000)), int(options.get("seed", 0))
         train = load_data("usps", (("n", n), ("seed", seed), ("split", "train")))
         test = load_data("usps", (("n", USPS_TEST_SIZE), ("seed", seed), ("split", "test")))
@@ -102,7 +103,7 @@ def make_split(settings: Settings) -> TrainTestData:
                 "X_train, y_train, X_test, y_test = train.X, train.y, test.X, test.y",
             ),
         )
-    data = load_data(settings.dataset, settings.dataset_options)
+    data = load_data(data_key.dataset, data_key.options)
     if data.y is None:
         raise ValueError("this dataset has no class labels. Pick a dataset with classes, or "
                          "upload a CSV and choose its label column in the sidebar.")
@@ -113,19 +114,19 @@ def make_split(settings: Settings) -> TrainTestData:
     _check_split_sizes(
         len(data.y), len(counts),
         "raise 'Number of points n' in the sidebar" if "n" in options
-        else "upload a file with more rows" if settings.dataset == "csv"
+        else "upload a file with more rows" if data_key.dataset == "csv"
         else "choose a dataset with more points",
     )
     seed = int(options.get("seed", 0))
     X_train, X_test, y_train, y_test = train_test_split(
         data.X, data.y, test_size=TEST_FRACTION, stratify=data.y, random_state=seed
     )
-    if settings.dataset == "csv":
+    if data_key.dataset == "csv":
         load = ("# X, y: the numeric columns and labels of your uploaded CSV",
                 "# (datasets.load_csv(open('your.csv', 'rb').read(), label_column=...))")
     else:
         load = ("import datasets",
-                f'data = datasets.load("{settings.dataset}"'
+                f'data = datasets.load("{data_key.dataset}"'
                 + (f", {_options_text(options)}" if options else "") + ")",
                 "X, y = data.X, data.y")
     return TrainTestData(
@@ -144,17 +145,18 @@ def make_split(settings: Settings) -> TrainTestData:
 # Each entry: the split, the fitted pipeline (n_train × features + n_train × k) and small
 # arrays; for 2,000 USPS digits about 8 MB.
 @bounded_cache(max_entries=6)
-def _experiment(settings: Settings, n_components: int, classifier: str, C: float):
-    split = make_split(settings)
+def _experiment(data_key: DataKey, kernel: KernelKey, n_components: int, classifier: str,
+                C: float):
+    split = make_split(data_key)
     n_train = len(split.y_train)
     # Kernel PCA's K and the eigensolver's copy: big fits take turns on the server.
     with queued(n_train, copies=2, what="this kernel PCA and its classifiers"):
         start = time.perf_counter()
         result = cls.run_experiment(
             split.X_train, split.y_train, split.X_test, split.y_test,
-            kernel=settings.kernel, kernel_params=settings.kernel_params(),
+            kernel=kernel.kernel, kernel_params=kernel.kernel_params(),
             n_components=n_components, classifier=classifier, C=C,
-            standardize=settings.standardize, curve_max=CURVE_MAX,
+            standardize=data_key.standardize, curve_max=CURVE_MAX,
         )
         return split, result, time.perf_counter() - start
 
@@ -178,25 +180,25 @@ def controls(n_train_hint: int, is_usps: bool) -> tuple[int, str, float]:
     return int(k), str(classifier), float(C)
 
 
-def n_train_of(settings: Settings) -> int:
-    """How many training points the split will have (before loading anything big)."""
+def n_train_of(settings: Settings, n_points: int) -> int:
+    """How many training points the split of ``n_points`` will have (USPS: its published
+    training set's subset, before loading anything big)."""
     if settings.dataset == "usps":
         return min(int(settings.options.get("n", 2000)), 7291)
-    data = load_data(settings.dataset, settings.dataset_options)
-    return len(data.X) - int(np.ceil(TEST_FRACTION * len(data.X)))
+    return n_points - int(np.ceil(TEST_FRACTION * n_points))
 
 
-def run(settings: Settings, k: int, classifier: str, C: float):
-    """The cached experiment; a clear message and stop on a problem."""
-    n_train = n_train_of(settings)
-    n_test = USPS_TEST_SIZE if settings.dataset == "usps" else len(
-        load_data(settings.dataset, settings.dataset_options).X) - n_train
+def run(settings: Settings, n_points: int, k: int, classifier: str, C: float):
+    """The cached experiment on the sidebar's ``n_points``; a clear message and stop on a
+    problem."""
+    n_train = n_train_of(settings, n_points)
+    n_test = USPS_TEST_SIZE if settings.dataset == "usps" else n_points - n_train
     # K and the eigensolver's working copy, then the test kernel against the training set.
     guard_memory(n_train, copies=2)
     guard_memory(n_test, n_train, what="the test kernel K_t")
     try:
         with st.spinner("Fitting kernel PCA and the classifiers…"):
-            return _experiment(settings, k, classifier, C)
+            return _experiment(settings.data_key, settings.kernel_key, k, classifier, C)
     except ValueError as error:
         st.error(f"This cannot be classified with these settings: {error}")
         st.stop()
@@ -208,10 +210,7 @@ def pct(error: float) -> str:
 
 
 def kernel_label(settings: Settings) -> str:
-    params = ", ".join(
-        f"{'γ' if n == 'gamma' else 'c₀' if n == 'coef0' else n} = "
-        + (format_gamma(v) if n == "gamma" else f"{v:g}")
-        for n, v in settings.kernel_params().items())
+    params = params_text(settings)
     return f"{settings.kernel}" + (f", {params}" if params else "")
 
 

@@ -20,79 +20,75 @@ from experiments.gamma_guidance import Guidance, Search
 from experiments.kernel_diagnostics import GAMMA_KERNELS
 from shell import costs
 from shell.admission import queued
-from shell.caches import bounded_cache, inputs, load_data
+from shell.caches import Inputs, bounded_cache
 from shell.memory import guard_memory
 from shell.sidebar import apply_kernel_params
-from shell.state import Settings, format_gamma
+from shell.state import KernelKey, Settings, format_gamma
 
 PENDING = "Trying other values of γ on these data…"
 
 
-def search_key(settings: Settings) -> tuple:
-    """What the search depends on: everything but γ (one search serves every γ)."""
-    params = {k: v for k, v in settings.kernel_params().items() if k != "gamma"}
-    return (settings.dataset, settings.dataset_options, settings.standardize,
-            settings.kernel, tuple(sorted(params.items())))
+def _without_gamma(kernel: KernelKey) -> KernelKey:
+    """What the search depends on besides the data: everything but γ (one search serves
+    every γ)."""
+    return KernelKey(kernel.kernel, tuple((k, v) for k, v in kernel.params if k != "gamma"))
 
 
 # An entry is small: the sample's row numbers, linear PCA's plane on it (≤ 600 × 2) and
 # about a dozen trials of a few numbers each.
 @bounded_cache(max_entries=32)
-def _search(key: tuple, _settings: Settings) -> Search | None:
-    data = load_data(_settings.dataset, _settings.dataset_options)
-    X = inputs(_settings)
+def _search(inputs: Inputs, kernel: KernelKey, _params: dict) -> Search | None:
+    X = inputs.X
     size = min(len(X), gamma_guidance.SAMPLE_SIZE)
     # K and K̃ of the sample (K̃ overwrites K) plus the eigensolver's working copy.
     guard_memory(size, copies=2, what="the γ search's kernel matrix")
     with queued(size, copies=2, what="the γ search"):
-        return gamma_guidance.search(X, data.y, kernel=_settings.kernel,
-                                     kernel_params=_settings.kernel_params())
+        return gamma_guidance.search(X, inputs.y, kernel=kernel.kernel, kernel_params=_params)
 
 
-def search(settings: Settings) -> Search | None:
+def search(inputs: Inputs, kernel: KernelKey) -> Search | None:
     """The cached search for these data and kernel (None for kernels without γ)."""
-    if settings.kernel not in GAMMA_KERNELS:
+    if kernel.kernel not in GAMMA_KERNELS:
         return None
-    return _search(search_key(settings), _settings=settings)
+    return _search(inputs, _without_gamma(kernel), _params=kernel.kernel_params())
 
 
-def is_cached(settings: Settings) -> bool:
-    return (settings.kernel not in GAMMA_KERNELS
-            or _search.cached(search_key(settings), _settings=settings) is not None)
+def is_cached(inputs: Inputs, kernel: KernelKey) -> bool:
+    return (kernel.kernel not in GAMMA_KERNELS
+            or _search.cached(inputs, _without_gamma(kernel), _params={}) is not None)
 
 
 @bounded_cache(max_entries=64)  # a handful of numbers and sentences an entry
-def guidance(settings: Settings, shown_score: float | None) -> Guidance | None:
-    """The verdict on the γ (and degree) of ``settings``: one more kernel PCA of the sample
+def guidance(inputs: Inputs, kernel: KernelKey, shown_score: float | None) -> Guidance | None:
+    """The verdict on the γ (and degree) of ``kernel``: one more kernel PCA of the sample
     at most. ``shown_score``: what the page shows for components 1–2 on all points."""
-    found = search(settings)
+    found = search(inputs, kernel)
     if found is None:
         return None
-    data = load_data(settings.dataset, settings.dataset_options)
-    X = inputs(settings)
     # The trial at the γ on screen (unless the search tried it): K and K̃ of the sample
     # and its leading pair, a turn like the search's. (Cached values are fetched above:
     # a turn never waits for another computation's key.)
     size = len(found.rows)
-    with queued(size, copies=2, estimate=costs.kernel_pca(size, X.shape[1], 2),
+    with queued(size, copies=2, estimate=costs.kernel_pca(size, inputs.X.shape[1], 2),
                 what="the verdict on this γ"):
-        return gamma_guidance.advise(found, X, data.y,
-                                     kernel_params=settings.kernel_params(),
+        return gamma_guidance.advise(found, inputs.X, inputs.y,
+                                     kernel_params=kernel.kernel_params(),
                                      shown_score=shown_score)
 
 
-def slot(settings: Settings):
+def slot(inputs: Inputs, settings: Settings):
     """The hint's place on the page, saying it is on its way when it is not cached."""
     place = st.empty()
-    if not is_cached(settings):
+    if not is_cached(inputs, settings.kernel_key):
         place.caption(PENDING)
     return place
 
 
-def fill(place, settings: Settings, shown_score: float | None, *, key: str) -> Guidance | None:
+def fill(place, inputs: Inputs, settings: Settings, shown_score: float | None, *,
+         key: str) -> Guidance | None:
     """Draw the verdict into ``place``: the hint with its one-click fix, or a line saying
     that nothing tried does clearly better (labelled data)."""
-    verdict = guidance(settings, shown_score)
+    verdict = guidance(inputs, settings.kernel_key, shown_score)
     with place.container():
         show(verdict, settings, key=key)
     return verdict

@@ -33,21 +33,16 @@ from lessons.component_maps.figures import (
 )
 from shell import exports, findings
 from shell.admission import queued
-from shell.caches import bounded_cache, inputs
+from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
 from shell.checks import show_check
 from shell.display import number_caption, touch_screen
 from shell.figures import class_label, plot_text
 from shell.memory import guard_memory
 from shell.sidebar import apply_settings
-from shell.state import Settings, default_options, format_gamma, params_text
+from shell.state import KernelKey, Settings, default_options, format_gamma, params_text
 
 CHECK_TOLERANCE = 1e-8  # relative to the largest |projection|
-
-
-def _key(settings: Settings, what: str, n_components: int) -> tuple:
-    return (what, settings.dataset, settings.dataset_options, settings.standardize,
-            settings.kernel, tuple(sorted(settings.kernel_params().items())), n_components)
 
 
 def _fig_settings(current: Settings, figure: dict, **extra) -> Settings:
@@ -79,34 +74,34 @@ def paper_presets(settings: Settings) -> None:
     )
 
 
-def maps(settings: Settings, n_points: int) -> ComponentMaps:
+def maps(inputs: Inputs, kernel: KernelKey) -> ComponentMaps:
     """The first ``MAPPED`` components over the plane (cached per data and kernel)."""
+    n_points = len(inputs.X)
     k = min(MAPPED, n_points - 1)
     side = min(grid_side(n_points), math.isqrt(MAX_CELLS // k))
     # K plus the eigensolver's copy, then the (grid + data) × n test kernel.
     guard_memory(n_points, copies=2)
     guard_memory(side * side + n_points, n_points,
                  what="the kernel between the grid points and the data")
-    return _maps(_key(settings, "maps", k), k, side, _settings=settings)
+    return _maps(inputs, kernel, k, side)
 
 
 # An entry: ≤ 8 maps of ≤ 200² float64 (2.6 MB) plus n × 8 projections.
 @bounded_cache(max_entries=8)
-def _maps(key: tuple, n_components: int, side: int, _settings: Settings) -> ComponentMaps:
-    X = inputs(_settings)
-    with queued(len(X), copies=2, what="these component maps"):
-        return component_maps(X, kernel=_settings.kernel,
-                              kernel_params=_settings.kernel_params(),
+def _maps(inputs: Inputs, kernel: KernelKey, n_components: int, side: int) -> ComponentMaps:
+    with queued(len(inputs.X), copies=2, what="these component maps"):
+        return component_maps(inputs.X, kernel=kernel.kernel,
+                              kernel_params=kernel.kernel_params(),
                               n_components=n_components, side=side)
 
 
 # An entry: three maps of ≤ 81² for each of the four degrees of Fig. 3 (≤ 0.7 MB).
 @bounded_cache(max_entries=4)
-def _degree_maps(key: tuple, side: int, _settings: Settings) -> list[ComponentMaps]:
-    X = inputs(_settings)
+def _degree_maps(inputs: Inputs, gamma: float, coef0: float, side: int) -> list[ComponentMaps]:
+    X = inputs.X
     with queued(len(X), copies=2, what="these component maps"):
-        return degree_maps(X, gamma=_settings.gamma, coef0=_settings.coef0,
-                           n_components=min(3, len(X) - 1), side=side)
+        return degree_maps(X, gamma=gamma, coef0=coef0, n_components=min(3, len(X) - 1),
+                           side=side)
 
 
 def _drawn(fit) -> int:
@@ -251,16 +246,15 @@ def map_downloads(result: ComponentMaps, data, settings: Settings) -> None:
     )
 
 
-def degree_grid(settings: Settings, data, n_points: int) -> None:
+def degree_grid(settings: Settings, data, inputs: Inputs) -> None:
     """Fig. 3: the first three components of (γ xᵀy + c₀)ᵈ for d = 1 … 4, one row per d."""
+    n_points = len(inputs.X)
     side = min(grid_side(n_points), math.isqrt(MAX_CELLS // 12))
     guard_memory(n_points, copies=2)
     guard_memory(side * side + n_points, n_points,
                  what="the kernel between the grid points and the data")
     gamma, coef0 = settings.gamma, settings.coef0
-    key = ("degrees", settings.dataset, settings.dataset_options, settings.standardize,
-           gamma, coef0)
-    results = _degree_maps(key, side, _settings=settings)
+    results = _degree_maps(inputs, gamma, coef0, side)
     panels = []
     for d, result in zip(FIG3_DEGREES, results, strict=True):
         fit = result.fit

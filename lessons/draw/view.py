@@ -18,11 +18,11 @@ from lessons.draw import editor
 from lessons.draw.experiment import points_csv, separation, separation_sentence
 from shell import exports, figures
 from shell.admission import queued
-from shell.caches import bounded_cache, inputs, load_data
+from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
 from shell.display import number_caption
-from shell.sidebar import apply_kernel_params, current_settings
-from shell.state import Settings
+from shell.sidebar import apply_kernel_params
+from shell.state import KernelKey, Settings
 
 PROJECTION_HEIGHT = 420  # px: about the editor's plane beside it
 # K and K̃ are sent again after every edit: one cell per point up to this many points, then
@@ -33,23 +33,22 @@ PRESET_TITLES = {"circles": "Circles", "moons": "Moons", "spiral": "Spiral"}
 
 # An entry: two ≤ 100² heatmaps, ≤ 300 × 20 projections and 300 eigenvalues (< 0.3 MB).
 @bounded_cache(max_entries=4)
-def analysis(settings: Settings) -> Analysis:
+def analysis(inputs: Inputs, kernel: KernelKey, n_components: int) -> Analysis:
     """The Explorer's analysis of the drawing, with heatmaps of at most HEATMAP_SIDE cells.
 
-    Kept in this session (``settings`` hold drawn points: ``shell.caches.results_store``).
+    Kept in this session (the inputs are drawn points: ``shell.caches.results_store``).
     At most ``drawn.MAX_POINTS`` points, but it takes its turn like every computation:
     many small ones add up (``shell.admission``).
     """
-    y = load_data(settings.dataset, settings.dataset_options).y
-    X = inputs(settings)
-    with queued(len(X), copies=2, what="kernel PCA of your drawing"):
-        return analyse(X, y, kernel=settings.kernel, kernel_params=settings.kernel_params(),
-                       n_components=settings.n_components, display_side=HEATMAP_SIDE)
+    with queued(len(inputs.X), copies=2, what="kernel PCA of your drawing"):
+        return analyse(inputs.X, inputs.y, kernel=kernel.kernel,
+                       kernel_params=kernel.kernel_params(), n_components=n_components,
+                       display_side=HEATMAP_SIDE)
 
 
-def _preset(name: str) -> None:
+def _preset(name: str, kernel: str) -> None:
     editor.replace_points(*drawn.preset(name))
-    if current_settings().kernel == "rbf":  # the shape's own γ (another kernel: kept)
+    if kernel == "rbf":  # the shape's own γ (another kernel: kept)
         apply_kernel_params(drawn.PRESET_GAMMA[name])
 
 
@@ -57,12 +56,13 @@ def _clear() -> None:
     editor.replace_points(np.empty((0, 2)), np.empty(0, dtype=np.int64))
 
 
-def starting_points() -> None:
-    """Presets and Clear: each replaces the drawing (the editor reloads it)."""
+def starting_points(kernel: str) -> None:
+    """Presets and Clear: each replaces the drawing (the editor reloads it); with the RBF
+    ``kernel`` a preset sets its own γ."""
     with st.container(horizontal=True, key="draw_presets"):
         for name in drawn.PRESETS:
             st.button(PRESET_TITLES[name], key=f"draw_preset_{name}", on_click=_preset,
-                      args=(name,), icon=":material/scatter_plot:",
+                      args=(name, kernel), icon=":material/scatter_plot:",
                       help=f"Start again from {drawn.PRESET_POINTS} points in this shape; "
                       f"with the RBF kernel, γ = {drawn.PRESET_GAMMA[name]:g}, where it "
                       "separates best.")

@@ -16,7 +16,6 @@ import streamlit as st
 from shell.charts import show_chart
 from shell.display import PAIR_COLUMN_REM, touch_screen
 from shell.exports import view_name
-from shell.sidebar import current_settings
 from shell.state import Settings
 from shell.state import params_text as state_params_text
 
@@ -93,7 +92,8 @@ def spread_sample(indices: list[int], limit: int) -> list[int]:
 
 
 def _data_key(settings: Settings) -> tuple:
-    return (settings.dataset, settings.dataset_options)
+    """Which points a selection is of: the data, standardised or not (the same rows)."""
+    return settings.data_key.dataset, settings.data_key.options
 
 
 def selection(settings: Settings) -> list[int]:
@@ -121,15 +121,15 @@ def touch_select_toggle() -> None:
                   "lasso is in the chart's toolbar) instead of scrolling the page.")
 
 
-def plot(fig, key: str, settings: Settings | None = None) -> None:
-    """Draw a chart; with ``settings`` it is selectable and its selection is shared.
+def plot(fig, key: str, settings: Settings, *, selectable: bool = False) -> None:
+    """Draw a chart of ``settings``' view; a ``selectable`` one shares its selection.
 
     Its PNG is named after the view, like the page's CSVs: ``circles-rbf-gamma5-kpca``.
     """
     on_select = None
-    if settings is not None and selecting():
+    if selectable and selecting():
         on_select = partial(_remember_selection, key, _data_key(settings))
-    name = f"{view_name(current_settings())}-{key.removeprefix('chart_')}"
+    name = f"{view_name(settings)}-{key.removeprefix('chart_')}"
     show_chart(fig, key=key, name=name, on_select=on_select)
 
 

@@ -38,8 +38,9 @@ from lessons.explorer.view_link import (
     write_to_link,
 )
 from shell import figures, findings
+from shell.caches import Inputs, bounded_cache
 from shell.display import number_caption
-from shell.state import Settings
+from shell.state import DataKey, KernelKey, Settings
 
 MAX_DIGITS_SHOWN = 60
 PROJECTION_HEIGHT = 400  # px: both projections and their controls fit a 1280 × 800 screen
@@ -134,7 +135,7 @@ def projections(result: Analysis, data, settings: Settings) -> None:
             height=PROJECTION_HEIGHT,
             noun=noun,
         )
-        plot(fig, key="chart_kpca", settings=settings if dims == 2 else None)
+        plot(fig, key="chart_kpca", settings=settings, selectable=dims == 2)
     with pca_col:
         linear = result.pca_projection[:, linear_columns]
         names = [f"PCA {c + 1}" if title_3d else f"PCA component {c + 1}" for c in linear_columns]
@@ -153,7 +154,7 @@ def projections(result: Analysis, data, settings: Settings) -> None:
             height=PROJECTION_HEIGHT,
             noun=noun,
         )
-        plot(fig, key="chart_pca", settings=settings if dims == 2 else None)
+        plot(fig, key="chart_pca", settings=settings, selectable=dims == 2)
     separability_caption(result, data, settings, columns, linear_columns)
     if n_linear < dims or linear_columns != columns:
         st.caption(
@@ -163,7 +164,7 @@ def projections(result: Analysis, data, settings: Settings) -> None:
     if dims == 2:
         touch_select_toggle()
     if highlight:
-        _selected_points(highlight, data)
+        _selected_points(highlight, data, settings)
     elif dims == 2 and selecting():
         st.caption("Drag a lasso or box around points to highlight them in every chart.")
     elif dims == 2:
@@ -171,10 +172,12 @@ def projections(result: Analysis, data, settings: Settings) -> None:
                    "a finger' to select points instead.")
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def _separability(_Z: np.ndarray, _y: np.ndarray | None, key: tuple) -> float | None:
-    # ``key`` identifies (what the coordinates depend on, columns, which projection); the
-    # arrays are not hashed.
+@bounded_cache(max_entries=64)  # one float an entry
+def _separability(data: DataKey, kernel: KernelKey | None, columns: tuple[int, ...],
+                  _Z: np.ndarray, _y: np.ndarray) -> float | None:
+    """The score of the coordinates ``_Z``: kernel PCA's ``columns`` for ``kernel``, or
+    linear PCA's (``kernel`` None: they depend on the data alone, so changing γ, the
+    commonest click, does not cross-validate the same coordinates again)."""
     return linear_separability(_Z, _y)
 
 
@@ -183,13 +186,10 @@ def separability_caption(result, data, settings, columns, linear_columns) -> Non
     if data.y is None or len(np.unique(data.y)) < 2:
         st.caption("No class labels: hover a point to see its row number.")
         return
-    kpca = _separability(result.projection[:, columns], data.y, (settings, tuple(columns), "k"))
-    # Linear PCA sees only the data: its score is keyed without the kernel, so changing
-    # γ (the commonest click) does not cross-validate the same coordinates again.
-    data_only = (settings.dataset, settings.dataset_options, settings.standardize)
-    linear = _separability(
-        result.pca_projection[:, linear_columns], data.y, (data_only, tuple(linear_columns), "p")
-    )
+    kpca = _separability(settings.data_key, settings.kernel_key, tuple(columns),
+                         result.projection[:, columns], data.y)
+    linear = _separability(settings.data_key, None, tuple(linear_columns),
+                           result.pca_projection[:, linear_columns], data.y)
     if kpca is None or linear is None:
         st.caption("A class has a single point: no cross-validated score.")
         return
@@ -201,9 +201,8 @@ def separability_caption(result, data, settings, columns, linear_columns) -> Non
         f"{100 * chance:.0f}%). "
     )
     first = columns[0]
-    alone = _separability(
-        result.projection[:, [first]], data.y, (settings, (first,), "k")
-    )
+    alone = _separability(settings.data_key, settings.kernel_key, (first,),
+                          result.projection[:, [first]], data.y)
     if alone is not None and alone >= 0.95 and alone - linear >= 0.1:
         text += f"Component {first + 1} alone already separates {100 * alone:.0f}%. "
     elif kpca + 0.05 < linear:
@@ -212,22 +211,23 @@ def separability_caption(result, data, settings, columns, linear_columns) -> Non
     number_caption(text + f"Score: {METHOD}, on the drawn coordinates.")
 
 
-def gamma_hint_slot(settings: Settings):
+def gamma_hint_slot(inputs: Inputs, settings: Settings):
     """Where the γ hint goes, under the projections (filled by :func:`gamma_hints`)."""
-    return gamma_hint.slot(settings)
+    return gamma_hint.slot(inputs, settings)
 
 
-def gamma_hints(place, result: Analysis, data, settings: Settings) -> None:
+def gamma_hints(place, result: Analysis, data, inputs: Inputs, settings: Settings) -> None:
     """Is γ right for these data? The evidence-based hint (``lessons.common.gamma_hint``),
     drawn into ``place`` once the rest of the page is drawn: a quick search of γ (cached per
     dataset and kernel) compared with the score shown for components 1–2."""
     shown = None
     if data.y is not None and len(np.unique(data.y)) >= 2:
-        shown = _separability(result.projection[:, [0, 1]], data.y, (settings, (0, 1), "k"))
-    gamma_hint.fill(place, settings, shown, key="hint_gamma")
+        shown = _separability(settings.data_key, settings.kernel_key, (0, 1),
+                              result.projection[:, [0, 1]], data.y)
+    gamma_hint.fill(place, inputs, settings, shown, key="hint_gamma")
 
 
-def _selected_points(indices: list[int], data) -> None:
+def _selected_points(indices: list[int], data, settings: Settings) -> None:
     cols = st.columns([4, 1])
     cols[0].markdown(f"**{len(indices)} point(s) selected:** highlighted in every chart.")
     cols[1].button("Clear selection", on_click=lambda: st.session_state.pop(SELECTION, None))
@@ -247,4 +247,4 @@ def _selected_points(indices: list[int], data) -> None:
         hover_labels=[f"point {i}, digit {data.target_names[data.y[i]]}" for i in shown],
         title=f"Selected digits ({what})",
     )
-    plot(fig, key="chart_selected_digits")
+    plot(fig, key="chart_selected_digits", settings=settings)

@@ -17,7 +17,7 @@ from kpca_core import KERNELS
 from lessons.common import kernel_figures
 from lessons.explorer.charts import SCATTERGL_ABOVE, params_text, plot, selection
 from shell import figures, findings
-from shell.caches import inputs, reference_gamma_for
+from shell.caches import reference_gamma_for
 from shell.display import number_caption
 from shell.state import Settings, format_gamma, format_multiple, with_suggested_kernel
 from shell.text import inert
@@ -33,7 +33,8 @@ def _class_names(data) -> list[str]:
     return [figures.class_name(data.target_names, int(c), data.y) for c in np.unique(data.y)]
 
 
-def input_space(data, settings: Settings) -> None:
+def input_space(data, X: np.ndarray, settings: Settings) -> None:
+    """The inputs as the kernel sees them (``X``: standardised if asked)."""
     if data.image_shape is not None:
         labels = np.unique(data.y)
         picks = [np.flatnonzero(data.y == c)[:SAMPLES_PER_DIGIT] for c in labels]
@@ -46,13 +47,12 @@ def input_space(data, settings: Settings) -> None:
             row_labels=[str(data.target_names[c]) for c in labels],
             title=f"Sample digits ({len(data.X):,} used, {data.X.shape[1]} pixels each)",
         )
-        plot(fig, key="chart_input_digits")
+        plot(fig, key="chart_input_digits", settings=settings)
         st.caption(
             "Each digit is a point in a 256-dimensional space, one axis per pixel; "
             "the kernel compares whole images."
         )
         return
-    X = inputs(settings)
     dims = min(3, X.shape[1])
     names = ([figures.plot_text(name) for name in data.feature_names[:dims]]
              or [f"x{i + 1}" for i in range(dims)])
@@ -69,7 +69,7 @@ def input_space(data, settings: Settings) -> None:
         highlight=selection(settings),
         webgl=len(X) > SCATTERGL_ABOVE,
     )
-    plot(fig, key="chart_input", settings=settings if dims == 2 else None)
+    plot(fig, key="chart_input", settings=settings, selectable=dims == 2)
     st.caption("Same colour = same class, in every chart on this page.")
 
 
@@ -86,9 +86,7 @@ def about_data(data, settings: Settings) -> None:
     st.latex(kernel.formula)
     note = getattr(kernel, "note", "")
     st.caption(f"{kernel.title} kernel{params_text(settings)}. {note}".strip())
-    reference = reference_gamma_for(
-        settings.dataset, settings.dataset_options, settings.standardize, settings.kernel
-    )
+    reference = reference_gamma_for(settings.data_key, settings.kernel)
     if reference and "gamma" in kernel.params:
         st.caption(
             f"Scale of these data for this kernel: {REFERENCE_NAMES[settings.kernel]} = "
@@ -137,7 +135,7 @@ def kernel_matrix(result: Analysis, data, settings: Settings, *, centered: bool)
         point_index=result.order,
         highlight=heatmap_positions(result, picked),
     )
-    plot(fig, key="chart_centered" if centered else "chart_kernel")
+    plot(fig, key="chart_centered" if centered else "chart_kernel", settings=settings)
     blocks = kernel_blocks(result, data)
     if centered:
         number_caption(
@@ -260,7 +258,7 @@ def spectrum(result: Analysis, settings: Settings) -> None:
         n_components=settings.n_components,
         negative=result.negative,
     )
-    plot(fig, key="chart_spectrum")
+    plot(fig, key="chart_spectrum", settings=settings)
     k = settings.n_components
     kept = 100 * float(np.sum(result.explained_ratio[:k]))
     linear = 100 * float(np.sum(result.pca_ratio[:k]))

@@ -34,13 +34,12 @@ from lessons.how_it_works.experiment import (
 )
 from shell import costs, figures
 from shell.admission import queued
-from shell.caches import inputs
+from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
 from shell.checks import show_check
 from shell.exports import view_name
-from shell.sidebar import current_settings
 from shell.source import show_source
-from shell.state import Settings
+from shell.state import KernelKey, Settings
 
 # The checks need K and K̃ in memory at once (plus the solver's copy): above this n they
 # run on a seeded sample, and the page says so.
@@ -50,10 +49,15 @@ HEATMAP_SIDE = 250
 
 
 
-def _png_name(key: str) -> str:
-    """A chart's PNG name: the view, the page, the chart (``circles-rbf-gamma5-how-it-works-
-    spectrum``), as the page's CSVs are named."""
-    return f"{view_name(current_settings(), 'how-it-works')}-{key.removeprefix('how_')}"
+def file_stem(settings: Settings) -> str:
+    """The start of every file the page saves: the view and the page
+    (``circles-rbf-gamma5-how-it-works``), as the page's CSVs are named."""
+    return view_name(settings, "how-it-works")
+
+
+def _png_name(stem: str, key: str) -> str:
+    """A chart's PNG name: the page's ``stem`` and the chart (``…-how-it-works-spectrum``)."""
+    return f"{stem}-{key.removeprefix('how_')}"
 
 
 def numbers_table(table: pd.DataFrame, number_format: str, *, key: str) -> None:
@@ -89,19 +93,19 @@ def steps_estimate(m: int, d: int, k: int) -> costs.Estimate:
             + costs.leading(m, k, sklearn_solver))
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def fitted_steps(settings: Settings) -> StepByStep:
-    """The step-by-step fit of the current settings (small results only; cached)."""
-    X = inputs(settings)
+@bounded_cache(max_entries=16)
+def fitted_steps(inputs: Inputs, kernel: KernelKey, n_components: int) -> StepByStep:
+    """The step-by-step fit of the page's data and kernel (small results only; cached)."""
+    X = inputs.X
     rows = sample_rows(len(X))
     m, d = len(rows), X.shape[1]
-    k = min(settings.n_components, m - 1)
+    k = min(n_components, m - 1)
     # A turn in the server's queue like the Explorer's fit (up to 96 MB at STEP_MAX_N).
     with queued(m, copies=STEP_COPIES, estimate=steps_estimate(m, d, k),
                 what="the step-by-step kernel PCA"):
         return step_by_step(
-            X[rows], kernel=settings.kernel, kernel_params=settings.kernel_params(),
-            n_components=settings.n_components,
+            X[rows], kernel=kernel.kernel, kernel_params=kernel.kernel_params(),
+            n_components=n_components,
         )
 
 
@@ -121,7 +125,7 @@ def _class_names(data) -> list[str]:
     return [figures.class_name(data.target_names, int(c), data.y) for c in np.unique(data.y)]
 
 
-def _heatmap(result: Analysis, data, *, centered: bool, key: str) -> None:
+def _heatmap(result: Analysis, data, *, centered: bool, key: str, stem: str) -> None:
     matrix = result.centered_display if centered else result.kernel_display
     # The Explorer's display (≤ 500² cells), averaged again over square blocks so this
     # page sends ≤ HEATMAP_SIDE² cells: a picture of the structure is all a step needs.
@@ -136,7 +140,7 @@ def _heatmap(result: Analysis, data, *, centered: bool, key: str) -> None:
             title=f"{name} ({matrix.shape[0]} × {matrix.shape[0]} cells{block})",
         ),
         key=key,
-        name=_png_name(key),
+        name=_png_name(stem, key),
     )
 
 
@@ -148,7 +152,7 @@ def step_kernel(result: Analysis, steps: StepByStep, data, settings: Settings) -
         f"finds them: an n × n matrix (here {result.n:,} × {result.n:,}). Nothing else about "
         "the inputs is used from now on."
     )
-    _heatmap(result, data, centered=False, key="how_kernel")
+    _heatmap(result, data, centered=False, key="how_kernel", stem=file_stem(settings))
     if steps.kernel_table is not None:
         st.caption("n ≤ 12: the numbers themselves (rows and columns in data order).")
         numbers_table(pd.DataFrame(steps.kernel_table), "%.4f", key="how_kernel_table")
@@ -161,7 +165,7 @@ def step_kernel(result: Analysis, steps: StepByStep, data, settings: Settings) -
     show_source(compute_kernel, label="Step 1 in kpca_core: compute_kernel")
 
 
-def step_centre(result: Analysis, steps: StepByStep, data) -> None:
+def step_centre(result: Analysis, steps: StepByStep, data, stem: str) -> None:
     st.latex(r"\tilde K = K - 1_n K - K 1_n + 1_n K 1_n,\qquad (1_n)_{ij} = \tfrac1n")
     st.latex(r"\Longleftrightarrow\quad \tilde K_{ij} = K_{ij} - \bar K_{\cdot j} - "
              r"\bar K_{i \cdot} + \bar K_{\cdot\cdot}")
@@ -171,7 +175,7 @@ def step_centre(result: Analysis, steps: StepByStep, data) -> None:
         "mean and each row's mean, add back the grand mean. Three O(n²) passes, no matrix "
         "product."
     )
-    _heatmap(result, data, centered=True, key="how_centered")
+    _heatmap(result, data, centered=True, key="how_centered", stem=stem)
     tol = 1e-9 * steps.n * steps.kernel_scale
     show_check(Check("largest |row sum| of K̃", steps.row_sum, tol))
     show_check(Check("largest |column sum| of K̃", steps.column_sum, tol))
@@ -182,7 +186,7 @@ def step_centre(result: Analysis, steps: StepByStep, data) -> None:
                 label="Step 2 in kpca_core: center_kernel (and the textbook form)")
 
 
-def step_eigen(result: Analysis, steps: StepByStep) -> None:
+def step_eigen(result: Analysis, steps: StepByStep, stem: str) -> None:
     st.latex(
         r"n\lambda\,\alpha = \tilde K \alpha \quad\Longleftrightarrow\quad "
         r"\tilde K v = \mu\, v,\qquad \mu = n\lambda,\ \ \lVert v\rVert = 1"
@@ -199,7 +203,7 @@ def step_eigen(result: Analysis, steps: StepByStep) -> None:
         fig.eigenvalue_bars(result.eigenvalues, result.n, steps.k,
                             title=f"Eigenvalues μ of K̃ (leading {shown}; hover for λ = μ/n)"),
         key="how_spectrum",
-        name=_png_name("how_spectrum"),
+        name=_png_name(stem, "how_spectrum"),
     )
     columns = {"μ (eigenvalue of K̃ = eigenvalues_)": steps.mu, "λ = μ/n (paper)": steps.mu / n}
     if steps.trace > 0:
@@ -272,7 +276,7 @@ def step_normalise(steps: StepByStep) -> None:
     show_source(scale_eigenvectors, label="Step 4 in kpca_core: scale_eigenvectors")
 
 
-def step_project(steps: StepByStep, data, n_total: int, rows: np.ndarray) -> None:
+def step_project(steps: StepByStep, data, n_total: int, rows: np.ndarray, stem: str) -> None:
     st.latex(
         r"y_k(x) = \langle V^k, \tilde\varphi(x)\rangle = \sum_i \alpha_i^k\, \tilde k(x_i, x)"
     )
@@ -294,7 +298,7 @@ def step_project(steps: StepByStep, data, n_total: int, rows: np.ndarray) -> Non
             title=f"Projections K̃α: {steps.n:,} training points and {len(new2)} new points (★)",
         ),
         key="how_projection",
-        name=_png_name("how_projection"),
+        name=_png_name(stem, "how_projection"),
     )
     st.caption(
         "The new points (★) are midpoints of random pairs of training points: not in the "

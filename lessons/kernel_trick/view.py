@@ -37,7 +37,7 @@ from experiments.separability import linear_separability
 from lessons.kernel_trick import figures as fig
 from shell import costs, exports, findings
 from shell.admission import queued, taking_turn
-from shell.caches import inputs, load_data
+from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
 from shell.checks import show_check
 from shell.memory import FLOAT_BYTES, matrix_bytes
@@ -85,11 +85,10 @@ def explicit_estimate(m: int, d: int, k: int = 2) -> costs.Estimate:
             + costs.leading(m, k) + costs.matrix_product(m, p, m) + costs.thin_svd(m, p))
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def cached_explicit_pca(settings: Settings) -> ExplicitPCA:
-    X = inputs(settings)
+@bounded_cache(max_entries=16)
+def cached_explicit_pca(inputs: Inputs, params: MapParams) -> ExplicitPCA:
+    X = inputs.X
     rows = explicit_rows(*X.shape)
-    params = map_params(settings)
     m, d = len(rows), X.shape[1]
     # A turn in the server's queue like every other page's n × n work (shell.admission):
     # up to 96 MB at 2,000 points, and seconds of SVD on high-dimensional data.
@@ -105,31 +104,29 @@ def taylor_estimate(m: int, d: int) -> costs.Estimate:
             + costs.matrix_product(m, TAYLOR_MAX_FEATURES, m) + costs.passes(m, 3 * 80))
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def cached_taylor(settings: Settings) -> TaylorConvergence:
-    X = inputs(settings)
+@bounded_cache(max_entries=16)
+def cached_taylor(inputs: Inputs, gamma: float) -> TaylorConvergence:
+    X = inputs.X
     rows = sample_rows(len(X), TAYLOR_MAX_N)
     # K, the running Gram matrix, the closed form's terms (m × m each) and one block of
     # at most TAYLOR_MAX_FEATURES coordinates: a few MB, a quick turn.
     m, d = len(rows), X.shape[1]
     with queued(m, copies=4 + TAYLOR_MAX_FEATURES / m, estimate=taylor_estimate(m, d),
                 what="the RBF kernel's series"):
-        return rbf_taylor_convergence(X[rows], gamma=settings.gamma,
+        return rbf_taylor_convergence(X[rows], gamma=gamma,
                                       max_features=TAYLOR_MAX_FEATURES)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def cached_lift_scores(
-    settings: Settings,
-) -> tuple[Plane | None, float | None, float | None, Plane | None]:
+@bounded_cache(max_entries=16)
+def lift_scores(inputs: Inputs) -> tuple[Plane | None, float | None, float | None,
+                                         Plane | None]:
     """The plane (in γ = 1 coordinates), the cross-validated scores lifted vs raw, and the
     plane of the full degree-2 lift (with x₁ and x₂: what c₀ > 0 adds).
 
     All are independent of γ (the lift only scales by γ, and the scores standardise),
     so they are keyed by the data alone: a γ change reuses them.
     """
-    X = inputs(settings)
-    y = load_data(settings.dataset, settings.dataset_options).y
+    X, y = inputs.X, inputs.y
     if y is None:
         return None, None, None, None
     lifted = quadratic_lift(X, gamma=1.0)
@@ -139,13 +136,6 @@ def cached_lift_scores(
     # centred at the origin (no x₁, x₂ terms).
     conic = separating_plane(np.column_stack([X, lifted]), y) if two else None
     return plane, linear_separability(lifted, y), linear_separability(X, y), conic
-
-
-def lift_scores(settings: Settings):
-    # Drop γ (and the kernel) from the key: the result does not depend on them.
-    key = Settings(dataset=settings.dataset, dataset_options=settings.dataset_options,
-                   standardize=settings.standardize)
-    return cached_lift_scores(key)
 
 
 def file_stem(settings: Settings, kernel: str = "poly", coef0: float | None = None) -> str:
@@ -194,9 +184,10 @@ def derivation(settings: Settings) -> None:
     )
 
 
-def map_check(settings: Settings, result: ExplicitPCA, n_total: int, d: int) -> None:
+def map_check(settings: Settings, X: np.ndarray, result: ExplicitPCA, n_total: int,
+              d: int) -> None:
+    """φ of the first points of ``X`` (the inputs as the kernel sees them), checked."""
     params = map_params(settings)
-    X = inputs(settings)
     rows = explicit_rows(*X.shape)
     preview = X[rows[:5]]
     features, exponents = poly_feature_map(preview, degree=2, gamma=params.gamma,
@@ -294,7 +285,8 @@ def variances_check(result: ExplicitPCA) -> Check:
                  tolerance(1e-8 * float(np.abs(result.pca_variances).max()), rounding))
 
 
-def rbf_series(settings: Settings, conv: TaylorConvergence, n_total: int, d: int) -> None:
+def rbf_series(settings: Settings, X: np.ndarray, conv: TaylorConvergence) -> None:
+    n_total, d = X.shape
     gamma = settings.gamma
     st.latex(
         r"e^{-\gamma\lVert x-y\rVert^2} = e^{-\gamma\lVert x\rVert^2}e^{-\gamma\lVert y\rVert^2}"
@@ -337,7 +329,8 @@ def rbf_series(settings: Settings, conv: TaylorConvergence, n_total: int, d: int
     if error > 1e-6:
         text += (
             f" The terms (2γxᵀy)ᵖ/p! only start to shrink once p exceeds 2γ|xᵀy| (up to "
-            f"{_largest_t(settings):.3g} here), so large γ or large inputs need many orders."
+            f"{_largest_t(X, settings.gamma):.3g} here), so large γ or large inputs need many "
+            "orders."
         )
     st.caption(text)
     st.success(
@@ -348,22 +341,23 @@ def rbf_series(settings: Settings, conv: TaylorConvergence, n_total: int, d: int
     )
 
 
-def _largest_t(settings: Settings) -> float:
-    X = inputs(settings)
+def _largest_t(X: np.ndarray, gamma: float) -> float:
     rows = sample_rows(len(X), TAYLOR_MAX_N)
     sq = np.einsum("ij,ij->i", X[rows], X[rows])
-    return 2.0 * settings.gamma * float(sq.max())
+    return 2.0 * gamma * float(sq.max())
 
 
-def lift(settings: Settings, data) -> None:
-    X = inputs(settings)
+def lift(settings: Settings, data, inputs: Inputs) -> None:
+    X = inputs.X
     gamma = settings.gamma
     st.latex(
         r"c_0 = 0:\quad \varphi(x) = \bigl(\gamma x_1^2,\ \sqrt2\,\gamma x_1 x_2,\ "
         r"\gamma x_2^2\bigr)"
     )
     Z = quadratic_lift(X, gamma=gamma)
-    plane, lifted_score, raw_score, conic = lift_scores(settings)
+    # Independent of γ (the lift only scales by γ, the scores standardise): keyed by the
+    # data alone, so a γ change reuses them.
+    plane, lifted_score, raw_score, conic = lift_scores(inputs)
     drawn = None
     if plane is not None:
         drawn = (plane.normal / gamma, plane.offset)  # w·z₁ + b = (w/γ)·(γz₁) + b

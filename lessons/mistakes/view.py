@@ -24,10 +24,10 @@ from lessons.mistakes.experiment import (
 )
 from shell import costs, findings
 from shell.admission import queued
-from shell.caches import inputs
+from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
 from shell.checks import show_check
-from shell.state import Settings
+from shell.state import KernelKey
 
 
 def sample_rows(n: int) -> np.ndarray:
@@ -52,15 +52,15 @@ def mistakes_estimate(m: int, d: int) -> costs.Estimate:
             + 2 * costs.all_eigenvalues(m) + 10 * costs.all_eigenvalues(corner))
 
 
-@st.cache_data(max_entries=12, show_spinner=False)
-def cached_mistakes(settings: Settings) -> tuple[Mistake, ...]:
-    X = inputs(settings)
+@bounded_cache(max_entries=12)
+def cached_mistakes(inputs: Inputs, kernel: KernelKey) -> tuple[Mistake, ...]:
+    X = inputs.X
     rows = sample_rows(len(X))
     # A turn in the server's queue like every other page's n × n work (shell.admission).
     with queued(len(rows), copies=MISTAKES_COPIES, estimate=mistakes_estimate(*X[rows].shape),
                 what="the seven mistakes"):
         return compare_mistakes(
-            X[rows], kernel=settings.kernel, kernel_params=settings.kernel_params(),
+            X[rows], kernel=kernel.kernel, kernel_params=kernel.kernel_params(),
             eig_max_n=EIG_MAX_N,
         )
 

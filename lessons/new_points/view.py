@@ -24,13 +24,13 @@ from lessons.new_points.experiment import (
 from lessons.new_points.figures import projection_with_heldout, terms_in_input_space
 from shell import exports
 from shell.admission import queued
-from shell.caches import bounded_cache, inputs, load_data
+from shell.caches import Inputs, bounded_cache, load_data
 from shell.charts import show_chart
 from shell.checks import show_check
 from shell.display import number_caption
 from shell.figures import class_label, digit_mosaic, plot_text
 from shell.memory import guard_memory
-from shell.state import Settings, params_text
+from shell.state import KernelKey, Settings, params_text
 from shell.text import inert
 
 TOP_TERMS = 10
@@ -53,26 +53,24 @@ class HeldOutFit:
     P_held: np.ndarray
 
 
-def split_and_fit(settings: Settings, data) -> HeldOutFit:
-    n = len(data.X)
+def split_and_fit(inputs: Inputs, kernel: KernelKey, n_components: int) -> HeldOutFit:
+    n = len(inputs.X)
     n_train = n - max(1, round(0.25 * n))
     guard_memory(n_train, copies=2)  # K for KernelPCA.fit, then K again for the statistics
-    key = (settings.dataset, settings.dataset_options, settings.standardize, settings.kernel,
-           tuple(sorted(settings.kernel_params().items())), settings.n_components)
-    return _split_and_fit(key, _settings=settings, _y=data.y, _n_train=n_train)
+    return _split_and_fit(inputs, kernel, n_components, _n_train=n_train)
 
 
 # An entry holds the training inputs, n × k projections and a fitted KernelPCA: ≤ 2 MB for
 # USPS-2000 (the model keeps X_fit_, 1,500 × 256).
 @bounded_cache(max_entries=8)
-def _split_and_fit(key: tuple, _settings: Settings, _y: np.ndarray | None,
+def _split_and_fit(inputs: Inputs, kernel: KernelKey, n_components: int,
                    _n_train: int) -> HeldOutFit:
-    X = inputs(_settings)
-    train, held = split_indices(len(X), _y)
+    X = inputs.X
+    train, held = split_indices(len(X), inputs.y)
     with queued(_n_train, copies=2, what="this kernel PCA"):
-        fit = fit_new_points(X[train], kernel=_settings.kernel,
-                             kernel_params=_settings.kernel_params(),
-                             n_components=_settings.n_components)
+        fit = fit_new_points(X[train], kernel=kernel.kernel,
+                             kernel_params=kernel.kernel_params(),
+                             n_components=n_components)
     return HeldOutFit(
         train=train, held=held, fit=fit,
         Z_held=fit.model.transform(X[held]),
@@ -178,13 +176,13 @@ def heldout_lesson(split: HeldOutFit) -> None:
 
 def _input_key(settings: Settings, j: int) -> str:
     """One widget key per data set: new data start from their own held-out point."""
-    data_id = repr((settings.dataset, settings.dataset_options, settings.standardize))
+    data_id = repr(settings.data_key)
     return f"np_x{j}_{hashlib.sha1(data_id.encode()).hexdigest()[:10]}"
 
 
-def typed_point(split: HeldOutFit, data, settings: Settings) -> np.ndarray:
-    """Number inputs, one per feature, starting at the first held-out point."""
-    X = inputs(settings)
+def typed_point(split: HeldOutFit, data, X: np.ndarray, settings: Settings) -> np.ndarray:
+    """Number inputs, one per feature of ``X`` (the inputs as the kernel sees them),
+    starting at the first held-out point."""
     names = list(data.feature_names) or [f"x{j + 1}" for j in range(X.shape[1])]
     start = X[split.held[0]]
     low, high = X.min(axis=0), X.max(axis=0)
@@ -207,9 +205,9 @@ def typed_point(split: HeldOutFit, data, settings: Settings) -> np.ndarray:
     return np.array(values, dtype=float)
 
 
-def picked_point(split: HeldOutFit, data, settings: Settings) -> tuple[np.ndarray, int]:
-    """Too many features to type: pick one of the held-out points (its inputs and row)."""
-    X = inputs(settings)
+def picked_point(split: HeldOutFit, X: np.ndarray) -> tuple[np.ndarray, int]:
+    """Too many features to type: pick one of the held-out points (its inputs in ``X``, as
+    the kernel sees them, and its row)."""
     row = st.selectbox("Held-out point", list(split.held), key="np_pick_row",
                        help="These data have too many features to type a point in.")
     return X[int(row)], int(row)
