@@ -5,6 +5,7 @@ import streamlit as st
 from kpca_core import center_test_kernel, project_new_points
 from lessons.new_points import view
 from shell.page import kernel_errors, page_data
+from shell.registry import new_points_training
 from shell.sidebar import current_settings, with_valid_components
 from shell.source import show_source
 
@@ -21,7 +22,7 @@ if len(data.X) < 8:
     st.warning("Use at least 8 points: a quarter of them is held out, and kernel PCA needs "
                "a few training points left.")
     st.stop()
-settings = with_valid_components(settings, len(data.X) - max(1, round(0.25 * len(data.X))))
+settings = with_valid_components(settings, new_points_training(len(data.X)))
 
 with kernel_errors(), st.spinner("Fitting kernel PCA on the training part…"):
     split = view.split_and_fit(inputs, settings.kernel_key, settings.n_components)

@@ -29,9 +29,9 @@ from experiments.feature_maps import (  # noqa: E402
 from lessons.how_it_works.experiment import step_by_step  # noqa: E402
 from lessons.mistakes.experiment import (  # noqa: E402
     EIG_MAX_N,
-    MISTAKES_MAX_N,
     compare_mistakes,
 )
+from shell.registry import MISTAKES_MAX_N  # noqa: E402
 
 KERNELS = {
     "rbf": {"gamma": 10.0},

@@ -3,8 +3,11 @@ page, the shared sidebar and the tests, so a page is added in one place.
 
 Each entry also states the facts the shell and the tests need about a lesson without
 importing it (the shell imports no lesson): the link parameters it owns, and the n × n
-work it does, as the memory guard and the server's queue see it. The tests hold every
-lesson to these facts (``tests/shell/test_memory_guard.py``, ``tests/shell/test_admission.py``).
+work it does, as the memory guard and the server's queue see it. A size that bounds that
+work is imported here where the layers allow (``experiments``, ``datasets``) and otherwise
+stated here once, for the lesson to import. The tests hold every lesson to these facts at
+sizes above its caps (``tests/shell/test_memory_guard.py``, ``tests/shell/test_admission.py``,
+``tests/shell/test_registry.py``).
 """
 
 from __future__ import annotations
@@ -12,6 +15,27 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from datasets.drawn import MAX_POINTS as DRAWN_MAX_POINTS
+from experiments.feature_maps import EXPLICIT_MAX_N
+
+# The sizes that bound lessons' n × n work, stated once (the lessons import them).
+MISTAKES_MAX_N = 300  # Common mistakes: each mistake costs its own eigendecomposition
+NEW_POINTS_HELD_OUT = 0.25  # New points: the share held out as new points
+TEST_FRACTION = 0.3  # Classification: the test split
+DENOISING_N_TRAIN = 1000  # De-noising: its training digits at the page's default
+
+
+def new_points_training(n: int) -> int:
+    """New points fits on the rest of the ``n`` points (KernelPCA.fit's n × n);
+    ``train_test_split`` rounds the held-out share up."""
+    return n - math.ceil(NEW_POINTS_HELD_OUT * n)
+
+
+def classification_training(n: int) -> int:
+    """Classification fits on the training split of ``n`` points (the test split's share
+    rounded up, as ``train_test_split`` does)."""
+    return n - math.ceil(TEST_FRACTION * n)
 
 
 @dataclass(frozen=True)
@@ -27,6 +51,9 @@ class KernelWork:
     copies : int
         n × n matrices it holds at once, as it tells ``queued(...)`` (at small n: the
         Explorer holds one fewer past its dense limit).
+    cap : int or None
+        The most points it works on, however many the data have (a sample); the tests
+        run the lesson above it.
 
     All of it takes its turn in the server-wide queue, capped samples too: many small
     computations add up (``shell.admission``), and ``tests/shell/test_admission.py`` fails
@@ -35,6 +62,7 @@ class KernelWork:
 
     side: Callable[[int], int] | int
     copies: int = 2
+    cap: int | None = None
 
     def side_for(self, n: int) -> int:
         return self.side if isinstance(self.side, int) else self.side(n)
@@ -126,9 +154,9 @@ LESSONS: tuple[Lesson, ...] = (
         "The feature map written out: a polynomial kernel as an explicit φ, circles lifted into "
         "3-D, and why the RBF kernel's φ has infinitely many coordinates.",
         section="How it works",
-        # A sample of at most EXPLICIT_MAX_N (2,000) points; φ(X) of high-dimensional
-        # inputs adds more (lessons/kernel_trick/view.py explicit_bytes).
-        work=KernelWork(lambda n: min(n, 2000), copies=3),
+        # A sample of at most EXPLICIT_MAX_N points; φ(X) of high-dimensional inputs adds
+        # more (lessons/kernel_trick/view.py explicit_bytes).
+        work=KernelWork(lambda n: min(n, EXPLICIT_MAX_N), copies=3, cap=EXPLICIT_MAX_N),
         question="lift_plane",
     ),
     Lesson(
@@ -138,7 +166,7 @@ LESSONS: tuple[Lesson, ...] = (
         "Seven errors, six of them found in published notes and code, each next to the right "
         "answer with a number for the damage it does (and when it does none).",
         section="How it works",
-        work=KernelWork(lambda n: min(n, 300), copies=4),  # a sample of ≤ MISTAKES_MAX_N
+        work=KernelWork(lambda n: min(n, MISTAKES_MAX_N), copies=4, cap=MISTAKES_MAX_N),
         question="forget_centring",
     ),
     Lesson(
@@ -158,7 +186,7 @@ LESSONS: tuple[Lesson, ...] = (
         "Fit on some points, place new ones: every coordinate is a sum of kernel terms "
         "centred with the training statistics.",
         section="Geometry",
-        work=KernelWork(lambda n: n - round(0.25 * n)),  # the training part
+        work=KernelWork(new_points_training),
     ),
     Lesson(
         "app_pages/draw.py",
@@ -167,7 +195,7 @@ LESSONS: tuple[Lesson, ...] = (
         "Click points of two or three classes onto a plane (or start from circles, moons, "
         "a spiral) and watch K, K̃, the spectrum and the projections follow every edit.",
         section="Geometry",
-        work=KernelWork(300),  # at most drawn.MAX_POINTS points
+        work=KernelWork(DRAWN_MAX_POINTS),  # its own points, at most this many
     ),
     Lesson(
         "app_pages/choosing_gamma.py",
@@ -186,9 +214,9 @@ LESSONS: tuple[Lesson, ...] = (
         "Clean noisy USPS digits with kernel PCA and a pre-image (learned, fixed point, "
         "Kwok–Tsang) against linear PCA, and Mika et al.'s (1999) result.",
         section="Applications",
-        # Its own default: 300 training digits; the fit keeps three n × (n − 1) arrays
-        # (eigenvectors, α, the training coordinates: lessons/denoising/caches.py).
-        work=KernelWork(300, copies=3),
+        # Its own training digits at their default; the fit keeps three n × (n − 1)
+        # arrays (eigenvectors, α, the training coordinates: lessons/denoising/caches.py).
+        work=KernelWork(DENOISING_N_TRAIN, copies=3),
     ),
     Lesson(
         "app_pages/classification.py",
@@ -197,7 +225,7 @@ LESSONS: tuple[Lesson, ...] = (
         "A linear classifier on kernel principal components beats it on raw pixels; the "
         "USPS table of Schölkopf, Smola & Müller (1998) reproduced.",
         section="Applications",
-        work=KernelWork(lambda n: n - math.ceil(0.3 * n)),  # the training split
+        work=KernelWork(classification_training),
     ),
     Lesson(
         "app_pages/scale.py",

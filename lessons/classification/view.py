@@ -27,9 +27,9 @@ from shell.checks import show_check
 from shell.display import number_caption
 from shell.figures import plot_text
 from shell.memory import guard_memory
+from shell.registry import TEST_FRACTION, classification_training
 from shell.state import DataKey, KernelKey, Settings, params_text
 
-TEST_FRACTION = 0.3
 USPS_TEST_SIZE = 2007
 CURVE_MAX = 256
 COMPONENT_CHOICES = (1, 2, 4, 8, 16, 32, 64, 128, 256)
@@ -185,7 +185,7 @@ def n_train_of(settings: Settings, n_points: int) -> int:
     training set's subset, before loading anything big)."""
     if settings.dataset == "usps":
         return min(int(settings.options.get("n", 2000)), 7291)
-    return n_points - int(np.ceil(TEST_FRACTION * n_points))
+    return classification_training(n_points)
 
 
 def run(settings: Settings, n_points: int, k: int, classifier: str, C: float):

@@ -27,9 +27,10 @@ from shell import costs
 from shell.admission import queued, taking_turn
 from shell.caches import bounded_cache
 from shell.memory import matrix_bytes
+from shell.registry import DENOISING_N_TRAIN
 
 STORE = Path(__file__).resolve().parent / "results" / "mika1999.json"
-DEFAULT_N_TRAIN = 1000
+DEFAULT_N_TRAIN = DENOISING_N_TRAIN  # stated in the registry (the memory guard's size)
 DEFAULT_TEST_PER_CLASS = 5
 # Where the lesson shows at default settings: PCA wins on clean digits, KPCA on noisy.
 DEFAULT_M = 128

@@ -53,9 +53,6 @@ from lessons.mistakes.formulas import (
     wrong_scale_unnormalised,
 )
 
-# Each mistake costs its own eigendecomposition (seven in all): above this many points a
-# fixed random sample is used, and the page says so.
-MISTAKES_MAX_N = 300
 # np.linalg.eig (a general non-symmetric solver) is several times slower than eigh.
 EIG_MAX_N = 200
 

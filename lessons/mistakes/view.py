@@ -16,7 +16,6 @@ from experiments.checks import format_value
 from lessons.mistakes import figures as fig
 from lessons.mistakes.experiment import (
     EIG_MAX_N,
-    MISTAKES_MAX_N,
     Damage,
     Mistake,
     compare_mistakes,
@@ -27,6 +26,7 @@ from shell.admission import queued
 from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
 from shell.checks import show_check
+from shell.registry import MISTAKES_MAX_N
 from shell.state import KernelKey
 
 

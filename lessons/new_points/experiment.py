@@ -24,8 +24,9 @@ from kpca_core import (
     compute_kernel,
     scale_eigenvectors,
 )
+from shell.registry import NEW_POINTS_HELD_OUT
 
-HELDOUT_FRACTION = 0.25
+HELDOUT_FRACTION = NEW_POINTS_HELD_OUT  # stated in the registry (its training side)
 
 
 def split_indices(

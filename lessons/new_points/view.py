@@ -30,6 +30,7 @@ from shell.checks import show_check
 from shell.display import number_caption
 from shell.figures import class_label, digit_mosaic, plot_text
 from shell.memory import guard_memory
+from shell.registry import new_points_training
 from shell.state import KernelKey, Settings, params_text
 from shell.text import inert
 
@@ -54,8 +55,7 @@ class HeldOutFit:
 
 
 def split_and_fit(inputs: Inputs, kernel: KernelKey, n_components: int) -> HeldOutFit:
-    n = len(inputs.X)
-    n_train = n - max(1, round(0.25 * n))
+    n_train = new_points_training(len(inputs.X))
     guard_memory(n_train, copies=2)  # K for KernelPCA.fit, then K again for the statistics
     return _split_and_fit(inputs, kernel, n_components, _n_train=n_train)
 

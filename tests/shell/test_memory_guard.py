@@ -19,8 +19,18 @@ from tests.support.apptest import open_app, usps_available
 
 BUDGET_MB = "0.5"
 N = 400
-# page → the n the guard refuses: the side of its n × n work for N points (the registry's).
-GUARDED = {lesson.url_path: lesson.work.side_for(N) for lesson in LESSONS if lesson.work}
+
+
+def points_for(work) -> int:
+    """The circles' n a page is opened with: above the work's cap when it has one, so that a
+    wrong cap in the registry makes the guard's refusal name another n."""
+    return N if work.cap is None else work.cap + 50
+
+
+# page → (the circles' n, the n the guard refuses: the registry's side of its work there).
+OPENED = {lesson.url_path: points_for(lesson.work) for lesson in LESSONS if lesson.work}
+GUARDED = {lesson.url_path: lesson.work.side_for(OPENED[lesson.url_path])
+           for lesson in LESSONS if lesson.work}
 # Charts a page may draw without any n × n work (a model of memory against n).
 NOT_COMPUTED = {"scale": ("scale_memory",)}
 
@@ -42,7 +52,8 @@ def test_each_page_shows_the_guards_refusal_instead_of_computing(page, monkeypat
 
         at = open_denoising(**{denoising_view.K_N: GUARDED[page]})
     else:
-        at = open_app(page, {"dataset": "circles", "n": N, "kernel": "rbf", "gamma": 5})
+        at = open_app(page, {"dataset": "circles", "n": OPENED[page], "kernel": "rbf",
+                             "gamma": 5})
     assert not at.exception, [e.value for e in at.exception]
     allowed = f"this server allows {memory.format_bytes(memory.budget_bytes())} per computation"
     refusals = [e.value for e in at.error if allowed in e.value]

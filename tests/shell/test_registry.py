@@ -1,0 +1,44 @@
+"""The registry's statement of each lesson's n × n work is the lesson's own: the sizes it
+works on, computed independently by the lesson's code, at sizes below and above its caps."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.model_selection import train_test_split
+
+from datasets.drawn import MAX_POINTS
+from lessons.denoising.caches import DenoisingSettings
+from lessons.kernel_trick.view import explicit_rows
+from lessons.mistakes.view import sample_rows as mistakes_rows
+from lessons.new_points.experiment import split_indices
+from shell.registry import LESSONS, TEST_FRACTION
+
+WORK = {lesson.url_path: lesson.work for lesson in LESSONS}
+SIZES = (3, 10, 11, 299, 300, 301, 1999, 2000, 2001, 5000)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_the_stated_sides_are_the_lessons_own(n):
+    assert WORK["kernel_trick"].side_for(n) == len(explicit_rows(n, 2))  # points in the plane
+    assert WORK["mistakes"].side_for(n) == len(mistakes_rows(n))
+    assert WORK["new_points"].side_for(n) == len(split_indices(n, None)[0])
+    train, _ = train_test_split(np.arange(n), test_size=TEST_FRACTION, random_state=0)
+    assert WORK["classification"].side_for(n) == len(train)
+    for page in ("explorer", "how_it_works", "component_maps", "choosing_gamma", "scale"):
+        assert WORK[page].side_for(n) == n
+
+
+def test_the_caps_are_where_the_sides_stop_growing():
+    for page, work in WORK.items():
+        if work is None or isinstance(work.side, int):
+            continue
+        if work.cap is None:
+            assert work.side_for(10_000) > work.side_for(5_000), page
+        else:
+            assert work.side_for(work.cap + 1) == work.side_for(10 * work.cap) == work.cap
+
+
+def test_the_fixed_sides_are_the_pages_own_sizes():
+    assert WORK["draw"].side_for(1) == MAX_POINTS
+    assert WORK["denoising"].side_for(1) == DenoisingSettings().n_train
