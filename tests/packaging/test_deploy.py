@@ -27,6 +27,7 @@ import numpy as np
 import pytest
 
 from datasets.usps import write_esl_gz
+from loadtest.browser import free_port
 from shell.registry import LESSONS
 from tests.packaging.tools import ROOT, clean_env, make_venv, pip_install
 from tests.support.browser import (
@@ -36,7 +37,6 @@ from tests.support.browser import (
     Server,
     active_page_title,
     assert_no_exception,
-    free_port,
     new_page,
     shot,
     wait_until_idle,

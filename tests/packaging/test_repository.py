@@ -93,14 +93,3 @@ def test_requirements_txt_is_the_dependency_file_community_cloud_reads():
     assert not any(dep.startswith(("streamlit", "plotly", "pandas"))
                    for dep in PYPROJECT["project"]["dependencies"])
 
-
-def test_readme_lists_every_page_and_every_script():
-    from shell.registry import LESSONS
-
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    using = readme[readme.index("## Using the app"):readme.index("### Why `app_pages/`")]
-    for lesson in LESSONS:
-        assert f"| {lesson.title} |" in using, lesson.title
-    scripts = readme[readme.index("## Reproducing the papers"):readme.index("## Licence")]
-    for script in sorted((ROOT / "benchmarks").glob("*.py")):
-        assert f"`{script.name}`" in scripts, script.name

@@ -1,9 +1,10 @@
 """`pip install .` gives the library and only the library.
 
 The wheel is built from a clean copy of the checkout, installed into a fresh virtual
-environment outside the repository, and used there as a reader of the README would:
-the README's example runs (fit, transform, agreement with scikit-learn), the version is
-the one the metadata reports, and none of the app's packages or of Streamlit came along.
+environment outside the repository, and used there as a reader of the README would: the
+examples of the README and docs/core.md run (fit, transform, agreement with
+scikit-learn), the version is the one the metadata reports, and none of the app's
+packages or of Streamlit came along.
 """
 
 from __future__ import annotations
@@ -19,14 +20,14 @@ from pathlib import Path
 import pytest
 
 import kpca_core
-from tests.packaging.test_readme_example import example_code
+from tests.packaging.test_readme_example import EXAMPLES, example_code, expected_output
 from tests.packaging.tools import ROOT, copy_checkout, make_venv, pip_install, run
 
 pytestmark = pytest.mark.slow
 
 LIBRARY_DEPENDENCIES = {"numpy", "scipy", "scikit-learn"}
-APP_MODULES = ("streamlit", "plotly", "pandas", "ui", "app_pages", "datasets", "experiments",
-               "benchmarks", "tests", "app")
+APP_MODULES = ("streamlit", "plotly", "pandas", "app_pages", "shell", "lessons", "classroom",
+               "datasets", "experiments", "benchmarks", "loadtest", "tests", "app")
 
 # Run inside the fresh venv, from a directory outside the repository.
 CHECK_INSTALLED = """
@@ -90,6 +91,7 @@ def test_the_wheel_works_in_a_fresh_venv_outside_the_repository(wheel, tmp_path)
     assert report["version"] == report["metadata_version"] == kpca_core.__version__
     assert report["found"] == [], f"installed beside the library: {report['found']}"
 
-    example = run([python, "-c", example_code()], cwd=outside)
-    assert "same as scikit-learn" in example.stdout
+    for name in EXAMPLES:
+        example = run([python, "-c", example_code(name)], cwd=outside)
+        assert expected_output(name) in example.stdout, name
     print(f"fresh venv + wheel + dependencies installed in {installed:.1f} s")

@@ -1,5 +1,6 @@
 """Helpers for the packaging and deployment tests: a clean copy of the checkout, fresh
-virtual environments outside the repository, and the README's code blocks."""
+virtual environments outside the repository, and the sections and code blocks of the
+README and the guides in docs/."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
+DOCS = ROOT / "docs"
 
 # Never part of a clean clone: virtual environments, caches, build outputs, artefacts.
 _NOT_IN_A_CLONE = shutil.ignore_patterns(
@@ -20,16 +22,17 @@ _NOT_IN_A_CLONE = shutil.ignore_patterns(
 )
 
 
-def readme_section(heading: str) -> str:
-    """The text of the README section whose ``##`` heading is ``heading``."""
-    text = README.read_text(encoding="utf-8")
+def markdown_section(path: Path, heading: str) -> str:
+    """The text of the section of Markdown file ``path`` whose ``##`` heading is
+    ``heading``, up to the next ``##`` heading (its ``###`` subsections included)."""
+    text = path.read_text(encoding="utf-8")
     match = re.search(rf"^## {re.escape(heading)}\n(.*?)(?=^## |\Z)", text, re.M | re.S)
-    assert match, f"README.md has no '## {heading}' section"
+    assert match, f"{path.relative_to(ROOT)} has no '## {heading}' section"
     return match.group(1)
 
 
 def code_blocks(section: str, language: str) -> list[str]:
-    """The fenced ```language blocks of a README section, in order."""
+    """The fenced ```language blocks of a Markdown section, in order."""
     return re.findall(rf"^```{language}\n(.*?)^```", section, re.M | re.S)
 
 
