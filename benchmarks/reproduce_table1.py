@@ -1,6 +1,6 @@
 """Reproduce Table 1 of Schölkopf, Smola & Müller (1998): linear SVMs on kernel PCA of USPS.
 
-Usage (from the repository root, with the USPS digits available, see the README)::
+Usage (from the repository root, with the USPS digits available, see docs/data.md)::
 
     python benchmarks/reproduce_table1.py                      # the whole table (7 × 7)
     python benchmarks/reproduce_table1.py --degrees 3 4 --components 32 2048

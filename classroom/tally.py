@@ -25,7 +25,7 @@ What it promises:
 lecturer's session. Behind several replicas (``deploy/haproxy.cfg``) each replica has its
 own store and the affinity cookie pins each *browser*, not each class, to a replica: a
 student pinned to another replica gets "no class with this code". Run a class on a single
-replica (README, "An active classroom").
+replica (docs/deploy.md, "A class on one replica").
 """
 
 from __future__ import annotations
