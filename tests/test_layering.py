@@ -231,3 +231,17 @@ def test_the_checks_can_fail():
     assert lesson_of("lessons.explorer.view") == "explorer" and lesson_of("shell.state") is None
     assert lesson_of("lessons.common.motion") is None and is_pure("classroom.tally")
     assert "classroom" in {m.split(".")[0] for m in imports_of(ROOT / "app.py")}
+
+
+def test_the_import_graph_script_reports_the_house_without_a_circle():
+    """``scripts/import_graph.py``, which anyone can run to measure the house, reads the
+    same tree: every package, and no circle."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "import_graph.py"), "shell"],
+                          capture_output=True, text=True, check=True, timeout=60)
+    rows = {line.split()[0]: line.split() for line in done.stdout.splitlines()[1:7]}
+    assert set(rows) == set(PACKAGES)
+    assert all(row[-1] == "-" for row in rows.values()), done.stdout
+    assert int(rows["shell"][1]) == sum(1 for m in MODULES if m.split(".")[0] == "shell")
