@@ -3,7 +3,7 @@ charts read out their numbers and cost few tab stops.
 
 Every page of the menu (``shell.registry``: home and each lesson) is opened in turn on one
 server, at small settings so the whole run stays short, and scanned once it has finished
-drawing. The page is tall (``tests.support.browser.VIEWPORT``) so that axe sees every
+drawing. The page is tall (``loadtest.browser.VIEWPORT``) so that axe sees every
 element on screen: it does not judge the contrast of text scrolled out of view.
 """
 
@@ -14,7 +14,7 @@ import pytest
 
 from shell.chart_text import number, plain
 from shell.registry import HOME, LESSONS
-from tests.support.browser import assert_no_exception, new_page, wait_until_idle
+from tests.support.browser import assert_no_exception, new_page, wait_for_layout, wait_until_idle
 
 axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright")
 
@@ -130,7 +130,6 @@ PHONE = {"width": 390, "height": 844}
 
 def test_on_a_phone_the_pickers_open_a_list_without_the_keyboard(server, browser):
     page = new_page(browser, viewport=PHONE, has_touch=True, is_mobile=True)
-    page.set_default_timeout(20_000)
     try:
         page.goto(f"{server.url}/explorer?{SMALL}")
         wait_until_idle(page)
@@ -143,7 +142,7 @@ def test_on_a_phone_the_pickers_open_a_list_without_the_keyboard(server, browser
             picker = sidebar.get_by_role("combobox", name=label, exact=True)
             # inputmode="none": focusing the field raises no soft keyboard.
             assert picker.get_attribute("inputmode") == "none", label
-        page.wait_for_timeout(600)  # the drawer slides in
+        wait_for_layout(page)  # the drawer has stopped sliding: the tap lands on the picker
         sidebar.get_by_role("combobox", name="Kernel", exact=True).tap()
         page.get_by_role("option", name="Polynomial", exact=True).tap()
         wait_until_idle(page)
