@@ -35,12 +35,12 @@ page = st.navigation(
     },
     position="top",
 )
+accessibility.apply_css()  # first, so that its rules are in the page before any widget
 classroom.start_run()  # a class code or questions=… in the link, before the sidebar shows them
 # The shared sidebar is drawn here, once per run, for whichever page runs below; the
 # classroom's box sits at its foot.
 settings = settings_sidebar(page.url_path, classroom.WING)
 apply_css()  # projector mode, when the sidebar's toggle is on
-accessibility.apply_css()
 accessibility.add_skip_link()  # the keyboard reaches the page menu before the sidebar
 findings.start_run(page.url_path)
 # A view opened from the guided tour shows the step's prompt above it, and the page's own

@@ -93,11 +93,14 @@ FAMILIES = (
 )
 
 
-def grid_datasets(quick: bool = False) -> dict[str, dict]:
-    """Dataset name → options of the views (defaults; USPS at n = 1,000 when available)."""
+def grid_datasets(quick: bool = False, only: tuple[str, ...] = ()) -> dict[str, dict]:
+    """Dataset name → options of the views (defaults; USPS at n = 1,000 when available):
+    every data set, the quick grid's three, or ``only`` these."""
     names = list(datasets.available())
     if quick:
         names = ["circles", "iris", "swiss_roll"]
+    if only:
+        names = list(only)
     chosen = {}
     for name in names:
         options = {"n": USPS_N} if name == "usps" else {}
@@ -178,16 +181,17 @@ def grid(
     gammas: tuple[float, ...] = GAMMAS,
     sample: int = gamma_guidance.SAMPLE_SIZE,
     jobs: int = 1,
+    only: tuple[str, ...] = (),
 ) -> dict:
     """Every view of the grid with its score and the hint (with and without labels).
 
-    ``quick`` (circles, iris, Swiss roll), ``families``, ``gammas`` and ``sample`` (the
-    guidance's sample size) make the smaller grids the tests run. ``jobs`` > 1 spreads
-    the data sets over that many processes (one BLAS thread each): the same views, the
-    same numbers, in about 1/jobs of the time on an idle machine.
+    ``quick`` (circles, iris, Swiss roll) or ``only`` (these data sets), ``families``,
+    ``gammas`` and ``sample`` (the guidance's sample size) make the smaller grids the tests
+    run. ``jobs`` > 1 spreads the data sets over that many processes (one BLAS thread
+    each): the same views, the same numbers, in about 1/jobs of the time on an idle machine.
     """
     cache = cache or ScoreCache(None)
-    chosen = list(grid_datasets(quick).items())
+    chosen = list(grid_datasets(quick, only).items())
     # The largest first, so the processes finish together.
     chosen.sort(key=lambda item: -len(datasets.load(item[0], **item[1]).X))
     tasks = [(name, options, families, gammas, sample, cache.values) for name, options in chosen]

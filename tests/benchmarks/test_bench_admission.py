@@ -10,27 +10,17 @@ the bystander's views against the flood's own requests in the same run.
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
 from shell.admission import AdmissionControl, server_budget_bytes
+from tests.support.benchmarks import load_script
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_admission.py"
 MB = 2**20
-
-
-def load_benchmark():
-    spec = importlib.util.spec_from_file_location("bench_admission", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.mark.slow
 def test_a_flood_of_small_requests_stays_within_budget_and_a_bystander_keeps_moving(tmp_path):
-    bench = load_benchmark()
+    bench = load_script("bench_admission")
     (run,) = bench.main(["flood", "--sessions", "8", "--workdir", str(tmp_path)])
     assert run["problems"] == []
     assert run["flood_s"]["n"] == 8  # every tab got its view
@@ -52,7 +42,7 @@ def test_students_uploading_tiny_row_files_at_once_are_refused_with_memory_bound
     # Issue 27: two 20 MB files of tiny rows took a server from 252 MB to 4.5 GB and were
     # refused only after 91 s. Memory is measured on the real server with psutil (the
     # harness's RssSampler); no absolute time is asserted on this shared machine.
-    bench = load_benchmark()
+    bench = load_script("bench_admission")
     (run,) = bench.main(["uploads", "--sessions", "4", "--workdir", str(tmp_path)])
     assert run["problems"] == []
     assert run["refused_naming_the_limit"] == [True] * 4  # each student read why

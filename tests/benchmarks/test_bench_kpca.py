@@ -1,23 +1,13 @@
-"""The benchmark must keep running as the core changes (no timing is asserted)."""
-
-import importlib.util
-from pathlib import Path
+"""benchmarks/bench_kpca.py keeps running as the core changes (no timing is asserted)."""
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_kpca.py"
-
-
-def load_benchmark():
-    spec = importlib.util.spec_from_file_location("bench_kpca", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from tests.support.benchmarks import load_script
 
 
 @pytest.mark.slow  # ~25 s: our fit, scikit-learn's and the floor at n = 300, twice over
 def test_benchmark_runs_and_reports_matching_projections(capsys):
-    bench = load_benchmark()
+    bench = load_script("bench_kpca")
     rows = bench.main(["--sizes", "300", "--components", "2", "12", "--data", "random", "toy",
                        "--repeats", "1"])
     assert [(r["data"], r["k"]) for r in rows] == [
@@ -32,7 +22,7 @@ def test_benchmark_runs_and_reports_matching_projections(capsys):
 
 @pytest.mark.slow  # ~20 s: a fresh Python process per contender and repeat
 def test_isolated_mode_times_each_contender_in_its_own_process(capsys):
-    bench = load_benchmark()
+    bench = load_script("bench_kpca")
     rows = bench.main(["--sizes", "300", "--components", "2", "--data", "toy",
                        "--repeats", "2", "--no-memory", "--isolate"])
     (row,) = rows
@@ -44,7 +34,7 @@ def test_isolated_mode_times_each_contender_in_its_own_process(capsys):
 def test_worker_prints_one_time_per_repeat(capsys):
     import json
 
-    bench = load_benchmark()
+    bench = load_script("bench_kpca")
     assert bench.main(["--worker", "ours", "toy", "200", "2", "3"]) == []
     times = json.loads(capsys.readouterr().out.strip())
     assert len(times) == 3 and all(t > 0 for t in times)

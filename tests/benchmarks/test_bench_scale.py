@@ -1,23 +1,13 @@
 """benchmarks/bench_scale.py keeps running and reports what it claims (no timing asserted)."""
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_scale.py"
-
-
-def load_benchmark():
-    spec = importlib.util.spec_from_file_location("bench_scale", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from tests.support.benchmarks import load_script
 
 
 def test_benchmark_prints_both_tables(capsys, monkeypatch):
     monkeypatch.delenv("KPCA_USPS_PATH", raising=False)  # the synthetic set alone
-    bench = load_benchmark()
+    bench = load_script("bench_scale")
     result = bench.main(["--scaling-sizes", "150", "300", "--approx-sizes", "400", "900",
                          "--landmarks", "20", "100", "400", "--features", "50", "500",
                          "--components", "3", "--exact-max-n", "400"])
@@ -37,7 +27,7 @@ def test_benchmark_prints_both_tables(capsys, monkeypatch):
 
 
 def test_manifold_is_seeded_and_256_dimensional():
-    bench = load_benchmark()
+    bench = load_script("bench_scale")
     X = bench.manifold(50)
     assert X.shape == (50, 256)
     np.testing.assert_array_equal(X, bench.manifold(50))

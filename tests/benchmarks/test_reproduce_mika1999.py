@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from lessons.denoising import experiment as dn
 from tests.support.apptest import needs_usps
+from tests.support.benchmarks import load_script
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "reproduce_mika1999.py"
-_spec = importlib.util.spec_from_file_location("reproduce_mika1999", SCRIPT)
-script = importlib.util.module_from_spec(_spec)
-sys.modules[_spec.name] = script  # its dataclasses look their module up there
-_spec.loader.exec_module(script)
+script = load_script("reproduce_mika1999")
 
 
 @needs_usps

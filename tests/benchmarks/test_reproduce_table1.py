@@ -2,38 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 
 import pytest
 
-import datasets
 from lessons.classification import paper_table as pt
-
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "reproduce_table1.py"
-
-
-def usps_available() -> bool:
-    try:
-        datasets.ensure_usps()
-    except datasets.UspsUnavailableError:
-        return False
-    return True
-
+from tests.support.apptest import usps_available
+from tests.support.benchmarks import load_script
 
 pytestmark = pytest.mark.skipif(not usps_available(), reason="USPS digits not available")
 
 
-def load_script():
-    spec = importlib.util.spec_from_file_location("reproduce_table1", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_tiny_table_runs_caches_and_reruns_from_the_cache(tmp_path, capsys):
-    script = load_script()
+    script = load_script("reproduce_table1")
     out, cache = tmp_path / "table1.json", tmp_path / "cache"
     args = ["--tiny", "--out", str(out), "--cache-dir", str(cache)]
     first = script.main(args)
@@ -59,7 +40,7 @@ def test_tiny_table_runs_caches_and_reruns_from_the_cache(tmp_path, capsys):
 
 
 def test_a_subset_of_cells_is_kept_and_completed_later(tmp_path):
-    script = load_script()
+    script = load_script("reproduce_table1")
     out, cache = tmp_path / "t.json", tmp_path / "cache"
     common = ["--n-fit", "120", "--n-train", "300", "--n-test", "150", "--c-grid", "1",
               "--c-select-k", "8", "--out", str(out), "--cache-dir", str(cache)]
@@ -101,7 +82,7 @@ def test_one_vs_one_is_its_own_experiment(tmp_path):
     from lessons.classification import experiment as cls
 
     assert isinstance(cls.make_classifier("linear_svm", multiclass="ovo"), OneVsOneClassifier)
-    script = load_script()
+    script = load_script("reproduce_table1")
     out, cache = tmp_path / "t.json", tmp_path / "cache"
     args = ["--tiny", "--out", str(out), "--cache-dir", str(cache)]
     ovr = script.main(args)

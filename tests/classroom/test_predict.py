@@ -1,6 +1,8 @@
 """Predict, then reveal (classroom/predict.py): the tour's views wait for an answer, the
-verdict follows the settings on screen, skip and questions-off show the view; lesson
-links lock controls (shell/locks.py); a wrong class code is refused."""
+verdict follows the settings on screen, skip and questions-off show the view, and a link's
+unknown questions= value warns; lesson links lock controls (shell/locks.py), and the
+lecturer's focused link (classroom/focused_link.py) opens locked with this run's settings;
+a wrong class code is refused."""
 
 from __future__ import annotations
 

@@ -7,11 +7,8 @@ independently of the guidance's own sample.
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
 from functools import cache
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,8 +18,8 @@ from experiments import gamma_guidance as gg
 from experiments.kpca_steps import fit_kpca
 from experiments.sampling import stratified_rows
 from experiments.separability import linear_separability
-
-GRID_SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "gamma_grid.py"
+from tests.support.apptest import usps_available
+from tests.support.benchmarks import load_script
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -32,14 +29,6 @@ def one_blas_thread():
 
     with threadpool_limits(limits=1, user_api="blas"):
         yield
-
-
-def usps_available() -> bool:
-    try:
-        datasets.load("usps", n=20)
-    except datasets.UspsUnavailableError:
-        return False
-    return True
 
 
 def data(name: str):
@@ -243,16 +232,8 @@ def test_unlabelled_search_tries_every_half_decade_without_a_classifier():
 # --------------------------------------------------------------------------- the grid
 
 
-def load_grid():
-    spec = importlib.util.spec_from_file_location("gamma_grid", GRID_SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_grid_counts_silent_and_hurtful_views():
-    grid = load_grid()
+    grid = load_script("gamma_grid")
     views = [
         {"dataset": "d", "family": "k", "gamma": g, "score": s, "error": None,
          "after": b, "unlabelled": []}
@@ -271,18 +252,32 @@ def test_the_grid_counts_silent_and_hurtful_views():
     assert counts["unlabelled"]["silent"] == 2 and counts["unlabelled"]["hurtful"] == 0
 
 
-def test_fast_grid_is_never_silent_when_poor_and_never_hurtful():
-    # Circles, iris and the Swiss roll × RBF, Laplacian, polynomial (c₀ = 1), sigmoid
-    # (c₀ = 0) × γ = 1e-4 … 1e4 by decades, guided from samples of 200 points (so the
-    # sampled path is the one tested); scores are the Explorer's own.
+def sampled_grid(only: tuple[str, ...] = ()) -> dict:
+    """The quick grid's data sets (or ``only`` these) × RBF, Laplacian, polynomial (c₀ = 1),
+    sigmoid (c₀ = 0) × γ = 1e-4 … 1e4 by decades, guided from samples of 200 points (so
+    the sampled path is the one tested); scores are the Explorer's own."""
     from threadpoolctl import threadpool_limits
 
-    grid = load_grid()
+    grid = load_script("gamma_grid")
     families = tuple(f for f in grid.FAMILIES
                      if f.name in ("rbf", "laplacian", "poly d=3 c0=1", "sigmoid c0=0"))
     with threadpool_limits(limits=1, user_api="blas"):
-        summary = grid.grid(True, None, log=lambda *a: None, families=families,
-                            gammas=tuple(10.0**e for e in range(-4, 5)), sample=200)
+        return grid.grid(True, None, log=lambda *a: None, families=families,
+                         gammas=tuple(10.0**e for e in range(-4, 5)), sample=200, only=only)
+
+
+def test_fast_grid_on_the_circles_is_never_silent_when_poor_and_never_hurtful():
+    summary = sampled_grid(only=("circles",))
+    after = summary["counts"]["after"]
+    assert after["views"] == 4 * 9 and after["poor"] >= 10
+    assert after["silent"] == 0, summary["cases"]["after"]
+    assert after["hurtful"] == 0, summary["cases"]["after"]
+    assert after["gain_min"] > 0  # on all points; the margin holds on the 200-point samples
+
+
+@pytest.mark.slow  # ~70 s on a quiet machine; the circles' grid above is the quick check
+def test_sampled_grid_is_never_silent_when_poor_and_never_hurtful():
+    summary = sampled_grid()  # circles, iris and the Swiss roll
     after = summary["counts"]["after"]
     assert after["views"] == 3 * 4 * 9 and after["poor"] >= 30
     assert after["silent"] == 0, summary["cases"]["after"]
@@ -294,7 +289,7 @@ def test_fast_grid_is_never_silent_when_poor_and_never_hurtful():
 def test_full_grid_is_never_silent_when_poor_and_never_hurtful():
     from threadpoolctl import threadpool_limits
 
-    grid = load_grid()
+    grid = load_script("gamma_grid")
     # The data sets in two processes (one BLAS thread each): the same views, about half
     # the time (the grid's figures are in benchmarks/results_store/gamma_grid.json).
     with threadpool_limits(limits=1, user_api="blas"):

@@ -14,15 +14,7 @@ from experiments import gamma_guidance as gg
 from experiments import kernel_diagnostics as kd
 from experiments.analysis import analyse
 from shell import state
-
-
-def usps_available() -> bool:
-    try:
-        datasets.load("usps", n=20)
-    except datasets.UspsUnavailableError:
-        return False
-    return True
-
+from tests.support.apptest import usps_available
 
 # --------------------------------------------------------------------------- pure pieces
 

@@ -1,11 +1,11 @@
 """'Reproduce in Python': the generated script stands alone and prints the page's numbers.
 
-Each script is executed here (in-process; tests/packaging/test_take_home_script.py runs
-downloaded files in an empty folder) with kpca_core and, with kpca_core made
+Each script is executed here (in-process; tests/lessons/explorer/test_take_home_script.py
+runs downloaded files in an empty folder) with kpca_core and, with kpca_core made
 unimportable, with scikit-learn alone. Its data must be the page's bit for bit, and
-what it prints must be the page's eigenvalues and projections (``ui.analysis.analyse``,
-what the Explorer draws and its CSV downloads hold) to the printed precision, with the
-page's signs: no alignment is allowed.
+what it prints must be the page's eigenvalues and projections
+(``experiments.analysis.analyse``, what the Explorer draws and its CSV downloads hold) to
+the printed precision, with the page's signs: no alignment is allowed.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ import datasets
 from experiments import analysis
 from experiments.reproduce import MAX_PACKED_CHARS, explorer_script
 from shell import state
+from tests.support.apptest import usps_available
 
 VIEWS = [
     ("circles", {"n": 150}, "rbf", {"gamma": 5.0}, 3, False),
@@ -44,12 +45,9 @@ ALLOWED_IMPORTS = {"numpy", "sklearn", "kpca_core", "base64", "io", "zlib", "gzi
 PRINTED_DIGITS = 6
 
 
-def needs_usps(dataset: str) -> None:
-    if dataset == "usps":
-        try:
-            datasets.load("usps", n=20)
-        except datasets.UspsUnavailableError:
-            pytest.skip("USPS digits not available")
+def skip_without_usps(dataset: str) -> None:
+    if dataset == "usps" and not usps_available():
+        pytest.skip("USPS digits not available")
 
 
 def view_script(view) -> tuple[str, datasets.Dataset, np.ndarray]:
@@ -124,7 +122,7 @@ def imported_modules(script: str) -> set[str]:
 @pytest.mark.parametrize("view", VIEWS, ids=[f"{v[0]}-{v[2]}" for v in VIEWS])
 def test_the_script_prints_the_pages_numbers(view, engine):
     dataset, _, kernel, params, k, _ = view
-    needs_usps(dataset)
+    skip_without_usps(dataset)
     script, data, X = view_script(view)
     result, out = run(script, engine)
 
@@ -159,7 +157,7 @@ def test_negative_eigenvalues_among_the_components_are_printed_as_the_page_shows
 
 
 def test_the_script_imports_nothing_of_the_app(tmp_path, monkeypatch):
-    usps = datasets.load("usps", n=300, split="test") if _usps_available() else None
+    usps = datasets.load("usps", n=300, split="test") if usps_available() else None
     scripts = [view_script(view)[0] for view in VIEWS if view[0] != "usps"]
     scripts.append(upload_script(b"a,b,kind\n0,1,x\n1,0,y\n1,1,x\n0,0,y\n2,2,x\n")[0])
     if usps is not None:
@@ -172,14 +170,6 @@ def test_the_script_imports_nothing_of_the_app(tmp_path, monkeypatch):
         modules = imported_modules(script)
         assert modules <= ALLOWED_IMPORTS, modules - ALLOWED_IMPORTS
         assert not re.search(r"\b(datasets|ui|experiments|shell|lessons)\.", script)
-
-
-def _usps_available() -> bool:
-    try:
-        datasets.load("usps", n=20)
-    except datasets.UspsUnavailableError:
-        return False
-    return True
 
 
 def upload_script(content: bytes, label: str | None = "kind", **view):
@@ -233,7 +223,7 @@ def write_esl_file(path, X: np.ndarray, y: np.ndarray) -> None:
 def test_usps_digits_too_many_to_carry_are_read_from_the_published_files(
     tmp_path, monkeypatch
 ):
-    if not _usps_available():
+    if not usps_available():
         pytest.skip("USPS digits not available")
     from datasets import usps
 
@@ -300,7 +290,7 @@ def test_the_scripts_are_tidy_python(tmp_path):
         (tmp_path / f"view_{i}.py").write_text(view_script(view)[0], encoding="utf-8")
     (tmp_path / "upload.py").write_text(upload_script(b"a,b\n1,2\n2,1\n3,3\n0,1\n",
                                                       label=None)[0])
-    if _usps_available():
+    if usps_available():
         (tmp_path / "usps_files.py").write_text(explorer_script(
             dataset="usps", options={"n": 2000, "split": "all", "seed": 0}, kernel="sigmoid",
             kernel_params={"gamma": 0.01, "coef0": 0.0}, n_components=2))

@@ -1,6 +1,5 @@
-"""experiments.analysis and shell.caches against kpca_core and scikit-learn.
-
-The numbers the Explorer shows.
+"""experiments.analysis (the numbers the Explorer shows) against kpca_core and
+scikit-learn, and shell.caches' bounded store.
 """
 
 import dataclasses

@@ -1,4 +1,4 @@
-"""Real browser: the three geometry lessons, reached from the sidebar and by cold deep link.
+"""Real browser: the three geometry lessons, reached from the page menu and by cold deep link.
 
 Each test changes a widget and checks what is drawn; screenshots go to tests/artifacts/.
 """
@@ -40,7 +40,7 @@ def checks_passed(page) -> list[str]:
     return page.get_by_text(re.compile(r"^Check · .* ✓$")).all_inner_texts()
 
 
-def test_geometry_pages_from_the_sidebar(server, page):
+def test_geometry_pages_from_the_menu(server, page):
     page.goto(f"{server.url}/?{SMALL}")
     wait_until_idle(page)
 

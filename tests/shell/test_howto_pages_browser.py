@@ -1,6 +1,6 @@
 """Real browser: the three lessons (how it works, the kernel trick, common mistakes).
 
-Each page is reached through the sidebar and by a cold deep link on a fresh server; the
+Each page is reached through the page menu and by a cold deep link on a fresh server; the
 kernel is changed in the sidebar and the page must follow. Screenshots go to
 tests/artifacts/ (lesson-*.png) for a person to look at.
 """
@@ -40,7 +40,7 @@ def checks_on_page(page) -> list[str]:
     return page.get_by_text("Check ·").all_inner_texts()
 
 
-def test_lessons_through_the_sidebar_follow_a_kernel_change(server, page):
+def test_lessons_through_the_menu_follow_a_kernel_change(server, page):
     page.goto(f"{server.url}/?{SMALL}")
     wait_until_idle(page)
 

@@ -2,20 +2,10 @@
 
 from __future__ import annotations
 
-import datasets
 from shell import state
 from tests.support.apptest import assert_clean, open_app
+from tests.support.lessons import N, small_query
 from tests.support.plotly_json import find_chart
-
-SMALL_N = 60
-
-
-def small_query(dataset: str, kernel: str, **extra) -> dict:
-    info = datasets.available()[dataset]
-    query = {"dataset": dataset, "kernel": kernel, **extra}
-    if any(opt.name == "n" for opt in info.options):
-        query["n"] = SMALL_N
-    return query
 
 
 def test_bad_link_warns_and_falls_back_to_defaults():
@@ -47,7 +37,7 @@ def test_settings_survive_moving_between_pages_and_kernels():
     at.selectbox(key="w_kernel").set_value("rbf").run()
     assert_clean(at)
     assert at.select_slider(key="w_gamma").value == 0.3
-    assert at.query_params["gamma"] == "0.3" and at.query_params["n"] == str(SMALL_N)
+    assert at.query_params["gamma"] == "0.3" and at.query_params["n"] == str(N)
 
 
 def test_a_link_to_an_upload_explains_itself():

@@ -9,7 +9,16 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.browser import HAS_CHROMIUM, TIMEOUT_MS, assert_no_exception
+from tests.support.browser import (
+    HAS_CHROMIUM,
+    assert_no_exception,
+    new_page,
+    next_frame,
+    wait_for_charts_at_width,
+    wait_for_layout,
+    wait_for_title,
+    wait_until_idle,
+)
 
 pytestmark = [
     pytest.mark.browser,
@@ -26,16 +35,12 @@ PHONE_AGENT = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebK
 
 
 def open_page(browser, url: str, viewport: dict, **context):
-    """A fresh context at ``viewport``, ``url`` loaded and every chart drawn."""
-    ctx = browser.new_context(viewport=viewport, **context)
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
+    """A fresh context at ``viewport``, ``url`` loaded, its run over and every chart drawn at
+    its final size."""
+    page = new_page(browser, viewport=viewport, **context)
     page.goto(url)
-    page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']")
-    page.wait_for_function(
-        "() => { const charts = [...document.querySelectorAll('.js-plotly-plot')];"
-        " return charts.length > 0 && charts.every(c => c._fullLayout); }")
-    page.wait_for_timeout(500)  # Plotly's relayout after the container's final width
+    wait_until_idle(page, min_charts=1)
+    wait_for_charts_at_width(page)
     assert_no_exception(page)
     return page
 
@@ -64,7 +69,8 @@ def test_input_space_and_projections_are_drawn_to_scale(server, browser, viewpor
     page.goto(f"{server.url}/component_maps")  # the input plane, eight panels
     page.wait_for_function("() => [...document.querySelectorAll('.js-plotly-plot')]"
                            ".some(c => c._fullLayout && c._fullLayout.yaxis8)")
-    page.wait_for_timeout(500)
+    wait_until_idle(page, min_charts=1)
+    wait_for_charts_at_width(page)
     (maps,) = [r for t, r in page.evaluate(_SCALES).items() if "components over the plane" in t]
     assert maps == pytest.approx([1.0] * 8, rel=0.03)
     page.context.close()
@@ -87,12 +93,16 @@ def test_on_a_phone_a_swipe_over_a_chart_scrolls_the_page(server, browser):
     laptop.context.close()
 
 
+# The script a change adds to close the drawer on a narrow screen (shell.display), each
+# with the change's number: "" before the first change.
+DRAWER_SCRIPT = """() => [...document.querySelectorAll('script')].map(s => s.textContent)
+  .filter(text => text.includes('close the sidebar if it is a drawer')).join()"""
+
+
 def test_on_a_phone_the_drawer_closes_after_a_change_and_shows_its_result(server, browser):
     # The sidebar is a drawer over 77 % of a phone's screen: after γ changes it closes,
     # and the chart under it shows the new γ. On a laptop the same change leaves the
     # sidebar open beside the charts.
-    from tests.support.browser import new_page, wait_for_title, wait_until_idle
-
     link = f"{server.url}/explorer?dataset=circles&n=200&kernel=rbf&gamma=5&seed=4"
     collapse = '[data-testid="stSidebarCollapseButton"] button'
     for viewport, phone in ((PHONE, True), (LAPTOP, False)):
@@ -105,15 +115,21 @@ def test_on_a_phone_the_drawer_closes_after_a_change_and_shows_its_result(server
             if phone:
                 page.locator('[data-testid="stExpandSidebarButton"]').tap()
                 page.wait_for_selector(f'{collapse}[aria-expanded="true"]')
-                page.wait_for_timeout(600)  # the drawer slides in
+                page.wait_for_function("() => document.querySelector("
+                                       "'[data-testid=stSidebar]').getBoundingClientRect().x >= 0")
+                wait_for_layout(page)  # the drawer has slid in and stopped
                 assert sidebar.bounding_box()["x"] >= 0
+            before = page.evaluate(DRAWER_SCRIPT)
             slider = sidebar.get_by_role("slider", name="γ (log scale)")
             slider.focus()
             page.keyboard.press("ArrowRight")  # 5 → 10
             wait_until_idle(page, min_charts=1)
             wait_for_title(page, "γ = 10")
             assert "gamma=10" in page.url
-            page.wait_for_timeout(600)  # the drawer slides out
+            # The change's script has run (it closes a drawer, and leaves a sidebar beside
+            # the page as it is), and the drawer has finished sliding.
+            page.wait_for_function(f"before => ({DRAWER_SCRIPT})() !== before", arg=before)
+            wait_for_layout(page)
             box = sidebar.bounding_box()
             if phone:
                 assert page.locator(collapse).count() == 0  # collapsed
@@ -130,6 +146,20 @@ def test_on_a_phone_the_drawer_closes_after_a_change_and_shows_its_result(server
 # The page's scroll position: Streamlit scrolls its main section, not the window.
 SCROLLED = """() => Math.max(window.scrollY, ...[...document.querySelectorAll('*')]
   .filter(e => e.scrollHeight > e.clientHeight + 10).map(e => e.scrollTop))"""
+# Resolves once the scroll position has held for this many animation frames in a row: a
+# swipe's scroll, and its fling after the finger lifts, are over.
+STILL_FRAMES = 10
+SCROLL_SETTLED = f"""(frames) => new Promise(resolve => {{
+  const position = {SCROLLED};
+  let last = position(), same = 0;
+  const tick = () => {{
+    const now = position();
+    same = now === last ? same + 1 : 0;
+    last = now;
+    if (same >= frames) resolve(now); else requestAnimationFrame(tick);
+  }};
+  requestAnimationFrame(tick);
+}})"""
 
 
 def swipe_up(page, x: float, y: float, distance: int = 250) -> None:
@@ -139,9 +169,9 @@ def swipe_up(page, x: float, y: float, distance: int = 250) -> None:
     for step in range(1, 11):
         cdp.send("Input.dispatchTouchEvent", {
             "type": "touchMove", "touchPoints": [{"x": x, "y": y - distance * step / 10}]})
-        page.wait_for_timeout(16)
+        next_frame(page)  # a finger moves once per frame
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-    page.wait_for_timeout(400)
+    page.evaluate(SCROLL_SETTLED, STILL_FRAMES)
 
 
 def test_on_a_phone_a_swipe_over_the_explorers_selectable_charts_scrolls(server, browser):

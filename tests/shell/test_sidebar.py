@@ -11,19 +11,10 @@ from kpca_core import KERNELS, center_kernel, compute_kernel, kernel_spectrum
 from shell import state
 from tests.lessons.explorer.sections import DATA_TAB, SPECTRUM_TAB, open_section
 from tests.support.apptest import CSV_DIR, assert_clean, needs_usps, open_app
+from tests.support.lessons import N, small_query
 from tests.support.markdown import as_read
 from tests.support.plotly_json import decode, find_chart, scatter_points
 from tests.support.plotly_json import title as plotly_title
-
-SMALL_N = 60
-
-
-def small_query(dataset: str, kernel: str, **extra) -> dict:
-    info = datasets.available()[dataset]
-    query = {"dataset": dataset, "kernel": kernel, **extra}
-    if any(opt.name == "n" for opt in info.options):
-        query["n"] = SMALL_N
-    return query
 
 
 def sidebar_notes(at: AppTest) -> str:
@@ -74,7 +65,7 @@ def test_switching_dataset_uses_its_own_options():
     assert at.query_params["dataset"] == "iris" and "n" not in at.query_params
     find_chart(at, "Input space: 150 points (first 3 of 4 features)")
     at.selectbox(key="w_dataset").set_value("circles").run()
-    assert at.query_params["n"] == str(SMALL_N)  # remembered from before
+    assert at.query_params["n"] == str(N)  # remembered from before
 
 
 def test_csv_upload_explores_the_file_and_a_bad_upload_keeps_it():

@@ -5,11 +5,11 @@ drives a real `streamlit run` server and Chromium, and reads the server's RSS)."
 
 from __future__ import annotations
 
-import importlib.util
 import threading
 
 import pytest
 
+from tests.support.benchmarks import load_script
 from tests.support.browser import HAS_CHROMIUM, ROOT
 
 MiB = 2**20
@@ -19,14 +19,6 @@ pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(not HAS_CHROMIUM, reason="needs /usr/bin/chromium"),
 ]
-
-
-def load_benchmark():
-    path = ROOT / "benchmarks" / "bench_upload_memory.py"
-    spec = importlib.util.spec_from_file_location("bench_upload_memory", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _in_own_thread(work):
@@ -50,8 +42,9 @@ def _in_own_thread(work):
 
 
 def test_the_server_gives_back_what_closed_upload_sessions_held():
-    result = _in_own_thread(lambda: load_benchmark().run(ROOT, cycles=3, ttl=3, env={},
-                                                         pages=[], quiet=5.0))
+    bench = load_script("bench_upload_memory")
+    result = _in_own_thread(lambda: bench.run(ROOT, cycles=3, ttl=3, env={}, pages=[],
+                                              quiet=5.0))
     before = result["before"]
     settled = [cycle[1] for cycle in result["cycles"]]
     held = result["cycles"][-1][2]

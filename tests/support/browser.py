@@ -1,6 +1,6 @@
 """The browser tests' helpers on top of the harness they share with the load tests
-(``loadtest/browser.py``: the server, Chromium, the waits): screenshots, chart titles,
-the menu.
+(``loadtest/browser.py``: the server, Chromium, the waits): the tests' own waits,
+screenshots, chart titles, the menu.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from loadtest.browser import (  # noqa: F401  (the harness, for the test modules
     CHROMIUM_ARGS,
     HAS_CHROMIUM,
     ROOT,
+    SERVER_QUIET_MS,
     TIMEOUT_MS,
     VIEWPORT,
     Server,
@@ -21,6 +22,40 @@ from loadtest.browser import (  # noqa: F401  (the harness, for the test modules
 
 EXCEPTION = '[data-testid="stException"]'
 CHART = ".js-plotly-plot"
+
+
+# Every chart drawn at the width of its place in the page: Streamlit hands a chart its
+# container's width and Plotly lays it out again when that changes (a scroll bar appears,
+# a column settles), so a chart measured before then shows the earlier width's scales.
+CHARTS_AT_WIDTH = """() => [...document.querySelectorAll('.js-plotly-plot')].every(c =>
+  c._fullLayout && Math.abs(c._fullLayout.width
+    - c.closest('[data-testid="stElementContainer"]').clientWidth) <= 1)"""
+# The server has sent nothing for this long, and the script is not running (after
+# wait_until_idle): no further run is under way, nor a page switch that one might start.
+QUIET = """(quietMs) => document.querySelector('[data-testid="stApp"]')
+  ?.dataset.testScriptState === "notRunning"
+  && performance.now() - window.__kpcaRuns.received >= quietMs"""
+
+
+def wait_for_charts_at_width(page) -> None:
+    """Wait until every chart is laid out at its container's width and nothing on the page
+    moves or resizes any more: the charts' final sizes."""
+    page.wait_for_function(CHARTS_AT_WIDTH)
+    wait_for_layout(page)
+
+
+def wait_until_quiet(page) -> None:
+    """Wait until the page is idle (``wait_until_idle``) and the server has then stayed
+    silent for ``SERVER_QUIET_MS``: what a click led to has all arrived (a page ``new_page``
+    opened, with the run tracker)."""
+    wait_until_idle(page)
+    page.wait_for_function(QUIET, arg=SERVER_QUIET_MS)
+
+
+def next_frame(page) -> None:
+    """Wait for the browser's next animation frame (one step of a gesture at the screen's
+    pace)."""
+    page.evaluate("() => new Promise(resolve => requestAnimationFrame(() => resolve()))")
 
 
 def shot(page, name: str) -> None:

@@ -1,16 +1,45 @@
-"""Read back the files an AppTest run offers with ``st.download_button``.
+"""Read back what an AppTest run offers to take home: the files of its
+``st.download_button``s, the numbered columns and class names those CSVs hold, and the
+names of its charts' PNG downloads.
 
-AppTest stores them in a media storage that lives only for one run; the ``downloads``
+AppTest stores the files in a media storage that lives only for one run; the ``downloads``
 fixture records every file as it is stored, keyed by the id in the button's URL.
 """
 
 from __future__ import annotations
 
 import io
+import json
 
+import numpy as np
 import pandas as pd
 import pytest
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+
+
+def download_labels(at) -> list[str]:
+    """The labels of the page's download buttons, in page order."""
+    return [b.proto.label for b in at.get("download_button")]
+
+
+def png_names(at) -> list[str]:
+    """The file name each chart's mode-bar button "Download plot as a png" gives, in page
+    order."""
+    return [json.loads(c.proto.config)["toImageButtonOptions"]["filename"]
+            for c in at.get("plotly_chart")]
+
+
+def numbered_columns(table: pd.DataFrame, prefix: str) -> np.ndarray:
+    """The columns ``prefix``\\ 1, ``prefix``\\ 2, … of a downloaded table as floats; they
+    must be numbered from 1 without a gap."""
+    names = [c for c in table.columns if c.startswith(prefix)]
+    assert names == [f"{prefix}{j + 1}" for j in range(len(names))], table.columns
+    return table[names].to_numpy(dtype=float)
+
+
+def class_names(data, rows) -> list[str]:
+    """The class column a download holds for ``rows`` of the data set ``data``."""
+    return [data.target_names[int(c)] for c in data.y[rows]]
 
 
 class Downloads:
@@ -20,8 +49,7 @@ class Downloads:
     def button(self, at, label: str) -> tuple[str, bytes]:
         """(file name, content) of the one download button labelled ``label``."""
         buttons = [b for b in at.get("download_button") if b.proto.label == label]
-        labels = [b.proto.label for b in at.get("download_button")]
-        assert len(buttons) == 1, f"expected one button {label!r}, got {labels}"
+        assert len(buttons) == 1, f"expected one button {label!r}, got {download_labels(at)}"
         file_id = buttons[0].proto.url.rsplit("/", 1)[-1].split(".")[0]
         return self.files[file_id]
 

@@ -1,11 +1,12 @@
-"""What the lesson pages' tests share: one setting per kernel, as a link for AppTest and
-as ``kernel_params`` for the experiments, the live checks read off a page, and
-projections compared up to each component's sign."""
+"""What the lesson pages' tests share: small links (one setting per kernel, or a data set's
+own), the same settings as ``kernel_params`` for the experiments, the live checks read off
+a page, and projections compared up to each component's sign."""
 
 from __future__ import annotations
 
 import numpy as np
 
+import datasets
 from shell import state
 
 N = 60  # points in the AppTests' data sets: small, so a page renders in about a second
@@ -33,6 +34,16 @@ KERNEL_PARAMS = {
 def query(kernel: str, dataset: str = "circles", **extra) -> dict:
     """The link to a lesson on ``N`` points of ``dataset`` with ``kernel``'s setting."""
     return {"dataset": dataset, "n": N, "kernel": kernel, **KERNEL_QUERIES[kernel], **extra}
+
+
+def small_query(dataset: str, kernel: str, **extra) -> dict:
+    """The link to ``dataset`` with ``kernel`` (and ``extra``), on ``N`` points where the
+    data set has a size to choose (iris and the digits' fixed sets do not)."""
+    info = datasets.available()[dataset]
+    query = {"dataset": dataset, "kernel": kernel, **extra}
+    if any(opt.name == "n" for opt in info.options):
+        query["n"] = N
+    return query
 
 
 def settings_of(q: dict) -> state.Settings:

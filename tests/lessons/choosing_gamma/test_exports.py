@@ -2,41 +2,18 @@
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
-import pandas as pd
 
 import datasets
 from experiments.sampling import stratified_rows
 from kpca_core import KernelPCA, center_kernel, compute_kernel, kernel_spectrum
 from lessons.choosing_gamma.experiment import SWEEP_MAX_N
 from tests.support.apptest import assert_clean, open_app
+from tests.support.downloads import class_names, numbered_columns, png_names
+from tests.support.lessons import N, assert_up_to_sign
 from tests.support.plotly_json import decode, find_chart
 
-N = 60
-
 CIRCLES = {"dataset": "circles", "n": N, "kernel": "rbf", "gamma": 5}
-
-
-def _signs(A: np.ndarray, B: np.ndarray) -> np.ndarray:
-    """A with each column's sign matched to B's (an eigenvector's sign is arbitrary)."""
-    return A * np.where((A * B).sum(axis=0) < 0, -1.0, 1.0)
-
-
-def _columns(table: pd.DataFrame, prefix: str) -> np.ndarray:
-    names = [c for c in table.columns if c.startswith(prefix)]
-    assert names == [f"{prefix}{j + 1}" for j in range(len(names))], table.columns
-    return table[names].to_numpy(dtype=float)
-
-
-def _png_names(at) -> list[str]:
-    return [json.loads(c.proto.config)["toImageButtonOptions"]["filename"]
-            for c in at.get("plotly_chart")]
-
-
-def _classes(data, rows) -> list[str]:
-    return [data.target_names[int(c)] for c in data.y[rows]]
 
 
 def test_choosing_gamma_projection_is_the_red_panel_and_the_spectra_the_lines(downloads):
@@ -54,8 +31,8 @@ def test_choosing_gamma_projection_is_the_red_panel_and_the_spectra_the_lines(do
     data = datasets.load("circles", n=N)
     rows = stratified_rows(N, data.y, SWEEP_MAX_N)
     assert table["point"].tolist() == rows.tolist()
-    assert table["class"].tolist() == _classes(data, rows)
-    Z = _columns(table, "kpca_")
+    assert table["class"].tolist() == class_names(data, rows)
+    Z = numbered_columns(table, "kpca_")
     assert Z.shape[1] == 2
     # The red panel's traces (one per class, points in row order within each class).
     axis = "x" if current == 0 else f"x{current + 1}"
@@ -64,7 +41,7 @@ def test_choosing_gamma_projection_is_the_red_panel_and_the_spectra_the_lines(do
     by_class = np.concatenate([np.flatnonzero(data.y[rows] == c) for c in np.unique(data.y)])
     np.testing.assert_array_equal(Z[by_class].astype(np.float32), drawn)
     expected = KernelPCA(2, kernel="rbf", gamma=panel_gamma).fit_transform(data.X[rows])
-    np.testing.assert_allclose(_signs(Z, expected), expected, atol=1e-9)
+    assert_up_to_sign(Z, expected, 1e-9)
 
     name, spectra = downloads.csv(at, "Eigenvalues at every γ (CSV)")
     assert name == "kpca-lab-circles-rbf-gamma-sweep-eigenvalues.csv"
@@ -82,7 +59,7 @@ def test_choosing_gamma_projection_is_the_red_panel_and_the_spectra_the_lines(do
     np.testing.assert_allclose(one["eigenvalue"], kernel_spectrum(Kc)[: len(one)], atol=1e-10)
     np.testing.assert_allclose(one["share_of_trace"], one["eigenvalue"] / np.trace(Kc),
                                rtol=1e-12)
-    assert all(png.startswith("kpca-lab-circles-rbf-gamma-sweep-") for png in _png_names(at))
+    assert all(png.startswith("kpca-lab-circles-rbf-gamma-sweep-") for png in png_names(at))
 
 
 def test_choosing_the_degree_offers_the_degree_panel(downloads):
@@ -93,6 +70,6 @@ def test_choosing_the_degree_offers_the_degree_panel(downloads):
     assert name == "kpca-lab-circles-poly-gamma1-degree2-coef01-choosing-gamma-projection.csv"
     data = datasets.load("circles", n=N)
     expected = KernelPCA(2, kernel="poly", gamma=1.0, degree=2, coef0=1.0).fit_transform(data.X)
-    Z = _columns(table, "kpca_")
-    np.testing.assert_allclose(_signs(Z, expected), expected, atol=1e-9 * np.abs(Z).max())
-    assert "kpca-lab-circles-poly-gamma1-coef01-degree-sweep-panels" in _png_names(at)
+    Z = numbered_columns(table, "kpca_")
+    assert_up_to_sign(Z, expected, 1e-9 * np.abs(Z).max())
+    assert "kpca-lab-circles-poly-gamma1-coef01-degree-sweep-panels" in png_names(at)

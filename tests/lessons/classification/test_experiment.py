@@ -9,17 +9,7 @@ from sklearn.model_selection import train_test_split
 import datasets
 from kpca_core import KernelPCA
 from lessons.classification import experiment as cls
-
-
-def usps_available() -> bool:
-    try:
-        datasets.ensure_usps()
-    except datasets.UspsUnavailableError:
-        return False
-    return True
-
-
-needs_usps = pytest.mark.skipif(not usps_available(), reason="USPS digits not available")
+from tests.support.apptest import needs_usps
 
 
 @pytest.fixture(scope="module")

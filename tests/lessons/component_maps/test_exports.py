@@ -2,37 +2,14 @@
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
-import pandas as pd
 
 import datasets
 from kpca_core import KernelPCA, center_kernel, compute_kernel, kernel_spectrum
 from tests.support.apptest import assert_clean, open_app
+from tests.support.downloads import class_names, numbered_columns, png_names
+from tests.support.lessons import N, assert_up_to_sign
 from tests.support.plotly_json import find_chart
-
-N = 60
-
-
-def _signs(A: np.ndarray, B: np.ndarray) -> np.ndarray:
-    """A with each column's sign matched to B's (an eigenvector's sign is arbitrary)."""
-    return A * np.where((A * B).sum(axis=0) < 0, -1.0, 1.0)
-
-
-def _columns(table: pd.DataFrame, prefix: str) -> np.ndarray:
-    names = [c for c in table.columns if c.startswith(prefix)]
-    assert names == [f"{prefix}{j + 1}" for j in range(len(names))], table.columns
-    return table[names].to_numpy(dtype=float)
-
-
-def _png_names(at) -> list[str]:
-    return [json.loads(c.proto.config)["toImageButtonOptions"]["filename"]
-            for c in at.get("plotly_chart")]
-
-
-def _classes(data, rows) -> list[str]:
-    return [data.target_names[int(c)] for c in data.y[rows]]
 
 
 def test_component_maps_projections_and_eigenvalues_are_the_table_and_the_maps(downloads):
@@ -50,14 +27,14 @@ def test_component_maps_projections_and_eigenvalues_are_the_table_and_the_maps(d
     name, table = downloads.csv(at, "Projections: each map at the data points (CSV)")
     assert name == f"{stem}-projections.csv"
     data = datasets.load("scholkopf_toy", n=N)
-    assert table["class"].tolist() == _classes(data, np.arange(N))
-    Z = _columns(table, "kpca_")
+    assert table["class"].tolist() == class_names(data, np.arange(N))
+    Z = numbered_columns(table, "kpca_")
     assert Z.shape[1] == len(values)
     model = KernelPCA(Z.shape[1], kernel="rbf", gamma=10.0, random_state=0).fit(data.X)
     np.testing.assert_allclose(values["eigenvalue"], model.eigenvalues_, rtol=1e-9)
     expected = model.transform(data.X)
-    np.testing.assert_allclose(_signs(Z, expected), expected, atol=1e-9)
-    assert _png_names(at) == [stem]
+    assert_up_to_sign(Z, expected, 1e-9)
+    assert png_names(at) == [stem]
 
 
 def test_component_maps_by_degree_offer_each_degrees_eigenvalues(downloads):
@@ -77,4 +54,4 @@ def test_component_maps_by_degree_offer_each_degrees_eigenvalues(downloads):
     Kc = center_kernel(compute_kernel(data.X, kernel="poly", gamma=1.0, degree=3, coef0=0.0))
     three = spectra[spectra["degree"] == 3]["eigenvalue"].to_numpy()
     np.testing.assert_allclose(three, kernel_spectrum(Kc)[:3], rtol=1e-9)
-    assert f"{stem}" in _png_names(at)
+    assert f"{stem}" in png_names(at)

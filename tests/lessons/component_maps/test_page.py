@@ -1,9 +1,7 @@
-"""AppTest: the three geometry lessons show the right numbers.
-
-Component maps: the map is kernel PCA evaluated over the plane (and at the data);
-new points: the star is KernelPCA.transform of the typed point, the held-out points are
-transform of the held-out rows; choosing γ: the scores are scikit-learn cross-validation
-and the best γ on the circles separates them. Values are read back from the Plotly JSON.
+"""Component maps (AppTest): the maps are kernel PCA evaluated over the plane (and at the
+data), the summary says which of the paper's Fig. 4 claims hold, the paper's settings load
+from their buttons, and the page asks for data in the plane. Values are read back from the
+Plotly JSON (New points and Choosing γ have their own test_page.py).
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ from lessons.draw import view as draw_view
 from lessons.new_points.experiment import split_indices
 from shell.drawn import K_POINTS
 from tests.support.apptest import assert_clean, open_app
+from tests.support.lessons import assert_up_to_sign
 from tests.support.plotly_json import decode, find_chart, scatter_points
 
 # A drawing of no preset's: two blobs and a ring of a third class, 45 points.
@@ -43,9 +44,7 @@ def test_the_page_shows_kernel_pca_of_the_drawn_points_from_a_link():
     assert rows.tolist() == list(range(45))
     expected = KernelPCA(3, kernel="rbf", gamma=2.0, random_state=0).fit_transform(X_DRAWN)
     # Signs are the analysis' own convention: compare up to a sign per component.
-    for c in range(2):
-        sign = np.sign(Z[:, c] @ expected[:, c])
-        np.testing.assert_allclose(sign * Z[:, c], expected[:, c], atol=1e-5)
+    assert_up_to_sign(Z[:, :2], expected[:, :2], 1e-5)
     scores = experiment.Separation(
         *(experiment.linear_separability(P, Y_DRAWN) for P in (expected[:, :2], X_DRAWN)))
     assert experiment.separation_sentence(scores) in text_of(at)

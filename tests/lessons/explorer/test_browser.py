@@ -83,6 +83,17 @@ MOTION = """() => { const gd = [...document.querySelectorAll('.js-plotly-plot')]
   .find(g => g._transitionData && g._transitionData._frames.length);
   return gd && {active: gd._fullLayout.sliders[0].active, x: gd._fullData[0].x[0],
                 y: gd._fullData[0].y[0], title: gd.layout.title.text}; }"""
+# Records MOTION in the page at every animation frame on which the slider's frame has
+# moved on, until ``count`` frames are recorded (in window.__kpcaMotion).
+RECORD_FRAMES = f"""(count) => {{
+  const motion = {MOTION}, seen = window.__kpcaMotion = [];
+  const sample = () => {{
+    const now = motion();
+    if (!seen.length || now.active !== seen[seen.length - 1].active) seen.push(now);
+    if (seen.length < count) requestAnimationFrame(sample);
+  }};
+  requestAnimationFrame(sample);
+}}"""
 # Per pair of consecutive frames: the 95th percentile of the points' moves / the axes' range.
 FRAME_STEPS = """() => { const gd = [...document.querySelectorAll('.js-plotly-plot')]
   .find(g => g._transitionData && g._transitionData._frames.length);
@@ -105,7 +116,7 @@ def test_gamma_in_motion_plays_in_the_browser_without_jumps(server, page, datase
     page.goto(f"{server.url}/explorer?dataset={dataset}")
     wait_until_idle(page, min_charts=3)
     page.get_by_text("in motion: watch").click()
-    page.wait_for_function(f"({MOTION}) !== undefined")
+    page.wait_for_function(f"({MOTION})() !== undefined")  # the animated chart is drawn
     wait_until_idle(page)
     assert_no_exception(page)
     start = page.evaluate(MOTION)
@@ -116,10 +127,10 @@ def test_gamma_in_motion_plays_in_the_browser_without_jumps(server, page, datase
     steps = page.evaluate(FRAME_STEPS)
     assert len(steps) == 20 and max(steps) < TOP_STEP, steps
     page.locator(".updatemenu-button", has_text="Play").click()
-    seen = []
-    for _ in range(8):  # it plays in the browser: no rerun, the frames change
-        page.wait_for_timeout(400)
-        seen.append(page.evaluate(MOTION))
+    # It plays in the browser (no rerun): the page records each frame it moves to.
+    page.evaluate(RECORD_FRAMES, 8)
+    page.wait_for_function("count => window.__kpcaMotion.length >= count", arg=8)
+    seen = page.evaluate("() => window.__kpcaMotion")
     assert len({s["active"] for s in seen}) >= 4
     assert len({(s["x"], s["y"]) for s in seen}) >= 4
     assert len({s["title"] for s in seen}) >= 4

@@ -4,13 +4,12 @@ that true on the page; where nothing does clearly better it stays quiet."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 
 import pytest
 
 from tests.support.apptest import assert_clean, needs_usps, open_app
+from tests.support.benchmarks import load_script
 
 HINT_TITLES = ("**γ = ", "**Degree ", "**With γ = ")
 
@@ -107,23 +106,13 @@ def test_usps_hint_rests_on_a_sample_and_beats_the_shown_score():
     assert shown_score(at) >= before + 10
 
 
-def load_grid():
-    from tests.experiments.test_gamma_guidance import GRID_SCRIPT
-
-    spec = importlib.util.spec_from_file_location("gamma_grid", GRID_SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_grid_benchmark_counts_what_the_page_shows():
     # The grid's figures (benchmarks/gamma_grid.py) are measured through the page's code
     # path: for these views its score and the γ it names are what the Explorer shows.
     import datasets
     from experiments import gamma_guidance
 
-    grid = load_grid()
+    grid = load_script("gamma_grid")
     for name, gamma in [("circles", 1.0), ("iris", 10.0), ("iris", 0.001)]:
         data = datasets.load(name)
         family = grid.Family("rbf", "rbf")

@@ -1,6 +1,7 @@
-"""AppTest: every page runs, shows the expected charts, and shows the right numbers.
+"""The Explorer (AppTest): it runs for every data set × kernel and shows the expected charts
+with the right numbers; its link (sections, the 3-D view, the axes), selections and uploads.
 
-The dataset × kernel matrix uses small n (60 points) so the whole file stays fast.
+The data set × kernel matrix uses small n (60 points) so the whole file stays fast.
 Numbers are read back from the Plotly JSON the browser would receive.
 """
 
@@ -24,18 +25,9 @@ from shell import state
 from shell.figures import NEGATIVE_COLOUR
 from tests.lessons.explorer.sections import KERNEL_TAB, SPECTRUM_TAB, open_section
 from tests.support.apptest import assert_clean, needs_usps, open_app, usps_available
+from tests.support.lessons import N, small_query
 from tests.support.plotly_json import chart_specs, decode, find_chart, scatter_points
 from tests.support.plotly_json import title as plotly_title
-
-SMALL_N = 60
-
-
-def small_query(dataset: str, kernel: str, **extra) -> dict:
-    info = datasets.available()[dataset]
-    query = {"dataset": dataset, "kernel": kernel, **extra}
-    if any(opt.name == "n" for opt in info.options):
-        query["n"] = SMALL_N
-    return query
 
 
 def sklearn_cv_score(Z: np.ndarray, y: np.ndarray) -> float:
@@ -253,7 +245,7 @@ def test_three_d_toggle_draws_3d_projections():
     kpca = find_chart(at, "Kernel PCA")
     assert {t["type"] for t in kpca["data"]} == {"scatter3d"}
     _, shown = scatter_points(kpca)
-    assert shown.shape == (SMALL_N, 3)
+    assert shown.shape == (N, 3)
 
 
 def test_three_d_needs_three_components():

@@ -12,6 +12,8 @@ from lessons.explorer.steps import SECTION_KEY, SECTIONS
 from shell.exports import REPRODUCE_KEY
 from tests.lessons.explorer.sections import TAKE_HOME_TAB
 from tests.support.apptest import assert_clean, open_app, usps_available
+from tests.support.downloads import download_labels, png_names
+from tests.support.lessons import assert_up_to_sign
 from tests.support.plotly_json import find_chart, scatter_points
 
 VIEWS = [
@@ -34,16 +36,11 @@ def with_script_open(at):
 
 def test_the_script_is_sent_only_once_its_expander_is_opened():
     at = open_app("explorer", {**VIEWS[0], "section": TAKE_HOME_TAB})  # a link to the tab
-    assert "Projections (CSV)" in [b.proto.label for b in at.get("download_button")]
+    assert "Projections (CSV)" in download_labels(at)
     assert not [c for c in at.code if "from kpca_core import KernelPCA" in c.value]
     with_script_open(at)
     assert_clean(at)
     assert [c for c in at.code if "from kpca_core import KernelPCA" in c.value]
-
-
-def _aligned_max_difference(A: np.ndarray, B: np.ndarray) -> float:
-    signs = np.where((A * B).sum(axis=0) < 0, -1.0, 1.0)
-    return float(np.abs(A * signs - B).max())
 
 
 @pytest.mark.parametrize("query", VIEWS, ids=lambda q: f"{q['dataset']}-{q['kernel']}")
@@ -64,20 +61,20 @@ def test_the_script_on_the_page_recomputes_the_charts_on_the_page(query):
     Z, Z_pca = namespace["Z"][rows], namespace["Z_pca"][rows]
     scale = np.abs(kpca_shown).max()
     # The charts carry float32 (a precision the eye cannot tell from float64).
-    assert _aligned_max_difference(Z[:, :2], kpca_shown) <= 1e-6 * scale + 1e-7
-    assert _aligned_max_difference(Z_pca[:, :2], pca_shown) <= 1e-6 * np.abs(pca_shown).max()
+    assert_up_to_sign(Z[:, :2], kpca_shown, 1e-6 * scale + 1e-7)
+    assert_up_to_sign(Z_pca[:, :2], pca_shown, 1e-6 * np.abs(pca_shown).max())
 
 
 def test_the_downloads_are_offered_with_the_views_name():
     at = with_script_open(open_app("explorer", VIEWS[0]))
-    labels = [b.proto.label for b in at.get("download_button")]
+    labels = download_labels(at)
     assert {"Projections (CSV)", "Eigenvalues (CSV)", "Download the script"} <= set(labels)
 
 
 def test_how_it_works_offers_the_same_downloads_and_script():
     at = with_script_open(open_app("how_it_works", VIEWS[0]))
     assert_clean(at)
-    labels = [b.proto.label for b in at.get("download_button")]
+    labels = download_labels(at)
     assert {"Projections (CSV)", "Eigenvalues (CSV)", "Download the script"} <= set(labels)
     assert any("from kpca_core import KernelPCA" in c.value for c in at.code)
 
@@ -95,10 +92,7 @@ def test_the_source_viewer_sends_the_code_once_opened():
 
 @pytest.mark.parametrize(("page", "stem"), [("explorer", ""), ("how_it_works", "-how-it-works")])
 def test_every_chart_png_is_named_after_the_view(page, stem):
-    import json
-
     at = open_app(page, {"dataset": "circles", "n": 80, "kernel": "rbf", "gamma": 5})
-    names = [json.loads(c.proto.config)["toImageButtonOptions"]["filename"]
-             for c in at.get("plotly_chart")]
+    names = png_names(at)
     assert names and len(set(names)) == len(names)
     assert all(n.startswith(f"kpca-lab-circles-rbf-gamma5{stem}-") for n in names), names

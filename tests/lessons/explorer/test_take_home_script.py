@@ -27,6 +27,7 @@ from tests.experiments.test_reproduce import assert_same_to_printed_precision, p
 from tests.lessons.explorer.test_take_home import with_script_open
 from tests.packaging.tools import ROOT, clean_env, make_venv, pip_install, run
 from tests.support.apptest import assert_clean, open_app
+from tests.support.downloads import numbered_columns
 
 VIEWS = {
     "circles-rbf": {"dataset": "circles", "n": 150, "kernel": "rbf", "gamma": 5,
@@ -44,8 +45,8 @@ def downloaded_script(downloads, at) -> tuple[str, bytes, dict]:
     _, points = downloads.csv(at, "Projections (CSV)")
     page = {
         "eigenvalues": eigen["eigenvalue"].to_numpy(),
-        "kpca": points.filter(regex=r"^kpca_\d+$").to_numpy(),
-        "pca": points.filter(regex=r"^pca_\d+$").to_numpy(),
+        "kpca": numbered_columns(points, "kpca_"),
+        "pca": numbered_columns(points, "pca_"),
     }
     return name, script, page
 

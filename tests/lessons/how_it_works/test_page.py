@@ -1,8 +1,8 @@
-"""AppTest for the three lessons: how it works, the kernel trick, common mistakes.
-
-Every displayed check and damage number is compared with what kpca_core (and the
-experiments modules the pages call) compute for the same data; pictures are read back
-from the Plotly JSON the browser would receive.
+"""How it works (AppTest): every displayed check and number is compared with what kpca_core
+(and the experiments modules the page calls) compute for the same data, for each kernel, a
+tiny n and after a γ change; pictures are read back from the Plotly JSON the browser would
+receive. The three step-by-step lessons (this one, the kernel trick, common mistakes) also
+run on an uploaded CSV.
 """
 
 from __future__ import annotations

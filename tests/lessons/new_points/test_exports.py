@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pandas as pd
 from sklearn.decomposition import PCA
@@ -12,26 +10,11 @@ import datasets
 from kpca_core import KernelPCA
 from lessons.new_points.experiment import split_indices
 from tests.support.apptest import assert_clean, needs_usps, open_app
+from tests.support.downloads import class_names, numbered_columns, png_names
+from tests.support.lessons import N
 from tests.support.plotly_json import decode, find_chart
 
-N = 60
-
 CIRCLES = {"dataset": "circles", "n": N, "kernel": "rbf", "gamma": 5}
-
-
-def _columns(table: pd.DataFrame, prefix: str) -> np.ndarray:
-    names = [c for c in table.columns if c.startswith(prefix)]
-    assert names == [f"{prefix}{j + 1}" for j in range(len(names))], table.columns
-    return table[names].to_numpy(dtype=float)
-
-
-def _png_names(at) -> list[str]:
-    return [json.loads(c.proto.config)["toImageButtonOptions"]["filename"]
-            for c in at.get("plotly_chart")]
-
-
-def _classes(data, rows) -> list[str]:
-    return [data.target_names[int(c)] for c in data.y[rows]]
 
 
 def _heldout_chart(spec: dict) -> dict[str, dict[int, tuple[float, float]]]:
@@ -61,10 +44,10 @@ def test_new_points_projections_hold_training_heldout_and_the_typed_point(downlo
         "your point"]
     assert table["point"][:-1].astype(int).tolist() == [*train, *held]
     assert np.isnan(table["point"].iloc[-1])  # not a row of the data
-    assert table["class"].tolist()[:-1] == _classes(data, np.r_[train, held])
+    assert table["class"].tolist()[:-1] == class_names(data, np.r_[train, held])
     assert pd.isna(table["class"].iloc[-1])  # typed in: no class
 
-    Z, P = _columns(table, "kpca_"), _columns(table, "pca_")
+    Z, P = numbered_columns(table, "kpca_"), numbered_columns(table, "pca_")
     assert Z.shape[1] == 3 and P.shape[1] == 2
     for chart, coords in (("Kernel PCA", Z), ("Linear PCA", P)):
         shown = _heldout_chart(find_chart(at, chart))
@@ -81,7 +64,7 @@ def test_new_points_projections_hold_training_heldout_and_the_typed_point(downlo
         P, pca.transform(np.vstack([data.X[train], data.X[held], [[0.5, -0.25]]])), atol=1e-12)
     assert {"kpca-lab-circles-rbf-gamma5-new-points-kpca",
             "kpca-lab-circles-rbf-gamma5-new-points-pca",
-            "kpca-lab-circles-rbf-gamma5-new-points-terms"} == set(_png_names(at))
+            "kpca-lab-circles-rbf-gamma5-new-points-terms"} == set(png_names(at))
 
 
 @needs_usps
@@ -95,5 +78,5 @@ def test_new_points_usps_test_digit_has_its_class_but_no_row(downloads):
     row = int(np.flatnonzero(test.y == 7)[0])
     assert last["set"] == f"test digit {row}" and str(last["class"]) == "7"
     star = next(t for t in find_chart(at, "Kernel PCA")["data"] if t["name"] == last["set"])
-    np.testing.assert_array_equal(_columns(table, "kpca_")[-1, :2],
+    np.testing.assert_array_equal(numbered_columns(table, "kpca_")[-1, :2],
                                   [star["x"][0], star["y"][0]])
