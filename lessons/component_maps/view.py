@@ -152,8 +152,9 @@ def map_panels(result: ComponentMaps, data, settings: Settings) -> None:
     st.caption(
         f"Colour = value of yₖ(x) = Σᵢ αᵢᵏ k̃(xᵢ, x) at each of {side} × {side} grid points "
         "(red positive, blue negative, white 0); contour lines join points with equal value. "
-        "μ is the eigenvalue of K̃ (the paper's λ = μ / n) and % its share of trace(K̃), the "
-        "variance in feature space."
+        "μ is the eigenvalue of K̃ (the paper's λ = μ / n)"
+        + (" and % its share of trace(K̃), the variance in feature space."
+           if fit.share_problem is None else f". {fit.share_problem}")
     )
     held = len(fit.eigenvalues)
     if k < held:

@@ -272,12 +272,15 @@ def spectrum(result: Analysis, settings: Settings) -> None:
         if indefinite_base
         else "Explained variance = μ / trace(K̃) (trace = sum of all n eigenvalues)."
     )
+    linear_share = (f"he first {min(k, len(result.pca_ratio))} linear components carry "
+                    f"{linear:.1f}% of the input variance.")
+    kernel_share = (f"{result.share_problem} T{linear_share}" if result.share_problem else
+                    f"The first {k} kernel components (dark bars) carry {kept:.1f}% of the "
+                    f"variance in feature space; t{linear_share}")
     number_caption(
-        f"The first {k} kernel components (dark bars) carry {kept:.1f}% of the variance in "
-        f"feature space; the first {min(k, len(result.pca_ratio))} linear components carry "
-        f"{linear:.1f}% of the input variance. μ is an eigenvalue of K̃ itself (scikit-learn's "
+        f"{kernel_share} μ is an eigenvalue of K̃ itself (scikit-learn's "
         "`eigenvalues_`); the paper's λ = μ / n is the variance along that axis in feature "
-        f"space. {base}"
+        f"space." + ("" if result.share_problem is not None else f" {base}")
     )
     kernel = KERNELS[settings.kernel].title
     if not result.spectrum_complete:
@@ -302,7 +305,8 @@ def negative_eigenvalues(result: Analysis, settings: Settings) -> None:
     negatives = result.eigenvalues[result.negative]
     if len(negatives):
         st.warning(
-            f"K̃ has {len(negatives)} negative eigenvalue(s) (the red bars of step 3; the "
+            f"K̃ has {len(negatives)} negative eigenvalue(s) beyond the rounding of K's "
+            f"entries (below −{result.eigenvalue_floor:.2g}; the red bars of step 3; the "
             f"smallest is {negatives.min():.4g}). The {kernel} kernel is not positive "
             "semi-definite here, so "
             "no feature space makes it an inner product. Components with μ < 0 have no real "

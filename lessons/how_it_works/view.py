@@ -14,6 +14,8 @@ import streamlit as st
 from experiments import sampling
 from experiments.analysis import Analysis, block_average
 from experiments.checks import Check
+from experiments.kernel_diagnostics import signed
+from experiments.kpca_steps import rounding_floor, variance_share_problem
 from kpca_core import (
     KERNELS,
     center_kernel,
@@ -202,21 +204,21 @@ def step_eigen(result: Analysis, steps: StepByStep) -> None:
         name=_png_name("how_spectrum"),
     )
     columns = {"μ (eigenvalue of K̃ = eigenvalues_)": steps.mu, "λ = μ/n (paper)": steps.mu / n}
-    if steps.trace > 0:
+    no_share = variance_share_problem(steps.trace, rounding_floor(n, steps.kernel_scale))
+    if no_share is None:
         columns["share of variance μ/trace(K̃)"] = steps.mu / steps.trace
     table = pd.DataFrame(columns, index=[f"component {i + 1}" for i in range(steps.k)])
     numbers_table(table, "%.5g", key="how_eigen_table")
     st.caption(
-        f"n = {n:,}; trace(K̃) = Σ of all n eigenvalues μ = {steps.trace:.5g}. "
-        f"Solver: {steps.solver}."
-        + ("" if steps.trace > 0 else " The trace is not positive, so 'share of variance' "
-           "means nothing here: negative eigenvalues outweigh the positive ones.")
+        f"n = {n:,}; trace(K̃) = Σ of all n eigenvalues μ = {signed(steps.trace, '.5g')}. "
+        f"Solver: {steps.solver}." + ("" if no_share is None else f" {no_share}")
     )
     negatives = result.eigenvalues[result.negative]
     if len(negatives):
         st.warning(
-            f"K̃ has {len(negatives)} genuinely negative eigenvalue(s) among those computed "
-            f"(smallest {negatives.min():.4g}): this kernel is not positive semi-definite on "
+            f"K̃ has {len(negatives)} genuinely negative eigenvalue(s) among those computed, "
+            f"below the rounding of K's entries (−{result.eigenvalue_floor:.2g}; smallest "
+            f"{signed(negatives.min(), '.4g')}): this kernel is not positive semi-definite on "
             "these data, so no feature space makes it an inner product. The leading "
             "components above still have real axes.",
             icon=":material/warning:",
