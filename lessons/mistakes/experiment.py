@@ -623,8 +623,8 @@ class UncentredProjection(Mistake):
 
     def caption(self) -> str:
         return (f"Since 1ᵀα = 0, Kα = K̃α + (column means of K)·α: every point moves by "
-                f"({self.shift_1:.3g}, {self.shift_2:.3g}). Same shape, but the coordinates "
-                "no longer have mean 0 (the right ones do, to "
+                f"({format_value(self.shift_1)}, {format_value(self.shift_2)}). Same shape, "
+                "but the coordinates no longer have mean 0 (the right ones do, to "
                 f"{format_value(self.mean_right)}).")
 
 
