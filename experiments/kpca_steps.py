@@ -64,9 +64,8 @@ def variance_share_problem(trace: float, floor: float = 0.0) -> str | None:
         return ("trace(K̃) is 0 to within the rounding of K, so 'share of variance' means "
                 "nothing here: every point sits at the centre of feature space.")
     if trace < 0:
-        shown = f"{trace:.3g}".replace("-", "−")
-        return (f"trace(K̃) = {shown} is negative, so 'share of variance' means nothing "
-                "here: negative eigenvalues outweigh the positive ones.")
+        return ("trace(K̃) is negative, so 'share of variance' means nothing here: negative "
+                "eigenvalues outweigh the positive ones.")
     return None
 
 

@@ -208,9 +208,13 @@ def no_share_note(result: Sweep) -> str:
     none = np.flatnonzero(result.no_share)
     if not len(none):
         return ""
-    values = ", ".join(format_swept_value(result.param, result.values[i]) for i in none)
-    reasons = dict.fromkeys(result.evaluations[i].share_problem for i in none)
-    return f" Panels marked 'no share of variance' ({values}): " + " ".join(reasons)
+    by_reason: dict[str, list[str]] = {}
+    for i in none:
+        by_reason.setdefault(result.evaluations[i].share_problem, []).append(
+            format_swept_number(result.param, result.values[i]))
+    symbol = SYMBOLS[result.param]
+    return " Panels marked 'no share of variance': " + " ".join(
+        f"at {symbol} = {', '.join(values)}, {reason}" for reason, values in by_reason.items())
 
 
 def panels(result: Sweep, data, settings: Settings) -> None:

@@ -136,8 +136,10 @@ def frame_title(motion: Motion, i: int) -> str:
              f"components {a} and {b}")
     quiet = motion.silent[i]
     if quiet.all():
-        return (f"{first}<br>every point within {signed(motion.extent[i], '.1g')} of the "
-                "origin: below the rounding of K")
+        near = ("every point at the origin: K̃ is 0 in floating point" if motion.extent[i] == 0
+                else f"every point within {signed(motion.extent[i], '.1g')} of the origin: "
+                     "below the rounding of K")
+        return f"{first}<br>{near}"
     explained = motion.explained[i]
     scores = [f"variance {100 * explained:.0f}%" if np.isfinite(explained) else
               "no share of variance (trace(K̃) ≤ 0)"]
@@ -162,7 +164,9 @@ def frame_axes(motion: Motion, i: int) -> dict:
     spread = float(motion.spread[i])
     half = frame_reach(motion, i) * spread if spread > 0 else float(motion.extent[i])
     ticks = [round(step * TICKS) for step in TICK_STEPS]
-    labels = [signed(step * half, ".2g") for step in TICK_STEPS]
+    # A frame at the origin (K̃ = 0) has no scale to show: its one tick is the origin.
+    labels = [signed(step * half, ".2g") if half > 0 or step == 0 else ""
+              for step in TICK_STEPS]
     return {name: dict(title_text=f"component {c}", tickvals=ticks, ticktext=labels)
             for name, c in (("xaxis", a), ("yaxis", b))}
 

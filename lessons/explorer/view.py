@@ -307,7 +307,8 @@ def negative_eigenvalues(result: Analysis, settings: Settings) -> None:
     if len(negatives):
         st.warning(
             f"K̃ has {len(negatives)} negative eigenvalue(s) beyond the rounding of K's "
-            f"entries (below −{result.eigenvalue_floor:.2g}; the red bars of step 3; the "
+            f"entries (below {signed(-result.eigenvalue_floor, '.2g')}; the red bars of step 3; "
+            "the "
             f"smallest is {signed(negatives.min(), '.4g')}). The {kernel} kernel is not "
             "positive semi-definite here, so "
             "no feature space makes it an inner product. Components with μ < 0 have no real "

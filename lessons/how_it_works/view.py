@@ -217,7 +217,8 @@ def step_eigen(result: Analysis, steps: StepByStep) -> None:
     if len(negatives):
         st.warning(
             f"K̃ has {len(negatives)} genuinely negative eigenvalue(s) among those computed, "
-            f"below the rounding of K's entries (−{result.eigenvalue_floor:.2g}; smallest "
+            "below the rounding of K's entries "
+            f"({signed(-result.eigenvalue_floor, '.2g')}; smallest "
             f"{signed(negatives.min(), '.4g')}): this kernel is not positive semi-definite on "
             "these data, so no feature space makes it an inner product. The leading "
             "components above still have real axes.",

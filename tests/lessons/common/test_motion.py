@@ -176,7 +176,8 @@ def test_every_frame_keeps_its_points_in_view_and_shows_its_true_scale(name, gam
         Z = true_coordinates(X, "rbf", float(motion.values[i]), [a, b])
         Z = Z - Z.mean(axis=0)
         rms = lambda P: float(np.sqrt(np.mean(np.sum(P**2, axis=1))))  # noqa: E731
-        assert rms(drawn) == pytest.approx(rms(Z), rel=0.03), frame["name"]
+        # (the tick label has two significant digits: up to 5 % off in its last digit)
+        assert rms(drawn) == pytest.approx(rms(Z), rel=0.06), frame["name"]
 
 
 def test_a_saturated_sigmoid_draws_no_rounding_noise():
@@ -200,9 +201,9 @@ def test_a_saturated_sigmoid_draws_no_rounding_noise():
                 assert not np.any(points[:, c]), (frame["name"], value / floor)
         if np.all(drawn_mu <= 100 * floor):
             silent_frames += 1
-            assert "every point within" in title and "origin" in title, title
+            assert "every point" in title and "origin" in title, title
         trace = np.trace(H @ K @ H)
         assert ("variance 0%" not in title)
-        if trace <= 0 and "every point within" not in title:
+        if trace <= 0 and "origin" not in title:
             assert "no share of variance" in title, title
     assert silent_frames >= 3  # the frames past γ ≈ 0.5 on iris
