@@ -165,7 +165,7 @@ def _score(Z: np.ndarray, y: np.ndarray) -> float:
 
 
 def _pct(score: float) -> str:
-    return f"{100 * score:.0f} %"
+    return f"{100 * score:.0f}\u00a0%"  # no line break between the number and its %
 
 
 def affine_kernel(settings: Settings) -> bool:

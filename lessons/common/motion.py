@@ -60,7 +60,7 @@ from shell.state import GAMMA_MAX, GAMMA_MIN, Settings, format_gamma
 
 FRAME_MS = 450  # each frame's time on screen while playing, of which the move takes…
 TRANSITION_MS = 300
-MOTION_HEIGHT = 540
+MOTION_HEIGHT = 600
 TICKS = 10_000  # coordinates sent as whole numbers, ±TICKS at the axes' ends (int16)
 MARGIN = 1.05  # the axes reach 5 % past a frame's farthest point: every point in view
 TICK_STEPS = (-1.0, -0.5, 0.0, 0.5, 1.0)  # labelled ticks, in half-widths of the axes
@@ -167,7 +167,8 @@ def frame_axes(motion: Motion, i: int) -> dict:
     # A frame at the origin (K̃ = 0) has no scale to show: its one tick is the origin.
     labels = [signed(step * half, ".2g") if half > 0 or step == 0 else ""
               for step in TICK_STEPS]
-    return {name: dict(title_text=f"component {c}", tickvals=ticks, ticktext=labels)
+    return {name: dict(title=dict(text=f"component {c}", standoff=4), tickvals=ticks,
+                       ticktext=labels)
             for name, c in (("xaxis", a), ("yaxis", b))}
 
 
@@ -188,7 +189,7 @@ def motion_figure(motion: Motion, y: np.ndarray | None, target_names: Sequence[s
     selected = np.isin(motion.rows, np.asarray(highlight, dtype=int)) if len(highlight) else None
     heat = motion.centered is not None
     fig = make_subplots(rows=1, cols=2, column_widths=[0.62, 0.38],
-                        horizontal_spacing=0.08) if heat else go.Figure()
+                        horizontal_spacing=0.14) if heat else go.Figure()
     groups = classes(y_rows, n)
 
     # Each frame fills the axes with all of its points (no point is ever off the axes:
@@ -255,14 +256,14 @@ def motion_figure(motion: Motion, y: np.ndarray | None, target_names: Sequence[s
         # The slider across the whole width, the buttons under it (a phone has no room
         # for both on one row).
         updatemenus=[dict(
-            type="buttons", direction="left", x=0, y=-0.38, xanchor="left", yanchor="top",
+            type="buttons", direction="left", x=0, y=-0.58, xanchor="left", yanchor="top",
             pad=dict(t=0, r=8), showactive=False,
             buttons=[dict(label="▶ Play", method="animate", args=[None, play]),
                      dict(label="❚❚ Pause", method="animate",
                           args=[[None], {**jump, "frame": dict(duration=0, redraw=False)}])],
         )],
         sliders=[dict(
-            active=shown, x=0, len=1, y=-0.17, yanchor="top",
+            active=shown, x=0, len=1, y=-0.3, yanchor="top",
             currentvalue=dict(visible=False),  # the title says which frame
             font=dict(size=12),  # 21 labels side by side, projector mode too
             pad=dict(t=0, b=0),
@@ -270,7 +271,7 @@ def motion_figure(motion: Motion, y: np.ndarray | None, target_names: Sequence[s
                    for label in labels],
         )],
         # Under the axes: their ticks and titles, the slider, the buttons.
-        **{**BASE_LAYOUT, "margin": dict(l=10, r=10, t=100, b=175)},
+        **{**BASE_LAYOUT, "margin": dict(l=10, r=10, t=100, b=240)},
     )
     fig.update_layout(legend=dict(orientation="h", x=0, y=1.0, yanchor="bottom",
                                   title_text=""))

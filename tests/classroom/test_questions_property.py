@@ -424,7 +424,7 @@ def test_best_gamma_on_moons_names_the_pages_best_panel():
     question = build("best_gamma", moons.X, moons.y, default_settings("moons"))
     right = [question.options[i] for i in question.right]
     assert [o.text for o in right] == ["Another of the page's 12 panels"]
-    assert "γ = 30" in right[0].why and "98 %" in right[0].why
+    assert "γ = 30" in right[0].why and "98\u00a0%" in right[0].why
 
 
 def test_a_linear_kernel_on_two_features_has_no_component_3():
