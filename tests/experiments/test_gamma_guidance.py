@@ -332,3 +332,11 @@ def test_the_gamma_check_says_which_score_is_the_samples():
             f"{verdict.n_total:,} points") in text
     assert "on the sample" not in no_hint_text(replace(verdict, n_sample=verdict.n_total),
                                                 shown_score=0.99)
+
+
+def test_the_guidance_range_is_the_sidebars():
+    """experiments cannot import shell: the guidance keeps a copy of the sidebar's γ range
+    (shell.state, the one declaration), held equal here."""
+    from shell import state
+
+    assert (gg.GAMMA_MIN, gg.GAMMA_MAX) == (state.GAMMA_MIN, state.GAMMA_MAX)
