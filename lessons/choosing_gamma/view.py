@@ -203,6 +203,12 @@ def flat_note(result: Sweep, settings: Settings) -> str:
                    "what this kernel width gives, not an error.")
 
 
+def no_share_label(evaluation) -> str:
+    """A panel's short word for why it has no share of variance (the caption says more)."""
+    zero = evaluation.share_problem.startswith("trace(K̃) is 0")
+    return "trace(K̃) ≈ 0" if zero else "trace(K̃) < 0"
+
+
 def no_share_note(result: Sweep) -> str:
     """Why some panels show no share of variance ('' when every panel has one)."""
     none = np.flatnonzero(result.no_share)
@@ -213,7 +219,7 @@ def no_share_note(result: Sweep) -> str:
         by_reason.setdefault(result.evaluations[i].share_problem, []).append(
             format_swept_number(result.param, result.values[i]))
     symbol = SYMBOLS[result.param]
-    return " Panels marked 'no share of variance': " + " ".join(
+    return " Panels marked 'trace(K̃) < 0' or '≈ 0' have no share of variance: " + " ".join(
         f"at {symbol} = {', '.join(values)}, {reason}" for reason, values in by_reason.items())
 
 
@@ -232,8 +238,9 @@ def panels(result: Sweep, data, settings: Settings) -> None:
         aligned, result.values, y, data.target_names, param=param, current=current,
         current_exact=exact, reference=marked,
         reference_label=panel_mark(settings.kernel), columns=4,
-        notes=[flat_label if flat else "no share of variance" if none else ""
-               for flat, none in zip(result.flat, result.no_share, strict=True)],
+        notes=[flat_label if flat else no_share_label(e) if none else ""
+               for flat, none, e in zip(result.flat, result.no_share, result.evaluations,
+                                        strict=True)],
         title=f"Components 1 and 2 of kernel PCA<br><sup>{KERNELS[settings.kernel].title}, "
               f"{len(result.values)} values of {symbol}</sup>",
     )
