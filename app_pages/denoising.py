@@ -13,9 +13,11 @@ from shell.source import show_source
 
 st.title("De-noising digits")
 st.write(
-    "Keep only the first m principal components of a noisy digit and map it back: the "
-    "noise lives mostly in the components you drop. Kernel PCA does this in feature "
-    "space, which raises a new problem — getting back to an image at all."
+    "Keep only the first m principal components of a noisy digit and map it back: for "
+    "linear PCA the noise lives mostly in the components you drop. Kernel PCA works in "
+    "feature space, where a noisy digit also leaves the span of the training digits, and "
+    "the projection removes that part at any m (section 4 measures which of the two does "
+    "the work); and it raises a new problem — getting back to an image at all."
 )
 st.caption(
     "This lesson always uses the USPS digits and the RBF kernel, with its own settings "
@@ -87,6 +89,8 @@ with live_col:
     view.curves_chart(settings, curves, noisy_error, columns=2 if stored else 1)
     comparison = view.comparison_text(curves, settings.method, settings.noise)
     st.markdown(comparison)
+    st.markdown(view.noise_text(compute.noise_split(settings), curves[settings.method],
+                                compute.stored_result(), settings.noise))
     findings.publish("denoising", comparison.replace("**", ""))  # the tour's answer
 if stored_col is not None:
     with stored_col:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import streamlit as st
 
 from classroom import predict
-from classroom.tour import STEPS
+from classroom.tour import STEPS, differences
 from shell import findings
 from shell.sidebar import apply_settings
 from shell.state import Settings
@@ -98,7 +98,18 @@ def start(url_path: str, settings: Settings):
             slot = st.empty()
         else:
             with st.expander("What to look for", icon=":material/visibility:"):
-                st.write(step.look_for)
+                changed = differences(step.settings(), settings)
+                if changed:
+                    # The step's fixed words describe its own setting, not this view.
+                    st.markdown(f"*At the step's own setting:* {step.look_for}")
+                    st.caption("Your view differs from the step's: " + "; ".join(changed)
+                               + ". The sentence above describes the step's setting; "
+                               "'On this screen' below reads yours.")
+                    st.button("Back to the step's setting", key="tour_prompt_reset",
+                              on_click=_go_to_step, args=(number,),
+                              icon=":material/undo:")
+                else:
+                    st.write(step.look_for)
                 slot = st.empty()
         # One row on a phone too (columns would stack three full-width buttons).
         row = st.container(horizontal=True)

@@ -141,8 +141,10 @@ def ask(question_id: str, settings: Settings, *, tally_id: str | None = None) ->
     widget = f"predict_{question.id}"
     chosen = answers().get(question.id)
     texts = [option.text for option in question.options]
-    if chosen is not None and chosen >= 0 and widget not in st.session_state:
-        st.session_state[widget] = texts[chosen]  # the radio forgot it on another page
+    if chosen is not None and chosen >= 0 and st.session_state.get(widget) not in texts:
+        # The radio forgot it on another page, or its texts name another view's numbers
+        # (the γ question's panels follow the data): the answer is kept by its number.
+        st.session_state[widget] = texts[chosen]
     with st.container(border=True, key=f"predict_box_{question.id}"):
         # The question in the text's own size (a radio's label is small on a projector);
         # the radio keeps it as its label for screen readers.

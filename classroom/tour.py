@@ -11,7 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from shell.state import Settings, default_settings, parse_page_number
+from shell.state import (
+    PARAM_LABELS,
+    Settings,
+    default_settings,
+    format_gamma,
+    parse_page_number,
+)
 
 
 @dataclass(frozen=True)
@@ -157,6 +163,35 @@ STEPS: tuple[TourStep, ...] = (
         1, gamma=5.0, check="memory_doubling",
     ),
 )
+
+
+def differences(step: Settings, now: Settings) -> list[str]:
+    """How the view on screen differs from a step's own setting, in words ("γ = 300 (the
+    step's: 5)"); empty when it is the step's view. The step's fixed words (its
+    ``look_for``) describe its own setting only: where they differ the tour says so."""
+    out = []
+    if now.dataset != step.dataset:
+        out.append(f"dataset {now.dataset} (the step's: {step.dataset})")
+    else:
+        before = dict(step.dataset_options)
+        out += [f"{name} = {value} (the step's: {before.get(name)})"
+                for name, value in now.dataset_options if before.get(name) != value]
+    if now.kernel != step.kernel:
+        out.append(f"kernel {now.kernel} (the step's: {step.kernel})")
+    else:
+        before = step.kernel_params()
+        out += [f"{PARAM_LABELS[name]} = {_shown(name, value)} (the step's: "
+                f"{_shown(name, before[name])})"
+                for name, value in now.kernel_params().items() if before[name] != value]
+    if now.n_components != step.n_components:
+        out.append(f"{now.n_components} components (the step's: {step.n_components})")
+    if now.standardize != step.standardize:
+        out.append("inputs standardised" if now.standardize else "inputs not standardised")
+    return out
+
+
+def _shown(name: str, value: Any) -> str:
+    return format_gamma(value) if name == "gamma" else f"{value:g}"
 
 
 def total_minutes() -> int:

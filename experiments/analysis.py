@@ -18,6 +18,7 @@ import scipy.sparse
 import scipy.sparse.linalg
 from sklearn.decomposition import PCA
 
+from experiments.kpca_steps import genuinely_negative, rounding_floor, variance_share_problem
 from kpca_core import (
     KERNELS,
     center_kernel,
@@ -73,8 +74,8 @@ class Analysis:
     pca_ratio : (min(n, d),) float
         Linear PCA's explained variance ratio, all components.
     negative : (p,) bool
-        Which eigenvalues are genuinely negative, beyond round-off (kpca_core's
-        ``clean_eigenvalues`` rule): the kernel is indefinite.
+        Which eigenvalues are genuinely negative, below the rounding of K's entries
+        (``experiments.kpca_steps.genuinely_negative``): the kernel is indefinite.
     class_means : (c, c) float or None
         Mean of K over each block of the heatmap (rows of class a, columns of class b,
         in class order), from the full matrix; None without labels.
@@ -95,6 +96,7 @@ class Analysis:
     pca_ratio: np.ndarray
     negative: np.ndarray
     class_means: np.ndarray | None = None
+    eigenvalue_floor: float = 0.0  # the rounding of K's entries in μ (rounding_floor)
 
     @property
     def n(self) -> int:
@@ -128,8 +130,16 @@ class Analysis:
         return max(self.trace, positive)
 
     @property
+    def share_problem(self) -> str | None:
+        """Why μ / trace(K̃) is no share of variance here (None: it is one)."""
+        return variance_share_problem(self.trace, self.eigenvalue_floor)
+
+    @property
     def explained_ratio(self) -> np.ndarray:
-        """μ / :attr:`variance_base` for the eigenvalues held."""
+        """μ / :attr:`variance_base` for the eigenvalues held; NaN where trace(K̃) is
+        no variance (:attr:`share_problem`)."""
+        if self.share_problem is not None:
+            return np.full(self.eigenvalues.shape, np.nan)
         return explained_variance_ratio(self.eigenvalues, self.variance_base)
 
     @property
@@ -217,6 +227,7 @@ def analyse(
 
     report(0.05, f"Kernel matrix K ({n:,} × {n:,})")
     K = compute_kernel(X, kernel=kernel, **kernel_params)
+    kernel_scale = max(float(K.max()), -float(K.min()))  # max|K|, without an n × n |K|
     K_display, block = block_average(K, order, min(display_side, MAX_HEATMAP_SIDE))
     class_means = None if y is None else class_block_means(K, y)
 
@@ -257,7 +268,7 @@ def analyse(
     pca_projection = pca.transform(X)[:, : min(k, pca.n_components_)]
     pca_ratio = pca.explained_variance_ratio_
 
-    _, negative = clean_eigenvalues(values)
+    negative = genuinely_negative(values, n, kernel_scale)
     result = Analysis(
         order=order,
         class_sizes=sizes,
@@ -273,6 +284,7 @@ def analyse(
         pca_ratio=pca_ratio,
         negative=negative,
         class_means=class_means,
+        eigenvalue_floor=rounding_floor(n, kernel_scale),
     )
     for value in vars(result).values():
         if isinstance(value, np.ndarray):

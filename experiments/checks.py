@@ -45,13 +45,15 @@ class Check:
 
 
 def format_value(value: float) -> str:
-    """Small and large magnitudes in scientific notation, the rest with 4 significant digits."""
+    """Small and large magnitudes in scientific notation, the rest with 4 significant
+    digits; a true minus sign (−), never a hyphen."""
     if value == 0:
         return "0"
     if not math.isfinite(value):
         return str(value)
     magnitude = abs(value)
-    return f"{value:.1e}" if magnitude < 1e-3 or magnitude >= 1e5 else f"{value:.4g}"
+    text = f"{value:.1e}" if magnitude < 1e-3 or magnitude >= 1e5 else f"{value:.4g}"
+    return text.replace("-", "−")  # a true minus sign, as every page writes one
 
 
 def check_text(check: Check) -> str:

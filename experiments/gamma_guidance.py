@@ -599,7 +599,12 @@ def _hint(found: Search, current: Trial, chosen: Trial, shown_score: float | Non
     gamma = current.gamma if kind == "degree" else chosen.gamma
     here = _params_text(current, with_gamma=found.gamma_matters) or "here"
     there = _params_text(chosen, with_gamma=found.gamma_matters and kind != "degree")
-    if kind == "too_small":
+    both = kind != "degree" and chosen.degree is not None and chosen.degree != current.degree
+    if both:  # the fix changes the degree too: the title says so, not "γ is too small"
+        title = (f"γ = {format_gamma(chosen.gamma)} with degree {chosen.degree} separates the "
+                 f"classes better than γ = {format_gamma(current.gamma)} with degree "
+                 f"{current.degree}.")
+    elif kind == "too_small":
         title = f"γ = {format_gamma(current.gamma)} is too small for these data."
     elif kind == "too_large":
         title = f"γ = {format_gamma(current.gamma)} is too large for these data."
@@ -627,6 +632,9 @@ def _hint(found: Search, current: Trial, chosen: Trial, shown_score: float | Non
         message = (f"{now}; with {there} they separate {_percent(chosen.score)}{gain} "
                    f"(linear PCA: {_percent(found.linear_score)}).")
     why = _why(found, current, kind)
+    if both:
+        why += (f" The degree changes too, from {current.degree} to {chosen.degree}: it sets "
+                "which products of input coordinates the features hold.")
     if chosen.score <= found.linear_score + TIE:
         why += (
             f" At its best this kernel only matches linear PCA here "

@@ -83,6 +83,39 @@ def reference_gamma(
     return 1.0 / typical
 
 
+# The choosing-γ page's panels: PANELS values of γ around the kernel's reference
+# (:func:`gamma_grid`), each fitted with SPECTRUM_TOP leading components (the spectrum's
+# shape). The predict-then-reveal question on γ (``classroom.questions``) offers and
+# scores the same panels, so a class can check its verdict on the page.
+PANELS = 12
+SPECTRUM_TOP = 20
+
+
+def gamma_grid(reference: float, *, low: float, high: float, panels: int = PANELS
+               ) -> np.ndarray:
+    """``panels`` values of γ, two per decade (1 and 3 × 10ᵉ), around the kernel's reference.
+
+    ``reference`` is the kernel's own scale for the data (:func:`reference_gamma`: the
+    median heuristic for RBF, 1 / median ‖x − y‖₁ for the Laplacian kernel, 1 / median
+    |xᵀy| for the polynomial and sigmoid kernels). The grid starts two decades below its
+    decade, so that the sweep shows both ends of the kernel's behaviour, and stays inside
+    [``low``, ``high``], the sidebar's range (``shell.state.GAMMA_MIN``, ``GAMMA_MAX``).
+    The values are round numbers fixed by the data alone, so the sweep does not change
+    when the user moves γ.
+    """
+    start = math.floor(math.log10(reference)) - 2
+    decades = math.ceil(panels / 2)
+    highest_start = math.floor(math.log10(high / 3)) - decades + 1
+    start = min(max(start, math.ceil(math.log10(low) - 1e-9)), highest_start)
+    values = [m * 10.0**e for e in range(start, start + decades) for m in (1, 3)][:panels]
+    return np.array([float(f"{v:.1g}") for v in values])
+
+
+def nearest_gamma_index(values: np.ndarray, gamma: float) -> int:
+    """The value of ``values`` nearest ``gamma`` on a log scale (the panel it falls in)."""
+    return int(np.argmin(np.abs(np.log(np.asarray(values, dtype=float)) - math.log(gamma))))
+
+
 def round_gamma(gamma: float) -> float:
     """Two significant digits: a γ a person can read, say and type."""
     if gamma <= 0 or not math.isfinite(gamma):
@@ -102,6 +135,12 @@ def format_gamma(gamma: float) -> str:
     mantissa, exponent = f"{value:.2e}".split("e")
     mantissa = mantissa.rstrip("0").rstrip(".")
     return f"{mantissa}e{int(exponent)}"
+
+
+def signed(value: float, spec: str = ".3g") -> str:
+    """A number as the pages print it: ``format(value, spec)`` with a true minus sign
+    (−0.5, 2.2e−16), never a hyphen, and no "−0"."""
+    return format(value + 0.0, spec).replace("-", "−")
 
 
 def format_ratio(ratio: float) -> str:

@@ -26,7 +26,6 @@ from kpca_core import (
     clean_eigenvalues,
     compute_kernel,
     eigendecompose,
-    explained_variance_ratio,
     project_training_points,
     scale_eigenvectors,
 )
@@ -43,6 +42,40 @@ def rounding_floor(n: int, kernel_scale: float) -> float:
     """The size below which an eigenvalue of an n × n centred K is rounding:
     10 · n · eps · max|K| (``kernel_scale`` = max|K|)."""
     return ROUNDING_FLOOR * n * np.finfo(np.float64).eps * float(kernel_scale)
+
+
+def genuinely_negative(eigenvalues: np.ndarray, n: int, kernel_scale: float) -> np.ndarray:
+    """Which eigenvalues of an n × n K̃ are negative beyond the rounding of K's entries
+    (below −:func:`rounding_floor`): the kernel is indefinite on these data. A cut
+    relative to μ₁ misses them where K̃ ≪ K (a saturated sigmoid, K ≈ all ones)."""
+    return np.asarray(eigenvalues, dtype=float) < -rounding_floor(n, kernel_scale)
+
+
+def variance_share_problem(trace: float, floor: float = 0.0) -> str | None:
+    """Why μ / trace(K̃) is no share of variance here, or None when it is one.
+
+    trace(K̃) = Σμ is the variance in feature space (times n) only when it is positive:
+    an indefinite kernel (the sigmoid) can have negative eigenvalues that outweigh the
+    positive ones, and when K̃ is within rounding of 0 (``floor``, :func:`rounding_floor`:
+    a saturated sigmoid, K ≈ all ones) there is no variance to share. Every page that
+    would show a share says this sentence instead.
+    """
+    if abs(trace) <= floor or trace == 0:
+        return ("trace(K̃) is 0 to within the rounding of K, so 'share of variance' means "
+                "nothing here: every point sits at the centre of feature space.")
+    if trace < 0:
+        return ("trace(K̃) is negative, so 'share of variance' means nothing here: negative "
+                "eigenvalues outweigh the positive ones.")
+    return None
+
+
+def variance_shares(eigenvalues: np.ndarray, trace: float, floor: float = 0.0) -> np.ndarray:
+    """μ / trace(K̃) for each eigenvalue μ, or NaN for all of them where that is no share
+    (:func:`variance_share_problem`): never a made-up 0 %."""
+    values = np.asarray(eigenvalues, dtype=np.float64)
+    if variance_share_problem(trace, floor) is not None:
+        return np.full(values.shape, np.nan)
+    return values / trace
 
 
 @dataclass(frozen=True, eq=False)
@@ -112,6 +145,9 @@ class KpcaFit:
         values, negative = clean_eigenvalues(eig.eigenvalues)
         if kernel_scale is not None:
             values[(values > 0) & (values <= rounding_floor(len(X), kernel_scale))] = 0.0
+            negative = genuinely_negative(eig.eigenvalues, len(X), kernel_scale)
+            values[negative] = eig.eigenvalues[negative]
+            values[(values < 0) & ~negative] = 0.0
         return cls(
             X=X,
             kernel=kernel,
@@ -138,8 +174,14 @@ class KpcaFit:
 
     @property
     def explained_ratio(self) -> np.ndarray:
-        """μ / trace(K̃) for each component held."""
-        return explained_variance_ratio(self.eigenvalues, self.trace)
+        """μ / trace(K̃) for each component held; NaN where that is no share of variance
+        (:func:`variance_share_problem`)."""
+        return variance_shares(self.eigenvalues, self.trace, self.eigenvalue_floor)
+
+    @property
+    def share_problem(self) -> str | None:
+        """Why this fit's μ / trace(K̃) are no shares of variance (None: they are)."""
+        return variance_share_problem(self.trace, self.eigenvalue_floor)
 
     def kernel_rows(self, points: np.ndarray) -> np.ndarray:
         """k(x, xᵢ) for every training point xᵢ: one row per point x of ``points``."""

@@ -53,6 +53,15 @@ HEATMAP_MAX_N = 400
 HEATMAP_SIDE = 30
 # As in the choosing-γ sweep: one BLAS thread for many small fits on a shared 2-core host.
 BLAS_THREADS = 1
+# A drawn component whose eigenvalue is below this many times the rounding of K's entries
+# (experiments.kpca_steps.rounding_floor) is drawn as 0: its eigenvector moves by up to
+# floor / gap under rounding alone (a saturated sigmoid: two valid float64 computations
+# differed by 25 %), so scaled up to the common size it would draw rounding noise as
+# structure. At 1,000 × the floor the picture is stable to about 0.1 %.
+MEANINGFUL = 1000.0
+# K̃'s cells of a frame whose largest entry is below this many times ε · max|K| are
+# rounding (K ≈ all ones): drawn blank rather than stretched to the colour scale.
+MEANINGFUL_CELLS = 1e4
 
 
 def motion_values(current: float, *, low: float, high: float, frames: int = FRAMES,
@@ -126,13 +135,21 @@ class Motion:
         The components (1-based) each frame draws: 1 and 2 at the anchor, then followed
         (:func:`track_components`).
     spread : (m,) float
-        Each frame's root mean square distance from its centre before scaling.
+        Each frame's root mean square distance from its centre before scaling (the
+        frame's true size: the page shows it).
+    silent : (m, 2) bool
+        Which drawn components are below the meaningful scale (:data:`MEANINGFUL` × the
+        rounding of K): drawn as 0, their picture would be rounding noise.
+    extent : (m,) float
+        The largest |coordinate| on the drawn components before any was silenced: how
+        near the origin every point is in a silent frame.
     separability : (m,) float or None
         Cross-validated accuracy of a linear classifier on the drawn components (None
         without two classes).
     explained : (m,) float
         Their eigenvalues' share of trace(K̃): the share of the variance in feature
-        space drawn.
+        space drawn; NaN where that is no share (trace(K̃) ≤ 0,
+        ``experiments.kpca_steps.variance_share_problem``).
     centered : (m, s, s) float32 or None
         K̃ in class order, block-averaged to at most HEATMAP_SIDE (None above
         HEATMAP_MAX_N points).
@@ -149,6 +166,8 @@ class Motion:
     frames: np.ndarray
     components: np.ndarray
     spread: np.ndarray
+    silent: np.ndarray
+    extent: np.ndarray
     separability: np.ndarray | None
     explained: np.ndarray
     centered: np.ndarray | None
@@ -184,8 +203,12 @@ def gamma_motion(
             fits.append(fit_kpca(X, kernel=kernel, kernel_params=params,
                                  n_components=min(TRACKED, n - 1)))
             if n <= HEATMAP_MAX_N:
-                Kc = center_kernel(compute_kernel(X, kernel=kernel, **params), copy=False)
+                K = compute_kernel(X, kernel=kernel, **params)
+                scale = max(float(K.max()), -float(K.min()))
+                Kc = center_kernel(K, copy=False)
                 cells, block = block_average(Kc, order, HEATMAP_SIDE)
+                if np.abs(cells).max() <= MEANINGFUL_CELLS * np.finfo(float).eps * scale:
+                    cells = np.zeros_like(cells)  # rounding only: nothing to colour
                 heatmaps.append(cells.astype(np.float32))
         m = len(fits)
         components = np.zeros((m, 2), dtype=int)
@@ -194,9 +217,13 @@ def gamma_motion(
             neighbour = i - 1 if i > anchor else i + 1
             previous = fits[neighbour].eigenvectors[:, components[neighbour]]
             components[i] = track_components(previous, fits[i].eigenvectors)
-        raw, spreads, scores, explained = [], [], [], []
+        raw, spreads, scores, explained, silent, extents = [], [], [], [], [], []
         for fit, drawn in zip(fits, components, strict=True):
-            Z = fit.projection[:, drawn]
+            Z = fit.projection[:, drawn].copy()
+            extents.append(float(np.abs(Z).max(initial=0.0)))
+            quiet = fit.eigenvalues[drawn] <= MEANINGFUL * fit.eigenvalue_floor
+            Z[:, quiet] = 0.0
+            silent.append(quiet)
             scores.append(linear_separability(Z, y))
             explained.append(float(np.sum(fit.explained_ratio[drawn])))
             frame, spread = normalise(Z)
@@ -209,6 +236,8 @@ def gamma_motion(
         frames=aligned.astype(np.float32),
         components=components + 1,
         spread=np.array(spreads),
+        silent=np.array(silent, dtype=bool),
+        extent=np.array(extents),
         separability=None if any(s is None for s in scores) else np.array(scores, dtype=float),
         explained=np.array(explained),
         centered=np.stack(heatmaps) if heatmaps else None,

@@ -258,7 +258,9 @@ def explorer_script(
         "weights = pca.components_",
         "Z_pca *= np.sign(weights[np.arange(len(weights)), np.abs(weights).argmax(axis=1)])",
         "",
-        'print("Eigenvalues of K~ (the page\'s Eigenvalues CSV):")',
+        f'print("The {n_components} leading eigenvalues of K~ (the first {n_components} rows '
+        'of the page\'s "',
+        '      "Eigenvalues CSV, which holds more):")',
         "for rank, value in enumerate(eigenvalues, start=1):",
         '    print(f"{rank:>4}: {value:.6g}")',
         f'print("The first {shown} points (the page\'s Projections CSV): '

@@ -160,14 +160,19 @@ def _follow_data(previous: tuple, current: tuple, dataset: str, options: dict,
         suggested = None if standardize else state.dataset_gamma(dataset, kernel, options)
         new = suggested if suggested is not None else round_gamma(new_reference)
         why = "the new data" if dataset != state.CSV else "the uploaded file"
+        if suggested is not None:
+            why += ", the data set's own suggestion"
     new = min(max(new, state.GAMMA_MIN), state.GAMMA_MAX)
     if math.isclose(new, old, rel_tol=1e-9):
         return
     ss[K_PARAM["gamma"]] = new
     ss[_GAMMA_NOTE] = (
-        f"γ changed from {state.format_gamma(old)} to {state.format_gamma(new)} to suit "
-        f"{why} ({state.format_multiple(new / new_reference)} × "
-        f"{REFERENCE_SHORT[kernel]}). Tick 'Keep γ when the data change' to keep γ as it is."
+        f"γ changed from {state.format_gamma(old)} to {state.format_gamma(new)} for "
+        f"{why} ({state.format_multiple(new / new_reference)} × {REFERENCE_SHORT[kernel]}"
+        + ("" if "suggestion" in why else ": a start on the data's scale, not a tuned "
+           "value; the γ check on the Explorer and Choosing γ says whether another γ "
+           "separates the classes better")
+        + "). Tick 'Keep γ when the data change' to keep γ as it is."
     )
 
 

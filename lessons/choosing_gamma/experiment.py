@@ -18,7 +18,6 @@ call :func:`sweep`.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -27,19 +26,23 @@ from sklearn.decomposition import PCA
 from threadpoolctl import threadpool_limits
 
 from experiments.gamma_guidance import SAMPLE_SIZE
-from experiments.kernel_diagnostics import format_gamma, subspace_similarity
+from experiments.kernel_diagnostics import (  # noqa: F401 - the page's grid, re-exported
+    PANELS,
+    SPECTRUM_TOP,
+    format_gamma,
+    gamma_grid,
+    nearest_gamma_index,
+    subspace_similarity,
+)
 from experiments.kernel_params import SYMBOLS
 from experiments.kpca_steps import fit_kpca
 from experiments.separability import linear_separability
 from kpca_core import explained_variance_ratio
 
-GAMMA_MIN, GAMMA_MAX = 1e-4, 1e4  # the sidebar's range
-PANELS = 12
 DEGREES = tuple(range(1, 9))
 # c₀ of the polynomial kernel (all in the sidebar's range, on its 0.1 steps; c₀ ≥ 0 keeps
 # the kernel positive semi-definite).
 COEF0_VALUES = (0.0, 0.1, 0.2, 0.5, 1.0, 2.0, 3.0, 5.0)
-SPECTRUM_TOP = 20  # leading eigenvalues kept per value, for the spectrum's shape
 # Larger data are swept on a stratified sample of this size: the γ guidance's sample
 # (the same rows, experiments.sampling.stratified_rows), so that both score a γ alike.
 SWEEP_MAX_N = SAMPLE_SIZE
@@ -56,25 +59,6 @@ FLAT_WITHIN = 0.1
 Progress = Callable[[float, str], None]
 
 
-def gamma_grid(reference: float, panels: int = PANELS) -> np.ndarray:
-    """``panels`` values of γ, two per decade (1 and 3 × 10ᵉ), around the kernel's reference.
-
-    ``reference`` is the kernel's own scale for the data
-    (:func:`experiments.kernel_diagnostics.reference_gamma`: the median heuristic for
-    RBF, 1 / median ‖x − y‖₁ for the Laplacian kernel, 1 / median |xᵀy| for the
-    polynomial and sigmoid kernels). The grid starts two decades below its decade, so
-    that the sweep shows both ends of the kernel's behaviour. The values are round
-    numbers fixed by the data alone, so the sweep does not change when the user moves γ.
-    """
-    start = math.floor(math.log10(reference)) - 2
-    # Keep the whole window inside the sidebar's range [1e-4, 1e4].
-    decades = math.ceil(panels / 2)
-    highest_start = math.floor(math.log10(GAMMA_MAX / 3)) - decades + 1
-    start = min(max(start, round(math.log10(GAMMA_MIN))), highest_start)
-    values = [m * 10.0**e for e in range(start, start + decades) for m in (1, 3)][:panels]
-    return np.array([float(f"{v:.1g}") for v in values])
-
-
 @dataclass(frozen=True)
 class Evaluation:
     """Kernel PCA with one parameter value: its picture and its numbers."""
@@ -87,10 +71,15 @@ class Evaluation:
     score_two: float | None  # separability on components 1–2
     score_k: float | None  # separability on components 1–k
     n_negative: int  # genuinely negative eigenvalues among the leading ones
+    # Why μ / trace(K̃) is no share of variance at this value (trace(K̃) ≤ 0), or None.
+    share_problem: str | None = None
 
     @property
     def leading_share(self) -> np.ndarray:
-        """μ / trace(K̃) of the leading eigenvalues (the spectrum's shape)."""
+        """μ / trace(K̃) of the leading eigenvalues (the spectrum's shape); NaN where that
+        is no share (:attr:`share_problem`): never a made-up 0 %."""
+        if self.share_problem is not None:
+            return np.full(self.eigenvalues.shape, np.nan)
         return explained_variance_ratio(self.eigenvalues, self.trace)
 
 
@@ -118,6 +107,7 @@ def evaluate(
         score_two=(two := linear_separability(Z[:, :2], y)),
         score_k=two if k == 2 else linear_separability(Z[:, :k], y),
         n_negative=int(fit.negative.sum()),
+        share_problem=fit.share_problem,
     )
 
 
@@ -178,8 +168,14 @@ class Sweep:
     @property
     def flat(self) -> np.ndarray:
         """Which values give a flat spectrum: μ₁ / trace(K̃) within ``FLAT_WITHIN`` of
-        1 / (n − 1) (bool per value)."""
-        return self.top_share <= (1.0 + FLAT_WITHIN) * self.flat_share
+        1 / (n − 1) (bool per value; False where μ₁ / trace(K̃) is no share)."""
+        with np.errstate(invalid="ignore"):
+            return self.top_share <= (1.0 + FLAT_WITHIN) * self.flat_share
+
+    @property
+    def no_share(self) -> np.ndarray:
+        """Which values have no share of variance (trace(K̃) ≤ 0: bool per value)."""
+        return np.array([e.share_problem is not None for e in self.evaluations])
 
     def best_index(self, scores: np.ndarray | None = None) -> int | None:
         """Index of the best score (first 2 components by default); ties → smallest value.
@@ -279,7 +275,7 @@ def nearest_index(values: np.ndarray, value: float, *, log: bool = True) -> int:
     """The panel whose value is nearest to ``value`` (on a log scale for γ: ``log``)."""
     values = np.asarray(values, dtype=float)
     if log:
-        return int(np.argmin(np.abs(np.log(values) - math.log(value))))
+        return nearest_gamma_index(values, value)
     return int(np.argmin(np.abs(values - value)))
 
 

@@ -20,6 +20,7 @@ from kpca_core import KERNELS, median_heuristic_gamma
 from lessons.choosing_gamma.experiment import (
     COEF0_VALUES,
     DEGREES,
+    PANELS,
     SWEEP_MAX_N,
     Sweep,
     align_signs,
@@ -44,7 +45,7 @@ from shell.checks import Check, show_check
 from shell.display import number_caption
 from shell.memory import guard_memory
 from shell.sidebar import apply_settings
-from shell.state import Settings, format_gamma
+from shell.state import GAMMA_MAX, GAMMA_MIN, Settings, format_gamma
 
 
 def has_gamma(settings: Settings) -> bool:
@@ -69,7 +70,7 @@ def rescaling_note(settings: Settings, data) -> None:
         f"With c₀ = 0 the kernel is (γ xᵀy)^{d} = γ^{d} · (xᵀy)^{d}: γ only multiplies K "
         f"by a number. K̃ scales with it, its eigenvectors stay, and every projection is "
         f"the same picture, stretched by γ^({d}/2) — so a sweep of γ would show "
-        f"{len(gamma_grid(1.0))} identical panels with identical scores. The feature space "
+        f"{PANELS} identical panels with identical scores. The feature space "
         f"holds the monomials of degree exactly {d} (with c₀ > 0: every degree up to "
         f"{d}). What changes the picture is the degree and c₀: both are swept below.",
         icon=":material/functions:",
@@ -117,7 +118,7 @@ def cached_sweep(settings: Settings, data, param: str) -> Sweep:
 
 def _values(param: str, gamma_reference: float | None) -> np.ndarray:
     if param == "gamma":
-        return gamma_grid(gamma_reference or 1.0)
+        return gamma_grid(gamma_reference or 1.0, low=GAMMA_MIN, high=GAMMA_MAX)
     return np.array(DEGREES if param == "degree" else COEF0_VALUES, dtype=float)
 
 
@@ -200,6 +201,26 @@ def flat_note(result: Sweep, settings: Settings) -> str:
                    "what this kernel width gives, not an error.")
 
 
+def no_share_label(evaluation) -> str:
+    """A panel's short word for why it has no share of variance (the caption says more)."""
+    zero = evaluation.share_problem.startswith("trace(K̃) is 0")
+    return "trace(K̃) ≈ 0" if zero else "trace(K̃) < 0"
+
+
+def no_share_note(result: Sweep) -> str:
+    """Why some panels show no share of variance ('' when every panel has one)."""
+    none = np.flatnonzero(result.no_share)
+    if not len(none):
+        return ""
+    by_reason: dict[str, list[str]] = {}
+    for i in none:
+        by_reason.setdefault(result.evaluations[i].share_problem, []).append(
+            format_swept_number(result.param, result.values[i]))
+    symbol = SYMBOLS[result.param]
+    return " Panels marked 'trace(K̃) < 0' or '≈ 0' have no share of variance: " + " ".join(
+        f"at {symbol} = {', '.join(values)}, {reason}" for reason, values in by_reason.items())
+
+
 def panels(result: Sweep, data, settings: Settings) -> None:
     param = result.param
     value = getattr(settings, param)
@@ -215,7 +236,9 @@ def panels(result: Sweep, data, settings: Settings) -> None:
         aligned, result.values, y, data.target_names, param=param, current=current,
         current_exact=exact, reference=marked,
         reference_label=panel_mark(settings.kernel), columns=4,
-        notes=[flat_label if flat else "" for flat in result.flat],
+        notes=[flat_label if flat else no_share_label(e) if none else ""
+               for flat, none, e in zip(result.flat, result.no_share, result.evaluations,
+                                        strict=True)],
         title=f"Components 1 and 2 of kernel PCA<br><sup>{KERNELS[settings.kernel].title}, "
               f"{len(result.values)} values of {symbol}</sup>",
     )
@@ -230,7 +253,8 @@ def panels(result: Sweep, data, settings: Settings) -> None:
         text += (f" '{panel_mark(settings.kernel)}' marks the panel nearest this kernel's "
                  f"reference for these data, γ = {REFERENCE_FORMULA[settings.kernel]} = "
                  f"{format_gamma(result.reference)} (the sidebar's reference too).")
-    st.caption(text + flat_note(result, settings) + _subsample_note(result, data))
+    st.caption(text + flat_note(result, settings) + no_share_note(result)
+               + _subsample_note(result, data))
     shown = result.values[current]
     at = replace(settings, **{param: int(shown) if param == "degree" else float(shown)})
     exports.csv_download(
@@ -299,7 +323,10 @@ def scores(result: Sweep, data, settings: Settings) -> None:
 
 def spectrum_title(result: Sweep) -> str:
     """What the spectra do as γ grows, from the leading share at both ends."""
-    first, last = result.top_share[0], result.top_share[-1]
+    shares = result.top_share[~result.no_share]
+    if len(shares) < 2:  # trace(K̃) ≤ 0 at all but one value: no shape to compare
+        return "The spectrum as γ grows (your γ in red)"
+    first, last = shares[0], shares[-1]
     trend = ("flattens" if last < 0.8 * first else "sharpens" if last > 1.25 * first
              else "keeps its shape")
     return f"The spectrum {trend} as γ grows (your γ in red)"
@@ -320,7 +347,9 @@ def small_gamma_text(result: Sweep, settings: Settings) -> str:
     plane = (f"components 1–2 against linear PCA's plane: subspace similarity "
              f"{low.linear_similarity:.3f} (1 = the same)")
     shares = (f"the first two eigenvalues hold {top_two:.1f} % of trace(K̃), against "
-              f"{linear_two:.1f} % for linear PCA's first two components")
+              f"{linear_two:.1f} % for linear PCA's first two components"
+              if low.share_problem is None else
+              low.share_problem[0].lower() + low.share_problem[1:].rstrip("."))
     linear_now = low.linear_similarity >= LINEAR_PLANE
     if kernel in ("rbf", "laplacian") and low.mean_similarity > 0.9:
         head = (f"**γ too small ({format_gamma(g_low)}): over-smoothing.** Every pair of "
@@ -384,7 +413,9 @@ def smoothing_lesson(result: Sweep, settings: Settings) -> None:
     flat = result.flat_share
     lines = [small_gamma_text(result, settings)]
     top_high = 100 * high.leading_share[0]
-    if bounded and high.leading_share[0] < 5 * flat and similarity[-1] < 0.05:
+    if high.share_problem is not None:
+        lines.append(f"At the largest γ = {format_gamma(g_high)}: {high.share_problem}")
+    elif bounded and high.leading_share[0] < 5 * flat and similarity[-1] < 0.05:
         lines.append(
             f"**γ too large ({format_gamma(g_high)}): under-smoothing, every point its own "
             "cluster.** "
@@ -408,7 +439,10 @@ def smoothing_lesson(result: Sweep, settings: Settings) -> None:
     lines.append(
         "In between, the kernel's width matches the scale of the structure, and the leading "
         "components pick it up. (μ: an eigenvalue of K̃; μ / trace(K̃) is its share of the "
-        "variance in feature space.)"
+        "variance in feature space"
+        + (", where trace(K̃) > 0: the charts draw no share at "
+           + ", ".join(f"γ = {format_gamma(v)}" for v in result.values[result.no_share])
+           + ")." if result.no_share.any() else ".)")
     )
     for line in lines:
         st.markdown(line)

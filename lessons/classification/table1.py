@@ -149,7 +149,8 @@ def table_caption(store: dict) -> str:
         worst = max(diffs, key=lambda key: abs(diffs[key]))
         parts.append(f"Of the {len(diffs)} cells we can compare with the paper, {within} are "
                      f"within ±{pt.TOLERANCE} points; the largest difference is "
-                     f"{diffs[worst]:+.2f} points (d = {worst[0]}, {worst[1]} components).")
+                     f"{diffs[worst]:+.2f}".replace("-", "−")
+                     + f" points (d = {worst[0]}, {worst[1]} components).")
     raw = store.get("raw_pixels")
     if raw and raw.get("error_pct") is not None:
         parts.append(f"Linear SVM on the raw pixels: {raw['error_pct']:.2f} % here, "

@@ -90,17 +90,18 @@ def fill(place, inputs: Inputs, settings: Settings, shown_score: float | None, *
     that nothing tried does clearly better (labelled data)."""
     verdict = guidance(inputs, settings.kernel_key, shown_score)
     with place.container():
-        show(verdict, settings, key=key)
+        show(verdict, settings, key=key, shown_score=shown_score)
     return verdict
 
 
-def show(verdict: Guidance | None, settings: Settings, *, key: str) -> None:
+def show(verdict: Guidance | None, settings: Settings, *, key: str,
+         shown_score: float | None = None) -> None:
     if verdict is None:
         return
     hint = verdict.hint
     if hint is None:
         if verdict.from_labels:
-            st.caption(no_hint_text(verdict))
+            st.caption(no_hint_text(verdict, shown_score))
         return
     text_col, button_col = st.columns([5, 1], vertical_alignment="center")
     # A "linear" symptom without labels is an observation, not a fault.
@@ -111,8 +112,11 @@ def show(verdict: Guidance | None, settings: Settings, *, key: str) -> None:
                       args=(hint.gamma, degree), width="stretch")
 
 
-def no_hint_text(verdict: Guidance) -> str:
-    """Labelled data, no hint: what was tried and how the γ on screen compares."""
+def no_hint_text(verdict: Guidance, shown_score: float | None = None) -> str:
+    """Labelled data, no hint: what was tried and how the γ on screen compares.
+
+    ``shown_score``: the page's own score on all the points; on a sample the sample's
+    score differs from it, and the sentence says which is which."""
     best = verdict.best
     what = f"γ = {format_gamma(best.gamma)}"
     if best.degree is not None:
@@ -122,6 +126,9 @@ def no_hint_text(verdict: Guidance) -> str:
               "points")
     here = ("" if verdict.current_score is None else
             f"; here {100 * verdict.current_score:.0f}%")
+    if sample and here and shown_score is not None:
+        here += (f" on the sample, {100 * shown_score:.0f}% on all {verdict.n_total:,} "
+                 "points as shown above")
     return (
         f"γ check: {verdict.n_tried} settings tried{sample}; none separates components 1–2 "
         f"clearly better than this one (best: {100 * verdict.best_score:.0f}% with {what}"

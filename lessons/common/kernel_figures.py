@@ -206,18 +206,26 @@ def spectrum_figure(
     leading_ratio = np.asarray(explained_ratio)[np.argsort(ranks)][: len(leading)]
     kpca_cumulative = 100 * np.cumsum(leading_ratio)
     pca_cumulative = 100 * np.cumsum(pca_ratio[:SPECTRUM_SHOWN])
-    fig.add_trace(
-        go.Scatter(
-            x=leading,
-            y=kpca_cumulative,
-            mode="lines+markers",
-            name="kernel PCA",
-            line=dict(color=KEPT_COLOUR),
-            hovertemplate="first %{x} components: %{y:.1f}%<extra>kernel PCA</extra>",
-        ),
-        row=1,
-        col=2,
-    )
+    if np.isnan(kpca_cumulative).all():
+        # μ / trace(K̃) is no share of variance here (trace(K̃) ≤ 0): no curve, and the
+        # caption says why (experiments.kpca_steps.variance_share_problem).
+        kpca_cumulative = np.zeros(0)
+        fig.add_annotation(x=0.5, y=0.5, xref="x2 domain", yref="y2 domain",
+                           text="kernel PCA: no share of variance<br>(trace(K̃) ≤ 0)",
+                           showarrow=False, font=dict(size=12))
+    else:
+        fig.add_trace(
+            go.Scatter(
+                x=leading,
+                y=kpca_cumulative,
+                mode="lines+markers",
+                name="kernel PCA",
+                line=dict(color=KEPT_COLOUR),
+                hovertemplate="first %{x} components: %{y:.1f}%<extra>kernel PCA</extra>",
+            ),
+            row=1,
+            col=2,
+        )
     fig.add_trace(
         go.Scatter(
             x=np.arange(1, len(pca_cumulative) + 1),

@@ -7,20 +7,28 @@ and kept in a bounded cache. They travel to the browser in one figure as Plotly 
 with Plotly's own play button and slider: playing and scrubbing happen in the browser,
 never one Streamlit rerun per frame. Beside it, K̃ of the same frame (small data).
 
-Streamlit cannot see which frame Plotly shows, so the "use this value" control is a
-Streamlit slider over the same frames, beside the chart, whose button writes the sidebar's
-γ (or degree). Off by default: nothing is computed or sent until the student asks.
+Each frame fills the axes with all of its points, and its axes carry its own coordinates
+(the components drawn, and their scale), so a frame of size 1e-7 says so; a component
+below the rounding of K is drawn as 0 and named, never stretched into noise.
+
+That slider is the only one: a small component (``motion_frame.js``, ``st.components.v2``,
+in the page itself) listens to the chart's slider and play buttons and tells Python which
+frame is on screen once it settles, and "Use this …" takes that frame's γ (or degree).
+Off by default: nothing is computed or sent until the student asks.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
+from pathlib import Path
 
 import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 from plotly.subplots import make_subplots
 
+from experiments.kernel_diagnostics import signed
 from experiments.kernel_params import SYMBOLS
 from experiments.morph import (
     DEGREES,
@@ -53,12 +61,21 @@ from shell.state import GAMMA_MAX, GAMMA_MIN, Settings, format_gamma
 
 FRAME_MS = 450  # each frame's time on screen while playing, of which the move takes…
 TRANSITION_MS = 300
-MOTION_HEIGHT = 500
+MOTION_HEIGHT = 600
 TICKS = 10_000  # coordinates sent as whole numbers, ±TICKS at the axes' ends (int16)
-REACH_QUANTILE = 0.995
+MARGIN = 1.05  # the axes reach 5 % past a frame's farthest point: every point in view
+TICK_STEPS = (-1.0, -0.5, 0.0, 0.5, 1.0)  # labelled ticks, in half-widths of the axes
 CELL_PX = 8  # a K̃ cell's marker: ~7 px apart at 1280 px (overlapping a little), 9 at 1600
 LEVELS = 127  # K̃'s cells sent as whole numbers from -LEVELS (blue) to LEVELS (red)
 _USED = "_motion_value_used"  # set by "Use this …": the fragment then reruns the page
+_SHOWN = "_motion_shown"  # motion key → the frame on screen (its label), from the browser
+
+# Tells Python which frame the chart shows (see the module docstring).
+_follow_frame = st.components.v2.component(
+    "kpca_motion_frame",
+    js=(Path(__file__).parent / "motion_frame.js").read_text(encoding="utf-8"),
+    isolate_styles=False,
+)
 
 
 def swept_param(settings: Settings) -> str | None:
@@ -117,36 +134,71 @@ def frame_title(motion: Motion, i: int) -> str:
     a, b = motion.components[i]
     first = (f"{SYMBOLS[motion.param]} = {format_value(motion.param, motion.values[i])} · "
              f"components {a} and {b}")
-    scores = [f"variance {100 * motion.explained[i]:.0f}%"]
+    quiet = motion.silent[i]
+    if quiet.all():
+        near = ("every point at the origin: K̃ is 0 in floating point" if motion.extent[i] == 0
+                else f"every point within {signed(motion.extent[i], '.1g')} of the origin: "
+                     "below the rounding of K")
+        return f"{first}<br>{near}"
+    explained = motion.explained[i]
+    scores = [f"variance {100 * explained:.0f}%" if np.isfinite(explained) else
+              "no share of variance (trace(K̃) ≤ 0)"]
     if motion.separability is not None:
         scores.insert(0, f"separability {100 * motion.separability[i]:.0f}%")
+    if quiet.any():
+        scores.append(f"component {motion.components[i][int(np.argmax(quiet))]} is rounding: "
+                      "drawn as 0")
     return f"{first}<br>{' · '.join(scores)}"
 
 
+def frame_reach(motion: Motion, i: int) -> float:
+    """Half the width of frame ``i``'s axes, in the frame's own (normalised) units: its
+    farthest point, plus a margin. Every point of every frame is in view."""
+    return float(np.abs(motion.frames[i]).max(initial=0.0)) * MARGIN or 1.0
+
+
+def frame_axes(motion: Motion, i: int) -> dict:
+    """Frame ``i``'s axes: the components drawn, and ticks in their true coordinates
+    (the frame is drawn to fill the axes: its ticks give its size)."""
+    a, b = motion.components[i]
+    spread = float(motion.spread[i])
+    half = frame_reach(motion, i) * spread if spread > 0 else float(motion.extent[i])
+    ticks = [round(step * TICKS) for step in TICK_STEPS]
+    # A frame at the origin (K̃ = 0) has no scale to show: its one tick is the origin.
+    labels = [signed(step * half, ".2g") if half > 0 or step == 0 else ""
+              for step in TICK_STEPS]
+    return {name: dict(title=dict(text=f"component {c}", standoff=4), tickvals=ticks,
+                       ticktext=labels)
+            for name, c in (("xaxis", a), ("yaxis", b))}
+
+
 def motion_figure(motion: Motion, y: np.ndarray | None, target_names: Sequence[str], *,
-                  highlight: Sequence[int] = (), noun: str = "class") -> go.Figure:
+                  highlight: Sequence[int] = (), noun: str = "class",
+                  shown: int | None = None) -> go.Figure:
     """The frames as one animated Plotly figure: a scatter (one trace per class) and, when
     ``motion.centered`` is given, K̃ beside it; a play button and a slider under them.
 
     ``y`` is the labels of ``motion.rows``; ``highlight`` (rows of the data) fades every
-    other point. Coordinates go as int16 (the axes carry no numbers), K̃ as int8 levels.
+    other point; ``shown`` is the frame on screen (default: the anchor). Coordinates go as
+    int16, each frame scaled to fill the axes (its ticks carry its true coordinates), K̃
+    as int8 levels.
     """
     n = len(motion.rows)
+    shown = motion.anchor if shown is None else int(shown)
     y_rows = None if y is None else np.asarray(y)
     selected = np.isin(motion.rows, np.asarray(highlight, dtype=int)) if len(highlight) else None
     heat = motion.centered is not None
     fig = make_subplots(rows=1, cols=2, column_widths=[0.62, 0.38],
-                        horizontal_spacing=0.08) if heat else go.Figure()
+                        horizontal_spacing=0.14) if heat else go.Figure()
     groups = classes(y_rows, n)
 
-    # The axes carry no numbers (each frame has its own scale): coordinates travel as
-    # int16 in 1/10,000 of the axes' half-width, far finer than a pixel. The axes hold
-    # REACH_QUANTILE of the points of every frame: a few far-out points of one frame
-    # (large γ) would shrink all the others to a corner.
-    reach = float(np.quantile(np.abs(motion.frames), REACH_QUANTILE)) * 1.1 or 1.0
-
+    # Each frame fills the axes with all of its points (no point is ever off the axes:
+    # at a large γ the few points components 1–2 pick out hold most of the frame's
+    # variance). Coordinates travel as int16 in 1/10,000 of the axes' half-width, far
+    # finer than a pixel; each frame's ticks say what that half-width is.
     def coordinates(i: int, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        ticks = np.round(np.clip(motion.frames[i][idx] / reach, -3, 3) * TICKS).astype(np.int16)
+        ticks = np.round(motion.frames[i][idx] / frame_reach(motion, i) * TICKS)
+        ticks = ticks.astype(np.int16)
         return ticks[:, 0], ticks[:, 1]
 
     def heatmap(i: int, **style) -> go.Scatter:
@@ -165,7 +217,7 @@ def motion_figure(motion: Motion, y: np.ndarray | None, target_names: Sequence[s
         if selected is not None:
             marker["color"] = np.where(selected[idx], colour, faded(colour))
         name = class_name(target_names, label, y_rows)
-        x, y_ = coordinates(motion.anchor, idx)
+        x, y_ = coordinates(shown, idx)
         fig.add_trace(go.Scatter(
             x=x, y=y_, mode="markers", name=name, marker=marker,
             customdata=motion.rows[idx].astype(np.int32),
@@ -173,7 +225,7 @@ def motion_figure(motion: Motion, y: np.ndarray | None, target_names: Sequence[s
     if heat:
         side = motion.centered.shape[1]
         row, column = np.divmod(np.arange(side * side, dtype=np.int16), side)
-        cell = heatmap(motion.anchor, cmin=-LEVELS, cmax=LEVELS, cmid=0.0,
+        cell = heatmap(shown, cmin=-LEVELS, cmax=LEVELS, cmid=0.0,
                        colorscale=CENTERED_SCALE, symbol="square", size=CELL_PX)
         cell.update(x=column, y=row, mode="markers", hoverinfo="skip", showlegend=False,
                     xaxis="x2", yaxis="y2")
@@ -187,45 +239,48 @@ def motion_figure(motion: Motion, y: np.ndarray | None, target_names: Sequence[s
     labels = [format_value(motion.param, v) for v in motion.values]
     fig.frames = [go.Frame(data=traces(i), name=labels[i],
                            # Bold, as Streamlit's theme draws the first title.
-                           layout=dict(title_text=f"<b>{frame_title(motion, i)}</b>"))
+                           layout=dict(title_text=f"<b>{frame_title(motion, i)}</b>",
+                                       **frame_axes(motion, i)))
                   for i in range(len(motion.values))]
-    play = dict(frame=dict(duration=FRAME_MS, redraw=heat),
+    play = dict(frame=dict(duration=FRAME_MS, redraw=True),
                 transition=dict(duration=TRANSITION_MS, easing="linear"),
                 fromcurrent=True, mode="immediate")
     jump = dict(frame=dict(duration=0, redraw=True), transition=dict(duration=0),
                 mode="immediate")
     fig.update_layout(
         # Two lines at the top, the legend under them (the margin holds both).
-        title=dict(text=frame_title(motion, motion.anchor), yref="container", y=1,
+        title=dict(text=frame_title(motion, shown), yref="container", y=1,
                    yanchor="top", pad=dict(t=12)),
         height=MOTION_HEIGHT,
         dragmode=False,  # a swipe scrolls past it on a phone; the slider moves the frames
         # The slider across the whole width, the buttons under it (a phone has no room
         # for both on one row).
         updatemenus=[dict(
-            type="buttons", direction="left", x=0, y=-0.3, xanchor="left", yanchor="top",
+            type="buttons", direction="left", x=0, y=-0.58, xanchor="left", yanchor="top",
             pad=dict(t=0, r=8), showactive=False,
             buttons=[dict(label="▶ Play", method="animate", args=[None, play]),
                      dict(label="❚❚ Pause", method="animate",
                           args=[[None], {**jump, "frame": dict(duration=0, redraw=False)}])],
         )],
         sliders=[dict(
-            active=motion.anchor, x=0, len=1, y=-0.02, yanchor="top",
+            active=shown, x=0, len=1, y=-0.3, yanchor="top",
             currentvalue=dict(visible=False),  # the title says which frame
             font=dict(size=12),  # 21 labels side by side, projector mode too
             pad=dict(t=0, b=0),
             steps=[dict(label=label, method="animate", args=[[label], jump])
                    for label in labels],
         )],
-        **{**BASE_LAYOUT, "margin": dict(l=10, r=10, t=100, b=140)},
+        # Under the axes: their ticks and titles, the slider, the buttons.
+        **{**BASE_LAYOUT, "margin": dict(l=10, r=10, t=100, b=240)},
     )
     fig.update_layout(legend=dict(orientation="h", x=0, y=1.0, yanchor="bottom",
                                   title_text=""))
-    axis = dict(range=[-TICKS, TICKS], showticklabels=False, zeroline=False,
-                showgrid=False, title_text="")
+    axis = dict(range=[-TICKS, TICKS], zeroline=False, showgrid=False,
+                tickfont=dict(size=11))
     fig.update_xaxes(**axis, constrain="domain", row=1 if heat else None,
                      col=1 if heat else None)
     fig.update_yaxes(**axis, **EQUAL_SCALE, row=1 if heat else None, col=1 if heat else None)
+    fig.update_layout(**frame_axes(motion, shown))
     if heat:
         side = motion.centered.shape[1]
         fig.update_xaxes(range=[-0.5, side - 0.5], showticklabels=False, constrain="domain",
@@ -245,11 +300,26 @@ def _use(param: str, value: float, settings: Settings) -> None:
     st.session_state[_USED] = True
 
 
+def shown_frame(key: str, labels: Sequence[str], anchor: int) -> int:
+    """The frame on screen, as the browser last said (the anchor when it has said nothing
+    for these frames)."""
+    label = st.session_state.get(_SHOWN, {}).get(key)
+    return labels.index(label) if label in labels else anchor
+
+
+def _frame_changed(key: str) -> None:
+    """The browser's frame follower says which frame is on screen (its label)."""
+    label = (st.session_state.get(f"{key}_follow") or {}).get("frame")
+    if isinstance(label, str) and len(label) < 32:
+        st.session_state.setdefault(_SHOWN, {})[key] = label
+
+
 @st.fragment
 def motion_section(settings: Settings, data, *, key: str,
                    highlight: Sequence[int] = ()) -> None:
-    """The toggle, and once on: the animated frames, a picker of the frame to keep and its
-    numbers. A fragment: toggling and picking rerun only this block; "Use this …" the page.
+    """The toggle, and once on: the animated frames, and "Use this …" for the frame on
+    screen. A fragment: toggling and the frame on screen rerun only this block; "Use this
+    …" the page.
     """
     if st.session_state.pop(_USED, False):
         st.rerun(scope="app")
@@ -270,23 +340,22 @@ def motion_section(settings: Settings, data, *, key: str,
         return
     y = None if data.y is None else data.y[motion.rows]
     noun = "digit" if data.image_shape is not None else "class"
-    fig = motion_figure(motion, y, data.target_names, highlight=highlight, noun=noun)
-    chart_col, pick_col = st.columns([3, 1], vertical_alignment="center")
-    with chart_col:
-        show_chart(fig, key=f"{key}_chart", name=f"{key}-motion")
     labels = [format_value(param, v) for v in motion.values]
-    picker = f"{key}_frame"
-    if st.session_state.get(picker) not in labels:
-        st.session_state[picker] = labels[motion.anchor]
-    with pick_col:
-        label = st.select_slider(f"Frame to keep ({symbol})", labels, key=picker,
-                                 help="Plotly plays the frames in your browser, where the "
-                                 "app cannot see them: pick the one you paused on here.")
-        i = labels.index(label)
-        number_caption(frame_title(motion, i).replace("<br>", " · ").replace(" · ", "  \n"))
-        st.button(f"Use {symbol} = {label}", key=f"{key}_use", on_click=_use,
-                  args=(param, float(motion.values[i]), settings),
-                  disabled=i == motion.anchor, type="primary")
+    i = shown_frame(key, labels, motion.anchor)
+    fig = motion_figure(motion, y, data.target_names, highlight=highlight, noun=noun,
+                        shown=i)
+    box = f"{key}_box"
+    with st.container(key=box):
+        show_chart(fig, key=f"{key}_chart", name=f"{key}-motion")
+        _follow_frame(key=f"{key}_follow", data={"box": f"st-key-{box}", "frame": labels[i]},
+                      on_frame_change=partial(_frame_changed, key))
+    use = st.container(horizontal=True, vertical_alignment="center")
+    use.button(f"Use {symbol} = {labels[i]}", key=f"{key}_use", on_click=_use,
+               args=(param, float(motion.values[i]), settings),
+               disabled=i == motion.anchor, type="primary",
+               help="The frame on screen: play, pause or move the slider under the chart.")
+    with use:
+        number_caption("On screen: " + frame_title(motion, i).replace("<br>", " · "))
     scope = (f"{len(motion.values)} values of {symbol} from {labels[0]} to {labels[-1]}"
              + ("" if param == "degree" else ", ×10^0.1 a step"))
     sample = (f" Drawn on a stratified sample of {len(motion.rows):,} of the "
@@ -295,8 +364,12 @@ def motion_section(settings: Settings, data, *, key: str,
     number_caption(
         f"{scope}, each a kernel PCA fit. Frames are matched to their neighbours: the two "
         "components of the current value are followed as their eigenvalues cross (so a "
-        "frame may show components 1 and 3), and each frame is turned and scaled onto "
-        "the last (a rotation or reflection keeps every distance), so a point moves only "
-        f"as much as {what} moves it. Separability: {METHOD}, on the drawn components; "
-        f"variance: their share of trace(K̃).{sample}"
+        "frame may show components 1 and 3: the axes say which), and each frame is turned "
+        "onto the last (a rotation or reflection keeps every distance), so a point moves "
+        f"only as much as {what} moves it. Each frame is drawn to fill the axes with all "
+        "of its points: its ticks give its true coordinates, so a shrinking picture shows "
+        "as shrinking numbers. A component whose eigenvalue is below 1,000 × the rounding "
+        "of K's entries is drawn as 0 (its picture would be rounding noise, magnified). "
+        f"Separability: {METHOD}, on the drawn components; variance: their share of "
+        f"trace(K̃).{sample}"
     )

@@ -312,8 +312,8 @@ def roles_sentence(roles: ClusterRoles, explained: np.ndarray, class_names: list
         if cutting == inside:
             text += f"; {_plural(inside, 'it cuts', 'each cuts')} a class in two"
         elif cutting:
-            text += (f"; {_numbers(cutting)} {_plural(cutting, 'cuts', 'cut')} a class in "
-                     "two")
+            text += (f"; of these, {_named(cutting)} {_plural(cutting, 'cuts', 'cut')} a "
+                     "class in two")
         parts.append(text + ".")
     if paper_figure:
         parts.append(_fig4_sentence(roles, explained, len(class_names)))

@@ -36,7 +36,9 @@ def panel_title(component: int, eigenvalue: float, share: float, prefix: str = "
     """'y2<br>μ = 21.4<br>31.6 %' (μ: eigenvalue of K̃; share = μ / trace K̃): three short
     lines, so that four panels fit in a row on a 390-px phone (each about 70 px wide: two
     lines 'μ = 56.8 · 17.0 %' ran into each other there)."""
-    return f"{prefix}y{component}<br>μ = {eigenvalue:.3g}<br>{100 * share:.1f} %"
+    # No share where μ / trace(K̃) is none (trace(K̃) ≤ 0: the caption says why).
+    shown = "" if np.isnan(share) else f"<br>{100 * share:.1f} %"
+    return f"{prefix}y{component}<br>μ = {eigenvalue:.3g}{shown}"
 
 
 def _shown_rows(n: int) -> np.ndarray:

@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from experiments.checks import Check
+from experiments.kernel_diagnostics import signed
 from experiments.roundoff import above_rounding, kernel_bound, kernel_rounding, tolerance
 from kpca_core import KERNELS
 from lessons.component_maps.experiment import (
@@ -139,8 +140,9 @@ def map_panels(result: ComponentMaps, data, settings: Settings) -> None:
     st.caption(
         f"Colour = value of yₖ(x) = Σᵢ αᵢᵏ k̃(xᵢ, x) at each of {side} × {side} grid points "
         "(red positive, blue negative, white 0); contour lines join points with equal value. "
-        "μ is the eigenvalue of K̃ (the paper's λ = μ / n) and % its share of trace(K̃), the "
-        "variance in feature space."
+        "μ is the eigenvalue of K̃ (the paper's λ = μ / n)"
+        + (" and % its share of trace(K̃), the variance in feature space."
+           if fit.share_problem is None else f". {fit.share_problem}")
     )
     held = len(fit.eigenvalues)
     if k < held:
@@ -148,7 +150,8 @@ def map_panels(result: ComponentMaps, data, settings: Settings) -> None:
         st.caption(
             f"Component{'s' if held > k + 1 else ''} {hidden} not drawn: μ is 0"
             f"{' or negative' if fit.negative.any() else ''} to within the rounding of K's "
-            f"entries (μ ≤ 10·n·ε·max|K| = {fit.eigenvalue_floor:.2g} counts as 0), so the "
+            "entries (μ ≤ 10·n·ε·max|K| = "
+            f"{signed(fit.eigenvalue_floor, '.2g')} counts as 0), so the "
             "map is 0 everywhere, or would draw only rounding noise magnified by α = v/√μ."
         )
 

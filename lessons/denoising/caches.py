@@ -220,6 +220,15 @@ def clean_reconstruction(settings: DenoisingSettings) -> tuple[float, float]:
     return dn.mse(Z_pca, X_clean), dn.mse(Z_kpca, X_clean)
 
 
+@bounded_cache(max_entries=8)  # two floats and 2 × 13 an entry
+def noise_split(settings: DenoisingSettings) -> dn.NoiseSplit:
+    """Where the projection puts the test digits' noise (:func:`dn.noise_split`)."""
+    fit = fitted(settings.fit_key)
+    X_clean = test_digits(*settings.test_key)[0]
+    X_noisy = noisy_test(settings.test_key, settings.noise_key)
+    return dn.noise_split(fit, X_clean, X_noisy, dn.m_grid(fit.max_components))
+
+
 def compute_all(settings: DenoisingSettings) -> dict[str, dn.MethodCurve]:
     """Every method's curve, with a progress bar while anything is computed."""
     bar = st.progress(0.0, text="Fitting PCA and kernel PCA once for every m…")

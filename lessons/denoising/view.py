@@ -277,6 +277,53 @@ def comparison_text(curves: dict[str, dn.MethodCurve], method: str, noise: str) 
     )
 
 
+def noise_text(split: dn.NoiseSplit, curve: dn.MethodCurve, stored: dict | None,
+               noise: str) -> str:
+    """Why kernel PCA's curve is best where it is, from where the projection puts the
+    noise in feature space (:class:`dn.NoiseSplit`): outside the span of the training
+    digits (removed at every m), or on the components past m (removed by dropping them)."""
+    title = dn.METHOD_TITLES[curve.method]
+    best_m = curve.best[0]
+    outside = (f"{100 * split.outside_noisy:.0f} % of a noisy test digit's squared length "
+               "in feature space (centred) lies outside the span of the training digits, "
+               f"against {100 * split.outside_clean:.0f} % of a clean one: every "
+               "projection removes that part, at any m.")
+    helps = split.drop_helps
+    if not len(split.m_values):
+        return outside
+    if best_m == curve.m_values[-1] and not helps.any():
+        i = min(range(len(split.m_values)), key=lambda j: abs(split.m_values[j] - 512))
+        text = (f"**Why {title} is best with all the components here:** {outside} Inside "
+                "the span, the components past m carry more of the digits than of the "
+                "noise at every m of the grid (past m = "
+                f"{split.m_values[i]:,}: digit {split.dropped_digit[i]:.3g}, noise "
+                f"{split.dropped_noise[i]:.3g}), so dropping them removes more digit than "
+                "noise: the de-noising is done by the projection onto the span itself, "
+                "not by dropping components.")
+        if stored is not None and "variance" in stored["runs"]:
+            run = stored["runs"]["variance"]
+            r = run["results"][noise]["best"]["fixed_point"]
+            text += (f" With a wider kernel the noise spreads into the trailing components: "
+                     f"in the stored run at c = twice the average variance (γ = "
+                     f"1/{1 / run['gamma']:.0f}), the fixed point is best at m = {r['m']:,}, "
+                     "inside the grid, as in the paper (choose that width above to see it "
+                     "live).")
+        return text
+    if best_m != curve.m_values[-1] and helps.any():
+        first = split.m_values[int(np.argmax(helps))]
+        j = int(np.argmax(helps))
+        return (f"**Why an interior m:** {outside} Inside the span, the components past "
+                f"m = {first:,} carry more noise than digit ({split.dropped_noise[j]:.3g} "
+                f"against {split.dropped_digit[j]:.3g}): dropping them de-noises further, "
+                f"so {title}'s error is lowest at m = {best_m:,}, before the last.")
+    return (f"{outside} Inside the span, dropping the components past m removes more noise "
+            "than digit from m = "
+            + (f"{split.m_values[int(np.argmax(helps))]:,} on" if helps.any() else
+               "nowhere on the grid")
+            + "; the pre-image adds an error of its own, so the best m is not set by this "
+            "alone.")
+
+
 def stored_table(stored: dict) -> pd.DataFrame:
     """Both noises × both widths of the stored run: best m and PCA / KPCA, by method."""
     rows = []

@@ -130,6 +130,7 @@ def spectrum(result: Analysis, settings: Settings) -> None:
     )
     show_chart(fig, key="draw_spectrum")
     share = float(np.sum(result.explained_ratio[:2]))
-    number_caption(f"The first two kernel principal components (the chart at the top) hold "
-                   f"{share:.0%} of the variance in feature space; linear PCA's two hold all "
-                   "of the plane's.")
+    kernel_share = (result.share_problem if result.share_problem is not None else
+                    "The first two kernel principal components (the chart at the top) hold "
+                    f"{share:.0%} of the variance in feature space.")
+    number_caption(f"{kernel_share} Linear PCA's two hold all of the plane's.")

@@ -12,7 +12,7 @@ import numpy as np
 import streamlit as st
 
 from experiments.analysis import DENSE_MAX_N, Analysis, may_be_indefinite
-from experiments.kernel_diagnostics import REFERENCE_NAMES
+from experiments.kernel_diagnostics import REFERENCE_NAMES, signed
 from kpca_core import KERNELS
 from lessons.common import kernel_figures
 from lessons.explorer.charts import SCATTERGL_ABOVE, params_text, plot, selection
@@ -165,7 +165,8 @@ def _listed(names: list[str]) -> str:
 
 def _range(values: np.ndarray, fmt: str) -> str:
     low, high = float(values.min()), float(values.max())
-    return format(low, fmt) if np.isclose(low, high) else f"{low:{fmt}} to {high:{fmt}}"
+    return (signed(low, fmt) if np.isclose(low, high) else
+            f"{signed(low, fmt)} to {signed(high, fmt)}")
 
 
 COUNTS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
@@ -214,8 +215,8 @@ def kernel_blocks(result: Analysis, data) -> tuple[str, str] | None:
                    "only its nearest neighbours.")
     c_within, c_between = np.diag(Bc), Bc[off]
     bound = float(np.abs(result.centered_display).max()) or 1.0
-    signed = ", ".join(f"{names[a]} {c_within[a]:+.3g}" for a in range(c))
-    c_text = (f"Mean of K̃ in each class's diagonal block: {signed}; between classes "
+    within = ", ".join(f"{names[a]} {signed(c_within[a], '+.3g')}" for a in range(c))
+    c_text = (f"Mean of K̃ in each class's diagonal block: {within}; between classes "
               f"{_range(c_between, '+.3g')} (colour scale ±{bound:.2f}). ")
     if np.all(c_within > 0) and np.all(c_between < 0):
         c_text += (f"Every class's block is red and every block between classes blue: K̃ "
@@ -270,12 +271,15 @@ def spectrum(result: Analysis, settings: Settings) -> None:
         if indefinite_base
         else "Explained variance = μ / trace(K̃) (trace = sum of all n eigenvalues)."
     )
+    linear_share = (f"he first {min(k, len(result.pca_ratio))} linear components carry "
+                    f"{linear:.1f}% of the input variance.")
+    kernel_share = (f"{result.share_problem} T{linear_share}" if result.share_problem else
+                    f"The first {k} kernel components (dark bars) carry {kept:.1f}% of the "
+                    f"variance in feature space; t{linear_share}")
     number_caption(
-        f"The first {k} kernel components (dark bars) carry {kept:.1f}% of the variance in "
-        f"feature space; the first {min(k, len(result.pca_ratio))} linear components carry "
-        f"{linear:.1f}% of the input variance. μ is an eigenvalue of K̃ itself (scikit-learn's "
+        f"{kernel_share} μ is an eigenvalue of K̃ itself (scikit-learn's "
         "`eigenvalues_`); the paper's λ = μ / n is the variance along that axis in feature "
-        f"space. {base}"
+        f"space." + ("" if result.share_problem is not None else f" {base}")
     )
     kernel = KERNELS[settings.kernel].title
     if not result.spectrum_complete:
@@ -300,9 +304,11 @@ def negative_eigenvalues(result: Analysis, settings: Settings) -> None:
     negatives = result.eigenvalues[result.negative]
     if len(negatives):
         st.warning(
-            f"K̃ has {len(negatives)} negative eigenvalue(s) (the red bars of step 3; the "
-            f"smallest is {negatives.min():.4g}). The {kernel} kernel is not positive "
-            "semi-definite here, so "
+            f"K̃ has {len(negatives)} negative eigenvalue(s) beyond the rounding of K's "
+            f"entries (below {signed(-result.eigenvalue_floor, '.2g')}; the red bars of step 3; "
+            "the "
+            f"smallest is {signed(negatives.min(), '.4g')}). The {kernel} kernel is not "
+            "positive semi-definite here, so "
             "no feature space makes it an inner product. Components with μ < 0 have no real "
             "projection.",
             icon=":material/warning:",

@@ -14,6 +14,8 @@ import streamlit as st
 from experiments import sampling
 from experiments.analysis import Analysis, block_average
 from experiments.checks import Check
+from experiments.kernel_diagnostics import format_ratio, signed
+from experiments.kpca_steps import rounding_floor, variance_share_problem
 from kpca_core import (
     KERNELS,
     center_kernel,
@@ -206,21 +208,22 @@ def step_eigen(result: Analysis, steps: StepByStep, stem: str) -> None:
         name=_png_name(stem, "how_spectrum"),
     )
     columns = {"μ (eigenvalue of K̃ = eigenvalues_)": steps.mu, "λ = μ/n (paper)": steps.mu / n}
-    if steps.trace > 0:
+    no_share = variance_share_problem(steps.trace, rounding_floor(n, steps.kernel_scale))
+    if no_share is None:
         columns["share of variance μ/trace(K̃)"] = steps.mu / steps.trace
     table = pd.DataFrame(columns, index=[f"component {i + 1}" for i in range(steps.k)])
     numbers_table(table, "%.5g", key="how_eigen_table")
     st.caption(
-        f"n = {n:,}; trace(K̃) = Σ of all n eigenvalues μ = {steps.trace:.5g}. "
-        f"Solver: {steps.solver}."
-        + ("" if steps.trace > 0 else " The trace is not positive, so 'share of variance' "
-           "means nothing here: negative eigenvalues outweigh the positive ones.")
+        f"n = {n:,}; trace(K̃) = Σ of all n eigenvalues μ = {signed(steps.trace, '.5g')}. "
+        f"Solver: {steps.solver}." + ("" if no_share is None else f" {no_share}")
     )
     negatives = result.eigenvalues[result.negative]
     if len(negatives):
         st.warning(
-            f"K̃ has {len(negatives)} genuinely negative eigenvalue(s) among those computed "
-            f"(smallest {negatives.min():.4g}): this kernel is not positive semi-definite on "
+            f"K̃ has {len(negatives)} genuinely negative eigenvalue(s) among those computed, "
+            "below the rounding of K's entries "
+            f"({signed(-result.eigenvalue_floor, '.2g')}; smallest "
+            f"{signed(negatives.min(), '.4g')}): this kernel is not positive semi-definite on "
             "these data, so no feature space makes it an inner product. The leading "
             "components above still have real axes.",
             icon=":material/warning:",
@@ -356,10 +359,28 @@ def step_cost(steps: StepByStep) -> None:
     # A static table: its cells wrap instead of clipping (also in projector mode's larger
     # text), and six rows need no scrolling or sorting.
     st.table(table, hide_index=True)
+    st.caption(cost_text(steps))
+
+
+# The kernel PCA steps of StepByStep.times, as the cost table names them.
+STEP_NAMES = {"kernel": "the kernel matrix K", "centre": "centring",
+              "eigen": "the eigenproblem", "project": "scaling and projecting"}
+
+
+def cost_text(steps: StepByStep) -> str:
+    """The operation counts' verdict next to what was measured: they can disagree (a small
+    n, a solver that finds only k of the n eigenpairs), and the sentence says which."""
     ratio = (steps.n**3) / max(steps.n * steps.d**2 + steps.d**3, 1)
-    st.caption(
-        f"Measured on this server when this fit was first computed (it is cached now). "
-        f"n³ / (nd² + d³) = {ratio:,.0f}: "
-        + ("kernel PCA's eigenproblem is the expensive part here."
-           if ratio > 1 else "here linear PCA's d × d problem is the bigger one.")
-    )
+    times = {name: steps.times[name] for name in STEP_NAMES}
+    slowest = max(times, key=times.get)
+    kernel_ms, linear_ms = 1000 * sum(times.values()), 1000 * steps.times["linear_pca"]
+    text = (f"Measured on this server when this fit was first computed (it is cached now). "
+            f"Counted in operations, all n eigenpairs (n³) are {format_ratio(ratio)} × "
+            f"linear PCA's nd² + d³. Measured, the slowest step of kernel PCA was "
+            f"{STEP_NAMES[slowest]} ({1000 * times[slowest]:.2f} ms of {kernel_ms:.2f} ms; "
+            f"linear PCA {linear_ms:.2f} ms)")
+    if slowest == "eigen":
+        return text + ", as the count says."
+    return text + (": at this size the count's n³ is not what the time goes to"
+                   + (f" (the solver finds only {steps.k} of the {steps.n:,} eigenpairs)."
+                      if steps.solver != "dense" else "."))

@@ -339,6 +339,10 @@ class LastSign(Mistake):
     predicted_eigenvalue: float  # −2n·mean(K), the constant vector's eigenvalue
     row_sum_right: float  # largest |row sum| of the right K̃
     projection_difference: float  # of the leading components (relative, up to sign)
+    # Where −2n·mean(K) ranks among all n eigenvalues of the wrong matrix (1 = largest):
+    # among the k compared components only when rank ≤ k.
+    rank: int
+    k: int
     # max |wrong spectrum − the right one with its 0 (the constant vector's) replaced by
     # −2n·mean(K)|, both sorted
     spectrum_difference: float
@@ -361,6 +365,9 @@ class LastSign(Mistake):
             predicted_eigenvalue=predicted,
             row_sum_right=float(np.abs(ref.Kc.sum(axis=1)).max()),
             projection_difference=relative_difference(_scores(wrong_sign), ref.fit.projection),
+            rank=1 + int(np.sum(np.delete(expected, np.argmin(np.abs(spectrum_right)))
+                                > predicted)),
+            k=ref.k,
             spectrum_difference=float(np.abs(np.sort(expected) - np.sort(spectrum_wrong)).max()),
         )
 
@@ -377,14 +384,19 @@ class LastSign(Mistake):
     def caption(self) -> str:
         moved = self.projection_difference
         text = (f"The wrong matrix is K̃ − 2·mean(K)·11ᵀ: the constant vector gets the "
-                f"eigenvalue −2n·mean(K) = {self.predicted_eigenvalue:.4g}, every other "
-                "eigenpair is unchanged. ")
-        if moved <= 1e-6:
-            return text + ("Here that eigenvalue is not among the leading ones, so the first "
-                           f"two components survive (difference {format_value(moved)}); the "
-                           "error hides in the spectrum as a spurious eigenvalue.")
-        return text + (f"Here it is among the leading ones, so the components change "
-                       f"(largest difference {100 * moved:.0f}% of their size).")
+                f"eigenvalue −2n·mean(K) = {format_value(self.predicted_eigenvalue)}, every "
+                "other eigenpair is unchanged. ")
+        place = ("the smallest" if self.rank == self.n else
+                 "the largest" if self.rank == 1 else f"number {self.rank} of {self.n}")
+        if self.rank > self.k:
+            return text + (f"Here it is {place} of the {self.n} eigenvalues, not among the "
+                           f"{self.k} leading ones, so the first {self.k} components are "
+                           f"unchanged (measured difference {format_value(moved)} of their "
+                           "size, rounding); the error hides in the spectrum as a spurious "
+                           "eigenvalue.")
+        return text + (f"Here it is {place} of the {self.n} eigenvalues, among the {self.k} "
+                       "leading ones, so the components change (largest difference "
+                       f"{format_value(100 * moved)} % of their size).")
 
 
 @dataclass(frozen=True, eq=False)
@@ -556,10 +568,16 @@ class Scaling(Mistake):
 
     def caption(self) -> str:
         ratio = self.stretch_1 / self.stretch_2 if self.stretch_2 > 0 else float("inf")
+        stretches = [s for s in (self.stretch_1, self.stretch_2) if s > 0]
+        size = ("grows" if all(s > 1 for s in stretches) else
+                "shrinks" if all(s < 1 for s in stretches) else
+                "grows along one axis and shrinks along the other")
         return (f"With α = v every coordinate is multiplied by √μ: component 1 by "
-                f"{self.stretch_1:.4g}, component 2 by {self.stretch_2:.4g}, so the picture "
-                f"grows and its aspect ratio changes by a factor {ratio:.3g}. With α = v/(μn) "
-                f"all coordinates shrink to at most {format_value(self.mu_n_projection_max)}.")
+                f"{format_value(self.stretch_1)}, component 2 by "
+                f"{format_value(self.stretch_2)}, so the picture {size} and its aspect "
+                f"ratio changes by a factor {ratio:.3g}. With "
+                "α = v/(μn) all coordinates shrink to at most "
+                f"{format_value(self.mu_n_projection_max)}.")
 
 
 @dataclass(frozen=True, eq=False)
@@ -602,8 +620,8 @@ class UncentredProjection(Mistake):
 
     def caption(self) -> str:
         return (f"Since 1ᵀα = 0, Kα = K̃α + (column means of K)·α: every point moves by "
-                f"({self.shift_1:.3g}, {self.shift_2:.3g}). Same shape, but the coordinates "
-                "no longer have mean 0 (the right ones do, to "
+                f"({format_value(self.shift_1)}, {format_value(self.shift_2)}). Same shape, "
+                "but the coordinates no longer have mean 0 (the right ones do, to "
                 f"{format_value(self.mean_right)}).")
 
 

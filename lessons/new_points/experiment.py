@@ -17,6 +17,7 @@ import numpy as np
 from sklearn.decomposition import PCA
 from sklearn.model_selection import train_test_split
 
+from experiments.kernel_diagnostics import signed
 from kpca_core import (
     IndefiniteKernelWarning,
     KernelCentering,
@@ -220,10 +221,11 @@ class TermsSummary:
         y = f"y{component}(x)"
         sign = "+" if self.centring_part >= 0 else "−"
         text = (f"The {self.count} largest terms carry {100 * self.top_share:.0f} % of "
-                f"Σ|terms|. Split differently, {y} = {self.kernel_part:.4g} (kernel part, "
-                f"Σᵢ αᵢ k(xᵢ, x)) {sign} {abs(self.centring_part):.4g} (centring part, "
-                "−Σᵢ αᵢ · mean of k(xᵢ, ·) over the training points: the same for every new "
-                "point); the centring part is "
+                f"Σ|terms|. Split differently, {y} = {signed(self.kernel_part, '.4g')} "
+                f"(kernel part, Σᵢ αᵢ k(xᵢ, x)) {sign} "
+                f"{abs(self.centring_part):.4g} (centring part, −Σᵢ αᵢ · mean of k(xᵢ, ·) "
+                "over the training points: the same for every new point); the centring "
+                "part is "
                 f"{100 * self.centring_share:.0f} % of the two together. The "
                 f"{self.count} training points nearest x carry {100 * self.near_share:.0f} % "
                 "of the kernel part's |terms|")

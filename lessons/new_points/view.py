@@ -11,6 +11,7 @@ import streamlit as st
 
 import datasets
 from experiments.checks import Check
+from experiments.kernel_diagnostics import signed
 from kpca_core import KERNELS
 from lessons.new_points.experiment import (
     Contributions,
@@ -200,7 +201,8 @@ def typed_point(split: HeldOutFit, data, X: np.ndarray, settings: Settings) -> n
     st.caption(
         "Type the coordinates of a new point. (Streamlit charts report clicks on drawn "
         "points only, not on empty space, so a point cannot be placed by clicking the plot.) "
-        f"It starts at held-out point {split.held[0]}."
+        f"It starts at the first held-out point: point {split.held[0]} of the data (points "
+        "are numbered from 0, as in the CSV downloads and the charts' hover labels)."
     )
     return np.array(values, dtype=float)
 
@@ -257,9 +259,10 @@ def terms(split: HeldOutFit, parts: Contributions, x: np.ndarray, data,
     magnitude = np.abs(parts.terms[:, c])
     share = float(magnitude[top].sum() / magnitude.sum()) if magnitude.sum() > 0 else 0.0
     st.markdown(
-        f"Sum over all **{len(split.train):,}** training points: y{c + 1}(x) = **{total:.6g}**; "
-        f"the {len(top)} rows above add up to {top_sum:.6g} and carry {100 * share:.0f} % of "
-        f"the total |terms|. KernelPCA.transform(x) gives **{parts.transform[c]:.6g}**."
+        f"Sum over all **{len(split.train):,}** training points: y{c + 1}(x) = "
+        f"**{signed(total, '.6g')}**; the {len(top)} rows above add up to "
+        f"{signed(top_sum, '.6g')} and carry {100 * share:.0f} % of the total |terms|. "
+        f"KernelPCA.transform(x) gives **{signed(parts.transform[c], '.6g')}**."
     )
     summary = summarise_terms(split.fit, parts, x, c, TOP_TERMS)
     number_caption(summary.sentence(c + 1))

@@ -90,3 +90,36 @@ def test_a_step_quotes_only_findings_its_page_publishes(number):
     page, said = at.session_state["_kpca_findings"]
     assert page == STEPS[number - 1].page.rsplit("/", 1)[-1].removesuffix(".py")
     assert set(STEPS[number - 1].shows) <= set(said), (STEPS[number - 1].shows, sorted(said))
+
+
+def test_the_steps_words_say_they_describe_its_setting_once_the_view_moves():
+    """Issue 33: step 2 at γ = 300 still said "only the inner ring's block is bright ...
+    pulls the rings apart" above "On this screen: no block is bright"."""
+    at = open_from_tour(2)
+    assert answer(at).startswith(STEPS[1].look_for)  # the step's own setting: as written
+    assert not [b for b in at.button if b.key == "tour_prompt_reset"]
+    at.session_state["w_gamma"] = 300.0  # the student moves γ
+    at.run()
+    assert_clean(at)
+    said = answer(at)
+    assert said.startswith("*At the step's own setting:*") and STEPS[1].look_for in said
+    note = next(c.value for c in at.caption if c.value.startswith("Your view differs"))
+    assert "γ = 300 (the step's: 5)" in note
+    at.button(key="tour_prompt_reset").click().run()
+    at.switch_page(STEPS[1].page).run()
+    assert_clean(at)
+    assert at.session_state["w_gamma"] == 5.0
+    assert answer(at).startswith(STEPS[1].look_for)
+
+
+def test_differences_name_what_moved():
+    from dataclasses import replace
+
+    from classroom.tour import differences
+
+    step = STEPS[1].settings()
+    assert differences(step, step) == []
+    assert differences(step, replace(step, gamma=300.0)) == ["γ = 300 (the step's: 5)"]
+    assert differences(step, replace(step, kernel="sigmoid")) == [
+        "kernel sigmoid (the step's: rbf)"]
+    assert differences(step, replace(step, degree=7)) == []  # RBF reads no degree

@@ -15,11 +15,24 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+import datasets
+from classroom.questions import CATALOGUE, build
+from classroom.tour import STEPS
 from loadtest.st_client import StreamlitSession
 from tests.support.browser import Server
 
 pytestmark = pytest.mark.slow
-QUESTION = "Which γ separates the classes best on components 1 and 2?"  # tour step 5
+QUESTION, LABELS = CATALOGUE["best_gamma"]  # tour step 5; the lecturer's page shows LABELS
+
+
+def step_5_options() -> list[str]:
+    """The option texts a student sees at step 5 (they name the page's panels)."""
+    settings = STEPS[4].settings()
+    data = datasets.load(settings.dataset, **settings.options)
+    return [o.text for o in build("best_gamma", data.X, data.y, settings).options]
+
+
+OPTIONS = step_5_options()
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +74,7 @@ def student(server, code: str, *answers: str) -> str:
 
 def counts(session: StreamlitSession) -> tuple[list[str], str]:
     text = ok(session.rerun()).all_text()
-    bars = [line for line in text.split("\n") if line.startswith("γ = ")]
+    bars = [line for line in text.split("\n") if line.startswith(LABELS)]
     joined = re.search(r"\*\*(\d+)\*\* students? joined", text).group(1)
     return bars, joined
 
@@ -72,19 +85,22 @@ def test_a_class_counts_exactly_its_students_answers(server):
     assert code_a != code_b
     with ThreadPoolExecutor(max_workers=4) as pool:  # four students at the same moment
         said = list(pool.map(lambda answers: student(server, code_a, *answers),
-                             [["γ = 5"], ["γ = 5"], ["γ = 0.05", "γ = 500"], ["γ = 5"]]))
+                             [[OPTIONS[1]], [OPTIONS[1]], [OPTIONS[0], OPTIONS[2]],
+                              [OPTIONS[1]]]))
     assert all(f"Counted anonymously in class {code_a}" in text for text in said), said
-    student(server, code_b, "γ = 500")
+    student(server, code_b, OPTIONS[2])
 
     # Each student once, with their latest answer; class B's answer is not in A's tally.
-    assert counts(room_a) == (["γ = 0.05: 0", "γ = 5: 3", "γ = 500: 1"], "4")
-    assert counts(room_b) == (["γ = 0.05: 0", "γ = 5: 0", "γ = 500: 1"], "1")
+    tally = [f"{label}: {count}" for label, count in zip(LABELS, (0, 3, 1, 0), strict=True)]
+    assert counts(room_a) == (tally, "4")
+    assert counts(room_b) == ([f"{label}: {count}" for label, count in
+                               zip(LABELS, (0, 0, 1, 0), strict=True)], "1")
 
     # Limits: a fifth student in A is refused cleanly (the view still answers them),
     # and a third class on this server of two.
-    refused = student(server, code_a, "γ = 5")
+    refused = student(server, code_a, OPTIONS[1])
     assert "This class is full (4 students)" in refused
-    assert counts(room_a) == (["γ = 0.05: 0", "γ = 5: 3", "γ = 500: 1"], "4")
+    assert counts(room_a) == (tally, "4")
     third = StreamlitSession(server.url, timeout=120)
     ok(third.open("class_tally"))
     assert "already runs 2 classes" in ok(third.click("Start a class")).all_text()

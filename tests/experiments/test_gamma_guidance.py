@@ -8,6 +8,7 @@ independently of the guidance's own sample.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from functools import cache
 
 import numpy as np
@@ -298,3 +299,39 @@ def test_full_grid_is_never_silent_when_poor_and_never_hurtful():
     assert after["views"] >= 7 * 6 * 17 - (0 if usps_available() else 6 * 17)
     assert after["silent"] == 0 and after["hurtful"] == 0, summary["cases"]["after"]
     assert not math.isnan(after["gain_min"]) and after["gain_min"] > 0
+
+
+def test_a_fix_that_changes_the_degree_says_so_in_its_title():
+    """Issue 33: 'γ = 0.01 is too small for these data' above 'Use γ = 10, degree 4': on
+    circles a degree-1 polynomial separates nothing at any γ, the degree is the fix."""
+    data = datasets.load("circles")
+    verdict = gg.guide(data.X, data.y, kernel="poly",
+                                   kernel_params={"gamma": 0.01, "degree": 1, "coef0": 1.0})
+    hint = verdict.hint
+    assert hint is not None and hint.degree != 1
+    assert "is too small" not in hint.title and f"with degree {hint.degree}" in hint.title
+    assert hint.button == f"Use γ = {gg.format_gamma(hint.gamma)}, degree {hint.degree}"
+    assert "The degree changes too, from 1" in hint.why
+
+
+def test_the_gamma_check_says_which_score_is_the_samples():
+    """Issue 33: the USPS Explorer showed 55 % (all 2,000 points) and 'here 52%' (a
+    601-point sample) for the same score, without saying which was which."""
+    from lessons.common.gamma_hint import no_hint_text
+
+    data = datasets.load("moons", n=900)
+    verdict = gg.guide(data.X, data.y, kernel="rbf", kernel_params={"gamma": 15.0})
+    assert verdict.hint is None and verdict.n_sample < verdict.n_total
+    text = no_hint_text(verdict, shown_score=0.99)
+    assert (f"here {100 * verdict.current_score:.0f}% on the sample, 99% on all "
+            f"{verdict.n_total:,} points") in text
+    assert "on the sample" not in no_hint_text(replace(verdict, n_sample=verdict.n_total),
+                                                shown_score=0.99)
+
+
+def test_the_guidance_range_is_the_sidebars():
+    """experiments cannot import shell: the guidance keeps a copy of the sidebar's γ range
+    (shell.state, the one declaration), held equal here."""
+    from shell import state
+
+    assert (gg.GAMMA_MIN, gg.GAMMA_MAX) == (state.GAMMA_MIN, state.GAMMA_MAX)

@@ -133,6 +133,9 @@ def test_the_script_prints_the_pages_numbers(view, engine):
         np.testing.assert_array_equal(result["y"], data.y)
     page = analysis.analyse(X, data.y, kernel=kernel, kernel_params=params, n_components=k)
     assert_prints_the_page(out, page, k)
+    # Issue 33: the heading said "the page's Eigenvalues CSV" over k of its n values.
+    assert f"The {k} leading eigenvalues of K~ (the first {k} rows" in out
+    assert len(page.eigenvalues) > k
     # And the arrays it leaves for a student to use are the page's, signs included.
     scale = np.abs(page.projection).max()
     np.testing.assert_allclose(result["Z"], page.projection, rtol=0, atol=1e-9 * scale)

@@ -68,11 +68,14 @@ def test_analysis_matches_kpca_core_and_kernel_pca(dataset, kernel):
     assert not negative.any() or analysis.may_be_indefinite(kernel, params)
     # Share of trace(K̃) for a PSD kernel; of the positive eigenvalues' sum with negative
     # ones (else the leading shares of an indefinite kernel add up to more than 100 %).
-    # No variance at all (a saturated sigmoid: K̃ = 0) has no shares: 0, not 0 / 0.
+    # trace(K̃) ≤ 0 (negative eigenvalues outweigh the positive ones, or a saturated
+    # sigmoid's K̃ = 0 within rounding): no shares at all, NaN, never a made-up 0 (issue 33).
+    floor = 10 * len(X) * np.finfo(float).eps * np.abs(K).max()
     base = spectrum[spectrum > 0].sum() if negative.any() else np.trace(Kc)
-    expected = spectrum / base if base > 0 else np.zeros_like(spectrum)
+    no_share = np.trace(Kc) < 0 or abs(np.trace(Kc)) <= floor
+    expected = np.full_like(spectrum, np.nan) if no_share else spectrum / base
     np.testing.assert_allclose(result.explained_ratio, expected, atol=1e-9)
-    if negative.any():
+    if negative.any() and not no_share:
         assert result.explained_ratio[result.explained_ratio > 0].sum() == pytest.approx(1.0)
 
     # Components whose eigenvalue is repeated or null have no unique axis (e.g. a linear

@@ -86,6 +86,9 @@ def test_csv_upload_explores_the_file_and_a_bad_upload_keeps_it():
     assert at.select_slider(key="w_gamma").value == gamma
     assert float(at.query_params["gamma"]) == gamma
     assert any("γ changed from 5 to" in i.value for i in at.sidebar.info)
+    # Issue 33: not "to suit the file" above a hint that says γ is too small for it.
+    note = next(i.value for i in at.sidebar.info if "γ changed from 5 to" in i.value)
+    assert "to suit" not in note and "not a tuned value" in note
     open_section(at, SPECTRUM_TAB)
     shown = decode(find_chart(at, "Eigenvalues μ of K̃")["data"][0]["y"])
     K = compute_kernel(expected.X, kernel="rbf", gamma=gamma)

@@ -16,8 +16,6 @@ from experiments.sampling import stratified_rows
 from kpca_core import KernelPCA, median_heuristic_gamma
 from lessons.choosing_gamma.experiment import (
     COEF0_VALUES,
-    GAMMA_MAX,
-    GAMMA_MIN,
     SWEEP_MAX_N,
     align_signs,
     evaluate,
@@ -26,6 +24,7 @@ from lessons.choosing_gamma.experiment import (
     rescaling_gap,
     sweep,
 )
+from shell.state import GAMMA_MAX, GAMMA_MIN
 from tests.support.apptest import needs_usps
 
 
@@ -38,14 +37,14 @@ def sklearn_cv(Z, y):
 @pytest.fixture(scope="module")
 def circles_sweep():
     data = datasets.load("circles", n=300, seed=0)
-    values = gamma_grid(reference_gamma(data.X, "rbf"))
+    values = gamma_grid(reference_gamma(data.X, "rbf"), low=GAMMA_MIN, high=GAMMA_MAX)
     return data, sweep(data.X, data.y, kernel="rbf", kernel_params={"gamma": 10.0},
                        param="gamma", values=values, n_components=3)
 
 
 def test_grid_is_log_spaced_round_and_straddles_the_median_heuristic():
     X = datasets.load("circles", n=300).X
-    grid = gamma_grid(reference_gamma(X, "rbf"))
+    grid = gamma_grid(reference_gamma(X, "rbf"), low=GAMMA_MIN, high=GAMMA_MAX)
     assert len(grid) == 12
     ratios = grid[1:] / grid[:-1]
     np.testing.assert_allclose(np.unique(np.round(ratios, 6)), [3.0, 3.333333])
@@ -61,17 +60,18 @@ def test_grid_centres_on_each_kernels_own_reference(dataset, kernel):
     # 1/median |xᵀy| is 0.018 while the RBF heuristic is 0.18: a decade apart.
     X = datasets.load(dataset).X
     reference = reference_gamma(X, kernel)
-    grid = gamma_grid(reference)
+    grid = gamma_grid(reference, low=GAMMA_MIN, high=GAMMA_MAX)
     centre = np.log10(reference)
     assert grid[0] <= 10 ** (np.floor(centre) - 2) + 1e-12 and grid[-1] >= 10 ** (centre + 2)
     if dataset == "iris":
         rbf = reference_gamma(X, "rbf")
-        assert not np.array_equal(grid, gamma_grid(rbf)) and rbf / reference > 5
+        rbf_grid = gamma_grid(rbf, low=GAMMA_MIN, high=GAMMA_MAX)
+        assert not np.array_equal(grid, rbf_grid) and rbf / reference > 5
 
 
 def test_grid_stays_inside_the_allowed_range_for_extreme_scales():
     for reference in (1e8, 1e-8):  # circles scaled by 1e-4 and by 1e4
-        grid = gamma_grid(reference)
+        grid = gamma_grid(reference, low=GAMMA_MIN, high=GAMMA_MAX)
         assert len(grid) == 12 and GAMMA_MIN <= grid.min() and grid.max() <= GAMMA_MAX
 
 
@@ -82,7 +82,7 @@ def test_sweep_and_gamma_hint_score_a_gamma_alike():
     rows = stratified_rows(len(data.X), data.y, SWEEP_MAX_N)
     found = gamma_guidance.search(data.X, data.y, kernel="rbf", kernel_params={"gamma": 1.0})
     np.testing.assert_array_equal(found.rows, rows)
-    values = gamma_grid(reference_gamma(data.X, "rbf"))
+    values = gamma_grid(reference_gamma(data.X, "rbf"), low=GAMMA_MIN, high=GAMMA_MAX)
     result = sweep(data.X[rows], data.y[rows], kernel="rbf", kernel_params={},
                    param="gamma", values=values, n_components=3)
     common = [(t, i) for t in found.trials for i, v in enumerate(values) if t.gamma == v]

@@ -230,3 +230,64 @@ def test_usps_sweep_completes_marks_k_identity_and_is_cached():
     assert_clean(again)
     assert list(choosing_gamma_view._sweep.server_store._values) == stored
     assert text_of(again) == text
+
+
+def test_sigmoid_with_no_positive_trace_shows_no_share_and_says_why():
+    """Issue 33: iris, sigmoid, γ = 0.3, c₀ = 0: every share μ/trace was set to 0 where
+    trace(K̃) ≤ 0, and 7 of 12 panels were labelled 'flat spectrum … within −100.0 %',
+    'μ₁ holds 0 %'."""
+    from sklearn.metrics.pairwise import sigmoid_kernel
+
+    at = open_app("choosing_gamma", {"dataset": "iris", "kernel": "sigmoid", "gamma": 0.3,
+                                     "coef0": 0})
+    assert_clean(at)
+    spec = find_chart(at, "Components 1 and 2 of kernel PCA")
+    titles = panel_titles(spec)[:12]
+    X = datasets.load("iris").X
+    H = np.eye(len(X)) - 1.0 / len(X)
+    marked = 0
+    for title in titles:
+        gamma = float(re.search(r"γ = ([0-9.e−-]+)", title).group(1).replace("−", "-"))
+        K = sigmoid_kernel(X, gamma=gamma, coef0=0.0)
+        trace = float(np.trace(H @ K @ H))
+        floor = 10 * len(X) * np.finfo(float).eps * np.abs(K).max()
+        no_share = trace < 0 or abs(trace) <= floor
+        zero = abs(trace) <= floor
+        assert ("trace(K̃) ≈ 0" in title) == zero and ("trace(K̃) < 0" in title) == (
+            no_share and not zero), (title, trace)
+        assert "flat spectrum" not in title or not no_share
+        marked += no_share
+    assert marked >= 3
+    text = text_of(at)
+    assert "within −100" not in text and "holds 0.00 %" not in text and "holds 0 %" not in text
+    assert "'share of variance' means nothing here" in text
+
+
+def test_the_panels_reach_the_sidebars_smallest_gamma():
+    """Issue 33: the panels stopped at 1e-4 (a stale constant) while the sidebar goes to
+    1e-6: on unscaled data whose reference γ is ~1e-5, 'nearest yours' marked a panel 83×
+    from the student's γ."""
+    from experiments.kernel_diagnostics import gamma_grid
+    from shell.state import GAMMA_GRID, GAMMA_MAX, GAMMA_MIN
+
+    grid = gamma_grid(2e-5, low=GAMMA_MIN, high=GAMMA_MAX)
+    assert grid[0] == GAMMA_MIN == GAMMA_GRID[0]  # two decades below, down to the sidebar's
+    assert grid[-1] <= GAMMA_MAX == GAMMA_GRID[-1]
+    for gamma in (2e-5, 3e-6):  # a γ the sidebar offers there has a panel within √10
+        assert np.min(np.abs(np.log10(grid / gamma))) <= 0.5
+    # The page itself, on an unscaled upload (two blobs 1,000 apart: reference γ ~1e-6,
+    # the γ the sidebar follows): the red panel is the student's γ's own, within √10.
+    rng = np.random.default_rng(0)
+    points = rng.normal(size=(60, 2)) * 300 + [[0, 0], [1000, 1000]] * 30
+    rows = [f"{a:.3f},{b:.3f},{'ab'[i % 2]}" for i, (a, b) in enumerate(points)]
+    at = open_app("choosing_gamma")
+    at.selectbox(key="w_dataset").set_value("csv").run()
+    at.file_uploader(key="upload_csv").set_value(
+        ("far.csv", ("u,v,label\n" + "\n".join(rows)).encode(), "text/csv")).run()
+    assert_clean(at)
+    gamma = float(at.session_state["w_gamma"])
+    assert gamma < 1e-4  # below the old panels' floor
+    titles = panel_titles(find_chart(at, "Components 1 and 2 of kernel PCA"))
+    red = next(t for t in titles if "◀" in t)
+    shown = float(re.search(r"γ = ([0-9.e−-]+)", red).group(1).replace("−", "-"))
+    assert abs(np.log10(shown / gamma)) <= 0.5, (red, gamma)

@@ -225,3 +225,63 @@ def test_m_outside_the_fit_is_refused(ring):
         dn.pca_reconstruct(fit, noisy, 6)
     with pytest.raises(ValueError, match="between 1 and 119"):
         dn.fit_denoisers(clean, 0.5, 120)
+
+
+# ------------------------------------------------------------- where the noise goes
+
+
+@pytest.fixture(scope="module")
+def usps_split():
+    import datasets
+    from tests.support.apptest import usps_available
+
+    if not usps_available():
+        pytest.skip("USPS digits not available")
+    train = datasets.load("usps", split="train", n=300, seed=0).X
+    test = datasets.load("usps", split="test", n=40, seed=0).X
+    return np.asarray(train), np.asarray(test), dn.add_noise(test, "gaussian", 0.5, 1)
+
+
+def test_noise_split_against_an_explicit_numpy_kernel_pca(usps_split):
+    """The split of a noisy digit's feature vector (inside the span / on the dropped
+    components), recomputed from K with NumPy's dense solver."""
+    from sklearn.metrics.pairwise import rbf_kernel
+
+    train, clean, noisy = usps_split
+    gamma = dn.PAPER_GAMMA
+    fit = dn.fit_denoisers(train, gamma, len(train) - 1)
+    split = dn.noise_split(fit, clean, noisy, dn.m_grid(len(train) - 1))
+    K = rbf_kernel(train, gamma=gamma)
+    n = len(train)
+    H = np.eye(n) - 1.0 / n
+    mu, V = np.linalg.eigh(H @ K @ H)
+    mu, V = mu[::-1][: n - 1], V[:, ::-1][:, : n - 1]
+
+    def coordinates(X):
+        rows = rbf_kernel(X, train, gamma=gamma)
+        centred = rows - rows.mean(axis=1, keepdims=True) - K.mean(axis=0) + K.mean()
+        norms = 1 - 2 * rows.mean(axis=1) + K.mean()
+        return centred @ V / np.sqrt(mu), norms
+
+    (yc, nc), (yn, nn) = coordinates(clean), coordinates(noisy)
+    assert split.outside_clean == pytest.approx(np.mean(1 - (yc**2).sum(1) / nc), abs=1e-6)
+    assert split.outside_noisy == pytest.approx(np.mean(1 - (yn**2).sum(1) / nn), abs=1e-6)
+    for m, noise, digit in zip(split.m_values, split.dropped_noise, split.dropped_digit,
+                               strict=True):
+        assert noise == pytest.approx(((yn - yc)[:, m:] ** 2).sum(1).mean(), rel=1e-6, abs=1e-9)
+        assert digit == pytest.approx((yc[:, m:] ** 2).sum(1).mean(), rel=1e-6, abs=1e-9)
+
+
+def test_at_the_papers_width_dropping_components_removes_more_digit_than_noise(usps_split):
+    """Issue 33: why the kernel curve is best with all components at γ = 1/128, and why a
+    wider kernel (c = twice the average variance) has an interior optimum, as the paper."""
+    train, clean, noisy = usps_split
+    m_values = dn.m_grid(len(train) - 1)
+    narrow = dn.noise_split(dn.fit_denoisers(train, dn.PAPER_GAMMA, len(train) - 1),
+                            clean, noisy, m_values)
+    assert not narrow.drop_helps.any()
+    assert narrow.outside_noisy > narrow.outside_clean + 0.2  # noise leaves the span
+    wide_gamma = dn.twice_variance_gamma(train) / 2  # wider still on 300 digits
+    wide = dn.noise_split(dn.fit_denoisers(train, wide_gamma, len(train) - 1),
+                          clean, noisy, m_values)
+    assert wide.drop_helps.any()

@@ -310,3 +310,23 @@ def test_without_the_usps_digits_the_page_says_so_instead_of_a_traceback(monkeyp
         assert "other pages work without the USPS digits" in at.error[0].value
     finally:
         st.cache_resource.clear()  # nor a refusal for a later one
+
+
+def test_the_page_says_why_the_kernel_curve_is_best_where_it_is():
+    """Issue 33: the kernel curve was best with all components (m = n − 1) under a premise
+    that 'the noise lives in the components you drop'; the page now says from its numbers
+    which of the two removes the noise, and points to the width with an interior optimum."""
+    at = open_denoising()
+    assert_clean(at)
+    errors = curve_values(chart(at, "denoising_mse"), "fixed_point")
+    best = min(errors, key=errors.get)
+    text = next(md.value for md in at.markdown if "lies outside the span" in md.value)
+    if best == max(errors):
+        assert text.startswith("**Why KPCA · fixed point (Mika) is best with all the "
+                               "components here:**"), text
+        assert "removes more digit than noise" in text and "m = 1,024" in text
+    else:
+        assert text.startswith("**Why an interior m:**"), text
+    intro = next(m.value for m in at.markdown if m.value.startswith("Keep only"))
+    assert "for linear PCA the noise lives mostly in the components you drop" in intro
+    assert "the span of the training digits" in intro  # kernel PCA's second way

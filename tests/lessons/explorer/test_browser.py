@@ -135,7 +135,25 @@ def test_gamma_in_motion_plays_in_the_browser_without_jumps(server, page, datase
     assert len({(s["x"], s["y"]) for s in seen}) >= 4
     assert len({s["title"] for s in seen}) >= 4
     page.locator(".updatemenu-button", has_text="Pause").click()
+    # One slider: "Use this γ" takes the frame on screen once it settles (issue 35).
+    paused = page.evaluate(MOTION)
+    value = re.match(r"(?:<b>)?γ = ([^ ]+) ·", paused["title"]).group(1)
+    use = page.get_by_role("button", name=re.compile(r"^Use γ = "))
+    page.wait_for_function(
+        "v => [...document.querySelectorAll('button')].some(b => b.innerText.trim() === "
+        "'Use γ = ' + v)", arg=value, timeout=20_000)
+    assert page.evaluate(MOTION)["active"] == paused["active"]  # still the paused frame
+    assert not use.is_disabled() or paused["active"] == 10
     shot(page, f"explorer-motion-{dataset}")
+    if not use.is_disabled():  # the sidebar takes the paused γ, the frames centre on it
+        use.click()
+        page.wait_for_function(
+            "v => [...document.querySelectorAll('.js-plotly-plot')].some(g => g.layout && "
+            "g.layout.title && String(g.layout.title.text).replace(/<[^>]+>/g, '')"
+            ".startsWith('γ = ' + v + ' · components 1 and 2'))",
+            arg=value, timeout=60_000)
+        assert_no_exception(page)
+        assert f"gamma={value}" in page.url
 
 
 def test_switching_to_3d_updates_the_projections_and_the_link(server, page):

@@ -9,6 +9,7 @@ import re
 import numpy as np
 
 import datasets
+from experiments.kernel_diagnostics import signed
 from kpca_core import center_kernel, compute_kernel
 from tests.lessons.explorer.sections import DATA_TAB, KERNEL_TAB, open_section
 from tests.support.apptest import assert_clean, open_app
@@ -42,8 +43,8 @@ def test_k_at_the_tours_step_2_has_one_bright_block_and_k_tilde_two():
     assert B[1, 1] > 0.4 > B[0, 0]  # the numbers behind the judgement
     assert ("Only the block of inner circle stands out as bright; that of outer circle does "
             "not stand out") in text
-    assert (f"Mean of K̃ in each class's diagonal block: outer circle {Bc[0, 0]:+.3g}, inner "
-            f"circle {Bc[1, 1]:+.3g}") in text
+    assert (f"Mean of K̃ in each class's diagonal block: outer circle "
+            f"{signed(Bc[0, 0], '+.3g')}, inner circle {signed(Bc[1, 1], '+.3g')}") in text
     assert "K̃ shows two blocks." in text
 
 

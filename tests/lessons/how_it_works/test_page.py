@@ -137,3 +137,24 @@ def test_pages_work_on_an_uploaded_csv(page):
 
 
 # --------------------------------------------------------------------------- mistakes
+
+
+def test_the_cost_sentence_names_the_step_the_measurement_says_was_slowest():
+    """Issue 33: 'n³/(nd²+d³) = 39,801: the eigenproblem is the expensive part' stood
+    beside a measured table where another step took longest."""
+    at = open_app("how_it_works", {"dataset": "circles", "kernel": "rbf", "gamma": 5})
+    assert_clean(at)
+    table = next(t.value for t in at.table if "measured (ms)" in t.value.columns)
+    steps = {"1 · kernel matrix K": "the kernel matrix K", "2 · centring K̃": "centring",
+             "4–5 · scale α, project the training points": "scaling and projecting"}
+    measured = {}
+    for _, row in table.iterrows():
+        name = steps.get(row["step"], "the eigenproblem" if row["step"].startswith("3 ·")
+                         else None)
+        if name is not None:
+            measured[name] = float(row["measured (ms)"])
+    caption = next(c.value for c in at.caption if "Counted in operations" in c.value)
+    slowest = max(measured, key=measured.get)
+    assert f"the slowest step of kernel PCA was {slowest} (" in caption
+    assert ("as the count says" in caption) == (slowest == "the eigenproblem")
+    assert "expensive part" not in caption

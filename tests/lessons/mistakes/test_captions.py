@@ -35,3 +35,47 @@ def test_a_zero_mean_is_said_only_where_it_is_measured():
 def test_the_linear_kernel_is_not_called_a_kernel_of_x_minus_y():
     text = CentredInputs.description
     assert "x − y only (RBF, Laplacian)" in text and "linear kernel (its feature space" in text
+
+
+def test_mistake_2_says_where_the_spurious_eigenvalue_ranks_as_numpy_finds_it():
+    """Issue 33: iris with the sigmoid kernel, where −2n·mean(K) is the smallest eigenvalue
+    and nothing changed, was said to be 'among the leading ones'."""
+    import numpy as np
+
+    from lessons.mistakes.experiment import LastSign, Reference
+
+    for name, kernel, params in (("iris", "sigmoid", {"gamma": 0.3, "coef0": 0.0}),
+                                 ("iris", "sigmoid", {"gamma": 0.2, "coef0": 1.0}),
+                                 ("circles", "rbf", {"gamma": 5.0})):
+        X = datasets.load(name).X
+        ref = Reference.compute(X, kernel=kernel, kernel_params=params, n_components=2,
+                                test_fraction=0.25, seed=0, eig_max_n=200)
+        mistake = LastSign.measure(ref)
+        n = len(X)
+        # Independently: the eigenvalues of K̃ − 2·mean(K)·11ᵀ, and where the one of the
+        # constant vector (its Rayleigh quotient) falls among them.
+        wrong = ref.Kc - 2 * ref.K.mean() * np.ones((n, n))
+        values = np.sort(np.linalg.eigvalsh(wrong))[::-1]
+        constant = np.ones(n) / np.sqrt(n)
+        rank = 1 + int(np.sum(values > constant @ wrong @ constant + 1e-9 * abs(values).max()))
+        caption = mistake.caption()
+        if rank == n:
+            assert "Here it is the smallest" in caption, caption
+        assert ("not among the 2 leading ones" in caption) == (rank > 2), caption
+        assert "-" not in caption.split("= ")[1][:12]  # a true minus sign
+
+
+def test_mistake_5_says_shrinks_when_every_root_is_below_one():
+    """Issue 33: 'the picture grows' where every √μ < 1 (iris, sigmoid)."""
+    from lessons.mistakes.experiment import Reference, Scaling
+
+    X = datasets.load("iris").X
+    ref = Reference.compute(X, kernel="sigmoid", kernel_params={"gamma": 0.2, "coef0": 1.0},
+                            n_components=2, test_fraction=0.25, seed=0, eig_max_n=200)
+    mistake = Scaling.measure(ref)
+    assert max(mistake.stretch_1, mistake.stretch_2) < 1
+    assert "the picture shrinks" in mistake.caption() and "grows" not in mistake.caption()
+    ref = Reference.compute(datasets.load("circles").X, kernel="rbf",
+                            kernel_params={"gamma": 5.0}, n_components=2, test_fraction=0.25,
+                            seed=0, eig_max_n=200)
+    assert "the picture grows" in Scaling.measure(ref).caption()

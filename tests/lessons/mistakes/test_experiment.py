@@ -80,12 +80,12 @@ def test_wrong_sign_moves_the_components_only_when_mean_k_is_negative(results):
     rbf = results["rbf"][damage.LastSign]
     assert rbf.predicted_eigenvalue < 0
     assert rbf.projection_difference < 1e-8
-    assert "not among the leading ones" in rbf.caption()
+    assert "not among the 2 leading ones" in rbf.caption()
     # sigmoid with c₀ = −1: mean(K) < 0, the constant vector becomes component 1.
     sigmoid = results["sigmoid"][damage.LastSign]
     assert sigmoid.predicted_eigenvalue > 0
     assert sigmoid.projection_difference > 0.1
-    assert "among the leading ones, so the components change" in sigmoid.caption()
+    assert "among the 2 leading ones, so the components change" in sigmoid.caption()
 
 
 @pytest.mark.parametrize(("kernel", "harmless"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 import datasets
+from experiments.kernel_diagnostics import signed
 from kpca_core import KernelPCA
 from lessons.new_points.experiment import split_indices
 from tests.support.apptest import assert_clean, needs_usps, open_app
@@ -40,8 +41,8 @@ def test_typed_point_lands_at_kernelpca_transform():
     np.testing.assert_allclose([shown[r] for r in held], Z[:, :2], atol=1e-12)
     # The sum of terms is shown equal to transform, and the check passes.
     text = text_of(at)
-    assert f"y1(x) = **{expected[0]:.6g}**" in text
-    assert f"KernelPCA.transform(x) gives **{expected[0]:.6g}**" in text
+    assert f"y1(x) = **{signed(expected[0], '.6g')}**" in text  # a true minus sign
+    assert f"KernelPCA.transform(x) gives **{signed(expected[0], '.6g')}**" in text
     assert "KernelPCA.transform(x)| over the components" in text and "✓" in text
 
 
@@ -94,7 +95,7 @@ def test_where_y1_comes_from_at_the_default_is_said_with_its_numbers():
     text = text_of(at)
     assert "nearby points dominate" not in text
     sign = "+" if centring_part >= 0 else "−"
-    assert (f"y1(x) = {kernel_part:.4g} (kernel part, Σᵢ αᵢ k(xᵢ, x)) {sign} "
+    assert (f"y1(x) = {signed(kernel_part, '.4g')} (kernel part, Σᵢ αᵢ k(xᵢ, x)) {sign} "
             f"{abs(centring_part):.4g} (centring part") in text
     assert f"the centring part is {100 * centring_share(kernel_part, centring_part):.0f} %" in text
     assert f"nearest x carry {100 * near:.0f} % of the kernel part" in text
@@ -169,3 +170,15 @@ def test_many_features_pick_a_held_out_point():
                                  "gamma": 0.1})
     assert_clean(at)
     assert len(at.number_input) == 3  # 3 features: typed
+
+
+def test_the_starting_point_is_named_by_its_row_not_as_held_out_point_0():
+    """Issue 33: 'It starts at held-out point 0' named a row of the data as if it were the
+    held-out points' own numbering."""
+    at = open_app("new_points", CIRCLES)
+    assert_clean(at)
+    data = datasets.load("circles", n=200, noise=0.05, factor=0.3, seed=0)
+    _, held = split_indices(200, data.y)
+    caption = next(c.value for c in at.caption if c.value.startswith("Type the coordinates"))
+    assert f"the first held-out point: point {held[0]} of the data" in caption
+    assert at.number_input[0].value == round(float(data.X[held[0], 0]), 3)
