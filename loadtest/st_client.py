@@ -44,6 +44,9 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 XSRF_COOKIE = "_streamlit_xsrf"
+# Custom components' trigger widgets: "<prefix>_<component id>__<event>", where the event
+# "events" carries the list of triggered events (components/v2/bidi_component/main.py).
+INTERNAL_KEY_PREFIX = "$$STREAMLIT_INTERNAL_KEY"
 DONE = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
 # Element types that carry readable text, and the field that holds it.
 _TEXT_FIELDS = {"markdown": "body", "heading": "body", "alert": "body", "text": "body",
@@ -82,6 +85,7 @@ class Run:
     chart_titles: list[str] = field(default_factory=list)
     exceptions: list[str] = field(default_factory=list)
     error_boxes: list[str] = field(default_factory=list)
+    components: dict[str, str] = field(default_factory=dict)  # custom component name → id
     bytes: int = 0
     messages: int = 0
     problem: str = ""  # timeout / disconnect / page not found: empty when the run is fine
@@ -237,6 +241,13 @@ class StreamlitSession:
         states.append(widget_state(widget, True))
         return self._rerun(states, page_hash=self.page_hash)
 
+    def trigger(self, component_id: str, event: str, value_json: str) -> Run:
+        """Send a custom component's (``st.components.v2``) trigger ``event`` with the value
+        ``value_json`` (JSON text, sent as-is: it may be anything a script makes up)."""
+        state = WidgetState(id=f"{INTERNAL_KEY_PREFIX}_{component_id}__events")
+        state.json_trigger_value = f'[{{"event": {json.dumps(event)}, "value": {value_json}}}]'
+        return self._rerun(self._states({}) + [state], page_hash=self.page_hash)
+
     def upload(self, label: str, name: str, data: bytes, content_type: str = "text/csv") -> Run:
         """Upload ``data`` as file ``name`` through the uploader labelled ``label``."""
         widget = self.widgets[label]
@@ -368,6 +379,8 @@ class StreamlitSession:
             run.chart_titles.extend(_plotly_titles(proto.spec))
         elif kind == "empty":
             screen.pop(path, None)
+        elif kind == "bidi_component":
+            run.components[proto.component_name] = proto.id
         if hasattr(proto, "id") and hasattr(proto, "label") and proto.id:
             value, options, select = _widget_value(kind, proto)
             screen[path] = Widget(proto.id, kind, proto.label, options, value, select,
