@@ -23,8 +23,10 @@ The policy (:class:`AdmissionControl`), in four rules:
    small     ≤ SMALL_BYTES and ≤ SMALL_SECONDS (n up to    1    SMALL_SHARE
              2,500 with a working copy)
    upload    parsing an uploaded file                      1    UPLOAD_SHARE
+   worker    timed work in the server's worker process     1    the process and
+             (Scale's timings, :mod:`shell.worker`)              WORKER_JOB_SHARE
    heavy     everything larger or longer (the full USPS,   1    the rest of the budget
-             Scale's largest timings, long De-noising)
+             long De-noising)
    ========  ==========================================  =====  ==================
 
    The shares add up to the server's budget (``$KPCA_SERVER_BUDGET_MB``), so the work
@@ -70,6 +72,7 @@ import streamlit as st
 
 from shell.costs import Estimate, format_seconds
 from shell.memory import format_bytes, matrix_bytes, megabytes_from_env
+from shell.worker import WORKER_BYTES, Worker
 
 SERVER_BUDGET_ENV = "KPCA_SERVER_BUDGET_MB"
 DEFAULT_SERVER_BUDGET_MB = 1536
@@ -82,7 +85,11 @@ SMALL_BYTES, SMALL_SECONDS, SMALL_SHARE = matrix_bytes(2500, copies=2), 8.0, 128
 # The upload lane: one parse at a time (Python's parser holds the GIL: two at once are no
 # faster, and each would hold its file's cells).
 UPLOAD_SHARE = 192 * MB
-LANES = ("quick", "small", "upload", "heavy")
+# The worker lane: the worker process itself and one job in it: Scale's timing at its live
+# limit, n = 2,000 (K̃ and a copy). Its larger jobs (the comparison's exact kernel PCA and
+# Nyström with m = n, at n = 2,500: 100 and 150 MB) run alone in the lane (one slot).
+WORKER_JOB_SHARE = matrix_bytes(2000, copies=2)
+LANES = ("quick", "small", "upload", "worker", "heavy")
 # Measured (experiments.analysis.analyse, full USPS, n = 7,291, 2 cores): ~3.7 s. For
 # callers that give no estimate of their own: dense work grows like n³ and ARPACK's like
 # n²·k, n^2.5 is a fair middle.
@@ -97,12 +104,13 @@ def estimate_seconds(n: int) -> float:
     return max(0.1, REFERENCE_SECONDS * (n / REFERENCE_N) ** 2.5)
 
 
-_turns = threading.local()  # how many turns the current thread holds (nested ones pass)
+_turns = threading.local()  # the lanes of the turns the current thread holds (nested pass)
 
 
-def holds_turn() -> bool:
-    """Whether the current thread is inside a turn (its computation is running)."""
-    return getattr(_turns, "depth", 0) > 0
+def holds_turn(lane: str | None = None) -> bool:
+    """Whether the current thread is inside a turn (of ``lane``, if given)."""
+    lanes = getattr(_turns, "lanes", [])
+    return bool(lanes) and (lane is None or lane in lanes)
 
 
 def server_budget_bytes() -> int:
@@ -119,21 +127,27 @@ class Lane:
 
 
 def default_lanes(budget: int) -> dict[str, Lane]:
-    """The four lanes of the module docstring; the heavy lane gets what the others leave."""
+    """The lanes of the module docstring; the heavy lane gets what the others leave."""
     quick = Lane(QUICK_SLOTS, QUICK_SLOTS * QUICK_BYTES)
     small, upload = Lane(1, SMALL_SHARE), Lane(1, UPLOAD_SHARE)
-    rest = budget - quick.share - small.share - upload.share
-    return {"quick": quick, "small": small, "upload": upload, "heavy": Lane(1, max(rest, 0))}
+    worker = Lane(1, WORKER_BYTES + WORKER_JOB_SHARE)
+    rest = budget - quick.share - small.share - upload.share - worker.share
+    return {"quick": quick, "small": small, "upload": upload, "worker": worker,
+            "heavy": Lane(1, max(rest, 0))}
 
 
-def lane_for(n_bytes: int, estimate: Estimate, *, upload: bool = False) -> str:
+def lane_for(n_bytes: int, estimate: Estimate, *, upload: bool = False,
+             in_worker: bool = False) -> str:
     """The lane a ticket joins, from the bytes it holds and its estimated time.
 
     A lower bound counts as long work unless it is already small: what cannot be bounded
-    should not take a quick slot.
+    should not take a quick slot. Uploads and work in the worker process have lanes of
+    their own.
     """
     if upload:
         return "upload"
+    if in_worker:
+        return "worker"
     if n_bytes <= QUICK_BYTES and estimate.seconds <= QUICK_SECONDS and not estimate.at_least:
         return "quick"
     if n_bytes <= SMALL_BYTES and estimate.seconds <= SMALL_SECONDS:
@@ -259,7 +273,7 @@ class AdmissionControl:
         self._waiting.remove(ticket)
         ticket.started = time.monotonic()
         self._running.append(ticket)
-        _turns.depth = getattr(_turns, "depth", 0) + 1
+        _turns.lanes = [*getattr(_turns, "lanes", []), ticket.lane]
         return True
 
     # -- the one public operation ----------------------------------------------------
@@ -271,6 +285,7 @@ class AdmissionControl:
         estimate: Estimate,
         session: str | None = None,
         upload: bool = False,
+        in_worker: bool = False,
         on_wait: WaitCallback | None = None,
         poll_s: float = 0.25,
     ) -> Iterator[Wait | None]:
@@ -284,9 +299,9 @@ class AdmissionControl:
         if holds_turn():
             yield None
             return
-        ticket = _Ticket(next(self._numbers), lane_for(n_bytes, estimate, upload=upload),
-                         int(n_bytes), estimate, session)
+        lane = lane_for(n_bytes, estimate, upload=upload, in_worker=in_worker)
         first: Wait | None = None
+        ticket = _Ticket(next(self._numbers), lane, int(n_bytes), estimate, session)
         with self._condition:
             # Joining and, if the rules allow, starting are one step: a ticket that can
             # start is never seen waiting.
@@ -311,7 +326,7 @@ class AdmissionControl:
                     self._waiting.remove(ticket)
                 if ticket in self._running:
                     self._running.remove(ticket)
-                    _turns.depth -= 1
+                    _turns.lanes = _turns.lanes[:-1]
                 self._condition.notify_all()
 
 
@@ -319,6 +334,13 @@ class AdmissionControl:
 def server_admission() -> AdmissionControl:
     """The one queue of this server process (shared by every session)."""
     return AdmissionControl(server_budget_bytes())
+
+
+@st.cache_resource(show_spinner=False)
+def server_worker() -> Worker:
+    """The one worker process of this server (:mod:`shell.worker`); it runs jobs only in a
+    turn of the worker lane (``queued(..., in_worker=True)``)."""
+    return Worker(lambda: holds_turn("worker"))
 
 
 def wait_message(wait: Wait, what: str, n_bytes: int) -> str:
@@ -329,7 +351,7 @@ def wait_message(wait: Wait, what: str, n_bytes: int) -> str:
                 f"expected wait: {wait.text()}. {what} starts right after it.")
     ahead = "you are next" if wait.place == 1 else f"you are number {wait.place} in the queue"
     kind = {"quick": "small", "small": "mid-sized", "upload": "uploads",
-            "heavy": "large"}[wait.lane]
+            "worker": "timed", "heavy": "large"}[wait.lane]
     busy = ("other students' uploads" if wait.lane == "upload"
             else f"other students' {kind} computations")
     return (f"The server is busy with {busy}; {ahead}. Expected wait: {wait.text()}. "
@@ -345,7 +367,7 @@ def _session_id() -> str | None:
 
 @contextmanager
 def taking_turn(n_bytes: int, *, estimate: Estimate, what: str,
-                upload: bool = False) -> Iterator[None]:
+                upload: bool = False, in_worker: bool = False) -> Iterator[None]:
     """Run the block when the server has room for ``n_bytes`` (see the module docstring).
 
     While the request waits (longer than :data:`NOTICE_AFTER_S`), the page says where it
@@ -360,7 +382,7 @@ def taking_turn(n_bytes: int, *, estimate: Estimate, what: str,
 
     try:
         with server_admission().admit(n_bytes, estimate=estimate, session=_session_id(),
-                                      upload=upload, on_wait=show_wait):
+                                      upload=upload, in_worker=in_worker, on_wait=show_wait):
             notice.empty()
             yield
     finally:
@@ -368,11 +390,13 @@ def taking_turn(n_bytes: int, *, estimate: Estimate, what: str,
 
 
 def queued(n: int, *, copies: float = 1.0, estimate: Estimate | None = None,
-           what: str = "this computation"):
+           what: str = "this computation", in_worker: bool = False):
     """:func:`taking_turn` for work that holds ``copies`` n × n float64 matrices at its peak.
 
     ``estimate``: the caller's own (:mod:`shell.costs`); without one, a kernel PCA of size
-    n (:func:`estimate_seconds`).
+    n (:func:`estimate_seconds`). ``in_worker``: the work runs in the worker process
+    (:func:`server_worker`), in its lane.
     """
     estimate = estimate if estimate is not None else Estimate(estimate_seconds(n))
-    return taking_turn(matrix_bytes(n, copies=copies), estimate=estimate, what=what)
+    return taking_turn(matrix_bytes(n, copies=copies), estimate=estimate, what=what,
+                       in_worker=in_worker)

@@ -292,12 +292,14 @@ def open_page(page: str, seed: int):
 
 
 @contextmanager
-def server_busy(control: AdmissionControl, n_bytes: int, *, give_up_s: float = 60.0):
-    """Another student's big computation holds the server until the block ends."""
+def server_busy(control: AdmissionControl, n_bytes: int, *, give_up_s: float = 60.0,
+                in_worker: bool = False):
+    """Another student's big computation holds the server (or its worker process, with
+    ``in_worker``) until the block ends."""
     release, holding = threading.Event(), threading.Event()
 
     def hold():
-        with control.admit(n_bytes, estimate=Estimate(30.0)):
+        with control.admit(n_bytes, estimate=Estimate(30.0), in_worker=in_worker):
             holding.set()
             release.wait(give_up_s)
 
@@ -345,19 +347,26 @@ def kernels_recorded():
         swap(recording, original)
 
 
+class WorkerHere:
+    """The worker's rule (a job only inside a turn of the worker lane), run in this
+    process, so that the kernel matrices the jobs build can be seen."""
+
+    def call(self, func, *args, **kwargs):
+        from shell.admission import holds_turn
+
+        assert holds_turn("worker"), "a job for the worker process outside its lane"
+        return func(*args, **kwargs)
+
+
 @pytest.fixture
 def timed_work_in_this_process(monkeypatch):
-    """Scale times its steps in a child process (``timing_runner(isolated=True)``): here
-    they run in this one, so that the kernel matrices they build can be seen."""
-    from lessons.scale import approx_view, experiment
+    """Scale times its steps in the server's worker process (shell.worker): here they run
+    in this one."""
+    from lessons.scale import approx_view, view
 
-    real = experiment.timing_runner
-
-    def here(threads: int | None = 1, *, isolated: bool = False):
-        return real(threads, isolated=False)
-
-    monkeypatch.setattr(experiment, "timing_runner", here)
-    monkeypatch.setattr(approx_view, "timing_runner", here)
+    here = WorkerHere()
+    monkeypatch.setattr(view, "server_worker", lambda: here)
+    monkeypatch.setattr(approx_view, "server_worker", lambda: here)
 
 
 @pytest.mark.parametrize("page", list(QUEUED_PAGES))
@@ -382,8 +391,11 @@ def test_a_pages_big_work_waits_its_turn_behind_another_students(page, monkeypat
     from tests.support.apptest import assert_clean
 
     control = server_admission()
-    # Everything in one lane, behind another student's computation (held below).
-    monkeypatch.setattr("shell.admission.lane_for", lambda *args, **kwargs: "heavy")
+    # Everything in one lane, behind another student's computation (held below); Scale's
+    # timed work runs in the worker process, in the worker's lane.
+    in_worker = page == "scale"
+    monkeypatch.setattr("shell.admission.lane_for", lambda *args, in_worker=False, **kwargs:
+                        "worker" if in_worker else "heavy")
     seen: list[int] = []
     done = threading.Event()
 
@@ -394,7 +406,7 @@ def test_a_pages_big_work_waits_its_turn_behind_another_students(page, monkeypat
             time.sleep(0.02)
         release.set()  # the other student's computation ends: the page's turn
 
-    with server_busy(control, 1) as release:
+    with server_busy(control, 1, in_worker=in_worker) as release:
         watcher = _start(watch, release)
         try:
             at = open_page(page, seed=424)
@@ -521,3 +533,4 @@ def test_a_waiting_page_tells_the_wait_it_can_know(at_least, monkeypatch):
     assert_clean(at)
     assert at.get("plotly_chart")
     assert not [box for box in at.info if "Expected wait" in box.value]  # gone once it ran
+
