@@ -34,11 +34,17 @@ The policy (:class:`AdmissionControl`), in four rules:
    for another: a USPS fit or ten uploads never hold up a small view, and the quick lane
    never waits behind n = 2,500. One slot per lane for long work: on two cores, BLAS
    already uses both, and two eigensolvers side by side only slow each other down.
-3. **First come, first served within a lane.** A ticket starts when it is the first of its
-   lane whose session is free, a slot is free, and its bytes fit what is left of the
-   lane's share. A ticket larger than the whole share runs alone in its lane (the memory
-   guard, :mod:`shell.memory`, has already refused anything larger than one computation
-   may hold; with the default budget the heavy share is larger than that).
+3. **First come, first served within a lane, per request.** A ticket starts when it is the
+   first of its lane whose session is free, a slot is free, and its bytes fit what is
+   left of the lane's share. "First" counts requests, not tickets: every ticket of one
+   script run of a session (a page that takes three turns one after the other) keeps the
+   place of the run's first ticket, so requests finish one after another in the order
+   they came, instead of every request in a busy lane advancing a turn at a time and all
+   of them finishing together at the end (issue 34: 24 tabs, the last 212 s). A new run
+   of the same session is a new request, at the back. A ticket larger than the whole
+   share runs alone in its lane (the memory guard, :mod:`shell.memory`, has already
+   refused anything larger than one computation may hold; with the default budget the
+   heavy share is larger than that).
 4. **One computation at a time per session.** A session's second ticket (a stopped run
    still finishing, a page that asks twice) waits for its first: one student cannot take
    several slots. A turn asked for inside a turn the same thread already holds is
@@ -64,6 +70,7 @@ import heapq
 import itertools
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -96,6 +103,8 @@ LANES = ("quick", "small", "upload", "worker", "heavy")
 REFERENCE_N, REFERENCE_SECONDS = 7291, 3.7
 # Below this a waiting student sees no notice (a box that flashes for 0.1 s helps nobody).
 NOTICE_AFTER_S = 0.5
+# A session's place in the lanes is forgotten this long after its last ticket.
+PLACE_KEPT_S = 600.0
 
 
 def estimate_seconds(n: int) -> float:
@@ -180,6 +189,7 @@ class _Ticket:
     n_bytes: int
     estimate: Estimate
     session: str | None
+    place: int = 0  # the number of its request's first ticket (rule 3)
     started: float | None = None
 
     def remaining(self, now: float) -> tuple[float, bool]:
@@ -206,6 +216,8 @@ class AdmissionControl:
         self._waiting: list[_Ticket] = []
         self._running: list[_Ticket] = []
         self._numbers = itertools.count()
+        # session → (its current request, weakly; the request's place; when last seen)
+        self._places: dict[str, tuple[Callable[[], object], int, float]] = {}
 
     @property
     def running(self) -> int:
@@ -226,10 +238,35 @@ class AdmissionControl:
     def _busy_sessions(self) -> set[str]:
         return {t.session for t in self._running if t.session is not None}
 
+    def _queue(self, lane: str) -> list[_Ticket]:
+        """The lane's waiting tickets in the order they are served (rule 3)."""
+        return sorted((t for t in self._waiting if t.lane == lane),
+                      key=lambda t: (t.place, t.number))
+
     def _eligible(self, lane: str) -> list[_Ticket]:
-        """The lane's waiting tickets whose sessions run nothing, in arrival order."""
+        """The lane's waiting tickets whose sessions run nothing, in serving order."""
         busy = self._busy_sessions()
-        return [t for t in self._waiting if t.lane == lane and t.session not in busy]
+        return [t for t in self._queue(lane) if t.session not in busy]
+
+    def _place(self, number: int, session: str | None, request: object | None,
+               now: float) -> int:
+        """The place of a new ticket: its request's, if the request has had one (rule 3)."""
+        for other, (_, _, seen) in list(self._places.items()):
+            if now - seen > PLACE_KEPT_S:
+                del self._places[other]
+        if session is None or request is None:
+            return number
+        known = self._places.get(session)
+        if known is not None and known[0]() is request:
+            place = known[1]
+        else:
+            place = number
+        try:
+            ref = weakref.ref(request)
+        except TypeError:  # not weakly referable: hold it (one per session)
+            ref = (lambda held: lambda: held)(request)
+        self._places[session] = (ref, place, now)
+        return place
 
     def _can_start(self, ticket: _Ticket) -> bool:
         eligible = self._eligible(ticket.lane)
@@ -254,7 +291,7 @@ class AdmissionControl:
                 at_least |= bound
         free_at += [0.0] * max(lane.slots - len(free_at), 0)
         heapq.heapify(free_at)
-        queue = [t for t in self._waiting if t.lane == ticket.lane]
+        queue = self._queue(ticket.lane)
         ahead = queue[: queue.index(ticket)]
         for other in ahead:
             heapq.heappush(free_at, heapq.heappop(free_at) + other.estimate.seconds)
@@ -284,6 +321,7 @@ class AdmissionControl:
         *,
         estimate: Estimate,
         session: str | None = None,
+        request: object | None = None,
         upload: bool = False,
         in_worker: bool = False,
         on_wait: WaitCallback | None = None,
@@ -291,6 +329,8 @@ class AdmissionControl:
     ) -> Iterator[Wait | None]:
         """Hold a turn for a computation of ``n_bytes`` for the duration of the block.
 
+        ``request``: what identifies the session's current request (one script run), so
+        that its tickets keep one place (rule 3); None: each ticket is a request.
         ``on_wait(wait)`` is called (outside the lock) when the ticket has to wait and
         every ``poll_s`` while it does; it may raise (the student left) and the ticket is
         given up. Yields the :class:`Wait` the ticket was first told (None: no wait).
@@ -301,8 +341,10 @@ class AdmissionControl:
             return
         lane = lane_for(n_bytes, estimate, upload=upload, in_worker=in_worker)
         first: Wait | None = None
-        ticket = _Ticket(next(self._numbers), lane, int(n_bytes), estimate, session)
         with self._condition:
+            number = next(self._numbers)
+            place = self._place(number, session, request, time.monotonic())
+            ticket = _Ticket(number, lane, int(n_bytes), estimate, session, place)
             # Joining and, if the rules allow, starting are one step: a ticket that can
             # start is never seen waiting.
             self._waiting.append(ticket)
@@ -327,6 +369,9 @@ class AdmissionControl:
                 if ticket in self._running:
                     self._running.remove(ticket)
                     _turns.lanes = _turns.lanes[:-1]
+                if ticket.session in self._places:  # its place is kept from now on
+                    ref, place, _ = self._places[ticket.session]
+                    self._places[ticket.session] = (ref, place, time.monotonic())
                 self._condition.notify_all()
 
 
@@ -358,11 +403,16 @@ def wait_message(wait: Wait, what: str, n_bytes: int) -> str:
             f"{what} starts as soon as there is room.")
 
 
-def _session_id() -> str | None:
+def _session_and_request() -> tuple[str | None, object | None]:
+    """This session's id and what identifies its current script run: Streamlit makes a new
+    ``ScriptRunContext.parallel_coordinator`` at the start of every run (fragment runs
+    included), "a fresh instance ... at the start of every script run"."""
     from streamlit.runtime.scriptrunner import get_script_run_ctx
 
     ctx = get_script_run_ctx()
-    return ctx.session_id if ctx is not None else None
+    if ctx is None:
+        return None, None
+    return ctx.session_id, getattr(ctx, "parallel_coordinator", None)
 
 
 @contextmanager
@@ -380,9 +430,11 @@ def taking_turn(n_bytes: int, *, estimate: Estimate, what: str,
         if wait.seconds >= NOTICE_AFTER_S or time.monotonic() - started >= NOTICE_AFTER_S:
             notice.info(wait_message(wait, what, n_bytes), icon=":material/hourglass_top:")
 
+    session, request = _session_and_request()
     try:
-        with server_admission().admit(n_bytes, estimate=estimate, session=_session_id(),
-                                      upload=upload, in_worker=in_worker, on_wait=show_wait):
+        with server_admission().admit(n_bytes, estimate=estimate, session=session,
+                                      request=request, upload=upload, in_worker=in_worker,
+                                      on_wait=show_wait):
             notice.empty()
             yield
     finally:

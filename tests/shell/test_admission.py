@@ -534,3 +534,63 @@ def test_a_waiting_page_tells_the_wait_it_can_know(at_least, monkeypatch):
     assert at.get("plotly_chart")
     assert not [box for box in at.info if "Expected wait" in box.value]  # gone once it ran
 
+
+def test_a_lane_serves_requests_first_come_first_served_not_all_at_once():
+    # Issue 34: 24 tabs each asking for two turns one after the other; each second turn
+    # went to the back of the lane, behind everyone's first, and every tab finished at
+    # the same moment, at the end. A request's tickets keep the place of its first one.
+    control = one_lane(1500 * MB)
+    started: list[str] = []
+    finished: dict[str, float] = {}
+    lock = threading.Lock()
+
+    class Run:  # one script run of a session (Streamlit's: a new object every run)
+        pass
+
+    def request(session: str, run: Run, turns: int = 2) -> None:
+        for turn in range(turns):
+            with control.admit(425 * MB, estimate=Estimate(1.0), session=session,
+                               request=run, poll_s=0.01):
+                with lock:
+                    started.append(f"{session}{turn + 1}")
+                time.sleep(0.05)
+            time.sleep(0.01)  # the page draws between its two turns
+        finished[session] = time.monotonic()
+
+    threads = []
+    for session in "abcd":
+        threads.append(_start(request, session, Run()))
+        time.sleep(0.02)  # arrive in order
+    for thread in threads:
+        thread.join(timeout=20)
+    # While a draws between its turns, b's first turn takes the slot; a's second then goes
+    # ahead of c and d, which came later: requests finish in the order they came, one
+    # after another (served ticket by ticket, a1 b1 c1 d1 a2 b2 c2 d2: all at the end).
+    assert started[:4] == ["a1", "b1", "a2", "b2"], started
+    assert sorted(finished, key=finished.get) == ["a", "b", "c", "d"]
+    # A new run of a session is a new request: at the back, behind those waiting.
+    started.clear()
+    first = Run()
+    threads = [_start(request, "a", first, 1)]
+    time.sleep(0.02)
+    threads += [_start(request, "b", Run(), 1)]
+    time.sleep(0.02)
+    threads[0].join(timeout=10)
+    threads += [_start(request, "a", Run(), 1)]  # a's next run
+    time.sleep(0.02)
+    threads += [_start(request, "c", Run(), 1)]
+    for thread in threads:
+        thread.join(timeout=10)
+    assert started == ["a1", "b1", "a1", "c1"]
+
+
+def test_each_ticket_without_a_request_is_a_request_of_its_own():
+    control = one_lane(1500 * MB)
+    record = Recorder()
+    holder = _start(record.job, control, "holder", 425 * MB, 0.2, session="s0")
+    time.sleep(0.03)
+    threads = [_start(record.job, control, name, 425 * MB, 0.02, session=name)
+               for name in ("x", "y")]
+    for thread in [holder, *threads]:
+        thread.join(timeout=10)
+    assert record.started == ["holder", "x", "y"]
