@@ -543,7 +543,7 @@ def _edit_json(points: int, rev: int = 0) -> str:
 def widgets(args, workdir: Path) -> dict:
     """Tabs send the Draw editor a 24 MB edit at once; then a 300-point edit must work."""
     server = Server(workdir)
-    huge = _edit_json(1_100_000)  # ~24 MB of JSON
+    huge = _edit_json(1_060_000)  # ~24 MB of JSON: under Streamlit's default limit, 25 MB
     try:
         view(server.url, "draw", "")
         time.sleep(2)

@@ -86,6 +86,7 @@ class Run:
     exceptions: list[str] = field(default_factory=list)
     error_boxes: list[str] = field(default_factory=list)
     components: dict[str, str] = field(default_factory=dict)  # custom component name → id
+    charts: list[str] = field(default_factory=list)  # ids of charts with a selection
     bytes: int = 0
     messages: int = 0
     problem: str = ""  # timeout / disconnect / page not found: empty when the run is fine
@@ -241,6 +242,13 @@ class StreamlitSession:
         states.append(widget_state(widget, True))
         return self._rerun(states, page_hash=self.page_hash)
 
+    def send_text(self, widget_id: str, text: str) -> Run:
+        """Rerun with the widget ``widget_id`` holding the string ``text``, sent as-is (a
+        chart's selection travels so, as JSON text)."""
+        state = WidgetState(id=widget_id, string_value=text)
+        return self._rerun([s for s in self._states({}) if s.id != widget_id] + [state],
+                           page_hash=self.page_hash)
+
     def trigger(self, component_id: str, event: str, value_json: str) -> Run:
         """Send a custom component's (``st.components.v2``) trigger ``event`` with the value
         ``value_json`` (JSON text, sent as-is: it may be anything a script makes up)."""
@@ -377,6 +385,8 @@ class StreamlitSession:
             run.texts.append(getattr(proto, _TEXT_FIELDS[kind]))
         elif kind == "plotly_chart":
             run.chart_titles.extend(_plotly_titles(proto.spec))
+            if proto.id:
+                run.charts.append(proto.id)
         elif kind == "empty":
             screen.pop(path, None)
         elif kind == "bidi_component":
