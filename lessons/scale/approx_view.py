@@ -216,6 +216,14 @@ def approximation_section(settings: Settings, data) -> None:
         return
     exact = result.exact
     k = len(exact.eigenvalues)
+    if not np.any(exact.eigenvalues > 0):
+        # E.g. iris with the sigmoid at γ ≥ 1: tanh(γ xᵀy + c₀) = 1 for every pair, K̃ = 0.
+        st.info("At these settings K̃ has no positive eigenvalue (its largest is 0 up to "
+                "rounding, as when the kernel gives every pair of points the same value: a "
+                "saturated sigmoid does), so kernel PCA finds no component and there is "
+                "nothing for an approximation to reproduce. Lower γ, or standardise the "
+                "inputs in the sidebar.", icon=":material/info:")
+        return
     if not approx.supports("rff", settings.kernel):
         st.info(f"Random Fourier features approximate only the RBF kernel; the current "
                 f"kernel is {kernel}.", icon=":material/info:")

@@ -261,3 +261,15 @@ def test_a_tiny_gamma_checks_nystroem_with_every_landmark_within_rounding():
     shown = checks_shown(at)
     (label,) = [k for k in shown if k.startswith("Nyström with m = n")]
     assert "within rounding of 0: left out" in label
+
+
+def test_a_zero_centred_kernel_says_there_is_nothing_to_approximate():
+    # Issue 34: iris with the sigmoid at γ = 1 (tanh(γ xᵀy) = 1 for every pair: K̃ = 0)
+    # raised "zero-size array to reduction operation maximum which has no identity".
+    at = open_app("scale", {"dataset": "iris", "kernel": "sigmoid", "gamma": 1, "coef0": 0})
+    assert_clean(at)
+    assert any("K̃ has no positive eigenvalue" in i.value for i in at.info)
+    assert "4 · When to use which" in [h.value for h in at.header]
+    angles = approx.Approximation("nystroem", 10, np.zeros(2), np.zeros(2), np.zeros(0),
+                                  np.zeros((3, 2)), 0.0, 0.0, 0)
+    assert np.isnan(angles.largest_angle_degrees)
