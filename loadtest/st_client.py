@@ -256,9 +256,10 @@ class StreamlitSession:
         state.json_trigger_value = f'[{{"event": {json.dumps(event)}, "value": {value_json}}}]'
         return self._rerun(self._states({}) + [state], page_hash=self.page_hash)
 
-    def upload(self, label: str, name: str, data: bytes, content_type: str = "text/csv") -> Run:
-        """Upload ``data`` as file ``name`` through the uploader labelled ``label``."""
-        widget = self.widgets[label]
+    def put_file(self, name: str, data: bytes, content_type: str = "text/csv"):
+        """Send ``data`` as file ``name`` to the session's upload address, as the frontend
+        does before it tells the uploader; returns the file's ``file_urls`` (id and URLs).
+        Alone (no rerun naming it), the file is sent without any uploader reading it."""
         request = BackMsg()
         request.file_urls_request.request_id = uuid.uuid4().hex
         request.file_urls_request.session_id = self.session_id
@@ -277,6 +278,12 @@ class StreamlitSession:
             timeout=self.timeout,
         )
         put.raise_for_status()
+        return urls
+
+    def upload(self, label: str, name: str, data: bytes, content_type: str = "text/csv") -> Run:
+        """Upload ``data`` as file ``name`` through the uploader labelled ``label``."""
+        widget = self.widgets[label]
+        urls = self.put_file(name, data, content_type)
         state = WidgetState(id=widget.id)
         info = state.file_uploader_state_value.uploaded_file_info.add()
         info.name, info.size, info.file_id = name, len(data), urls.file_id
