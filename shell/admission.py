@@ -58,7 +58,11 @@ waits for that key, would otherwise wait for each other forever.
 While a ticket waits, its student reads their place in the lane and the expected wait:
 what remains of the estimates of the work running in the lane, plus the estimates of the
 tickets ahead, spread over the lane's slots; "at least" when one of them is a lower bound
-or a running computation has outlasted its estimate.
+or a running computation has outlasted its estimate. The estimates come from a cost model
+measured on a host at a given load (:mod:`shell.costs`); on a busier or quieter host the
+same work takes longer or shorter, so each lane keeps its pace (how long its recent work
+took against its estimates, a moving average between PACE_LIMITS) and scales what it
+says by it: the wait said is the wait the lane has been showing.
 
 :class:`AdmissionControl` is plain Python (tested with threads); :func:`queued` and
 :func:`taking_turn` are the Streamlit wrappers pages use, with one server-wide instance.
@@ -105,6 +109,9 @@ REFERENCE_N, REFERENCE_SECONDS = 7291, 3.7
 NOTICE_AFTER_S = 0.5
 # A session's place in the lanes is forgotten this long after its last ticket.
 PLACE_KEPT_S = 600.0
+# A lane's pace (measured time / estimate of its finished work): each finished ticket of
+# at least PACE_MIN_S moves it PACE_WEIGHT of the way to its own ratio, within PACE_LIMITS.
+PACE_MIN_S, PACE_WEIGHT, PACE_LIMITS = 0.2, 0.3, (0.5, 5.0)
 
 
 def estimate_seconds(n: int) -> float:
@@ -192,9 +199,10 @@ class _Ticket:
     place: int = 0  # the number of its request's first ticket (rule 3)
     started: float | None = None
 
-    def remaining(self, now: float) -> tuple[float, bool]:
-        """Seconds left of its estimate, and whether that is only a lower bound."""
-        left = self.estimate.seconds - (now - (self.started or now))
+    def remaining(self, now: float, pace: float = 1.0) -> tuple[float, bool]:
+        """Seconds left of its estimate (at the lane's ``pace``), and whether that is only
+        a lower bound."""
+        left = self.estimate.seconds * pace - (now - (self.started or now))
         return max(left, 0.0), self.estimate.at_least or left < 0
 
 
@@ -218,6 +226,7 @@ class AdmissionControl:
         self._numbers = itertools.count()
         # session → (its current request, weakly; the request's place; when last seen)
         self._places: dict[str, tuple[Callable[[], object], int, float]] = {}
+        self.pace = dict.fromkeys(self.lanes, 1.0)  # measured / estimated, per lane
 
     @property
     def running(self) -> int:
@@ -282,11 +291,12 @@ class AdmissionControl:
     def _wait(self, ticket: _Ticket, now: float) -> Wait:
         """The ticket's place and expected wait: the lane's work ahead over its slots."""
         lane = self.lanes[ticket.lane]
+        pace = self.pace[ticket.lane]
         at_least = False
         free_at = []
         for running in self._running:
             if running.lane == ticket.lane:
-                left, bound = running.remaining(now)
+                left, bound = running.remaining(now, pace)
                 free_at.append(left)
                 at_least |= bound
         free_at += [0.0] * max(lane.slots - len(free_at), 0)
@@ -294,15 +304,26 @@ class AdmissionControl:
         queue = self._queue(ticket.lane)
         ahead = queue[: queue.index(ticket)]
         for other in ahead:
-            heapq.heappush(free_at, heapq.heappop(free_at) + other.estimate.seconds)
+            heapq.heappush(free_at, heapq.heappop(free_at) + other.estimate.seconds * pace)
             at_least |= other.estimate.at_least
         start = free_at[0] if free_at else 0.0
         own = [t for t in self._running if ticket.session is not None
                and t.session == ticket.session]
         for mine in own:
-            left, bound = mine.remaining(now)
+            left, bound = mine.remaining(now, self.pace[mine.lane])
             start, at_least = max(start, left), at_least or bound
         return Wait(len(ahead) + 1, start, at_least, ticket.lane, own_session=bool(own))
+
+    def _learn_pace(self, ticket: _Ticket, now: float) -> None:
+        """Move the lane's pace towards how long this finished ticket took against its
+        estimate (not for lower bounds, nor for work too short to time)."""
+        estimate = ticket.estimate
+        if estimate.at_least or estimate.seconds < PACE_MIN_S or ticket.started is None:
+            return
+        ratio = min(max((now - ticket.started) / estimate.seconds, PACE_LIMITS[0]),
+                    PACE_LIMITS[1])
+        pace = self.pace[ticket.lane]
+        self.pace[ticket.lane] = pace + PACE_WEIGHT * (ratio - pace)
 
     def _start_if_allowed(self, ticket: _Ticket) -> bool:
         if not self._can_start(ticket):
@@ -369,6 +390,7 @@ class AdmissionControl:
                 if ticket in self._running:
                     self._running.remove(ticket)
                     _turns.lanes = _turns.lanes[:-1]
+                    self._learn_pace(ticket, time.monotonic())
                 if ticket.session in self._places:  # its place is kept from now on
                     ref, place, _ = self._places[ticket.session]
                     self._places[ticket.session] = (ref, place, time.monotonic())

@@ -508,6 +508,8 @@ def test_a_waiting_page_tells_the_wait_it_can_know(at_least, monkeypatch):
     from tests.support.apptest import assert_clean, open_app
 
     control = server_admission()
+    # The server-wide lanes have learned a pace from earlier tests' work: start from none.
+    monkeypatch.setattr(control, "pace", dict.fromkeys(control.lanes, 1.0))
     monkeypatch.setattr("shell.admission.lane_for", lambda *args, **kwargs: "heavy")
     texts = waiting_texts(monkeypatch)
     holding = threading.Event()
@@ -594,3 +596,25 @@ def test_each_ticket_without_a_request_is_a_request_of_its_own():
     for thread in [holder, *threads]:
         thread.join(timeout=10)
     assert record.started == ["holder", "x", "y"]
+
+
+def test_a_lane_that_runs_slower_than_its_estimates_says_so_in_its_waits():
+    # Estimates are measured on one host at one load; the same work takes three times as
+    # long on a busier one. Each lane learns its pace from the work it finishes, and the
+    # wait it tells scales with it (issue 34: the wait said on screen is the wait).
+    control = one_lane(1500 * MB)
+    record = Recorder()
+    for name in ("a", "b", "c", "d"):  # each takes 3 × its 0.2 s estimate
+        record.job(control, name, 425 * MB, hold_s=0.6, estimate_s=0.2)
+    assert 2.0 < control.pace["heavy"] <= 3.2
+    assert control.pace["quick"] == 1.0  # other lanes keep their own
+    holder = _start(record.job, control, "holder", 425 * MB, 0.3, 10.0)
+    time.sleep(0.05)
+    record.job(control, "next", 425 * MB, 0.0, 10.0)
+    holder.join(timeout=10)
+    told = record.waits["next"][0]
+    assert told.seconds > 2 * 10.0 - 1 and not told.at_least  # ~pace × the 10 s estimate
+    # Lower bounds teach nothing (their length is not known in advance).
+    before = control.pace["heavy"]
+    record.job(control, "bound", 425 * MB, 0.3, 0.2, at_least=True)
+    assert control.pace["heavy"] == before
