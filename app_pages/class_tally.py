@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from classroom.lecturer import live_tally, start_or_show
+from classroom.lecturer import how_long, live_tally, start_or_show
 from shell.sidebar import current_settings
 
 st.title("Class tally")
@@ -12,5 +12,5 @@ if opened is not None:
 st.caption(
     "Anonymous: each browser session answers under a random token, counted once per "
     "question (a changed answer replaces the old one); no names, nothing written to disk. "
-    "The tally lives in this server's memory and ends 3 hours after the last answer."
+    f"The tally lives in this server's memory; the class ends {how_long()}."
 )

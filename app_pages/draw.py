@@ -20,17 +20,16 @@ st.write(
 settings = current_settings()
 # Guarded at the most points a drawing can have: no edit can be refused halfway.
 guard_memory(drawn.MAX_POINTS, copies=2)
-data, inputs = page_data(settings)
+data, inputs = page_data(settings, few_points_ok=True)  # the editor shows them, however few
 
 view.starting_points(settings.kernel)
 draw_col, kpca_col = st.columns(2)
 with draw_col:
     view.drawing(data)
 n = len(data.X)
-if n < 3:
-    kpca_col.info(f"{n} point{'s' if n != 1 else ''} so far: kernel PCA needs at least 3. "
-                  "Click the plane to add some, or start from a shape above.",
-                  icon=":material/draw:")
+if problem := drawn.analysis_problem(data.X):
+    kpca_col.info(f"So far {problem}. Click the plane to add some, or start from a shape "
+                  "above.", icon=":material/draw:")
     st.stop()
 
 settings = with_valid_components(settings, n)

@@ -79,12 +79,51 @@ def coefficients(sizes: list[int], repeats: int) -> dict[str, float]:
         v = np.ones(n)
         products = timed(lambda K=K, v=v: [K @ v for _ in range(20)], repeats)
         note("MATVEC_PER_ENTRY", products / 20 / n**2, n, "entry")
+    frame_a, frame_b = motion_coefficients(repeats)
+    note("MOTION_FRAME_SECONDS", frame_a, 0, "frame")
+    note("MOTION_FRAME_PER_ENTRY", frame_b, 0, "n² of a frame")
+    note("MOTION_PER_CLASS", separability_per_class(repeats), 600, "class beyond two")
     csv_bytes = _csv(5_000, 200)  # the row limit, 200 columns: ~10 MB
     import datasets
 
     note("PARSE_PER_BYTE",
          timed(lambda: datasets.load_csv(csv_bytes), repeats) / len(csv_bytes), 5_000, "byte")
     return {name: statistics.median(values) for name, values in found.items()}
+
+
+MOTION_SIZES = (200, 600)  # the motion's own range: up to experiments.morph.MOTION_MAX_N
+
+
+def motion_run(n: int):
+    """γ in motion as a page computes it: two circles of n points, 21 frames around γ = 1."""
+    import datasets
+    from experiments.morph import gamma_motion, motion_values
+
+    data = datasets.load("circles", n=n)
+    values = motion_values(1.0, low=1e-6, high=1e4)
+    return lambda: gamma_motion(data.X, data.y, kernel="rbf", kernel_params={},
+                                param="gamma", values=values, anchor=len(values) // 2)
+
+
+def motion_coefficients(repeats: int) -> tuple[float, float]:
+    """(a, b) of a + b n² seconds a frame, through the motion's time at its two sizes."""
+    from experiments.morph import FRAMES
+
+    small, large = MOTION_SIZES
+    t_small = timed(motion_run(small), max(1, repeats // 2)) / FRAMES
+    t_large = timed(motion_run(large), max(1, repeats // 2)) / FRAMES
+    per_entry = max(t_large - t_small, 0.0) / (large**2 - small**2)
+    return t_small - per_entry * small**2, per_entry
+
+
+def separability_per_class(repeats: int, n: int = 600) -> float:
+    """What each class beyond two adds to a frame's logistic regression (2 against 10)."""
+    from experiments.separability import linear_separability
+
+    Z = points(n, 2)
+    two = timed(lambda: linear_separability(Z, np.arange(n) % 2), repeats)
+    ten = timed(lambda: linear_separability(Z, np.arange(n) % 10), repeats)
+    return max(ten - two, 0.0) / 8
 
 
 def _csv(rows: int, cols: int) -> bytes:
@@ -113,6 +152,11 @@ def check_work(sizes: list[int], repeats: int) -> None:
         check(f"Explorer analyse, n = {n:,}, d = 2", estimate,
               lambda X=X, k=k: analyse(X, None, kernel="rbf", kernel_params={"gamma": 1.0},
                                        n_components=k), repeats)
+    from experiments.morph import FRAMES
+
+    for n in MOTION_SIZES:
+        check(f"γ in motion, n = {n:,}, d = 2", costs.gamma_motion(n, 2, FRAMES),
+              motion_run(n), repeats)
     path = os.environ.get("KPCA_USPS_PATH")
     if path and Path(path).is_file():
         import datasets
@@ -122,6 +166,14 @@ def check_work(sizes: list[int], repeats: int) -> None:
         check("Explorer analyse, full USPS (7,291)", estimate,
               lambda: analyse(X, None, kernel="rbf", kernel_params={"gamma": 1 / 128},
                               n_components=5), 1)
+        from experiments.morph import FRAMES, MOTION_MAX_N, gamma_motion, motion_values
+
+        data = datasets.load("usps", split="train", n=MOTION_MAX_N)
+        values = motion_values(1 / 128, low=1e-6, high=1e4)
+        check(f"γ in motion, USPS ({MOTION_MAX_N} digits)",
+              costs.gamma_motion(MOTION_MAX_N, 256, FRAMES, classes=10),
+              lambda: gamma_motion(data.X, data.y, kernel="rbf", kernel_params={},
+                                   param="gamma", values=values, anchor=FRAMES // 2), 1)
 
 
 def main(argv: list[str] | None = None) -> None:

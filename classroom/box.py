@@ -7,7 +7,7 @@ from urllib.parse import quote
 
 import streamlit as st
 
-from classroom import focused_link, join, predict
+from classroom import focused_link, join, lecturer, predict
 
 JOIN_KEY = "class_join_code"
 
@@ -25,8 +25,9 @@ def _join_typed() -> None:
 
 def sidebar_box(page_path: str, query: dict[str, str]) -> None:
     """The sidebar's "Classroom" box: questions on/off, join a class, a focused link."""
-    expanded = bool(join.joined() or join.message())
+    expanded = bool(join.joined() or join.message() or lecturer.running())
     with st.expander("Classroom", icon=":material/school:", expanded=expanded):
+        lecturer.lecturer_note()
         st.segmented_control(
             "Questions before views", list(predict.MODES), format_func=predict.MODES.get,
             key=predict.QUESTIONS_KEY,

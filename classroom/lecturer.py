@@ -5,10 +5,19 @@ have their predictions counted anonymously (``classroom/join.py``, ``classroom/t
 this page redraws the counts every :data:`REFRESH_S` seconds without reloading
 (``st.fragment(run_every=...)``), and reveals a question's right answer on click. The
 tally lives in this server process's memory (see ``classroom/tally.py`` for replicas).
+
+The doors: a session runs one class; the class lives while the lecturer's session does
+(each redraw of the tally, and on other pages the sidebar's note every
+:data:`NOTE_REFRESH_S` seconds, tell the store the lecturer is still there: closing the tab
+ends the class after the store's grace period). A host may require a lecturer passcode
+(:func:`required_passcode`: ``$KPCA_LECTURER_PASSCODE`` or the Streamlit secret
+``lecturer_passcode``). The lecturer can close joining, sees how many joined in the last
+minute, and can remove those who joined in the last few minutes.
 """
 
 from __future__ import annotations
 
+import os
 from urllib.parse import urlencode
 
 import segno
@@ -18,17 +27,32 @@ from classroom.banner import tally_id
 from classroom.join import Q_CLASS, app_url
 from classroom.predict import live_question
 from classroom.questions import CATALOGUE
-from classroom.tally import STORE, TallyRefused, UnknownClass
+from classroom.tally import (
+    STORE,
+    TallyRefused,
+    UnknownClass,
+    duration,
+    new_token,
+    passcode_matches,
+)
 from classroom.tour import STEPS
 from shell.registry import LESSONS
 from shell.state import Settings
 
 REFRESH_S = 2
+NOTE_REFRESH_S = 20  # the sidebar's note of the class on other pages (a sign of life)
+PASSCODE_ENV = "KPCA_LECTURER_PASSCODE"
+PASSCODE_SECRET = "lecturer_passcode"
+# "Remove the late joiners": the windows offered, in minutes.
+REMOVE_WINDOWS = (1, 2, 5, 10)
 # The counts at the size of the text (1 rem: projector mode enlarges it), not a caption's.
 _COUNTS_CSS = ("<style>[class*='st-key-tally_'] [data-testid='stProgress'] p "
                "{font-size: 1rem;}</style>")
 _CLASS = "_lecturer_class"  # (code, key) of the class this session opened
 _PROBLEM = "_lecturer_problem"
+_LECTURER = "_lecturer_token"  # this session's lecturer token: one class per session
+_PASSCODE_KEY = "tally_passcode"
+_REMOVED = "_lecturer_removed"  # what the last removal did, said once
 
 
 def tally_questions() -> list[tuple[str, str, str, Settings | None]]:
@@ -53,12 +77,38 @@ def qr_svg(text: str) -> str:
                                                   light="#fff")
 
 
+def how_long() -> str:
+    """When a class ends, in the store's own numbers."""
+    limits = STORE.limits
+    return (f"{duration(limits.lecturer_grace_s)} after its lecturer's tab is closed, or "
+            f"{duration(limits.idle_expiry_s)} after the last answer")
+
+
+def required_passcode() -> str:
+    """The passcode a lecturer must give to start a class ("" when none is required):
+    ``$KPCA_LECTURER_PASSCODE`` if set, else the Streamlit secret ``lecturer_passcode``
+    (``.streamlit/secrets.toml``, or the app's Secrets on Community Cloud)."""
+    from_env = os.environ.get(PASSCODE_ENV, "")
+    if from_env:
+        return from_env
+    if st.secrets.load_if_toml_exists():
+        return str(st.secrets.get(PASSCODE_SECRET, "") or "")
+    return ""
+
+
 def _start() -> None:
+    ss = st.session_state
+    required = required_passcode()
+    if required and not passcode_matches(ss.get(_PASSCODE_KEY, ""), required):
+        ss[_PROBLEM] = ("That is not this server's lecturer passcode: ask whoever runs the "
+                        "server for it.")
+        return
     try:
-        st.session_state[_CLASS] = STORE.open_class()
-        st.session_state.pop(_PROBLEM, None)
+        ss[_CLASS] = STORE.open_class(ss.setdefault(_LECTURER, new_token()))
+        ss.pop(_PROBLEM, None)
     except TallyRefused as refusal:
-        st.session_state[_PROBLEM] = str(refusal)
+        ss[_PROBLEM] = str(refusal)
+    ss.pop(_PASSCODE_KEY, None)
 
 
 def _end() -> None:
@@ -78,6 +128,10 @@ def start_or_show() -> tuple[str, str] | None:
         st.write("Start a class: students scan the QR code (or type the code in the "
                  "sidebar's Classroom box), answer each step's question on their phones, "
                  "and this page counts the answers live, anonymously.")
+        if required_passcode():
+            st.text_input("Lecturer passcode", key=_PASSCODE_KEY, type="password",
+                          help="This server lets only lecturers start classes: ask whoever "
+                          "runs it for the passcode.")
         st.button("Start a class", key="tally_start", type="primary", on_click=_start,
                   icon=":material/groups:")
         return None
@@ -94,20 +148,93 @@ def start_or_show() -> tuple[str, str] | None:
     return opened
 
 
+def _set_joining(code: str, key: str) -> None:
+    try:
+        STORE.set_joining(code, key, bool(st.session_state.get("tally_joining", True)))
+    except UnknownClass:
+        pass  # the fragment says the class has ended
+
+
+def _remove_late(code: str, key: str, minutes: int) -> None:
+    try:
+        removed = STORE.remove_joined(code, key, 60 * minutes)
+    except UnknownClass:
+        return
+    st.session_state[_REMOVED] = (f"Removed {removed} student{'s' if removed != 1 else ''} "
+                                  f"who joined in the last {_minutes(minutes)}, with their "
+                                  "answers; they cannot join this class again.")
+
+
+def _minutes(minutes: int) -> str:
+    return "minute" if minutes == 1 else f"{minutes} minutes"
+
+
+def the_door(code: str, key: str, joining_open: bool) -> None:
+    """Close or open joining; remove the students who joined in the last few minutes."""
+    st.session_state["tally_joining"] = joining_open
+    with st.expander("The door: close joining, remove late joiners",
+                     icon=":material/door_open:"):
+        st.toggle("Students may join", key="tally_joining", on_change=_set_joining,
+                  args=(code, key), help="Close the door once the room is in: nobody new "
+                  "joins (those in stay).")
+        minutes = st.segmented_control(
+            "Remove the students who joined in the last", REMOVE_WINDOWS, default=1,
+            key="tally_window", format_func=_minutes) or 1
+        count = STORE.joined_within(code, key, 60 * minutes)
+        st.button(f"Remove the {count} who joined in the last {_minutes(minutes)}",
+                  key="tally_remove", on_click=_remove_late, args=(code, key, minutes),
+                  disabled=count == 0, icon=":material/person_remove:",
+                  help="A script filling seats or stuffing votes: its sessions and their "
+                  "answers go, and cannot join again.")
+        if said := st.session_state.pop(_REMOVED, None):
+            st.success(said, icon=":material/person_remove:")
+
+
+def running() -> bool:
+    """Whether this session runs a class."""
+    return st.session_state.get(_CLASS) is not None
+
+
+def lecturer_note() -> None:
+    """The sidebar's line for a lecturer with a class, on every page: the code and how
+    many joined; redrawn every NOTE_REFRESH_S seconds, each time a sign of life for the
+    class (a lecture on the tour's pages keeps it open)."""
+    if running():
+        _note()
+
+
+@st.fragment(run_every=NOTE_REFRESH_S)
+def _note() -> None:
+    opened = st.session_state.get(_CLASS)
+    if opened is None:
+        return
+    try:
+        status = STORE.status(*opened)
+    except UnknownClass:
+        st.caption("Your class has ended.")
+        return
+    st.markdown(f"You run class **{opened[0]}**: {status.students} joined"
+                + ("" if status.joining_open else " (joining closed)") + ".")
+
+
 @st.fragment(run_every=REFRESH_S)
 def live_tally(code: str, key: str, settings: Settings) -> None:
     """The counts per question and option, redrawn every REFRESH_S seconds; a lesson
     page's right answer is checked at ``settings``, the lecturer's sidebar."""
     try:
+        status = STORE.status(code, key)
         counts = STORE.tally(code, key)
-        students = STORE.students(code, key)
     except UnknownClass:
-        st.warning("This class has ended (3 hours without an answer, or ended here). "
-                   "Start a new one.", icon=":material/timer_off:")
+        st.warning(f"This class has ended (a class ends {how_long()}, or when it is ended "
+                   "here). Start a new one.", icon=":material/timer_off:")
         st.session_state.pop(_CLASS, None)
         return
-    st.markdown(f"**{students}** student{'s' if students != 1 else ''} joined · updated "
-                f"every {REFRESH_S} s")
+    students = status.students
+    st.markdown(f"**{students}** student{'s' if students != 1 else ''} joined "
+                f"({status.joined_last_minute} in the last minute"
+                + ("" if status.joining_open else "; joining is closed")
+                + f") · updated every {REFRESH_S} s")
+    the_door(code, key, status.joining_open)
     st.html(_COUNTS_CSS)
     shown = [row for row in tally_questions() if row[0] in counts]
     if not shown:

@@ -17,9 +17,27 @@ What it promises:
   latest choice.
 * **Isolation.** Every call names a class by its code; one class's answers and tally are
   reachable only through its own code (answers) and key (tally).
+* **A class lives while its lecturer does.** One class per lecturer (a random token of
+  the lecturer's browser session: opening again returns the same class). Every call with
+  the class's key is a sign of life (the lecturer's pages send one every few seconds,
+  ``classroom/lecturer.py``); a class whose lecturer has not been seen for
+  ``lecturer_grace_s`` (default 2 minutes: the tab was closed) ends, so one script that
+  opens classes from tabs it then closes cannot keep other lecturers out. A host can also
+  require a lecturer passcode (:func:`passcode_matches`; ``classroom/lecturer.py``).
+* **The lecturer holds the door.** Joining can be closed (:meth:`TallyStore.set_joining`);
+  the lecturer sees how many joined in the last minute and can remove the students who
+  joined within the last ``seconds`` with their answers (:meth:`TallyStore.remove_joined`:
+  a script's late seats and votes); a removed session cannot come back. A class lets at
+  most ``join_burst`` students in at once and then ``joins_per_minute`` (per class, not per
+  address: a whole class may share one), so that a script cannot fill every seat before
+  the lecturer sees it.
 * **Expiry.** A class idle for ``idle_expiry_s`` (default 3 h: after the lecture), or older
   than ``max_age_s``, is forgotten at the next call.
 * **Thread-safe.** Streamlit runs each session in its own thread; one lock guards all.
+
+Each student is one anonymous token (today: one per browser session), joined at a time the
+store keeps; answers are kept per question id. Rounds of the same question (a later
+change) would key the answers by (round, question) with the same tokens.
 
 **One process.** The tally lives in the memory of the server process that runs the
 lecturer's session. Behind several replicas (``deploy/haproxy.cfg``) each replica has its
@@ -30,6 +48,8 @@ replica (docs/deploy.md, "A class on one replica").
 
 from __future__ import annotations
 
+import hmac
+import math
 import os
 import secrets
 import threading
@@ -62,16 +82,29 @@ class Limits:
     max_question_id: int = 40  # characters
     idle_expiry_s: float = 3 * 3600
     max_age_s: float = 12 * 3600
+    # The lecturer's pages say they are alive every 2 s on Class tally and every 20 s on
+    # the other pages; a browser slows the timers of a hidden tab to one a minute.
+    lecturer_grace_s: float = 120.0
+    join_burst: int = 60  # students let in at once, then joins_per_minute
+    joins_per_minute: float = 120.0
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> Limits:
-        """The defaults, or ``KPCA_TALLY_MAX_CLASSES`` / ``KPCA_TALLY_MAX_STUDENTS`` (a
-        server's operator; the tests start a server with small limits)."""
+        """The defaults, or a server operator's (the tests start servers with small ones):
+        ``KPCA_TALLY_MAX_CLASSES``, ``KPCA_TALLY_MAX_STUDENTS``, ``KPCA_TALLY_JOIN_BURST``
+        (whole numbers), ``KPCA_TALLY_JOINS_PER_MINUTE``, ``KPCA_TALLY_LECTURER_GRACE_S``."""
         limits = cls()
-        for name, field_name in (("CLASSES", "max_classes"), ("STUDENTS", "max_students")):
-            raw = environ.get(f"KPCA_TALLY_MAX_{name}", "")
-            if raw.isdigit() and int(raw) > 0:
-                limits = replace(limits, **{field_name: int(raw)})
+        for name, field_name, kind in (("MAX_CLASSES", "max_classes", int),
+                                       ("MAX_STUDENTS", "max_students", int),
+                                       ("JOIN_BURST", "join_burst", int),
+                                       ("JOINS_PER_MINUTE", "joins_per_minute", float),
+                                       ("LECTURER_GRACE_S", "lecturer_grace_s", float)):
+            try:
+                value = kind(environ.get(f"KPCA_TALLY_{name}", ""))
+            except ValueError:
+                continue
+            if math.isfinite(value) and value > 0:
+                limits = replace(limits, **{field_name: value})
         return limits
 
 
@@ -83,12 +116,28 @@ class OptionCount:
     right: int
 
 
+@dataclass(frozen=True)
+class ClassStatus:
+    """What the lecturer's page shows about the room."""
+
+    students: int
+    joined_last_minute: int
+    joining_open: bool
+
+
 @dataclass
 class _Class:
     key: str
+    lecturer: str
     opened: float
-    touched: float
-    students: set[str] = field(default_factory=set)
+    touched: float  # the last answer or join
+    lecturer_seen: float
+    allowance: float  # joins it may let in now (refilled at joins_per_minute)
+    allowance_at: float
+    joining_open: bool = True
+    # student token → when it joined (in joining order)
+    students: dict[str, float] = field(default_factory=dict)
+    removed: dict[str, None] = field(default_factory=dict)  # tokens that may not come back
     # question id → student token → 2 × option + (right for that student's settings):
     # a small int, which Python never allocates (the bound on memory below).
     answers: dict[str, dict[str, int]] = field(default_factory=dict)
@@ -100,8 +149,13 @@ def normalise_code(text: object) -> str:
 
 
 def new_token() -> str:
-    """An anonymous student token: random, says nothing about who holds it."""
+    """An anonymous token (a student's, a lecturer's): random, says nothing about who holds it."""
     return secrets.token_urlsafe(16)
+
+
+def passcode_matches(typed: object, required: str) -> bool:
+    """Whether ``typed`` is the lecturer passcode ``required`` (compared in constant time)."""
+    return hmac.compare_digest(str(typed).encode("utf-8"), required.encode("utf-8"))
 
 
 class TallyStore:
@@ -121,26 +175,76 @@ class TallyStore:
         self._lock = threading.Lock()
         self._classes: dict[str, _Class] = {}
 
-    # -- the lecturer ---------------------------------------------------------------
-    def open_class(self) -> tuple[str, str]:
-        """A new class: (code for the projector, key that reads its tally)."""
+    # -- the lecturer (every call with the key is a sign of the lecturer's life) ---------
+    def open_class(self, lecturer: str) -> tuple[str, str]:
+        """The class of ``lecturer`` (a token of their session): (code for the projector, key
+        that reads its tally). A lecturer has one class: asking again returns it."""
+        if not (isinstance(lecturer, str) and 0 < len(lecturer) <= 64):
+            raise TallyRefused("This session has no valid lecturer token.")
         with self._lock:
             now = self._expire()
+            for code, room in self._classes.items():
+                if secrets.compare_digest(room.lecturer, lecturer):
+                    room.lecturer_seen = now
+                    return code, room.key
             if len(self._classes) >= self.limits.max_classes:
+                grace = duration(self.limits.lecturer_grace_s)
                 raise TallyRefused(
                     f"This server already runs {self.limits.max_classes} classes, its limit; "
-                    "try again after one ends (classes end 3 hours after their last answer).")
+                    f"try again after one ends (a class ends {grace} after its lecturer "
+                    "closes the page).")
             code = self._fresh_code()
             key = secrets.token_urlsafe(16)
-            self._classes[code] = _Class(key=key, opened=now, touched=now)
+            self._classes[code] = _Class(
+                key=key, lecturer=lecturer, opened=now, touched=now, lecturer_seen=now,
+                allowance=float(self.limits.join_burst), allowance_at=now)
             return code, key
+
+    def status(self, code: str, key: str) -> ClassStatus:
+        """How many joined, how many of them in the last minute, and whether joining is open."""
+        with self._lock:
+            now = self._expire()
+            room = self._owned(code, key, now)
+            recent = sum(1 for joined in room.students.values() if now - joined <= 60)
+            return ClassStatus(len(room.students), recent, room.joining_open)
+
+    def set_joining(self, code: str, key: str, open_: bool) -> None:
+        """Open or close the door: while closed, no new student joins (those in stay)."""
+        with self._lock:
+            self._owned(code, key, self._expire()).joining_open = bool(open_)
+
+    def joined_within(self, code: str, key: str, seconds: float) -> int:
+        """How many of the students joined within the last ``seconds``."""
+        with self._lock:
+            now = self._expire()
+            room = self._owned(code, key, now)
+            return sum(1 for joined in room.students.values() if now - joined <= seconds)
+
+    def remove_joined(self, code: str, key: str, seconds: float) -> int:
+        """Remove the students who joined within the last ``seconds``, with their answers;
+        they cannot join again. Returns how many were removed."""
+        with self._lock:
+            now = self._expire()
+            room = self._owned(code, key, now)
+            late = [token for token, joined in room.students.items() if now - joined <= seconds]
+            for token in late:
+                del room.students[token]
+                room.removed[token] = None
+                for by_student in room.answers.values():
+                    by_student.pop(token, None)
+            for question in [q for q, by_student in room.answers.items() if not by_student]:
+                del room.answers[question]
+            # Bounded: the oldest removals go first (a script makes new tokens anyway).
+            for token in list(room.removed)[: max(len(room.removed) - 4 * self.limits.max_students,
+                                                  0)]:
+                del room.removed[token]
+            return len(late)
 
     def tally(self, code: str, key: str) -> dict[str, list[OptionCount]]:
         """Per question id, the count of each option (lecturer only: needs the key)."""
         with self._lock:
             now = self._expire()
-            room = self._owned(code, key)
-            room.touched = now
+            room = self._owned(code, key, now)
             result = {}
             for question, by_student in room.answers.items():
                 counts = [[0, 0] for _ in range(self.limits.max_options)]
@@ -154,13 +258,13 @@ class TallyStore:
     def students(self, code: str, key: str) -> int:
         """How many students have joined (lecturer only)."""
         with self._lock:
-            self._expire()
-            return len(self._owned(code, key).students)
+            now = self._expire()
+            return len(self._owned(code, key, now).students)
 
     def close_class(self, code: str, key: str) -> None:
         """Forget the class now (lecturer only)."""
         with self._lock:
-            self._owned(code, key)
+            self._owned(code, key, self._expire())
             del self._classes[normalise_code(code)]
 
     # -- the students ---------------------------------------------------------------
@@ -170,7 +274,7 @@ class TallyStore:
             now = self._expire()
             code = normalise_code(code)
             room = self._room(code)
-            self._admit(room, token)
+            self._admit(room, token, now)
             room.touched = now
             return code
 
@@ -184,7 +288,7 @@ class TallyStore:
         with self._lock:
             now = self._expire()
             room = self._room(normalise_code(code))
-            self._admit(room, token)
+            self._admit(room, token, now)
             if question not in room.answers and len(room.answers) >= limits.max_questions:
                 raise TallyRefused(
                     f"This class has answers to {limits.max_questions} questions, its limit; "
@@ -210,34 +314,63 @@ class TallyStore:
         if room is None:
             raise UnknownClass(
                 "No class with this code is running here. Check the code on the projector "
-                f"({CODE_LENGTH} letters and digits); a class ends 3 hours after its last "
-                "answer.")
+                f"({CODE_LENGTH} letters and digits); a class ends when its lecturer's tab "
+                "is closed.")
         return room
 
-    def _owned(self, code: str, key: str) -> _Class:
+    def _owned(self, code: str, key: str, now: float) -> _Class:
+        """The class, if ``key`` is its lecturer's; the lecturer is seen alive now."""
         room = self._room(normalise_code(code))
         if not secrets.compare_digest(room.key, str(key)):
             raise UnknownClass("Only the lecturer who opened this class can read its tally.")
+        room.lecturer_seen = now
         return room
 
-    def _admit(self, room: _Class, token: str) -> None:
+    def _admit(self, room: _Class, token: str, now: float) -> None:
         if not (isinstance(token, str) and 0 < len(token) <= 64):
             raise TallyRefused("This session has no valid anonymous token.")
-        if token not in room.students:
-            if len(room.students) >= self.limits.max_students:
-                raise TallyRefused(
-                    f"This class is full ({self.limits.max_students} students); your answers "
-                    "still show you the view, they are just not counted.")
-            room.students.add(token)
+        if token in room.students:
+            return
+        limits = self.limits
+        if token in room.removed:
+            raise TallyRefused("The lecturer removed this session from the class: your "
+                               "answers still show you the view, they are not counted.")
+        if not room.joining_open:
+            raise TallyRefused("The lecturer has closed this class to new students; your "
+                               "answers still show you the view, they are not counted.")
+        if len(room.students) >= limits.max_students:
+            raise TallyRefused(
+                f"This class is full ({limits.max_students} students); your answers "
+                "still show you the view, they are just not counted.")
+        rate = limits.joins_per_minute / 60
+        room.allowance = min(float(limits.join_burst),
+                             room.allowance + (now - room.allowance_at) * rate)
+        room.allowance_at = now
+        if room.allowance < 1:
+            wait = math.ceil((1 - room.allowance) / rate) if rate > 0 else 60
+            raise TallyRefused(
+                f"Students are joining this class faster than it lets them in "
+                f"({limits.joins_per_minute:g} a minute): join again in {wait} s.")
+        room.allowance -= 1
+        room.students[token] = now
 
     def _expire(self) -> float:
         now = self._clock()
         limits = self.limits
         for code in [code for code, room in self._classes.items()
                      if now - room.touched > limits.idle_expiry_s
-                     or now - room.opened > limits.max_age_s]:
+                     or now - room.opened > limits.max_age_s
+                     or now - room.lecturer_seen > limits.lecturer_grace_s]:
             del self._classes[code]
         return now
+
+
+def duration(seconds: float) -> str:
+    """120 → '2 minutes', 10,800 → '3 hours', 90 → '90 s'."""
+    for unit, size in (("hours", 3600), ("minutes", 60)):
+        if seconds >= 2 * size and seconds % size == 0:
+            return f"{seconds / size:g} {unit}"
+    return f"{seconds:g} s"
 
 
 STORE = TallyStore(Limits.from_env())  # the server process's classes (one per process: see above)

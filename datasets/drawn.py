@@ -213,6 +213,23 @@ def preset_gamma(code: str) -> float | None:
     return next((PRESET_GAMMA[name] for name in PRESETS if preset_code(name) == code), None)
 
 
+MIN_POINTS = 3  # as an upload's (datasets.csv_loader.MIN_ROWS)
+
+
+def analysis_problem(X: np.ndarray) -> str | None:
+    """Why kernel PCA cannot be run on these drawn points, or None when it can: fewer than
+    ``MIN_POINTS`` points, or all of them at one place (then K̃ = 0 and there is no
+    component to find). The rule an upload meets (``datasets.csv_loader``)."""
+    n = len(X)
+    if n < MIN_POINTS:
+        return (f"{n} point{'s' if n != 1 else ''} drawn: kernel PCA needs at least "
+                f"{MIN_POINTS}")
+    if (np.asarray(X) == np.asarray(X)[0]).all():
+        return (f"all {n} points drawn are at the same place: kernel PCA needs at least two "
+                "different points")
+    return None
+
+
 def class_counts(y: Sequence[int]) -> np.ndarray:
     """Points per class, for each of the three classes."""
     return np.bincount(np.asarray(y, dtype=np.int64), minlength=len(CLASS_NAMES))

@@ -44,6 +44,9 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 XSRF_COOKIE = "_streamlit_xsrf"
+# Custom components' trigger widgets: "<prefix>_<component id>__<event>", where the event
+# "events" carries the list of triggered events (components/v2/bidi_component/main.py).
+INTERNAL_KEY_PREFIX = "$$STREAMLIT_INTERNAL_KEY"
 DONE = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
 # Element types that carry readable text, and the field that holds it.
 _TEXT_FIELDS = {"markdown": "body", "heading": "body", "alert": "body", "text": "body",
@@ -82,6 +85,8 @@ class Run:
     chart_titles: list[str] = field(default_factory=list)
     exceptions: list[str] = field(default_factory=list)
     error_boxes: list[str] = field(default_factory=list)
+    components: dict[str, str] = field(default_factory=dict)  # custom component name → id
+    charts: list[str] = field(default_factory=list)  # ids of charts with a selection
     bytes: int = 0
     messages: int = 0
     problem: str = ""  # timeout / disconnect / page not found: empty when the run is fine
@@ -237,9 +242,24 @@ class StreamlitSession:
         states.append(widget_state(widget, True))
         return self._rerun(states, page_hash=self.page_hash)
 
-    def upload(self, label: str, name: str, data: bytes, content_type: str = "text/csv") -> Run:
-        """Upload ``data`` as file ``name`` through the uploader labelled ``label``."""
-        widget = self.widgets[label]
+    def send_text(self, widget_id: str, text: str) -> Run:
+        """Rerun with the widget ``widget_id`` holding the string ``text``, sent as-is (a
+        chart's selection travels so, as JSON text)."""
+        state = WidgetState(id=widget_id, string_value=text)
+        return self._rerun([s for s in self._states({}) if s.id != widget_id] + [state],
+                           page_hash=self.page_hash)
+
+    def trigger(self, component_id: str, event: str, value_json: str) -> Run:
+        """Send a custom component's (``st.components.v2``) trigger ``event`` with the value
+        ``value_json`` (JSON text, sent as-is: it may be anything a script makes up)."""
+        state = WidgetState(id=f"{INTERNAL_KEY_PREFIX}_{component_id}__events")
+        state.json_trigger_value = f'[{{"event": {json.dumps(event)}, "value": {value_json}}}]'
+        return self._rerun(self._states({}) + [state], page_hash=self.page_hash)
+
+    def put_file(self, name: str, data: bytes, content_type: str = "text/csv"):
+        """Send ``data`` as file ``name`` to the session's upload address, as the frontend
+        does before it tells the uploader; returns the file's ``file_urls`` (id and URLs).
+        Alone (no rerun naming it), the file is sent without any uploader reading it."""
         request = BackMsg()
         request.file_urls_request.request_id = uuid.uuid4().hex
         request.file_urls_request.session_id = self.session_id
@@ -258,6 +278,12 @@ class StreamlitSession:
             timeout=self.timeout,
         )
         put.raise_for_status()
+        return urls
+
+    def upload(self, label: str, name: str, data: bytes, content_type: str = "text/csv") -> Run:
+        """Upload ``data`` as file ``name`` through the uploader labelled ``label``."""
+        widget = self.widgets[label]
+        urls = self.put_file(name, data, content_type)
         state = WidgetState(id=widget.id)
         info = state.file_uploader_state_value.uploaded_file_info.add()
         info.name, info.size, info.file_id = name, len(data), urls.file_id
@@ -366,8 +392,12 @@ class StreamlitSession:
             run.texts.append(getattr(proto, _TEXT_FIELDS[kind]))
         elif kind == "plotly_chart":
             run.chart_titles.extend(_plotly_titles(proto.spec))
+            if proto.id:
+                run.charts.append(proto.id)
         elif kind == "empty":
             screen.pop(path, None)
+        elif kind == "bidi_component":
+            run.components[proto.component_name] = proto.id
         if hasattr(proto, "id") and hasattr(proto, "label") and proto.id:
             value, options, select = _widget_value(kind, proto)
             screen[path] = Widget(proto.id, kind, proto.label, options, value, select,

@@ -23,8 +23,10 @@ The policy (:class:`AdmissionControl`), in four rules:
    small     ≤ SMALL_BYTES and ≤ SMALL_SECONDS (n up to    1    SMALL_SHARE
              2,500 with a working copy)
    upload    parsing an uploaded file                      1    UPLOAD_SHARE
+   worker    timed work in the server's worker process     1    the process and
+             (Scale's timings, :mod:`shell.worker`)              WORKER_JOB_SHARE
    heavy     everything larger or longer (the full USPS,   1    the rest of the budget
-             Scale's largest timings, long De-noising)
+             long De-noising)
    ========  ==========================================  =====  ==================
 
    The shares add up to the server's budget (``$KPCA_SERVER_BUDGET_MB``), so the work
@@ -32,11 +34,17 @@ The policy (:class:`AdmissionControl`), in four rules:
    for another: a USPS fit or ten uploads never hold up a small view, and the quick lane
    never waits behind n = 2,500. One slot per lane for long work: on two cores, BLAS
    already uses both, and two eigensolvers side by side only slow each other down.
-3. **First come, first served within a lane.** A ticket starts when it is the first of its
-   lane whose session is free, a slot is free, and its bytes fit what is left of the
-   lane's share. A ticket larger than the whole share runs alone in its lane (the memory
-   guard, :mod:`shell.memory`, has already refused anything larger than one computation
-   may hold; with the default budget the heavy share is larger than that).
+3. **First come, first served within a lane, per request.** A ticket starts when it is the
+   first of its lane whose session is free, a slot is free, and its bytes fit what is
+   left of the lane's share. "First" counts requests, not tickets: every ticket of one
+   script run of a session (a page that takes three turns one after the other) keeps the
+   place of the run's first ticket, so requests finish one after another in the order
+   they came, instead of every request in a busy lane advancing a turn at a time and all
+   of them finishing together at the end (issue 34: 24 tabs, the last 212 s). A new run
+   of the same session is a new request, at the back. A ticket larger than the whole
+   share runs alone in its lane (the memory guard, :mod:`shell.memory`, has already
+   refused anything larger than one computation may hold; with the default budget the
+   heavy share is larger than that).
 4. **One computation at a time per session.** A session's second ticket (a stopped run
    still finishing, a page that asks twice) waits for its first: one student cannot take
    several slots. A turn asked for inside a turn the same thread already holds is
@@ -50,7 +58,11 @@ waits for that key, would otherwise wait for each other forever.
 While a ticket waits, its student reads their place in the lane and the expected wait:
 what remains of the estimates of the work running in the lane, plus the estimates of the
 tickets ahead, spread over the lane's slots; "at least" when one of them is a lower bound
-or a running computation has outlasted its estimate.
+or a running computation has outlasted its estimate. The estimates come from a cost model
+measured on a host at a given load (:mod:`shell.costs`); on a busier or quieter host the
+same work takes longer or shorter, so each lane keeps its pace (how long its recent work
+took against its estimates, a moving average between PACE_LIMITS) and scales what it
+says by it: the wait said is the wait the lane has been showing.
 
 :class:`AdmissionControl` is plain Python (tested with threads); :func:`queued` and
 :func:`taking_turn` are the Streamlit wrappers pages use, with one server-wide instance.
@@ -62,6 +74,7 @@ import heapq
 import itertools
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -70,6 +83,7 @@ import streamlit as st
 
 from shell.costs import Estimate, format_seconds
 from shell.memory import format_bytes, matrix_bytes, megabytes_from_env
+from shell.worker import WORKER_BYTES, Worker
 
 SERVER_BUDGET_ENV = "KPCA_SERVER_BUDGET_MB"
 DEFAULT_SERVER_BUDGET_MB = 1536
@@ -82,13 +96,22 @@ SMALL_BYTES, SMALL_SECONDS, SMALL_SHARE = matrix_bytes(2500, copies=2), 8.0, 128
 # The upload lane: one parse at a time (Python's parser holds the GIL: two at once are no
 # faster, and each would hold its file's cells).
 UPLOAD_SHARE = 192 * MB
-LANES = ("quick", "small", "upload", "heavy")
+# The worker lane: the worker process itself and one job in it: Scale's timing at its live
+# limit, n = 2,000 (K̃ and a copy). Its larger jobs (the comparison's exact kernel PCA and
+# Nyström with m = n, at n = 2,500: 100 and 150 MB) run alone in the lane (one slot).
+WORKER_JOB_SHARE = matrix_bytes(2000, copies=2)
+LANES = ("quick", "small", "upload", "worker", "heavy")
 # Measured (experiments.analysis.analyse, full USPS, n = 7,291, 2 cores): ~3.7 s. For
 # callers that give no estimate of their own: dense work grows like n³ and ARPACK's like
 # n²·k, n^2.5 is a fair middle.
 REFERENCE_N, REFERENCE_SECONDS = 7291, 3.7
 # Below this a waiting student sees no notice (a box that flashes for 0.1 s helps nobody).
 NOTICE_AFTER_S = 0.5
+# A session's place in the lanes is forgotten this long after its last ticket.
+PLACE_KEPT_S = 600.0
+# A lane's pace (measured time / estimate of its finished work): each finished ticket of
+# at least PACE_MIN_S moves it PACE_WEIGHT of the way to its own ratio, within PACE_LIMITS.
+PACE_MIN_S, PACE_WEIGHT, PACE_LIMITS = 0.2, 0.3, (0.5, 5.0)
 
 
 def estimate_seconds(n: int) -> float:
@@ -97,12 +120,13 @@ def estimate_seconds(n: int) -> float:
     return max(0.1, REFERENCE_SECONDS * (n / REFERENCE_N) ** 2.5)
 
 
-_turns = threading.local()  # how many turns the current thread holds (nested ones pass)
+_turns = threading.local()  # the lanes of the turns the current thread holds (nested pass)
 
 
-def holds_turn() -> bool:
-    """Whether the current thread is inside a turn (its computation is running)."""
-    return getattr(_turns, "depth", 0) > 0
+def holds_turn(lane: str | None = None) -> bool:
+    """Whether the current thread is inside a turn (of ``lane``, if given)."""
+    lanes = getattr(_turns, "lanes", [])
+    return bool(lanes) and (lane is None or lane in lanes)
 
 
 def server_budget_bytes() -> int:
@@ -119,21 +143,27 @@ class Lane:
 
 
 def default_lanes(budget: int) -> dict[str, Lane]:
-    """The four lanes of the module docstring; the heavy lane gets what the others leave."""
+    """The lanes of the module docstring; the heavy lane gets what the others leave."""
     quick = Lane(QUICK_SLOTS, QUICK_SLOTS * QUICK_BYTES)
     small, upload = Lane(1, SMALL_SHARE), Lane(1, UPLOAD_SHARE)
-    rest = budget - quick.share - small.share - upload.share
-    return {"quick": quick, "small": small, "upload": upload, "heavy": Lane(1, max(rest, 0))}
+    worker = Lane(1, WORKER_BYTES + WORKER_JOB_SHARE)
+    rest = budget - quick.share - small.share - upload.share - worker.share
+    return {"quick": quick, "small": small, "upload": upload, "worker": worker,
+            "heavy": Lane(1, max(rest, 0))}
 
 
-def lane_for(n_bytes: int, estimate: Estimate, *, upload: bool = False) -> str:
+def lane_for(n_bytes: int, estimate: Estimate, *, upload: bool = False,
+             in_worker: bool = False) -> str:
     """The lane a ticket joins, from the bytes it holds and its estimated time.
 
     A lower bound counts as long work unless it is already small: what cannot be bounded
-    should not take a quick slot.
+    should not take a quick slot. Uploads and work in the worker process have lanes of
+    their own.
     """
     if upload:
         return "upload"
+    if in_worker:
+        return "worker"
     if n_bytes <= QUICK_BYTES and estimate.seconds <= QUICK_SECONDS and not estimate.at_least:
         return "quick"
     if n_bytes <= SMALL_BYTES and estimate.seconds <= SMALL_SECONDS:
@@ -166,11 +196,13 @@ class _Ticket:
     n_bytes: int
     estimate: Estimate
     session: str | None
+    place: int = 0  # the number of its request's first ticket (rule 3)
     started: float | None = None
 
-    def remaining(self, now: float) -> tuple[float, bool]:
-        """Seconds left of its estimate, and whether that is only a lower bound."""
-        left = self.estimate.seconds - (now - (self.started or now))
+    def remaining(self, now: float, pace: float = 1.0) -> tuple[float, bool]:
+        """Seconds left of its estimate (at the lane's ``pace``), and whether that is only
+        a lower bound."""
+        left = self.estimate.seconds * pace - (now - (self.started or now))
         return max(left, 0.0), self.estimate.at_least or left < 0
 
 
@@ -192,6 +224,9 @@ class AdmissionControl:
         self._waiting: list[_Ticket] = []
         self._running: list[_Ticket] = []
         self._numbers = itertools.count()
+        # session → (its current request, weakly; the request's place; when last seen)
+        self._places: dict[str, tuple[Callable[[], object], int, float]] = {}
+        self.pace = dict.fromkeys(self.lanes, 1.0)  # measured / estimated, per lane
 
     @property
     def running(self) -> int:
@@ -212,10 +247,35 @@ class AdmissionControl:
     def _busy_sessions(self) -> set[str]:
         return {t.session for t in self._running if t.session is not None}
 
+    def _queue(self, lane: str) -> list[_Ticket]:
+        """The lane's waiting tickets in the order they are served (rule 3)."""
+        return sorted((t for t in self._waiting if t.lane == lane),
+                      key=lambda t: (t.place, t.number))
+
     def _eligible(self, lane: str) -> list[_Ticket]:
-        """The lane's waiting tickets whose sessions run nothing, in arrival order."""
+        """The lane's waiting tickets whose sessions run nothing, in serving order."""
         busy = self._busy_sessions()
-        return [t for t in self._waiting if t.lane == lane and t.session not in busy]
+        return [t for t in self._queue(lane) if t.session not in busy]
+
+    def _place(self, number: int, session: str | None, request: object | None,
+               now: float) -> int:
+        """The place of a new ticket: its request's, if the request has had one (rule 3)."""
+        for other, (_, _, seen) in list(self._places.items()):
+            if now - seen > PLACE_KEPT_S:
+                del self._places[other]
+        if session is None or request is None:
+            return number
+        known = self._places.get(session)
+        if known is not None and known[0]() is request:
+            place = known[1]
+        else:
+            place = number
+        try:
+            ref = weakref.ref(request)
+        except TypeError:  # not weakly referable: hold it (one per session)
+            ref = (lambda held: lambda: held)(request)
+        self._places[session] = (ref, place, now)
+        return place
 
     def _can_start(self, ticket: _Ticket) -> bool:
         eligible = self._eligible(ticket.lane)
@@ -231,27 +291,39 @@ class AdmissionControl:
     def _wait(self, ticket: _Ticket, now: float) -> Wait:
         """The ticket's place and expected wait: the lane's work ahead over its slots."""
         lane = self.lanes[ticket.lane]
+        pace = self.pace[ticket.lane]
         at_least = False
         free_at = []
         for running in self._running:
             if running.lane == ticket.lane:
-                left, bound = running.remaining(now)
+                left, bound = running.remaining(now, pace)
                 free_at.append(left)
                 at_least |= bound
         free_at += [0.0] * max(lane.slots - len(free_at), 0)
         heapq.heapify(free_at)
-        queue = [t for t in self._waiting if t.lane == ticket.lane]
+        queue = self._queue(ticket.lane)
         ahead = queue[: queue.index(ticket)]
         for other in ahead:
-            heapq.heappush(free_at, heapq.heappop(free_at) + other.estimate.seconds)
+            heapq.heappush(free_at, heapq.heappop(free_at) + other.estimate.seconds * pace)
             at_least |= other.estimate.at_least
         start = free_at[0] if free_at else 0.0
         own = [t for t in self._running if ticket.session is not None
                and t.session == ticket.session]
         for mine in own:
-            left, bound = mine.remaining(now)
+            left, bound = mine.remaining(now, self.pace[mine.lane])
             start, at_least = max(start, left), at_least or bound
         return Wait(len(ahead) + 1, start, at_least, ticket.lane, own_session=bool(own))
+
+    def _learn_pace(self, ticket: _Ticket, now: float) -> None:
+        """Move the lane's pace towards how long this finished ticket took against its
+        estimate (not for lower bounds, nor for work too short to time)."""
+        estimate = ticket.estimate
+        if estimate.at_least or estimate.seconds < PACE_MIN_S or ticket.started is None:
+            return
+        ratio = min(max((now - ticket.started) / estimate.seconds, PACE_LIMITS[0]),
+                    PACE_LIMITS[1])
+        pace = self.pace[ticket.lane]
+        self.pace[ticket.lane] = pace + PACE_WEIGHT * (ratio - pace)
 
     def _start_if_allowed(self, ticket: _Ticket) -> bool:
         if not self._can_start(ticket):
@@ -259,7 +331,7 @@ class AdmissionControl:
         self._waiting.remove(ticket)
         ticket.started = time.monotonic()
         self._running.append(ticket)
-        _turns.depth = getattr(_turns, "depth", 0) + 1
+        _turns.lanes = [*getattr(_turns, "lanes", []), ticket.lane]
         return True
 
     # -- the one public operation ----------------------------------------------------
@@ -270,12 +342,16 @@ class AdmissionControl:
         *,
         estimate: Estimate,
         session: str | None = None,
+        request: object | None = None,
         upload: bool = False,
+        in_worker: bool = False,
         on_wait: WaitCallback | None = None,
         poll_s: float = 0.25,
     ) -> Iterator[Wait | None]:
         """Hold a turn for a computation of ``n_bytes`` for the duration of the block.
 
+        ``request``: what identifies the session's current request (one script run), so
+        that its tickets keep one place (rule 3); None: each ticket is a request.
         ``on_wait(wait)`` is called (outside the lock) when the ticket has to wait and
         every ``poll_s`` while it does; it may raise (the student left) and the ticket is
         given up. Yields the :class:`Wait` the ticket was first told (None: no wait).
@@ -284,10 +360,12 @@ class AdmissionControl:
         if holds_turn():
             yield None
             return
-        ticket = _Ticket(next(self._numbers), lane_for(n_bytes, estimate, upload=upload),
-                         int(n_bytes), estimate, session)
+        lane = lane_for(n_bytes, estimate, upload=upload, in_worker=in_worker)
         first: Wait | None = None
         with self._condition:
+            number = next(self._numbers)
+            place = self._place(number, session, request, time.monotonic())
+            ticket = _Ticket(number, lane, int(n_bytes), estimate, session, place)
             # Joining and, if the rules allow, starting are one step: a ticket that can
             # start is never seen waiting.
             self._waiting.append(ticket)
@@ -311,7 +389,11 @@ class AdmissionControl:
                     self._waiting.remove(ticket)
                 if ticket in self._running:
                     self._running.remove(ticket)
-                    _turns.depth -= 1
+                    _turns.lanes = _turns.lanes[:-1]
+                    self._learn_pace(ticket, time.monotonic())
+                if ticket.session in self._places:  # its place is kept from now on
+                    ref, place, _ = self._places[ticket.session]
+                    self._places[ticket.session] = (ref, place, time.monotonic())
                 self._condition.notify_all()
 
 
@@ -319,6 +401,13 @@ class AdmissionControl:
 def server_admission() -> AdmissionControl:
     """The one queue of this server process (shared by every session)."""
     return AdmissionControl(server_budget_bytes())
+
+
+@st.cache_resource(show_spinner=False)
+def server_worker() -> Worker:
+    """The one worker process of this server (:mod:`shell.worker`); it runs jobs only in a
+    turn of the worker lane (``queued(..., in_worker=True)``)."""
+    return Worker(lambda: holds_turn("worker"))
 
 
 def wait_message(wait: Wait, what: str, n_bytes: int) -> str:
@@ -329,23 +418,28 @@ def wait_message(wait: Wait, what: str, n_bytes: int) -> str:
                 f"expected wait: {wait.text()}. {what} starts right after it.")
     ahead = "you are next" if wait.place == 1 else f"you are number {wait.place} in the queue"
     kind = {"quick": "small", "small": "mid-sized", "upload": "uploads",
-            "heavy": "large"}[wait.lane]
+            "worker": "timed", "heavy": "large"}[wait.lane]
     busy = ("other students' uploads" if wait.lane == "upload"
             else f"other students' {kind} computations")
     return (f"The server is busy with {busy}; {ahead}. Expected wait: {wait.text()}. "
             f"{what} starts as soon as there is room.")
 
 
-def _session_id() -> str | None:
+def _session_and_request() -> tuple[str | None, object | None]:
+    """This session's id and what identifies its current script run: Streamlit makes a new
+    ``ScriptRunContext.parallel_coordinator`` at the start of every run (fragment runs
+    included), "a fresh instance ... at the start of every script run"."""
     from streamlit.runtime.scriptrunner import get_script_run_ctx
 
     ctx = get_script_run_ctx()
-    return ctx.session_id if ctx is not None else None
+    if ctx is None:
+        return None, None
+    return ctx.session_id, getattr(ctx, "parallel_coordinator", None)
 
 
 @contextmanager
 def taking_turn(n_bytes: int, *, estimate: Estimate, what: str,
-                upload: bool = False) -> Iterator[None]:
+                upload: bool = False, in_worker: bool = False) -> Iterator[None]:
     """Run the block when the server has room for ``n_bytes`` (see the module docstring).
 
     While the request waits (longer than :data:`NOTICE_AFTER_S`), the page says where it
@@ -358,9 +452,11 @@ def taking_turn(n_bytes: int, *, estimate: Estimate, what: str,
         if wait.seconds >= NOTICE_AFTER_S or time.monotonic() - started >= NOTICE_AFTER_S:
             notice.info(wait_message(wait, what, n_bytes), icon=":material/hourglass_top:")
 
+    session, request = _session_and_request()
     try:
-        with server_admission().admit(n_bytes, estimate=estimate, session=_session_id(),
-                                      upload=upload, on_wait=show_wait):
+        with server_admission().admit(n_bytes, estimate=estimate, session=session,
+                                      request=request, upload=upload, in_worker=in_worker,
+                                      on_wait=show_wait):
             notice.empty()
             yield
     finally:
@@ -368,11 +464,13 @@ def taking_turn(n_bytes: int, *, estimate: Estimate, what: str,
 
 
 def queued(n: int, *, copies: float = 1.0, estimate: Estimate | None = None,
-           what: str = "this computation"):
+           what: str = "this computation", in_worker: bool = False):
     """:func:`taking_turn` for work that holds ``copies`` n × n float64 matrices at its peak.
 
     ``estimate``: the caller's own (:mod:`shell.costs`); without one, a kernel PCA of size
-    n (:func:`estimate_seconds`).
+    n (:func:`estimate_seconds`). ``in_worker``: the work runs in the worker process
+    (:func:`server_worker`), in its lane.
     """
     estimate = estimate if estimate is not None else Estimate(estimate_seconds(n))
-    return taking_turn(matrix_bytes(n, copies=copies), estimate=estimate, what=what)
+    return taking_turn(matrix_bytes(n, copies=copies), estimate=estimate, what=what,
+                       in_worker=in_worker)

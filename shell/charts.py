@@ -61,6 +61,11 @@ def chart_config(name: str, *, selectable: bool = False) -> dict:
     }
 
 
+# What Streamlit's parse of a made-up selection raises (json.JSONDecodeError is a
+# ValueError; a nested list 5,000 deep, RecursionError).
+UNREADABLE_SELECTION = (ValueError, TypeError, KeyError, AttributeError, RecursionError)
+
+
 def show_chart(
     fig: go.Figure,
     *,
@@ -92,7 +97,15 @@ def show_chart(
     if touch_screen():
         fig = for_touch(fig)
     if on_select is not None:
-        return st.plotly_chart(
-            fig, key=key, on_select=on_select, selection_mode=selection_mode, config=config
-        )
+        try:
+            return st.plotly_chart(
+                fig, key=key, on_select=on_select, selection_mode=selection_mode, config=config
+            )
+        except UNREADABLE_SELECTION:
+            # The selection is browser input that Streamlit parses as the chart is drawn:
+            # made up, it fails there. The chart is drawn without it, and the page goes on.
+            st.warning("The selection your browser sent for this chart could not be read, so "
+                       "it is ignored. Reload the page to select again.",
+                       icon=":material/select_all:")
+            return st.plotly_chart(fig, config=config)
     return st.plotly_chart(fig, key=key, config=config)

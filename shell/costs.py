@@ -78,6 +78,17 @@ PARSE_PER_BYTE = 4.8e-8  # datasets.load_csv, per byte of the file
 # columns, one product in floats and one in integers): 7.6e-10 per rows·columns·d.
 SVD_PER_OP = 5.5e-9
 MONOMIAL_PER_OP = 1e-9
+# γ in motion (experiments.morph.gamma_motion), per frame: a fit of its tracked components
+# (K, centred, ARPACK), a 5-fold cross-validated logistic regression on the frame's two
+# columns (scikit-learn's fixed costs, ~0.13 s whatever n up to a few thousand, and more
+# for each class beyond two) and, up to 400 points, K̃ as a heatmap. Measured as a whole
+# (calibrate_costs.py: the motion of two circles at n = 200 and 600, BLAS on one thread as
+# the motion runs; load average 10) and fitted as a + b n² a frame, plus the classes'
+# share measured on the logistic regression alone (2 against 10 classes). Issue 34 found
+# the motion queued as 0.1 s of work for its 4-16 s.
+MOTION_FRAME_SECONDS = 0.13
+MOTION_FRAME_PER_ENTRY = 1.7e-7
+MOTION_PER_CLASS = 0.013  # per frame, each class beyond two
 
 
 def kernel_matrix(rows: int, cols: int, d: int) -> Estimate:
@@ -153,6 +164,15 @@ def monomials(rows: int, cols: int, d: int) -> Estimate:
     """An explicit polynomial feature map: ``cols`` monomials of ``rows`` d-dimensional
     points (their logarithms and signs, two products of rows × d by d × cols)."""
     return Estimate(MONOMIAL_PER_OP * rows * cols * d)
+
+
+def gamma_motion(n: int, d: int, frames: int, classes: int = 2) -> Estimate:
+    """γ in motion: ``frames`` fits of n points of d dimensions in ``classes`` classes, each
+    scored and aligned (the model above, measured on 2-D points of two classes; the extra
+    dimensions' distance products and classes on top)."""
+    frame = Estimate(MOTION_FRAME_SECONDS + MOTION_FRAME_PER_ENTRY * n * n
+                     + MOTION_PER_CLASS * max(classes - 2, 0))
+    return (frame + Estimate(KERNEL_PER_FLOP * n * n * max(d - 2, 0))) * frames
 
 
 def csv_parse(n_bytes: int) -> Estimate:

@@ -138,7 +138,8 @@ def point_scatter(
         raise ValueError(f"point_scatter draws 2 or 3 columns, got {dims}")
     selected = np.zeros(n, dtype=bool)
     if highlight is not None and len(highlight):
-        selected[np.asarray(highlight, dtype=int)] = True
+        picked = np.asarray(highlight, dtype=np.int64)
+        selected[picked[(picked >= 0) & (picked < n)]] = True  # a selection is browser input
     fig = go.Figure()
     for label, idx in classes(y, n):
         name = class_name(target_names, label, y)

@@ -16,7 +16,7 @@ and open the view without the lock.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import streamlit as st
 
@@ -32,7 +32,15 @@ LOCKABLE: dict[str, str] = {
     "components": "the number of components",
 }
 NOTE_CHARS = 200
-_LOCK = "_kpca_lock"  # (names, the link's settings, note, unlockable) while locked
+_LOCK = "_kpca_lock"  # a Lock while locked
+
+
+class Lock(NamedTuple):
+    names: tuple[str, ...]
+    settings: Settings  # the link's: the values the locked controls keep
+    note: str  # at most NOTE_CHARS characters: what is shown and kept in the address bar
+    unlockable: bool
+    note_length: int  # the note's length in the link, to say when it was cut
 
 
 def parse_lock(raw: Any) -> tuple[tuple[str, ...], list[str]]:
@@ -51,22 +59,29 @@ def read_link(link: Mapping[str, Any], from_link: Settings) -> list[str]:
         return []
     names, problems = parse_lock(link[Q_LOCK])
     if names:
-        note = str(link.get(Q_NOTE, ""))[: 4 * NOTE_CHARS]
+        note = str(link.get(Q_NOTE, ""))
         unlockable = parse_flag(link.get(Q_UNLOCK, "0")) is True
-        st.session_state[_LOCK] = (names, from_link, note, unlockable)
+        st.session_state[_LOCK] = Lock(names, from_link, note[:NOTE_CHARS], unlockable,
+                                       len(note))
     return problems
 
 
 def locked(name: str) -> bool:
     """Whether the control ``name`` (a key of :data:`LOCKABLE`) is locked now."""
     lock = st.session_state.get(_LOCK)
-    return lock is not None and name in lock[0]
+    return lock is not None and name in lock.names
+
+
+def can_unlock() -> bool:
+    """Whether the lock offers its Unlock button (the lecturer allowed it)."""
+    lock = st.session_state.get(_LOCK)
+    return lock is not None and lock.unlockable
 
 
 def fixed() -> tuple[tuple[str, ...], Settings] | None:
     """The locked names and the settings that hold their values, or None."""
     lock = st.session_state.get(_LOCK)
-    return None if lock is None else (lock[0], lock[1])
+    return None if lock is None else (lock.names, lock.settings)
 
 
 def link_params() -> dict[str, str]:
@@ -74,13 +89,21 @@ def link_params() -> dict[str, str]:
     lock = st.session_state.get(_LOCK)
     if lock is None:
         return {}
-    names, _, note, unlockable = lock
-    params = {Q_LOCK: ",".join(names)}
-    if note:
-        params[Q_NOTE] = note
-    if unlockable:
+    params = {Q_LOCK: ",".join(lock.names)}
+    if lock.note:
+        params[Q_NOTE] = lock.note
+    if lock.unlockable:
         params[Q_UNLOCK] = "1"
     return params
+
+
+def note_text(note: str, length: int) -> str:
+    """The note in quotation marks, as inert text; when the link's was longer than
+    NOTE_CHARS, its start and how long it really was (not the length kept)."""
+    if length <= NOTE_CHARS:
+        return f"“{inert(note, NOTE_CHARS)}”"
+    return (f"“{inert(note[:NOTE_CHARS], NOTE_CHARS)}…” (the link's note has {length:,} "
+            f"characters; a note shows at most {NOTE_CHARS:,})")
 
 
 def _unlock() -> None:
@@ -92,14 +115,14 @@ def notice() -> None:
     lock = st.session_state.get(_LOCK)
     if lock is None:
         return
-    names, _, note, unlockable = lock
     with st.container(border=True, key="lock_notice"):
-        text = "**Locked for this exercise:** " + ", ".join(LOCKABLE[n] for n in names) + "."
-        if note:
-            text += f" Your lecturer's note: “{inert(note, NOTE_CHARS)}”"
+        text = ("**Locked for this exercise:** " + ", ".join(LOCKABLE[n] for n in lock.names)
+                + ".")
+        if lock.note:
+            text += f" Your lecturer's note: {note_text(lock.note, lock.note_length)}"
         st.markdown(text)
         st.caption("Locked controls keep this link's values: a focus aid for the exercise, "
                    "not a security setting (anyone can edit the link).")
-        if unlockable:
+        if lock.unlockable:
             st.button("Unlock the controls", key="lock_unlock", on_click=_unlock,
                       icon=":material/lock_open:")

@@ -71,6 +71,7 @@ def memory_problem(
     copies: float = 1.0,
     what: str = "the kernel matrix K",
     budget: int | None = None,
+    extra: tuple[int, str] | None = None,
 ) -> str | None:
     """None when the computation fits the budget, else a plain-English refusal.
 
@@ -85,23 +86,28 @@ def memory_problem(
         What the matrix is, for the message.
     budget : int, optional
         Bytes allowed; defaults to :func:`budget_bytes`.
+    extra : (int, str), optional
+        Bytes the computation holds besides the matrices, and what holds them (the worker
+        process that timed work runs in, ``shell.worker``).
     """
     budget = budget_bytes() if budget is None else budget
+    extra_bytes, extra_what = extra if extra is not None else (0, "")
     needed = matrix_bytes(rows, cols, copies=copies)
-    if needed <= budget:
+    if needed + extra_bytes <= budget:
         return None
     square = cols is None or cols == rows
     shape = f"n = {rows:,}" if square else f"a {rows:,} × {cols:,} matrix"
     copies_text = "" if copies == 1 else f" ({copies:g} copies at once)"
+    plus = f", plus {format_bytes(extra_bytes)} for {extra_what}" if extra_bytes else ""
     advice = (
-        f"Use at most {largest_square(copies, budget):,} points"
+        f"Use at most {largest_square(copies, max(budget - extra_bytes, 0)):,} points"
         if square
         else "Use fewer points"
     )
     return (
-        f"{shape} needs {format_bytes(needed)} for {what}{copies_text}; this server allows "
-        f"{format_bytes(budget)} per computation. {advice}, or run kpca_core on your own "
-        "machine for larger data."
+        f"{shape} needs {format_bytes(needed)} for {what}{copies_text}{plus}; this server "
+        f"allows {format_bytes(budget)} per computation. {advice}, or run kpca_core on "
+        "your own machine for larger data."
     )
 
 
@@ -111,9 +117,10 @@ def guard_memory(
     *,
     copies: float = 1.0,
     what: str = "the kernel matrix K",
+    extra: tuple[int, str] | None = None,
 ) -> None:
     """Refuse (``st.error`` + ``st.stop``) a computation that would exceed the budget."""
-    problem = memory_problem(rows, cols, copies=copies, what=what)
+    problem = memory_problem(rows, cols, copies=copies, what=what, extra=extra)
     if problem is not None:
         st.error(problem, icon=":material/memory:")
         st.stop()

@@ -17,9 +17,11 @@ from typing import NamedTuple
 import streamlit as st
 
 import datasets
+from datasets import drawn
 from shell.caches import Inputs, inputs_of, load_data
+from shell.drawn import DRAW_PAGE
 from shell.sidebar import apply_settings, current_settings
-from shell.state import Settings, default_settings, with_suggested_kernel
+from shell.state import DRAWN, Settings, default_settings, with_suggested_kernel
 from shell.uploads import NoUploadError
 
 # Built-in datasets whose points live in the plane, in the order they are offered.
@@ -35,12 +37,24 @@ class PageData(NamedTuple):
     inputs: Inputs
 
 
-def page_data(settings: Settings) -> PageData:
+def page_data(settings: Settings, *, few_points_ok: bool = False) -> PageData:
     """The current data, once per run (``data, inputs = page_data(settings)``); on a
-    problem, a message saying what to do and ``st.stop()``."""
+    problem, a message saying what to do and ``st.stop()``.
+
+    Drawn points (a link's ``points=``) that kernel PCA cannot run on (too few, or all at
+    one place: ``datasets.drawn.analysis_problem``) stop the page with a message and a
+    way to the Draw page, unless ``few_points_ok`` (the Draw page: its editor shows them).
+    """
     try:
-        return PageData(load_data(settings.dataset, settings.dataset_options),
-                        inputs_of(settings))
+        data = load_data(settings.dataset, settings.dataset_options)
+        if settings.dataset == DRAWN and not few_points_ok:
+            if problem := drawn.analysis_problem(data.X):
+                st.info(f"Too few points for this page: {problem}. Add points on the Draw "
+                        "page.", icon=":material/draw:")
+                st.page_link(f"app_pages/{DRAW_PAGE}.py", label="Draw points",
+                             icon=":material/draw:")
+                st.stop()
+        return PageData(data, inputs_of(settings))
     except datasets.UspsUnavailableError as error:
         st.error(f"{error}\n\nPick another dataset in the sidebar; everything else still works.")
     except NoUploadError as error:

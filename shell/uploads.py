@@ -20,6 +20,14 @@ student to leave would keep their file, its parse and its results in the server
 indefinitely. :class:`UploadJanitor` releases them itself once the time is up, tells
 Streamlit's uploaded-file manager to drop the file's bytes, and hands the freed memory
 back to the system (:func:`shell.memory.return_freed_memory`).
+
+Streamlit keeps the bytes of every file sent to its upload address, whether or not the
+session has an uploader that reads it: a script parked 12 files of 19 MB in a session that
+never showed one, and they stayed 210 s after it closed (issue 34). The janitor therefore
+watches every session that holds uploaded bytes, not only those that read an upload: a
+session gone for the reconnect time loses them, and a session that holds files without
+ever reading one (no :class:`SessionFiles`: a real upload is read at the next rerun) loses
+them after :data:`PARKED_S`, even while it stays connected.
 """
 
 from __future__ import annotations
@@ -28,7 +36,7 @@ import gc
 import threading
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -40,6 +48,9 @@ from shell.admission import taking_turn
 
 # Session-state key of the session's files (no "w_" prefix: not a widget).
 FILES_KEY = "_kpca_files"
+# Uploaded bytes a session has held this long without reading them are dropped: a real
+# upload is read by the rerun that follows it, within seconds.
+PARKED_S = 60.0
 
 
 @dataclass(eq=False)
@@ -153,6 +164,13 @@ def _session_id() -> str | None:
     return ctx.session_id if ctx is not None else None
 
 
+@dataclass
+class _Watched:
+    files: weakref.ref | None  # the session's SessionFiles; None: bytes it never read
+    away_since: float | None = None  # when it was first seen not connected
+    parked_since: float | None = None  # when its unread bytes were first seen
+
+
 class UploadJanitor:
     """Releases the uploads of sessions that have ended (one per server process).
 
@@ -161,6 +179,9 @@ class UploadJanitor:
     resume it, so its :class:`SessionFiles` are released, ``forget_files(session_id)``
     drops the uploaded bytes Streamlit holds for it, and, when anything was let go
     (released here, or the session already collected), ``on_release()`` runs once.
+    Sessions that hold uploaded bytes (``sessions_with_files()``) are watched too, read
+    or not; bytes a session never read are dropped after ``parked_s`` even while it is
+    connected (see the module's docstring).
 
     :meth:`sweep` does one round and is what the tests drive; :meth:`start` runs it in a
     daemon thread every ``interval`` seconds.
@@ -168,11 +189,14 @@ class UploadJanitor:
 
     def __init__(self, *, is_active: Callable[[str], bool], ttl: float,
                  forget_files: Callable[[str], None], on_release: Callable[[], None],
-                 interval: float) -> None:
+                 interval: float,
+                 sessions_with_files: Callable[[], Iterable[str]] = tuple,
+                 parked_s: float = PARKED_S) -> None:
         self._is_active, self._ttl = is_active, ttl
         self._forget_files, self._on_release = forget_files, on_release
+        self._sessions_with_files, self._parked_s = sessions_with_files, parked_s
         self.interval = interval
-        self._watched: dict[str, tuple[weakref.ref, float | None]] = {}
+        self._watched: dict[str, _Watched] = {}
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
 
@@ -180,7 +204,7 @@ class UploadJanitor:
         if session_id is None:
             return
         with self._lock:
-            self._watched[session_id] = (weakref.ref(files), None)
+            self._watched[session_id] = _Watched(weakref.ref(files))
 
     def watching(self) -> int:
         with self._lock:
@@ -189,16 +213,24 @@ class UploadJanitor:
     def sweep(self, now: float) -> int:
         """One round; returns how many sessions' uploads were let go."""
         gone: list[tuple[str, SessionFiles | None]] = []
+        holding = set(self._sessions_with_files())
         with self._lock:
-            for session_id, (ref, away_since) in list(self._watched.items()):
-                files = ref()
-                if files is None:  # Streamlit dropped the session (and its state) already
-                    gone.append((session_id, None))
+            for session_id in holding:  # bytes sent to the upload address, read or not
+                self._watched.setdefault(session_id, _Watched(None, parked_since=now))
+            for session_id, watched in list(self._watched.items()):
+                files = watched.files() if watched.files is not None else None
+                if watched.files is not None and files is None:
+                    gone.append((session_id, None))  # Streamlit dropped the session already
+                elif watched.files is None and session_id not in holding:
+                    del self._watched[session_id]  # its bytes went with its session
                 elif self._is_active(session_id):
-                    self._watched[session_id] = (ref, None)
-                elif away_since is None:
-                    self._watched[session_id] = (ref, now)
-                elif now - away_since > self._ttl:
+                    watched.away_since = None
+                    if (watched.files is None and watched.parked_since is not None
+                            and now - watched.parked_since > self._parked_s):
+                        gone.append((session_id, None))  # parked, never read
+                elif watched.away_since is None:
+                    watched.away_since = now
+                elif now - watched.away_since > self._ttl:
                     gone.append((session_id, files))
             for session_id, _ in gone:
                 del self._watched[session_id]
@@ -236,6 +268,13 @@ _JANITOR: UploadJanitor | None = None
 _JANITOR_LOCK = threading.Lock()
 
 
+def _holding(manager) -> Callable[[], list[str]]:
+    """The sessions that hold uploaded bytes in Streamlit's (in-memory) file manager. Its
+    ``file_storage`` (session id → files) is what the manager keeps; listing it is one
+    C-level copy of the keys under the GIL."""
+    return lambda: list(getattr(manager, "file_storage", {}))
+
+
 def janitor() -> UploadJanitor:
     """The server's :class:`UploadJanitor`, started on first use when a server runs (not in
     AppTest, which has no Streamlit runtime: there it only watches)."""
@@ -256,6 +295,8 @@ def janitor() -> UploadJanitor:
                 on_release=_release_memory,
                 # A few sweeps per TTL, so a file is let go soon after the TTL ends.
                 interval=min(max(ttl / 4, 1.0), 30.0),
+                sessions_with_files=(_holding(runtime.uploaded_file_mgr) if runtime
+                                     else tuple),
             )
             if running:
                 _JANITOR.start()

@@ -40,6 +40,7 @@ from experiments.morph import (
 from experiments.sampling import stratified_rows
 from experiments.separability import METHOD
 from kpca_core import KERNELS
+from shell import costs
 from shell.admission import queued
 from shell.caches import bounded_cache, inputs
 from shell.charts import show_chart
@@ -123,7 +124,9 @@ def motion_for(settings: Settings, data, param: str) -> Motion:
 def _motion(key: tuple, _settings: Settings, _rows: np.ndarray, _y, _params: dict,
             _param: str, _values: np.ndarray, _anchor: int) -> Motion:
     X = inputs(_settings)[_rows]
-    with queued(len(_rows), copies=2, what="these frames"):
+    classes = 2 if _y is None else len(np.unique(_y))
+    with queued(len(_rows), copies=2, what="these frames",
+                estimate=costs.gamma_motion(len(_rows), X.shape[1], len(_values), classes)):
         return gamma_motion(X, _y, kernel=_settings.kernel, kernel_params=_params,
                             param=_param, values=_values, anchor=_anchor, rows=_rows)
 

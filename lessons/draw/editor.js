@@ -3,7 +3,8 @@
 // on every rerun with the page's `data`; the editor is built once per mount and only
 // reloads its points when Python's revision changes (a preset, Clear), so an edit in
 // flight is never undone by an older rerun. Each edit sends every point (at most `max`)
-// as the trigger `edit`: {rev, points: [[x, y, class], ...]}; Python checks it all.
+// as the trigger `edit`: {rev, points: [[x, y, class], ...]}; Python checks it all. With
+// `locked` (a link that locks the dataset) the plane shows the points and takes no edit.
 const SVG = "http://www.w3.org/2000/svg";
 const SIZE = 400; // viewBox units per side
 const SHAPES = ["circle", "square", "diamond"];
@@ -41,7 +42,7 @@ function marker(shape, colour, size, parent) {
 
 function build(root) {
   const state = { rev: null, points: [], tool: 0, limit: 1.5, max: 300, names: [], colours: [],
-                  cursor: [0, 0], drag: null };
+                  cursor: [0, 0], drag: null, locked: false };
   const editor = { send: null, update: null };
   const wrap = el("div", { class: "kpca-draw" }, root);
   const toolbar = el("div", { class: "tools", role: "toolbar", "aria-label": "Drawing tools" },
@@ -110,7 +111,9 @@ function build(root) {
     cursor.setAttribute("transform", `translate(${cx} ${cy})`);
     const counts = state.names.map((_, c) => state.points.filter((p) => p[2] === c).length);
     const parts = state.names.map((name, c) => `${counts[c]} in ${name}`).join(", ");
-    status.textContent = `${state.points.length} of at most ${state.max} points: ${parts}.`;
+    status.textContent = state.locked
+      ? `${state.points.length} points (${parts}): locked by this link, edits are not taken.`
+      : `${state.points.length} of at most ${state.max} points: ${parts}.`;
     svg.setAttribute("aria-label", `Drawing plane, ${state.points.length} points`);
   }
 
@@ -138,7 +141,7 @@ function build(root) {
   }
 
   svg.addEventListener("pointerdown", (event) => {
-    if (event.button !== 0) return;
+    if (event.button !== 0 || state.locked) return;
     event.preventDefault();
     svg.focus({ preventScroll: true });
     const [x, y] = eventPoint(event);
@@ -177,6 +180,7 @@ function build(root) {
   svg.addEventListener("pointercancel", finish);
 
   svg.addEventListener("keydown", (event) => {
+    if (state.locked) return;
     const step = (event.shiftKey ? 0.25 : 0.05) * state.limit;
     const moves = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, step],
                     ArrowDown: [0, -step] };
@@ -223,6 +227,12 @@ function build(root) {
       erase.addEventListener("click", () => setTool("erase"));
       buttons.push(erase);
       setTool(0);
+    }
+    if (Boolean(data.locked) !== state.locked) {
+      state.locked = Boolean(data.locked);
+      wrap.classList.toggle("locked", state.locked);
+      buttons.forEach((b) => { b.disabled = state.locked; });
+      render();
     }
     if (typeof data.limit === "number") state.limit = data.limit;
     if (typeof data.max === "number") state.max = data.max;

@@ -11,6 +11,9 @@ fetched from elsewhere. Data flows both ways:
   (:func:`_on_edit`, run before the next rerun draws the sidebar) checks them
   (``experiment.read_edit``) and makes them the session's drawing, or keeps the drawing and
   says what was wrong.
+
+A link that locks the dataset (``shell.locks``) keeps its points: the editor then shows
+them and takes no edit (``locked``), and the page says so (``lessons.draw.view``).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import streamlit as st
 from datasets import drawn
 from lessons.draw.experiment import read_edit
 from shell import drawn as drawn_source
+from shell import locks
 from shell.figures import PALETTE
 
 HERE = Path(__file__).parent
@@ -49,6 +53,11 @@ def replace_points(X: np.ndarray, y: np.ndarray) -> None:
 
 def _on_edit() -> None:
     value = (st.session_state.get(K_EDITOR) or {}).get("edit")
+    if locks.locked("dataset"):  # the link's points stay (the editor takes no edit then)
+        st.session_state[_PROBLEM] = ("That edit was not used: this link locks the dataset, "
+                                      "so the drawing stays the link's.")
+        st.session_state[_REVISION] = revision() + 1
+        return
     try:
         points = read_edit(value, revision())
     except drawn.DrawnError as error:
@@ -61,8 +70,9 @@ def _on_edit() -> None:
         st.session_state.pop(_PROBLEM, None)
 
 
-def editor(X: np.ndarray, y: np.ndarray) -> None:
-    """Draw the editor holding the points ``X``, ``y`` (the session's drawing)."""
+def editor(X: np.ndarray, y: np.ndarray, *, locked: bool = False) -> None:
+    """Draw the editor holding the points ``X``, ``y`` (the session's drawing); ``locked``:
+    it shows them and takes no edit."""
     problem = st.session_state.get(_PROBLEM)
     if problem:
         st.warning(problem, icon=":material/draw:")
@@ -75,6 +85,7 @@ def editor(X: np.ndarray, y: np.ndarray) -> None:
             "max": drawn.MAX_POINTS,
             "names": list(drawn.CLASS_NAMES),
             "colours": list(PALETTE[: len(drawn.CLASS_NAMES)]),
+            "locked": locked,
         },
         on_edit_change=_on_edit,
     )

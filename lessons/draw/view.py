@@ -16,7 +16,7 @@ from experiments.analysis import Analysis, analyse
 from lessons.common import kernel_figures
 from lessons.draw import editor
 from lessons.draw.experiment import points_csv, separation, separation_sentence
-from shell import exports, figures
+from shell import exports, figures, locks
 from shell.admission import queued
 from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
@@ -58,20 +58,29 @@ def _clear() -> None:
 
 def starting_points(kernel: str) -> None:
     """Presets and Clear: each replaces the drawing (the editor reloads it); with the RBF
-    ``kernel`` a preset sets its own γ."""
+    ``kernel`` a preset sets its own γ. Not while a link locks the dataset."""
+    locked = locks.locked("dataset")
     with st.container(horizontal=True, key="draw_presets"):
         for name in drawn.PRESETS:
             st.button(PRESET_TITLES[name], key=f"draw_preset_{name}", on_click=_preset,
-                      args=(name, kernel), icon=":material/scatter_plot:",
+                      args=(name, kernel), icon=":material/scatter_plot:", disabled=locked,
                       help=f"Start again from {drawn.PRESET_POINTS} points in this shape; "
                       f"with the RBF kernel, γ = {drawn.PRESET_GAMMA[name]:g}, where it "
                       "separates best.")
-        st.button("Clear", key="draw_clear", on_click=_clear, icon=":material/delete:")
+        st.button("Clear", key="draw_clear", on_click=_clear, icon=":material/delete:",
+                  disabled=locked)
 
 
 def drawing(data) -> None:
     """The editor with the session's points, and how to take them away."""
-    editor.editor(data.X, data.y)
+    locked = locks.locked("dataset")
+    if locked:
+        how = ("press **Unlock the controls** above" if locks.can_unlock() else
+               "open the Draw page in a new browser tab, without this link")
+        st.info(f"This link locks the dataset: the plane shows its {len(data.X)} points and "
+                f"takes no clicks, so every page shows the same drawing. To draw your own, {how}.",
+                icon=":material/lock:")
+    editor.editor(data.X, data.y, locked=locked)
     exports.csv_download("These points (CSV)", points_csv(data.X, data.y), "drawn-points")
     st.caption("The address bar holds your drawing (the link parameter `points`): copy it "
                "to share it. The CSV opens with 'Your own CSV' in the sidebar, its label "

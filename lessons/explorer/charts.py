@@ -8,18 +8,20 @@ the first screen (:mod:`lessons.explorer.projections`) and the step-by-step sect
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import partial
 
 import numpy as np
 import streamlit as st
 
-from shell.charts import show_chart
+from shell.charts import UNREADABLE_SELECTION, show_chart
 from shell.display import PAIR_COLUMN_REM, touch_screen
 from shell.exports import view_name
 from shell.state import Settings
 from shell.state import params_text as state_params_text
 
 SELECTION = "explorer_selection"  # row indices picked by box/lasso in any chart
+MAX_ROW = 2**31 - 1  # customdata travels as int32 (shell.figures.point_scatter)
 SELECTABLE_CHARTS = ("chart_input", "chart_kpca", "chart_pca")
 # Set by a selection in the projections fragment's charts; the fragment then reruns the
 # whole page, so the selection is highlighted in the charts outside it too.
@@ -60,23 +62,36 @@ def _remember_selection(chart_key: str, data_key: tuple) -> None:
 
     The data it belongs to is stored with it, so a selection never outlives its dataset.
     """
-    event = st.session_state.get(chart_key)
-    points = (event or {}).get("selection", {}).get("points", [])
+    try:
+        event = st.session_state.get(chart_key)
+    except UNREADABLE_SELECTION:  # made up: Streamlit's own parse of it fails (shell.charts)
+        event = None
+    selection_ = event.get("selection") if isinstance(event, Mapping) else None
+    points = selection_.get("points") if isinstance(selection_, Mapping) else None
     st.session_state[SELECTION] = (data_key, selected_indices(points))
     if chart_key in _FRAGMENT_CHARTS:
         st.session_state[_SELECTION_CHANGED] = True
 
 
-def selected_indices(points: list[dict]) -> list[int]:
-    """Row indices of selected points (each trace carries its rows as customdata)."""
-    indices = []
+def selected_indices(points: object) -> list[int]:
+    """Row indices of selected points (each trace carries its rows as customdata).
+
+    The selection comes from the browser: anything but a list of points whose customdata
+    is a row number (a whole number from 0 to MAX_ROW) is left out, so a made-up
+    selection highlights nothing instead of failing.
+    """
+    if not isinstance(points, list):
+        return []
+    indices = set()
     for point in points:
-        value = point.get("customdata")
+        value = point.get("customdata") if isinstance(point, Mapping) else None
         if isinstance(value, list | tuple):
             value = value[0] if value else None
-        if value is not None:
-            indices.append(int(value))
-    return sorted(set(indices))
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_ROW:
+            indices.add(value)
+    return sorted(indices)
 
 
 def spread_sample(indices: list[int], limit: int) -> list[int]:

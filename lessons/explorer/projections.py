@@ -228,12 +228,14 @@ def gamma_hints(place, result: Analysis, data, inputs: Inputs, settings: Setting
 
 
 def _selected_points(indices: list[int], data, settings: Settings) -> None:
+    valid = [i for i in indices if 0 <= i < len(data.X)]
+    if not valid:
+        return
     cols = st.columns([4, 1])
-    cols[0].markdown(f"**{len(indices)} point(s) selected:** highlighted in every chart.")
+    cols[0].markdown(f"**{len(valid)} point(s) selected:** highlighted in every chart.")
     cols[1].button("Clear selection", on_click=lambda: st.session_state.pop(SELECTION, None))
     if data.image_shape is None:
         return
-    valid = [i for i in indices if 0 <= i < len(data.X)]
     shown = spread_sample(valid, MAX_DIGITS_SHOWN)
     what = (
         f"all {len(shown)}"

@@ -16,14 +16,14 @@ from experiments.sampling import sample_rows
 from kpca_core import KERNELS
 from lessons.scale import approximations as approx
 from lessons.scale import figures
-from lessons.scale.experiment import timing_runner
 from shell import costs, memory
-from shell.admission import taking_turn
+from shell.admission import server_worker, taking_turn
 from shell.caches import bounded_cache, inputs
 from shell.charts import show_chart
 from shell.checks import show_check
 from shell.sidebar import apply_settings
 from shell.state import Settings
+from shell.worker import WORKER_BYTES, WORKER_WHAT
 
 LANDMARKS = (10, 20, 50, 100, 200, 500, 1000)
 FEATURES = (10, 20, 50, 100, 200, 500, 1000, 2000)
@@ -75,8 +75,8 @@ def compute_comparison(X, settings: Settings, on_progress=None, *, run=None,
                        turn=None) -> Comparison:
     """Exact kernel PCA and every planned approximation, compared.
 
-    ``run(func, *args, **kwargs)`` runs each timed step (:func:`timing_runner`: in a
-    process of its own on the server); ``turn(n_bytes, estimate, what)`` gives each step
+    ``run(func, *args, **kwargs)`` runs each timed step (on the server: in its worker
+    process, :mod:`shell.worker`); ``turn(n_bytes, estimate, what)`` gives each step
     its own turn in the server's queue. By default both do nothing special.
     """
     report = on_progress or (lambda f, text: None)
@@ -143,16 +143,15 @@ def _comparison(settings: Settings) -> Comparison:
     X = inputs(settings)
 
     def turn(n_bytes: int, estimate: costs.Estimate, what: str):
-        # Each step takes its own turn (exact kernel PCA holds K̃ and a copy): between two
-        # steps the server serves other students.
-        return taking_turn(n_bytes, estimate=estimate, what=what)
+        # Each step takes its own turn in the worker's lane (exact kernel PCA holds K̃ and
+        # a copy): between two steps the server serves other students.
+        return taking_turn(n_bytes, estimate=estimate, what=what, in_worker=True)
 
     bar = st.progress(0.0, text="Starting…")
-    # The steps are timed with BLAS on one thread, in a process of their own: the limit
-    # does not reach the other sessions (lessons.scale.experiment.timing_runner).
-    with timing_runner(isolated=True) as run:
-        result = compute_comparison(X, settings, lambda f, t: bar.progress(min(f, 1.0), text=t),
-                                    run=run, turn=turn)
+    # The steps are timed with BLAS on one thread, in the server's worker process: the
+    # limit does not reach the other sessions (shell.worker).
+    result = compute_comparison(X, settings, lambda f, t: bar.progress(min(f, 1.0), text=t),
+                                run=server_worker().call, turn=turn)
     bar.empty()
     return result
 
@@ -206,7 +205,8 @@ def approximation_section(settings: Settings, data) -> None:
         st.caption(f"This {kernel} kernel is not positive semi-definite: Nyström's features "
                    "give a positive semi-definite ΦΦᵀ, so they cannot reproduce K̃'s "
                    "negative eigenvalues, and even m = n is not exact.")
-    problem = memory.memory_problem(n, copies=2, what="exact kernel PCA (K̃ and a copy)")
+    problem = memory.memory_problem(n, copies=2, what="exact kernel PCA (K̃ and a copy)",
+                                    extra=(WORKER_BYTES, WORKER_WHAT))
     if problem is not None:
         st.error(f"{problem} Without the exact answer there is nothing to compare with.",
                  icon=":material/memory:")
@@ -216,6 +216,14 @@ def approximation_section(settings: Settings, data) -> None:
         return
     exact = result.exact
     k = len(exact.eigenvalues)
+    if not np.any(exact.eigenvalues > 0):
+        # E.g. iris with the sigmoid at γ ≥ 1: tanh(γ xᵀy + c₀) = 1 for every pair, K̃ = 0.
+        st.info("At these settings K̃ has no positive eigenvalue (its largest is 0 up to "
+                "rounding, as when the kernel gives every pair of points the same value: a "
+                "saturated sigmoid does), so kernel PCA finds no component and there is "
+                "nothing for an approximation to reproduce. Lower γ, or standardise the "
+                "inputs in the sidebar.", icon=":material/info:")
+        return
     if not approx.supports("rff", settings.kernel):
         st.info(f"Random Fourier features approximate only the RBF kernel; the current "
                 f"kernel is {kernel}.", icon=":material/info:")

@@ -154,7 +154,8 @@ class Approximation:
 
     @property
     def largest_angle_degrees(self) -> float:
-        return float(np.degrees(self.angles.max()))
+        """The largest principal angle (nan when no direction could be compared)."""
+        return float(np.degrees(self.angles.max())) if self.angles.size else float("nan")
 
 
 def exact_kpca(

@@ -25,10 +25,9 @@ threads wait for each other and a dense eigensolve can take ten times longer tha
 on one thread (measured here: 15.7 s against 1.6 s at n = 2000 under load), which
 would hide the algorithm's growth behind the machine's. That limit is process-wide
 (OpenBLAS has one thread count per process), so on the app's server the timed work
-runs in a child process of its own (:func:`timing_runner` with ``isolated=True``):
-the other sessions' BLAS keeps its threads, and the limit cannot be left behind by
-another session's limit ending first. Each n is handed out on its own (``turn``), so
-a server's queue can give every size its own turn.
+runs in the server's worker process (``run``: :mod:`shell.worker`, whose BLAS is on one
+thread): the other sessions' BLAS keeps its threads. Each n is handed out on its own
+(``turn``), so a server's queue can give every size its own turn.
 
 Memory per step is *modelled* from the arrays each step allocates
 (:func:`step_memory_bytes`), not traced live: Python's ``tracemalloc`` is
@@ -40,10 +39,8 @@ allocations too. The tests and ``benchmarks/bench_scale.py`` compare the model w
 from __future__ import annotations
 
 import math
-import multiprocessing
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 
@@ -81,6 +78,8 @@ REDUCTION_BUFFER = 8192  # doubles: NumPy's buffer for reductions such as mean(a
 ProgressCallback = Callable[[float, str], None]
 # A context for each n (e.g. a turn in a server's queue), entered around its timing.
 TurnFactory = Callable[[int], AbstractContextManager]
+# Where a timed call runs: run(func, *args, **kwargs) → func's result (e.g. a worker process).
+Runner = Callable[..., object]
 
 
 @dataclass(frozen=True)
@@ -241,31 +240,14 @@ def measure_size(
     return best
 
 
-def _limit_blas(threads: int | None) -> None:
-    threadpool_limits(limits=threads)  # kept for the life of the (child) process
-
-
 @contextmanager
-def timing_runner(threads: int | None = 1, *, isolated: bool = False) -> Iterator[Callable]:
-    """Where timed work runs: yields ``run(func, *args, **kwargs)`` → ``func``'s result.
-
-    ``isolated=False``: in this process, with BLAS on ``threads`` threads for the block;
-    threadpoolctl's limit is process-wide, which is right for a process that does nothing
-    else (a benchmark, a test). ``isolated=True``: in one child process kept for the
-    block, whose BLAS alone is limited: nothing else in this process is slowed down or
-    left limited (the app's server). Arguments and results travel pickled (n × d points,
-    a few timings).
-    """
-    if not isolated:
-        with threadpool_limits(limits=threads):
-            yield lambda func, *args, **kwargs: func(*args, **kwargs)
-        return
-    methods = multiprocessing.get_all_start_methods()
-    # forkserver: a clean child (never a fork of a server's threads), started cheaply.
-    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    with ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=_limit_blas,
-                             initargs=(threads,)) as pool:
-        yield lambda func, *args, **kwargs: pool.submit(func, *args, **kwargs).result()
+def blas_threads(threads: int | None = 1) -> Iterator[Runner]:
+    """Run timed work here, with BLAS on ``threads`` threads for the block: yields
+    ``run(func, *args, **kwargs)``. threadpoolctl's limit is process-wide, which is right
+    for a process that does nothing else (a benchmark, a test, the server's worker); the
+    app's server passes its worker instead (:mod:`shell.worker`)."""
+    with threadpool_limits(limits=threads):
+        yield lambda func, *args, **kwargs: func(*args, **kwargs)
 
 
 def measure_scaling(
@@ -280,7 +262,7 @@ def measure_scaling(
     threads: int | None = 1,
     on_progress: ProgressCallback | None = None,
     turn: TurnFactory | None = None,
-    isolated: bool = False,
+    run: Runner | None = None,
 ) -> ScalingRun:
     """Time every step for each n in ``sizes`` on nested random subsets of X.
 
@@ -296,13 +278,15 @@ def measure_scaling(
         Measurements per n; the minimum is kept (the least disturbed by other work on
         the machine).
     threads : int or None
-        BLAS threads while timing (None: leave the library's setting).
+        BLAS threads while timing here (None: leave the library's setting); not used
+        with ``run``.
     on_progress : callable(fraction, text), optional
         Called before each n, with the share of the expected work (∝ n³) done.
     turn : callable(n) -> context manager, optional
         Entered around each n's timing (e.g. a turn in the server's queue).
-    isolated : bool
-        Time in a child process (:func:`timing_runner`).
+    run : callable(func, *args, **kwargs), optional
+        Where each n is timed (the server's worker process, inside its turn); by default
+        here, with BLAS on ``threads`` threads (:func:`blas_threads`).
     """
     sizes = np.asarray(sorted({int(s) for s in sizes}), dtype=int)
     subsets = nested_subsets(X.shape[0], sizes, seed)
@@ -311,7 +295,7 @@ def measure_scaling(
     weights = sizes.astype(float) ** 3
     done = np.concatenate([[0.0], np.cumsum(weights)]) / weights.sum()
     best = {step: np.full(len(sizes), np.inf) for step in STEPS}
-    with timing_runner(threads, isolated=isolated) as run:
+    with nullcontext(run) if run is not None else blas_threads(threads) as run:
         for i, (n, rows) in enumerate(zip(sizes, subsets, strict=True)):
             report(float(done[i]), f"n = {n:,}: build K, centre, three eigensolvers")
             with turn(int(n)):

@@ -17,11 +17,12 @@ from experiments.analysis import DENSE_MAX_N, DISPLAY_HEATMAP_SIDE, ITERATIVE_TO
 from lessons.scale import experiment as scaling
 from lessons.scale import figures
 from shell import costs, memory
-from shell.admission import queued
+from shell.admission import queued, server_worker
 from shell.caches import inputs
 from shell.charts import show_chart
 from shell.display import number_caption
 from shell.state import Settings
+from shell.worker import WORKER_BYTES, WORKER_WHAT
 
 # The measurement holds K̃ and, while LAPACK runs, its working copy.
 MEASURE_COPIES = 2
@@ -94,6 +95,11 @@ def _pool(dataset: str, options: tuple, pool_n: int, standardize: bool) -> np.nd
     return X
 
 
+def largest_timed() -> int:
+    """The largest n the guard lets the timing hold: K̃ and a copy, in the worker process."""
+    return memory.largest_square(MEASURE_COPIES, max(memory.budget_bytes() - WORKER_BYTES, 0))
+
+
 def measurement_pool(settings: Settings) -> tuple[np.ndarray, str]:
     """Points to draw the subsets from, and a sentence saying where they come from.
 
@@ -131,11 +137,17 @@ def scaling_section(settings: Settings) -> scaling.ScalingRun | None:
     """
     X, origin = measurement_pool(settings)
     k = settings.n_components
-    cap = memory.largest_square(MEASURE_COPIES)
+    cap = largest_timed()
     largest = min(len(X), cap, LIVE_MAX_N)
     if largest < max(SMALLEST_N, k + 3):
-        st.info(f"The current dataset has {len(X)} points: too few to see costs grow. "
-                "Pick USPS or a synthetic dataset in the sidebar.", icon=":material/info:")
+        if cap < len(X):
+            st.info(f"This server's memory budget ({memory.format_bytes(memory.budget_bytes())} "
+                    f"per computation, of which {memory.format_bytes(WORKER_BYTES)} for "
+                    f"{WORKER_WHAT}) leaves room to time n up to {cap:,} only: too few to see "
+                    "costs grow.", icon=":material/memory:")
+        else:
+            st.info(f"The current dataset has {len(X)} points: too few to see costs grow. "
+                    "Pick USPS or a synthetic dataset in the sidebar.", icon=":material/info:")
         return None
     choices = size_choices(largest)
     limits = ("the live limit: beyond it the dense solver's n³ would hold the shared server "
@@ -144,9 +156,9 @@ def scaling_section(settings: Settings) -> scaling.ScalingRun | None:
               f"the dataset's size and the memory guard's limit, {cap:,}")
     st.caption(f"Points: {origin}. Each solver is asked for the top k = {k} eigenpairs "
                f"(the sidebar's number of components). Largest n timed live: {largest:,} "
-               f"({limits}). Timed in a process of its own with BLAS on one thread, so "
-               "that other work on the server's cores does not distort the growth; each n "
-               "takes its own turn in the server's queue.")
+               f"({limits}). Timed in the server's worker process with BLAS on one thread, "
+               "so that other work on the server's cores does not distort the growth; each "
+               "n takes its own turn in the server's queue.")
     default = (_snap(DEFAULT_RANGE[0], choices), _snap(min(DEFAULT_RANGE[1], largest), choices))
     with st.form("scale_form", border=False):
         low, high = st.select_slider("Range of n", options=choices, value=default,
@@ -183,20 +195,22 @@ def _measure(settings, X, low: int, high: int) -> scaling.ScalingRun | None:
     if low >= high:
         st.warning("Choose two different ends of the range: a slope needs at least two n.")
         return None
-    memory.guard_memory(high, copies=MEASURE_COPIES, what=MEASURE_WHAT)
+    memory.guard_memory(high, copies=MEASURE_COPIES, what=MEASURE_WHAT,
+                        extra=(WORKER_BYTES, WORKER_WHAT))
     sizes = scaling.size_ladder(low, high, points_per_doubling=POINTS_PER_DOUBLING)
     d, k = X.shape[1], settings.n_components
 
     def turn(n: int):
-        # Each n takes its own turn, with its own estimate: between two sizes the server
-        # serves the others, and the timing is not shared with another n × n job either.
+        # Each n takes its own turn in the worker's lane, with its own estimate: between
+        # two sizes the server serves the others, and the timing is not shared with
+        # another job either.
         return queued(n, copies=MEASURE_COPIES, estimate=timing_estimate(n, d, k),
-                      what=f"the timing at n = {n:,}")
+                      what=f"the timing at n = {n:,}", in_worker=True)
 
     bar = st.progress(0.0, text="Starting…")
     run = scaling.measure_scaling(
         X, sizes, k, kernel=settings.kernel, kernel_params=settings.kernel_params(),
-        repeats=REPEATS, turn=turn, isolated=True,
+        repeats=REPEATS, turn=turn, run=server_worker().call,
         on_progress=lambda f, text: bar.progress(min(max(f, 0.0), 1.0), text=text),
     )
     bar.empty()

@@ -35,6 +35,9 @@ def test_a_flood_of_small_requests_stays_within_budget_and_a_bystander_keeps_mov
     # what a flood request took (before issue 28: half of it, 25 s against 51 s).
     assert run["bystander_during_s"]["n"] >= 2
     assert run["bystander_during_s"]["median"] < 0.25 * run["flood_s"]["median"], run
+    # The lane serves the tabs one after another (issue 34: each tab's second turn went
+    # behind everyone's first, and all 24 finished within 5 s of each other, at the end).
+    assert run["flood_finished"]["first_half_share"] >= 0.25, run["flood_finished"]
 
 
 @pytest.mark.slow
@@ -55,3 +58,17 @@ def test_students_uploading_tiny_row_files_at_once_are_refused_with_memory_bound
     growth = (run["rss_peak_mb"] - run["rss_before_mb"]) * MB
     assert growth <= 150 * MB + 4 * 3 * size, run
     assert run["bystander_during_s"]["n"] >= 1
+
+
+@pytest.mark.slow
+def test_scale_tabs_share_one_worker_process(tmp_path):
+    # Issue 34: each Scale tab started a child process of its own (~220 MB) outside the
+    # queue: ten tabs took the server from 202 MB to 1.87 GB PSS with 12 children.
+    bench = load_script("bench_admission")
+    (run,) = bench.main(["scale-tabs", "--sessions", "3", "--workdir", str(tmp_path)])
+    assert run["problems"] == []
+    assert run["tabs_s"]["n"] == 3
+    assert run["most_child_processes"] == 1  # the worker, shared
+    # The worker and its job (its lane's share), and what the sessions keep.
+    growth = (run["pss_peak_mb"] - run["pss_before_mb"]) * MB
+    assert growth <= AdmissionControl(server_budget_bytes()).lanes["worker"].share + 150 * MB

@@ -1,4 +1,6 @@
-"""The class tally store (classroom/tally.py): codes, bounds, expiry, isolation, threads."""
+"""The class tally store (classroom/tally.py): codes, bounds, expiry, isolation, threads, and
+its doors (issue 34): one class per lecturer, classes that end with their lecturer, a
+passcode, closing joining, removing late joiners, joins let in at a bounded rate."""
 
 from __future__ import annotations
 
@@ -13,7 +15,9 @@ from classroom.tally import (
     TallyRefused,
     TallyStore,
     UnknownClass,
+    new_token,
     normalise_code,
+    passcode_matches,
 )
 
 
@@ -29,9 +33,14 @@ def counts(store, code, key, question):
     return [(c.chosen, c.right) for c in store.tally(code, key)[question]][:3]
 
 
+def open_class(store):
+    """A class opened by a lecturer of its own (a new lecturer session)."""
+    return store.open_class(new_token())
+
+
 def test_codes_are_short_unambiguous_and_distinct():
     store = TallyStore(Limits(max_classes=200))
-    codes = {store.open_class()[0] for _ in range(200)}
+    codes = {open_class(store)[0] for _ in range(200)}
     assert len(codes) == 200
     assert all(len(c) == CODE_LENGTH and set(c) <= set(ALPHABET) for c in codes)
     assert not set(ALPHABET) & set("0O1IL5S2Z8B")
@@ -40,7 +49,7 @@ def test_codes_are_short_unambiguous_and_distinct():
 
 def test_answers_are_counted_once_per_student_and_may_change():
     store = TallyStore()
-    code, key = store.open_class()
+    code, key = open_class(store)
     store.answer(code, "s1", "q", 1, True)
     store.answer(code.lower(), "s2", "q", 0, False)  # typed in lower case: same class
     store.answer(code, "s1", "q", 2, False)  # s1 changes their mind
@@ -50,8 +59,8 @@ def test_answers_are_counted_once_per_student_and_may_change():
 
 def test_a_wrong_code_or_key_is_refused_and_classes_stay_apart():
     store = TallyStore()
-    a, key_a = store.open_class()
-    b, key_b = store.open_class()
+    a, key_a = open_class(store)
+    b, key_b = open_class(store)
     store.answer(a, "s1", "q", 1, True)
     store.answer(b, "s1", "q", 0, True)  # the same browser in another class
     assert counts(store, a, key_a, "q") == [(0, 0), (1, 1), (0, 0)]
@@ -64,10 +73,10 @@ def test_a_wrong_code_or_key_is_refused_and_classes_stay_apart():
 
 def test_limits_are_refused_with_a_message():
     store = TallyStore(Limits(max_classes=2, max_students=2, max_questions=2, max_options=3))
-    code, key = store.open_class()
-    store.open_class()
+    code, key = open_class(store)
+    open_class(store)
     with pytest.raises(TallyRefused, match="2 classes"):
-        store.open_class()
+        open_class(store)
     store.answer(code, "s1", "q1", 0, True)
     store.answer(code, "s2", "q2", 0, True)
     with pytest.raises(TallyRefused, match="full"):
@@ -84,8 +93,9 @@ def test_limits_are_refused_with_a_message():
 
 def test_a_class_expires_after_its_idle_time_and_its_maximum_age():
     clock = Clock()
-    store = TallyStore(Limits(idle_expiry_s=100, max_age_s=1000), clock=clock)
-    code, key = store.open_class()
+    store = TallyStore(Limits(idle_expiry_s=100, max_age_s=1000, lecturer_grace_s=10**6),
+                       clock=clock)
+    code, key = open_class(store)
     for _ in range(9):  # an answer every 90 s keeps it alive...
         clock.now += 90
         store.answer(code, "s1", "q", 0, True)
@@ -93,7 +103,7 @@ def test_a_class_expires_after_its_idle_time_and_its_maximum_age():
     with pytest.raises(UnknownClass):
         store.tally(code, key)
     assert store.classes() == 0
-    code, key = store.open_class()
+    code, key = open_class(store)
     for _ in range(10):  # however busy, a class ends at its maximum age
         clock.now += 95
         store.join(code, "s1")
@@ -104,17 +114,17 @@ def test_a_class_expires_after_its_idle_time_and_its_maximum_age():
 
 def test_closing_frees_the_slot():
     store = TallyStore(Limits(max_classes=1))
-    code, key = store.open_class()
+    code, key = open_class(store)
     store.close_class(code, key)
-    store.open_class()  # the freed slot
+    open_class(store)  # the freed slot
     with pytest.raises(UnknownClass):
         store.join(code, "s1")
 
 
 def test_concurrent_students_are_each_counted_once():
     store = TallyStore()
-    code, key = store.open_class()
-    other, other_key = store.open_class()
+    code, key = open_class(store)
+    other, other_key = open_class(store)
     start = threading.Barrier(8)
 
     def student(i: int) -> None:
@@ -138,3 +148,140 @@ def test_concurrent_students_are_each_counted_once():
 def test_an_operator_sets_the_limits_from_the_environment():
     limits = Limits.from_env({"KPCA_TALLY_MAX_CLASSES": "3", "KPCA_TALLY_MAX_STUDENTS": "x"})
     assert (limits.max_classes, limits.max_students) == (3, Limits().max_students)
+
+
+# --------------------------------------------------------------------------- the doors
+
+
+def test_a_lecturer_session_runs_one_class():
+    store = TallyStore(Limits(max_classes=3))
+    lecturer = new_token()
+    first = store.open_class(lecturer)
+    assert store.open_class(lecturer) == first  # again: the same class, not a second
+    assert store.classes() == 1
+    with pytest.raises(TallyRefused, match="lecturer token"):
+        store.open_class("")
+
+
+def test_a_script_that_opens_every_class_cannot_lock_a_lecturer_out():
+    # Issue 34: one script opened 19 classes in 2 s from tabs it then closed; they lasted
+    # 3 hours and the server (20 classes) refused every lecturer.
+    clock = Clock()
+    limits = Limits(max_classes=20, lecturer_grace_s=120)
+    store = TallyStore(limits, clock=clock)
+    script = [store.open_class(new_token()) for _ in range(20)]  # one tab per class
+    with pytest.raises(TallyRefused, match="20 classes"):
+        store.open_class(new_token())
+    # The script's tabs close: nobody calls with their keys any more. A real lecturer's
+    # page calls every 2 s, and keeps theirs.
+    lecturer = new_token()
+    clock.now += 60
+    with pytest.raises(TallyRefused, match="a class ends 2 minutes after its lecturer"):
+        store.open_class(lecturer)
+    clock.now += 61  # 121 s after the script was last seen
+    code, key = store.open_class(lecturer)
+    assert store.classes() == 1
+    for gone, _ in script:
+        with pytest.raises(UnknownClass):
+            store.join(gone, "s1")
+    for _ in range(100):  # a lecture: the lecturer's page is there, the class stays
+        clock.now += 2
+        store.status(code, key)
+    assert store.students(code, key) == 0
+    clock.now += 119  # the lecturer's tab closes: the class lasts the grace period...
+    store.join(code, "late")
+    clock.now += 2  # ...and no longer
+    with pytest.raises(UnknownClass):
+        store.join(code, "later")
+
+
+def test_only_the_lecturer_passcode_opens_the_door():
+    assert passcode_matches("correct horse", "correct horse")
+    assert not passcode_matches("correct hors", "correct horse")
+    assert not passcode_matches("", "correct horse")
+    assert not passcode_matches(None, "x")
+    assert passcode_matches("ünïcödé", "ünïcödé")
+
+
+def test_a_script_cannot_fill_every_seat_at_once():
+    # Issue 34: one script filled all 400 seats in 30 s, so real students were refused.
+    clock = Clock()
+    limits = Limits(max_students=400, join_burst=60, joins_per_minute=120)
+    store = TallyStore(limits, clock=clock)
+    code, key = open_class(store)
+    for i in range(60):  # a burst: the room scanning the QR code at once
+        store.join(code, f"s{i}")
+    with pytest.raises(TallyRefused, match=r"120 a minute\): join again in 1 s"):
+        store.join(code, "script")
+    assert store.students(code, key) == 60
+    clock.now += 10  # 2 a second come back
+    for i in range(20):
+        store.join(code, f"t{i}")
+    with pytest.raises(TallyRefused, match="faster than it lets them in"):
+        store.join(code, "t20")
+    # Students already in are never slowed down: their answers count at any rate.
+    for i in range(60):
+        store.answer(code, f"s{i}", "q", 1, True)
+    assert counts(store, code, key, "q")[1] == (60, 60)
+    # Filling the 400 seats takes minutes, not seconds: time for the lecturer to see it.
+    joined, seconds = store.students(code, key), 0
+    while joined < 400 and seconds < 1000:
+        clock.now += 1
+        seconds += 1
+        store.status(code, key)  # the lecturer's page is open
+        for _ in range(3):
+            try:
+                store.join(code, new_token())
+            except TallyRefused:
+                break
+            joined += 1
+    assert 150 <= seconds <= 170  # (400 - 80) / 2 per second
+
+
+def test_the_lecturer_closes_the_door_and_removes_late_joiners_with_their_votes():
+    clock = Clock()
+    store = TallyStore(Limits(join_burst=1000), clock=clock)
+    code, key = open_class(store)
+    room = [f"s{i}" for i in range(30)]
+    for token in room:
+        store.answer(code, token, "q", 1, True)
+    for _ in range(150):  # the lecture goes on (the lecturer's page redraws every 2 s)...
+        clock.now += 2
+        store.status(code, key)
+    for i in range(100):  # ...then a script stuffs the vote: 100 votes in 19 s
+        clock.now += 0.19
+        store.answer(code, f"script{i}", "q", 0, False)
+    assert counts(store, code, key, "q")[:2] == [(100, 0), (30, 30)]
+    status = store.status(code, key)
+    assert (status.students, status.joined_last_minute, status.joining_open) == (130, 100, True)
+    assert store.joined_within(code, key, 60) == 100
+    assert store.remove_joined(code, key, 60) == 100
+    assert counts(store, code, key, "q")[:2] == [(0, 0), (30, 30)]
+    assert store.students(code, key) == 30
+    # A removed session cannot come back, by joining or by answering.
+    with pytest.raises(TallyRefused, match="removed this session"):
+        store.answer(code, "script7", "q", 0, False)
+    with pytest.raises(TallyRefused, match="removed this session"):
+        store.join(code, "script8")
+    store.set_joining(code, key, False)
+    with pytest.raises(TallyRefused, match="closed this class to new students"):
+        store.join(code, "newcomer")
+    store.answer(code, "s3", "q", 0, True)  # those in stay in, and may change their answer
+    assert counts(store, code, key, "q")[:2] == [(1, 1), (29, 29)]
+    assert store.status(code, key).joining_open is False
+    store.set_joining(code, key, True)
+    store.join(code, "newcomer")
+    # Only the lecturer's key holds the door.
+    with pytest.raises(UnknownClass, match="Only the lecturer"):
+        store.set_joining(code, "not the key", False)
+    with pytest.raises(UnknownClass, match="Only the lecturer"):
+        store.remove_joined(code, "not the key", 10**6)
+    assert store.students(code, key) == 31
+
+
+def test_guessing_a_code_stays_impractical():
+    # 25 symbols, 6 of them: at the rate a script opened tabs here (about 10 joins a
+    # second), finding one of 20 classes takes days on average.
+    assert len(ALPHABET) ** CODE_LENGTH == 244_140_625
+    expected_tries = len(ALPHABET) ** CODE_LENGTH / 20 / 2
+    assert expected_tries / 10 / 3600 > 24

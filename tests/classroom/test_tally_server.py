@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -113,3 +114,63 @@ def test_a_wrong_code_is_refused_with_a_message(server):
     run = ok(session.open("tour", "step=5&class=QQQQQQ"))
     assert "Class code QQQQQQ: No class with this code is running here" in run.all_text()
     session.close()
+
+
+# ------------------------------------------------------------------ the doors (issue 34)
+GRACE_S = 8
+
+
+@pytest.fixture(scope="module")
+def doors():
+    """A server of 2 classes whose classes end 8 s after their lecturer was last seen,
+    and which lets 3 students in at once, then 6 a minute."""
+    running = Server("tally-doors", env=os.environ | {
+        "KPCA_TALLY_MAX_CLASSES": "2", "KPCA_TALLY_LECTURER_GRACE_S": str(GRACE_S),
+        "KPCA_TALLY_JOIN_BURST": "3", "KPCA_TALLY_JOINS_PER_MINUTE": "6",
+        "KPCA_LECTURER_PASSCODE": ""})
+    yield running
+    running.stop()
+
+
+def joins(server, code: str) -> str:
+    """A student opens the class's link; what the page said about the class."""
+    session = StreamlitSession(server.url, timeout=120)
+    try:
+        return ok(session.open("tour", f"class={code}")).all_text()
+    finally:
+        session.close()
+
+
+def test_a_script_cannot_keep_the_lecturers_out_or_fill_the_class(doors):
+    # A script opens every class the server holds, from tabs it then closes.
+    script = [lecturer(doors) for _ in range(2)]
+    late = StreamlitSession(doors.url, timeout=120)
+    ok(late.open("class_tally"))
+    assert "already runs 2 classes" in ok(late.click("Start a class")).all_text()
+    for session, _ in script:
+        session.close()
+    # Nobody keeps those classes alive: after the grace period a lecturer gets in.
+    closed = time.monotonic()
+    while time.monotonic() - closed < 60:
+        run = ok(late.click("Start a class"))
+        if "Class code" in run.all_text():
+            break
+        time.sleep(1)
+    assert GRACE_S - 1 <= time.monotonic() - closed < 60, run.all_text()
+    code = re.search(r"Class code\n# ((?:\w ){5}\w)", run.all_text()).group(1).replace(" ", "")
+    for _, gone in script:
+        assert "No class with this code" in joins(doors, gone)
+
+    # Three students come in at once; a script's fourth seat waits its turn.
+    for _ in range(3):
+        assert f"Class code {code}:" not in joins(doors, code)
+    assert "faster than it lets them in" in joins(doors, code)
+    text = ok(late.rerun()).all_text()
+    assert "**3** students joined (3 in the last minute)" in text
+    # The lecturer removes them and closes the door: nobody new comes in.
+    ok(late.click("Remove the 3 who joined in the last minute"))
+    ok(late.set_widget("Students may join", False))
+    text = ok(late.rerun()).all_text()
+    assert "**0** students joined (0 in the last minute; joining is closed)" in text
+    assert "closed this class to new students" in joins(doors, code)
+    late.close()

@@ -88,3 +88,13 @@ def test_a_drawing_is_a_read_only_dataset_with_three_class_names():
     assert data.X.shape == (2, 2) and not data.X.flags.writeable
     assert data.target_names == drawn.CLASS_NAMES
     assert "1 in class A, 1 in class C" in data.description
+
+
+def test_a_drawing_kernel_pca_cannot_run_on_says_why():
+    assert drawn.analysis_problem(np.empty((0, 2))) == (
+        "0 points drawn: kernel PCA needs at least 3")
+    assert drawn.analysis_problem(np.zeros((1, 2))).startswith("1 point drawn:")
+    assert drawn.analysis_problem(np.zeros((300, 2))) == (
+        "all 300 points drawn are at the same place: kernel PCA needs at least two "
+        "different points")
+    assert drawn.analysis_problem(np.array([[0.0, 0.0], [0.0, 0.0], [0.0, 0.1]])) is None

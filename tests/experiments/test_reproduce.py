@@ -303,3 +303,24 @@ def test_the_scripts_are_tidy_python(tmp_path):
         capture_output=True, text=True, check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_without_a_network_the_usps_script_says_what_it_needs_and_where_to_put_it(tmp_path):
+    # Issue 34: the downloaded script ended in a raw URLError traceback without a network.
+    if not usps_available():
+        pytest.skip("USPS digits not available")
+    from datasets import usps
+
+    script = explorer_script(dataset="usps", options={"split": "test", "n": 300, "seed": 4},
+                             kernel="rbf", kernel_params={"gamma": 0.01}, n_components=3)
+    # Nothing listens on port 9 here: the download fails at once, as without a network.
+    path = tmp_path / "kpca_view.py"
+    path.write_text(script.replace(usps.DEFAULT_BASE_URL, "http://127.0.0.1:9/"))
+    done = subprocess.run([sys.executable, str(path)], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert "This script needs the USPS file zip.test.gz and could not download it from " \
+           "http://127.0.0.1:9/zip.test.gz" in done.stderr
+    assert f"put it in {tmp_path} (the folder this script runs from)" in done.stderr
+    assert list(tmp_path.iterdir()) == [path]  # no half-downloaded file left behind

@@ -300,12 +300,14 @@ def open_page(page: str, seed: int):
 
 
 @contextmanager
-def server_busy(control: AdmissionControl, n_bytes: int, *, give_up_s: float = 60.0):
-    """Another student's big computation holds the server until the block ends."""
+def server_busy(control: AdmissionControl, n_bytes: int, *, give_up_s: float = 60.0,
+                in_worker: bool = False):
+    """Another student's big computation holds the server (or its worker process, with
+    ``in_worker``) until the block ends."""
     release, holding = threading.Event(), threading.Event()
 
     def hold():
-        with control.admit(n_bytes, estimate=Estimate(30.0)):
+        with control.admit(n_bytes, estimate=Estimate(30.0), in_worker=in_worker):
             holding.set()
             release.wait(give_up_s)
 
@@ -353,19 +355,26 @@ def kernels_recorded():
         swap(recording, original)
 
 
+class WorkerHere:
+    """The worker's rule (a job only inside a turn of the worker lane), run in this
+    process, so that the kernel matrices the jobs build can be seen."""
+
+    def call(self, func, *args, **kwargs):
+        from shell.admission import holds_turn
+
+        assert holds_turn("worker"), "a job for the worker process outside its lane"
+        return func(*args, **kwargs)
+
+
 @pytest.fixture
 def timed_work_in_this_process(monkeypatch):
-    """Scale times its steps in a child process (``timing_runner(isolated=True)``): here
-    they run in this one, so that the kernel matrices they build can be seen."""
-    from lessons.scale import approx_view, experiment
+    """Scale times its steps in the server's worker process (shell.worker): here they run
+    in this one."""
+    from lessons.scale import approx_view, view
 
-    real = experiment.timing_runner
-
-    def here(threads: int | None = 1, *, isolated: bool = False):
-        return real(threads, isolated=False)
-
-    monkeypatch.setattr(experiment, "timing_runner", here)
-    monkeypatch.setattr(approx_view, "timing_runner", here)
+    here = WorkerHere()
+    monkeypatch.setattr(view, "server_worker", lambda: here)
+    monkeypatch.setattr(approx_view, "server_worker", lambda: here)
 
 
 @pytest.mark.parametrize("page", list(QUEUED_PAGES))
@@ -390,8 +399,11 @@ def test_a_pages_big_work_waits_its_turn_behind_another_students(page, monkeypat
     from tests.support.apptest import assert_clean
 
     control = server_admission()
-    # Everything in one lane, behind another student's computation (held below).
-    monkeypatch.setattr("shell.admission.lane_for", lambda *args, **kwargs: "heavy")
+    # Everything in one lane, behind another student's computation (held below); Scale's
+    # timed work runs in the worker process, in the worker's lane.
+    in_worker = page == "scale"
+    monkeypatch.setattr("shell.admission.lane_for", lambda *args, in_worker=False, **kwargs:
+                        "worker" if in_worker else "heavy")
     seen: list[int] = []
     done = threading.Event()
 
@@ -402,7 +414,7 @@ def test_a_pages_big_work_waits_its_turn_behind_another_students(page, monkeypat
             time.sleep(0.02)
         release.set()  # the other student's computation ends: the page's turn
 
-    with server_busy(control, 1) as release:
+    with server_busy(control, 1, in_worker=in_worker) as release:
         watcher = _start(watch, release)
         try:
             at = open_page(page, seed=424)
@@ -506,6 +518,8 @@ def test_a_waiting_page_tells_the_wait_it_can_know(at_least, monkeypatch):
     from tests.support.apptest import assert_clean, open_app
 
     control = server_admission()
+    # The server-wide lanes have learned a pace from earlier tests' work: start from none.
+    monkeypatch.setattr(control, "pace", dict.fromkeys(control.lanes, 1.0))
     monkeypatch.setattr("shell.admission.lane_for", lambda *args, **kwargs: "heavy")
     texts = waiting_texts(monkeypatch)
     holding = threading.Event()
@@ -531,3 +545,86 @@ def test_a_waiting_page_tells_the_wait_it_can_know(at_least, monkeypatch):
     assert_clean(at)
     assert at.get("plotly_chart")
     assert not [box for box in at.info if "Expected wait" in box.value]  # gone once it ran
+
+
+def test_a_lane_serves_requests_first_come_first_served_not_all_at_once():
+    # Issue 34: 24 tabs each asking for two turns one after the other; each second turn
+    # went to the back of the lane, behind everyone's first, and every tab finished at
+    # the same moment, at the end. A request's tickets keep the place of its first one.
+    control = one_lane(1500 * MB)
+    started: list[str] = []
+    finished: dict[str, float] = {}
+    lock = threading.Lock()
+
+    class Run:  # one script run of a session (Streamlit's: a new object every run)
+        pass
+
+    def request(session: str, run: Run, turns: int = 2) -> None:
+        for turn in range(turns):
+            with control.admit(425 * MB, estimate=Estimate(1.0), session=session,
+                               request=run, poll_s=0.01):
+                with lock:
+                    started.append(f"{session}{turn + 1}")
+                time.sleep(0.05)
+            time.sleep(0.01)  # the page draws between its two turns
+        finished[session] = time.monotonic()
+
+    threads = []
+    for session in "abcd":
+        threads.append(_start(request, session, Run()))
+        time.sleep(0.02)  # arrive in order
+    for thread in threads:
+        thread.join(timeout=20)
+    # While a draws between its turns, b's first turn takes the slot; a's second then goes
+    # ahead of c and d, which came later: requests finish in the order they came, one
+    # after another (served ticket by ticket, a1 b1 c1 d1 a2 b2 c2 d2: all at the end).
+    assert started[:4] == ["a1", "b1", "a2", "b2"], started
+    assert sorted(finished, key=finished.get) == ["a", "b", "c", "d"]
+    # A new run of a session is a new request: at the back, behind those waiting.
+    started.clear()
+    first = Run()
+    threads = [_start(request, "a", first, 1)]
+    time.sleep(0.02)
+    threads += [_start(request, "b", Run(), 1)]
+    time.sleep(0.02)
+    threads[0].join(timeout=10)
+    threads += [_start(request, "a", Run(), 1)]  # a's next run
+    time.sleep(0.02)
+    threads += [_start(request, "c", Run(), 1)]
+    for thread in threads:
+        thread.join(timeout=10)
+    assert started == ["a1", "b1", "a1", "c1"]
+
+
+def test_each_ticket_without_a_request_is_a_request_of_its_own():
+    control = one_lane(1500 * MB)
+    record = Recorder()
+    holder = _start(record.job, control, "holder", 425 * MB, 0.2, session="s0")
+    time.sleep(0.03)
+    threads = [_start(record.job, control, name, 425 * MB, 0.02, session=name)
+               for name in ("x", "y")]
+    for thread in [holder, *threads]:
+        thread.join(timeout=10)
+    assert record.started == ["holder", "x", "y"]
+
+
+def test_a_lane_that_runs_slower_than_its_estimates_says_so_in_its_waits():
+    # Estimates are measured on one host at one load; the same work takes three times as
+    # long on a busier one. Each lane learns its pace from the work it finishes, and the
+    # wait it tells scales with it (issue 34: the wait said on screen is the wait).
+    control = one_lane(1500 * MB)
+    record = Recorder()
+    for name in ("a", "b", "c", "d"):  # each takes 3 × its 0.2 s estimate
+        record.job(control, name, 425 * MB, hold_s=0.6, estimate_s=0.2)
+    assert 2.0 < control.pace["heavy"] <= 3.2
+    assert control.pace["quick"] == 1.0  # other lanes keep their own
+    holder = _start(record.job, control, "holder", 425 * MB, 0.3, 10.0)
+    time.sleep(0.05)
+    record.job(control, "next", 425 * MB, 0.0, 10.0)
+    holder.join(timeout=10)
+    told = record.waits["next"][0]
+    assert told.seconds > 2 * 10.0 - 1 and not told.at_least  # ~pace × the 10 s estimate
+    # Lower bounds teach nothing (their length is not known in advance).
+    before = control.pace["heavy"]
+    record.job(control, "bound", 425 * MB, 0.3, 0.2, at_least=True)
+    assert control.pace["heavy"] == before

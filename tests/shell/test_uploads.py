@@ -225,3 +225,40 @@ def test_a_released_session_is_asked_for_its_file_again_not_shown_a_traceback():
     at.file_uploader(key="upload_csv").set_value(None).run()
     assert not at.exception
     assert any("Upload the file again" in i.value for i in at.info)
+
+
+def test_bytes_parked_in_a_session_that_never_reads_them_go_with_it():
+    # Issue 34: a script sent 12 files of 19 MB to the upload address of a session that
+    # has no uploader; Streamlit kept them 210 s after the session closed.
+    active = {"script": True, "student": True, "quiet": True}
+    holding = {"script", "student"}
+    forgotten, released = [], []
+    janitor = uploads.UploadJanitor(
+        is_active=active.__getitem__, ttl=120, forget_files=forgotten.append,
+        on_release=lambda: released.append(True), interval=30,
+        sessions_with_files=lambda: sorted(holding), parked_s=60)
+    student = uploads.SessionFiles()  # read its upload at the next rerun
+    janitor.watch("student", student)
+    assert janitor.sweep(now=0) == 0 and janitor.watching() == 2
+    assert janitor.sweep(now=59) == 0
+    # A minute of bytes never read: dropped, though the script's tab is still open.
+    assert janitor.sweep(now=61) == 1 and forgotten == ["script"] and released == [True]
+    holding.discard("script")
+    assert janitor.sweep(now=200) == 0 and not student.released  # the student's stay
+    assert janitor.watching() == 1
+
+
+def test_parked_bytes_of_a_closed_session_go_after_the_reconnect_time():
+    active = {"script": True}
+    holding = {"script"}
+    forgotten = []
+    janitor = uploads.UploadJanitor(
+        is_active=active.__getitem__, ttl=120, forget_files=forgotten.append,
+        on_release=lambda: None, interval=30, sessions_with_files=lambda: sorted(holding),
+        parked_s=10**6)
+    assert janitor.sweep(now=0) == 0
+    active["script"] = False  # the tab closes
+    assert janitor.sweep(now=10) == 0
+    assert janitor.sweep(now=131) == 1 and forgotten == ["script"]
+    holding.clear()  # Streamlit's manager no longer lists it
+    assert janitor.sweep(now=200) == 0 and janitor.watching() == 0

@@ -69,7 +69,7 @@ def test_presets_and_clear_replace_the_drawing_and_the_link_follows():
     assert at.select_slider(key="w_gamma").value == drawn.PRESET_GAMMA["moons"]
     at.button(key="draw_clear").click().run()
     assert_clean(at)
-    assert "0 points so far: kernel PCA needs at least 3" in at.info[0].value
+    assert "So far 0 points drawn: kernel PCA needs at least 3" in at.info[0].value
     assert at.get("plotly_chart") == []
     assert at.query_params["points"] == drawn.VERSION
 
@@ -141,3 +141,29 @@ def test_choosing_gamma_scores_the_drawing():
     two = decode(curves["kernel PCA, components 1–2"]["y"])
     Z = KernelPCA(20, kernel="rbf", gamma=gammas[3], random_state=0).fit_transform(X_DRAWN)
     assert two[3] == pytest.approx(100 * experiment.linear_separability(Z[:, :2], Y_DRAWN))
+
+
+def editor_data(at) -> dict:
+    import json
+
+    (editor,) = at.get("bidi_component")
+    return json.loads(editor.proto.json)
+
+
+def test_a_link_that_locks_the_dataset_says_so_and_the_editor_takes_no_edit():
+    # Issue 34: with lock=dataset the editor took the student's clicks (7 points on the
+    # plane) while every page went on showing the link's 3: the clicks were silently lost.
+    at = open_app("draw", {**LINK, "lock": "dataset", "unlock": "1"})
+    assert_clean(at)
+    data = editor_data(at)
+    assert data["locked"] is True and len(data["points"]) == 45
+    said = " ".join(i.value for i in at.info)
+    assert "This link locks the dataset: the plane shows its 45 points and takes no clicks" in said
+    assert "press **Unlock the controls** above" in said
+    assert all(at.button(key=k).disabled for k in ("draw_preset_moons", "draw_clear"))
+    at.button(key="lock_unlock").click().run()
+    assert editor_data(at)["locked"] is False
+    assert not at.button(key="draw_clear").disabled
+    at.button(key="draw_clear").click().run()
+    assert at.session_state[K_POINTS] == drawn.VERSION  # the student's own now
+

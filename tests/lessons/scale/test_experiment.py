@@ -119,20 +119,3 @@ def test_peak_is_about_two_matrices_as_the_page_guards():
     assert two < scaling.peak_bytes(n, 256, 20) < 1.01 * two
     with pytest.raises(ValueError):
         scaling.step_memory_bytes("transpose", 10, 2, 1)
-
-
-def _blas_threads() -> list[int]:
-    from threadpoolctl import threadpool_info
-
-    return [pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"]
-
-
-def test_isolated_timing_limits_blas_only_in_its_own_process():
-    # On the server the limit must not reach other sessions' BLAS (it is process-wide).
-    before = _blas_threads()
-    assert before  # NumPy's BLAS is loaded here (else the comparisons below are vacuous)
-    with scaling.timing_runner(1, isolated=True) as run:
-        assert set(run(_blas_threads)) == {1}
-        assert _blas_threads() == before
-        assert run(sum, [1, 2, 3]) == 6
-    assert _blas_threads() == before

@@ -15,6 +15,7 @@ from lessons.scale import approximations as approx
 from lessons.scale import experiment as scaling
 from lessons.scale import view as scale_view
 from shell import memory, state
+from shell.worker import WORKER_BYTES, WORKER_WHAT
 from tests.support.apptest import assert_clean, needs_usps, open_app
 from tests.support.lessons import checks_shown, query
 from tests.support.plotly_json import chart_specs, decode, find_chart, title
@@ -108,9 +109,10 @@ def test_live_timing_is_capped_and_each_size_takes_its_own_turn(monkeypatch):
     turns: list[tuple[int, object]] = []
     real = scale_view.queued
 
-    def recorded(n, *, copies, estimate, what):
+    def recorded(n, *, copies, estimate, what, in_worker):
+        assert in_worker  # timed in the server's worker process, in its lane
         turns.append((n, estimate))
-        return real(n, copies=copies, estimate=estimate, what=what)
+        return real(n, copies=copies, estimate=estimate, what=what, in_worker=in_worker)
 
     monkeypatch.setattr(scale_view, "queued", recorded)
     at = open_app("scale", {**QUERY, "n": 5000, "seed": 3})
@@ -130,12 +132,15 @@ def test_live_timing_is_capped_and_each_size_takes_its_own_turn(monkeypatch):
 
 
 def test_range_is_capped_by_the_memory_budget(monkeypatch):
-    monkeypatch.setenv(memory.BUDGET_ENV, "8")  # 8 MiB: K̃ + a copy for n <= 724
+    # The worker process the timing runs in, and 8 MiB: K̃ + a copy for n <= 724.
+    monkeypatch.setenv(memory.BUDGET_ENV, str(WORKER_BYTES // 2**20 + 8))
     at = open_app("scale", {**QUERY, "n": 1000})
     slider = next(s for s in at.select_slider if s.key.startswith("scale_range_"))
-    assert int(slider.options[-1].replace(",", "")) == memory.largest_square(2) == 724
+    assert int(slider.options[-1].replace(",", "")) == scale_view.largest_timed() == 724
     # Exact kernel PCA of the 1,000 points does not fit: the guard's refusal is shown.
-    refusal = memory.memory_problem(1000, copies=2, what="exact kernel PCA (K̃ and a copy)")
+    refusal = memory.memory_problem(1000, copies=2, what="exact kernel PCA (K̃ and a copy)",
+                                    extra=(WORKER_BYTES, WORKER_WHAT))
+    assert f"plus {memory.format_bytes(WORKER_BYTES)} for the worker process that" in refusal
     assert refusal is not None and any(refusal in e.value for e in at.error)
     assert "4 · When to use which" in [h.value for h in at.header]  # the rest still runs
 
@@ -256,3 +261,15 @@ def test_a_tiny_gamma_checks_nystroem_with_every_landmark_within_rounding():
     shown = checks_shown(at)
     (label,) = [k for k in shown if k.startswith("Nyström with m = n")]
     assert "within rounding of 0: left out" in label
+
+
+def test_a_zero_centred_kernel_says_there_is_nothing_to_approximate():
+    # Issue 34: iris with the sigmoid at γ = 1 (tanh(γ xᵀy) = 1 for every pair: K̃ = 0)
+    # raised "zero-size array to reduction operation maximum which has no identity".
+    at = open_app("scale", {"dataset": "iris", "kernel": "sigmoid", "gamma": 1, "coef0": 0})
+    assert_clean(at)
+    assert any("K̃ has no positive eigenvalue" in i.value for i in at.info)
+    assert "4 · When to use which" in [h.value for h in at.header]
+    angles = approx.Approximation("nystroem", 10, np.zeros(2), np.zeros(2), np.zeros(0),
+                                  np.zeros((3, 2)), 0.0, 0.0, 0)
+    assert np.isnan(angles.largest_angle_degrees)

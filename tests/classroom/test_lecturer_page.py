@@ -1,0 +1,91 @@
+"""The lecturer's page (classroom/lecturer.py, AppTest): one class per session, the
+lecturer passcode (environment variable or Streamlit secret), the door (close joining,
+remove late joiners) and the sign of life the lecturer's pages give the class."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from classroom import lecturer
+from classroom.tally import STORE
+from tests.support.apptest import assert_clean, open_app
+
+
+def code_shown(at) -> str:
+    text = "\n".join(m.value for m in at.markdown)
+    return re.search(r"Class code\n# ((?:\w ){5}\w)", text).group(1).replace(" ", "")
+
+
+def start(at):
+    return at.button(key="tally_start").click().run()
+
+
+@pytest.fixture(autouse=True)
+def no_passcode(monkeypatch):
+    monkeypatch.delenv(lecturer.PASSCODE_ENV, raising=False)
+
+
+def test_a_session_runs_one_class_and_its_sidebar_keeps_it_alive():
+    at = open_app("class_tally")
+    assert_clean(at)
+    code = code_shown(start(at))
+    # A second click (a double click, a script) gives the same class, not a second one.
+    key = at.session_state[lecturer._CLASS][1]
+    assert STORE.open_class(at.session_state[lecturer._LECTURER]) == (code, key)
+    # On another page the sidebar says which class runs: each redraw is a sign of life.
+    at.switch_page("app_pages/explorer.py").run()
+    assert_clean(at)
+    assert any(f"You run class **{code}**: 0 joined." in m.value for m in at.sidebar.markdown)
+    STORE.close_class(code, key)
+
+
+def test_the_lecturer_closes_the_door_and_removes_the_late_joiners():
+    at = open_app("class_tally")
+    code = code_shown(start(at))
+    key = at.session_state[lecturer._CLASS][1]
+    for i in range(3):
+        STORE.answer(code, f"script{i}", lecturer.tally_questions()[0][0], 0, False)
+    at.run()
+    assert any("**3** students joined (3 in the last minute)" in m.value for m in at.markdown)
+    assert at.button(key="tally_remove").label == "Remove the 3 who joined in the last minute"
+    at.button(key="tally_remove").click().run()
+    assert_clean(at)
+    assert any("Removed 3 students who joined in the last minute" in s.value
+               for s in at.success)
+    assert STORE.students(code, key) == 0
+    at.toggle(key="tally_joining").set_value(False).run()
+    assert STORE.status(code, key).joining_open is False
+    assert any("joining is closed" in m.value for m in at.markdown)
+    STORE.close_class(code, key)
+
+
+def test_with_a_passcode_only_lecturers_start_classes(monkeypatch):
+    monkeypatch.setenv(lecturer.PASSCODE_ENV, "four long random words")
+    at = open_app("class_tally")
+    at.text_input(key="tally_passcode").input("four long random")
+    start(at)
+    assert any("not this server's lecturer passcode" in w.value for w in at.warning)
+    assert lecturer._CLASS not in at.session_state
+    at.text_input(key="tally_passcode").input("four long random words")
+    code = code_shown(start(at))
+    assert STORE.status(code, at.session_state[lecturer._CLASS][1]).students == 0
+    STORE.close_class(*at.session_state[lecturer._CLASS])
+
+
+def test_the_passcode_can_be_a_streamlit_secret():
+    from streamlit.testing.v1 import AppTest
+
+    from tests.support.apptest import APP, TIMEOUT
+
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.secrets[lecturer.PASSCODE_SECRET] = "from the secrets"
+    at.switch_page("app_pages/class_tally.py")
+    at.run()
+    at.text_input(key="tally_passcode").input("a guess")
+    start(at)
+    assert any("not this server's lecturer passcode" in w.value for w in at.warning)
+    at.text_input(key="tally_passcode").input("from the secrets")
+    code_shown(start(at))
+    STORE.close_class(*at.session_state[lecturer._CLASS])
