@@ -24,6 +24,9 @@ MISTAKES_MAX_N = 300  # Common mistakes: each mistake costs its own eigendecompo
 NEW_POINTS_HELD_OUT = 0.25  # New points: the share held out as new points
 TEST_FRACTION = 0.3  # Classification: the test split
 DENOISING_N_TRAIN = 1000  # De-noising: its training digits at the page's default
+# One eigenproblem: each method's n × n matrix (geodesic distances too) and scikit-learn's
+# own method beside it, on at most this many points (a stratified sample).
+EIGENPROBLEM_MAX_N = 1000
 
 
 def new_points_training(n: int) -> int:
@@ -235,6 +238,19 @@ LESSONS: tuple[Lesson, ...] = (
         "approximations that keep kernel PCA usable.",
         section="Applications",
         work=KernelWork(_whole),  # exact kernel PCA next to the approximations
+    ),
+    Lesson(
+        "app_pages/one_eigenproblem.py",
+        "One eigenproblem",
+        ":material/hub:",
+        "Classical MDS, Isomap, Laplacian eigenmaps and spectral clustering are kernel PCA "
+        "on a matrix each builds: switch the method and only K changes, checked against "
+        "scikit-learn's own.",
+        section="Beyond kernel PCA",
+        # K (the geodesic distances, L⁺...), KernelPCA's copy, then scikit-learn's own.
+        work=KernelWork(lambda n: min(n, EIGENPROBLEM_MAX_N), copies=4,
+                        cap=EIGENPROBLEM_MAX_N),
+        link_params=("method", "neighbours"),
     ),
 )
 

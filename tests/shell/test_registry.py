@@ -12,6 +12,7 @@ from lessons.denoising.caches import DenoisingSettings
 from lessons.kernel_trick.view import explicit_rows
 from lessons.mistakes.view import sample_rows as mistakes_rows
 from lessons.new_points.experiment import split_indices
+from lessons.one_eigenproblem.view import sample_rows as eigenproblem_rows
 from shell.registry import LESSONS, TEST_FRACTION
 
 WORK = {lesson.url_path: lesson.work for lesson in LESSONS}
@@ -25,6 +26,7 @@ def test_the_stated_sides_are_the_lessons_own(n):
     assert WORK["new_points"].side_for(n) == len(split_indices(n, None)[0])
     train, _ = train_test_split(np.arange(n), test_size=TEST_FRACTION, random_state=0)
     assert WORK["classification"].side_for(n) == len(train)
+    assert WORK["one_eigenproblem"].side_for(n) == len(eigenproblem_rows(n, None))
     for page in ("explorer", "how_it_works", "component_maps", "choosing_gamma", "scale"):
         assert WORK[page].side_for(n) == n
 
