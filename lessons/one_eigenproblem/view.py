@@ -198,8 +198,9 @@ def recipe(method: str, k: int, n_components: int, settings: Settings) -> None:
     if method == "spectral":
         lines.append("clusters = KMeans(n_clusters).fit_predict(Z)")
     st.code("\n".join(lines), language="python")
-    st.caption(f"{spec.title}: K is {spec.matrix}. Switch the method above: the second "
-               "line never changes. (The functions are in experiments/graph_kernels.py.)")
+    st.caption(f"{spec.title}: K is {spec.matrix}. Switch the method: only the line that "
+               "builds K changes (spectral clustering keeps n_clusters − 1 components and "
+               "adds k-means). The functions are in experiments/graph_kernels.py.")
 
 
 def matrices(result: Eigenproblem, data, method: str) -> None:
