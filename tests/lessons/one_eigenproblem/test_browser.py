@@ -17,7 +17,6 @@ from tests.support.browser import (
 )
 
 
-
 def pick_method(page, title: str) -> None:
     """Click ``title`` in the method's segmented control."""
     page.locator('[data-testid="stButtonGroup"]').get_by_text(title, exact=True).click()
