@@ -16,6 +16,7 @@ import streamlit as st
 
 from experiments.checks import Check
 from experiments.novelty import BASELINES, NU, OFF_SHAPE
+from lessons.common.page_link import asked_by_link, written
 from lessons.novelty.experiment import (
     CHECKED_MAX,
     EXPLICIT_MAX_TRAIN,
@@ -41,6 +42,7 @@ from shell.text import quoted
 
 Q_NORMAL, Q_THRESHOLD = "normal", "threshold"  # the page's link parameters
 K_NORMAL, K_THRESHOLD = "w_novelty_normal", "w_novelty_threshold"
+_WRITTEN = "_novelty_link"  # what the page last wrote to the address bar
 ALL = "all"
 THRESHOLD_DEFAULT, THRESHOLD_MIN, THRESHOLD_MAX = 95.0, 50.0, 100.0
 CHECK_TOLERANCE = 1e-8  # relative to the largest ‖φ̃(x)‖²
@@ -98,17 +100,21 @@ def from_link(query: Mapping[str, Any], n_classes: int) -> tuple[dict[str, Any],
 
 def normal_choice(data) -> int | None:
     """Which points are normal: a select box (all points, or one class), from the link
-    on the first run. Returns the class label, or None for all."""
+    when it asks (``lessons.common.page_link``). Returns the class label, or None for all."""
     ss = st.session_state
     names = [] if data.y is None else [class_label(data.target_names, int(c), data.y)
                                        for c in np.unique(data.y)]
     labels = [] if data.y is None else [int(c) for c in np.unique(data.y)]
-    if K_NORMAL not in ss or K_THRESHOLD not in ss:
-        chosen, warnings = from_link(st.query_params.to_dict(), len(labels))
+    first = K_NORMAL not in ss or K_THRESHOLD not in ss
+    asked = asked_by_link((Q_NORMAL, Q_THRESHOLD), _WRITTEN, first=first)
+    if asked or first:  # the first run, or a link asking for another view
+        chosen, warnings = from_link(asked, len(labels))
         for warning in warnings:
             st.warning(warning, icon=":material/link_off:")
-        ss.setdefault(K_NORMAL, chosen.get("normal", default_normal(data)))
-        ss.setdefault(K_THRESHOLD, chosen.get("threshold", THRESHOLD_DEFAULT))
+        if "normal" in chosen or first:
+            ss[K_NORMAL] = chosen.get("normal", ss.get(K_NORMAL, default_normal(data)))
+        if "threshold" in chosen or first:
+            ss[K_THRESHOLD] = chosen.get("threshold", ss.get(K_THRESHOLD, THRESHOLD_DEFAULT))
     options = [ALL] + [str(i + 1) for i in range(len(labels))]
     noun = "digit " if data.image_shape is not None else ""
     if ss[K_NORMAL] not in options:  # other data: fall back
@@ -121,8 +127,7 @@ def normal_choice(data) -> int | None:
             else f"{noun}{plot_text(names[int(o) - 1])} (outliers: the other classes)",
             help="Kernel PCA is fitted on normal points only; a quarter of them is held out "
             "and scored against as many outliers.")
-    if st.query_params.get(Q_NORMAL) != picked:
-        st.query_params[Q_NORMAL] = picked
+    written({**st.session_state.get(_WRITTEN, {}), Q_NORMAL: picked}, _WRITTEN)
     return None if picked == ALL else labels[int(picked) - 1]
 
 
@@ -132,8 +137,7 @@ def threshold_slider() -> float:
         key=K_THRESHOLD, step=0.5, format="%g %%",
         help="A point is flagged as novel when its error exceeds the error of this share of "
         "the training points.")
-    if st.query_params.get(Q_THRESHOLD) != f"{value:g}":
-        st.query_params[Q_THRESHOLD] = f"{value:g}"
+    written({**st.session_state.get(_WRITTEN, {}), Q_THRESHOLD: f"{value:g}"}, _WRITTEN)
     return float(value)
 
 

@@ -20,6 +20,7 @@ from experiments import sampling
 from experiments.checks import Check
 from experiments.graph_kernels import METHODS
 from lessons.common.kernel_figures import kernel_heatmap
+from lessons.common.page_link import asked_by_link, written
 from lessons.one_eigenproblem.experiment import (
     DEGENERATE,
     K_DEFAULT,
@@ -88,25 +89,32 @@ def from_link(query: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
     return chosen, warnings
 
 
+_WRITTEN = "_eigen_link"  # what the page last wrote to the address bar
+
+
 def _seed_from_link() -> None:
+    """The widgets take the link's values on the first run, and whenever a link (the tour's
+    Next, a pasted address) asks for other ones (``lessons.common.page_link``)."""
     ss = st.session_state
-    if K_METHOD in ss and K_NEIGHBOURS in ss:
+    first = K_METHOD not in ss or K_NEIGHBOURS not in ss
+    asked = asked_by_link((Q_METHOD, Q_NEIGHBOURS), _WRITTEN, first=first)
+    if not asked and not first:
         return
-    chosen, warnings = from_link(st.query_params.to_dict())
+    chosen, warnings = from_link(asked)
     for warning in warnings:
         st.warning(warning, icon=":material/link_off:")
-    ss.setdefault(K_METHOD, chosen.get("method", DEFAULT_METHOD))
-    ss.setdefault(K_NEIGHBOURS, chosen.get("k", K_DEFAULT))
+    if "method" in chosen or first:
+        ss[K_METHOD] = chosen.get("method", ss.get(K_METHOD, DEFAULT_METHOD))
+    if "k" in chosen or first:
+        ss[K_NEIGHBOURS] = chosen.get("k", ss.get(K_NEIGHBOURS, K_DEFAULT))
 
 
 def _write_to_link(method: str, k: int) -> None:
-    for name, value in ((Q_METHOD, method), (Q_NEIGHBOURS, str(k))):
-        if st.query_params.get(name) != value:
-            st.query_params[name] = value
+    written({Q_METHOD: method, Q_NEIGHBOURS: str(k)}, _WRITTEN)
 
 
 def controls(n: int) -> tuple[str, int]:
-    """The method and its number of neighbours (k < n), from the link on the first run."""
+    """The method and its number of neighbours (k < n), from the link when it asks."""
     _seed_from_link()
     ss = st.session_state
     if ss.get(K_METHOD) not in METHODS:  # the segmented control was cleared

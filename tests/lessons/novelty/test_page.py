@@ -143,3 +143,15 @@ def test_digits_of_one_class_against_the_others_show_the_most_novel_ones():
     held = zeros - (zeros - int(np.ceil(0.25 * zeros)))
     assert f"{held} held-out normal points" in text
     assert "of these 12 are outliers" in text
+
+
+def test_a_later_link_wins_and_the_students_threshold_stays_otherwise():
+    at = open_app(PAGE, {"dataset": "circles", "threshold": 80})
+    assert_clean(at)
+    at.query_params["normal"] = "2"
+    at.run()
+    assert_clean(at)
+    text = text_of(at)
+    assert "points of the other classes" in text
+    assert "240 of the 300 training points" not in text  # one class: 150 normal points
+    assert at.query_params["threshold"] == "80" and at.query_params["normal"] == "2"

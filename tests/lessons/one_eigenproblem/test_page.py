@@ -185,3 +185,19 @@ def test_k_is_kept_below_n_on_tiny_data():
                          "method": "isomap", "neighbours": 50})
     assert_clean(at)
     assert at.query_params["neighbours"] == "7"
+
+
+def test_a_later_link_wins_over_the_last_choice_as_the_tours_next_does():
+    # The tour opens this page twice in a row with other methods: the second link must win,
+    # and a link without the parameters keeps the student's choice.
+    at = open_app(PAGE, {"dataset": "circles", "method": "isomap", "neighbours": 6})
+    assert_clean(at)
+    at.query_params["method"] = "spectral"
+    at.run()
+    assert_clean(at)
+    titles = [spec["layout"]["title"]["text"] for spec in chart_specs(at)]
+    assert "K of Spectral clustering" in titles
+    assert at.session_state[view.K_METHOD] == "spectral"
+    at.session_state[view.K_NEIGHBOURS] = 9  # the student moves k
+    at.run()
+    assert at.query_params["neighbours"] == "9" and at.query_params["method"] == "spectral"
