@@ -23,7 +23,7 @@ Plain functions of arrays, no Streamlit.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from sklearn.ensemble import IsolationForest
@@ -31,7 +31,7 @@ from sklearn.metrics import pairwise_kernels, roc_auc_score
 from sklearn.neighbors import NearestNeighbors
 from sklearn.svm import OneClassSVM
 
-from experiments.kpca_steps import KpcaFit
+from experiments.kpca_steps import KpcaFit, fit_kpca
 from experiments.plane_grid import MARGIN
 from shell.registry import NOVELTY_HELD_OUT as HELD_OUT  # kept out of the fit, to be scored
 
@@ -185,3 +185,43 @@ def auc(normal_scores: np.ndarray, outlier_scores: np.ndarray) -> float:
     """Area under the ROC curve: the chance that an outlier scores above a normal point."""
     labels = np.r_[np.zeros(len(normal_scores)), np.ones(len(outlier_scores))]
     return float(roc_auc_score(labels, np.r_[normal_scores, outlier_scores]))
+
+
+# --------------------------------------------------------------------------- the fit
+
+# An error this small beside ‖φ̃(x)‖² is rounding: the subtraction p = ‖φ̃‖² − Σ f² leaves
+# about ε‖φ̃‖² per term, summed over the n training points' kernel values.
+VANISHING = 1e-9
+
+
+@dataclass(frozen=True, eq=False)
+class NormalFit:
+    """Kernel PCA of the normal training points, cut to the q components kept.
+
+    ``q``: the components asked for, at most those with μ > 0 (the others carry nothing);
+    ``next_eigenvalue``: μ_{q+1}, to tell whether μ_q is repeated past them (None when
+    there is none).
+    """
+
+    fit: KpcaFit
+    q: int
+    next_eigenvalue: float | None
+
+
+def normal_fit(train: np.ndarray, *, kernel: str, kernel_params: dict, q: int,
+               seed: int = SEED) -> NormalFit:
+    """Fit kernel PCA on the normal points with q + 1 components; keep the first q (fewer
+    when fewer have μ > 0)."""
+    fit = fit_kpca(train, kernel=kernel, kernel_params=kernel_params,
+                   n_components=min(q + 1, len(train)), random_state=seed)
+    kept = max(1, min(q, int(np.sum(fit.eigenvalues > 0))))
+    following = float(fit.eigenvalues[kept]) if kept < len(fit.eigenvalues) else None
+    cut = replace(fit, eigenvalues=fit.eigenvalues[:kept], negative=fit.negative[:kept],
+                  eigenvectors=fit.eigenvectors[:, :kept], alphas=fit.alphas[:, :kept],
+                  projection=fit.projection[:, :kept])
+    return NormalFit(cut, kept, following)
+
+
+def vanishing(errors: np.ndarray, spreads: np.ndarray) -> bool:
+    """Every error is 0 to within rounding: at most VANISHING × the largest ‖φ̃(x)‖²."""
+    return bool(np.all(np.abs(errors) <= VANISHING * float(np.max(spreads))))

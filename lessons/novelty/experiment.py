@@ -15,7 +15,7 @@ The page (``app_pages/novelty.py``), its benchmark and the tests call these func
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import linalg
@@ -24,15 +24,16 @@ from sklearn.metrics import roc_curve
 from threadpoolctl import threadpool_limits
 
 from experiments.feature_maps import n_monomials, poly_feature_map
-from experiments.kpca_steps import fit_kpca
 from experiments.novelty import (
     BASELINES,
     Split,
     auc,
     baseline_scores,
     errors_and_spread,
+    normal_fit,
     novelty_split,
     reconstruction_errors,
+    vanishing,
 )
 from experiments.plane_grid import grid_points, grid_side, plane_grid
 from experiments.sampling import sample_rows
@@ -47,9 +48,6 @@ MAX_MONOMIALS = 2000  # the polynomial kernel's explicit φ, when it has at most
 # subspace and the error is not defined by the data alone.
 DEGENERATE = 1e-6
 THREADS = 1  # BLAS and OpenMP threads: small matrices on a shared host
-# An error this small beside ‖φ̃(x)‖² is rounding: the subtraction p = ‖φ̃‖² − Σ f² leaves
-# about ε‖φ̃‖² per term, summed over the n training points' kernel values.
-VANISHING = 1e-9
 MAP_CELLS = 10_000  # grid points of the map at most (100 × 100)
 
 
@@ -91,9 +89,9 @@ class Novelty:
     grid : (xs, ys, values) or None
         The error over the plane (points in the plane only).
     vanishing : bool
-        Every scored point's error is 0 to within rounding (at most ``VANISHING`` times
-        its ‖φ̃(x)‖²): the q components hold all of these points' variance in feature
-        space, and the errors rank nothing.
+        Every scored point's error is 0 to within rounding
+        (:func:`experiments.novelty.vanishing`): the q components hold all of these points'
+        variance in feature space, and the errors rank nothing.
     """
 
     split: Split
@@ -178,11 +176,8 @@ def novelty(X: np.ndarray, y: np.ndarray | None, *, kernel: str, kernel_params: 
         raise ValueError(f"Only {len(train)} normal points to fit on: kernel PCA needs at "
                          "least 3 (choose more points, or another normal class).")
     with threadpool_limits(limits=THREADS):
-        fit = fit_kpca(train, kernel=kernel, kernel_params=kernel_params,
-                       n_components=min(q + 1, len(train)), random_state=seed)
-        kept = max(1, min(q, int(np.sum(fit.eigenvalues > 0))))
-        following = fit.eigenvalues[kept] if kept < len(fit.eigenvalues) else None
-        fit = _first(fit, kept)
+        fitted = normal_fit(train, kernel=kernel, kernel_params=kernel_params, q=q, seed=seed)
+        fit, kept, following = fitted.fit, fitted.q, fitted.next_eigenvalue
         held, outliers = X[split.held_out], split.outliers
         errors, spreads = zip(*(errors_and_spread(fit, part) for part in (train, held,
                                                                             outliers)),
@@ -200,18 +195,10 @@ def novelty(X: np.ndarray, y: np.ndarray | None, *, kernel: str, kernel_params: 
         labels = np.r_[np.zeros(len(normal_scores)), np.ones(len(outlier_scores))]
         fpr, tpr, _ = roc_curve(labels, np.r_[normal_scores, outlier_scores])
         curves[name] = (fpr, tpr)
-    scored = np.r_[errors[1], errors[2]]
-    vanishing = bool(np.all(np.abs(scored) <= VANISHING * np.r_[spreads[1], spreads[2]].max()))
+    zero = vanishing(np.r_[errors[1], errors[2]], np.r_[spreads[1], spreads[2]])
     return Novelty(split=split, q=kept, eigenvalues=fit.eigenvalues, train_errors=errors[0],
                    held_errors=errors[1], outlier_errors=errors[2], scores=scores, aucs=aucs,
-                   curves=curves, check=check, grid=plane, vanishing=vanishing)
-
-
-def _first(fit, q: int):
-    """The fit restricted to its first q components."""
-    return replace(fit, eigenvalues=fit.eigenvalues[:q], negative=fit.negative[:q],
-                   eigenvectors=fit.eigenvectors[:, :q], alphas=fit.alphas[:, :q],
-                   projection=fit.projection[:, :q])
+                   curves=curves, check=check, grid=plane, vanishing=zero)
 
 
 def _check(fit, train, held, outliers, errors, kernel, params, q, following,
@@ -228,11 +215,8 @@ def _check(fit, train, held, outliers, errors, kernel, params, q, following,
     fitted_on = len(train)
     if len(train) > EXPLICIT_MAX_TRAIN:
         train = train[sample_rows(len(train), EXPLICIT_MAX_TRAIN, seed)]
-        small = fit_kpca(train, kernel=kernel, kernel_params=params,
-                         n_components=min(q + 1, len(train)), random_state=seed)
-        q = max(1, min(q, int(np.sum(small.eigenvalues > 0))))
-        following = small.eigenvalues[q] if q < len(small.eigenvalues) else None
-        fit = _first(small, q)
+        small = normal_fit(train, kernel=kernel, kernel_params=params, q=q, seed=seed)
+        fit, q, following = small.fit, small.q, small.next_eigenvalue
         ours = reconstruction_errors(fit, checked)
     mu = fit.eigenvalues
     if following is not None and abs(mu[-1] - following) <= DEGENERATE * abs(mu[0]):
