@@ -66,20 +66,20 @@ class Method:
 METHODS: dict[str, Method] = {m.code: m for m in (
     Method("kpca", "Kernel PCA", "the kernel matrix of the sidebar's kernel",
            r"K_{ij} = k(x_i, x_j)", "K = compute_kernel(X, {kernel})", False),
-    Method("mds", "Classical MDS", "−½ × the squared Euclidean distances",
-           r"K = -\tfrac12\, D^{(2)},\quad D^{(2)}_{ij} = \lVert x_i - x_j\rVert^2",
+    Method("mds", "Classical MDS", "−½ × the squared Euclidean distances ‖xᵢ − xⱼ‖²",
+           r"K = -\tfrac12\, D^{(2)}",
            "K = classical_mds_kernel(X)", False),
-    Method("isomap", "Isomap", "−½ × the squared geodesic distances along the graph",
-           r"K = -\tfrac12\, D_G^{(2)},\quad (D_G)_{ij} = \text{length of the shortest path "
-           r"from } x_i \text{ to } x_j \text{ in the } k\text{-NN graph}",
+    Method("isomap", "Isomap", "−½ × the squared geodesic distances: the lengths of the "
+           "shortest paths between points along the k-nearest-neighbour graph",
+           r"K = -\tfrac12\, D_G^{(2)}",
            "K = mds_kernel(geodesic_distances(X, neighbour_graph(X, k={k})))", True),
-    Method("laplacian", "Laplacian eigenmaps", "the pseudo-inverse of the graph Laplacian",
-           r"K = L^{+},\quad L = D - A,\quad A = \text{the } k\text{-NN graph},\ "
-           r"D = \operatorname{diag}(A\mathbf{1})",
+    Method("laplacian", "Laplacian eigenmaps", "the pseudo-inverse of the graph Laplacian "
+           "L = D − A, with A the k-nearest-neighbour graph and D its degrees",
+           r"K = L^{+},\quad L = D - A",
            "K = laplacian_pinv(neighbour_affinity(X, k={k}))", True),
-    Method("spectral", "Spectral clustering", "the normalised affinity of the graph",
-           r"K = D^{-1/2} A\, D^{-1/2}\quad\text{then } k\text{-means on its leading "
-           r"components}",
+    Method("spectral", "Spectral clustering", "the normalised affinity of the k-nearest-"
+           "neighbour graph A, D its degrees; k-means then runs on its leading components",
+           r"K = D^{-1/2} A\, D^{-1/2}",
            "K = normalised_affinity(neighbour_affinity(X, k={k}))", True),
 )}
 

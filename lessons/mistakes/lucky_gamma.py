@@ -162,22 +162,26 @@ def caption(result: LuckyGamma) -> str:
     return text
 
 
-def panels(settings: list[Setting], *, title: str) -> go.Figure:
-    """Components 1–2 of each setting, one panel each, its score in its title."""
-    fig = make_subplots(rows=1, cols=len(settings), horizontal_spacing=0.03,
+def panels(settings: list[Setting], *, title: str, columns: int | None = None) -> go.Figure:
+    """Components 1–2 of each setting, one panel each, its score in its title;
+    ``columns`` panels across (all in one row by default)."""
+    columns = columns or len(settings)
+    rows = -(-len(settings) // columns)
+    fig = make_subplots(rows=rows, cols=columns, horizontal_spacing=0.03,
+                        vertical_spacing=0.12,
                         subplot_titles=[f"{'' if s.changed else 'gallery: '}{s.label}<br>"
                                         f"{100 * s.score:.0f} %" for s in settings])
-    for i, setting in enumerate(settings, start=1):
+    for i, setting in enumerate(settings):
         for label in np.unique(setting.y):
             Z = setting.projection[setting.y == label].astype(np.float32)
             fig.add_trace(go.Scatter(
-                x=Z[:, 0], y=Z[:, 1], mode="markers", showlegend=i == 1,
+                x=Z[:, 0], y=Z[:, 1], mode="markers", showlegend=i == 0,
                 name="outer circle" if label == 0 else "inner circle", legendgroup=str(label),
                 marker=dict(color=class_colour(int(label)), size=4), hoverinfo="skip"),
-                row=1, col=i)
+                row=i // columns + 1, col=i % columns + 1)
     fig.update_xaxes(showticklabels=False)
     fig.update_yaxes(showticklabels=False)
-    fig.update_layout(title=title, height=300, **BASE_LAYOUT)
+    fig.update_layout(title=title, height=60 + 240 * rows, **BASE_LAYOUT)
     fig.update_layout(margin=dict(l=10, r=10, t=100, b=10),
                       legend=dict(orientation="h", y=-0.05))
     return fig

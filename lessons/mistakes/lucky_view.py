@@ -22,7 +22,7 @@ from shell import costs, findings
 from shell.admission import queued
 from shell.caches import bounded_cache
 from shell.charts import show_chart
-from shell.display import number_caption
+from shell.display import number_caption, touch_screen
 from shell.memory import guard_memory
 
 # The fits, at most: the gallery's and its small steps, the same for each γ tried (of 400
@@ -56,8 +56,10 @@ def card(number: int) -> None:
     st.caption("Reported in: scikit-learn issue #10530 (\"Misleading kernel PCA examples\"), on "
                "its kernel PCA example (plot_kernel_pca.py, until 2021): \"very fine tuned\".")
     shown = [result.gallery, *(result.worst_of(key) for key in STEPS)]
-    show_chart(panels(shown, title="Components 1–2: the gallery's setting, then the worst "
-                                   "small step of each kind"), key="mistake_lucky_gamma")
+    fig = panels(shown, columns=3 if touch_screen() else None,  # a phone: two rows
+                 title="Components 1–2<br><sup>the gallery's setting, then the worst small step "
+                       "of each kind</sup>")
+    show_chart(fig, key="mistake_lucky_gamma")
     damage = result.damage
     # Its own data, not the sidebar's: said apart from the other cards' damage lines.
     if damage.harmless:

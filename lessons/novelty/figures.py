@@ -7,11 +7,17 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from shell.figures import BASE_LAYOUT, EQUAL_SCALE, KEPT_COLOUR, LINEAR_PCA_COLOUR
+from shell.figures import (
+    BASE_LAYOUT,
+    EQUAL_SCALE,
+    KEPT_COLOUR,
+    LINEAR_PCA_COLOUR,
+    REFERENCE_COLOUR,
+)
 
 ERROR_SCALE = "YlOrRd"  # sequential: 0 (pale) to large errors (dark red)
 NORMAL_COLOUR = "#366CA2"  # the palette's first class colour: the normal points
-OUTLIER_COLOUR = "#C0180C"
+OUTLIER_COLOUR = "#111111"  # dark crosses, outlined: seen on every colour of the map
 THRESHOLD_COLOUR = "#1E6C5A"
 CURVE_COLOURS = {"Kernel PCA": KEPT_COLOUR, "One-class SVM": "#CC6618",
                  "Isolation forest": LINEAR_PCA_COLOUR}
@@ -38,10 +44,11 @@ def error_map(xs: np.ndarray, ys: np.ndarray, values: np.ndarray, *, train: np.n
         line=dict(color=THRESHOLD_COLOUR, width=3), name=f"threshold p(x) = {cut:.3g}",
         showlegend=True))
     for points, name, marker in (
-        (train, "training (normal)", dict(color="rgba(60, 60, 60, 0.55)", size=4)),
+        (train, "training (normal)", dict(color=REFERENCE_COLOUR, size=4)),
         (held, "held-out normal", dict(color=NORMAL_COLOUR, size=7, symbol="circle",
                                        line=dict(color="white", width=1))),
-        (outliers, "outlier", dict(color=OUTLIER_COLOUR, size=8, symbol="x")),
+        (outliers, "outlier", dict(color=OUTLIER_COLOUR, size=9, symbol="x",
+                                   line=dict(color="white", width=1))),
     ):
         P = np.asarray(points, dtype=np.float32)
         fig.add_trace(go.Scatter(x=P[:, 0], y=P[:, 1], mode="markers", name=name,
@@ -75,9 +82,9 @@ def roc_figure(curves: Mapping[str, tuple[np.ndarray, np.ndarray]], aucs: Mappin
                                          line=dict(color="white", width=1)),
                              hovertemplate="false alarms %{x:.1%}<br>outliers found "
                                            "%{y:.1%}<extra>threshold</extra>"))
-    fig.update_layout(title=title, height=460, **BASE_LAYOUT)
-    fig.update_layout(legend=dict(title_text="", x=0.98, xanchor="right", y=0.04,
-                                  yanchor="bottom", bgcolor="rgba(128,128,128,0.12)"))
+    fig.update_layout(title=title, height=520, **BASE_LAYOUT)
+    # Below the plot: inside it, the legend covered the axis on a phone.
+    fig.update_layout(legend=dict(title_text="", orientation="h", y=-0.25))
     fig.update_xaxes(title="false alarms: normal points flagged", range=[-0.01, 1.01],
                      tickformat=".0%", constrain="domain")
     fig.update_yaxes(title="outliers flagged", range=[-0.01, 1.01], tickformat=".0%",

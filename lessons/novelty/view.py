@@ -231,7 +231,8 @@ def outliers_note(result: Novelty, data) -> None:
 def roc(result: Novelty, cut: float) -> None:
     false_alarm, found = rates(result, cut)
     fig = roc_figure(result.curves, result.aucs, marker=(false_alarm, found),
-                     title="Held-out normal points against outliers: ROC curves")
+                     title="ROC curves<br><sup>held-out normal points against "
+                           "outliers</sup>")
     show_chart(fig, key="novelty_roc")
     table = pd.DataFrame({"method": [KPCA, *BASELINES],
                           "AUC": [result.aucs[KPCA], *(result.aucs[b] for b in BASELINES)],

@@ -7,9 +7,11 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from shell.figures import BASE_LAYOUT, point_scatter
+from shell.figures import BASE_LAYOUT, REFERENCE_COLOUR, point_scatter
 
-EDGE_COLOUR = "rgba(140, 140, 140, 0.45)"  # the reference grey, see-through
+# The reference grey, solid: WebGL's 3-D lines ignore a colour's alpha (an rgba grey drew
+# white, invisible on the light theme and glaring on the dark one).
+EDGE_COLOUR = REFERENCE_COLOUR
 FLAGGED_COLOUR = "#D62728"
 JOIN_COLOUR = "#CC6618"
 # Edges drawn at most (a line each: three float32 per coordinate, with the gap); the
@@ -25,19 +27,20 @@ def aligned_signs(theirs: np.ndarray, ours: np.ndarray) -> np.ndarray:
 
 
 def embedding_scatter(Z: np.ndarray, y: np.ndarray | None, names: Sequence[str], *,
-                      title: str, axis: str = "component", noun: str = "class",
-                      height: int = 420) -> go.Figure:
-    """Components 1 and 2 (or the only one, against 0) of an embedding, per class."""
+                      title: str, axis_titles: Sequence[str] = ("component 1", "component 2"),
+                      noun: str = "class", height: int = 420) -> go.Figure:
+    """Columns 1 and 2 of Z (or the only one, against 0), per class."""
     Z = np.asarray(Z, dtype=float)
+    titles = list(axis_titles)
     if Z.shape[1] == 1:
         Z = np.column_stack([Z[:, 0], np.zeros(len(Z))])
-        titles = [f"{axis} 1", ""]
+        titles[1] = ""
     else:
         Z = Z[:, :2]
-        titles = [f"{axis} 1", f"{axis} 2"]
     fig = point_scatter(Z, y, names, title=title, axis_titles=titles, height=height,
                         noun=noun)
-    fig.update_layout(legend=dict(title_text=noun))
+    # Below the plot, across: beside it, six classes took half of a two-column chart.
+    fig.update_layout(legend=dict(title_text="", orientation="h", y=-0.2))
     return fig
 
 
@@ -53,15 +56,17 @@ def _segments(P: np.ndarray, edges: np.ndarray) -> list[np.ndarray]:
 def graph_figure(P: np.ndarray, edges: np.ndarray, flagged: np.ndarray | None,
                  joins: np.ndarray, y: np.ndarray | None, names: Sequence[str], *,
                  title: str, axis_titles: Sequence[str], flagged_name: str,
-                 seed: int = 0) -> go.Figure:
+                 seed: int = 0, along: int | None = None) -> go.Figure:
     """The k-nearest-neighbour graph over the points ``P`` (2 or 3 columns).
 
     Grey: the edges (a seeded sample of ``MAX_EDGES_DRAWN`` when there are more); red:
     the flagged ones (short-circuits, edges between classes); orange, dashed: the edges
-    added to join the pieces. The points on top, by class.
+    added to join the pieces. The points on top, by class. ``along``: in 3-D, the axis to
+    look along (a roll's axis: its layers and the edges between them then show side by
+    side).
     """
     P = np.asarray(P, dtype=float)
-    fig = point_scatter(P, y, names, title=title, axis_titles=axis_titles, height=480)
+    fig = point_scatter(P, y, names, title=title, axis_titles=axis_titles, height=560)
     points = list(fig.data)
     three_d = P.shape[1] == 3
     line = go.Scatter3d if three_d else go.Scatter
@@ -86,6 +91,15 @@ def graph_figure(P: np.ndarray, edges: np.ndarray, flagged: np.ndarray | None,
         traces.append(line(mode="lines", name=f"{name} ({len(chosen):,})", line=style,
                            hoverinfo="skip", **axes))
     fig = go.Figure(data=[*traces, *points], layout=fig.layout)
-    fig.update_layout(legend=dict(title_text=""), **{k: v for k, v in BASE_LAYOUT.items()
-                                                     if k == "font"})
+    fig.update_layout(legend=dict(title_text="", orientation="h", y=-0.05),
+                      **{k: v for k, v in BASE_LAYOUT.items() if k == "font"})
+    if three_d:  # the coordinates' values say nothing here; the picture does
+        fig.update_scenes(xaxis_showticklabels=False, yaxis_showticklabels=False,
+                          zaxis_showticklabels=False)
+    if three_d and along is not None:
+        eye = [0.25, 0.25, 0.25]
+        eye[along] = 2.2
+        up = [0.0, 0.0, 1.0] if along != 2 else [0.0, 1.0, 0.0]
+        fig.update_layout(scene_camera=dict(eye=dict(zip("xyz", eye, strict=True)),
+                                            up=dict(zip("xyz", up, strict=True))))
     return fig

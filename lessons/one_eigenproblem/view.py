@@ -281,13 +281,14 @@ def _clusters(result: Eigenproblem, data) -> None:
     if P.shape[1] == 1:
         P = np.column_stack([P[:, 0], np.zeros(len(P))])
     names = [f"cluster {c + 1}" for c in range(clusters.n_clusters)]
-    axis = "x" if plane else "component"
+    axes = ([plot_text(name) for name in data.feature_names] if plane
+            else ["component 1", "component 2"])
     panels = (("ours: k-means on kernel PCA of K", clusters.ours),
               ("scikit-learn's SpectralClustering", clusters.library),
               ("k-means on the inputs", clusters.raw))
     for i, (column, (title, labels)) in enumerate(zip(st.columns(3), panels, strict=True)):
         with column:
-            fig = embedding_scatter(P, labels, names, title=title, axis=axis,
+            fig = embedding_scatter(P, labels, names, title=title, axis_titles=axes,
                                     noun="cluster", height=340)
             fig.update_layout(showlegend=i == 0)  # one legend for the three (same colours)
             show_chart(fig, key=f"eigen_clusters_{title.split()[0].strip(':')}", columns=3)
@@ -373,8 +374,10 @@ def graph(result: Eigenproblem, data) -> None:
                     "edge between classes")
     fig = graph_figure(P, report.edges, report.flagged, report.joins,
                        None if data.y is None else data.y[rows], data.target_names,
-                       title=f"The {report.k}-nearest-neighbour graph, {where}",
-                       axis_titles=axes, flagged_name=flagged_name)
+                       title=f"The {report.k}-nearest-neighbour graph<br><sup>{where}</sup>",
+                       axis_titles=axes, flagged_name=flagged_name,
+                       # A rolled sheet (x₂ its height): look down its axis.
+                       along=1 if data.unrolled is not None else None)
     show_chart(fig, key="eigen_graph")
     if report.kind == "short-circuit":
         st.caption(f"Red: edges whose ends lie more than {SHORT_CIRCUIT:g} times their length "

@@ -63,7 +63,7 @@ def test_the_polynomial_kernels_auc_is_that_of_explicit_monomials_and_scikit_lea
     label = next(label for label in checks_shown(at) if "explicit feature vectors" in label)
     assert float(checks_shown(at)[label]) < 1e-8
     assert "the polynomial kernel's explicit φ" in text
-    roc = next(s for s in chart_specs(at) if s["layout"]["title"]["text"].startswith("Held-out"))
+    roc = next(s for s in chart_specs(at) if s["layout"]["title"]["text"].startswith("ROC curves"))
     assert [t["name"] for t in roc["data"]][1] == f"Kernel PCA (AUC {ours:.3f})"
 
 
@@ -121,7 +121,7 @@ def test_three_dimensional_data_get_curves_and_no_map():
     assert_clean(at)
     titles = [s["layout"]["title"]["text"] for s in chart_specs(at)]
     assert not any(t.startswith("Reconstruction error") for t in titles)
-    assert any(t.startswith("Held-out normal points") for t in titles)
+    assert any(t.startswith("ROC curves") for t in titles)
 
 
 def test_a_bad_link_warns_and_falls_back():
