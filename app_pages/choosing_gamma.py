@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from lessons.choosing_gamma import view
+from lessons.choosing_gamma import alignment, view
 from lessons.choosing_gamma.experiment import sweep
 from lessons.common import gamma_hint
 from lessons.common.motion import motion_section
@@ -46,6 +46,7 @@ else:
     # The same verdict as the Explorer's, from the same sample (drawn last: its search
     # runs after this page's charts).
     hint_place = gamma_hint.slot(inputs, settings)
+    alignment.section(gamma_sweep, settings, data)
 
     st.header("3 · Too smooth, too rough: the spectrum")
     view.smoothing_lesson(gamma_sweep, settings)

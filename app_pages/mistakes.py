@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from lessons.mistakes import view
+from lessons.mistakes import lucky_view, view
 from shell.memory import guard_memory
 from shell.page import kernel_errors, page_data
 from shell.sidebar import current_settings
@@ -34,3 +34,4 @@ if len(rows) < n:
             f"sample of {len(rows):,} of the {n:,} points.", icon=":material/filter_alt:")
 
 view.mistake_sections(results, data, rows)
+lucky_view.card(number=len(results) + 1)

@@ -3,13 +3,13 @@
 import streamlit as st
 
 from classroom.banner import open_step
-from classroom.tour import STEPS, parse_step, total_minutes
+from classroom.tour import BEYOND, STEPS, main_steps, parse_step, total_minutes
 
 STEP_PARAM = "step"
 
 st.title("Guided tour")
 st.write(
-    f"A {total_minutes()}-minute lecture in {len(STEPS)} steps. Ask the question, let the "
+    f"A {total_minutes()}-minute lecture in {len(main_steps())} steps. Ask the question, let the "
     "room guess, open the view, then reveal what to look for. The address bar holds the "
     "step, so a link can start the tour anywhere. Each view first asks every student for "
     "a prediction; on *Class tally* the room's answers are counted live."
@@ -49,7 +49,8 @@ if open_view.button(
     st.switch_page(step.page, query_params=dict(step.page_query) or None)
 
 st.divider()
-st.caption("The whole lecture:")
+st.caption(f"The whole lecture, then an optional second part, {BEYOND} (steps "
+           f"{len(main_steps()) + 1}–{len(STEPS)}, {total_minutes(BEYOND)} min):")
 st.markdown("\n".join(
     f"{i}. " + (f"**{item.title}** (this step)" if i == number else item.title)
     + f" · _{item.question}_ ({item.minutes} min)"

@@ -21,8 +21,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from experiments import novelty
+from experiments.alignment import centred_alignment
 from experiments.feature_maps import quadratic_lift
 from experiments.gamma_guidance import LINEAR_SIMILARITY, SAMPLE_SIZE
+from experiments.graph_kernels import (
+    classical_mds_kernel,
+    geodesic_distances,
+    graph_pieces,
+    join_pieces,
+    mds_kernel,
+    neighbour_graph,
+    rank_correlation,
+)
 from experiments.kernel_diagnostics import (
     SATURATED_VALUE,
     SPECTRUM_TOP,
@@ -37,7 +48,8 @@ from experiments.kernel_diagnostics import (
 from experiments.kpca_steps import fit_kpca, rounding_floor
 from experiments.sampling import stratified_rows
 from experiments.separability import linear_separability
-from kpca_core import KERNELS, center_kernel, compute_kernel, eigendecompose
+from kpca_core import KERNELS, KernelPCA, center_kernel, compute_kernel, eigendecompose
+from shell.registry import NOVELTY_MAX_TRAIN
 from shell.state import GAMMA_MAX, GAMMA_MIN, Settings
 
 MAX_N = 1000
@@ -123,6 +135,28 @@ CATALOGUE: dict[str, tuple[str, tuple[str, ...]]] = {
     "memory_doubling": (
         "n doubles. How much more memory does the kernel matrix K need?",
         ("2 ×", "4 ×", "8 ×"),
+    ),
+    # The tour's second part, "Beyond kernel PCA".
+    "unroll": (
+        "Classical MDS and Isomap (6 neighbours): whose component 1 lists the classes in "
+        "their order, such as a roll's segments from its centre out (rank correlation ≥ 0.9)?",
+        ("Isomap only", "Classical MDS only", "Both", "Neither"),
+    ),
+    "graph_pieces": (
+        "Join each point to its 6 nearest neighbours. Into how many pieces does the graph "
+        "fall?",
+        ("1", "2", "3 or more"),
+    ),
+    "novelty_vs_svm": (
+        "Fitted on normal points only: which flags the outliers better here (area under "
+        "the ROC curve)?",
+        ("Kernel PCA's reconstruction error", "The one-class SVM",
+         "About the same (within 0.02)"),
+    ),
+    "alignment_linear": (
+        "Which kernel matrix is better aligned with the labels (centred kernel–target "
+        "alignment): the linear kernel's, or this view's kernel's?",
+        ("The linear kernel's", "This view's kernel's", "About the same (within 0.02)"),
     ),
 }
 
@@ -432,19 +466,105 @@ def _memory_doubling(X, y, settings):
                                    f"No: that is time, up to n³; {seen}."]]
 
 
+# --------------------------------------------------------------------------- beyond kernel PCA
+
+UNROLL_K = PIECES_K = 6  # neighbours in the questions' graphs (the tour's link sets the same)
+UNROLLS = 0.9  # rank correlation with the classes' order that counts as "in order"
+ABOUT_THE_SAME = 0.02  # AUCs or alignments closer than this: "about the same"
+
+
+def _component_1(K: np.ndarray) -> np.ndarray:
+    return KernelPCA(1, kernel="precomputed", copy_X=False,
+                     random_state=0).fit_transform(K)[:, 0]
+
+
+def _unroll(X, y, settings):
+    if len(X) <= UNROLL_K:
+        return None
+    mds = rank_correlation(_component_1(classical_mds_kernel(X)), y)
+    graph = neighbour_graph(X, UNROLL_K)
+    pieces = graph_pieces(graph)
+    if pieces.count > 1:  # as scikit-learn's Isomap (and the page) join them
+        graph = join_pieces(X, graph, pieces)
+    isomap = rank_correlation(_component_1(mds_kernel(geodesic_distances(X, graph))), y)
+    iso_in, mds_in = isomap >= UNROLLS, mds >= UNROLLS
+    answer = {(True, False): 0, (False, True): 1, (True, True): 2, (False, False): 3}[
+        (iso_in, mds_in)]
+    seen = (f"component 1's rank correlation with the classes' order is {isomap:.2f} for "
+            f"Isomap and {mds:.2f} for classical MDS here")
+    return [[i == answer for i in range(4)],
+            [("Right: " if i == answer else "No: ") + seen + "." for i in range(4)]]
+
+
+def _graph_pieces(X, y, settings):
+    if len(X) <= PIECES_K:
+        return None
+    pieces = graph_pieces(neighbour_graph(X, PIECES_K))
+    answer = min(pieces.count, 3) - 1
+    sizes = ", ".join(f"{s:,}" for s in pieces.sizes[:4]) + (", …" if pieces.count > 4 else "")
+    seen = (f"the {PIECES_K}-nearest-neighbour graph has {pieces.count} "
+            f"piece{'s' if pieces.count > 1 else ''} here ({sizes} points)")
+    return [[i == answer for i in range(3)],
+            [("Right: " if i == answer else "No: ") + seen + "." for i in range(3)]]
+
+
+def _novelty_vs_svm(X, y, settings):
+    # The novelty page's defaults: digits are one class against the others (the first
+    # class normal), other data are all normal against points drawn off their shape.
+    normal = int(np.unique(y)[0]) if settings.dataset == "usps" and y is not None else None
+    split = novelty.novelty_split(X, y, normal, max_train=NOVELTY_MAX_TRAIN)
+    if len(split.train) < 3 or not len(split.outliers):
+        return None
+    train, held = X[split.train], X[split.held_out]
+    fitted = novelty.normal_fit(train, kernel=settings.kernel,
+                                kernel_params=settings.kernel_params(), q=settings.n_components)
+    held_errors, held_spread = novelty.errors_and_spread(fitted.fit, held)
+    outlier_errors, outlier_spread = novelty.errors_and_spread(fitted.fit, split.outliers)
+    if novelty.vanishing(np.r_[held_errors, outlier_errors],
+                         np.r_[held_spread, outlier_spread]):
+        return None  # every error is rounding: the page says so, there is nothing to ask
+    ours = novelty.auc(held_errors, outlier_errors)
+    svm = novelty.baseline_scores(train, np.vstack([held, split.outliers]), kernel=settings.kernel,
+                          kernel_params=settings.kernel_params())["One-class SVM"]
+    theirs = novelty.auc(svm[: len(held)], svm[len(held):])
+    answer = 2 if abs(ours - theirs) < ABOUT_THE_SAME else 0 if ours > theirs else 1
+    seen = (f"AUC {ours:.3f} for kernel PCA with {fitted.q} components, {theirs:.3f} for the "
+            "one-class SVM here")
+    return [[i == answer for i in range(3)],
+            [("Right: " if i == answer else "No: ") + seen + "." for i in range(3)]]
+
+
+def _alignment_linear(X, y, settings):
+    if settings.kernel == "linear":
+        return None
+    linear = centred_alignment(compute_kernel(X, kernel="linear"), y)
+    own = centred_alignment(compute_kernel(X, kernel=settings.kernel,
+                                           **settings.kernel_params()), y)
+    if not (np.isfinite(linear) and np.isfinite(own)):
+        return None
+    answer = 2 if abs(linear - own) < ABOUT_THE_SAME else 0 if linear > own else 1
+    seen = (f"A = {linear:.3f} for the linear kernel, {own:.3f} for the "
+            f"{KERNELS[settings.kernel].title} kernel here")
+    return [[i == answer for i in range(3)],
+            [("Right: " if i == answer else "No: ") + seen + "." for i in range(3)]]
+
+
 _BUILDERS = {
     "separation": _separation, "zero_eigenvalues": _zero_eigenvalues,
     "lift_plane": _lift_plane, "best_gamma": _best_gamma,
     "components_needed": _components_needed, "forget_centring": _forget_centring,
     "preimage": _preimage, "classifier_boundary": _classifier_boundary,
     "memory_doubling": _memory_doubling,
+    "unroll": _unroll, "graph_pieces": _graph_pieces, "novelty_vs_svm": _novelty_vs_svm,
+    "alignment_linear": _alignment_linear,
 }
 # Questions on a fact of the algorithm, said with this view's n or kernel: no n × n work.
 _FACTS = {"preimage", "memory_doubling"}
 # Questions measured on a stratified sample of MAX_N points when the data are larger.
 _SAMPLED = {"classifier_boundary"}
 # Questions that need class labels (a separability score): without them, not asked.
-_NEEDS_LABELS = {"separation", "lift_plane", "best_gamma", "components_needed"}
+_NEEDS_LABELS = {"separation", "lift_plane", "best_gamma", "components_needed", "unroll",
+                 "alignment_linear"}
 
 
 def build(question_id: str, X: np.ndarray, y: np.ndarray | None,

@@ -50,6 +50,9 @@ class TourStep:
     check : str
         The multiple-choice question (an id of ``classroom.questions``) each student answers
         before the view is drawn; checked against the view's live numbers.
+    part : str
+        "" for the lecture itself; the title of an optional part that follows it
+        (:data:`BEYOND`).
     """
 
     title: str
@@ -63,6 +66,7 @@ class TourStep:
     page_query: tuple[tuple[str, str], ...] = ()
     check: str = ""
     shows: tuple[str, ...] = ()
+    part: str = ""
 
     def settings(self) -> Settings:
         """The sidebar settings of this step's view."""
@@ -79,10 +83,13 @@ class TourStep:
 
 
 def _step(title, page, dataset, kernel, question, look_for, minutes, page_query=(),
-          check="", shows=(), **params) -> TourStep:
+          check="", shows=(), part="", **params) -> TourStep:
     return TourStep(title, f"app_pages/{page}.py", dataset, kernel,
                     tuple(sorted(params.items())), question, look_for, minutes,
-                    tuple(page_query), check, tuple(shows))
+                    tuple(page_query), check, tuple(shows), part)
+
+
+BEYOND = "Beyond kernel PCA"  # the optional second part, after the lecture
 
 
 STEPS: tuple[TourStep, ...] = (
@@ -162,6 +169,52 @@ STEPS: tuple[TourStep, ...] = (
         "features trade a little accuracy for a lot of speed.",
         1, gamma=5.0, check="memory_doubling",
     ),
+    # The optional second part: steps after the lecture, for a second session.
+    _step(
+        "One eigenproblem: MDS and Isomap", "one_eigenproblem", "swiss_roll", "rbf",
+        "A sheet rolled up in 3-D. Classical MDS keeps the straight-line distances; Isomap "
+        "measures them along a graph of neighbours. Which of the two unrolls it?",
+        "Both are kernel PCA of a matrix they build: −½ D² for classical MDS, −½ D_G² with "
+        "D_G the shortest paths through the 6-nearest-neighbour graph for Isomap; only that "
+        "line changes, and each agrees with scikit-learn's own to the checked |correlation|. "
+        "The page says, from Spearman's ρ, whose component 1 follows the distance along the "
+        "sheet. Then raise k until red edges jump between layers of the roll.",
+        5, gamma=0.005, page_query=(("method", "isomap"), ("neighbours", "6")),
+        check="unroll", shows=("eigen_agreement", "eigen_sheet", "eigen_graph"), part=BEYOND,
+    ),
+    _step(
+        "A graph in pieces", "one_eigenproblem", "circles", "rbf",
+        "Join every point of the two rings to its 6 nearest neighbours. What does the graph "
+        "look like, and what does that do to spectral clustering?",
+        "The page counts the graph's pieces. For Isomap a graph in pieces has infinite "
+        "distances (scikit-learn joins the pieces by their closest points); for spectral "
+        "clustering, kernel PCA of D^(−½) A D^(−½) followed by k-means, each piece is a block "
+        "of K, and the clusters follow the pieces. Compare its adjusted Rand index with "
+        "k-means on the plane.",
+        5, gamma=5.0, page_query=(("method", "spectral"), ("neighbours", "6")),
+        check="graph_pieces", shows=("eigen_graph",), part=BEYOND,
+    ),
+    _step(
+        "Novelty detection", "novelty", "circles", "rbf",
+        "Fit kernel PCA on normal points only. Can the distance to its subspace in feature "
+        "space tell new normal points from outliers, as well as a one-class SVM?",
+        "The reconstruction error is computed from the kernel alone (checked against explicit "
+        "feature vectors); the ROC curves put it beside scikit-learn's one-class SVM and "
+        "isolation forest on the same split, and the page names the better one from the "
+        "AUCs. Then raise the number of components and watch kernel PCA's AUC move.",
+        5, gamma=5.0, n_components=3, check="novelty_vs_svm", shows=("novelty_auc",),
+        part=BEYOND,
+    ),
+    _step(
+        "Choosing the kernel by alignment", "choosing_gamma", "moons", "rbf",
+        "Kernel–target alignment scores a kernel by how much K̃ looks like the labels, with "
+        "no classifier. Does the best-aligned γ also separate the classes best?",
+        "The alignment curve sits beside the separability curve for every γ of the sweep; "
+        "the page says where the two agree and where they do not, from the numbers. On the "
+        "moons they part: alignment rewards what the whole of K̃ shares with the labels, "
+        "separability what two components let a straight line do.",
+        4, gamma=15.0, check="alignment_linear", shows=("alignment",), part=BEYOND,
+    ),
 )
 
 
@@ -194,8 +247,14 @@ def _shown(name: str, value: Any) -> str:
     return format_gamma(value) if name == "gamma" else f"{value:g}"
 
 
-def total_minutes() -> int:
-    return sum(step.minutes for step in STEPS)
+def main_steps() -> tuple[TourStep, ...]:
+    """The lecture itself: every step that belongs to no optional part."""
+    return tuple(step for step in STEPS if not step.part)
+
+
+def total_minutes(part: str = "") -> int:
+    """Minutes of the lecture (or of the optional ``part``)."""
+    return sum(step.minutes for step in STEPS if step.part == part)
 
 
 def parse_step(raw: Any) -> tuple[int, str | None]:

@@ -92,6 +92,10 @@ class Dataset:
         Where the data comes from.
     image_shape : tuple of int, optional
         ``(height, width)`` when each row of ``X`` is an image in row-major order.
+    unrolled : ndarray of shape (n_samples, 2), optional
+        For points rolled up from a flat sheet (the swiss roll, the S-curve): each point's
+        coordinates on that sheet (distance along the roll, height), so that a page can
+        measure whether an embedding unrolls it. None for other data.
     """
 
     name: str
@@ -102,6 +106,7 @@ class Dataset:
     description: str
     citation: str
     image_shape: tuple[int, int] | None = field(default=None)
+    unrolled: np.ndarray | None = field(default=None)
 
     def __post_init__(self) -> None:
         # `.view()` so that freezing never changes the flags of the caller's array.
@@ -128,6 +133,15 @@ class Dataset:
                 )
             y.flags.writeable = False
             object.__setattr__(self, "y", y)
+
+        if self.unrolled is not None:
+            unrolled = np.ascontiguousarray(self.unrolled, dtype=np.float64).view()
+            if unrolled.shape != (X.shape[0], 2):
+                raise ValueError(
+                    f"unrolled has shape {unrolled.shape}; expected ({X.shape[0]}, 2)."
+                )
+            unrolled.flags.writeable = False
+            object.__setattr__(self, "unrolled", unrolled)
 
     @property
     def n_samples(self) -> int:

@@ -1,4 +1,4 @@
-"""Two-dimensional (and one 3-D) toy data sets, generated deterministically from a seed.
+"""Two-dimensional (and two 3-D) toy data sets, generated deterministically from a seed.
 
 Each ``load_*`` function is pure: the same options give the same arrays. The
 ``*_INFO`` constants beside them are what :func:`datasets.available` lists.
@@ -7,7 +7,7 @@ Each ``load_*`` function is pure: the same options give the same arrays. The
 from __future__ import annotations
 
 import numpy as np
-from sklearn.datasets import make_circles, make_moons, make_swiss_roll
+from sklearn.datasets import make_circles, make_moons, make_s_curve, make_swiss_roll
 
 from ._types import Dataset, DatasetInfo, Option
 
@@ -153,6 +153,8 @@ def load_swiss_roll(n: int, noise: float, seed: int) -> Dataset:
     # make_swiss_roll draws t uniformly on [1.5π, 4.5π].
     position = (t - 1.5 * np.pi) / (3 * np.pi)
     y = np.minimum((position * SWISS_ROLL_SEGMENTS).astype(int), SWISS_ROLL_SEGMENTS - 1)
+    # On the sheet: the distance along the spiral, and the height (x₂, noise included).
+    unrolled = np.column_stack([_spiral_length(t) - _spiral_length(1.5 * np.pi), X[:, 1]])
     return Dataset(
         name="swiss_roll",
         X=X,
@@ -172,6 +174,65 @@ def load_swiss_roll(n: int, noise: float, seed: int) -> Dataset:
             "framework for nonlinear dimensionality reduction. Science 290, 2319-2323. "
             + SKLEARN_CITATION
         ),
+        unrolled=unrolled,
+    )
+
+
+def _spiral_length(t: np.ndarray | float) -> np.ndarray | float:
+    """Arc length of the spiral (t cos t, t sin t) from its centre to t:
+    ∫₀ᵗ √(1 + u²) du = (t √(1 + t²) + asinh t) / 2."""
+    return (t * np.sqrt(1 + t**2) + np.arcsinh(t)) / 2
+
+
+S_CURVE_SEGMENTS = 6
+
+S_CURVE_INFO = DatasetInfo(
+    name="s_curve",
+    title="S-curve (3-D)",
+    summary="A sheet bent into an S in 3-D: Isomap flattens it, kernel PCA does not.",
+    options=(_n_option(600), _noise_option(0.0, high=0.5), SEED),
+    suggested_kernel={"kernel": "rbf", "gamma": 0.2},
+)
+
+
+def load_s_curve(n: int, noise: float, seed: int) -> Dataset:
+    """A 2-D sheet bent into the letter S in 3-D (``make_s_curve``), labelled by position.
+
+    The S is three half circles of radius 1 joined end to end, ``(sin t, sign(t)(cos t −
+    1))`` for t in [−1.5π, 1.5π], a curve of unit speed: the distance along the sheet is
+    t + 1.5π. It is cut into equal-width segments, numbered from one end, as for the swiss
+    roll.
+
+    Parameters
+    ----------
+    n : int
+        Number of points.
+    noise : float
+        Standard deviation of Gaussian noise added to each coordinate.
+    seed : int
+        Random seed.
+    """
+    X, t = make_s_curve(n_samples=n, noise=noise, random_state=seed)
+    position = (t + 1.5 * np.pi) / (3 * np.pi)
+    y = np.minimum((position * S_CURVE_SEGMENTS).astype(int), S_CURVE_SEGMENTS - 1)
+    # On the sheet: the distance along the S, and the height (x₂, noise included).
+    unrolled = np.column_stack([t + 1.5 * np.pi, X[:, 1]])
+    return Dataset(
+        name="s_curve",
+        X=X,
+        y=y,
+        target_names=tuple(f"segment {k + 1}" for k in range(S_CURVE_SEGMENTS)),
+        feature_names=("x1", "x2", "x3"),
+        description=(
+            f"{n} points on a flat sheet 2 units high bent into an S (three half circles of "
+            f"radius 1) in three dimensions, coloured by {S_CURVE_SEGMENTS} segments along "
+            "the sheet. Where the S turns, points of segments far apart along the sheet lie "
+            "close together through the air: a kernel on straight-line distances mixes "
+            "them, while Isomap, which measures distances along a neighbour graph, lays the "
+            "segments out in order."
+        ),
+        citation=SKLEARN_CITATION,
+        unrolled=unrolled,
     )
 
 

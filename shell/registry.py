@@ -24,6 +24,20 @@ MISTAKES_MAX_N = 300  # Common mistakes: each mistake costs its own eigendecompo
 NEW_POINTS_HELD_OUT = 0.25  # New points: the share held out as new points
 TEST_FRACTION = 0.3  # Classification: the test split
 DENOISING_N_TRAIN = 1000  # De-noising: its training digits at the page's default
+# One eigenproblem: each method's n × n matrix (geodesic distances too) and scikit-learn's
+# own method beside it, on at most this many points (a stratified sample).
+EIGENPROBLEM_MAX_N = 1000
+# Novelty detection: the normal points kernel PCA is fitted on, at most (a quarter of the
+# normal points is held out first).
+NOVELTY_HELD_OUT = 0.25
+NOVELTY_MAX_TRAIN = 1000
+NOVELTY_CAP = math.ceil(NOVELTY_MAX_TRAIN / (1 - NOVELTY_HELD_OUT))  # n where it is reached
+
+
+def novelty_training(n: int) -> int:
+    """Novelty detection fits on the normal points not held out (all n at its default for
+    two-dimensional data), at most NOVELTY_MAX_TRAIN."""
+    return min(n - math.ceil(NOVELTY_HELD_OUT * n), NOVELTY_MAX_TRAIN)
 
 
 def new_points_training(n: int) -> int:
@@ -52,8 +66,9 @@ class KernelWork:
         n × n matrices it holds at once, as it tells ``queued(...)`` (at small n: the
         Explorer holds one fewer past its dense limit).
     cap : int or None
-        The most points it works on, however many the data have (a sample); the tests
-        run the lesson above it.
+        The data size past which its work stops growing (it samples; for a training
+        split of a sample, the size where the split reaches its most); the tests run the
+        lesson above it.
 
     All of it takes its turn in the server-wide queue, capped samples too: many small
     computations add up (``shell.admission``), and ``tests/shell/test_admission.py`` fails
@@ -235,6 +250,31 @@ LESSONS: tuple[Lesson, ...] = (
         "approximations that keep kernel PCA usable.",
         section="Applications",
         work=KernelWork(_whole),  # exact kernel PCA next to the approximations
+    ),
+    Lesson(
+        "app_pages/one_eigenproblem.py",
+        "One eigenproblem",
+        ":material/hub:",
+        "Classical MDS, Isomap, Laplacian eigenmaps and spectral clustering are kernel PCA "
+        "on a matrix each builds: switch the method and only K changes, checked against "
+        "scikit-learn's own.",
+        section="Beyond kernel PCA",
+        # K (the geodesic distances, L⁺...), KernelPCA's copy, then scikit-learn's own.
+        work=KernelWork(lambda n: min(n, EIGENPROBLEM_MAX_N), copies=4,
+                        cap=EIGENPROBLEM_MAX_N),
+        link_params=("method", "neighbours"),
+    ),
+    Lesson(
+        "app_pages/novelty.py",
+        "Novelty detection",
+        ":material/crisis_alert:",
+        "Fit kernel PCA on normal data and flag new points by their reconstruction error in "
+        "feature space; ROC curves beside the one-class SVM and the isolation forest.",
+        section="Beyond kernel PCA",
+        # Its training points: K, the solver's copy, the test kernels in n × n blocks
+        # (lessons/novelty/view.py COPIES; a small fit asks for its explicit check's more).
+        work=KernelWork(novelty_training, copies=3, cap=NOVELTY_CAP),
+        link_params=("normal", "threshold"),
     ),
 )
 

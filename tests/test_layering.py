@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("kpca_core", "datasets", "experiments", "shell", "lessons", "classroom")
 # Modules of a lesson that hold numbers or figures, not Streamlit sections.
 PURE_LESSON_MODULES = {"experiment", "figures", "formulas", "paper_table", "approximations",
-                       "kernel_figures"}
+                       "kernel_figures", "lucky_gamma", "alignment_figures"}
 # The shell modules without Streamlit: the figures every page shares, the registry, the
 # settings model with its link parsing, text from outside made safe to show, the cost
 # model of the server's queue.

@@ -13,13 +13,20 @@ with the training statistics, times α. No Python loop over points.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 from threadpoolctl import threadpool_limits
 
 from experiments.kpca_steps import KpcaFit, fit_kpca
+from experiments.plane_grid import (  # noqa: F401  (the grid is shared with Novelty detection)
+    CELL_BUDGET,
+    MARGIN,
+    MAX_SIDE,
+    MIN_SIDE,
+    grid_side,
+    plane_grid,
+)
 
 MAPPED = 8  # components mapped in section 1 (Fig. 4 shows eight)
 # Grid cells sent to the browser per figure, all panels together: 100 × 100 for eight
@@ -28,12 +35,6 @@ MAPPED = 8  # components mapped in section 1 (Fig. 4 shows eight)
 # cells sent 1.03 MB, the most of any page, and drew slowest.)
 MAX_CELLS = 80_000
 
-MAX_SIDE = 200  # never more than 200 × 200 grid points
-MIN_SIDE = 40
-# Grid points × training points in the one test-kernel matrix: 64 MB of float64, and a
-# redraw well under 1 s for n ≤ 1000 (89 × 89 grid at n = 1000, 200 × 200 up to n = 200).
-CELL_BUDGET = 8_000_000
-MARGIN = 0.15  # share of the data's range added on each side of the grid
 # BLAS threads for a map. The test kernel's product has an inner dimension of 2 (memory
 # bound, nothing for a second thread to do) and the fits are small; on a busy 2-core
 # host a second OpenBLAS thread only waits. Measured (circles n = 500, 8 components,
@@ -44,20 +45,6 @@ MAP_BLAS_THREADS = 1
 FIG4 = dict(dataset="scholkopf_toy", kernel="rbf", gamma=10.0, n_components=8)
 FIG3_DEGREES = (1, 2, 3, 4)
 FIG3 = dict(dataset="parabola", kernel="poly", gamma=1.0, coef0=0.0, n_components=3)
-
-
-def grid_side(n_points: int, *, budget: int = CELL_BUDGET) -> int:
-    """Grid points per axis for n training points: side² · n ≤ budget, within [40, 200]."""
-    side = math.isqrt(budget // max(n_points, 1))
-    return int(min(MAX_SIDE, max(MIN_SIDE, side)))
-
-
-def plane_grid(X: np.ndarray, side: int, margin: float = MARGIN) -> tuple[np.ndarray, np.ndarray]:
-    """Axis values of a side × side grid covering the points of X (2 columns) with a margin."""
-    low, high = X.min(axis=0), X.max(axis=0)
-    span = np.where(high > low, high - low, 1.0)
-    low, high = low - margin * span, high + margin * span
-    return np.linspace(low[0], high[0], side), np.linspace(low[1], high[1], side)
 
 
 @dataclass(frozen=True)

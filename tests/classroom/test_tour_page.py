@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from classroom.tour import STEPS, parse_step, total_minutes
+from classroom.tour import BEYOND, STEPS, main_steps, parse_step, total_minutes
 from shell import state
 from shell.registry import LESSONS
 from tests.support.apptest import assert_clean, open_app, usps_available
@@ -13,8 +13,12 @@ from tests.support.plotly_json import title as plotly_title
 
 
 def test_the_tour_is_a_45_minute_lecture_over_existing_pages():
-    assert 8 <= len(STEPS) <= 12
+    assert 8 <= len(main_steps()) <= 12
     assert total_minutes() == 45
+    # An optional second part follows the lecture, its steps after the lecture's.
+    assert [step.part for step in STEPS] == [""] * len(main_steps()) + [BEYOND] * (
+        len(STEPS) - len(main_steps()))
+    assert 3 <= len(STEPS) - len(main_steps()) <= 4 and total_minutes(BEYOND) <= 20
     pages = {lesson.path for lesson in LESSONS}
     for step in STEPS:
         assert step.page in pages, step.page
@@ -77,3 +81,38 @@ def test_a_bad_step_in_a_link_warns_and_starts_at_one():
     assert not at.exception
     assert any("not 99" in w.value for w in at.warning)
     assert at.query_params["step"] == "1"
+
+
+def test_the_second_parts_notes_hold_at_their_steps_settings():
+    # Step "A graph in pieces": the circles' 6-NN graph is in two pieces, the rings, and
+    # spectral clustering's clusters are those pieces. Step "alignment": on the moons the
+    # best-aligned γ is not one of the best separating ones.
+    from sklearn.metrics import adjusted_rand_score
+
+    import datasets
+    from experiments.alignment import alignment_curve, compare_curves
+    from experiments.kernel_diagnostics import reference_gamma
+    from experiments.sampling import stratified_rows
+    from lessons.choosing_gamma.experiment import SWEEP_MAX_N, gamma_grid, sweep
+    from lessons.one_eigenproblem.experiment import eigenproblem
+
+    pieces_step = next(s for s in STEPS if s.check == "graph_pieces")
+    settings = pieces_step.settings()
+    data = datasets.load(settings.dataset, **dict(settings.dataset_options))
+    k = int(dict(pieces_step.page_query)["neighbours"])
+    result = eigenproblem(data.X, data.y, method=dict(pieces_step.page_query)["method"],
+                          kernel=settings.kernel, kernel_params=settings.kernel_params(), k=k,
+                          n_components=settings.n_components)
+    assert result.graph.pieces.count == 2
+    assert adjusted_rand_score(result.graph.pieces.labels, result.clusters.ours) == 1.0
+    assert "they part" in next(s for s in STEPS if s.check == "alignment_linear").look_for
+    step = next(s for s in STEPS if s.check == "alignment_linear")
+    settings = step.settings()
+    data = datasets.load(settings.dataset, **dict(settings.dataset_options))
+    rows = stratified_rows(len(data.X), data.y, SWEEP_MAX_N)
+    values = gamma_grid(reference_gamma(data.X, "rbf"))
+    swept = sweep(data.X[rows], data.y[rows], kernel="rbf", kernel_params={}, param="gamma",
+                  values=values, n_components=settings.n_components)
+    curve = alignment_curve(data.X[rows], data.y[rows], kernel="rbf", kernel_params={},
+                            param="gamma", values=values)
+    assert not compare_curves(curve, swept.score_two).agree

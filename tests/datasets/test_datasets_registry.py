@@ -12,7 +12,8 @@ from datasets import Dataset, DatasetInfo, Option
 
 from .helpers import check_invariants
 
-SYNTHETIC = ["circles", "moons", "swiss_roll", "scholkopf_toy", "parabola", "four_classes"]
+SYNTHETIC = ["circles", "moons", "swiss_roll", "s_curve", "scholkopf_toy", "parabola",
+             "four_classes"]
 OFFLINE = [*SYNTHETIC, "iris"]  # everything that needs no data file
 
 

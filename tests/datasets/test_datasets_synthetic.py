@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from scipy.stats import spearmanr
+from sklearn.datasets import make_swiss_roll
 from sklearn.decomposition import PCA, KernelPCA
 from sklearn.linear_model import LogisticRegression
 from sklearn.manifold import Isomap
@@ -70,6 +71,49 @@ def test_swiss_roll_is_not_unrolled_by_rbf_kpca_but_is_by_isomap(gamma):
     isomap = Isomap(n_neighbors=10, n_components=2).fit_transform(data.X)
     assert best_rank_correlation(kpca) < 0.5
     assert best_rank_correlation(isomap) > 0.8
+
+
+@pytest.mark.parametrize("noise", [0.0, 0.3])
+def test_the_swiss_roll_knows_where_each_point_lies_on_the_unrolled_sheet(noise):
+    data = datasets.load("swiss_roll", noise=noise, n=300, seed=5)
+    _, t = make_swiss_roll(n_samples=300, noise=noise, random_state=5)
+    # The distance along the spiral (t cos t, t sin t) from t = 1.5π, by quadrature.
+    grid = np.linspace(1.5 * np.pi, 4.5 * np.pi, 200_001)
+    speed = np.sqrt(1 + grid**2)
+    length = np.concatenate([[0], np.cumsum((speed[1:] + speed[:-1]) / 2 * np.diff(grid))])
+    np.testing.assert_allclose(data.unrolled[:, 0], np.interp(t, grid, length), atol=1e-6)
+    np.testing.assert_array_equal(data.unrolled[:, 1], data.X[:, 1])
+    assert not data.unrolled.flags.writeable
+
+
+def test_s_curve_is_three_unit_half_circles_with_its_distance_along_the_sheet():
+    data = datasets.load("s_curve", noise=0.0)
+    assert data.X.shape == (600, 3) and data.unrolled.shape == (600, 2)
+    s = data.unrolled[:, 0]
+    t = s - 1.5 * np.pi
+    np.testing.assert_allclose(data.X[:, 0], np.sin(t), atol=1e-12)
+    np.testing.assert_allclose(data.X[:, 2], np.sign(t) * (np.cos(t) - 1), atol=1e-12)
+    # Unit speed: neighbours along the curve are as far apart on the sheet as in space.
+    order = np.argsort(s)
+    steps = np.linalg.norm(np.diff(data.X[order][:, [0, 2]], axis=0), axis=1)
+    np.testing.assert_allclose(steps, np.diff(s[order]), rtol=1e-3, atol=1e-6)
+    for k in range(len(data.target_names) - 1):
+        assert s[data.y == k].max() <= s[data.y == k + 1].min()
+
+
+def test_only_the_rolled_sheets_know_their_unrolled_coordinates():
+    rolled = {name for name in datasets.available() if name != "usps"
+              and datasets.load(name).unrolled is not None}
+    assert rolled == {"swiss_roll", "s_curve"}
+
+
+def test_s_curve_is_not_flattened_by_rbf_kpca_but_is_by_isomap():
+    data = datasets.load("s_curve")
+    s = data.unrolled[:, 0]
+    kpca = KernelPCA(2, **datasets.available()["s_curve"].suggested_kernel).fit_transform(data.X)
+    isomap = Isomap(n_neighbors=6, n_components=2).fit_transform(data.X)
+    assert abs(spearmanr(kpca[:, 0], s)[0]) < 0.95
+    assert abs(spearmanr(isomap[:, 0], s)[0]) > 0.99
 
 
 def test_moons_rbf_helps_with_a_suitable_gamma_and_hurts_with_a_huge_one():

@@ -248,7 +248,7 @@ def test_the_example_link_check_finds_what_the_app_would_warn_about():
     assert link_problems("/explorer?dataset=circles&gamma=5&section=2") == []
     assert link_problems("/explorer?gamma=-1")
     assert link_problems("/explorer?step=2")  # the tour's parameter
-    assert link_problems("/tour?step=11")
+    assert link_problems("/tour?step=15")  # past the last step (the second part ends at 14)
     assert link_problems("/explorer?lock=colour")
     assert link_problems("/explorer?dataset=moons&…")
     assert link_problems("/nowhere?dataset=moons")

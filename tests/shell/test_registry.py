@@ -7,12 +7,15 @@ import numpy as np
 import pytest
 from sklearn.model_selection import train_test_split
 
+import datasets
 from datasets.drawn import MAX_POINTS
+from experiments.novelty import novelty_split
 from lessons.denoising.caches import DenoisingSettings
 from lessons.kernel_trick.view import explicit_rows
 from lessons.mistakes.view import sample_rows as mistakes_rows
 from lessons.new_points.experiment import split_indices
-from shell.registry import LESSONS, TEST_FRACTION
+from lessons.one_eigenproblem.view import sample_rows as eigenproblem_rows
+from shell.registry import LESSONS, NOVELTY_MAX_TRAIN, TEST_FRACTION
 
 WORK = {lesson.url_path: lesson.work for lesson in LESSONS}
 SIZES = (3, 10, 11, 299, 300, 301, 1999, 2000, 2001, 5000)
@@ -25,6 +28,10 @@ def test_the_stated_sides_are_the_lessons_own(n):
     assert WORK["new_points"].side_for(n) == len(split_indices(n, None)[0])
     train, _ = train_test_split(np.arange(n), test_size=TEST_FRACTION, random_state=0)
     assert WORK["classification"].side_for(n) == len(train)
+    assert WORK["one_eigenproblem"].side_for(n) == len(eigenproblem_rows(n, None))
+    data = datasets.load("moons", n=max(n, 20))  # the novelty page fits on its normal points
+    split = novelty_split(data.X, data.y, None, max_train=NOVELTY_MAX_TRAIN)
+    assert WORK["novelty"].side_for(len(data.X)) == len(split.train)
     for page in ("explorer", "how_it_works", "component_maps", "choosing_gamma", "scale"):
         assert WORK[page].side_for(n) == n
 
@@ -36,7 +43,8 @@ def test_the_caps_are_where_the_sides_stop_growing():
         if work.cap is None:
             assert work.side_for(10_000) > work.side_for(5_000), page
         else:
-            assert work.side_for(work.cap + 1) == work.side_for(10 * work.cap) == work.cap
+            assert work.side_for(work.cap + 1) == work.side_for(10 * work.cap) == \
+                work.side_for(work.cap)
 
 
 def test_the_fixed_sides_are_the_pages_own_sizes():

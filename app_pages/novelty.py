@@ -1,0 +1,51 @@
+"""Novelty detection: kernel PCA fitted on normal data flags points far from its subspace."""
+
+import streamlit as st
+
+from experiments.novelty import errors_and_spread
+from lessons.novelty import view
+from lessons.novelty.experiment import novelty
+from shell.memory import guard_memory
+from shell.page import kernel_errors, page_data
+from shell.sidebar import current_settings
+from shell.source import show_source
+
+st.title("Novelty detection")
+st.write(
+    "Fit kernel PCA on normal data only. A new point that resembles them lies close to "
+    "their principal subspace in feature space; a novel one lies far from it. That "
+    "distance, the reconstruction error, is computed from the kernel alone (Hoffmann 2007), "
+    "and here it is scored against scikit-learn's one-class SVM and isolation forest."
+)
+
+settings = current_settings()
+data, inputs = page_data(settings)
+if len(data.X) < 8:
+    st.warning("Use at least 8 points: a quarter of the normal points is held out, and kernel "
+               "PCA needs a few to fit on.")
+    st.stop()
+normal = view.normal_choice(data)
+n_normal = len(data.X) if normal is None else int((data.y == normal).sum())
+side = view.training_size(n_normal)
+guard_memory(side, copies=view.copies_for(side),
+             what="kernel PCA of the normal points and the explicit check")
+
+with kernel_errors(), st.spinner("Fitting kernel PCA on the normal points…"):
+    result = view.compute(inputs, settings, normal)
+
+st.header("1 · The reconstruction error")
+view.formula(result)
+
+st.header("2 · Normal points, outliers and a threshold")
+view.outliers_note(result, data)
+percent = view.threshold_slider()
+cut = view.cut_for(result, percent)
+if result.grid is not None:
+    view.plane_map(result, data, inputs.X, cut, settings)
+view.threshold_section(result, percent)
+view.most_novel(result, data, inputs.X, cut)
+
+st.header("3 · Beside the one-class SVM and the isolation forest")
+view.roc(result, cut)
+
+show_source(errors_and_spread, novelty, label="The code behind the scores")

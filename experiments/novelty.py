@@ -1,0 +1,227 @@
+r"""Kernel PCA for novelty detection: the reconstruction error in feature space.
+
+Hoffmann (2007, "Kernel PCA for novelty detection", Pattern Recognition 40(3), 863–874)
+fits kernel PCA on normal data only and scores a new point x by how far φ(x) lies from
+the principal subspace of the training points, measured from their mean φ̄:
+
+    p(x) = ‖φ̃(x)‖² − Σ_{l=1}^{q} f_l(x)²,
+
+    ‖φ̃(x)‖² = ‖φ(x) − φ̄‖² = k(x, x) − (2/n) Σᵢ k(x, xᵢ) + (1/n²) Σᵢⱼ k(xᵢ, xⱼ),
+
+    f_l(x) = Σᵢ αᵢˡ k̃(xᵢ, x)   (the projection on component l, centred with the training
+                               statistics: kernel PCA's transform).
+
+Everything comes from k(x, x), the kernel row of x to the training points and the
+training statistics; no φ is ever formed. A large p(x) says x is unlike the normal data.
+
+Also here, for the page and the classroom's question to share: the split into training
+points, held-out normal points and outliers (:func:`novelty_split`), and scikit-learn's
+``OneClassSVM`` and ``IsolationForest`` scored on the same split (:func:`baseline_scores`).
+Plain functions of arrays, no Streamlit.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+import numpy as np
+from sklearn.ensemble import IsolationForest
+from sklearn.metrics import pairwise_kernels, roc_auc_score
+from sklearn.neighbors import NearestNeighbors
+from sklearn.svm import OneClassSVM
+
+from experiments.kpca_steps import KpcaFit, fit_kpca
+from experiments.plane_grid import MARGIN
+from shell.registry import NOVELTY_HELD_OUT as HELD_OUT  # kept out of the fit, to be scored
+
+# "Off the shape": an outlier drawn uniformly is kept only if it is farther from every
+# normal point than this many times the normal points' median nearest-neighbour distance.
+OFF_SHAPE = 3.0
+NU = 0.1  # OneClassSVM's ν: at most a tenth of the training points outside its boundary
+SEED = 0
+BASELINES = ("One-class SVM", "Isolation forest")
+
+
+def kernel_diagonal(X: np.ndarray, kernel: str, kernel_params: dict) -> np.ndarray:
+    """k(x, x) for each row x of X, without the m × m kernel matrix.
+
+    RBF and Laplacian: 1; cosine: 1 (0 for a zero row, as ``compute_kernel``); the others
+    are functions of ‖x‖²: ‖x‖², (γ‖x‖² + c₀)ᵈ, tanh(γ‖x‖² + c₀).
+    """
+    X = np.asarray(X, dtype=np.float64)
+    if kernel in ("rbf", "laplacian"):
+        return np.ones(len(X))
+    squared = np.einsum("ij,ij->i", X, X)
+    if kernel == "cosine":
+        return (squared > 0).astype(float)
+    if kernel == "linear":
+        return squared
+    gamma, coef0 = float(kernel_params["gamma"]), float(kernel_params.get("coef0", 0.0))
+    if kernel == "poly":
+        return (gamma * squared + coef0) ** int(kernel_params["degree"])
+    if kernel == "sigmoid":
+        return np.tanh(gamma * squared + coef0)
+    raise ValueError(f"No diagonal known for the kernel {kernel!r}.")
+
+
+def errors_and_spread(fit: KpcaFit, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Hoffmann's p(x) for each row x of ``points`` with the components of ``fit``, and
+    ‖φ̃(x)‖², the squared distance to the training mean in feature space that p(x) is the
+    part of outside the principal subspace.
+
+    ``fit``'s components with μ = 0 (rounding) have α = 0 and add nothing. The points are
+    taken a block of n at a time (n the training points), so the test-kernel matrix never
+    holds more than n × n entries; no loop over single points.
+    """
+    points = np.asarray(points, dtype=np.float64)
+    block = max(1, len(fit.X))
+    errors, spreads = [], []
+    for start in range(0, len(points), block):
+        part = points[start:start + block]
+        rows = fit.kernel_rows(part)
+        spread = (kernel_diagonal(part, fit.kernel, fit.kernel_params)
+                  - 2.0 * rows.mean(axis=1) + fit.centering.grand_mean)
+        projections = fit.project_kernel_rows(rows, copy=False)
+        errors.append(spread - np.einsum("ij,ij->i", projections, projections))
+        spreads.append(spread)
+    if not errors:
+        return np.zeros(0), np.zeros(0)
+    return np.concatenate(errors), np.concatenate(spreads)
+
+
+def reconstruction_errors(fit: KpcaFit, points: np.ndarray) -> np.ndarray:
+    """Hoffmann's p(x) = ‖φ̃(x)‖² − Σ_l f_l(x)² for each row x of ``points``."""
+    return errors_and_spread(fit, points)[0]
+
+
+@dataclass(frozen=True)
+class Split:
+    """Normal points to fit on and to score, and the outliers to score against them.
+
+    Attributes
+    ----------
+    train, held_out : (·,) int
+        Rows of the data: the normal points kernel PCA is fitted on, and those kept out.
+    outliers : (m, d) float
+        The outliers' inputs.
+    outlier_rows : (m,) int or None
+        Their rows in the data (other classes), or None (drawn uniformly off the shape).
+    kind : str
+        "off the shape" or "other classes".
+    """
+
+    train: np.ndarray
+    held_out: np.ndarray
+    outliers: np.ndarray
+    outlier_rows: np.ndarray | None
+    kind: str
+
+
+def off_shape_points(X_normal: np.ndarray, m: int, *, box: np.ndarray,
+                     seed: int = SEED) -> np.ndarray:
+    """Up to ``m`` points drawn uniformly in ``box`` ((2, d): lowest and highest corner)
+    that lie farther than OFF_SHAPE × the median nearest-neighbour distance from every
+    normal point: outliers off the shape. Fewer when the box has too little room."""
+    rng = np.random.default_rng(seed)
+    neighbours = NearestNeighbors(n_neighbors=min(2, len(X_normal))).fit(X_normal)
+    if len(X_normal) > 1:
+        spacing = float(np.median(neighbours.kneighbors(X_normal)[0][:, 1]))
+    else:
+        spacing = float(np.ptp(box, axis=0).max()) / 10
+    reach = OFF_SHAPE * spacing
+    found: list[np.ndarray] = []
+    count = 0
+    for _ in range(20):  # 20 rounds of 10 m candidates
+        candidates = rng.uniform(box[0], box[1], size=(10 * m, box.shape[1]))
+        distance = neighbours.kneighbors(candidates, n_neighbors=1)[0][:, 0]
+        kept = candidates[distance > reach]
+        found.append(kept)
+        count += len(kept)
+        if count >= m:
+            break
+    return np.concatenate(found)[:m]
+
+
+def novelty_split(X: np.ndarray, y: np.ndarray | None, normal: int | None, *,
+                  max_train: int, seed: int = SEED) -> Split:
+    """Normal points (all, or the class ``normal``), a held-out quarter of them, and as
+    many outliers: the other classes' points, or points drawn off the shape.
+
+    At most ``max_train`` normal points are fitted on (a seeded sample of the rest is
+    held out and scored).
+    """
+    X = np.asarray(X, dtype=np.float64)
+    rng = np.random.default_rng(seed)
+    rows = np.arange(len(X)) if normal is None else np.flatnonzero(y == normal)
+    rows = rng.permutation(rows)
+    n_held = max(1, math.ceil(HELD_OUT * len(rows)))
+    held_out, train = np.sort(rows[:n_held]), np.sort(rows[n_held:][:max_train])
+    if normal is None:
+        low, high = X.min(axis=0), X.max(axis=0)
+        span = np.where(high > low, high - low, 1.0)
+        box = np.vstack([low - MARGIN * span, high + MARGIN * span])
+        outliers = off_shape_points(X[rows], len(held_out), box=box, seed=seed)
+        return Split(train, held_out, outliers, None, "off the shape")
+    others = np.flatnonzero(y != normal)
+    picked = np.sort(rng.choice(others, min(len(held_out), len(others)), replace=False))
+    return Split(train, held_out, X[picked], picked, "other classes")
+
+
+def baseline_scores(X_train: np.ndarray, X_test: np.ndarray, *, kernel: str,
+                    kernel_params: dict, seed: int = SEED) -> dict[str, np.ndarray]:
+    """Novelty scores (larger = more novel) of scikit-learn's ``OneClassSVM``, on the same
+    kernel computed by scikit-learn, and ``IsolationForest``, both fitted on ``X_train``."""
+    metric = "polynomial" if kernel == "poly" else kernel
+    K_train = pairwise_kernels(X_train, metric=metric, **kernel_params)
+    K_test = pairwise_kernels(X_test, X_train, metric=metric, **kernel_params)
+    svm = OneClassSVM(kernel="precomputed", nu=NU).fit(K_train)
+    forest = IsolationForest(random_state=seed).fit(X_train)
+    return {"One-class SVM": -svm.decision_function(K_test),
+            "Isolation forest": -forest.score_samples(X_test)}
+
+
+def auc(normal_scores: np.ndarray, outlier_scores: np.ndarray) -> float:
+    """Area under the ROC curve: the chance that an outlier scores above a normal point."""
+    labels = np.r_[np.zeros(len(normal_scores)), np.ones(len(outlier_scores))]
+    return float(roc_auc_score(labels, np.r_[normal_scores, outlier_scores]))
+
+
+# --------------------------------------------------------------------------- the fit
+
+# An error this small beside ‖φ̃(x)‖² is rounding: the subtraction p = ‖φ̃‖² − Σ f² leaves
+# about ε‖φ̃‖² per term, summed over the n training points' kernel values.
+VANISHING = 1e-9
+
+
+@dataclass(frozen=True, eq=False)
+class NormalFit:
+    """Kernel PCA of the normal training points, cut to the q components kept.
+
+    ``q``: the components asked for, at most those with μ > 0 (the others carry nothing);
+    ``next_eigenvalue``: μ_{q+1}, to tell whether μ_q is repeated past them (None when
+    there is none).
+    """
+
+    fit: KpcaFit
+    q: int
+    next_eigenvalue: float | None
+
+
+def normal_fit(train: np.ndarray, *, kernel: str, kernel_params: dict, q: int,
+               seed: int = SEED) -> NormalFit:
+    """Fit kernel PCA on the normal points with q + 1 components; keep the first q (fewer
+    when fewer have μ > 0)."""
+    fit = fit_kpca(train, kernel=kernel, kernel_params=kernel_params,
+                   n_components=min(q + 1, len(train)), random_state=seed)
+    kept = max(1, min(q, int(np.sum(fit.eigenvalues > 0))))
+    following = float(fit.eigenvalues[kept]) if kept < len(fit.eigenvalues) else None
+    cut = replace(fit, eigenvalues=fit.eigenvalues[:kept], negative=fit.negative[:kept],
+                  eigenvectors=fit.eigenvectors[:, :kept], alphas=fit.alphas[:, :kept],
+                  projection=fit.projection[:, :kept])
+    return NormalFit(cut, kept, following)
+
+
+def vanishing(errors: np.ndarray, spreads: np.ndarray) -> bool:
+    """Every error is 0 to within rounding: at most VANISHING × the largest ‖φ̃(x)‖²."""
+    return bool(np.all(np.abs(errors) <= VANISHING * float(np.max(spreads))))

@@ -1,0 +1,305 @@
+r"""Novelty detection with kernel PCA: fit on normal points, score new ones by their
+reconstruction error in feature space (Hoffmann 2007), beside scikit-learn's one-class SVM
+and isolation forest on the same split.
+
+:func:`novelty` fits kernel PCA on the normal training points
+(:func:`experiments.kpca_steps.fit_kpca`), scores the held-out normal points and the
+outliers with :func:`experiments.novelty.reconstruction_errors`, scores the same points
+with the two baselines, and draws the ROC curves. It checks the error formula against an
+explicit computation (:func:`explicit_errors`): PCA by scikit-learn on explicit feature
+vectors, reconstructed by ``inverse_transform``; for points in the plane it also maps the
+error over a grid.
+
+The page (``app_pages/novelty.py``), its benchmark and the tests call these functions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import linalg
+from sklearn.decomposition import PCA
+from sklearn.metrics import roc_curve
+from threadpoolctl import threadpool_limits
+
+from experiments.feature_maps import n_monomials, poly_feature_map
+from experiments.novelty import (
+    BASELINES,
+    Split,
+    auc,
+    baseline_scores,
+    errors_and_spread,
+    normal_fit,
+    novelty_split,
+    reconstruction_errors,
+    vanishing,
+)
+from experiments.plane_grid import grid_points, grid_side, plane_grid
+from experiments.sampling import sample_rows
+from kpca_core import compute_kernel
+
+KPCA = "Kernel PCA"
+CHECKED_MAX = 100  # points whose error is recomputed explicitly
+EXPLICIT_MAX_TRAIN = 300  # training points of the explicit check's fit, at most
+MAX_MONOMIALS = 2000  # the polynomial kernel's explicit φ, when it has at most this many
+# Components whose eigenvalues differ by less than this (relative to μ₁) cannot be told
+# apart: when the q-th and the (q+1)-th are such, "the first q components" is no single
+# subspace and the error is not defined by the data alone.
+DEGENERATE = 1e-6
+THREADS = 1  # BLAS and OpenMP threads: small matrices on a shared host
+MAP_CELLS = 10_000  # grid points of the map at most (100 × 100)
+
+
+@dataclass(frozen=True)
+class ExplicitCheck:
+    """The kernel formula's errors against the explicit ones at the same points.
+
+    ``how``: the explicit map used; ``gap``: max |p_kernel − p_explicit| / max ‖φ̃(x)‖²; None
+    when no real feature map exists (an indefinite kernel) or the subspace is not defined
+    (``why`` says which). ``sample``: past EXPLICIT_MAX_TRAIN training points, the check
+    runs on a fit to a sample of this many of the ``of`` training points.
+    """
+
+    how: str
+    gap: float | None
+    points: int
+    why: str = ""
+    sample: int = 0  # training points of the fit checked, when a sample (0: the page's fit)
+    of: int = 0  # ... of this many
+
+
+@dataclass(frozen=True, eq=False)
+class Novelty:
+    """One novelty detection: the split, the errors, the baselines, the curves, the map.
+
+    Attributes
+    ----------
+    split : Split
+    q : int
+        Components kept (those of the requested with μ > 0).
+    eigenvalues : (q,) float
+    train_errors, held_errors, outlier_errors : float arrays
+        p(x) of the training points, the held-out normal points and the outliers.
+    scores : dict name → (held-out scores, outlier scores)
+        Kernel PCA's errors and the two baselines' scores (larger = more novel).
+    aucs : dict name → float
+    curves : dict name → (false-positive rates, true-positive rates)
+    check : ExplicitCheck
+    grid : (xs, ys, values) or None
+        The error over the plane (points in the plane only).
+    vanishing : bool
+        Every scored point's error is 0 to within rounding
+        (:func:`experiments.novelty.vanishing`): the q components hold all of these points'
+        variance in feature space, and the errors rank nothing.
+    """
+
+    split: Split
+    q: int
+    eigenvalues: np.ndarray
+    train_errors: np.ndarray
+    held_errors: np.ndarray
+    outlier_errors: np.ndarray
+    scores: dict
+    aucs: dict
+    curves: dict
+    check: ExplicitCheck
+    grid: tuple[np.ndarray, np.ndarray, np.ndarray] | None
+    vanishing: bool = False
+
+
+def explicit_features(Z: np.ndarray, kernel: str, kernel_params: dict
+                      ) -> tuple[np.ndarray | None, str]:
+    """Feature vectors Φ with Φ Φᵀ = K for the rows of Z, and how they were made.
+
+    Linear kernel: the inputs. Polynomial kernel with c₀ ≥ 0 and few monomials: its
+    explicit φ (one coordinate per monomial, ``experiments.feature_maps``). Any other
+    positive semi-definite kernel: Φ = V √Λ from the eigendecomposition K = V Λ Vᵀ of the
+    kernel matrix of these very points (a finite feature map for them). None for a kernel
+    with genuinely negative eigenvalues (no real feature map).
+    """
+    if kernel == "linear":
+        return Z, "the inputs themselves (the linear kernel's φ)"
+    d = Z.shape[1]
+    if (kernel == "poly" and kernel_params["coef0"] >= 0
+            and n_monomials(d, int(kernel_params["degree"])) <= MAX_MONOMIALS):
+        features, _ = poly_feature_map(Z, degree=int(kernel_params["degree"]),
+                                       gamma=float(kernel_params["gamma"]),
+                                       coef0=float(kernel_params["coef0"]))
+        return features, "the polynomial kernel's explicit φ (one coordinate per monomial)"
+    K = compute_kernel(Z, kernel=kernel, **kernel_params)
+    values, vectors = linalg.eigh(K)
+    if values.min() < -1e-8 * max(values.max(), 1e-300):
+        return None, "this kernel has negative eigenvalues: no real feature map exists"
+    return (vectors * np.sqrt(np.clip(values, 0.0, None)),
+            "Φ = V√Λ from the eigendecomposition of the kernel matrix of these points")
+
+
+def explicit_errors(X_train: np.ndarray, X_check: np.ndarray, *, kernel: str,
+                    kernel_params: dict, q: int
+                    ) -> tuple[np.ndarray | None, np.ndarray | None, str]:
+    """‖φ̃(x) − P_q φ̃(x)‖² computed explicitly: scikit-learn's PCA with q components on
+    the training points' feature vectors, then each checked point's feature vector minus
+    its reconstruction (``inverse_transform(transform(·))``). Also ‖φ̃(x)‖², the squared
+    distance to the training mean (what the error is a part of). (None, None, why)
+    without a real feature map."""
+    features, how = explicit_features(np.vstack([X_train, X_check]), kernel, kernel_params)
+    if features is None:
+        return None, None, how
+    train, check = features[: len(X_train)], features[len(X_train):]
+    pca = PCA(n_components=q, svd_solver="full").fit(train)
+    residual = check - pca.inverse_transform(pca.transform(check))
+    centred = check - train.mean(axis=0)
+    return (np.einsum("ij,ij->i", residual, residual), np.einsum("ij,ij->i", centred, centred),
+            how)
+
+
+def novelty(X: np.ndarray, y: np.ndarray | None, *, kernel: str, kernel_params: dict,
+            q: int, normal: int | None, max_train: int, grid: bool = True,
+            seed: int = 0) -> Novelty:
+    """Fit on the normal points of X, score held-out normal points against outliers.
+
+    Parameters
+    ----------
+    X, y : the inputs as the kernel sees them, and their classes (or None).
+    kernel, kernel_params : the kernel.
+    q : components kept (at most the training points' count − 1).
+    normal : the class that is normal, or None for all points (outliers then are drawn
+        uniformly off the shape).
+    max_train : at most this many training points.
+    grid : map the error over the plane (X with two columns only).
+    """
+    X = np.asarray(X, dtype=np.float64)
+    split = novelty_split(X, y, normal, max_train=max_train, seed=seed)
+    train = X[split.train]
+    if len(train) < 3:
+        raise ValueError(f"Only {len(train)} normal points to fit on: kernel PCA needs at "
+                         "least 3 (choose more points, or another normal class).")
+    with threadpool_limits(limits=THREADS):
+        fitted = normal_fit(train, kernel=kernel, kernel_params=kernel_params, q=q, seed=seed)
+        fit, kept, following = fitted.fit, fitted.q, fitted.next_eigenvalue
+        held, outliers = X[split.held_out], split.outliers
+        errors, spreads = zip(*(errors_and_spread(fit, part) for part in (train, held,
+                                                                            outliers)),
+                              strict=True)
+        others = baseline_scores(train, np.vstack([held, outliers]), kernel=kernel,
+                                 kernel_params=kernel_params, seed=seed)
+        check = _check(fit, train, held, outliers, errors, kernel, kernel_params, kept,
+                       following, seed)
+        plane = _grid(fit, X) if grid and X.shape[1] == 2 else None
+    scores = {KPCA: (errors[1], errors[2])}
+    scores.update({name: (s[: len(held)], s[len(held):]) for name, s in others.items()})
+    aucs, curves = {}, {}
+    for name, (normal_scores, outlier_scores) in scores.items():
+        aucs[name] = auc(normal_scores, outlier_scores)
+        labels = np.r_[np.zeros(len(normal_scores)), np.ones(len(outlier_scores))]
+        fpr, tpr, _ = roc_curve(labels, np.r_[normal_scores, outlier_scores])
+        curves[name] = (fpr, tpr)
+    zero = vanishing(np.r_[errors[1], errors[2]], np.r_[spreads[1], spreads[2]])
+    return Novelty(split=split, q=kept, eigenvalues=fit.eigenvalues, train_errors=errors[0],
+                   held_errors=errors[1], outlier_errors=errors[2], scores=scores, aucs=aucs,
+                   curves=curves, check=check, grid=plane, vanishing=zero)
+
+
+def _check(fit, train, held, outliers, errors, kernel, params, q, following,
+           seed) -> ExplicitCheck:
+    """The page's errors against explicit ones at up to CHECKED_MAX scored points.
+
+    The explicit feature vectors of n training points and m checked ones have up to n + m
+    coordinates, and PCA of them holds several (n + m)² arrays: past EXPLICIT_MAX_TRAIN
+    training points the check runs on a fit to a seeded sample of that many instead (the
+    same formula, the same code, on fewer points), and says so.
+    """
+    checked = np.vstack([held, outliers])[:CHECKED_MAX]
+    ours = np.r_[errors[1], errors[2]][: len(checked)]
+    fitted_on = len(train)
+    if len(train) > EXPLICIT_MAX_TRAIN:
+        train = train[sample_rows(len(train), EXPLICIT_MAX_TRAIN, seed)]
+        small = normal_fit(train, kernel=kernel, kernel_params=params, q=q, seed=seed)
+        fit, q, following = small.fit, small.q, small.next_eigenvalue
+        ours = reconstruction_errors(fit, checked)
+    mu = fit.eigenvalues
+    if following is not None and abs(mu[-1] - following) <= DEGENERATE * abs(mu[0]):
+        return ExplicitCheck("", None, 0, why=(
+            f"μ{q} and μ{q + 1} are equal (to within {DEGENERATE:g} of μ₁): the first {q} "
+            "components are no single subspace, and the error depends on which is taken"))
+    explicit, spread, how = explicit_errors(train, checked, kernel=kernel, kernel_params=params,
+                                            q=q)
+    if explicit is None:
+        return ExplicitCheck(how, None, 0, why=how)
+    # Relative to ‖φ̃(x)‖², of which the error is the part outside the subspace: the
+    # subtraction p = ‖φ̃‖² − Σ f² leaves rounding of that size, whatever p is.
+    scale = max(float(spread.max()), np.finfo(float).tiny)
+    return ExplicitCheck(how, float(np.abs(ours - explicit).max() / scale), len(checked),
+                         sample=len(train) if len(train) < fitted_on else 0,
+                         of=fitted_on)
+
+
+def _grid(fit, X: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    side = min(grid_side(len(fit.X)), int(np.sqrt(MAP_CELLS)))
+    xs, ys = plane_grid(X, side)
+    values = reconstruction_errors(fit, grid_points(xs, ys)).reshape(side, side)
+    return xs, ys, values
+
+
+# --------------------------------------------------------------------------- the threshold
+
+
+def threshold(train_errors: np.ndarray, percent: float) -> float:
+    """The smallest training error that at least ``percent`` % of the training points do
+    not exceed (a point is flagged above it)."""
+    return float(np.percentile(train_errors, percent, method="inverted_cdf"))
+
+
+def rates(result: Novelty, cut: float, name: str = KPCA) -> tuple[float, float]:
+    """(share of held-out normal points flagged, share of outliers flagged) above ``cut``."""
+    normal_scores, outlier_scores = result.scores[name]
+    return float(np.mean(normal_scores > cut)), float(np.mean(outlier_scores > cut))
+
+
+# --------------------------------------------------------------------------- the sentences
+
+ABOUT_THE_SAME = 0.02  # AUCs closer than this: "about as well"
+
+
+def _named(name: str) -> str:
+    """A method's name inside a sentence ("the one-class SVM")."""
+    return name[:1].lower() + name[1:]
+
+
+def comparison_sentence(result: Novelty) -> str:
+    """Kernel PCA's AUC beside the baselines', and which does better, from the numbers."""
+    ours = result.aucs[KPCA]
+    if result.vanishing:
+        others = ", ".join(f"{_named(name)} {result.aucs[name]:.3f}" for name in BASELINES)
+        return (f"Every error is 0 to within rounding here: {result.q} components hold all "
+                "the variance of these points in feature space, so nothing is left to "
+                f"score, and kernel PCA's AUC ({ours:.3f}) is rounding noise. Use fewer "
+                f"components or another kernel setting. The baselines: {others}.")
+    parts = [f"AUC: kernel PCA {ours:.3f}"] + [f"{_named(name)} {result.aucs[name]:.3f}"
+                                               for name in BASELINES]
+    text = ", ".join(parts) + " (1 = every outlier scores above every normal point, "
+    text += "0.5 = no better than chance)."
+    for name in BASELINES:
+        theirs = result.aucs[name]
+        if abs(ours - theirs) < ABOUT_THE_SAME:
+            text += f" Kernel PCA does about as well as the {_named(name)}."
+        elif ours > theirs:
+            text += f" Kernel PCA does better than the {_named(name)} (by {ours - theirs:.3f})."
+        else:
+            text += f" The {_named(name)} does better than kernel PCA (by {theirs - ours:.3f})."
+    return text
+
+
+def threshold_sentence(result: Novelty, percent: float) -> str:
+    """What a cut at the training errors' ``percent``-th percentile flags."""
+    cut = threshold(result.train_errors, percent)
+    false_alarm, found = rates(result, cut)
+    held, outliers = len(result.held_errors), len(result.outlier_errors)
+    within = int(np.sum(result.train_errors <= cut))
+    train = len(result.train_errors)
+    return (f"Flag a point when p(x) > {cut:.4g}, an error that {within} of the {train} "
+            f"training points ({100 * within / train:.1f} %) do not exceed: "
+            f"{round(false_alarm * held)} of the {held} held-out normal points are flagged "
+            f"({100 * false_alarm:.1f} %, false alarms) and {round(found * outliers)} of the "
+            f"{outliers} outliers ({100 * found:.1f} %).")

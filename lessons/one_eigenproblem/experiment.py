@@ -1,0 +1,691 @@
+r"""One eigenproblem: each method's matrix K, its kernel PCA, and the library's own method.
+
+For the method chosen, :func:`eigenproblem` builds the matrix K the method decomposes
+(:mod:`experiments.graph_kernels`: −½ D² for classical MDS, −½ D_G² for Isomap, L⁺ for
+Laplacian eigenmaps, D^{−½} A D^{−½} for spectral clustering, or the sidebar's kernel),
+hands it to ``kpca_core.KernelPCA(kernel="precomputed")``, and runs scikit-learn's own
+implementation of the method beside it on the same points: ``Isomap``,
+``SpectralEmbedding`` (and ``spectral_embedding`` without its normalisation),
+``SpectralClustering``, ``KernelPCA``; classical MDS computed directly (Torgerson's
+recipe: scikit-learn's ``MDS`` is SMACOF, another method) and linear PCA. How far the two
+agree is measured per component, up to sign and scale: |correlation| (the cosine between
+the centred columns).
+
+Where the two are the same mathematics the correlation is 1 to rounding. Where the
+library normalises differently (``SpectralEmbedding`` decomposes the normalised Laplacian
+and divides by √degree; ``SpectralClustering`` keeps the trivial eigenvector D^{½}1
+where kernel PCA removes the plain mean) :class:`Comparison` says so, and measures how
+much it matters here.
+
+The graph methods also report their k-nearest-neighbour graph (:class:`GraphReport`):
+how many pieces it falls into, and which edges are short-circuits — edges whose ends are
+far apart along the sheet the data were rolled from (when the data set knows it:
+``Dataset.unrolled``), or, for labelled data, edges between classes.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import linalg
+from scipy.optimize import linear_sum_assignment
+from scipy.sparse import SparseEfficiencyWarning
+from scipy.spatial.distance import pdist, squareform
+from sklearn.cluster import KMeans, SpectralClustering
+from sklearn.decomposition import PCA
+from sklearn.decomposition import KernelPCA as SklearnKernelPCA
+from sklearn.manifold import Isomap, SpectralEmbedding, spectral_embedding
+from sklearn.metrics import adjusted_rand_score, pairwise_kernels
+from sklearn.neighbors import kneighbors_graph
+from threadpoolctl import threadpool_limits
+
+from experiments.analysis import block_average
+from experiments.graph_kernels import (
+    METHODS,
+    Pieces,
+    classical_mds_kernel,
+    degrees,
+    geodesic_distances,
+    graph_pieces,
+    join_pieces,
+    laplacian_pinv,
+    mds_kernel,
+    neighbour_affinity,
+    neighbour_graph,
+    normalised_affinity,
+    rank_correlation,
+)
+from experiments.kpca_steps import rounding_floor
+from kpca_core import KernelPCA, compute_kernel
+
+# Isomap warns when it joins the pieces of a graph that falls apart, and the spectral
+# methods when theirs does: the page says it in words, from the numbers. (A filter set
+# once: ``catch_warnings`` is not thread-safe, and every session's script runs in a
+# thread of one process.)
+warnings.filterwarnings("ignore", message="The number of connected components of the "
+                        "neighbors graph", category=UserWarning)
+warnings.filterwarnings("ignore", message="Graph is not fully connected", category=UserWarning)
+# scikit-learn's Isomap writes the joining edges into a CSR matrix, and SciPy says so.
+warnings.filterwarnings("ignore", category=SparseEfficiencyWarning)
+
+# Neighbours in the graph. By default 6: the swiss roll's and the S-curve's graphs are
+# whole and have no short-circuit, the circles' fall into one piece per ring.
+K_DEFAULT, K_MIN, K_MAX = 6, 1, 100
+COMPARED_MAX = 4  # components compared with the library (the sidebar's, up to this)
+DISPLAY_SIDE = 200  # K and K̃ drawn at most this many cells a side (as the Explorer)
+SAME = 0.9999  # |correlation| per component where the two are the same mathematics
+# Components whose eigenvalues differ by less than this (relative to the largest) span a
+# plane whose axes no solver can tell apart: they are compared as a plane (the cosine of
+# the largest principal angle between the two planes).
+DEGENERATE = 1e-6
+# An edge is a short-circuit when its ends are more than this many times its length apart
+# along the sheet (a true neighbour on a smooth sheet: about once its length).
+SHORT_CIRCUIT = 2.0
+# Threads for BLAS and OpenMP (k-means): the matrices are small (n ≤ the page's cap) and
+# the host is shared. Measured on the swiss roll (600 points, 2 cores, load average 10):
+# k-means with its default OpenMP threads took 2.5 s, with one well under a second.
+THREADS = 1
+# A component whose eigenvalue is below this share of the largest, or below the rounding
+# of K's entries (experiments.kpca_steps.rounding_floor), carries no direction (classical
+# MDS of points in the plane has two): it is not compared.
+ZERO_SHARE = 1e-9
+SEED = 0
+
+
+@dataclass(frozen=True)
+class GraphReport:
+    """The k-nearest-neighbour graph a method builds, and what is wrong with it.
+
+    Attributes
+    ----------
+    k : int
+        Neighbours per point.
+    edges : (m, 2) int
+        Its undirected edges (i < j), before any joining.
+    pieces : Pieces
+        Its connected pieces, largest first.
+    joins : (p, 2) int
+        Edges added to join the pieces (Isomap, as scikit-learn's does); empty otherwise.
+    flagged : (m,) bool or None
+        Edges that jump: short-circuits across the sheet (``kind == "short-circuit"``) or
+        edges between classes (``kind == "between classes"``); None when neither is known.
+    kind : str
+        "short-circuit", "between classes" or "".
+    """
+
+    k: int
+    edges: np.ndarray
+    pieces: Pieces
+    joins: np.ndarray
+    flagged: np.ndarray | None
+    kind: str
+
+    @property
+    def n_flagged(self) -> int:
+        return 0 if self.flagged is None else int(self.flagged.sum())
+
+    @property
+    def flagged_share(self) -> float:
+        return self.n_flagged / len(self.edges) if len(self.edges) else 0.0
+
+
+@dataclass(frozen=True)
+class Clusters:
+    """Spectral clustering: k-means on our components, the library's, and k-means on the
+    raw inputs, with the labels matched to ours (for colours) and their agreements.
+
+    ``ours``, ``library``, ``raw``: (n,) cluster labels. ``*_truth``: adjusted Rand index
+    against the data's classes (None without labels).
+    """
+
+    n_clusters: int
+    ours: np.ndarray
+    library: np.ndarray
+    raw: np.ndarray
+    agreement: float  # adjusted Rand index, ours against the library's
+    ours_truth: float | None
+    library_truth: float | None
+    raw_truth: float | None
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Ours against one library implementation.
+
+    Attributes
+    ----------
+    library : str
+        What ran, as code ("sklearn.manifold.Isomap(n_neighbors=10)").
+    projection : (n, c) float
+        Its coordinates.
+    correlations : (c,) float
+        |correlation| with our component of the same rank (components with equal
+        eigenvalues compared as a plane; NaN where the axes are not determined: see
+        :func:`component_agreement`).
+    same : bool
+        Whether the two are the same mathematics (then every correlation should be ≥
+        :data:`SAME`); otherwise ``differs`` says how they differ by design.
+    differs : str
+    offset : int
+        Library components skipped before the compared ones (Laplacian eigenmaps on a
+        graph in pieces: the piece indicators, which L⁺ has no axis for).
+    """
+
+    library: str
+    projection: np.ndarray
+    correlations: np.ndarray
+    same: bool
+    differs: str = ""
+    offset: int = 0
+
+    @property
+    def determined(self) -> np.ndarray:
+        """Components whose axes are determined (not part of a repeated eigenvalue that
+        runs past the compared components)."""
+        return ~np.isnan(self.correlations)
+
+    @property
+    def worst(self) -> float:
+        """The smallest |correlation| over the determined components (NaN if none)."""
+        shown = self.correlations[self.determined]
+        return float(shown.min()) if len(shown) else float("nan")
+
+    @property
+    def agrees(self) -> bool:
+        return bool(self.worst >= SAME)
+
+
+@dataclass(frozen=True, eq=False)
+class Eigenproblem:
+    """One method on one data set: its K, our kernel PCA of K, the library's method.
+
+    Attributes
+    ----------
+    method : str
+        A key of :data:`experiments.graph_kernels.METHODS`.
+    order, class_sizes : the heatmaps' point order (by class, then along the sheet when
+        known) and the classes' sizes in it.
+    kernel_display, centered_display : (m, m) float
+        K and K̃ = J K J in that order, block-averaged to at most DISPLAY_SIDE a side.
+    block_size : int
+    row_sum : float
+        max |row sum of K| / (n max |K|): 0 when K is already centred (L⁺).
+    eigenvalues : (c,) float
+        The leading eigenvalues μ of K̃ (those above ZERO_SHARE · μ₁: the others carry no
+        direction to compare).
+    projection : (n, c) float
+        Our kernel PCA coordinates √μ v.
+    comparisons : tuple of Comparison
+        The library's method first; a second where it adds an exact check or a known
+        equivalence (``spectral_embedding`` without normalisation, linear PCA).
+    graph : GraphReport or None
+    clusters : Clusters or None
+    sheet_correlation : float or None
+        |Spearman ρ| between our component 1 and the distance along the sheet (data
+        rolled from a sheet only).
+    piece_share : float or None
+        Share of our component 1's variance between the graph's pieces (a graph in
+        pieces only).
+    degree_range : (float, float) or None
+        The smallest and largest degree of the affinity graph (Laplacian eigenmaps and
+        spectral clustering: where the library's normalisation makes a difference).
+    """
+
+    method: str
+    order: np.ndarray
+    class_sizes: np.ndarray
+    kernel_display: np.ndarray
+    centered_display: np.ndarray
+    block_size: int
+    row_sum: float
+    eigenvalues: np.ndarray
+    projection: np.ndarray
+    comparisons: tuple[Comparison, ...]
+    graph: GraphReport | None = None
+    clusters: Clusters | None = None
+    sheet_correlation: float | None = None
+    piece_share: float | None = None
+    degree_range: tuple[float, float] | None = None
+
+    @property
+    def n(self) -> int:
+        return len(self.projection)
+
+
+# --------------------------------------------------------------------------- measures
+
+
+def component_agreement(ours: np.ndarray, theirs: np.ndarray, eigenvalues: np.ndarray,
+                        next_eigenvalue: float | None = None) -> np.ndarray:
+    """|correlation| of each of our components with the library's of the same rank.
+
+    Both are centred; a column's correlation is then the cosine between the two columns,
+    whatever their signs and scales. Components whose eigenvalues μ differ by less than
+    ``DEGENERATE`` · max|μ| form a plane (or more) in which any axes are right: each of
+    them gets the cosine of the largest principal angle between the two planes. When the
+    last such group's eigenvalue is shared by the next component too (``next_eigenvalue``,
+    not compared), the group is part of a larger eigenspace whose leading axes no solver
+    can tell: those components get NaN (not determined).
+    """
+    ours = np.asarray(ours, dtype=float) - np.mean(ours, axis=0)
+    theirs = np.asarray(theirs, dtype=float) - np.mean(theirs, axis=0)
+    mu = np.asarray(eigenvalues, dtype=float)
+    if next_eigenvalue is not None:
+        mu = np.append(mu, next_eigenvalue)
+    scale = max(float(np.abs(mu).max()), np.finfo(float).tiny)
+    groups, start = [], 0
+    for j in range(1, len(mu) + 1):
+        if j == len(mu) or abs(mu[j] - mu[j - 1]) > DEGENERATE * scale:
+            groups.append(slice(start, j))
+            start = j
+    c = ours.shape[1]
+    result = np.zeros(c)
+    for group in groups:
+        if group.stop > c:  # runs on past the compared components
+            result[group.start:c] = np.nan
+            continue
+        a, b = ours[:, group], theirs[:, group]
+        if np.linalg.norm(a) == 0 or np.linalg.norm(b) == 0:
+            continue  # a zero column agrees with nothing
+        qa, qb = linalg.orth(a), linalg.orth(b)
+        if qa.shape[1] < a.shape[1] or qb.shape[1] < b.shape[1]:
+            continue  # a column is a combination of the others: no such axis
+        cosines = linalg.svdvals(qa.T @ qb)
+        result[group] = float(np.clip(cosines.min(), 0.0, 1.0))
+    return result
+
+
+def between_share(z: np.ndarray, groups: np.ndarray) -> float:
+    """Share of the variance of ``z`` that lies between the group means (η²)."""
+    z = np.asarray(z, dtype=float)
+    total = float(np.sum((z - z.mean()) ** 2))
+    if total == 0:
+        return 0.0
+    between = sum(float(np.sum(groups == g)) * (float(z[groups == g].mean()) - z.mean()) ** 2
+                  for g in np.unique(groups))
+    return between / total
+
+
+def heatmap_order(y: np.ndarray | None, unrolled: np.ndarray | None, n: int) -> np.ndarray:
+    """Points by class, and along the sheet inside a class when the sheet is known (so
+    that K's blocks show how it changes along the roll)."""
+    keys = [np.arange(n)]
+    if unrolled is not None:
+        keys.insert(0, unrolled[:, 0])
+    if y is not None:
+        keys.insert(0, y)
+    return np.lexsort(keys[::-1]) if len(keys) > 1 else np.arange(n)
+
+
+def displays(K: np.ndarray, order: np.ndarray, max_side: int = DISPLAY_SIDE
+             ) -> tuple[np.ndarray, np.ndarray, int]:
+    """K and K̃ = J K J in ``order``, block-averaged, without an n × n copy of K̃.
+
+    Centring is linear: a block mean of K̃ is the block mean of K minus the block means of
+    its row means (rows and columns) plus the grand mean.
+    """
+    shown, block = block_average(K, order, max_side)
+    rows = K.mean(axis=1)
+    grand = float(rows.mean())
+    group = np.arange(len(order)) // block
+    counts = np.bincount(group)
+    row_blocks = np.bincount(group, weights=rows[order]) / counts
+    centred = shown - row_blocks[:, None] - row_blocks[None, :] + grand
+    return shown, centred, block
+
+
+def short_circuits(edges: np.ndarray, X_raw: np.ndarray, unrolled: np.ndarray) -> np.ndarray:
+    """Edges whose ends lie more than SHORT_CIRCUIT times the edge's length apart on the
+    sheet the data were rolled from (a jump between layers of the roll)."""
+    i, j = edges[:, 0], edges[:, 1]
+    length = np.linalg.norm(X_raw[i] - X_raw[j], axis=1)
+    along = np.linalg.norm(unrolled[i] - unrolled[j], axis=1)
+    return along > SHORT_CIRCUIT * np.maximum(length, np.finfo(float).tiny)
+
+
+def _edges(graph) -> np.ndarray:
+    upper = graph.tocoo()
+    keep = upper.row < upper.col
+    return np.column_stack([upper.row[keep], upper.col[keep]]).astype(np.int64)
+
+
+def matched_labels(labels: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """``labels`` (values 0 … c − 1) renumbered to agree with ``reference`` (the same
+    values) as far as possible: a Hungarian matching of the clusters' overlaps, so that a
+    cluster keeps its colour from one chart to the next."""
+    c = int(max(labels.max(), reference.max())) + 1
+    overlap = np.zeros((c, c), dtype=int)
+    np.add.at(overlap, (labels, reference), 1)
+    rows, cols = linear_sum_assignment(-overlap)
+    mapping = np.empty(c, dtype=int)
+    mapping[rows] = cols
+    return mapping[labels]
+
+
+# --------------------------------------------------------------------------- the methods
+
+
+def _our_kpca(K: np.ndarray, c: int) -> tuple[np.ndarray, np.ndarray, float | None]:
+    """Kernel PCA of the precomputed K: (√μ v, μ) for c components, and the next
+    eigenvalue (to tell whether the last one compared is repeated past them). K is left
+    as it was."""
+    extra = 1 if c < len(K) else 0
+    model = KernelPCA(n_components=c + extra, kernel="precomputed", copy_X=False,
+                      random_state=SEED)
+    Z = model.fit_transform(K)
+    mu = model.eigenvalues_
+    return Z[:, :c], mu[:c], (float(mu[c]) if extra else None)
+
+
+def _library_kpca(X, kernel: str, params: dict, c: int) -> np.ndarray:
+    # scikit-learn's kernel (pairwise_kernels knows the Laplacian kernel, its KernelPCA
+    # only by a slow callable) and scikit-learn's eigensolver.
+    metric = "polynomial" if kernel == "poly" else kernel
+    K = pairwise_kernels(X, metric=metric, **params)
+    return SklearnKernelPCA(n_components=c, kernel="precomputed",
+                            random_state=SEED).fit_transform(K)
+
+
+def classical_mds(X: np.ndarray, c: int) -> np.ndarray:
+    """Torgerson's classical MDS, computed directly: B = −½ J D² J (D² by SciPy, J D² J
+    as D² minus its row and column means plus its grand mean), its c leading eigenpairs
+    (LAPACK), coordinates V √Λ. No kernel PCA code involved."""
+    n = len(X)
+    B = squareform(pdist(X, "sqeuclidean"))  # D², by SciPy
+    # J D² J, in place: subtract the row and column means, add back the grand mean.
+    means = B.mean(axis=0)
+    B -= means[:, None]
+    B -= means[None, :]
+    B += means.mean()
+    B *= -0.5
+    values, vectors = linalg.eigh(B, subset_by_index=[n - c, n - 1], overwrite_a=True)
+    values, vectors = values[::-1], vectors[:, ::-1]
+    return vectors * np.sqrt(np.clip(values, 0.0, None))
+
+
+def eigenproblem(
+    X: np.ndarray,
+    y: np.ndarray | None,
+    *,
+    method: str,
+    kernel: str,
+    kernel_params: dict,
+    k: int,
+    n_components: int,
+    unrolled: np.ndarray | None = None,
+    X_raw: np.ndarray | None = None,
+) -> Eigenproblem:
+    """Build ``method``'s K on X, its kernel PCA, and the library's method beside it.
+
+    Parameters
+    ----------
+    X : (n, d) the inputs as the kernel sees them.
+    y : (n,) class labels or None (spectral clustering's number of clusters, the
+        heatmaps' order, the edges between classes).
+    method : a key of ``METHODS``.
+    kernel, kernel_params : the sidebar's kernel (method "kpca" only).
+    k : neighbours per point (graph methods), 1 ≤ k < n.
+    n_components : components compared (at most n − 1).
+    unrolled : (n, 2) the points' coordinates on the sheet they were rolled from, if known.
+    X_raw : (n, d) the inputs before standardising (the lengths short-circuits are
+        measured against, in the sheet's units); X when not given.
+
+    Holds at most two n × n arrays of its own at a time (K and KernelPCA's private copy;
+    the library's estimators hold their own, up to four, once ours are freed).
+    """
+    X = np.asarray(X, dtype=np.float64)
+    n = len(X)
+    X_raw = X if X_raw is None else np.asarray(X_raw, dtype=np.float64)
+    spec = METHODS[method]
+    if spec.graph and not 1 <= k < n:
+        raise ValueError(f"The graph needs 1 ≤ k < n neighbours per point; got k = {k} "
+                         f"for n = {n} points.")
+    n_classes = len(np.unique(y)) if y is not None else 0
+    n_clusters = n_classes if n_classes >= 2 else 2
+    c = min(n_components, n - 1)
+    if method == "spectral":
+        c = max(1, min(n_clusters - 1, n - 1))  # the trivial direction is centred away
+    order = heatmap_order(y, unrolled, n)
+    graph = None
+    degree_range = None
+    with threadpool_limits(limits=THREADS):
+        if method == "kpca":
+            K = compute_kernel(X, kernel=kernel, **kernel_params)
+        elif method == "mds":
+            K = classical_mds_kernel(X)
+        elif method == "isomap":
+            edges_graph = neighbour_graph(X, k)
+            pieces = graph_pieces(edges_graph)
+            joined = (join_pieces(X, edges_graph, pieces) if pieces.count > 1
+                      else edges_graph)
+            joins = _edges(joined - edges_graph) if pieces.count > 1 else np.zeros((0, 2), int)
+            K = mds_kernel(geodesic_distances(X, joined))
+            graph = (_edges(edges_graph), pieces, joins)
+        else:
+            affinity = neighbour_affinity(X, k)
+            pieces = graph_pieces(affinity)
+            K = laplacian_pinv(affinity) if method == "laplacian" else \
+                normalised_affinity(affinity)
+            graph = (_edges(affinity), pieces, np.zeros((0, 2), int))
+            spread = degrees(affinity)
+            degree_range = (float(spread.min()), float(spread.max()))
+        scale = max(float(np.abs(K).max()), np.finfo(float).tiny)
+        row_sum = float(np.abs(K.sum(axis=1)).max()) / (n * scale)
+        kernel_display, centered_display, block = displays(K, order)
+        ours, mu, following = _our_kpca(K, c)
+        del K
+        floor = max(ZERO_SHARE * max(float(mu[0]), 0.0), rounding_floor(n, scale))
+        kept = max(1, int(np.sum(mu > floor)))
+        if kept < len(mu):
+            following = float(mu[kept])
+        ours, mu = ours[:, :kept], mu[:kept]
+        comparisons = _library(method, X, y, kernel, kernel_params, k, c, ours, mu,
+                               following, graph[1] if graph else None)
+        clusters = _clusters(X, y, ours, n_clusters, k) if method == "spectral" else None
+    report = None
+    sheet = None
+    share = None
+    if graph is not None:
+        edges, pieces, joins = graph
+        flagged, kind = None, ""
+        if unrolled is not None:
+            flagged, kind = short_circuits(edges, X_raw, unrolled), "short-circuit"
+        elif n_classes >= 2:
+            flagged, kind = y[edges[:, 0]] != y[edges[:, 1]], "between classes"
+        report = GraphReport(k=k, edges=edges, pieces=pieces, joins=joins,
+                             flagged=flagged, kind=kind)
+        if pieces.count > 1:
+            share = between_share(ours[:, 0], pieces.labels)
+    if unrolled is not None:
+        sheet = rank_correlation(ours[:, 0], unrolled[:, 0])
+    class_sizes = np.bincount(y[order] if y is not None else np.zeros(n, int))
+    class_sizes = class_sizes[class_sizes > 0]
+    return Eigenproblem(method=method, order=order, class_sizes=class_sizes,
+                        kernel_display=kernel_display, centered_display=centered_display,
+                        block_size=block, row_sum=row_sum, eigenvalues=mu, projection=ours,
+                        comparisons=comparisons, graph=report, clusters=clusters,
+                        sheet_correlation=sheet, piece_share=share,
+                        degree_range=degree_range)
+
+
+def _library(method, X, y, kernel, params, k, c, ours, mu, following,
+             pieces) -> tuple[Comparison, ...]:
+    def compare(name, Z, *, same=True, differs="", offset=0) -> Comparison:
+        Z = np.asarray(Z, dtype=float)[:, offset:offset + ours.shape[1]]
+        return Comparison(name, Z, component_agreement(ours, Z, mu, following), same,
+                          differs, offset)
+
+    if method == "kpca":
+        arguments = "".join(f", {name}={value!r}" for name, value in params.items())
+        return (compare(f"sklearn.decomposition.KernelPCA(kernel={kernel!r}{arguments})",
+                        _library_kpca(X, kernel, params, c)),)
+    if method == "mds":
+        return (compare("classical MDS computed directly (B = −½ J D² J, scipy.linalg.eigh)",
+                        classical_mds(X, c)),
+                compare("sklearn.decomposition.PCA", PCA(n_components=min(c, X.shape[1]))
+                        .fit_transform(X) if c <= X.shape[1] else
+                        np.column_stack([PCA().fit_transform(X),
+                                         np.zeros((len(X), c - X.shape[1]))])))
+    if method == "isomap":
+        return (compare(f"sklearn.manifold.Isomap(n_neighbors={k})",
+                        Isomap(n_neighbors=k, n_components=c).fit_transform(X)),)
+    extra = pieces.count - 1  # L's zero eigenvalues beyond the constant one
+    if method == "laplacian":
+        library = SpectralEmbedding(n_components=c, affinity="nearest_neighbors",
+                                    n_neighbors=k + 1, random_state=SEED).fit_transform(X)
+        A = kneighbors_graph(X, k + 1, include_self=True)
+        exact = spectral_embedding(0.5 * (A + A.T), n_components=c + extra,
+                                   norm_laplacian=False, random_state=SEED)
+        return (compare(f"sklearn.manifold.SpectralEmbedding(n_neighbors={k + 1})", library,
+                        same=False, differs="normalised"),
+                compare("sklearn.manifold.spectral_embedding(norm_laplacian=False)", exact,
+                        offset=extra))
+    # Spectral clustering: the library's embedding is not kept by SpectralClustering;
+    # spectral_embedding on the same graph is what it clusters.
+    A = kneighbors_graph(X, k + 1, include_self=True)
+    library = spectral_embedding(0.5 * (A + A.T), n_components=c + 1, drop_first=False,
+                                 random_state=SEED)
+    return (compare("sklearn.manifold.spectral_embedding (what SpectralClustering clusters)",
+                    library, same=False, differs="trivial", offset=1),)
+
+
+def _clusters(X, y, ours, n_clusters, k) -> Clusters:
+    found = KMeans(n_clusters=n_clusters, n_init=10, random_state=SEED).fit_predict(ours)
+    library = SpectralClustering(n_clusters=n_clusters, affinity="nearest_neighbors",
+                                 n_neighbors=k + 1, random_state=SEED).fit_predict(X)
+    raw = KMeans(n_clusters=n_clusters, n_init=10, random_state=SEED).fit_predict(X)
+
+    def truth(labels):
+        return None if y is None or len(np.unique(y)) < 2 else float(
+            adjusted_rand_score(y, labels))
+
+    return Clusters(n_clusters=n_clusters, ours=found,
+                    library=matched_labels(library, found), raw=matched_labels(raw, found),
+                    agreement=float(adjusted_rand_score(found, library)),
+                    ours_truth=truth(found), library_truth=truth(library), raw_truth=truth(raw))
+
+
+
+# --------------------------------------------------------------------------- the sentences
+
+FOLLOWS, PARTLY = 0.95, 0.5  # |ρ| with the distance along the sheet
+
+
+def _count(n: int, noun: str, plural: str | None = None) -> str:
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
+
+
+def _percent(share: float) -> str:
+    if share == 0:
+        return "0 %"
+    return "< 0.1 %" if share < 0.001 else f"{100 * share:.1f} %"
+
+
+def _sizes(sizes: np.ndarray) -> str:
+    shown = [f"{s:,}" for s in sizes[:5]]
+    more = f" and {len(sizes) - 5:,} smaller" if len(sizes) > 5 else ""
+    listed = shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
+    return f"{listed}{more} points"
+
+
+def sheet_sentence(rho: float) -> str:
+    """Whether component 1 follows the distance along the sheet, from |ρ|."""
+    value = f"|ρ| = {rho:.3f}, Spearman's rank correlation"
+    if rho >= FOLLOWS:
+        return f"Component 1 follows the distance along the sheet ({value})."
+    if rho >= PARTLY:
+        return f"Component 1 follows the distance along the sheet only partly ({value})."
+    return f"Component 1 does not follow the distance along the sheet ({value})."
+
+
+def graph_sentence(result: Eigenproblem) -> str:
+    """The graph's edges, pieces and flagged edges, in numbers."""
+    report = result.graph
+    if report is None:
+        return ""
+    m, pieces = len(report.edges), report.pieces
+    text = f"The {report.k}-nearest-neighbour graph has {_count(m, 'edge')}"
+    if pieces.count == 1:
+        text += f" and joins all {result.n:,} points in one piece."
+    else:
+        text += (f" and falls apart into {pieces.count:,} pieces of {_sizes(pieces.sizes)}: "
+                 "no path leads from one piece to another.")
+    if report.kind == "short-circuit":
+        if report.n_flagged == 0:
+            text += (" None of its edges jumps between layers of the roll: no edge's ends "
+                     f"are more than {SHORT_CIRCUIT:g} times its length apart along the sheet.")
+        else:
+            text += (f" {_count(report.n_flagged, 'edge')} ({_percent(report.flagged_share)}) "
+                     f"{'jumps' if report.n_flagged == 1 else 'jump'} between layers of the "
+                     f"roll: {'its' if report.n_flagged == 1 else 'their'} ends are more than "
+                     f"{SHORT_CIRCUIT:g} times {'its' if report.n_flagged == 1 else 'their'} "
+                     "length apart along the sheet, a short cut through the air.")
+    elif report.kind == "between classes":
+        text += (f" {_count(report.n_flagged, 'edge')} ({_percent(report.flagged_share)}) "
+                 f"{'joins' if report.n_flagged == 1 else 'join'} points of different "
+                 "classes.")
+    return text
+
+
+def pieces_sentence(result: Eigenproblem) -> str:
+    """What a graph in pieces does to this method's K, from the numbers ('' in one piece)."""
+    report = result.graph
+    if report is None or report.pieces.count == 1:
+        return ""
+    p = report.pieces.count
+    if result.method == "isomap":
+        share = result.piece_share or 0.0
+        joins = len(report.joins)
+        return (f"Between pieces the geodesic distance is infinite, and −½ D_G² is not "
+                f"defined. scikit-learn's Isomap (with a warning) adds an edge between the "
+                f"closest points of every two pieces ({_count(joins, 'edge')}, dashed), and "
+                f"so does K here. Component 1 then has {_percent(share)} of its variance "
+                "between the pieces: "
+                + ("it mostly says which piece a point is in." if share >= 0.5 else
+                   "most of it lies inside them."))
+    if result.method == "laplacian":
+        return (f"L then has {p:,} zero eigenvalues, one per piece, whose eigenvectors are "
+                "constant on each piece: they only say which piece a point is in. L⁺ has "
+                "no axis for them (1/0 is left out); scikit-learn's SpectralEmbedding "
+                f"returns {_count(p - 1, 'of them', 'of them')} before its other components "
+                "(its first is dropped), so the check below compares ours with the library's "
+                f"components from {p} on.")
+    return (f"For clustering this is welcome: D^(−½) A D^(−½) has the eigenvalue 1 once "
+            f"per piece ({p:,} times), with an eigenvector that lives on that piece alone, "
+            "so the leading components tell the pieces apart"
+            + (f"; with {p:,} pieces and {result.clusters.n_clusters} clusters wanted, "
+               "k-means must merge pieces, and which it merges is arbitrary."
+               if result.clusters is not None and p > result.clusters.n_clusters else "."))
+
+
+def differs_sentence(comparison: Comparison, result: Eigenproblem) -> str:
+    """How the library's method differs by design, and by how much here."""
+    values = ", ".join(f"{r:.4f}" for r in comparison.correlations)
+    low, high = result.degree_range or (0.0, 0.0)
+    degrees_text = (f"here every point has degree {low:g}" if low == high else
+                    f"degrees here range from {low:g} to {high:g}")
+    if comparison.differs == "normalised":
+        return (f"{comparison.library} normalises: it decomposes I − D^(−½) A D^(−½), not "
+                "L = D − A, and divides its eigenvectors by √degree. The two agree exactly "
+                f"only when every point has the same degree; {degrees_text}. Its "
+                f"|correlation| with ours, component by component: {values}.")
+    return ("SpectralClustering runs k-means on spectral_embedding's columns: the "
+            "eigenvectors of the normalised Laplacian divided by √degree, the trivial one "
+            "(constant) included. Kernel PCA of D^(−½) A D^(−½) removes the plain mean "
+            "(J K J) instead of that eigenvector, D^(½)1: the two coincide when every point "
+            f"has the same degree; {degrees_text}. |correlation| of our components with the "
+            f"library's next ones: {values}.")
+
+
+def clusters_sentence(clusters: Clusters) -> str:
+    """The clusters found, against the library's, the classes and plain k-means."""
+    text = (f"Adjusted Rand index (1 = the same partition, about 0 = no better than chance) "
+            f"between our {clusters.n_clusters} clusters and scikit-learn's "
+            f"SpectralClustering: {clusters.agreement:.3f}.")
+    if clusters.ours_truth is not None:
+        text += (f" Against the classes: ours {clusters.ours_truth:.3f}, the library's "
+                 f"{clusters.library_truth:.3f}, and k-means on the inputs themselves "
+                 f"{clusters.raw_truth:.3f}.")
+    return text

@@ -1,0 +1,157 @@
+"""Novelty detection (AppTest): the AUCs shown are those of scikit-learn's estimators and
+of the errors computed with explicit feature vectors, the check passes, and the sentences
+follow the numbers at the defaults, at a moved threshold, at γ's ends, with an indefinite
+kernel, with digits of one class, with a drawing, in 3-D and with a bad link."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.decomposition import PCA
+from sklearn.ensemble import IsolationForest
+from sklearn.metrics import roc_auc_score
+from sklearn.svm import OneClassSVM
+
+import datasets
+from datasets import drawn
+from experiments.novelty import novelty_split
+from tests.support.apptest import assert_clean, needs_usps, open_app
+from tests.support.lessons import checks_shown
+from tests.support.plotly_json import chart_specs
+
+PAGE = "novelty"
+
+
+def text_of(at) -> str:
+    return " ".join([m.value for m in at.markdown] + [c.value for c in at.caption])
+
+
+def auc(normal, outliers) -> float:
+    return roc_auc_score(np.r_[np.zeros(len(normal)), np.ones(len(outliers))],
+                         np.r_[normal, outliers])
+
+
+def test_the_polynomial_kernels_auc_is_that_of_explicit_monomials_and_scikit_learns():
+    # (x·y + 1)² in the plane: six monomials, PCA by scikit-learn on them.
+    at = open_app(PAGE, {"dataset": "moons", "kernel": "poly", "gamma": 1, "degree": 2,
+                         "coef0": 1, "components": 3})
+    assert_clean(at)
+    data = datasets.load("moons")
+    split = novelty_split(data.X, data.y, None, max_train=1000)
+
+    def phi(Z):
+        x1, x2 = Z.T
+        return np.column_stack([np.ones(len(Z)), np.sqrt(2) * x1, np.sqrt(2) * x2, x1**2,
+                                np.sqrt(2) * x1 * x2, x2**2])
+
+    pca = PCA(3, svd_solver="full").fit(phi(data.X[split.train]))
+
+    def error(Z):
+        F = phi(Z)
+        return np.sum((F - pca.inverse_transform(pca.transform(F))) ** 2, axis=1)
+
+    held, outliers = data.X[split.held_out], split.outliers
+    ours = auc(error(held), error(outliers))
+    svm = OneClassSVM(kernel="poly", gamma=1.0, degree=2, coef0=1.0, nu=0.1).fit(
+        data.X[split.train])
+    theirs = auc(-svm.decision_function(held), -svm.decision_function(outliers))
+    forest = IsolationForest(random_state=0).fit(data.X[split.train])
+    trees = auc(-forest.score_samples(held), -forest.score_samples(outliers))
+    text = text_of(at)
+    assert (f"AUC: kernel PCA {ours:.3f}, one-class SVM {theirs:.3f}, isolation forest "
+            f"{trees:.3f}") in text
+    label = next(label for label in checks_shown(at) if "explicit feature vectors" in label)
+    assert float(checks_shown(at)[label]) < 1e-8
+    assert "the polynomial kernel's explicit φ" in text
+    roc = next(s for s in chart_specs(at) if s["layout"]["title"]["text"].startswith("ROC curves"))
+    assert [t["name"] for t in roc["data"]][1] == f"Kernel PCA (AUC {ours:.3f})"
+
+
+def test_the_default_view_maps_the_error_and_the_threshold_moves_by_link():
+    at = open_app(PAGE, {"dataset": "circles", "threshold": 80})
+    assert_clean(at)
+    assert at.query_params["normal"] == "all" and at.query_params["threshold"] == "80"
+    text = text_of(at)
+    assert "Flag a point when p(x) >" in text and "240 of the 300 training points (80.0 %)" in text
+    spec = next(s for s in chart_specs(at) if s["layout"]["title"]["text"].startswith(
+        "Reconstruction error"))
+    names = [t.get("name", "") for t in spec["data"]]
+    assert any(name.startswith("threshold p(x) =") for name in names)
+    assert {"training (normal)", "held-out normal", "outlier"} <= set(names)
+
+
+@pytest.mark.parametrize(("gamma", "phrase"), [
+    ("1e-06", "Not checked against an explicit computation here: μ3 and μ4 are equal"),
+    ("10000", None),
+])
+def test_gamma_at_its_ends_keeps_the_check_honest(gamma, phrase):
+    at = open_app(PAGE, {"dataset": "circles", "kernel": "rbf", "gamma": gamma})
+    assert_clean(at)
+    if phrase:
+        assert phrase in text_of(at)
+    else:
+        shown = checks_shown(at)
+        assert all(float(v) < 1e-8 for v in shown.values())
+
+
+def test_an_indefinite_kernel_is_said_to_have_no_feature_map():
+    at = open_app(PAGE, {"dataset": "moons", "kernel": "sigmoid", "gamma": 0.5,
+                         "coef0": -1})
+    assert_clean(at)
+    assert "no real feature map exists" in text_of(at)
+
+
+def test_too_many_components_leave_no_error_and_the_page_says_so():
+    at = open_app(PAGE, {"dataset": "circles", "kernel": "poly", "gamma": 1, "degree": 2,
+                         "coef0": 1, "components": 10})
+    assert_clean(at)
+    assert "Every error is 0 to within rounding here: 5 components" in text_of(at)
+
+
+def test_a_drawing_with_its_second_class_as_outliers():
+    X, y = drawn.preset("moons", 120, seed=0)
+    at = open_app(PAGE, {"dataset": "drawn", "points": drawn.encode(X, y), "normal": 1})
+    assert_clean(at)
+    text = text_of(at)
+    assert "points of the other classes" in text and "15 held-out normal" in text
+
+
+def test_three_dimensional_data_get_curves_and_no_map():
+    at = open_app(PAGE, {"dataset": "swiss_roll"})
+    assert_clean(at)
+    titles = [s["layout"]["title"]["text"] for s in chart_specs(at)]
+    assert not any(t.startswith("Reconstruction error") for t in titles)
+    assert any(t.startswith("ROC curves") for t in titles)
+
+
+def test_a_bad_link_warns_and_falls_back():
+    at = open_app(PAGE, {"dataset": "circles", "normal": "7", "threshold": "12"})
+    assert not at.exception
+    warned = " ".join(w.value for w in at.warning)
+    assert "`normal`" in warned and "`threshold`" in warned
+    assert at.query_params["normal"] == "all" and at.query_params["threshold"] == "95"
+
+
+@needs_usps
+def test_digits_of_one_class_against_the_others_show_the_most_novel_ones():
+    at = open_app(PAGE, {"dataset": "usps", "n": 600, "kernel": "rbf", "gamma": 0.0078125})
+    assert_clean(at)
+    assert at.query_params["normal"] == "1"  # digits: the first class is normal
+    text = text_of(at)
+    data = datasets.load("usps", n=600)
+    zeros = int(np.sum(data.y == 0))
+    held = zeros - (zeros - int(np.ceil(0.25 * zeros)))
+    assert f"{held} held-out normal points" in text
+    assert "of these 12 are outliers" in text
+
+
+def test_a_later_link_wins_and_the_students_threshold_stays_otherwise():
+    at = open_app(PAGE, {"dataset": "circles", "threshold": 80})
+    assert_clean(at)
+    at.query_params["normal"] = "2"
+    at.run()
+    assert_clean(at)
+    text = text_of(at)
+    assert "points of the other classes" in text
+    assert "240 of the 300 training points" not in text  # one class: 150 normal points
+    assert at.query_params["threshold"] == "80" and at.query_params["normal"] == "2"

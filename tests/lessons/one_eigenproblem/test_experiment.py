@@ -1,0 +1,229 @@
+"""One eigenproblem: kernel PCA of each method's K is scikit-learn's own method (computed
+here, in the test), on the swiss roll, the S-curve, the circles and the moons; the graph's
+numbers and sentences against independent counts."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from scipy.sparse.csgraph import connected_components
+from scipy.stats import spearmanr
+from sklearn.cluster import KMeans, SpectralClustering
+from sklearn.decomposition import PCA
+from sklearn.decomposition import KernelPCA as SklearnKernelPCA
+from sklearn.manifold import Isomap, SpectralEmbedding, spectral_embedding
+from sklearn.metrics import adjusted_rand_score
+from sklearn.metrics.pairwise import laplacian_kernel
+from sklearn.neighbors import kneighbors_graph
+
+import datasets
+from lessons.one_eigenproblem.experiment import (
+    DEGENERATE,
+    SAME,
+    SHORT_CIRCUIT,
+    component_agreement,
+    displays,
+    eigenproblem,
+    graph_sentence,
+    matched_labels,
+    pieces_sentence,
+    sheet_sentence,
+)
+
+ROLLED = ("swiss_roll", "s_curve")
+
+
+def run(name: str, method: str, k: int = 6, n_components: int = 3, **kernel):
+    data = datasets.load(name)
+    result = eigenproblem(data.X, data.y, method=method, kernel=kernel.pop("kernel", "rbf"),
+                          kernel_params=kernel, k=k, n_components=n_components,
+                          unrolled=data.unrolled)
+    return data, result
+
+
+def abs_correlations(A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    return np.array([abs(np.corrcoef(a, b)[0, 1]) for a, b in zip(A.T, B.T, strict=True)])
+
+
+def quiet(fit):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fit()
+
+
+@pytest.mark.parametrize("name", [*ROLLED, "circles", "moons"])
+@pytest.mark.parametrize("k", [4, 6, 30])
+def test_isomap_is_kernel_pca_of_minus_half_the_squared_geodesic_distances(name, k):
+    data, result = run(name, "isomap", k=k)
+    theirs = quiet(lambda: Isomap(n_neighbors=k, n_components=3).fit_transform(data.X))
+    assert abs_correlations(result.projection, theirs).min() >= SAME
+    assert result.comparisons[0].agrees and result.comparisons[0].same
+
+
+@pytest.mark.parametrize("name", [*ROLLED, "circles", "moons"])
+def test_classical_mds_is_kernel_pca_of_minus_half_the_squared_distances_and_linear_pca(name):
+    data, result = run(name, "mds")
+    c = result.projection.shape[1]
+    assert c == min(3, data.X.shape[1])  # points in the plane: two components, not three
+    pca = PCA(n_components=c).fit_transform(data.X)
+    assert abs_correlations(result.projection, pca).min() >= SAME
+    assert all(comparison.agrees for comparison in result.comparisons)
+
+
+@pytest.mark.parametrize("name", ["swiss_roll", "circles"])
+@pytest.mark.parametrize("kernel", [{"kernel": "rbf", "gamma": 5.0},
+                                    {"kernel": "poly", "gamma": 1.0, "degree": 2, "coef0": 1.0},
+                                    {"kernel": "laplacian", "gamma": 0.5}])
+def test_kernel_pca_of_the_kernel_matrix_is_scikit_learns(name, kernel):
+    data, result = run(name, "kpca", **dict(kernel))
+    if kernel["kernel"] == "laplacian":  # not a kernel name scikit-learn's KernelPCA takes
+        theirs = SklearnKernelPCA(3, kernel="precomputed").fit_transform(
+            laplacian_kernel(data.X, gamma=0.5))
+    else:
+        theirs = SklearnKernelPCA(3, **kernel).fit_transform(data.X)
+    assert abs_correlations(result.projection, theirs).min() >= SAME
+
+
+@pytest.mark.parametrize("name", [*ROLLED, "moons"])
+@pytest.mark.parametrize("k", [4, 6, 30])
+def test_laplacian_eigenmaps_is_kernel_pca_of_the_laplacians_pseudo_inverse(name, k):
+    data, result = run(name, "laplacian", k=k)
+    C = kneighbors_graph(data.X, k + 1, include_self=True)
+    theirs = quiet(lambda: spectral_embedding(0.5 * (C + C.T), n_components=3,
+                                              norm_laplacian=False, random_state=0))
+    assert abs_correlations(result.projection, theirs).min() >= SAME
+    exact = result.comparisons[1]
+    assert exact.same and exact.agrees and exact.offset == 0
+    # SpectralEmbedding normalises: close on these near-regular graphs, not the same.
+    normalised = quiet(lambda: SpectralEmbedding(3, affinity="nearest_neighbors",
+                                                 n_neighbors=k + 1,
+                                                 random_state=0).fit_transform(data.X))
+    np.testing.assert_allclose(result.comparisons[0].correlations,
+                               abs_correlations(result.projection, normalised), atol=1e-9)
+    assert not result.comparisons[0].same
+
+
+def test_laplacian_eigenmaps_on_a_graph_in_pieces_skips_the_librarys_piece_indicators():
+    # The circles' 6-NN graph: one piece per ring. L has two zero eigenvalues; the library
+    # returns the second (constant on each ring) first, L⁺ has no axis for it.
+    data, result = run("circles", "laplacian", k=6)
+    assert result.graph.pieces.count == 2
+    C = kneighbors_graph(data.X, 7, include_self=True)
+    theirs = quiet(lambda: spectral_embedding(0.5 * (C + C.T), n_components=4,
+                                              norm_laplacian=False, random_state=0))
+    rings = data.y
+    first = theirs[:, 0]
+    assert np.ptp(first[rings == 0]) < 1e-8 and np.ptp(first[rings == 1]) < 1e-8
+    assert abs_correlations(result.projection, theirs[:, 1:]).min() >= SAME
+    assert result.comparisons[1].offset == 1 and result.comparisons[1].agrees
+    assert "2 zero eigenvalues" in pieces_sentence(result)
+
+
+def test_isomap_on_the_circles_joins_the_rings_as_scikit_learn_does():
+    data, result = run("circles", "isomap", k=6)
+    assert result.graph.pieces.count == 2 and len(result.graph.joins) == 1
+    theirs = quiet(lambda: Isomap(n_neighbors=6, n_components=3).fit_transform(data.X))
+    assert abs_correlations(result.projection, theirs).min() >= SAME
+    # Component 1 mostly says which ring a point is on: its between-ring share of variance.
+    z = result.projection[:, 0]
+    between = sum(np.sum(data.y == c) * (z[data.y == c].mean() - z.mean()) ** 2 for c in (0, 1))
+    assert result.piece_share == pytest.approx(between / np.sum((z - z.mean()) ** 2))
+    assert f"{100 * result.piece_share:.1f} %" in pieces_sentence(result)
+
+
+@pytest.mark.parametrize(("name", "k"), [("circles", 6), ("circles", 30), ("moons", 10)])
+def test_spectral_clustering_is_k_means_on_kernel_pca_of_the_normalised_affinity(name, k):
+    data, result = run(name, "spectral", k=k)
+    clusters = result.clusters
+    theirs = quiet(lambda: SpectralClustering(2, affinity="nearest_neighbors",
+                                              n_neighbors=k + 1,
+                                              random_state=0).fit_predict(data.X))
+    ours = KMeans(2, n_init=10, random_state=0).fit_predict(result.projection)
+    assert clusters.agreement == pytest.approx(adjusted_rand_score(ours, theirs))
+    assert clusters.ours_truth == pytest.approx(adjusted_rand_score(data.y, ours))
+    assert result.projection.shape[1] == 1  # two clusters: one component past the trivial
+    if name == "circles":  # the rings, both ways; k-means on the plane cannot
+        assert clusters.ours_truth == clusters.library_truth == 1.0
+        assert clusters.raw_truth < 0.1
+    else:
+        assert clusters.agreement > 0.9
+
+
+def test_the_sheet_short_circuits_and_rank_correlation_follow_k():
+    for k, flagged, follows in ((6, 0, True), (40, None, False)):
+        data, result = run("swiss_roll", "isomap", k=k)
+        edges = result.graph.edges
+        i, j = edges.T
+        along = np.linalg.norm(data.unrolled[i] - data.unrolled[j], axis=1)
+        through = np.linalg.norm(data.X[i] - data.X[j], axis=1)
+        expected = int(np.sum(along > SHORT_CIRCUIT * through))
+        assert result.graph.n_flagged == expected
+        if flagged is not None:
+            assert expected == flagged
+        rho = abs(spearmanr(result.projection[:, 0], data.unrolled[:, 0]).statistic)
+        assert result.sheet_correlation == pytest.approx(rho)
+        assert (rho >= 0.95) == follows
+        assert ("does not follow" in sheet_sentence(rho)) == (not follows)
+
+
+def test_the_graph_sentence_counts_edges_pieces_and_flags_independently():
+    data, result = run("swiss_roll", "isomap", k=3)
+    C = kneighbors_graph(data.X, 3, include_self=False)
+    undirected = ((C + C.T) > 0)
+    edges = undirected.nnz // 2
+    count, labels = connected_components(undirected, directed=False)
+    sizes = sorted(np.bincount(labels), reverse=True)
+    text = graph_sentence(result)
+    assert f"has {edges:,} edges" in text
+    assert f"falls apart into {count} pieces" in text and count > 1
+    assert ", ".join(f"{s:,}" for s in sizes[:-1]) + f" and {sizes[-1]:,} points" in text
+    data, result = run("circles", "isomap", k=40)
+    between = int(np.sum(data.y[result.graph.edges[:, 0]] != data.y[result.graph.edges[:, 1]]))
+    assert between > 0 and f"{between:,} edges" in graph_sentence(result)
+    assert "join points of different classes" in graph_sentence(result)
+
+
+def test_agreement_compares_a_repeated_eigenvalue_as_a_plane_and_leaves_an_open_one_out():
+    rng = np.random.default_rng(0)
+    Q, _ = np.linalg.qr(rng.normal(size=(50, 3)))
+    Q -= Q.mean(axis=0)
+    rotation = np.array([[np.cos(1), -np.sin(1)], [np.sin(1), np.cos(1)]])
+    other = Q.copy()
+    other[:, :2] = Q[:, :2] @ rotation  # another pair of axes of the same plane
+    equal = np.array([2.0, 2.0, 1.0])
+    np.testing.assert_allclose(component_agreement(Q, other, equal), 1.0, atol=1e-12)
+    distinct = np.array([3.0, 2.0, 1.0])
+    assert component_agreement(Q, other, distinct)[:2].max() < 0.9
+    # μ₃ equal to the next, uncompared one: component 3's axis is not determined.
+    flags = component_agreement(Q, other, distinct, next_eigenvalue=1.0 + DEGENERATE)
+    assert np.isnan(flags[2]) and not np.isnan(flags[:2]).any()
+
+
+def test_the_centred_heatmap_is_the_block_average_of_j_k_j():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(450, 3))
+    K = X @ X.T
+    order = rng.permutation(450)
+    shown, centred, block = displays(K, order, max_side=200)
+    J = np.eye(450) - 1 / 450
+    Kc = (J @ K @ J)[np.ix_(order, order)]
+    assert block == 3
+    expected = Kc.reshape(150, 3, 150, 3).mean(axis=(1, 3))
+    np.testing.assert_allclose(centred, expected, atol=1e-10)
+    np.testing.assert_allclose(shown, K[np.ix_(order, order)].reshape(150, 3, 150, 3)
+                               .mean(axis=(1, 3)), atol=1e-10)
+
+
+def test_matched_labels_keep_colours_across_charts():
+    reference = np.array([0, 0, 1, 1, 2, 2])
+    labels = np.array([2, 2, 0, 0, 1, 1])
+    np.testing.assert_array_equal(matched_labels(labels, reference), reference)
+
+
+def test_a_k_as_large_as_n_is_refused_with_the_numbers():
+    X = datasets.load("moons", n=20).X
+    with pytest.raises(ValueError, match="k = 20 for n = 20"):
+        eigenproblem(X, None, method="isomap", kernel="rbf", kernel_params={}, k=20,
+                     n_components=2)
