@@ -27,7 +27,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import datasets  # noqa: E402
 from experiments.kernel_diagnostics import reference_gamma  # noqa: E402
 from lessons.choosing_gamma.experiment import SPECTRUM_TOP, gamma_grid, sweep  # noqa: E402
-from shell.state import GAMMA_MAX, GAMMA_MIN  # noqa: E402
 
 TARGET_S = 3.0
 
@@ -40,7 +39,7 @@ def main() -> None:
     args = parser.parse_args()
 
     data = datasets.load("circles", n=args.n, seed=0)
-    values = gamma_grid(reference_gamma(data.X, "rbf"), low=GAMMA_MIN, high=GAMMA_MAX)
+    values = gamma_grid(reference_gamma(data.X, "rbf"))
     times, cpu_times, result = [], [], None
     for _ in range(args.repeats):
         start, cpu = time.perf_counter(), time.process_time()

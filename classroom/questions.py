@@ -50,7 +50,7 @@ from experiments.sampling import stratified_rows
 from experiments.separability import linear_separability
 from kpca_core import KERNELS, KernelPCA, center_kernel, compute_kernel, eigendecompose
 from shell.registry import NOVELTY_MAX_TRAIN
-from shell.state import GAMMA_MAX, GAMMA_MIN, Settings
+from shell.state import Settings
 
 MAX_N = 1000
 SEPARATES = 0.95  # "separates": cross-validated accuracy of a linear classifier
@@ -301,7 +301,7 @@ def _best_gamma(X, y, settings):
                                                    and settings.coef0 == 0):
         return None  # no γ, or (γ xᵀy)ᵈ: γ only rescales, and the page sweeps no γ
     reference = reference_gamma(X, settings.kernel)
-    values = gamma_grid(reference or 1.0, low=GAMMA_MIN, high=GAMMA_MAX)
+    values = gamma_grid(reference or 1.0)
     rows = stratified_rows(len(X), y, SAMPLE_SIZE)
     Xs, ys = X[rows], y[rows]
     n = len(rows)

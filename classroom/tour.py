@@ -11,13 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from shell.state import (
-    PARAM_LABELS,
-    Settings,
-    default_settings,
-    format_gamma,
-    parse_page_number,
-)
+from experiments.kernel_params import KERNEL_PARAMS
+from shell.state import Settings, default_settings, format_gamma, parse_page_number
 
 
 @dataclass(frozen=True)
@@ -233,7 +228,7 @@ def differences(step: Settings, now: Settings) -> list[str]:
         out.append(f"kernel {now.kernel} (the step's: {step.kernel})")
     else:
         before = step.kernel_params()
-        out += [f"{PARAM_LABELS[name]} = {_shown(name, value)} (the step's: "
+        out += [f"{KERNEL_PARAMS[name].in_text} = {_shown(name, value)} (the step's: "
                 f"{_shown(name, before[name])})"
                 for name, value in now.kernel_params().items() if before[name] != value]
     if now.n_components != step.n_components:

@@ -27,6 +27,7 @@ import math
 import numpy as np
 from scipy.spatial.distance import pdist
 
+from experiments.kernel_params import GAMMA
 from experiments.sampling import sample_rows
 
 GAMMA_KERNELS = ("rbf", "laplacian", "poly", "sigmoid")
@@ -91,15 +92,15 @@ PANELS = 12
 SPECTRUM_TOP = 20
 
 
-def gamma_grid(reference: float, *, low: float, high: float, panels: int = PANELS
-               ) -> np.ndarray:
+def gamma_grid(reference: float, *, low: float = GAMMA.low, high: float = GAMMA.high,
+               panels: int = PANELS) -> np.ndarray:
     """``panels`` values of γ, two per decade (1 and 3 × 10ᵉ), around the kernel's reference.
 
     ``reference`` is the kernel's own scale for the data (:func:`reference_gamma`: the
     median heuristic for RBF, 1 / median ‖x − y‖₁ for the Laplacian kernel, 1 / median
     |xᵀy| for the polynomial and sigmoid kernels). The grid starts two decades below its
     decade, so that the sweep shows both ends of the kernel's behaviour, and stays inside
-    [``low``, ``high``], the sidebar's range (``shell.state.GAMMA_MIN``, ``GAMMA_MAX``).
+    [``low``, ``high``], the sidebar's range by default (``experiments.kernel_params.GAMMA``).
     The values are round numbers fixed by the data alone, so the sweep does not change
     when the user moves γ.
     """

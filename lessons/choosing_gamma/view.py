@@ -45,7 +45,7 @@ from shell.checks import Check, show_check
 from shell.display import number_caption
 from shell.memory import guard_memory
 from shell.sidebar import apply_settings
-from shell.state import GAMMA_MAX, GAMMA_MIN, Settings, format_gamma
+from shell.state import Settings, format_gamma
 
 
 def has_gamma(settings: Settings) -> bool:
@@ -118,7 +118,7 @@ def cached_sweep(settings: Settings, data, param: str) -> Sweep:
 
 def _values(param: str, gamma_reference: float | None) -> np.ndarray:
     if param == "gamma":
-        return gamma_grid(gamma_reference or 1.0, low=GAMMA_MIN, high=GAMMA_MAX)
+        return gamma_grid(gamma_reference or 1.0)
     return np.array(DEGREES if param == "degree" else COEF0_VALUES, dtype=float)
 
 
