@@ -31,15 +31,15 @@ hint_place = None
 if view.gamma_only_rescales(settings):
     # (γ xᵀy)ᵈ = γᵈ (xᵀy)ᵈ: twelve identical panels would teach nothing.
     st.header("1 · Here γ only rescales K")
-    view.rescaling_note(settings, data)
+    view.rescaling_note(settings, inputs)
 else:
     with kernel_errors("The kernel cannot be computed for every γ of the sweep"):
-        gamma_sweep = view.cached_sweep(settings, data, "gamma")
+        gamma_sweep = view.cached_sweep(settings, inputs, "gamma")
 
     st.header("1 · The projection across γ")
     view.panels(gamma_sweep, data, settings)
     if settings.kernel != "poly":  # a polynomial kernel's motion sweeps the degree (4)
-        motion_section(settings, data, key="gamma_motion")
+        motion_section(settings, data, inputs, key="gamma_motion")
 
     st.header("2 · Which γ separates the classes?")
     view.scores(gamma_sweep, data, settings)
@@ -57,11 +57,11 @@ if settings.kernel == "poly":
     for param, what in (("degree", "degree"), ("coef0", "c₀")):
         swept = None
         with kernel_errors(f"The kernel cannot be computed for every {what}", stop=False):
-            swept = view.cached_sweep(settings, data, param)
+            swept = view.cached_sweep(settings, inputs, param)
         if swept is not None:
             view.panels(swept, data, settings)
             if param == "degree":
-                motion_section(settings, data, key="gamma_motion")
+                motion_section(settings, data, inputs, key="gamma_motion")
             view.scores(swept, data, settings)
             if hint_place is None and param == "degree":
                 hint_place = gamma_hint.slot(inputs, settings)

@@ -48,7 +48,7 @@ standardise_hint(data.X, settings.standardize, key="hint_standardise")
 view.negative_eigenvalues(result, settings)
 view.publish_findings(result, data)
 # γ in motion: off until asked for (its frames are computed and sent only then).
-motion_section(settings, data, key="explorer_motion", highlight=selection(settings))
+motion_section(settings, data, inputs, key="explorer_motion", highlight=selection(settings))
 
 
 @st.fragment

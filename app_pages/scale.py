@@ -18,17 +18,17 @@ st.write(
 )
 
 settings = current_settings()
-data, _ = page_data(settings)
+data, inputs = page_data(settings)
 settings = with_valid_components(settings, len(data.X))
 
 st.header("1 · Memory: what this server allows")
 view.memory_section()
 
 st.header("2 · Time: how each step grows with n")
-run = view.scaling_section(settings)
+run = view.scaling_section(settings, inputs)
 
 st.header("3 · Approximations next to exact kernel PCA")
-approx_view.approximation_section(settings, data)
+approx_view.approximation_section(settings, data, inputs)
 
 st.header("4 · When to use which")
 view.plain_words(run)

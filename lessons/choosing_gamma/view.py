@@ -39,7 +39,7 @@ from lessons.choosing_gamma.figures import (
 )
 from shell import exports
 from shell.admission import queued
-from shell.caches import bounded_cache, inputs, reference_gamma_for
+from shell.caches import Inputs, bounded_cache, reference_gamma_for
 from shell.charts import show_chart
 from shell.checks import Check, show_check
 from shell.display import number_caption
@@ -58,12 +58,11 @@ def gamma_only_rescales(settings: Settings) -> bool:
 
 
 @bounded_cache(max_entries=16)  # one float an entry
-def _rescaling_gap(key: tuple, _settings: Settings, _rows: np.ndarray) -> float:
-    X = inputs(_settings)[_rows]
-    return rescaling_gap(X, degree=_settings.degree, gamma=_settings.gamma)
+def _rescaling_gap(inputs: Inputs, degree: int, gamma: float, _rows: np.ndarray) -> float:
+    return rescaling_gap(inputs.X[_rows], degree=degree, gamma=gamma)
 
 
-def rescaling_note(settings: Settings, data) -> None:
+def rescaling_note(settings: Settings, inputs: Inputs) -> None:
     """Why there is no γ sweep for (γ xᵀy)ᵈ, checked on these data."""
     d = settings.degree
     st.info(
@@ -75,9 +74,7 @@ def rescaling_note(settings: Settings, data) -> None:
         f"{d}). What changes the picture is the degree and c₀: both are swept below.",
         icon=":material/functions:",
     )
-    rows = _rows(settings, data)
-    key = (settings.dataset, settings.dataset_options, settings.standardize, d, settings.gamma)
-    gap = _rescaling_gap(key, _settings=settings, _rows=rows)
+    gap = _rescaling_gap(inputs, d, settings.gamma, _rows=_rows(inputs))
     show_check(Check(f"components 1–2 at 10γ against those at γ = {format_gamma(settings.gamma)} "
                      f"times 10^({d}/2): largest difference / largest entry", gap, 1e-6))
 
@@ -95,25 +92,19 @@ def offer_rbf(settings: Settings, X: np.ndarray) -> None:
               args=(replace(settings, kernel="rbf", gamma=gamma),))
 
 
-def _rows(settings: Settings, data) -> np.ndarray:
-    return stratified_rows(len(data.X), data.y, SWEEP_MAX_N)
+def _rows(inputs: Inputs) -> np.ndarray:
+    return stratified_rows(len(inputs.X), inputs.y, SWEEP_MAX_N)
 
 
-def reference(settings: Settings) -> float | None:
-    """The kernel's reference γ for these data (the sidebar's "× median heuristic")."""
-    return reference_gamma_for(settings.data_key, settings.kernel)
-
-
-def cached_sweep(settings: Settings, data, param: str) -> Sweep:
+def cached_sweep(settings: Settings, inputs: Inputs, param: str) -> Sweep:
     """The sweep for these data and kernel, computed once with a progress bar."""
-    rows = _rows(settings, data)
+    rows = _rows(inputs)
     guard_memory(len(rows), copies=2)
-    params = dict(settings.kernel_params())
-    params.pop(param, None)  # the swept parameter is not part of the key
-    key = ("sweep", param, settings.dataset, settings.dataset_options, settings.standardize,
-           settings.kernel, tuple(sorted(params.items())), settings.n_components)
-    y = None if data.y is None else data.y[rows]
-    return _sweep(key, param, _params=params, _settings=settings, _rows=rows, _y=y)
+    # The swept parameter is not part of the key: the others are.
+    others = tuple(sorted((k, v) for k, v in settings.kernel_params().items() if k != param))
+    y = None if inputs.y is None else inputs.y[rows]
+    return _sweep(inputs, settings.kernel, others, settings.n_components, param,
+                  _rows=rows, _y=y)
 
 
 def _values(param: str, gamma_reference: float | None) -> np.ndarray:
@@ -125,17 +116,17 @@ def _values(param: str, gamma_reference: float | None) -> np.ndarray:
 # A sweep holds 12 projections (n × 2, n ≤ 600) and 12 × 20 eigenvalue shares: about
 # 0.2 MB.
 @bounded_cache(max_entries=24)
-def _sweep(key: tuple, param: str, _params: dict, _settings: Settings, _rows: np.ndarray,
-           _y: np.ndarray | None) -> Sweep:
-    X = inputs(_settings)[_rows]
-    gamma_reference = reference(_settings)
+def _sweep(inputs: Inputs, kernel: str, others: tuple, n_components: int, param: str,
+           _rows: np.ndarray, _y: np.ndarray | None) -> Sweep:
+    X = inputs.X[_rows]
+    gamma_reference = reference_gamma_for(inputs.key, kernel)
     values = _values(param, gamma_reference)
     # One fit at a time: K and the solver's copy (small up to SWEEP_MAX_N: no wait).
     with queued(len(_rows), copies=2, what="this sweep"):
         bar = st.progress(0.0, text="Starting the sweep…")
         try:
-            return sweep(X, _y, kernel=_settings.kernel, kernel_params=_params, param=param,
-                         values=values, n_components=_settings.n_components,
+            return sweep(X, _y, kernel=kernel, kernel_params=dict(others), param=param,
+                         values=values, n_components=n_components,
                          on_progress=lambda f, text: bar.progress(min(f, 1.0), text=text),
                          reference=gamma_reference)
         finally:

@@ -42,7 +42,7 @@ from experiments.separability import METHOD
 from kpca_core import KERNELS
 from shell import costs
 from shell.admission import queued
-from shell.caches import bounded_cache, inputs
+from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
 from shell.display import number_caption
 from shell.figures import (
@@ -106,29 +106,27 @@ def format_value(param: str, value: float) -> str:
 
 
 
-def motion_for(settings: Settings, data, param: str) -> Motion:
+def motion_for(settings: Settings, data, inputs: Inputs, param: str) -> Motion:
     """The frames for this view (cached; a sample of MOTION_MAX_N points for large data)."""
     rows = stratified_rows(len(data.X), data.y, MOTION_MAX_N)
     guard_memory(len(rows), copies=2)
     values, anchor = frame_values(settings, param)
-    others = {k: v for k, v in settings.kernel_params().items() if k != param}
-    key = (settings.dataset, settings.dataset_options, settings.standardize, settings.kernel,
-           tuple(sorted(others.items())), param, tuple(values), anchor)
+    others = tuple(sorted((k, v) for k, v in settings.kernel_params().items() if k != param))
     y = None if data.y is None else data.y[rows]
-    return _motion(key, _settings=settings, _rows=rows, _y=y, _params=others, _param=param,
-                   _values=values, _anchor=anchor)
+    return _motion(inputs, settings.kernel, others, param, tuple(values), anchor,
+                   _rows=rows, _y=y)
 
 
 # An entry: 21 × 600 × 2 float32 coordinates and 21 × 30² cells, ~0.2 MB.
 @bounded_cache(max_entries=8)
-def _motion(key: tuple, _settings: Settings, _rows: np.ndarray, _y, _params: dict,
-            _param: str, _values: np.ndarray, _anchor: int) -> Motion:
-    X = inputs(_settings)[_rows]
+def _motion(inputs: Inputs, kernel: str, others: tuple, param: str, values: tuple,
+            anchor: int, _rows: np.ndarray, _y) -> Motion:
+    X = inputs.X[_rows]
     classes = 2 if _y is None else len(np.unique(_y))
     with queued(len(_rows), copies=2, what="these frames",
-                estimate=costs.gamma_motion(len(_rows), X.shape[1], len(_values), classes)):
-        return gamma_motion(X, _y, kernel=_settings.kernel, kernel_params=_params,
-                            param=_param, values=_values, anchor=_anchor, rows=_rows)
+                estimate=costs.gamma_motion(len(_rows), X.shape[1], len(values), classes)):
+        return gamma_motion(X, _y, kernel=kernel, kernel_params=dict(others), param=param,
+                            values=np.asarray(values), anchor=anchor, rows=_rows)
 
 
 def frame_title(motion: Motion, i: int) -> str:
@@ -318,7 +316,7 @@ def _frame_changed(key: str) -> None:
 
 
 @st.fragment
-def motion_section(settings: Settings, data, *, key: str,
+def motion_section(settings: Settings, data, inputs: Inputs, *, key: str,
                    highlight: Sequence[int] = ()) -> None:
     """The toggle, and once on: the animated frames, and "Use this …" for the frame on
     screen. A fragment: toggling and the frame on screen rerun only this block; "Use this
@@ -338,7 +336,7 @@ def motion_section(settings: Settings, data, *, key: str,
     each = "degree" if param == "degree" else "value of γ"
     with kernel_errors(f"The kernel cannot be computed at every {each} of the motion",
                        stop=False), st.spinner(f"Computing the frames: a fit at each {each}…"):
-        motion = motion_for(settings, data, param)
+        motion = motion_for(settings, data, inputs, param)
     if motion is None:
         return
     y = None if data.y is None else data.y[motion.rows]

@@ -18,11 +18,11 @@ from lessons.scale import approximations as approx
 from lessons.scale import figures
 from shell import costs, memory
 from shell.admission import server_worker, taking_turn
-from shell.caches import bounded_cache, inputs
+from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
 from shell.checks import show_check
 from shell.sidebar import apply_settings
-from shell.state import Settings
+from shell.state import KernelKey, Settings
 from shell.worker import WORKER_BYTES, WORKER_WHAT
 
 LANDMARKS = (10, 20, 50, 100, 200, 500, 1000)
@@ -46,11 +46,10 @@ class Comparison:
     full_landmarks_errors: np.ndarray | None
 
 
-def planned_sizes(settings: Settings, n: int) -> dict[str, list[int]]:
+def planned_sizes(kernel: str, k: int, n: int) -> dict[str, list[int]]:
     """The m (and D, for the RBF kernel) the comparison runs, between k and n."""
-    k = settings.n_components
     plans = {"nystroem": approx.usable_sizes(LANDMARKS, k, n)}
-    if approx.supports("rff", settings.kernel):
+    if approx.supports("rff", kernel):
         plans["rff"] = approx.usable_sizes(FEATURES, k, max(FEATURES))
     return plans
 
@@ -71,9 +70,9 @@ def approximation_estimate(method: str, n: int, d: int, size: int) -> costs.Esti
     return features + costs.matrix_product(n, inner, size) + costs.all_eigenvalues(inner)
 
 
-def compute_comparison(X, settings: Settings, on_progress=None, *, run=None,
+def compute_comparison(X, kernel: KernelKey, k: int, on_progress=None, *, run=None,
                        turn=None) -> Comparison:
-    """Exact kernel PCA and every planned approximation, compared.
+    """Exact kernel PCA with ``k`` components and every planned approximation, compared.
 
     ``run(func, *args, **kwargs)`` runs each timed step (on the server: in its worker
     process, :mod:`shell.worker`); ``turn(n_bytes, estimate, what)`` gives each step
@@ -83,13 +82,12 @@ def compute_comparison(X, settings: Settings, on_progress=None, *, run=None,
     run = run or (lambda func, *args, **kwargs: func(*args, **kwargs))
     turn = turn or (lambda n_bytes, estimate, what: nullcontext())
     n, d = X.shape
-    k = settings.n_components
-    params = settings.kernel_params()
+    params = kernel.kernel_params()
     report(0.0, f"Exact kernel PCA (n = {n:,})")
     with turn(approx.exact_bytes(n, k), exact_estimate(n, d, k), "exact kernel PCA"):
-        exact = run(approx.exact_kpca, X, k, kernel=settings.kernel, kernel_params=params)
+        exact = run(approx.exact_kpca, X, k, kernel=kernel.kernel, kernel_params=params)
     results: dict[str, list[approx.Approximation]] = {}
-    plans = planned_sizes(settings, n)
+    plans = planned_sizes(kernel.kernel, k, n)
     total = sum(len(sizes) for sizes in plans.values()) or 1
     done = 0
     for method, sizes in plans.items():
@@ -101,7 +99,7 @@ def compute_comparison(X, settings: Settings, on_progress=None, *, run=None,
                       approximation_estimate(method, n, d, size),
                       f"{title} with {size_name} = {size:,}"):
                 result = run(approx.approximate_and_compare, X, exact, method, size,
-                             kernel=settings.kernel, kernel_params=params)
+                             kernel=kernel.kernel, kernel_params=params)
             results[method].append(replace(result, aligned=result.aligned[:, :2].copy()))
             done += 1
     full = None
@@ -110,7 +108,7 @@ def compute_comparison(X, settings: Settings, on_progress=None, *, run=None,
         with turn(approx.approximation_bytes("nystroem", n, d, n, k),
                   approximation_estimate("nystroem", n, d, n), "Nyström with m = n"):
             values, scores, _ = run(approx.approximate_kpca, X, "nystroem", n, k,
-                                    kernel=settings.kernel, kernel_params=params)
+                                    kernel=kernel.kernel, kernel_params=params)
         errors, *_ = approx.compare(exact, values, scores)
         full = errors
     # Cached: only what the section draws. (A [:, :0] slice would keep all n × k
@@ -121,26 +119,27 @@ def compute_comparison(X, settings: Settings, on_progress=None, *, run=None,
     return Comparison(exact, results, full)
 
 
-def comparison(settings: Settings, n: int) -> Comparison | None:
+def comparison(settings: Settings, inputs: Inputs) -> Comparison | None:
     """The cached comparison; computed now if small, else on a button press (None before)."""
-    cached = _comparison.cached(settings)
+    n = len(inputs.X)
+    cached = _comparison.cached(inputs, settings.kernel_key, settings.n_components)
     if cached is not None:
         return cached
     if n > AUTO_COMPARE_MAX_N:
-        count = sum(len(sizes) for sizes in planned_sizes(settings, n).values())
+        count = sum(len(sizes) for sizes in
+                    planned_sizes(settings.kernel, settings.n_components, n).values())
         st.info(f"n = {n:,}: exact kernel PCA and {count} approximations take a minute or "
                 "more here. Press the button to run them (the result is kept for everyone).",
                 icon=":material/hourglass:")
         if not st.button("Compare with exact kernel PCA", key="scale_compare",
                          icon=":material/play_arrow:"):
             return None
-    return _comparison(settings)
+    return _comparison(inputs, settings.kernel_key, settings.n_components)
 
 
 # An entry holds n × 2 scores per size (≤ 15 sizes): ~2 MB for the full USPS.
 @bounded_cache(max_entries=6)
-def _comparison(settings: Settings) -> Comparison:
-    X = inputs(settings)
+def _comparison(inputs: Inputs, kernel: KernelKey, k: int) -> Comparison:
 
     def turn(n_bytes: int, estimate: costs.Estimate, what: str):
         # Each step takes its own turn in the worker's lane (exact kernel PCA holds K̃ and
@@ -150,7 +149,8 @@ def _comparison(settings: Settings) -> Comparison:
     bar = st.progress(0.0, text="Starting…")
     # The steps are timed with BLAS on one thread, in the server's worker process: the
     # limit does not reach the other sessions (shell.worker).
-    result = compute_comparison(X, settings, lambda f, t: bar.progress(min(f, 1.0), text=t),
+    result = compute_comparison(inputs.X, kernel, k,
+                                lambda f, t: bar.progress(min(f, 1.0), text=t),
                                 run=server_worker().call, turn=turn)
     bar.empty()
     return result
@@ -191,8 +191,8 @@ def _pick(label: str, sizes: list[int], default: int, key: str) -> int:
                             format_func=lambda v: f"{v:,}")
 
 
-def approximation_section(settings: Settings, data) -> None:
-    n = len(data.X)
+def approximation_section(settings: Settings, data, inputs: Inputs) -> None:
+    n = len(inputs.X)
     kernel = KERNELS[settings.kernel].title
     st.write(
         "Both build explicit features Φ (n × m or n × D) with ΦΦᵀ ≈ K and run linear PCA "
@@ -211,7 +211,7 @@ def approximation_section(settings: Settings, data) -> None:
         st.error(f"{problem} Without the exact answer there is nothing to compare with.",
                  icon=":material/memory:")
         return
-    result = comparison(settings, n)
+    result = comparison(settings, inputs)
     if result is None:
         return
     exact = result.exact
@@ -248,7 +248,7 @@ def approximation_section(settings: Settings, data) -> None:
         return
     errors = result.full_landmarks_errors
     if errors is not None and not indefinite:
-        X = inputs(settings)
+        X = inputs.X
         rounding = kernel_rounding(n, kernel_bound(X, settings.kernel, settings.kernel_params()))
         show_check(full_landmarks_check(errors, exact.eigenvalues, rounding, n))
     elif errors is not None:

@@ -18,7 +18,7 @@ from lessons.scale import experiment as scaling
 from lessons.scale import figures
 from shell import costs, memory
 from shell.admission import queued, server_worker
-from shell.caches import inputs
+from shell.caches import Inputs
 from shell.charts import show_chart
 from shell.display import number_caption
 from shell.state import Settings
@@ -100,7 +100,7 @@ def largest_timed() -> int:
     return memory.largest_square(MEASURE_COPIES, max(memory.budget_bytes() - WORKER_BYTES, 0))
 
 
-def measurement_pool(settings: Settings) -> tuple[np.ndarray, str]:
+def measurement_pool(settings: Settings, inputs: Inputs) -> tuple[np.ndarray, str]:
     """Points to draw the subsets from, and a sentence saying where they come from.
 
     Datasets with an "n" option are generated with as many points as they offer (and
@@ -110,7 +110,7 @@ def measurement_pool(settings: Settings) -> tuple[np.ndarray, str]:
     option = _n_option(settings.dataset)
     cap = memory.largest_square(MEASURE_COPIES)
     if option is None:
-        X = inputs(settings)
+        X = inputs.X
         return X, f"all {len(X):,} points of the current dataset"
     pool_n = int(min(option.high, cap))
     X = _pool(settings.dataset, settings.dataset_options, pool_n, settings.standardize)
@@ -129,13 +129,13 @@ def _snap(value: int, choices: list[int]) -> int:
     return min(choices, key=lambda c: abs(c - value))
 
 
-def scaling_section(settings: Settings) -> scaling.ScalingRun | None:
+def scaling_section(settings: Settings, inputs: Inputs) -> scaling.ScalingRun | None:
     """Range controls, a measurement on request (with a progress bar) and its charts.
 
     Nothing is timed until the button is pressed: a page visit by every student of a
     class must not start a measurement each on a shared server.
     """
-    X, origin = measurement_pool(settings)
+    X, origin = measurement_pool(settings, inputs)
     k = settings.n_components
     cap = largest_timed()
     largest = min(len(X), cap, LIVE_MAX_N)

@@ -246,7 +246,8 @@ def test_large_n_waits_for_a_button_before_comparing():
     at = open_app("scale", {"dataset": "usps", "n": 3000, "kernel": "rbf", "gamma": 0.004})
     assert_clean(at)
     settings = settings_of({"dataset": "usps", "n": 3000, "kernel": "rbf", "gamma": 0.004})
-    count = sum(len(v) for v in scale_approx_view.planned_sizes(settings, 3000).values())
+    plans = scale_approx_view.planned_sizes(settings.kernel, settings.n_components, 3000)
+    count = sum(len(v) for v in plans.values())
     assert count == len(scale_approx_view.LANDMARKS) + len(scale_approx_view.FEATURES)
     assert any(f"and {count} approximations" in i.value and "Press the button" in i.value
                for i in at.info)
