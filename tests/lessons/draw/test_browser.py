@@ -48,7 +48,7 @@ def test_clicks_on_the_plane_become_points_that_kernel_pca_follows(server, page)
     wait_for_title(page, "Kernel matrix K (60 × 60)")  # 120 points in blocks of 2
 
     page.get_by_role("button", name="Clear").click()
-    page.get_by_text("0 points so far").wait_for()
+    page.get_by_text("So far 0 points drawn").wait_for()
     spots = [(0.2, 0.2), (0.25, 0.3), (0.3, 0.22), (0.75, 0.7), (0.8, 0.8), (0.7, 0.78)]
     for i, (fx, fy) in enumerate(spots):
         if i == 3:
@@ -94,7 +94,7 @@ def test_taps_on_a_phone_add_points(server, browser):
         page.goto(f"{server.url}/draw")
         wait_until_idle(page, min_charts=5)
         page.get_by_role("button", name="Clear").click()
-        page.get_by_text("0 points so far").wait_for()
+        page.get_by_text("So far 0 points drawn").wait_for()
         page.locator(PLANE).scroll_into_view_if_needed()
         for i, (fx, fy) in enumerate([(0.2, 0.3), (0.5, 0.6), (0.7, 0.2)]):
             box = page.locator(PLANE).bounding_box()
