@@ -289,7 +289,7 @@ def test_selection_survives_a_gamma_change_not_a_new_dataset():
     assert sorted(bright) == [2, 9]
     at.sidebar.selectbox(key="w_dataset").set_value("moons").run()
     assert_clean(at)
-    assert not any("selected" in m.value for m in at.markdown)
+    assert not any("point(s) selected" in m.value for m in at.markdown)
     for trace in find_chart(at, "Kernel PCA")["data"]:
         assert isinstance(trace["marker"]["color"], str)  # one colour: nothing faded
 
