@@ -64,6 +64,11 @@ def checks_shown(at) -> dict[str, str]:
     return shown
 
 
+def shown_float(text: str) -> float:
+    """A number as the app prints it (a true minus, U+2212, in its sign or exponent)."""
+    return float(text.replace("−", "-"))
+
+
 def assert_up_to_sign(shown: np.ndarray, expected: np.ndarray, atol: float) -> None:
     """Each column of ``shown`` equals that of ``expected`` or its negative (a component's
     sign is arbitrary)."""

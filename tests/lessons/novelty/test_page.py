@@ -16,7 +16,7 @@ import datasets
 from datasets import drawn
 from experiments.novelty import novelty_split
 from tests.support.apptest import assert_clean, needs_usps, open_app
-from tests.support.lessons import checks_shown
+from tests.support.lessons import checks_shown, shown_float
 from tests.support.plotly_json import chart_specs
 
 PAGE = "novelty"
@@ -61,7 +61,7 @@ def test_the_polynomial_kernels_auc_is_that_of_explicit_monomials_and_scikit_lea
     assert (f"AUC: kernel PCA {ours:.3f}, one-class SVM {theirs:.3f}, isolation forest "
             f"{trees:.3f}") in text
     label = next(label for label in checks_shown(at) if "explicit feature vectors" in label)
-    assert float(checks_shown(at)[label]) < 1e-8
+    assert shown_float(checks_shown(at)[label]) < 1e-8
     assert "the polynomial kernel's explicit φ" in text
     roc = next(s for s in chart_specs(at) if s["layout"]["title"]["text"].startswith("ROC curves"))
     assert [t["name"] for t in roc["data"]][1] == f"Kernel PCA (AUC {ours:.3f})"
@@ -91,7 +91,7 @@ def test_gamma_at_its_ends_keeps_the_check_honest(gamma, phrase):
         assert phrase in text_of(at)
     else:
         shown = checks_shown(at)
-        assert all(float(v) < 1e-8 for v in shown.values())
+        assert all(shown_float(v) < 1e-8 for v in shown.values())
 
 
 def test_an_indefinite_kernel_is_said_to_have_no_feature_map():

@@ -22,7 +22,7 @@ import datasets
 from datasets import drawn
 from lessons.one_eigenproblem import view
 from tests.support.apptest import assert_clean, open_app
-from tests.support.lessons import checks_shown
+from tests.support.lessons import checks_shown, shown_float
 from tests.support.plotly_json import chart_specs, decode
 
 PAGE = "one_eigenproblem"
@@ -66,7 +66,7 @@ def test_the_default_is_kernel_pca_of_the_sidebars_kernel_beside_scikit_learns()
     assert abs_correlations(ours, theirs[:, :2]).min() >= 0.9999
     shown = checks_shown(at)
     label = next(label for label in shown if "ours against KernelPCA" in label)
-    assert float(shown[label]) <= 1e-4
+    assert shown_float(shown[label]) <= 1e-4
     assert at.query_params["method"] == "kpca" and at.query_params["neighbours"] == "6"
 
 
@@ -127,7 +127,7 @@ def test_laplacian_eigenmaps_on_the_circles_explains_the_librarys_first_componen
     assert "L then has 2 zero eigenvalues" in text
     shown = checks_shown(at)
     label = next(label for label in shown if "spectral_embedding, unnormalised" in label)
-    assert "its components 2–4" in label and float(shown[label]) <= 1e-4
+    assert "its components 2–4" in label and shown_float(shown[label]) <= 1e-4
     assert any("L⁺" in label for label in shown)  # its rows sum to 0
     data = datasets.load("circles")
     C = kneighbors_graph(data.X, 6, include_self=False)
@@ -154,7 +154,7 @@ def test_kernel_pca_at_both_ends_of_gamma_keeps_its_checks_true(gamma):
     assert_clean(at)
     shown = checks_shown(at)
     assert shown  # what is compared, passes
-    assert all(float(v) <= 1e-4 for label, v in shown.items() if "1 − |correlation|" in label)
+    assert all(shown_float(v) <= 1e-4 for label, v in shown.items() if "1 − |correlation|" in label)
     if gamma == "1e-06":  # the third component's eigenvalue is repeated: said, not checked
         assert "Component 3: the eigenvalue is repeated" in text_of(at)
 
