@@ -121,6 +121,10 @@ def active_page_title(page) -> str:
     if current.count():
         return current.first.inner_text().split("\n")[-1]
     for section in page.locator(f'{TOP_NAV} [data-testid="stTopNavSection"]').all():
+        # On a narrow header the last sections fold into "N more" (itself a section); the
+        # folded ones stay in the page, inert, for Streamlit to measure.
+        if section.evaluate("e => e.closest('[inert]') !== null") or not section.is_visible():
+            continue
         section.click()
         link = page.locator('[data-testid="stTopNavDropdownLink"][aria-current="page"]')
         if link.count():
