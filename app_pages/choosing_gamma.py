@@ -46,7 +46,7 @@ else:
     # The same verdict as the Explorer's, from the same sample (drawn last: its search
     # runs after this page's charts).
     hint_place = gamma_hint.slot(inputs, settings)
-    alignment.section(gamma_sweep, settings, data)
+    alignment.section(gamma_sweep, settings, inputs)
 
     st.header("3 · Too smooth, too rough: the spectrum")
     view.smoothing_lesson(gamma_sweep, settings)

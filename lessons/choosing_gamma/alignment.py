@@ -19,16 +19,16 @@ from lessons.choosing_gamma.experiment import SWEEP_MAX_N, Sweep
 from lessons.choosing_gamma.view import file_stem
 from shell import costs, findings
 from shell.admission import queued
-from shell.caches import Inputs, bounded_cache, inputs_of
+from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
 from shell.display import number_caption
 from shell.memory import guard_memory
 from shell.state import Settings
 
 
-def _rows(data) -> np.ndarray:
+def _rows(inputs: Inputs) -> np.ndarray:
     """The sweep's sample: the same rows its separability was scored on."""
-    return stratified_rows(len(data.X), data.y, SWEEP_MAX_N)
+    return stratified_rows(len(inputs.X), inputs.y, SWEEP_MAX_N)
 
 
 # An entry: twelve floats.
@@ -44,7 +44,7 @@ def _curve(inputs: Inputs, kernel: str, params: tuple, values: tuple) -> np.ndar
                                param="gamma", values=values)
 
 
-def section(result: Sweep, settings: Settings, data) -> None:
+def section(result: Sweep, settings: Settings, inputs: Inputs) -> None:
     """The alignment curve beside the separability curve of the γ sweep ``result``."""
     st.subheader("Alignment: a score without a classifier")
     if result.param != "gamma" or result.score_two is None:
@@ -55,7 +55,7 @@ def section(result: Sweep, settings: Settings, data) -> None:
              r"\,\lVert \tilde Y\rVert_F},\qquad Y_{ij} = 1 \text{ if } y_i = y_j \text{ else } 0")
     guard_memory(result.n, copies=2)
     params = tuple(sorted((k, v) for k, v in settings.kernel_params().items() if k != "gamma"))
-    curve = _curve(inputs_of(settings), settings.kernel, params,
+    curve = _curve(inputs, settings.kernel, params,
                    tuple(float(v) for v in result.values))
     fig = alignment_and_separability(result.values, curve, result.score_two,
                                      title="Centred kernel–target alignment beside "
