@@ -445,22 +445,27 @@ def taking_turn(n_bytes: int, *, estimate: Estimate, what: str,
     While the request waits (longer than :data:`NOTICE_AFTER_S`), the page says where it
     stands and how long the wait should be; the notice disappears when the work starts.
     """
-    notice = st.empty()
+    session, request = _session_and_request()
+    # Work started ahead of time (shell.ahead) runs outside any page: nobody to tell.
+    notice = st.empty() if session is not None else None
     started = time.monotonic()
 
     def show_wait(wait: Wait) -> None:
+        if notice is None:
+            return
         if wait.seconds >= NOTICE_AFTER_S or time.monotonic() - started >= NOTICE_AFTER_S:
             notice.info(wait_message(wait, what, n_bytes), icon=":material/hourglass_top:")
 
-    session, request = _session_and_request()
     try:
         with server_admission().admit(n_bytes, estimate=estimate, session=session,
                                       request=request, upload=upload, in_worker=in_worker,
                                       on_wait=show_wait):
-            notice.empty()
+            if notice is not None:
+                notice.empty()
             yield
     finally:
-        notice.empty()
+        if notice is not None:
+            notice.empty()
 
 
 def queued(n: int, *, copies: float = 1.0, estimate: Estimate | None = None,

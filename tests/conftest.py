@@ -8,7 +8,14 @@ marked here, once: ``browser``, and skipped where Debian's chromium is missing.
 
 from __future__ import annotations
 
+import os
+
 import pytest
+
+# Nothing is computed ahead in the background while the suite runs (shell/ahead.py): a
+# tour page opened by one test would otherwise start minutes of work under the others.
+# The servers the tests start inherit it; tests/lecture_pack/test_ahead.py turns it on.
+os.environ["KPCA_PREPARE_AHEAD"] = "0"
 
 from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, HAS_CHROMIUM, Server, new_page
 from tests.support.downloads import downloads  # noqa: F401  (a fixture: pytest finds it here)
