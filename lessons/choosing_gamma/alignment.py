@@ -44,6 +44,12 @@ def _curve(inputs: Inputs, kernel: str, params: tuple, values: tuple) -> np.ndar
                                param="gamma", values=values)
 
 
+def curve_of(result: Sweep, settings: Settings, inputs: Inputs) -> np.ndarray:
+    """The alignment at every γ of the sweep ``result`` (cached)."""
+    params = tuple(sorted((k, v) for k, v in settings.kernel_params().items() if k != "gamma"))
+    return _curve(inputs, settings.kernel, params, tuple(float(v) for v in result.values))
+
+
 def section(result: Sweep, settings: Settings, inputs: Inputs) -> None:
     """The alignment curve beside the separability curve of the γ sweep ``result``."""
     st.subheader("Alignment: a score without a classifier")
@@ -54,9 +60,7 @@ def section(result: Sweep, settings: Settings, inputs: Inputs) -> None:
     st.latex(r"A(K, Y) = \frac{\langle \tilde K, \tilde Y\rangle_F}{\lVert \tilde K\rVert_F"
              r"\,\lVert \tilde Y\rVert_F},\qquad Y_{ij} = 1 \text{ if } y_i = y_j \text{ else } 0")
     guard_memory(result.n, copies=2)
-    params = tuple(sorted((k, v) for k, v in settings.kernel_params().items() if k != "gamma"))
-    curve = _curve(inputs, settings.kernel, params,
-                   tuple(float(v) for v in result.values))
+    curve = curve_of(result, settings, inputs)
     fig = alignment_and_separability(result.values, curve, result.score_two,
                                      title="Centred kernel–target alignment beside "
                                            "separability, against γ")

@@ -34,6 +34,7 @@ USPS_TEST_SIZE = 2007
 CURVE_MAX = 256
 COMPONENT_CHOICES = (1, 2, 4, 8, 16, 32, 64, 128, 256)
 C_CHOICES = (0.01, 0.1, 1.0, 10.0, 100.0)
+DEFAULT_CLASSIFIER, DEFAULT_C = "linear_svm", 1.0
 MISCLASSIFIED_SHOWN = 40
 K_CLASSIFIER, K_COMPONENTS, K_C = "cls_classifier", "cls_components", "cls_C"
 
@@ -145,7 +146,7 @@ def make_split(data_key: DataKey) -> TrainTestData:
 # Each entry: the split, the fitted pipeline (n_train × features + n_train × k) and small
 # arrays; for 2,000 USPS digits about 8 MB.
 @bounded_cache(max_entries=6)
-def _experiment(data_key: DataKey, kernel: KernelKey, n_components: int, classifier: str,
+def cached_experiment(data_key: DataKey, kernel: KernelKey, n_components: int, classifier: str,
                 C: float):
     split = make_split(data_key)
     n_train = len(split.y_train)
@@ -161,15 +162,24 @@ def _experiment(data_key: DataKey, kernel: KernelKey, n_components: int, classif
         return split, result, time.perf_counter() - start
 
 
+def component_choices(n_train_hint: int) -> list[int]:
+    return [k for k in COMPONENT_CHOICES if k <= max(1, n_train_hint - 1)]
+
+
+def default_components(n_train_hint: int, is_usps: bool) -> int:
+    """The page's k at first: 128 on the USPS digits (the paper's range), else 16."""
+    default = 128 if is_usps else 16
+    return max(k for k in component_choices(n_train_hint) if k <= default)
+
+
 def controls(n_train_hint: int, is_usps: bool) -> tuple[int, str, float]:
     """The page's own widgets: classifier, C and k (the sidebar's k stops at 20)."""
     ss = st.session_state
-    choices = [k for k in COMPONENT_CHOICES if k <= max(1, n_train_hint - 1)]
-    default = 128 if is_usps else 16
+    choices = component_choices(n_train_hint)
     if ss.get(K_COMPONENTS) not in choices:
-        ss[K_COMPONENTS] = max(k for k in choices if k <= default)
-    ss.setdefault(K_CLASSIFIER, "linear_svm")
-    ss.setdefault(K_C, 1.0)
+        ss[K_COMPONENTS] = default_components(n_train_hint, is_usps)
+    ss.setdefault(K_CLASSIFIER, DEFAULT_CLASSIFIER)
+    ss.setdefault(K_C, DEFAULT_C)
     left, middle, right = st.columns([2, 2, 3])
     classifier = left.radio("Linear classifier", list(cls.CLASSIFIERS), key=K_CLASSIFIER,
                             format_func=cls.CLASSIFIERS.get, horizontal=True)
@@ -198,7 +208,7 @@ def run(settings: Settings, n_points: int, k: int, classifier: str, C: float):
     guard_memory(n_test, n_train, what="the test kernel K_t")
     try:
         with st.spinner("Fitting kernel PCA and the classifiers…"):
-            return _experiment(settings.data_key, settings.kernel_key, k, classifier, C)
+            return cached_experiment(settings.data_key, settings.kernel_key, k, classifier, C)
     except ValueError as error:
         st.error(f"This cannot be classified with these settings: {error}")
         st.stop()

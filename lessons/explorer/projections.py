@@ -30,6 +30,7 @@ from lessons.explorer.charts import (
     touch_select_toggle,
 )
 from lessons.explorer.view_link import (
+    FIRST_AXES,
     K_VIEW_AXES,
     K_VIEW_DIMS,
     VIEW_2D,
@@ -81,7 +82,7 @@ def projection_view(k: int) -> tuple[int, tuple[int, ...]]:
         )
     dims = 3 if dims_label == VIEW_3D and k >= 3 else 2
     choices = axis_choices(k, dims)
-    ss[K_VIEW_AXES] = _fit_axes(ss.get(K_VIEW_AXES, (1, 2)), choices, dims)
+    ss[K_VIEW_AXES] = _fit_axes(ss.get(K_VIEW_AXES, FIRST_AXES), choices, dims)
     with axes_col:
         axes = st.selectbox(
             "Components on the axes",
@@ -181,15 +182,31 @@ def _separability(data: DataKey, kernel: KernelKey | None, columns: tuple[int, .
     return linear_separability(_Z, _y)
 
 
-def separability_caption(result, data, settings, columns, linear_columns) -> None:
-    """Cross-validated linear separability of what is drawn, for KPCA and PCA alike."""
+def separability_scores(result, data, settings, columns, linear_columns):
+    """(kernel PCA's, linear PCA's) scores of the drawn components (cached), or None
+    without two classes."""
     if data.y is None or len(np.unique(data.y)) < 2:
-        st.caption("No class labels: hover a point to see its row number.")
-        return
+        return None
     kpca = _separability(settings.data_key, settings.kernel_key, tuple(columns),
                          result.projection[:, columns], data.y)
     linear = _separability(settings.data_key, None, tuple(linear_columns),
                            result.pca_projection[:, linear_columns], data.y)
+    return kpca, linear
+
+
+def first_alone(result, data, settings, first: int) -> float | None:
+    """The score of component ``first`` alone (cached)."""
+    return _separability(settings.data_key, settings.kernel_key, (first,),
+                         result.projection[:, [first]], data.y)
+
+
+def separability_caption(result, data, settings, columns, linear_columns) -> None:
+    """Cross-validated linear separability of what is drawn, for KPCA and PCA alike."""
+    scores = separability_scores(result, data, settings, columns, linear_columns)
+    if scores is None:
+        st.caption("No class labels: hover a point to see its row number.")
+        return
+    kpca, linear = scores
     if kpca is None or linear is None:
         st.caption("A class has a single point: no cross-validated score.")
         return
@@ -201,8 +218,7 @@ def separability_caption(result, data, settings, columns, linear_columns) -> Non
         f"{100 * chance:.0f}%). "
     )
     first = columns[0]
-    alone = _separability(settings.data_key, settings.kernel_key, (first,),
-                          result.projection[:, [first]], data.y)
+    alone = first_alone(result, data, settings, first)
     if alone is not None and alone >= 0.95 and alone - linear >= 0.1:
         text += f"Component {first + 1} alone already separates {100 * alone:.0f}%. "
     elif kpca + 0.05 < linear:
@@ -220,11 +236,16 @@ def gamma_hints(place, result: Analysis, data, inputs: Inputs, settings: Setting
     """Is γ right for these data? The evidence-based hint (``lessons.common.gamma_hint``),
     drawn into ``place`` once the rest of the page is drawn: a quick search of γ (cached per
     dataset and kernel) compared with the score shown for components 1–2."""
-    shown = None
-    if data.y is not None and len(np.unique(data.y)) >= 2:
-        shown = _separability(settings.data_key, settings.kernel_key, (0, 1),
-                              result.projection[:, [0, 1]], data.y)
-    gamma_hint.fill(place, inputs, settings, shown, key="hint_gamma")
+    gamma_hint.fill(place, inputs, settings, shown_score(result, data, settings),
+                    key="hint_gamma")
+
+
+def shown_score(result: Analysis, data, settings: Settings) -> float | None:
+    """The score of components 1–2 on all points, which the γ hint compares with."""
+    if data.y is None or len(np.unique(data.y)) < 2:
+        return None
+    return _separability(settings.data_key, settings.kernel_key, (0, 1),
+                         result.projection[:, [0, 1]], data.y)
 
 
 def _selected_points(indices: list[int], data, settings: Settings) -> None:

@@ -19,6 +19,7 @@ from shell.text import quoted
 Q_VIEW, Q_AXES = "view", "axes"
 VIEW_2D, VIEW_3D = "2-D", "3-D"
 _VIEW_CODES = {"2d": VIEW_2D, "3d": VIEW_3D}
+FIRST_AXES = (1, 2)  # the components on the axes when the page opens (2-D)
 # The view widgets' keys ("w_" so they survive other pages: the sidebar keeps them).
 K_VIEW_DIMS, K_VIEW_AXES = "w_view_dims", "w_view_axes"
 
@@ -62,7 +63,7 @@ def view_to_query(dims: str, axes: tuple[int, int]) -> dict[str, str]:
     query = {}
     if dims == VIEW_3D:
         query[Q_VIEW] = "3d"
-    if tuple(axes) not in ((1, 2), (1, 2, 3)):
+    if tuple(axes) not in (FIRST_AXES, (*FIRST_AXES, 3)):
         query[Q_AXES] = ",".join(str(a) for a in axes)
     return query
 
@@ -76,7 +77,7 @@ def seed_from_link() -> None:
     for warning in warnings:
         st.warning(warning, icon=":material/link_off:")
     ss[K_VIEW_DIMS] = view.get("dims", VIEW_2D)
-    ss[K_VIEW_AXES] = tuple(view.get("axes", (1, 2)))
+    ss[K_VIEW_AXES] = tuple(view.get("axes", FIRST_AXES))
 
 
 def write_to_link(dims: str, axes: tuple[int, ...]) -> None:

@@ -32,7 +32,7 @@ FITS = (1 + len(CANDIDATES)) * (1 + sum(len(v) for v in STEPS.values()))
 
 
 @bounded_cache(max_entries=1)  # its data are fixed: one entry for the server
-def _lucky() -> LuckyGamma:
+def cached_lucky() -> LuckyGamma:
     n = GALLERY["n"]
     estimate = FITS * (costs.kernel_pca(n, 2, 2) + costs.Estimate(0.1))
     with queued(n, copies=2, estimate=estimate, what="the lucky-γ card"):
@@ -43,7 +43,7 @@ def card(number: int) -> None:
     """The card, numbered after the page's other mistakes."""
     guard_memory(GALLERY["n"], copies=2)
     with st.spinner("Moving the gallery's setting a little…"):
-        result = _lucky()
+        result = cached_lucky()
     st.subheader(f"{number} · One lucky γ")
     st.write(
         "scikit-learn's kernel PCA example drew two circles (400 points, inner radius 0.3, "

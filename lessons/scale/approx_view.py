@@ -122,7 +122,7 @@ def compute_comparison(X, kernel: KernelKey, k: int, on_progress=None, *, run=No
 def comparison(settings: Settings, inputs: Inputs) -> Comparison | None:
     """The cached comparison; computed now if small, else on a button press (None before)."""
     n = len(inputs.X)
-    cached = _comparison.cached(inputs, settings.kernel_key, settings.n_components)
+    cached = cached_comparison.cached(inputs, settings.kernel_key, settings.n_components)
     if cached is not None:
         return cached
     if n > AUTO_COMPARE_MAX_N:
@@ -134,12 +134,12 @@ def comparison(settings: Settings, inputs: Inputs) -> Comparison | None:
         if not st.button("Compare with exact kernel PCA", key="scale_compare",
                          icon=":material/play_arrow:"):
             return None
-    return _comparison(inputs, settings.kernel_key, settings.n_components)
+    return cached_comparison(inputs, settings.kernel_key, settings.n_components)
 
 
 # An entry holds n × 2 scores per size (≤ 15 sizes): ~2 MB for the full USPS.
 @bounded_cache(max_entries=6)
-def _comparison(inputs: Inputs, kernel: KernelKey, k: int) -> Comparison:
+def cached_comparison(inputs: Inputs, kernel: KernelKey, k: int) -> Comparison:
 
     def turn(n_bytes: int, estimate: costs.Estimate, what: str):
         # Each step takes its own turn in the worker's lane (exact kernel PCA holds K̃ and
