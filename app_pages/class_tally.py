@@ -3,11 +3,13 @@
 import streamlit as st
 
 from classroom.lecturer import how_long, live_tally, start_or_show
+from lecture_pack import ahead
 from shell.sidebar import current_settings
 
 st.title("Class tally")
 opened = start_or_show()
 if opened is not None:
+    ahead.start()  # a class is on: every tour step's view is computed before it is reached
     live_tally(*opened, current_settings())
 st.caption(
     "Anonymous: each browser session answers under a random token, counted once per "

@@ -4,6 +4,7 @@ import streamlit as st
 
 from classroom.banner import open_step
 from classroom.tour import BEYOND, STEPS, main_steps, parse_step, total_minutes
+from lecture_pack import ahead
 
 STEP_PARAM = "step"
 
@@ -47,6 +48,24 @@ if open_view.button(
     on_click=open_step, args=(number,), width="stretch",
 ):
     st.switch_page(step.page, query_params=dict(step.page_query) or None)
+
+
+
+@st.fragment(run_every=2)
+def preparing() -> None:
+    """The views' preparation, followed live until it ends (then the page draws it once)."""
+    plan = ahead.start()
+    if plan.finished:
+        st.rerun()
+    st.caption(ahead.readiness(plan))
+
+
+# The first visit starts computing every step's view in the background (once per server).
+if (plan := ahead.start()) is not None:
+    if plan.finished:
+        st.caption(ahead.readiness(plan))
+    else:
+        preparing()
 
 st.divider()
 st.caption(f"The whole lecture, then an optional second part, {BEYOND} (steps "

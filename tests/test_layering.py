@@ -24,7 +24,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("kpca_core", "datasets", "experiments", "shell", "lessons", "classroom")
+PACKAGES = ("kpca_core", "datasets", "experiments", "shell", "lessons", "classroom",
+            "lecture_pack")
 # Modules of a lesson that hold numbers or figures, not Streamlit sections.
 PURE_LESSON_MODULES = {"experiment", "figures", "formulas", "paper_table", "approximations",
                        "kernel_figures", "lucky_gamma", "alignment_figures"}
@@ -33,8 +34,10 @@ PURE_LESSON_MODULES = {"experiment", "figures", "formulas", "paper_table", "appr
 # model of the server's queue.
 PURE_SHELL_MODULES = {"shell", "shell.costs", "shell.figures", "shell.registry", "shell.state",
                       "shell.text"}
-# The classroom's modules without Streamlit: the questions asked before a view, the tally.
-PURE_CLASSROOM_MODULES = {"classroom", "classroom.questions", "classroom.tally"}
+# The classroom's modules without Streamlit: the questions asked before a view, the tally,
+# the tour's steps.
+PURE_CLASSROOM_MODULES = {"classroom", "classroom.questions", "classroom.tally",
+                          "classroom.tour"}
 
 
 def module_name(path: Path) -> str:
@@ -151,9 +154,16 @@ def test_the_classroom_imports_no_lesson():
 
 
 def test_only_the_router_and_the_pages_import_the_classroom():
+    # lecture_pack puts the tour's steps together with their lessons' views.
     for name, path in MODULES.items():
-        if name.split(".")[0] != "classroom":
+        if name.split(".")[0] not in ("classroom", "lecture_pack"):
             assert not [m for m in imports_of(path) if m.split(".")[0] == "classroom"], name
+
+
+def test_only_the_pages_import_the_lecture_pack():
+    for name, path in MODULES.items():
+        if name.split(".")[0] != "lecture_pack":
+            assert not [m for m in imports_of(path) if m.split(".")[0] == "lecture_pack"], name
 
 
 def import_circles() -> list[list[str]]:
@@ -241,7 +251,8 @@ def test_the_import_graph_script_reports_the_house_without_a_circle():
 
     done = subprocess.run([sys.executable, str(ROOT / "scripts" / "import_graph.py"), "shell"],
                           capture_output=True, text=True, check=True, timeout=60)
-    rows = {line.split()[0]: line.split() for line in done.stdout.splitlines()[1:7]}
+    rows = {line.split()[0]: line.split()
+            for line in done.stdout.splitlines()[1:1 + len(PACKAGES)]}
     assert set(rows) == set(PACKAGES)
     assert all(row[-1] == "-" for row in rows.values()), done.stdout
     assert int(rows["shell"][1]) == sum(1 for m in MODULES if m.split(".")[0] == "shell")

@@ -1,0 +1,1 @@
+"""The lecture, prepared: the tour's views computed ahead on the server (:mod:`.ahead`)."""

@@ -1,0 +1,99 @@
+"""The tour's views computed ahead (lecture_pack/ahead.py): after a step is prepared, its
+view opens from the tour, with its question, without computing anything (every cached
+value the page asks for is a read), so that no step of the lecture is dead air."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from classroom.tour import STEPS
+from lecture_pack import ahead
+from shell import ahead as shell_ahead
+from shell.caches import BoundedStore
+from tests.support.apptest import assert_clean, open_app, usps_available
+
+LECTURE = [number for number, step in enumerate(STEPS, 1) if not step.part]
+
+
+def record_computations(monkeypatch) -> list:
+    """The keys of every value computed (not read) by a bounded cache from now on."""
+    keys = []
+    keep = BoundedStore._keep
+
+    def recording(self, key, value):
+        keys.append(key)
+        return keep(self, key, value)
+
+    monkeypatch.setattr(BoundedStore, "_keep", recording)
+    return keys
+
+
+def described(key: tuple) -> str:
+    """A cache key, short: its arguments' names and their small values."""
+    return ", ".join(f"{name}={value!r:.60}" for name, value in key)
+
+
+def open_step_view(number: int):
+    """Step ``number`` opened from the tour page, its question skipped: the view runs."""
+    at = open_app("tour", {"step": number})
+    at.button(key="tour_open").click().run()
+    assert_clean(at)
+    at.switch_page(STEPS[number - 1].page)  # what the browser's address bar does
+    skip = [b for b in at.button if b.key and b.key.startswith("predict_skip_")]
+    assert len(skip) == 1, "the step asks its question first"
+    skip[0].click().run()
+    assert_clean(at)
+    return at
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("number", LECTURE)
+def test_a_prepared_step_opens_without_computing(number, monkeypatch):
+    step = STEPS[number - 1]
+    if step.dataset == "usps" and not usps_available():
+        pytest.skip("USPS digits not available")
+    ahead.prepare_step(step)
+    keys = record_computations(monkeypatch)
+    open_step_view(number)
+    assert keys == [], f"step {number} computed on arrival: {[described(k) for k in keys]}"
+
+
+def captions(at) -> list[str]:
+    return [c.value for c in at.caption]
+
+
+def test_the_tour_page_starts_the_preparation_and_says_how_far_it_has_got(monkeypatch):
+    monkeypatch.setenv(shell_ahead.ENV, "1")
+    monkeypatch.setattr(shell_ahead, "_plans", {})
+    release, prepared = threading.Event(), []
+
+    def held_step(step):
+        release.wait(timeout=30)
+        prepared.append(step.title)
+
+    monkeypatch.setattr(ahead, "prepare_step", held_step)
+    total = len(STEPS)
+    at = open_app("tour")
+    assert_clean(at)
+    assert f"Preparing the tour's views ahead: 0 of {total} views ready…" in captions(at)
+    release.set()
+    plan = shell_ahead.progress(ahead.PLAN)
+    for thread in threading.enumerate():
+        if thread.name == f"{shell_ahead.THREAD_PREFIX}{ahead.PLAN}":
+            thread.join(timeout=30)
+    assert plan.finished and prepared == [step.title for step in STEPS]
+    at = open_app("tour")  # another visit: the same plan, finished, nothing started again
+    said = [c for c in captions(at) if "views ready" in c]
+    assert said == [f"{total} of {total} views ready: every step opens without a wait "
+                    f"(prepared in {plan.seconds:.0f} s)."]
+    assert prepared == [step.title for step in STEPS]
+
+
+def test_a_step_that_could_not_be_prepared_is_named():
+    plan = shell_ahead.Plan("tour", ("step 1", "step 2", "step 3"), done=3,
+                            failed=["step 2"], seconds=12.4)
+    assert ahead.readiness(plan) == ("2 of 3 views ready (prepared in 12 s); step 2 could "
+                                     "not be prepared: its view will say why when it is "
+                                     "opened.")
