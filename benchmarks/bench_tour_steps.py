@@ -10,9 +10,9 @@ first option) and times, from the click:
 * **drawn**: the run finished, no skeleton left, every chart laid out.
 
 By default the lecturer opens the tour first and waits until the tour page says every
-step's view is ready (``tour_views`` computes them in the background when the tour is
+step's view is ready (``lecture_pack/ahead.py`` computes them in the background when the tour is
 opened or a class starts): the lecture as it should go. ``--cold`` skips that wait and
-prepares nothing (``KPCA_TOUR_WARMUP=0``): every step computes when it is reached, the
+prepares nothing (``KPCA_PREPARE_AHEAD=0``): every step computes when it is reached, the
 dead air issue 35 measured (36–52 s on step 9). Prints the per-step table and how long the
 preparation took. Issue 35's aim: no dead air, i.e. each view ready when it is reached.
 """
@@ -79,7 +79,7 @@ def main() -> None:
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    env = dict(os.environ, KPCA_TOUR_WARMUP="0" if args.cold else "1")
+    env = dict(os.environ, KPCA_PREPARE_AHEAD="0" if args.cold else "1")
     server = Server("bench-tour-steps", env=env, start_timeout_s=120)
     rows = []
     try:
