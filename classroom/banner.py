@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from classroom import predict
-from classroom.tour import STEPS, differences
+from classroom import lecturer, predict
+from classroom.tour import STEPS, differences, tally_id
 from shell import findings
 from shell.sidebar import apply_settings
 from shell.state import Settings
@@ -28,6 +28,7 @@ TOUR_PAGE = "tour"
 # click, so the button would still read True on the page it opens and move on again.
 _GO = "_tour_go"
 _SHOWS = "_tour_shows"  # the findings the open step's answer quotes (empty: all)
+SEALED = "sealed"  # start's place for the findings while the answer waits for a reveal
 
 
 def open_step(number: int) -> None:
@@ -42,8 +43,9 @@ def _leave() -> None:
     st.session_state.pop(TOUR_VIEW, None)
 
 
-def _go_to_step(number: int) -> None:
-    """Callback of Back / Next: step ``number``'s settings, and its view next."""
+def go_to_step(number: int) -> None:
+    """Step ``number``'s settings, and its view next (a callback of Back / Next, or before
+    the sidebar)."""
     open_step(number)
     step = STEPS[number - 1]
     st.session_state[_GO] = (step.page, dict(step.page_query) or None)
@@ -52,11 +54,6 @@ def _go_to_step(number: int) -> None:
 def _go_to_tour() -> None:
     _leave()
     st.session_state[_GO] = (f"app_pages/{TOUR_PAGE}.py", None)
-
-
-def tally_id(number: int) -> str:
-    """Step ``number``'s question in the class tally."""
-    return f"tour{number}"
 
 
 def _url_path(page: str) -> str:
@@ -79,8 +76,9 @@ def step_on(url_path: str) -> int | None:
 
 def start(url_path: str, settings: Settings):
     """Draw the prompt of the step open on this page, if the tour opened it; returns the
-    place for the page's findings (for :func:`finish`), or None. ``settings`` are this
-    run's, for the step's question."""
+    place for the page's findings (for :func:`finish`; :data:`SEALED` while the answer
+    waits for the lecturer's reveal), or None. ``settings`` are this run's, for the
+    step's question."""
     if (target := st.session_state.pop(_GO, None)) is not None:
         page, query = target
         st.switch_page(page, query_params=query)
@@ -89,13 +87,23 @@ def start(url_path: str, settings: Settings):
         return None
     step = STEPS[number - 1]
     st.session_state[_SHOWS] = step.shows
+    lecturer.publish_step(number)  # a lecturer with a class: the class's step
     with st.container(border=True, key="tour_prompt"):
         st.caption(f"Guided tour · step {number} of {len(STEPS)} · {step.title}")
-        st.markdown(f"**{step.question}**")
-        if step.check:  # each student's prediction first (the view waits for it)
-            predict.ask(step.check, settings, tally_id=tally_id(number))
+        # The lecturer's counts beside the question (one column on a phone).
+        ask, counts = (st.columns([3, 2]) if lecturer.running() and step.check
+                       else (st.container(), None))
+        with ask:
+            st.markdown(f"**{step.question}**")
+            if step.check:  # each student's prediction first (the view waits for it)
+                predict.ask(step.check, settings, tally_id=tally_id(number))
+        if counts is not None:
+            with counts:
+                lecturer.compact_tally(number, settings)
         if predict.holding():  # the answer after the prediction, not before
             slot = st.empty()
+        elif predict.sealed():  # in a class: the answer waits for the lecturer's reveal
+            slot = SEALED
         else:
             with st.expander("What to look for", icon=":material/visibility:"):
                 changed = differences(step.settings(), settings)
@@ -106,7 +114,7 @@ def start(url_path: str, settings: Settings):
                                + ". The sentence above describes the step's setting; "
                                "'On this screen' below reads yours.")
                     st.button("Back to the step's setting", key="tour_prompt_reset",
-                              on_click=_go_to_step, args=(number,),
+                              on_click=go_to_step, args=(number,),
                               icon=":material/undo:")
                 else:
                     st.write(step.look_for)
@@ -115,11 +123,11 @@ def start(url_path: str, settings: Settings):
         row = st.container(horizontal=True)
         back = tour = forward = row
         back.button("← Back", key="tour_prompt_back", disabled=number == 1,
-                    on_click=_go_to_step, args=(number - 1,), width="stretch")
+                    on_click=go_to_step, args=(number - 1,), width="stretch")
         tour.button("The tour", key="tour_prompt_tour", on_click=_go_to_tour,
                     icon=":material/co_present:", width="stretch")
         forward.button("Next →", key="tour_prompt_next", disabled=number == len(STEPS),
-                       on_click=_go_to_step, args=(number + 1,), width="stretch")
+                       on_click=go_to_step, args=(number + 1,), width="stretch")
     return slot
 
 
@@ -128,6 +136,6 @@ def finish(url_path: str, slot) -> None:
     said = findings.published(url_path)
     if shows := st.session_state.get(_SHOWS):
         said = {name: text for name, text in said.items() if name in shows}
-    if slot is not None and said:
+    if slot is not None and slot is not SEALED and said:
         with slot.container():
             st.markdown("**On this screen:** " + " ".join(said.values()))

@@ -13,10 +13,9 @@ JOIN_KEY = "class_join_code"
 
 
 def link_params() -> dict[str, str]:
-    """What the classroom keeps in the address bar: the class, and where questions are
-    asked when not at the default."""
-    params = {join.Q_CLASS: code} if (code := join.joined()) else {}
-    return params | predict.link_params()
+    """What the classroom keeps in the address bar: the class and this browser's seat in
+    it, and where questions are asked when not at the default."""
+    return join.link_params() | predict.link_params()
 
 
 def _join_typed() -> None:
