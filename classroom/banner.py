@@ -15,7 +15,7 @@ from __future__ import annotations
 import streamlit as st
 
 from classroom import lecturer, predict
-from classroom.tour import STEPS, differences, tally_id
+from classroom.tour import STEPS, differences, parse_step, tally_id
 from shell import findings
 from shell.sidebar import apply_settings
 from shell.state import Settings
@@ -28,6 +28,8 @@ TOUR_PAGE = "tour"
 # click, so the button would still read True on the page it opens and move on again.
 _GO = "_tour_go"
 _SHOWS = "_tour_shows"  # the findings the open step's answer quotes (empty: all)
+Q_TOUR = "tour"  # the link parameter: the open step (a reload keeps the prompt)
+_READ = "_tour_link_read"
 SEALED = "sealed"  # start's place for the findings while the answer waits for a reveal
 
 
@@ -37,6 +39,29 @@ def open_step(number: int) -> None:
     apply_settings(STEPS[number - 1].settings())
     st.session_state[TOUR_VIEW] = number
     st.session_state[TOUR_STEP] = number
+
+
+def link_problem(raw: str) -> str | None:
+    """What is wrong with a link's ``tour=`` (warned about with its other parameters)."""
+    return parse_step(raw)[1]
+
+
+def read_link_once() -> None:
+    """First run of a session: ``tour=N`` (a reloaded view of the tour) reopens step N's
+    prompt on its view; the link itself holds the view's settings."""
+    ss = st.session_state
+    if _READ in ss:
+        return
+    ss[_READ] = True
+    number, problem = parse_step(st.query_params.get(Q_TOUR, ""))
+    if Q_TOUR in st.query_params and problem is None and TOUR_VIEW not in ss:
+        ss[TOUR_VIEW] = ss[TOUR_STEP] = number
+
+
+def link_params() -> dict[str, str]:
+    """The open step, for the address bar, while the tour drives the views."""
+    number = st.session_state.get(TOUR_VIEW)
+    return {Q_TOUR: str(number)} if isinstance(number, int) else {}
 
 
 def _leave() -> None:

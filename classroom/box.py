@@ -7,15 +7,15 @@ from urllib.parse import quote
 
 import streamlit as st
 
-from classroom import focused_link, join, lecturer, predict
+from classroom import banner, focused_link, join, lecturer, predict
 
 JOIN_KEY = "class_join_code"
 
 
 def link_params() -> dict[str, str]:
     """What the classroom keeps in the address bar: the class and this browser's seat in
-    it, and where questions are asked when not at the default."""
-    return join.link_params() | predict.link_params()
+    it, where questions are asked when not at the default, and the tour's open step."""
+    return join.link_params() | predict.link_params() | banner.link_params()
 
 
 def _join_typed() -> None:
@@ -43,4 +43,6 @@ def sidebar_box(page_path: str, query: dict[str, str]) -> None:
             st.warning(message, icon=":material/groups:")
         st.markdown("**Focused link** (for homework or an exercise)")
         app_url = join.app_url()
-        focused_link.maker(query, f"{app_url}/{quote(page_path)}" if page_path else app_url)
+        # A focused link is for others: never this browser's seat, nor its tour step.
+        shared = {k: v for k, v in query.items() if k not in (join.Q_SEAT, banner.Q_TOUR)}
+        focused_link.maker(shared, f"{app_url}/{quote(page_path)}" if page_path else app_url)

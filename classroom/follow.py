@@ -45,6 +45,8 @@ def poll() -> None:
         return
     ss = st.session_state
     here = ss.get(banner.TOUR_VIEW)
+    if _FOLLOWED not in ss and here is not None:
+        ss[_FOLLOWED] = live.step  # a reload on a step: it stays where the student was
     if live.step is not None and live.step != ss.get(_FOLLOWED):
         ss[_FOLLOWED] = live.step  # the lecturer moved (or this phone just arrived)
         if live.step != here:

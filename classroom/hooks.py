@@ -16,7 +16,7 @@ from shell.state import Settings
 
 WING = Wing(
     link_checks={join.Q_CLASS: lambda raw: None, join.Q_SEAT: join.seat_problem,
-                 predict.Q_QUESTIONS: predict.link_problem},
+                 banner.Q_TOUR: banner.link_problem, predict.Q_QUESTIONS: predict.link_problem},
     link_params=box.link_params,
     box=box.sidebar_box,
     notice=join.notice,
@@ -27,6 +27,7 @@ def start_run() -> None:
     """Before the sidebar: join the link's class, take its ``questions=`` (once a session);
     open the lecturer's step when the phone follows it."""
     predict.start_run()
+    banner.read_link_once()
     follow.start_run()
 
 

@@ -114,3 +114,98 @@ def test_a_second_round_is_counted_apart_and_asks_the_phone_again(room):
     at.run()
     assert "(your answer)" in next(line for line in verdict_lines(at)[0].split("\n")
                                    if RIGHT_TEXT in line)
+
+
+def reload(at, page: str):
+    """The same browser reloading ``page``: a new session with the address bar's link."""
+    return open_app(page, dict(at.query_params))
+
+
+def test_a_reload_is_the_same_student_on_the_same_step_with_their_answer(room):
+    code, key = room
+    at = phone(code)
+    at.radio(key=WIDGET).set_value(WRONG_TEXT).run()
+    seat = at.query_params[join.Q_SEAT]
+    assert at.query_params[join.Q_CLASS] == code and at.query_params["tour"] == str(NUMBER)
+    assert STORE.students(code, key) == 1
+    again = reload(at, "explorer")
+    assert_clean(again)
+    assert not again.warning, [w.value for w in again.warning]
+    assert again.query_params[join.Q_SEAT] == seat  # the same seat, in the same class
+    assert STORE.students(code, key) == 1  # not counted again
+    assert f"Guided tour · step {NUMBER} of {len(STEPS)} · {STEPS[NUMBER - 1].title}" in [
+        c.value for c in again.caption]
+    assert again.radio(key=WIDGET).value == WRONG_TEXT  # the recorded answer
+    assert WRONG_TEXT in recorded(again) and charts(again) > 0
+    # Changing it after the reload still replaces the one vote.
+    again.radio(key=WIDGET).set_value(RIGHT_TEXT).run()
+    assert sum(counts(code, key)) == 1
+
+
+def test_a_seat_in_a_link_is_checked_and_never_in_a_focused_link(room):
+    code, key = room
+    at = open_app("tour", {"class": code, "seat": "<script>"})
+    assert_clean(at)
+    assert any("`seat` is not a seat this app makes" in w.value for w in at.warning)
+    assert at.query_params[join.Q_SEAT] != "<script>"
+    at.multiselect(key="lock_make_names").set_value(["kernel"]).run()
+    link = next(c.value for c in at.sidebar.code if "lock=" in c.value)
+    assert "seat=" not in link and f"class={code}" in link
+
+
+def test_phones_follow_the_lecturers_step_and_may_look_back(room):
+    code, key = room
+    at = open_app("tour", {"step": 1, "class": code})  # the QR code's link
+    assert_clean(at)
+    lecturer_at = open_app("class_tally")
+    lecturer_at.session_state[lecturer._CLASS] = (code, key)
+    lecturer_at.session_state[lecturer._LECTURER] = "unused"
+    lecturer_at.switch_page("app_pages/tour.py").run()
+    lecturer_at.button(key="tour_open").click().run()  # the lecturer opens step 1...
+    lecturer_at.switch_page(STEPS[0].page).run()
+    lecturer_at.button(key="tour_prompt_next").click().run()  # ...and moves to step 2
+    assert STORE.live(code).step == 2
+    # Beside the question on the projected view: the class's counts and the reveal.
+    assert f"Class {code} · 1 joined · step 2 is the class's step: the phones follow" in [
+        c.value for c in lecturer_at.caption]
+    assert "**Round 1** · 0 votes (open)" in [m.value for m in lecturer_at.markdown]
+    assert lecturer_at.button(key=f"tally_reveal_{TID}").label == "Reveal to the class"
+    # The phone's next run (its poll) opens step 2's view, with the step's prompt.
+    at.run()
+    assert_clean(at)
+    assert at.session_state["tour_view"] == 2
+    assert at.query_params["kernel"] == "rbf" and at.query_params["gamma"] == "5"
+    at.switch_page(STEPS[1].page).run()  # (AppTest: the address bar's page)
+    assert any(c.value.startswith("Following the lecturer") for c in at.caption)
+    at.radio(key=WIDGET).set_value(RIGHT_TEXT).run()
+    # The student looks back: the phone stays there, and offers to follow again.
+    at.button(key="tour_prompt_back").click().run()
+    at.switch_page(STEPS[0].page).run()
+    assert at.session_state["tour_view"] == 1
+    assert at.button(key="follow_lecturer").label == "Follow the lecturer (step 2)"
+    at.button(key="follow_lecturer").click().run()
+    assert at.session_state["tour_view"] == 2
+
+
+def test_the_lecturer_sees_the_rounds_beside_the_question_and_newest_first(room):
+    code, key = room
+    for token, option in (("s1", 2), ("s2", 0), ("s3", 0)):  # 0: almost perfectly
+        STORE.answer(code, token, TID, option, option == 0)
+    STORE.open_second_round(code, key, TID)
+    for token in ("s1", "s2", "s3"):
+        STORE.answer(code, token, TID, 0, True)
+    STORE.answer(code, "s1", tally_id(5), 1, True)  # a later question
+    at = open_app("class_tally")
+    at.session_state[lecturer._CLASS] = (code, key)
+    at.run()
+    assert_clean(at)
+    texts = [m.value for m in at.markdown]
+    first, second = (next(i for i, t in enumerate(texts) if t.startswith(f"**Tour step {n} "))
+                     for n in (5, NUMBER))
+    assert first < second  # newest question first
+    assert "**Round 1** · 3 votes" in texts and "**Round 2** · 3 votes (open)" in texts
+    bars = [p.text for p in at.get("progress") if "Almost perfectly" in str(p.text)]
+    assert bars[:2] == [f"{RIGHT_TEXT}: 2", f"{RIGHT_TEXT}: 3"]  # round 1, round 2
+    at.button(key=f"tally_reveal_{TID}").click().run()
+    assert STORE.tally(code, key)[TID].revealed
+    assert any(f"{RIGHT_TEXT}: 3 ✓ right" == p.text for p in at.get("progress"))
