@@ -17,6 +17,7 @@ import streamlit as st
 from classroom import lecturer, predict
 from classroom.tour import STEPS, differences, parse_step, tally_id
 from shell import findings
+from shell.display import number_caption, projector_on
 from shell.sidebar import apply_settings
 from shell.state import Settings
 
@@ -113,8 +114,15 @@ def start(url_path: str, settings: Settings):
     step = STEPS[number - 1]
     st.session_state[_SHOWS] = step.shows
     lecturer.publish_step(number)  # a lecturer with a class: the class's step
+    projector = projector_on()
     with st.container(border=True, key="tour_prompt"):
-        st.caption(f"Guided tour · step {number} of {len(STEPS)} · {step.title}")
+        if projector:  # one row: where the lecture is (visible from the back), and the moves
+            with st.container(horizontal=True, vertical_alignment="center"):
+                number_caption(f"**Step {number} of {len(STEPS)}** · {step.title}")
+                _nav(number, width="content")
+                look_place = st.empty()  # "What to look for", once it may be shown
+        else:
+            st.caption(f"Guided tour · step {number} of {len(STEPS)} · {step.title}")
         # The lecturer's counts beside the question (one column on a phone).
         ask, counts = (st.columns([3, 2]) if lecturer.running() and step.check
                        else (st.container(), None))
@@ -130,7 +138,11 @@ def start(url_path: str, settings: Settings):
         elif predict.sealed():  # in a class: the answer waits for the lecturer's reveal
             slot = SEALED
         else:
-            with st.expander("What to look for", icon=":material/visibility:"):
+            # On a projector a button in the top row opens it over the page (no row of its own).
+            look = (look_place.popover("What to look for", icon=":material/visibility:")
+                    if projector else
+                    st.expander("What to look for", icon=":material/visibility:"))
+            with look:
                 changed = differences(step.settings(), settings)
                 if changed:
                     # The step's fixed words describe its own setting, not this view.
@@ -144,16 +156,20 @@ def start(url_path: str, settings: Settings):
                 else:
                     st.write(step.look_for)
                 slot = st.empty()
-        # One row on a phone too (columns would stack three full-width buttons).
-        row = st.container(horizontal=True)
-        back = tour = forward = row
-        back.button("← Back", key="tour_prompt_back", disabled=number == 1,
-                    on_click=go_to_step, args=(number - 1,), width="stretch")
-        tour.button("The tour", key="tour_prompt_tour", on_click=_go_to_tour,
-                    icon=":material/co_present:", width="stretch")
-        forward.button("Next →", key="tour_prompt_next", disabled=number == len(STEPS),
-                       on_click=go_to_step, args=(number + 1,), width="stretch")
+        if not projector:
+            _nav(number)
     return slot
+
+
+def _nav(number: int, width: str = "stretch") -> None:
+    """Back, the tour, Next: one row on a phone too (columns would stack three buttons)."""
+    row = st.container(horizontal=True, width=width)
+    row.button("← Back", key="tour_prompt_back", disabled=number == 1,
+               on_click=go_to_step, args=(number - 1,), width=width)
+    row.button("The tour", key="tour_prompt_tour", on_click=_go_to_tour,
+               icon=":material/co_present:", width=width)
+    row.button("Next →", key="tour_prompt_next", disabled=number == len(STEPS),
+               on_click=go_to_step, args=(number + 1,), width=width)
 
 
 def finish(url_path: str, slot) -> None:

@@ -28,6 +28,7 @@ from classroom import join
 from classroom.questions import MAX_N, Question, build
 from shell.admission import queued
 from shell.caches import bounded_cache, inputs, load_data
+from shell.display import projector_on
 from shell.registry import LESSONS
 from shell.state import Settings
 from shell.text import quoted
@@ -178,12 +179,15 @@ def ask(question_id: str, settings: Settings, *, tally_id: str | None = None) ->
         # The radio forgot it on another page, or its texts name another view's numbers
         # (the γ question's panels follow the data): the answer is kept by its number.
         st.session_state[widget] = texts[chosen]
-    with st.container(border=True, key=f"predict_box_{question.id}"):
+    # On a projector the question, its options and verdicts take as few rows as they can:
+    # the view's first chart belongs on the first screen.
+    compact = projector_on()
+    with st.container(border=not compact, key=f"predict_box_{question.id}"):
         # The question in the text's own size (a radio's label is small on a projector);
         # the radio keeps it as its label for screen readers.
         st.markdown(f"**{question.prompt}**")
         st.radio(question.prompt, texts, index=None, key=widget, on_change=_chosen,
-                 args=(question, widget), label_visibility="collapsed")
+                 args=(question, widget), label_visibility="collapsed", horizontal=compact)
         st.html(_OPTIONS_CSS)
         if chosen is None:
             st.session_state[_HOLD] = True
@@ -207,9 +211,17 @@ def ask(question_id: str, settings: Settings, *, tally_id: str | None = None) ->
             join.tally_note()
             return
         lines = [
-            f"- {RIGHT if option.right else WRONG} **{option.text}**"
+            f"{RIGHT if option.right else WRONG} **{option.text}**"
             + (" (your answer)" if i == chosen else "") + f": {option.why}"
             for i, option in enumerate(question.options)
         ]
-        st.markdown("\n".join(lines))
+        if not compact:
+            st.markdown("\n".join(f"- {line}" for line in lines))
+        else:  # the right option and the answer given in lines; the others a click away
+            shown = [i for i, option in enumerate(question.options)
+                     if option.right or i == chosen]
+            st.markdown("  \n".join(lines[i] for i in shown))
+            if others := [line for i, line in enumerate(lines) if i not in shown]:
+                with st.expander("Why the other options are wrong"):
+                    st.markdown("  \n".join(others))
         join.tally_note()

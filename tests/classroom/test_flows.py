@@ -209,3 +209,26 @@ def test_the_lecturer_sees_the_rounds_beside_the_question_and_newest_first(room)
     at.button(key=f"tally_reveal_{TID}").click().run()
     assert STORE.tally(code, key)[TID].revealed
     assert any(f"{RIGHT_TEXT}: 3 ✓ right" == p.text for p in at.get("progress"))
+
+
+def test_in_projector_mode_the_step_shows_and_the_question_takes_few_rows():
+    at = open_app("tour", {"step": NUMBER, "projector": "1"})
+    at.button(key="tour_open").click().run()
+    at.switch_page(STEPS[NUMBER - 1].page)
+    at.run()
+    # The step number as body text (projector mode hides prose captions).
+    assert f"**Step {NUMBER} of {len(STEPS)}** · {STEPS[NUMBER - 1].title}" in [
+        m.value for m in at.markdown]
+    radio = at.radio(key=WIDGET)
+    assert radio.horizontal  # the options in one row
+    radio.set_value(WRONG_TEXT).run()
+    assert_clean(at)
+    # The right option and the answer given, as lines; the other option a click away.
+    shown = next(m.value for m in at.markdown if m.value.startswith((RIGHT, WRONG)))
+    first, second = shown.split("  \n")  # in the options' order
+    assert first.startswith(f"{RIGHT} **{RIGHT_TEXT}**: Right")
+    assert second.startswith(f"{WRONG} **{WRONG_TEXT}** (your answer): No")
+    others = next(e for e in at.expander if e.label == "Why the other options are wrong")
+    assert others.markdown[0].value.startswith(f"{WRONG} **Partly (70–95 %)**")
+    popover = at.get("popover")[0]  # (AppTest has no Popover element: its proto says it)
+    assert popover.proto.popover.label == "What to look for"
