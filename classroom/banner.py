@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from classroom import lecturer, predict
+from classroom import focus, lecturer, predict
 from classroom.tour import STEPS, differences, parse_step, tally_id
 from shell import findings
 from shell.display import number_caption, projector_on
@@ -28,6 +28,7 @@ TOUR_PAGE = "tour"
 # button's return value: st.switch_page interrupts the run before Streamlit clears the
 # click, so the button would still read True on the page it opens and move on again.
 _GO = "_tour_go"
+_FOCUS = "_tour_focus"  # the view was opened from the tour: focus its question
 _SHOWS = "_tour_shows"  # the findings the open step's answer quotes (empty: all)
 Q_TOUR = "tour"  # the link parameter: the open step (a reload keeps the prompt)
 _READ = "_tour_link_read"
@@ -38,6 +39,7 @@ def open_step(number: int) -> None:
     """Callback: the sidebar takes step ``number``'s settings, and its view will show the
     prompt (call before ``st.switch_page(STEPS[number - 1].page, ...)``)."""
     apply_settings(STEPS[number - 1].settings())
+    st.session_state[_FOCUS] = True
     st.session_state[TOUR_VIEW] = number
     st.session_state[TOUR_STEP] = number
 
@@ -158,6 +160,10 @@ def start(url_path: str, settings: Settings):
                 slot = st.empty()
         if not projector:
             _nav(number)
+    if st.session_state.pop(_FOCUS, False):
+        # The keyboard starts at the question (its box, not an option: an arrow key on a
+        # focused option would answer), or at the prompt when the step asks none.
+        focus.focus(".st-key-tour_prompt [class*='st-key-predict_box_']", ".st-key-tour_prompt")
     return slot
 
 

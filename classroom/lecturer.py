@@ -28,6 +28,7 @@ from urllib.parse import urlencode
 import segno
 import streamlit as st
 
+from classroom.focus import focus
 from classroom.join import Q_CLASS, app_url
 from classroom.predict import live_question
 from classroom.questions import CATALOGUE
@@ -60,6 +61,7 @@ _PROBLEM = "_lecturer_problem"
 _LECTURER = "_lecturer_token"  # this session's lecturer token: one class per session
 _PASSCODE_KEY = "tally_passcode"
 _REMOVED = "_lecturer_removed"  # what the last removal did, said once
+_STARTED = "_lecturer_started"  # a class has just started: focus its code
 
 
 def tally_questions() -> list[tuple[str, str, str, Settings | None]]:
@@ -112,6 +114,7 @@ def _start() -> None:
         return
     try:
         ss[_CLASS] = STORE.open_class(ss.setdefault(_LECTURER, new_token()))
+        ss[_STARTED] = True
         ss.pop(_PROBLEM, None)
     except TallyRefused as refusal:
         ss[_PROBLEM] = str(refusal)
@@ -145,13 +148,15 @@ def start_or_show() -> tuple[str, str] | None:
     code, _ = opened
     link = join_link(code)
     code_col, qr_col = st.columns([3, 2], vertical_alignment="center")
-    with code_col:
+    with code_col.container(key="tally_code"):
         st.markdown(f"Class code\n# {' '.join(code)}")
         st.code(link, language=None, wrap_lines=True)
         st.button("End the class", key="tally_end", on_click=_end, icon=":material/stop:")
     with qr_col:
         st.markdown("**Scan to join**")
         st.image(qr_svg(link), width=220, alt=f"QR code for {link}")
+    if st.session_state.pop(_STARTED, False):  # the keyboard (and a screen reader): the code
+        focus(".st-key-tally_code h1")
     return opened
 
 

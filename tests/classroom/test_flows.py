@@ -232,3 +232,32 @@ def test_in_projector_mode_the_step_shows_and_the_question_takes_few_rows():
     assert others.markdown[0].value.startswith(f"{WRONG} **Partly (70–95 %)**")
     popover = at.get("popover")[0]  # (AppTest has no Popover element: its proto says it)
     assert popover.proto.popover.label == "What to look for"
+
+
+def scripts(at) -> str:
+    return "\n".join(h.proto.body for h in at.get("html"))
+
+
+def test_a_typed_code_joins_on_enter_and_closes_the_drawer(room):
+    code, key = room
+    at = open_app("explorer")
+    at.text_input(key="class_join_code").input(code.lower()).run()  # Enter, no button
+    assert_clean(at)
+    assert at.query_params[join.Q_CLASS] == code and STORE.students(code, key) == 1
+    assert "close the sidebar if it is a drawer" in scripts(at)
+    at.run()
+    assert "close the sidebar if it is a drawer" not in scripts(at)  # once
+
+
+def test_the_focus_goes_to_the_question_and_to_the_class_code():
+    at = open_app("tour", {"step": NUMBER})
+    at.button(key="tour_open").click().run()  # (AppTest draws the view st.switch_page opens)
+    assert """[".st-key-tour_prompt [class*='st-key-predict_box_']", ".st-key-tour_prompt"]""" in (
+        scripts(at))  # the question's box, not an option (an arrow key would answer)
+    at.switch_page(STEPS[NUMBER - 1].page)
+    at.run()
+    assert "Focus number" not in scripts(at)  # only after opening the step
+    at = open_app("class_tally")
+    at.button(key="tally_start").click().run()
+    assert ".st-key-tally_code h1" in scripts(at)
+    STORE.close_class(*at.session_state[lecturer._CLASS])
