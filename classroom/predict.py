@@ -217,11 +217,12 @@ def ask(question_id: str, settings: Settings, *, tally_id: str | None = None) ->
         ]
         if not compact:
             st.markdown("\n".join(f"- {line}" for line in lines))
-        else:  # the right option and the answer given in lines; the others a click away
+        else:  # the right option and the answer given; the others a click away, same row
             shown = [i for i, option in enumerate(question.options)
                      if option.right or i == chosen]
-            st.markdown("  \n".join(lines[i] for i in shown))
-            if others := [line for i, line in enumerate(lines) if i not in shown]:
-                with st.expander("Why the other options are wrong"):
-                    st.markdown("  \n".join(others))
+            with st.container(horizontal=True, vertical_alignment="center"):
+                st.markdown("  \n".join(lines[i] for i in shown))
+                if others := [line for i, line in enumerate(lines) if i not in shown]:
+                    with st.popover("The other options", icon=":material/list:"):
+                        st.markdown("  \n".join(others))
         join.tally_note()
