@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from classroom import predict
-from classroom.tour import STEPS, differences
+from classroom import focus, lecturer, predict
+from classroom.tour import STEPS, differences, parse_step, tally_id
 from shell import findings
+from shell.display import number_caption, projector_on
 from shell.sidebar import apply_settings
 from shell.state import Settings
 
@@ -27,23 +28,52 @@ TOUR_PAGE = "tour"
 # button's return value: st.switch_page interrupts the run before Streamlit clears the
 # click, so the button would still read True on the page it opens and move on again.
 _GO = "_tour_go"
+_FOCUS = "_tour_focus"  # the view was opened from the tour: focus its question
 _SHOWS = "_tour_shows"  # the findings the open step's answer quotes (empty: all)
+Q_TOUR = "tour"  # the link parameter: the open step (a reload keeps the prompt)
+_READ = "_tour_link_read"
+SEALED = "sealed"  # start's place for the findings while the answer waits for a reveal
 
 
 def open_step(number: int) -> None:
     """Callback: the sidebar takes step ``number``'s settings, and its view will show the
     prompt (call before ``st.switch_page(STEPS[number - 1].page, ...)``)."""
     apply_settings(STEPS[number - 1].settings())
+    st.session_state[_FOCUS] = True
     st.session_state[TOUR_VIEW] = number
     st.session_state[TOUR_STEP] = number
+
+
+def link_problem(raw: str) -> str | None:
+    """What is wrong with a link's ``tour=`` (warned about with its other parameters)."""
+    return parse_step(raw)[1]
+
+
+def read_link_once() -> None:
+    """First run of a session: ``tour=N`` (a reloaded view of the tour) reopens step N's
+    prompt on its view; the link itself holds the view's settings."""
+    ss = st.session_state
+    if _READ in ss:
+        return
+    ss[_READ] = True
+    number, problem = parse_step(st.query_params.get(Q_TOUR, ""))
+    if Q_TOUR in st.query_params and problem is None and TOUR_VIEW not in ss:
+        ss[TOUR_VIEW] = ss[TOUR_STEP] = number
+
+
+def link_params() -> dict[str, str]:
+    """The open step, for the address bar, while the tour drives the views."""
+    number = st.session_state.get(TOUR_VIEW)
+    return {Q_TOUR: str(number)} if isinstance(number, int) else {}
 
 
 def _leave() -> None:
     st.session_state.pop(TOUR_VIEW, None)
 
 
-def _go_to_step(number: int) -> None:
-    """Callback of Back / Next: step ``number``'s settings, and its view next."""
+def go_to_step(number: int) -> None:
+    """Step ``number``'s settings, and its view next (a callback of Back / Next, or before
+    the sidebar)."""
     open_step(number)
     step = STEPS[number - 1]
     st.session_state[_GO] = (step.page, dict(step.page_query) or None)
@@ -52,11 +82,6 @@ def _go_to_step(number: int) -> None:
 def _go_to_tour() -> None:
     _leave()
     st.session_state[_GO] = (f"app_pages/{TOUR_PAGE}.py", None)
-
-
-def tally_id(number: int) -> str:
-    """Step ``number``'s question in the class tally."""
-    return f"tour{number}"
 
 
 def _url_path(page: str) -> str:
@@ -79,8 +104,9 @@ def step_on(url_path: str) -> int | None:
 
 def start(url_path: str, settings: Settings):
     """Draw the prompt of the step open on this page, if the tour opened it; returns the
-    place for the page's findings (for :func:`finish`), or None. ``settings`` are this
-    run's, for the step's question."""
+    place for the page's findings (for :func:`finish`; :data:`SEALED` while the answer
+    waits for the lecturer's reveal), or None. ``settings`` are this run's, for the
+    step's question."""
     if (target := st.session_state.pop(_GO, None)) is not None:
         page, query = target
         st.switch_page(page, query_params=query)
@@ -89,15 +115,36 @@ def start(url_path: str, settings: Settings):
         return None
     step = STEPS[number - 1]
     st.session_state[_SHOWS] = step.shows
+    lecturer.publish_step(number)  # a lecturer with a class: the class's step
+    projector = projector_on()
     with st.container(border=True, key="tour_prompt"):
-        st.caption(f"Guided tour · step {number} of {len(STEPS)} · {step.title}")
-        st.markdown(f"**{step.question}**")
-        if step.check:  # each student's prediction first (the view waits for it)
-            predict.ask(step.check, settings, tally_id=tally_id(number))
+        if projector:  # one row: where the lecture is (visible from the back), and the moves
+            with st.container(horizontal=True, vertical_alignment="center"):
+                number_caption(f"**Step {number} of {len(STEPS)}** · {step.title}")
+                _nav(number, width="content")
+                look_place = st.empty()  # "What to look for", once it may be shown
+        else:
+            st.caption(f"Guided tour · step {number} of {len(STEPS)} · {step.title}")
+        # The lecturer's counts beside the question (one column on a phone).
+        ask, counts = (st.columns([3, 2]) if lecturer.running() and step.check
+                       else (st.container(), None))
+        with ask:
+            st.markdown(f"**{step.question}**")
+            if step.check:  # each student's prediction first (the view waits for it)
+                predict.ask(step.check, settings, tally_id=tally_id(number))
+        if counts is not None:
+            with counts:
+                lecturer.compact_tally(number, settings)
         if predict.holding():  # the answer after the prediction, not before
             slot = st.empty()
+        elif predict.sealed():  # in a class: the answer waits for the lecturer's reveal
+            slot = SEALED
         else:
-            with st.expander("What to look for", icon=":material/visibility:"):
+            # On a projector a button in the top row opens it over the page (no row of its own).
+            look = (look_place.popover("What to look for", icon=":material/visibility:")
+                    if projector else
+                    st.expander("What to look for", icon=":material/visibility:"))
+            with look:
                 changed = differences(step.settings(), settings)
                 if changed:
                     # The step's fixed words describe its own setting, not this view.
@@ -106,21 +153,29 @@ def start(url_path: str, settings: Settings):
                                + ". The sentence above describes the step's setting; "
                                "'On this screen' below reads yours.")
                     st.button("Back to the step's setting", key="tour_prompt_reset",
-                              on_click=_go_to_step, args=(number,),
+                              on_click=go_to_step, args=(number,),
                               icon=":material/undo:")
                 else:
                     st.write(step.look_for)
                 slot = st.empty()
-        # One row on a phone too (columns would stack three full-width buttons).
-        row = st.container(horizontal=True)
-        back = tour = forward = row
-        back.button("← Back", key="tour_prompt_back", disabled=number == 1,
-                    on_click=_go_to_step, args=(number - 1,), width="stretch")
-        tour.button("The tour", key="tour_prompt_tour", on_click=_go_to_tour,
-                    icon=":material/co_present:", width="stretch")
-        forward.button("Next →", key="tour_prompt_next", disabled=number == len(STEPS),
-                       on_click=_go_to_step, args=(number + 1,), width="stretch")
+        if not projector:
+            _nav(number)
+    if st.session_state.pop(_FOCUS, False):
+        # The keyboard starts at the question (its box, not an option: an arrow key on a
+        # focused option would answer), or at the prompt when the step asks none.
+        focus.focus(".st-key-tour_prompt [class*='st-key-predict_box_']", ".st-key-tour_prompt")
     return slot
+
+
+def _nav(number: int, width: str = "stretch") -> None:
+    """Back, the tour, Next: one row on a phone too (columns would stack three buttons)."""
+    row = st.container(horizontal=True, width=width)
+    row.button("← Back", key="tour_prompt_back", disabled=number == 1,
+               on_click=go_to_step, args=(number - 1,), width=width)
+    row.button("The tour", key="tour_prompt_tour", on_click=_go_to_tour,
+               icon=":material/co_present:", width=width)
+    row.button("Next →", key="tour_prompt_next", disabled=number == len(STEPS),
+               on_click=go_to_step, args=(number + 1,), width=width)
 
 
 def finish(url_path: str, slot) -> None:
@@ -128,6 +183,6 @@ def finish(url_path: str, slot) -> None:
     said = findings.published(url_path)
     if shows := st.session_state.get(_SHOWS):
         said = {name: text for name, text in said.items() if name in shows}
-    if slot is not None and said:
+    if slot is not None and slot is not SEALED and said:
         with slot.container():
             st.markdown("**On this screen:** " + " ".join(said.values()))

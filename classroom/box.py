@@ -7,20 +7,26 @@ from urllib.parse import quote
 
 import streamlit as st
 
-from classroom import focused_link, join, lecturer, predict
+from classroom import banner, focused_link, join, lecturer, predict
+from shell.display import close_drawer_after_change
 
 JOIN_KEY = "class_join_code"
 
 
 def link_params() -> dict[str, str]:
-    """What the classroom keeps in the address bar: the class, and where questions are
-    asked when not at the default."""
-    params = {join.Q_CLASS: code} if (code := join.joined()) else {}
-    return params | predict.link_params()
+    """What the classroom keeps in the address bar: the class and this browser's seat in
+    it, where questions are asked when not at the default, and the tour's open step."""
+    return join.link_params() | predict.link_params() | banner.link_params()
 
 
-def _join_typed() -> None:
-    join.join(st.session_state.get(JOIN_KEY, ""))
+_JOINED_NOW = "_class_joined_now"  # a typed code joined: close the drawer on a phone
+
+
+def _join_typed(pressed: bool) -> None:
+    """Join with the typed code: on Enter (when something is typed) or on "Join"."""
+    typed = st.session_state.get(JOIN_KEY, "")
+    if (pressed or str(typed).strip()) and join.join(typed):
+        st.session_state[_JOINED_NOW] = True
 
 
 def sidebar_box(page_path: str, query: dict[str, str]) -> None:
@@ -37,11 +43,15 @@ def sidebar_box(page_path: str, query: dict[str, str]) -> None:
             st.markdown(f"In class **{code}**: your answers count anonymously.")
             st.button("Leave the class", key="class_leave", on_click=join.leave)
         else:
-            st.text_input("Class code", key=JOIN_KEY, max_chars=24,
-                          placeholder="From the projector, e.g. ACD3FG")
-            st.button("Join", key="class_join", on_click=_join_typed)
+            st.text_input("Class code", key=JOIN_KEY, max_chars=24, on_change=_join_typed,
+                          args=(False,), placeholder="From the projector, e.g. ACD3FG")
+            st.button("Join", key="class_join", on_click=_join_typed, args=(True,))
         if message := join.message():
             st.warning(message, icon=":material/groups:")
         st.markdown("**Focused link** (for homework or an exercise)")
         app_url = join.app_url()
-        focused_link.maker(query, f"{app_url}/{quote(page_path)}" if page_path else app_url)
+        # A focused link is for others: never this browser's seat, nor its tour step.
+        shared = {k: v for k, v in query.items() if k not in (join.Q_SEAT, banner.Q_TOUR)}
+        focused_link.maker(shared, f"{app_url}/{quote(page_path)}" if page_path else app_url)
+    if st.session_state.pop(_JOINED_NOW, False):  # a phone sees the class's page, not the drawer
+        close_drawer_after_change()

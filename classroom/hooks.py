@@ -10,12 +10,13 @@ question when pages ask (:func:`before_page`); the view waits for the answer
 
 from __future__ import annotations
 
-from classroom import banner, box, join, predict
+from classroom import banner, box, follow, join, predict
 from shell.sidebar import Wing
 from shell.state import Settings
 
 WING = Wing(
-    link_checks={join.Q_CLASS: lambda raw: None, predict.Q_QUESTIONS: predict.link_problem},
+    link_checks={join.Q_CLASS: lambda raw: None, join.Q_SEAT: join.seat_problem,
+                 banner.Q_TOUR: banner.link_problem, predict.Q_QUESTIONS: predict.link_problem},
     link_params=box.link_params,
     box=box.sidebar_box,
     notice=join.notice,
@@ -23,8 +24,11 @@ WING = Wing(
 
 
 def start_run() -> None:
-    """Before the sidebar: join the link's class, take its ``questions=`` (once a session)."""
+    """Before the sidebar: join the link's class, take its ``questions=`` (once a session);
+    open the lecturer's step when the phone follows it."""
     predict.start_run()
+    banner.read_link_once()
+    follow.start_run()
 
 
 def before_page(url_path: str, settings: Settings):
@@ -33,6 +37,7 @@ def before_page(url_path: str, settings: Settings):
     slot = banner.start(url_path, settings)
     if slot is None:  # not a tour step: the page's own question, if pages ask
         predict.ask_for_page(url_path, settings)
+    follow.poll()  # a joined phone: the lecturer's step, the reveal
     return slot
 
 

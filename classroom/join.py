@@ -3,20 +3,29 @@
 A student joins from the lecturer's QR code or link (``?class=CODE``) or by typing the
 code in the sidebar's "Classroom" box (``classroom/box.py``). The session then
 carries an anonymous random token (:func:`classroom.tally.new_token`: no name, nothing
-personal, gone with the session) under which :func:`record` counts each answer in the
-server's :data:`classroom.tally.STORE`.
+personal) under which :func:`record` counts each answer in the server's
+:data:`classroom.tally.STORE`.
+
+A reload is not a new student: the address bar keeps the token beside the class
+(``?class=CODE&seat=TOKEN``, :func:`link_params`), and a session that opens such a link
+takes that seat again, with the votes the store holds for it (:func:`vote`). Streamlit
+cannot set a cookie, so the seat rides in the link: a student who shares their address
+bar shares their seat (the QR code and the focused links carry none).
 """
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlsplit
 
 import streamlit as st
 
-from classroom.tally import STORE, TallyRefused, new_token, normalise_code
+from classroom.tally import STORE, Live, TallyRefused, UnknownClass, new_token, normalise_code
 from shell.registry import HOME, LESSONS
 
 Q_CLASS = "class"  # the link parameter: a class code to join
+Q_SEAT = "seat"  # the link parameter: this browser's anonymous token in that class
+_SEAT_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,64}")  # what new_token makes (22 characters)
 
 _TOKEN, _CODE, _MESSAGE = "_class_token", "_class_code", "_class_message"
 _STARTED = "_class_started"
@@ -51,14 +60,35 @@ def join(text: str) -> bool:
     return True
 
 
+def seat_problem(raw: str) -> str | None:
+    """What is wrong with a link's ``seat=`` (warned about with the link's other
+    parameters), or None."""
+    if _SEAT_SHAPE.fullmatch(raw):
+        return None
+    return (f"Link parameter `{Q_SEAT}` is not a seat this app makes; you join the class "
+            "as a new student.")
+
+
 def read_link_once() -> None:
-    """First run of a session: ``?class=CODE`` joins that class."""
+    """First run of a session: ``?class=CODE`` joins that class, in the link's seat (a
+    reload: the same student) when it has one."""
     ss = st.session_state
     if _STARTED in ss:
         return
     ss[_STARTED] = True
-    if Q_CLASS in st.query_params and not join(st.query_params[Q_CLASS]):
+    if Q_CLASS not in st.query_params:
+        return
+    seat = st.query_params.get(Q_SEAT, "")
+    if seat_problem(seat) is None:
+        ss[_TOKEN] = seat
+    if not join(st.query_params[Q_CLASS]):
         ss[_SHOUT] = True
+
+
+def link_params() -> dict[str, str]:
+    """The class and this browser's seat in it, for the address bar (a reload keeps both)."""
+    code = joined()
+    return {Q_CLASS: code, Q_SEAT: _token()} if code else {}
 
 
 def notice() -> None:
@@ -70,6 +100,31 @@ def notice() -> None:
 
 def joined() -> str | None:
     return st.session_state.get(_CODE)
+
+
+def live(question_id: str | None = None) -> Live | None:
+    """The joined class's step and ``question_id``'s round and reveal; None outside a
+    class (or once it has ended: the session leaves it and says so)."""
+    code = joined()
+    if code is None:
+        return None
+    try:
+        return STORE.live(code, question_id)
+    except UnknownClass as ended:
+        st.session_state.pop(_CODE, None)
+        st.session_state[_MESSAGE] = str(ended)
+        return None
+
+
+def vote(question_id: str) -> int | None:
+    """This seat's option in ``question_id``'s open round of the joined class, or None."""
+    code = joined()
+    if code is None:
+        return None
+    try:
+        return STORE.vote(code, _token(), question_id)
+    except UnknownClass:
+        return None
 
 
 def record(question_id: str, option: int, right: bool) -> None:

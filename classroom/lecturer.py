@@ -3,8 +3,13 @@
 Students who open the QR code's link (or type the code in the sidebar's "Classroom" box)
 have their predictions counted anonymously (``classroom/join.py``, ``classroom/tally.py``);
 this page redraws the counts every :data:`REFRESH_S` seconds without reloading
-(``st.fragment(run_every=...)``), and reveals a question's right answer on click. The
-tally lives in this server process's memory (see ``classroom/tally.py`` for replicas).
+(``st.fragment(run_every=...)``), newest question first. Per question the lecturer reveals
+the answer to the class (the phones then show every option's verdict) and may first open
+a second round after a discussion, counted apart and shown beside the first. The tour's
+views show the same compact tally beside their question (:func:`compact_tally`), and
+the step a lecturer with a class opens is the class's step, which the phones follow
+(:func:`publish_step`). The tally lives in this server process's memory (see
+``classroom/tally.py`` for replicas).
 
 The doors: a session runs one class; the class lives while the lecturer's session does
 (each redraw of the tally, and on other pages the sidebar's note every
@@ -23,19 +28,22 @@ from urllib.parse import urlencode
 import segno
 import streamlit as st
 
-from classroom.banner import tally_id
+from classroom.focus import focus
 from classroom.join import Q_CLASS, app_url
 from classroom.predict import live_question
 from classroom.questions import CATALOGUE
 from classroom.tally import (
+    MAX_ROUNDS,
     STORE,
+    OptionCount,
+    QuestionTally,
     TallyRefused,
     UnknownClass,
     duration,
     new_token,
     passcode_matches,
 )
-from classroom.tour import STEPS
+from classroom.tour import STEPS, tally_id
 from shell.registry import LESSONS
 from shell.state import Settings
 
@@ -53,6 +61,7 @@ _PROBLEM = "_lecturer_problem"
 _LECTURER = "_lecturer_token"  # this session's lecturer token: one class per session
 _PASSCODE_KEY = "tally_passcode"
 _REMOVED = "_lecturer_removed"  # what the last removal did, said once
+_STARTED = "_lecturer_started"  # a class has just started: focus its code
 
 
 def tally_questions() -> list[tuple[str, str, str, Settings | None]]:
@@ -105,6 +114,7 @@ def _start() -> None:
         return
     try:
         ss[_CLASS] = STORE.open_class(ss.setdefault(_LECTURER, new_token()))
+        ss[_STARTED] = True
         ss.pop(_PROBLEM, None)
     except TallyRefused as refusal:
         ss[_PROBLEM] = str(refusal)
@@ -138,13 +148,15 @@ def start_or_show() -> tuple[str, str] | None:
     code, _ = opened
     link = join_link(code)
     code_col, qr_col = st.columns([3, 2], vertical_alignment="center")
-    with code_col:
+    with code_col.container(key="tally_code"):
         st.markdown(f"Class code\n# {' '.join(code)}")
         st.code(link, language=None, wrap_lines=True)
         st.button("End the class", key="tally_end", on_click=_end, icon=":material/stop:")
     with qr_col:
         st.markdown("**Scan to join**")
         st.image(qr_svg(link), width=220, alt=f"QR code for {link}")
+    if st.session_state.pop(_STARTED, False):  # the keyboard (and a screen reader): the code
+        focus(".st-key-tally_code h1")
     return opened
 
 
@@ -217,10 +229,103 @@ def _note() -> None:
                 + ("" if status.joining_open else " (joining closed)") + ".")
 
 
+def publish_step(number: int) -> None:
+    """This lecturer opened tour step ``number``: the class's step, which phones follow."""
+    if (opened := st.session_state.get(_CLASS)) is None:
+        return
+    try:
+        STORE.set_step(*opened, number)
+    except UnknownClass:
+        st.session_state.pop(_CLASS, None)
+
+
+def _reveal(code: str, key: str, tid: str) -> None:
+    try:
+        STORE.reveal(code, key, tid)
+    except TallyRefused as refusal:
+        st.session_state[_PROBLEM] = str(refusal)
+
+
+def _second_round(code: str, key: str, tid: str) -> None:
+    try:
+        STORE.open_second_round(code, key, tid)
+    except TallyRefused as refusal:
+        st.session_state[_PROBLEM] = str(refusal)
+
+
+def _bars(texts: list[str], counts: tuple[OptionCount, ...], marks: list[str]) -> None:
+    total = sum(c.chosen for c in counts[: len(texts)])
+    for text, count, mark in zip(texts, counts, marks, strict=False):
+        st.progress(count.chosen / total if total else 0.0,
+                    text=f"{text}: {count.chosen}{mark}")
+
+
+def _rounds(tid: str, texts: list[str], votes: QuestionTally | None, marks: list[str],
+            code: str, key: str) -> None:
+    """The bars of each round (side by side once there are two) and the buttons that
+    reveal the question to the class or open its second round."""
+    rounds = votes.rounds if votes is not None else (tuple(OptionCount(0, 0) for _ in texts),)
+    columns = st.columns(len(rounds)) if len(rounds) > 1 else [st.container()]
+    for number, (column, counts) in enumerate(zip(columns, rounds, strict=True), start=1):
+        with column:
+            voted = sum(c.chosen for c in counts)
+            st.markdown(f"**Round {number}** · {voted} vote{'s' if voted != 1 else ''}"
+                        + (" (open)" if number == len(rounds) and not (
+                            votes and votes.revealed) else ""))
+            _bars(texts, counts, marks)
+    revealed = votes is not None and votes.revealed
+    row = st.container(horizontal=True)
+    row.button("Revealed" if revealed else "Reveal to the class", key=f"tally_reveal_{tid}",
+               on_click=_reveal, args=(code, key, tid), disabled=revealed,
+               icon=":material/visibility:", help="Closes the vote; every phone shows why "
+               "each option is right or wrong.")
+    if len(rounds) < MAX_ROUNDS:
+        row.button("Second round", key=f"tally_round2_{tid}", on_click=_second_round,
+                   args=(code, key, tid), disabled=votes is None,
+                   icon=":material/replay:", help="After a discussion: the class votes "
+                   "again, counted apart from round 1 (and the answer is hidden again).")
+
+
+def _marks(votes: QuestionTally | None, texts: list[str], qid: str,
+           at: Settings) -> list[str]:
+    """After the reveal, which option is right for the view at ``at``."""
+    asked = live_question(qid, at) if votes is not None and votes.revealed else None
+    if asked is None:
+        return [""] * len(texts)
+    return [" ✓ right" if option.right else " ✗" for option in asked.options]
+
+
+def compact_tally(number: int, settings: Settings) -> None:
+    """Beside a tour step's question on the lecturer's view: the class's counts per option
+    and round, with the reveal and the second round (redrawn every REFRESH_S seconds)."""
+    if running() and STEPS[number - 1].check:
+        _compact(number, settings)
+
+
+@st.fragment(run_every=REFRESH_S)
+def _compact(number: int, settings: Settings) -> None:
+    opened = st.session_state.get(_CLASS)
+    if opened is None:
+        return
+    tid, qid = tally_id(number), STEPS[number - 1].check
+    try:
+        status = STORE.status(*opened)
+        votes = STORE.tally(*opened).get(tid)
+    except UnknownClass:
+        st.caption("Your class has ended.")
+        return
+    texts = CATALOGUE[qid][1]
+    with st.container(border=True, key="tally_compact"):
+        st.caption(f"Class {opened[0]} · {status.students} joined · step {number} is the "
+                   "class's step: the phones follow")
+        _rounds(tid, list(texts), votes, _marks(votes, list(texts), qid, settings), *opened)
+
+
 @st.fragment(run_every=REFRESH_S)
 def live_tally(code: str, key: str, settings: Settings) -> None:
-    """The counts per question and option, redrawn every REFRESH_S seconds; a lesson
-    page's right answer is checked at ``settings``, the lecturer's sidebar."""
+    """The counts per question, round and option, newest question first, redrawn every
+    REFRESH_S seconds; a lesson page's right answer is checked at ``settings``, the
+    lecturer's sidebar."""
     try:
         status = STORE.status(code, key)
         counts = STORE.tally(code, key)
@@ -236,30 +341,29 @@ def live_tally(code: str, key: str, settings: Settings) -> None:
                 + f") · updated every {REFRESH_S} s")
     the_door(code, key, status.joining_open)
     st.html(_COUNTS_CSS)
-    shown = [row for row in tally_questions() if row[0] in counts]
+    if problem := st.session_state.pop(_PROBLEM, None):
+        st.warning(problem, icon=":material/groups:")
+    rows = {row[0]: row for row in tally_questions()}
+    shown = [rows[tid] for tid in reversed(counts) if tid in rows]  # newest first
     if not shown:
         st.caption("No answers yet.")
     for tid, where, qid, at in shown:
         prompt, texts = CATALOGUE[qid]
-        options = counts[tid][: len(texts)]
-        total = sum(c.chosen for c in options)
+        votes = counts[tid]
         with st.container(border=True, key=f"tally_{tid}"):
             st.markdown(f"**{where}** · {prompt}")
-            reveal = st.toggle("Reveal the right answer", key=f"tally_reveal_{tid}")
-            asked = live_question(qid, at or settings) if reveal else None
-            for i, (text, count) in enumerate(zip(texts, options, strict=True)):
-                label = f"{text}: {count.chosen}"
-                if asked is not None:
-                    right = asked.options[i].right
-                    label += " ✓ right" if right else " ✗"
-                    if count.right != (count.chosen if right else 0):
-                        # Students who moved γ or the data: checked at their own view.
-                        label += f" (right for {count.right} at their own settings)"
-                st.progress(count.chosen / total if total else 0.0, text=label)
-            if reveal and asked is None:
-                st.caption("Right answers, as each student's own view checked them: "
-                           + ", ".join(f"{t}: {c.right}" for t, c in zip(texts, options,
-                                                                       strict=True)))
-            elif reveal:
-                st.caption("Checked at " + ("the step's settings." if at else
-                                            "your sidebar's settings."))
+            marks = _marks(votes, list(texts), qid, at or settings)
+            _rounds(tid, list(texts), votes, marks, code, key)
+            if votes.revealed:
+                last = votes.rounds[-1]
+                if not any(marks):
+                    st.caption("Right answers, as each student's own view checked them: "
+                               + ", ".join(f"{t}: {c.right}" for t, c in zip(texts, last,
+                                                                           strict=False)))
+                else:
+                    st.caption("Checked at " + ("the step's settings." if at else
+                                                "your sidebar's settings.")
+                               + " Students who moved γ or the data are checked at their "
+                               "own view: right for "
+                               + ", ".join(f"{c.right}" for c in last[: len(texts)])
+                               + " per option in the last round.")

@@ -12,8 +12,12 @@ the tour's views by default (the lecture), on every page that has one, or nowher
 straight lecture). A link sets it too: ``?questions=all``, ``?questions=0``. Lesson pages
 do not ask by default, so a link to a view shows that view.
 
-An answer given while the session has joined a class is also counted, anonymously, in
-the class tally (:mod:`classroom.join`).
+In a class (:mod:`classroom.join`) an answer is a prediction: it is counted anonymously in
+the class tally, the view appears, and the phone says "Answer recorded" (which option; it
+may still change it) while every option's verdict waits until the lecturer reveals the
+question (:meth:`classroom.tally.TallyStore.reveal`; the phone polls for it,
+``classroom/follow.py``). A second round asks again, counted apart. Outside a class the
+verdicts follow the answer at once.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from classroom import join
 from classroom.questions import MAX_N, Question, build
 from shell.admission import queued
 from shell.caches import bounded_cache, inputs, load_data
+from shell.display import projector_on
 from shell.registry import LESSONS
 from shell.state import Settings
 from shell.text import quoted
@@ -43,6 +48,9 @@ _OPTIONS_CSS = ("<style>[class*='st-key-predict_box_'] [data-testid='stRadio'] l
 _ANSWERS = "_kpca_answers"  # question id → option number, or SKIPPED
 _HOLD = "_kpca_hold"  # this run's page waits for an answer
 _STARTED = "_kpca_questions_started"
+_SEALED = "_kpca_sealed"  # this run's question waits for the lecturer's reveal
+_ASKED = "_kpca_asked"  # this run's question id (what the phone polls for its reveal)
+_CLEARED = "_kpca_cleared"  # question ids whose radio was emptied for a second round
 PAGE_QUESTIONS = {lesson.url_path: lesson.question for lesson in LESSONS if lesson.question}
 
 
@@ -56,7 +64,8 @@ def start_run() -> None:
         ss[QUESTIONS_KEY] = QUESTIONS_FROM_LINK.get(raw, TOUR)  # else the link warns
     if ss.get(QUESTIONS_KEY) not in MODES:  # the segmented control was cleared
         ss[QUESTIONS_KEY] = TOUR
-    ss[_HOLD] = False
+    ss[_HOLD] = ss[_SEALED] = False
+    ss[_ASKED] = None
 
 
 def link_problem(raw: str) -> str | None:
@@ -76,6 +85,17 @@ def mode() -> str:
 def holding() -> bool:
     """True while this run's view waits for an answer (the router skips the page)."""
     return bool(st.session_state.get(_HOLD))
+
+
+def sealed() -> bool:
+    """True while this run's question waits for the lecturer's reveal (in a class): the
+    answer's words wait too."""
+    return bool(st.session_state.get(_SEALED))
+
+
+def asked() -> str | None:
+    """The id this run's question is counted under (None: none asked)."""
+    return st.session_state.get(_ASKED)
 
 
 def link_params() -> dict[str, str]:
@@ -139,18 +159,35 @@ def ask(question_id: str, settings: Settings, *, tally_id: str | None = None) ->
     if tally_id is not None:
         question = Question(tally_id, question.prompt, question.options)
     widget = f"predict_{question.id}"
-    chosen = answers().get(question.id)
     texts = [option.text for option in question.options]
-    if chosen is not None and chosen >= 0 and st.session_state.get(widget) not in texts:
+    st.session_state[_ASKED] = question.id
+    live = join.live(question.id)  # None outside a class
+    if live is not None and answers().get(question.id) is None:
+        if (held := join.vote(question.id)) is not None:  # a reload: the class keeps it
+            answers()[question.id] = held
+    chosen = answers().get(question.id)
+    # A second round the student has not voted in yet: the first answer stays in round 1's
+    # count, the radio asks anew (emptied once, not on every run).
+    second = (live is not None and live.round > 1 and not live.revealed
+              and chosen is not None and chosen >= 0 and join.vote(question.id) is None)
+    cleared = st.session_state.setdefault(_CLEARED, set())
+    if second and question.id not in cleared:
+        cleared.add(question.id)
+        st.session_state[widget] = None
+    elif not second and chosen is not None and chosen >= 0 and (
+            st.session_state.get(widget) not in texts):
         # The radio forgot it on another page, or its texts name another view's numbers
         # (the γ question's panels follow the data): the answer is kept by its number.
         st.session_state[widget] = texts[chosen]
-    with st.container(border=True, key=f"predict_box_{question.id}"):
+    # On a projector the question, its options and verdicts take as few rows as they can:
+    # the view's first chart belongs on the first screen.
+    compact = projector_on()
+    with st.container(border=not compact, key=f"predict_box_{question.id}"):
         # The question in the text's own size (a radio's label is small on a projector);
         # the radio keeps it as its label for screen readers.
         st.markdown(f"**{question.prompt}**")
         st.radio(question.prompt, texts, index=None, key=widget, on_change=_chosen,
-                 args=(question, widget), label_visibility="collapsed")
+                 args=(question, widget), label_visibility="collapsed", horizontal=compact)
         st.html(_OPTIONS_CSS)
         if chosen is None:
             st.session_state[_HOLD] = True
@@ -161,10 +198,31 @@ def ask(question_id: str, settings: Settings, *, tally_id: str | None = None) ->
         if chosen == SKIPPED:
             st.caption("Skipped: you can still answer above.")
             return
+        if live is not None and not live.revealed:
+            st.session_state[_SEALED] = True
+            if second:
+                st.markdown(f"**Round {live.round}: vote again** after the discussion "
+                            f"(your first answer was *{texts[chosen]}*).")
+            else:
+                st.markdown(f"**Answer recorded:** {texts[chosen]}"
+                            + (f" (round {live.round})" if live.round > 1 else "")
+                            + ". You can change it until the lecturer reveals the answer; "
+                            "the view is below.")
+            join.tally_note()
+            return
         lines = [
-            f"- {RIGHT if option.right else WRONG} **{option.text}**"
+            f"{RIGHT if option.right else WRONG} **{option.text}**"
             + (" (your answer)" if i == chosen else "") + f": {option.why}"
             for i, option in enumerate(question.options)
         ]
-        st.markdown("\n".join(lines))
+        if not compact:
+            st.markdown("\n".join(f"- {line}" for line in lines))
+        else:  # the right option and the answer given; the others a click away, same row
+            shown = [i for i, option in enumerate(question.options)
+                     if option.right or i == chosen]
+            with st.container(horizontal=True, vertical_alignment="center"):
+                st.markdown("  \n".join(lines[i] for i in shown))
+                if others := [line for i, line in enumerate(lines) if i not in shown]:
+                    with st.popover("The other options", icon=":material/list:"):
+                        st.markdown("  \n".join(others))
         join.tally_note()

@@ -12,9 +12,14 @@ What it promises:
   ``max_questions`` question ids and, per student and question, one small option number
   and whether it was right for that student's settings. Nothing is written to disk; the
   store holds at most ``max_classes`` classes. Full to every default bound (20 classes of
-  400 students answering 40 questions each) it holds 11.7 MB (tracemalloc).
-* **Once per question.** A student may change an answer; it is counted once, as the
-  latest choice.
+  400 students answering 40 questions each, in one round) it holds 11.7 MB (tracemalloc);
+  a second round of every question doubles the answers' part.
+* **Once per question and round.** A student may change an answer until the lecturer
+  reveals the question; it is counted once, as the latest choice. After the first round
+  the lecturer may open a second (peer instruction: discuss, vote again), counted apart
+  (:meth:`TallyStore.open_second_round`); a reveal closes the voting
+  (:meth:`TallyStore.reveal`). Students read whether a question is revealed, and the
+  class's step (the lecturer's, :meth:`TallyStore.set_step`), with :meth:`TallyStore.live`.
 * **Isolation.** Every call names a class by its code; one class's answers and tally are
   reachable only through its own code (answers) and key (tally).
 * **A class lives while its lecturer does.** One class per lecturer (a random token of
@@ -35,9 +40,9 @@ What it promises:
   than ``max_age_s``, is forgotten at the next call.
 * **Thread-safe.** Streamlit runs each session in its own thread; one lock guards all.
 
-Each student is one anonymous token (today: one per browser session), joined at a time the
-store keeps; answers are kept per question id. Rounds of the same question (a later
-change) would key the answers by (round, question) with the same tokens.
+Each student is one anonymous token (one per browser and class: ``classroom/join.py``
+keeps it across reloads), joined at a time the store keeps; answers are kept per question
+id and round.
 
 **One process.** The tally lives in the memory of the server process that runs the
 lecturer's session. Behind several replicas (``deploy/haproxy.cfg``) each replica has its
@@ -117,6 +122,38 @@ class OptionCount:
 
 
 @dataclass(frozen=True)
+class QuestionTally:
+    """One question's counts: per round (round 1 first), per option; and whether the
+    lecturer has revealed it (voting closed)."""
+
+    rounds: tuple[tuple[OptionCount, ...], ...]
+    revealed: bool
+
+
+@dataclass(frozen=True)
+class Live:
+    """What a student's phone polls: the class's step (the lecturer's; None before they
+    open one) and, for one question, its current round and whether it is revealed."""
+
+    step: int | None
+    round: int
+    revealed: bool
+
+
+MAX_ROUNDS = 2  # a vote, and one more after discussion
+
+
+@dataclass
+class _Votes:
+    """One question's votes: per round (the last is open until revealed), student token →
+    2 × option + (right for that student's settings): a small int, which Python never
+    allocates (the bound on memory above)."""
+
+    rounds: list[dict[str, int]] = field(default_factory=lambda: [{}])
+    revealed: bool = False
+
+
+@dataclass(frozen=True)
 class ClassStatus:
     """What the lecturer's page shows about the room."""
 
@@ -138,9 +175,9 @@ class _Class:
     # student token → when it joined (in joining order)
     students: dict[str, float] = field(default_factory=dict)
     removed: dict[str, None] = field(default_factory=dict)  # tokens that may not come back
-    # question id → student token → 2 × option + (right for that student's settings):
-    # a small int, which Python never allocates (the bound on memory below).
-    answers: dict[str, dict[str, int]] = field(default_factory=dict)
+    # question id → its votes, in the order the questions were first answered
+    answers: dict[str, _Votes] = field(default_factory=dict)
+    step: int | None = None  # the lecturer's tour step: the class's
 
 
 def normalise_code(text: object) -> str:
@@ -230,30 +267,58 @@ class TallyStore:
             for token in late:
                 del room.students[token]
                 room.removed[token] = None
-                for by_student in room.answers.values():
-                    by_student.pop(token, None)
-            for question in [q for q, by_student in room.answers.items() if not by_student]:
-                del room.answers[question]
+                for votes in room.answers.values():
+                    for by_student in votes.rounds:
+                        by_student.pop(token, None)
             # Bounded: the oldest removals go first (a script makes new tokens anyway).
             for token in list(room.removed)[: max(len(room.removed) - 4 * self.limits.max_students,
                                                   0)]:
                 del room.removed[token]
             return len(late)
 
-    def tally(self, code: str, key: str) -> dict[str, list[OptionCount]]:
-        """Per question id, the count of each option (lecturer only: needs the key)."""
+    def tally(self, code: str, key: str) -> dict[str, QuestionTally]:
+        """Per question id (in the order first answered or revealed), the count of each
+        option in each round, and whether it is revealed (lecturer only: needs the key)."""
         with self._lock:
             now = self._expire()
             room = self._owned(code, key, now)
-            result = {}
-            for question, by_student in room.answers.items():
-                counts = [[0, 0] for _ in range(self.limits.max_options)]
-                for packed in by_student.values():
-                    option, right = divmod(packed, 2)
-                    counts[option][0] += 1
-                    counts[option][1] += right
-                result[question] = [OptionCount(c, r) for c, r in counts]
-            return result
+            return {question: QuestionTally(
+                        tuple(self._counts(by_student) for by_student in votes.rounds),
+                        votes.revealed)
+                    for question, votes in room.answers.items()}
+
+    def _counts(self, by_student: dict[str, int]) -> tuple[OptionCount, ...]:
+        counts = [[0, 0] for _ in range(self.limits.max_options)]
+        for packed in by_student.values():
+            option, right = divmod(packed, 2)
+            counts[option][0] += 1
+            counts[option][1] += right
+        return tuple(OptionCount(c, r) for c, r in counts)
+
+    def reveal(self, code: str, key: str, question: str) -> None:
+        """Reveal ``question`` to the class: its voting closes, the phones show why each
+        option is right or wrong."""
+        with self._lock:
+            now = self._expire()
+            self._votes(self._owned(code, key, now), question).revealed = True
+
+    def open_second_round(self, code: str, key: str, question: str) -> None:
+        """Close ``question``'s first round and open a second, counted apart (peer
+        instruction: the class discusses, then votes again); hidden again until revealed."""
+        with self._lock:
+            now = self._expire()
+            votes = self._votes(self._owned(code, key, now), question)
+            if len(votes.rounds) >= MAX_ROUNDS:
+                raise TallyRefused(f"A question has at most {MAX_ROUNDS} rounds.")
+            votes.rounds.append({})
+            votes.revealed = False
+
+    def set_step(self, code: str, key: str, step: int) -> None:
+        """The lecturer opened tour step ``step``: the class's step, which phones follow."""
+        if not (isinstance(step, int) and 1 <= step <= 999):
+            raise TallyRefused("A tour step is a whole number from 1.")
+        with self._lock:
+            self._owned(code, key, self._expire()).step = step
 
     def students(self, code: str, key: str) -> int:
         """How many students have joined (lecturer only)."""
@@ -278,23 +343,44 @@ class TallyStore:
             room.touched = now
             return code
 
-    def answer(self, code: str, token: str, question: str, option: int, right: bool) -> None:
-        """Record (or change) ``token``'s answer to ``question``."""
+    def answer(self, code: str, token: str, question: str, option: int, right: bool) -> int:
+        """Record (or change) ``token``'s answer to ``question`` in its open round;
+        returns the round (1 or 2). Refused once the lecturer has revealed it."""
         limits = self.limits
-        if not (isinstance(question, str) and 0 < len(question) <= limits.max_question_id):
-            raise TallyRefused(f"A question id has 1 to {limits.max_question_id} characters.")
         if not (isinstance(option, int) and 0 <= option < limits.max_options):
             raise TallyRefused(f"An answer is one of at most {limits.max_options} options.")
         with self._lock:
             now = self._expire()
             room = self._room(normalise_code(code))
             self._admit(room, token, now)
-            if question not in room.answers and len(room.answers) >= limits.max_questions:
-                raise TallyRefused(
-                    f"This class has answers to {limits.max_questions} questions, its limit; "
-                    "your answer still counts for you, not in the class tally.")
-            room.answers.setdefault(question, {})[token] = 2 * option + int(bool(right))
+            votes = self._votes(room, question)
+            if votes.revealed:
+                raise TallyRefused("The lecturer has revealed this question: the vote is "
+                                   "closed, your answer counts for you, not in the tally.")
+            votes.rounds[-1][token] = 2 * option + int(bool(right))
             room.touched = now
+            return len(votes.rounds)
+
+    def live(self, code: str, question: str | None = None) -> Live:
+        """The class's step, and ``question``'s round and reveal (what a phone polls:
+        one short look under the lock)."""
+        with self._lock:
+            self._expire()
+            room = self._room(normalise_code(code))
+            votes = room.answers.get(question) if question is not None else None
+            if votes is None:
+                return Live(room.step, 1, False)
+            return Live(room.step, len(votes.rounds), votes.revealed)
+
+    def vote(self, code: str, token: str, question: str) -> int | None:
+        """``token``'s option in ``question``'s latest round (a reloaded phone shows it),
+        or None."""
+        with self._lock:
+            self._expire()
+            room = self._room(normalise_code(code))
+            votes = room.answers.get(question)
+            packed = votes.rounds[-1].get(token) if votes is not None else None
+            return None if packed is None else packed // 2
 
     def classes(self) -> int:
         """How many classes are open (after expiry)."""
@@ -317,6 +403,19 @@ class TallyStore:
                 f"({CODE_LENGTH} letters and digits); a class ends when its lecturer's tab "
                 "is closed.")
         return room
+
+    def _votes(self, room: _Class, question: str) -> _Votes:
+        """``question``'s votes, new if it has none yet (within the class's bounds)."""
+        limits = self.limits
+        if not (isinstance(question, str) and 0 < len(question) <= limits.max_question_id):
+            raise TallyRefused(f"A question id has 1 to {limits.max_question_id} characters.")
+        if question not in room.answers:
+            if len(room.answers) >= limits.max_questions:
+                raise TallyRefused(
+                    f"This class has answers to {limits.max_questions} questions, its limit; "
+                    "your answer still counts for you, not in the class tally.")
+            room.answers[question] = _Votes()
+        return room.answers[question]
 
     def _owned(self, code: str, key: str, now: float) -> _Class:
         """The class, if ``key`` is its lecturer's; the lecturer is seen alive now."""

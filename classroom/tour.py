@@ -242,6 +242,11 @@ def _shown(name: str, value: Any) -> str:
     return format_gamma(value) if name == "gamma" else f"{value:g}"
 
 
+def tally_id(number: int) -> str:
+    """Step ``number``'s question in the class tally."""
+    return f"tour{number}"
+
+
 def main_steps() -> tuple[TourStep, ...]:
     """The lecture itself: every step that belongs to no optional part."""
     return tuple(step for step in STEPS if not step.part)

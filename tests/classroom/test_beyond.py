@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from classroom.banner import tally_id
 from classroom.lecturer import tally_questions
 from classroom.predict import RIGHT
-from classroom.tour import BEYOND, STEPS
+from classroom.tour import BEYOND, STEPS, tally_id
 from tests.support.apptest import assert_clean, open_app
 
 SECOND = [n for n, step in enumerate(STEPS, start=1) if step.part == BEYOND]

@@ -12,6 +12,7 @@ from classroom.tally import (
     ALPHABET,
     CODE_LENGTH,
     Limits,
+    Live,
     TallyRefused,
     TallyStore,
     UnknownClass,
@@ -29,8 +30,8 @@ class Clock:
         return self.now
 
 
-def counts(store, code, key, question):
-    return [(c.chosen, c.right) for c in store.tally(code, key)[question]][:3]
+def counts(store, code, key, question, round_=1):
+    return [(c.chosen, c.right) for c in store.tally(code, key)[question].rounds[round_ - 1]][:3]
 
 
 def open_class(store):
@@ -285,3 +286,72 @@ def test_guessing_a_code_stays_impractical():
     assert len(ALPHABET) ** CODE_LENGTH == 244_140_625
     expected_tries = len(ALPHABET) ** CODE_LENGTH / 20 / 2
     assert expected_tries / 10 / 3600 > 24
+
+
+# ----------------------------------------------------------------- the lecture's flow
+
+
+def test_a_switch_before_the_reveal_replaces_the_vote_and_the_reveal_closes_it():
+    store = TallyStore()
+    code, key = open_class(store)
+    assert store.live(code, "q") == Live(None, 1, False)  # nothing asked yet
+    for token, option in (("s1", 0), ("s2", 1), ("s3", 2), ("s4", 2), ("s5", 2), ("s6", 0)):
+        store.answer(code, token, "q", option, option == 2)
+    assert counts(store, code, key, "q") == [(2, 0), (1, 0), (3, 3)]
+    store.answer(code, "s1", "q", 2, True)  # s1 switches: one vote, never two
+    assert counts(store, code, key, "q") == [(1, 0), (1, 0), (4, 4)]
+    assert store.vote(code, "s1", "q") == 2 and store.vote(code, "nobody", "q") is None
+    assert store.live(code, "q") == Live(None, 1, False)
+    store.reveal(code, key, "q")
+    assert store.live(code, "q") == Live(None, 1, True)
+    with pytest.raises(TallyRefused, match="revealed this question"):
+        store.answer(code, "s2", "q", 2, True)  # too late to change
+    assert counts(store, code, key, "q") == [(1, 0), (1, 0), (4, 4)]
+    with pytest.raises(UnknownClass, match="Only the lecturer"):
+        store.reveal(code, "not the key", "other")
+
+
+def test_a_second_round_is_counted_apart_from_the_first():
+    store = TallyStore()
+    code, key = open_class(store)
+    for token, option in (("s1", 0), ("s2", 0), ("s3", 1)):
+        store.answer(code, token, "q", option, option == 1)
+    store.open_second_round(code, key, "q")
+    assert store.live(code, "q") == Live(None, 2, False)
+    assert store.vote(code, "s1", "q") is None  # a new vote to cast
+    assert store.answer(code, "s1", "q", 1, True) == 2
+    store.answer(code, "s2", "q", 1, True)
+    store.answer(code, "s2", "q", 0, False)  # a switch in round 2 replaces round 2's vote
+    store.answer(code, "s2", "q", 1, True)
+    assert counts(store, code, key, "q", 1) == [(2, 0), (1, 1), (0, 0)]  # unchanged
+    assert counts(store, code, key, "q", 2) == [(0, 0), (2, 2), (0, 0)]
+    with pytest.raises(TallyRefused, match="at most 2 rounds"):
+        store.open_second_round(code, key, "q")
+    store.reveal(code, key, "q")
+    assert store.tally(code, key)["q"].revealed
+    # A removed student's votes go from both rounds.
+    assert store.remove_joined(code, key, 60) == 3
+    assert counts(store, code, key, "q", 1) == counts(store, code, key, "q", 2) == [(0, 0)] * 3
+
+
+def test_the_class_step_is_the_lecturers_and_every_phone_reads_it():
+    store = TallyStore()
+    code, key = open_class(store)
+    other, other_key = open_class(store)
+    store.set_step(code, key, 7)
+    assert store.live(code.lower()).step == 7 and store.live(other).step is None
+    with pytest.raises(UnknownClass, match="Only the lecturer"):
+        store.set_step(code, other_key, 1)  # only the class's own lecturer moves it
+    with pytest.raises(TallyRefused, match="whole number"):
+        store.set_step(code, key, 0)
+    with pytest.raises(UnknownClass):
+        store.live("XXXXXX" if code != "XXXXXX" else "YYYYYY")
+
+
+def test_the_tally_lists_questions_in_the_order_they_were_first_answered():
+    store = TallyStore()
+    code, key = open_class(store)
+    for question in ("tour1", "tour2", "tour5"):
+        store.answer(code, "s1", question, 0, True)
+    store.reveal(code, key, "tour7")  # revealed with no votes: still listed
+    assert list(store.tally(code, key)) == ["tour1", "tour2", "tour5", "tour7"]

@@ -1,0 +1,76 @@
+"""Phones follow the lecturer, and hear of the reveal, by polling the class.
+
+A joined phone asks the store every :data:`POLL_S` seconds (``st.fragment(run_every=...)``:
+only this small fragment runs, one short look under the store's lock) for the class's step
+(the lecturer's, :func:`classroom.lecturer.publish_step`) and its question's round and
+reveal. When the lecturer moves to another step the phone opens it; when the question is
+revealed or a second round opens, the page runs again to show it.
+
+A student can still look back: Back / Next on a phone move only that phone, which stays
+where the student went until the lecturer moves again, or until the student presses
+"Follow the lecturer" (the line under the question says which step the lecturer is on).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from classroom import banner, join, predict
+from classroom.tally import Live
+
+POLL_S = 2
+_FOLLOWED = "_follow_followed"  # the lecturer's step this phone last moved with
+_TO = "_follow_to"  # a step to open at the start of the next run
+_SEEN = "_follow_seen"  # what this run showed: the class's Live
+
+
+def start_run() -> None:
+    """Before the sidebar: open the step the poll asked for (its settings seed the
+    sidebar's widgets, which a fragment's run cannot do)."""
+    if (number := st.session_state.pop(_TO, None)) is not None:
+        banner.go_to_step(number)
+
+
+def _follow(step: int) -> None:
+    """Callback of "Follow the lecturer"."""
+    st.session_state[_FOLLOWED] = step
+    banner.go_to_step(step)
+
+
+def poll() -> None:
+    """On every page of a joined phone (after the question): follow the lecturer's moves,
+    and watch for the reveal."""
+    live = join.live(predict.asked())
+    if live is None:
+        return
+    ss = st.session_state
+    here = ss.get(banner.TOUR_VIEW)
+    if _FOLLOWED not in ss and here is not None:
+        ss[_FOLLOWED] = live.step  # a reload on a step: it stays where the student was
+    if live.step is not None and live.step != ss.get(_FOLLOWED):
+        ss[_FOLLOWED] = live.step  # the lecturer moved (or this phone just arrived)
+        if live.step != here:
+            ss[_TO] = live.step
+            st.rerun()
+    ss[_SEEN] = live
+    _poll(here)
+
+
+@st.fragment(run_every=POLL_S)
+def _poll(here: int | None) -> None:
+    ss = st.session_state
+    code = join.joined()
+    live: Live | None = join.live(predict.asked()) if code else None
+    if live != ss.get(_SEEN):  # the lecturer moved, revealed, or opened a round
+        st.rerun(scope="app")
+    if live is None or live.step is None:
+        return
+    if live.step == here:
+        st.caption(f"Following the lecturer · class {code} · step {live.step}",
+                   help="Your phone moves when the lecturer does; Back and Next move only "
+                   "your phone.")
+    else:
+        st.button(f"Follow the lecturer (step {live.step})", key="follow_lecturer",
+                  on_click=_follow, args=(live.step,), icon=":material/sync:",
+                  help="You are looking elsewhere; your phone moves again when the "
+                  "lecturer does.")
