@@ -172,13 +172,25 @@ def build_frame(step: TourStep, number: int, settings: Settings, result: Analysi
     return frame
 
 
+def kept_frames(count: int, anchor: int, most: int) -> list[int]:
+    """Which of ``count`` slider values a quick build keeps: both ends and the step's own
+    (``anchor``) always, then evenly spaced ones up to ``most`` (at least 3)."""
+    if most < 3:
+        raise ValueError("a quick build keeps at least 3 values: both ends and the step's own")
+    keep = {0, anchor, count - 1}
+    for i in np.linspace(0, count - 1, most).round().astype(int):
+        if len(keep) < most:
+            keep.add(int(i))
+    return sorted(keep)
+
+
 def build_step(number: int, step: TourStep, *, max_frames: int | None = None,
                base_url: str = DEFAULT_BASE_URL) -> dict:
     """Everything the file shows of step ``number``: what is shared by its frames (the
     data drawn, linear PCA, the words) and one frame per slider value.
 
-    ``max_frames``: keep only this many values (the ends and the step's own kept), for a
-    quick build in tests; None keeps them all.
+    ``max_frames``: keep only this many values (:func:`kept_frames`), for a quick build in
+    tests; None keeps them all.
     """
     settings = step.settings()
     inputs = inputs_of(settings)
@@ -187,11 +199,8 @@ def build_step(number: int, step: TourStep, *, max_frames: int | None = None,
     rows = stratified_rows(len(X), y, SHOWN_POINTS)
     param, values, anchor = slider(step)
     if max_frames is not None and len(values) > max_frames:
-        keep = sorted({0, anchor, len(values) - 1} | set(
-            np.linspace(0, len(values) - 1, max_frames).round().astype(int).tolist()))
-        keep = keep[:max_frames] if len(keep) > max_frames else keep
-        anchor = keep.index(anchor) if anchor in keep else 0
-        values = tuple(values[i] for i in keep)
+        keep = kept_frames(len(values), anchor, max_frames)
+        anchor, values = keep.index(anchor), tuple(values[i] for i in keep)
     frames, pca = [], None
     for value in values if param else (None,):
         at = at_value(settings, param, value)
