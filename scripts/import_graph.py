@@ -19,7 +19,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("kpca_core", "datasets", "experiments", "shell", "lessons", "classroom")
+PACKAGES = ("kpca_core", "datasets", "experiments", "shell", "lessons", "classroom",
+            "lecture_pack")
 
 
 def sources(rev: str | None) -> Iterator[tuple[str, str]]:

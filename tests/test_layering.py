@@ -8,7 +8,9 @@
 - no lesson imports another lesson (``lessons.common``, what lessons share, aside), and
   ``lessons.common`` imports no lesson;
 - the shell imports no lesson and no classroom; the classroom imports no lesson; only the
-  router and the page scripts import the classroom;
+  router, the page scripts and ``lecture_pack`` (the tour as an offline file, built from the
+  lessons' and the classroom's own code) import the classroom; only the page scripts import
+  ``lecture_pack``;
 - the app's modules import each other in no circle;
 - benchmarks import experiments and pure modules, never a view;
 - page scripts never import each other;
@@ -24,7 +26,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("kpca_core", "datasets", "experiments", "shell", "lessons", "classroom")
+PACKAGES = ("kpca_core", "datasets", "experiments", "shell", "lessons", "classroom",
+            "lecture_pack")
 # Modules of a lesson that hold numbers or figures, not Streamlit sections.
 PURE_LESSON_MODULES = {"experiment", "figures", "formulas", "paper_table", "approximations",
                        "kernel_figures", "lucky_gamma", "alignment_figures"}
@@ -150,10 +153,19 @@ def test_the_classroom_imports_no_lesson():
             assert not [m for m in imports_of(path) if m.split(".")[0] == "lessons"], name
 
 
-def test_only_the_router_and_the_pages_import_the_classroom():
+def test_only_the_router_the_pages_and_the_lecture_pack_import_the_classroom():
     for name, path in MODULES.items():
-        if name.split(".")[0] != "classroom":
+        if name.split(".")[0] not in ("classroom", "lecture_pack"):
             assert not [m for m in imports_of(path) if m.split(".")[0] == "classroom"], name
+
+
+def test_only_the_pages_import_the_lecture_pack():
+    outside = [path for path in python_files_outside_tests()
+               if path.relative_to(ROOT).parts[0] not in ("app_pages", "lecture_pack")]
+    assert ROOT / "app.py" in outside and ROOT / "shell" / "sidebar.py" in outside
+    for path in outside:
+        wrong = [m for m in imports_of(path) if m.split(".")[0] == "lecture_pack"]
+        assert not wrong, (path.relative_to(ROOT), wrong)
 
 
 def import_circles() -> list[list[str]]:
@@ -241,7 +253,8 @@ def test_the_import_graph_script_reports_the_house_without_a_circle():
 
     done = subprocess.run([sys.executable, str(ROOT / "scripts" / "import_graph.py"), "shell"],
                           capture_output=True, text=True, check=True, timeout=60)
-    rows = {line.split()[0]: line.split() for line in done.stdout.splitlines()[1:7]}
+    rows = {line.split()[0]: line.split()
+            for line in done.stdout.splitlines()[1:1 + len(PACKAGES)]}
     assert set(rows) == set(PACKAGES)
     assert all(row[-1] == "-" for row in rows.values()), done.stdout
     assert int(rows["shell"][1]) == sum(1 for m in MODULES if m.split(".")[0] == "shell")
