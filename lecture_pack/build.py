@@ -236,6 +236,13 @@ def build_step(number: int, step: TourStep, *, max_frames: int | None = None,
     }
 
 
+def largest_n(steps: tuple[TourStep, ...] | None = None) -> int:
+    """The most points of any step's data: the side of the largest n × n matrix a build
+    holds (for the server's queue)."""
+    chosen = main_steps() if steps is None else steps
+    return max(len(inputs_of(step.settings()).X) for step in chosen)
+
+
 def build_pack(*, steps: tuple[TourStep, ...] | None = None, max_frames: int | None = None,
                base_url: str = DEFAULT_BASE_URL) -> dict:
     """The whole lecture (the tour's main steps unless ``steps`` are given), ready for

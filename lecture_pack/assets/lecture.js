@@ -106,6 +106,8 @@
       return Plotly.react(div, data, lay, config);
     })).then(() => {
       if (key === state.step + ":" + state.frame + ":" + theme()) window.lecture.drawn = key;
+      // Milliseconds from the navigation to the first step drawn (the benchmark reads it).
+      if (window.lecture.firstDrawnMs === undefined) window.lecture.firstDrawnMs = performance.now();
     });
   }
 
