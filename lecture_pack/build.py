@@ -165,6 +165,11 @@ def build_frame(step: TourStep, number: int, settings: Settings, result: Analysi
         K, block = block_average(np.asarray(result.kernel_display), identity, HEATMAP_SIDE)
         Kc, _ = block_average(np.asarray(result.centered_display), identity, HEATMAP_SIDE)
         frame["K"], frame["Kc"] = rounded(K), rounded(Kc)
+        # The app's colour scales (its heatmaps' ranges), which its sentences quote: K from
+        # its smallest to its largest drawn value, K̃ ±max|K̃| (binning narrows both).
+        display = np.asarray(result.kernel_display)
+        frame["K_range"] = rounded([display.min(), display.max()])
+        frame["Kc_bound"] = rounded([np.abs(np.asarray(result.centered_display)).max()])[0]
         frame["points_per_cell"] = int(result.block_size * block)
         if (blocks := kernel_blocks(result, data)) is not None:
             sentences += list(blocks)

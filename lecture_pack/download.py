@@ -13,7 +13,7 @@ from shell.costs import Estimate
 BUILD_SECONDS = 60.0
 
 
-# Each entry is the file itself (~6 MB): one per address the app is reached at.
+# Each entry is the file itself (~6.5 MB): one per address the app is reached at.
 @bounded_cache(max_entries=2)
 def lecture_file(base_url: str) -> bytes:
     """The offline lecture, its links pointing back to the app at ``base_url``."""

@@ -11,7 +11,9 @@ import json
 from importlib.resources import files
 from pathlib import Path
 
-from shell.figures import PALETTE
+from plotly.colors import get_colorscale
+
+from shell.figures import CENTERED_SCALE, KERNEL_SCALE, PALETTE
 
 # The parts of a frame that are figures' data (the rest of the JSON is words and settings).
 FIGURE_KEYS = ("kpca", "pca", "K", "Kc", "spectrum", "y")
@@ -36,7 +38,10 @@ def render(pack: dict) -> str:
         "__TITLE__": html.escape(f"KPCA Lab · the guided tour, offline ({pack['version']})"),
         "__STYLE__": (_ASSETS / "lecture.css").read_text(encoding="utf-8"),
         "__PLOTLY__": plotly_js().replace("</script", "<\\/script"),
-        "__PACK__": pack_json({**pack, "palette": list(PALETTE)}),
+        # The app's own colours: the classes', K's and K̃'s scales (as Plotly.py spells them).
+        "__PACK__": pack_json({**pack, "palette": list(PALETTE),
+                               "scales": {"K": get_colorscale(KERNEL_SCALE),
+                                          "Kc": get_colorscale(CENTERED_SCALE)}}),
         "__SCRIPT__": (_ASSETS / "lecture.js").read_text(encoding="utf-8"),
     }
     for name, text in parts.items():  # each placeholder once, in this order

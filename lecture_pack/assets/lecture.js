@@ -2,12 +2,16 @@
    the file was built (lecture_pack/build.py). No request leaves the page. */
 "use strict";
 (function () {
+  const begun = performance.now();  // Plotly's library has been parsed and run by now
   const pack = JSON.parse(document.getElementById("pack").textContent);
+  const parsed = performance.now();
   const $ = (id) => document.getElementById(id);
   const steps = pack.steps;
   const touch = window.matchMedia("(pointer: coarse)").matches;
   const state = { step: 0, frame: steps[0].anchor, revealed: new Set(), chosen: {} };
-  window.lecture = { pack, state, drawn: "" };
+  // Milliseconds from the navigation to: this script's start, the frames parsed (the
+  // benchmark reads them, and firstDrawnMs, set once the first step is drawn).
+  window.lecture = { pack, state, drawn: "", marks: { scriptStart: begun, parsed: parsed } };
 
   function escape(text) {
     return String(text).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
@@ -70,8 +74,11 @@
       const heat = (z, title, extra) => [Object.assign({ type: "heatmap", z: z, hoverongaps: false,
         colorbar: { thickness: 12 } }, extra), layout(title, { yaxis: { autorange: "reversed", title: { text: "points, by class" } },
         xaxis: { title: { text: "points, by class" } }, margin: { l: 60, r: 10, t: 48, b: 45 } })];
-      const k = heat(frame.K, "K" + cells, { colorscale: "Viridis" });
-      const kc = heat(frame.Kc, "K̃, centred" + cells, { colorscale: "RdBu", reversescale: true, zmid: 0 });
+      // As the app draws them, on its colour ranges: K from its smallest to its largest value,
+      // K̃ symmetric about 0 (red above, blue below).
+      const bound = frame.Kc_bound || 1;
+      const k = heat(frame.K, "K" + cells, { colorscale: pack.scales.K, zmin: frame.K_range[0], zmax: frame.K_range[1] });
+      const kc = heat(frame.Kc, "K̃, centred" + cells, { colorscale: pack.scales.Kc, zmid: 0, zmin: -bound, zmax: bound });
       list.push(["K", [k[0]], k[1]], ["Kc", [kc[0]], kc[1]]);
     }
     const spectrum = frame.spectrum.map((v) => v === null ? 0 : v);

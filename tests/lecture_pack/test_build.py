@@ -130,6 +130,13 @@ def test_k_and_k_tilde_are_the_kernel_binned_in_class_order(built):
         scale = np.abs(centred).max()
         np.testing.assert_allclose(frame["Kc"], centred.reshape(side, b, side, b).mean(axis=(1, 3)),
                                    rtol=5e-4, atol=1e-6 * scale)
+        # The colour ranges are the app's heatmaps' (n = 400: 2 × 2 points a cell), which its
+        # sentences quote.
+        app_K = K.reshape(200, 2, 200, 2).mean(axis=(1, 3))
+        app_Kc = centred.reshape(200, 2, 200, 2).mean(axis=(1, 3))
+        np.testing.assert_allclose(frame["K_range"], [app_K.min(), app_K.max()], rtol=5e-4)
+        assert frame["Kc_bound"] == pytest.approx(np.abs(app_Kc).max(), rel=5e-4)
+        assert f"colour scale ±{frame['Kc_bound']:.2f}" in " ".join(frame["sentences"])
 
 
 def test_the_k_sentences_quote_the_binned_kernels_class_means(built):
