@@ -32,21 +32,28 @@
              line: css.getPropertyValue("--line").trim() };
   }
 
-  function narrow() { return window.innerWidth < 700 || steps[state.step].classes.length > 3; }
+  // Where the legend goes: beside the title (a few classes on a wide screen), down the right
+  // (many classes on a wide screen), or under the chart (a phone: no x-axis title there,
+  // the chart's title names the axes).
+  function phone() { return window.innerWidth < 700; }
+  function legendPlace() {
+    if (phone()) return { orientation: "h", x: 0, y: -0.12, yanchor: "top" };
+    if (steps[state.step].classes.length > 3) return { orientation: "v", x: 1.02, y: 1, yanchor: "top" };
+    return { orientation: "h", x: 1, xanchor: "right", y: 1.02, yanchor: "bottom" };
+  }
   function layout(title, extra) {
     const c = colours();
     const axis = { gridcolor: c.grid, zerolinecolor: c.line, linecolor: c.line, automargin: true };
     extra = extra || {};
     const out = Object.assign({
-      title: { text: title, font: { size: window.innerWidth < 700 ? 14 : 17 }, x: 0.02, xanchor: "left" },
+      title: { text: title, font: { size: phone() ? 14 : 17 }, x: 0.02, xanchor: "left" },
       paper_bgcolor: "rgba(0,0,0,0)", plot_bgcolor: "rgba(0,0,0,0)",
       font: { color: c.fg, size: 15, family: "system-ui, sans-serif" },
-      margin: { l: 55, r: 15, t: 40, b: narrow() ? 110 : 45 }, dragmode: false, hovermode: "closest",
-      // A few classes beside the title on a wide screen; below the chart otherwise.
-      legend: narrow() ? { orientation: "h", x: 0, y: -0.3, yanchor: "top", bgcolor: "rgba(0,0,0,0)" }
-        : { orientation: "h", x: 1, xanchor: "right", y: 1.02, yanchor: "bottom", bgcolor: "rgba(0,0,0,0)" },
+      margin: { l: 55, r: 15, t: 40, b: phone() ? 75 : 45 }, dragmode: false, hovermode: "closest",
+      legend: Object.assign({ bgcolor: "rgba(0,0,0,0)" }, legendPlace()),
     }, extra);
     out.xaxis = Object.assign({}, axis, extra.xaxis || {});  // the theme's colours kept
+    if (phone() && out.showlegend !== false) delete out.xaxis.title;
     out.yaxis = Object.assign({}, axis, extra.yaxis || {});
     return out;
   }
