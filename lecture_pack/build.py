@@ -152,9 +152,10 @@ def build_frame(step: TourStep, number: int, settings: Settings, result: Analysi
                          + f"Score: {METHOD}, on the drawn coordinates.")
     frame = {
         "kpca": rounded(result.projection[rows, :2].T),
+        # NaN (no variance to share: trace(K̃) is rounding) travels as null, shown as "—".
         "numbers": {"separability": numbers.separability,
                     "linear": numbers.linear_separability,
-                    "explained": list(numbers.explained)},
+                    "explained": [v if math.isfinite(v) else None for v in numbers.explained]},
         "spectrum": rounded(result.explained_ratio[:SPECTRUM_SHOWN]),
         "question": _question(step, X, y, settings),
         "differs": differences(step.settings(), settings),
