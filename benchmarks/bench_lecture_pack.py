@@ -75,6 +75,26 @@ def first_drawn(path: Path, repeats: int):
     return page_s, wall_s, attempted, marks
 
 
+def plotly_floor(folder: Path) -> Path:
+    """A page holding only Plotly's library, inlined the same way, that draws one empty
+    chart: what any file carrying Plotly costs on this machine now (the floor under the
+    lecture's first draw, to read a busy machine's figure against)."""
+    import plotly
+
+    library = (Path(plotly.__file__).parent / "package_data" / "plotly.min.js").read_text(
+        encoding="utf-8")
+    path = folder / "plotly_only.html"
+    path.write_text(
+        "<!DOCTYPE html><html><body><div id='c' style='height:300px'></div><script>"
+        + library.replace("</script", "<\\/script") + "</script><script>"
+        "window.lecture = {};"
+        "Plotly.newPlot('c', [{x: [1], y: [1]}]).then(() => {"
+        " window.lecture.firstDrawnMs = performance.now();"
+        " window.lecture.marks = {scriptStart: performance.now(), parsed: performance.now()}; });"
+        "</script></body></html>", encoding="utf-8")
+    return path
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
@@ -118,6 +138,10 @@ def main() -> int:
     parse_s = statistics.median(m["parsed"] - m["scriptStart"] for m in marks) / 1000
     print(f"  of which: navigation to Plotly's library run {library_s:.2f} s, frames parsed "
           f"{parse_s:.2f} s, the rest drawing the first step (medians)")
+    floor_s, _, _, _ = first_drawn(plotly_floor(Path(tempfile.mkdtemp(prefix="plotly_"))),
+                                   args.repeats)
+    print(f"  the floor now, a page with Plotly's library alone drawing one empty chart: "
+          f"{statistics.median(floor_s):.2f} s (median of {args.repeats})")
     print(f"Requests the page attempted: {len(attempted)}")
     if report.get("sliders"):
         print("\nSlider values per step:")
@@ -126,6 +150,7 @@ def main() -> int:
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "bench_lecture_pack.json").write_text(json.dumps({
         "load": load, "bytes": parts, "first_drawn_s": page_s, "wall_s": wall_s, "marks": marks,
+        "plotly_only_s": floor_s,
         "attempted": attempted, "build_seconds": report.get("build_seconds"),
         "sliders": report.get("sliders")}, indent=1, ensure_ascii=False))
     return 0 if not attempted else 1
