@@ -69,7 +69,7 @@ st.write(
 )
 address = app_url()
 if lecture_file.cached(address) is None:
-    st.caption("Preparing it computes every step at every slider value: a minute or more.")
+    st.caption("Preparing it computes every step at every slider value: a few minutes.")
     if st.button("Prepare the offline lecture", key="tour_prepare_lecture",
                  icon=":material/build:"):
         with st.spinner("Computing the ten steps at every slider value…"):
