@@ -8,7 +8,7 @@ from shell.admission import queued
 from shell.caches import bounded_cache
 from shell.costs import Estimate
 
-# What the build costs: 104 kernel PCAs (n ≤ 2,000) with their questions; 966 s of wall
+# What the build costs: 91 kernel PCAs (n ≤ 2,000) with their questions; 966 s of wall
 # clock on a shared 2-core machine at load 10–17 (benchmarks/bench_lecture_pack.py), a few
 # minutes on a quiet one (not yet measured there). A lower bound: the queue learns the rest.
 BUILD_SECONDS = 180.0
