@@ -3,8 +3,10 @@
 import streamlit as st
 
 from classroom.banner import open_step
+from classroom.join import app_url
 from classroom.tour import BEYOND, STEPS, main_steps, parse_step, total_minutes
 from lecture_pack import ahead
+from lecture_pack.download import lecture_file
 
 STEP_PARAM = "step"
 
@@ -50,7 +52,6 @@ if open_view.button(
     st.switch_page(step.page, query_params=dict(step.page_query) or None)
 
 
-
 @st.fragment(run_every=2)
 def preparing() -> None:
     """The views' preparation, followed live until it ends (then the page draws it once)."""
@@ -75,3 +76,25 @@ st.markdown("\n".join(
     + f" · _{item.question}_ ({item.minutes} min)"
     for i, item in enumerate(STEPS, start=1)
 ))
+
+st.divider()
+st.subheader("A lecture with no server")
+st.write(
+    f"One HTML file with the {len(main_steps())} steps of the lecture: each question with its "
+    "answer, the charts, numbers and sentences of the view, and a slider over γ (or the "
+    "degree) with every value computed now by the app's own code. It needs no server and no "
+    "network: open it from a USB stick, or put it on any web space for the students' phones."
+)
+address = app_url()
+if lecture_file.cached(address) is None:
+    st.caption("Preparing it computes every step at every slider value: a few minutes.")
+    if st.button("Prepare the offline lecture", key="tour_prepare_lecture",
+                 icon=":material/build:"):
+        with st.spinner("Computing the ten steps at every slider value…"):
+            lecture_file(address)
+if (prepared := lecture_file.cached(address)) is not None:
+    st.download_button("Download this lecture", prepared, file_name="kpca-lab-lecture.html",
+                       mime="text/html", key="tour_download_lecture", on_click="ignore",
+                       icon=":material/download:", type="primary")
+    st.caption(f"{len(prepared) / 1e6:.1f} MB, Plotly's JavaScript included; its links lead "
+               f"back to {address}.")

@@ -200,6 +200,25 @@ def first_alone(result, data, settings, first: int) -> float | None:
                          result.projection[:, [first]], data.y)
 
 
+def separability_sentence(kpca: float, linear: float, alone: float | None, y: np.ndarray,
+                          columns: tuple[int, ...] | list[int]) -> str:
+    """The caption's words (Markdown, bold numbers) for the scores of kernel PCA's and
+    linear PCA's ``columns`` and of kernel PCA's first drawn column ``alone``: also what the
+    offline lecture (``lecture_pack``) prints under the same charts."""
+    chance = float(np.max(np.bincount(y)) / len(y))
+    shown = " and ".join(str(c + 1) for c in columns)
+    text = (
+        f"**Cross-validated accuracy of a linear classifier on components {shown}: kernel "
+        f"PCA {100 * kpca:.0f}%, linear PCA {100 * linear:.0f}%** (the largest class alone: "
+        f"{100 * chance:.0f}%). "
+    )
+    if alone is not None and alone >= 0.95 and alone - linear >= 0.1:
+        text += f"Component {columns[0] + 1} alone already separates {100 * alone:.0f}%. "
+    elif kpca + 0.05 < linear:
+        text += "Here the kernel makes the classes harder to tell apart, not easier. "
+    return text
+
+
 def separability_caption(result, data, settings, columns, linear_columns) -> None:
     """Cross-validated linear separability of what is drawn, for KPCA and PCA alike."""
     scores = separability_scores(result, data, settings, columns, linear_columns)
@@ -210,19 +229,8 @@ def separability_caption(result, data, settings, columns, linear_columns) -> Non
     if kpca is None or linear is None:
         st.caption("A class has a single point: no cross-validated score.")
         return
-    chance = float(np.max(np.bincount(data.y)) / len(data.y))
-    shown = " and ".join(str(c + 1) for c in columns)
-    text = (
-        f"**Cross-validated accuracy of a linear classifier on components {shown}: kernel "
-        f"PCA {100 * kpca:.0f}%, linear PCA {100 * linear:.0f}%** (the largest class alone: "
-        f"{100 * chance:.0f}%). "
-    )
-    first = columns[0]
-    alone = first_alone(result, data, settings, first)
-    if alone is not None and alone >= 0.95 and alone - linear >= 0.1:
-        text += f"Component {first + 1} alone already separates {100 * alone:.0f}%. "
-    elif kpca + 0.05 < linear:
-        text += "Here the kernel makes the classes harder to tell apart, not easier. "
+    alone = first_alone(result, data, settings, columns[0])
+    text = separability_sentence(kpca, linear, alone, data.y, columns)
     findings.publish("separability", text.replace("**", "").strip())
     number_caption(text + f"Score: {METHOD}, on the drawn coordinates.")
 

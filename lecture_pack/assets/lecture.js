@@ -1,0 +1,259 @@
+/* The offline lecture: draws one step at one slider value from the frames computed when
+   the file was built (lecture_pack/build.py). No request leaves the page. */
+"use strict";
+(function () {
+  const begun = performance.now();  // Plotly's library has been parsed and run by now
+  const pack = JSON.parse(document.getElementById("pack").textContent);
+  const parsed = performance.now();
+  const $ = (id) => document.getElementById(id);
+  const steps = pack.steps;
+  const touch = window.matchMedia("(pointer: coarse)").matches;
+  const state = { step: 0, frame: steps[0].anchor, revealed: new Set(), chosen: {} };
+  // Milliseconds from the navigation to: this script's start, the frames parsed (the
+  // benchmark reads them, and firstDrawnMs, set once the first step is drawn).
+  window.lecture = { pack, state, drawn: "", marks: { scriptStart: begun, parsed: parsed } };
+
+  function escape(text) {
+    return String(text).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+  }
+  function markdown(text) {  // the sentences' only markup: **bold**
+    return escape(text).replace(/\*\*(.+?)\*\*/g, "<strong>$1</strong>");
+  }
+  const pct = (v, digits) => (v === null || v === undefined || !isFinite(v)) ? "—" : (100 * v).toFixed(digits) + "\u00a0%";
+
+  function theme() {
+    const chosen = document.documentElement.dataset.theme;
+    if (chosen) return chosen;
+    return window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+  }
+  function colours() {
+    const css = getComputedStyle(document.documentElement);
+    return { fg: css.getPropertyValue("--fg").trim(), grid: css.getPropertyValue("--grid").trim(),
+             line: css.getPropertyValue("--line").trim() };
+  }
+
+  // Where the legend goes: beside the title (a few classes on a wide screen), down the right
+  // (many classes on a wide screen), or under the chart (a phone: no x-axis title there,
+  // the chart's title names the axes).
+  function phone() { return window.innerWidth < 700; }
+  function legendPlace() {
+    if (phone()) return { orientation: "h", x: 0, y: -0.12, yanchor: "top" };
+    if (steps[state.step].classes.length > 3) return { orientation: "v", x: 1.02, y: 1, yanchor: "top" };
+    return { orientation: "h", x: 1, xanchor: "right", y: 1.02, yanchor: "bottom" };
+  }
+  function layout(title, extra) {
+    const c = colours();
+    const axis = { gridcolor: c.grid, zerolinecolor: c.line, linecolor: c.line, automargin: true };
+    extra = extra || {};
+    const out = Object.assign({
+      title: { text: title, font: { size: phone() ? 14 : 17 }, x: 0.02, xanchor: "left" },
+      paper_bgcolor: "rgba(0,0,0,0)", plot_bgcolor: "rgba(0,0,0,0)",
+      font: { color: c.fg, size: 15, family: "system-ui, sans-serif" },
+      margin: { l: 55, r: 15, t: 40, b: phone() ? 75 : 45 }, dragmode: false, hovermode: "closest",
+      legend: Object.assign({ bgcolor: "rgba(0,0,0,0)" }, legendPlace()),
+    }, extra);
+    out.xaxis = Object.assign({}, axis, extra.xaxis || {});  // the theme's colours kept
+    if (phone() && out.showlegend !== false) delete out.xaxis.title;
+    out.yaxis = Object.assign({}, axis, extra.yaxis || {});
+    return out;
+  }
+
+  function scatter(step, coords, name) {
+    return step.classes.map((label, c) => {
+      const rows = step.y.map((v, i) => v === c ? i : -1).filter((i) => i >= 0);
+      return { type: "scatter", mode: "markers", name: label,
+               x: rows.map((i) => coords[0][i]), y: rows.map((i) => coords[1] ? coords[1][i] : 0),
+               marker: { size: 7, color: pack.palette[c % pack.palette.length],
+                         symbol: ["circle", "square", "diamond", "triangle-up", "x"][c % 5] },
+               hovertemplate: label + "<extra>" + name + "</extra>" };
+    });
+  }
+
+  function charts(step, frame) {
+    const label = step.labels[state.frame];
+    const kpcaTitle = "Kernel PCA" + (label ? " (" + label + ")" : "") + ": components 1 and 2";
+    const list = [
+      ["kpca", scatter(step, frame.kpca, "kernel PCA"), layout(kpcaTitle, { xaxis: { title: { text: "component 1" } }, yaxis: { title: { text: "component 2" } } })],
+      ["pca", scatter(step, step.pca, "linear PCA"), layout("Linear PCA: components 1 and 2", { xaxis: { title: { text: "component 1" } }, yaxis: { title: { text: "component 2" } } })],
+    ];
+    if (frame.K) {
+      const cells = " (cells: means of " + frame.points_per_cell + " × " + frame.points_per_cell + " points)";
+      const heat = (z, title, extra) => [Object.assign({ type: "heatmap", z: z, hoverongaps: false,
+        colorbar: { thickness: 12 } }, extra), layout(title, { yaxis: { autorange: "reversed", title: { text: "points, by class" } },
+        xaxis: { title: { text: "points, by class" } }, margin: { l: 60, r: 10, t: 48, b: 45 } })];
+      // As the app draws them, on its colour ranges: K from its smallest to its largest value,
+      // K̃ symmetric about 0 (red above, blue below).
+      const bound = frame.Kc_bound || 1;
+      const k = heat(frame.K, "K" + cells, { colorscale: pack.scales.K, zmin: frame.K_range[0], zmax: frame.K_range[1] });
+      const kc = heat(frame.Kc, "K̃, centred" + cells, { colorscale: pack.scales.Kc, zmid: 0, zmin: -bound, zmax: bound });
+      list.push(["K", [k[0]], k[1]], ["Kc", [kc[0]], kc[1]]);
+    }
+    const spectrum = frame.spectrum.map((v) => v === null ? 0 : v);
+    list.push(["spectrum", [{ type: "bar", x: spectrum.map((_, i) => i + 1), y: spectrum,
+      marker: { color: pack.palette[0] }, hovertemplate: "component %{x}: %{y:.1%}<extra></extra>" }],
+      layout("Spectrum: share of the variance, leading components", { xaxis: { title: { text: "component" }, dtick: 1 },
+        yaxis: { title: { text: "explained variance" }, tickformat: ".0%", rangemode: "tozero" }, showlegend: false })]);
+    return list;
+  }
+
+  function draw() {
+    const step = steps[state.step], frame = step.frames[state.frame];
+    const holder = $("charts");
+    const wanted = charts(step, frame);
+    const ids = wanted.map((c) => c[0]).join(",");
+    if (holder.dataset.ids !== ids) {  // another set of charts: new places for them
+      for (const old of holder.querySelectorAll(".chart")) Plotly.purge(old);
+      holder.innerHTML = "";
+      for (const [id] of wanted) {
+        const div = document.createElement("div");
+        div.className = "chart"; div.id = "chart-" + id; div.setAttribute("role", "img");
+        holder.appendChild(div);
+      }
+      holder.dataset.ids = ids;
+    }
+    const config = { displayModeBar: false, responsive: true, staticPlot: touch, scrollZoom: false };
+    const key = state.step + ":" + state.frame + ":" + theme();
+    window.lecture.drawn = "";
+    Promise.all(wanted.map(([id, data, lay]) => {
+      const div = $("chart-" + id);
+      div.setAttribute("aria-label", lay.title.text);
+      return Plotly.react(div, data, lay, config);
+    })).then(() => {
+      if (key === state.step + ":" + state.frame + ":" + theme()) window.lecture.drawn = key;
+      // Milliseconds from the navigation to the first step drawn (the benchmark reads it).
+      if (window.lecture.firstDrawnMs === undefined) window.lecture.firstDrawnMs = performance.now();
+    });
+  }
+
+  function words() {
+    const step = steps[state.step], frame = step.frames[state.frame];
+    const n = frame.numbers;
+    const parts = [];
+    if (n.separability !== null) {
+      parts.push("Separability, components 1–2: kernel PCA <b data-number=\"separability\">" + pct(n.separability, 0) +
+        "</b>, linear PCA <b data-number=\"linear\">" + pct(n.linear, 0) + "</b>");
+    }
+    parts.push("explained variance of kernel PCA's components 1 and 2: <b data-number=\"explained1\">" +
+      pct(n.explained[0], 1) + "</b> and <b data-number=\"explained2\">" + pct(n.explained[1], 1) + "</b>");
+    $("numbers").innerHTML = parts.join(" · ");
+    $("sentences").innerHTML = frame.sentences.map((s) => "<p>" + markdown(s) + "</p>").join("");
+    const revealed = state.revealed.has(state.step);
+    const question = frame.question;
+    const options = $("options");
+    options.innerHTML = "";
+    const verdicts = document.createElement("ul");
+    verdicts.className = "verdicts";
+    if (question) {
+      question.texts.forEach((text, i) => {
+        const b = document.createElement("button");
+        b.type = "button"; b.textContent = text; b.dataset.option = i;
+        if (state.chosen[state.step] === i) b.classList.add("chosen");
+        if (revealed) {
+          b.classList.add(question.right[i] ? "right" : "wrong");
+          b.textContent = (question.right[i] ? "✓ " : "✗ ") + text;
+        }
+        b.setAttribute("aria-pressed", String(state.chosen[state.step] === i));
+        b.addEventListener("click", () => { state.chosen[state.step] = i; reveal(); });
+        options.appendChild(b);
+        if (revealed) {
+          const li = document.createElement("li");
+          li.className = question.right[i] ? "right" : "wrong";
+          li.textContent = text + " — " + question.why[i];
+          verdicts.appendChild(li);
+        }
+      });
+    }
+    $("verdicts").replaceChildren(...verdicts.childNodes);
+    $("check").textContent = question ? step.check : "No prediction question at this setting.";
+    $("reveal").hidden = revealed;
+    $("answer").hidden = !revealed;
+    const differs = frame.differs.length > 0;
+    $("look").textContent = (differs ? "At the step's own setting: " : "") + step.look_for;
+    $("differs").textContent = differs ? "This view differs from the step's: " + frame.differs.join("; ") +
+      ". The sentence above describes the step's setting; the charts, numbers and sentences on this screen read this one." : "";
+    $("view-link").href = frame.links.view;
+    $("tour-link").href = frame.links.tour;
+    $("value").textContent = step.labels[state.frame];
+  }
+
+  function reveal() {
+    state.revealed.add(state.step);
+    words();
+  }
+
+  function showStep(index, frame) {
+    state.step = Math.max(0, Math.min(steps.length - 1, index));
+    const step = steps[state.step];
+    state.frame = frame === undefined ? step.anchor : Math.max(0, Math.min(step.frames.length - 1, frame));
+    $("where").textContent = "Step " + step.number + " of " + steps.length + " · about " + step.minutes + " min · the " + step.page.replace(/_/g, " ") + " page";
+    $("title").textContent = step.title;
+    $("ask").textContent = step.question;
+    $("settings").textContent = "This step's settings: " + step.settings + ". KPCA Lab " + pack.version +
+      ", computed by the app's own code when this file was built.";
+    $("sampling").textContent = (step.shown < step.n ? "The charts draw a stratified sample of " + step.shown + " of the " + step.n +
+      " points; every number and sentence is computed on all of them. " : "") +
+      (step.frames[0].K ? "K and K̃ are drawn binned: each cell is the mean of a block of points, in class order. " : "") +
+      "Separability: " + pack.method + ".";
+    const slider = $("slider");
+    const control = $("control");
+    if (step.param) {
+      control.hidden = false;
+      slider.max = String(step.frames.length - 1);
+      slider.value = String(state.frame);
+      $("slider-label").textContent = step.param === "gamma" ? "γ (log scale)" : "Degree d";
+      slider.setAttribute("aria-valuetext", step.labels[state.frame]);
+      $("slider-low").textContent = step.labels[0].split(" = ")[1];
+      $("slider-high").textContent = step.labels[step.labels.length - 1].split(" = ")[1];
+      $("slider-note").textContent = "The slider: " + step.frames.length + " values, from " + step.labels[0] + " to " +
+        step.labels[step.labels.length - 1] + "; the step's own: " + step.labels[step.anchor] + ". Each was computed when the file was built.";
+    } else {
+      control.hidden = true;
+      $("slider-note").textContent = "No slider: the " + step.kernel + " kernel has no γ or degree to move.";
+    }
+    $("back").disabled = state.step === 0;
+    $("next").disabled = state.step === steps.length - 1;
+    $("count").textContent = step.number + " / " + steps.length;
+    for (const b of $("dots").children) b.toggleAttribute("aria-current", false);
+    $("dots").children[state.step].setAttribute("aria-current", "step");
+    history.replaceState(null, "", "#step=" + (state.step + 1));
+    words();
+    draw();
+  }
+
+  function setFrame(i) {
+    const step = steps[state.step];
+    state.frame = Math.max(0, Math.min(step.frames.length - 1, i));
+    $("slider").setAttribute("aria-valuetext", step.labels[state.frame]);
+    words();
+    draw();
+  }
+
+  steps.forEach((step, i) => {
+    const b = document.createElement("button");
+    b.type = "button"; b.textContent = String(step.number);
+    b.title = step.title; b.setAttribute("aria-label", "Step " + step.number + ": " + step.title);
+    b.addEventListener("click", () => showStep(i));
+    $("dots").appendChild(b);
+  });
+  $("version").textContent = pack.version;
+  $("back").addEventListener("click", () => showStep(state.step - 1));
+  $("next").addEventListener("click", () => showStep(state.step + 1));
+  $("reveal").addEventListener("click", reveal);
+  $("slider").addEventListener("input", (e) => setFrame(Number(e.target.value)));
+  document.addEventListener("keydown", (e) => {
+    if (e.target && e.target.tagName === "INPUT") return;  // the slider's own arrows
+    if (e.key === "ArrowRight") showStep(state.step + 1);
+    else if (e.key === "ArrowLeft") showStep(state.step - 1);
+  });
+  function themeLabel() { $("theme").querySelector("span").textContent = theme() === "dark" ? "Light" : "Dark"; }
+  $("theme").addEventListener("click", () => {
+    document.documentElement.dataset.theme = theme() === "dark" ? "light" : "dark";
+    themeLabel(); draw();
+  });
+  window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => { themeLabel(); draw(); });
+  themeLabel();
+  window.lecture.show = showStep;
+  window.lecture.setFrame = setFrame;
+  const asked = /step=(\d+)/.exec(location.hash);
+  showStep(asked ? Number(asked[1]) - 1 : 0);
+})();

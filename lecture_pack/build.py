@@ -1,0 +1,264 @@
+"""Every step of the guided tour, computed at each value of its slider: pure functions.
+
+A step's frames are what the app shows at that setting, computed by the app's own code:
+the Explorer's analysis (:func:`experiments.analysis.analyse`: K, K̃, the spectrum, the
+projections beside linear PCA), its separability caption
+(:func:`lessons.explorer.projections.separability_sentence`) and kernel-block sentences
+(:func:`lessons.explorer.view.kernel_blocks`), and the step's question with its verdicts
+(:func:`classroom.questions.build`). Nothing here is written for the file alone except its
+sampling: the file draws at most :data:`SHOWN_POINTS` points and K, K̃ binned to at most
+:data:`HEATMAP_SIDE` cells a side, and says so on screen.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from urllib.parse import urlencode
+
+import numpy as np
+
+from classroom import questions
+from classroom.questions import CATALOGUE
+from classroom.tour import STEPS, TourStep, differences, main_steps
+from experiments.analysis import Analysis, analyse, block_average
+from experiments.kernel_params import DEGREE, GAMMA_GRID, KERNEL_PARAMS
+from experiments.sampling import stratified_rows
+from experiments.separability import METHOD, linear_separability
+from kpca_core import KERNELS, __version__
+from lessons.explorer.projections import separability_sentence
+from lessons.explorer.view import kernel_blocks
+from shell.caches import inputs_of, load_data
+from shell.state import Settings, format_gamma, params_text, settings_to_query
+
+SHOWN_POINTS = 600  # points drawn per chart (a stratified sample past it)
+HEATMAP_SIDE = 50  # K and K̃ drawn at most this many cells a side (block means)
+SPECTRUM_SHOWN = 10  # leading eigenvalues in the spectrum chart
+DECADES = 1.5  # the γ slider spans this many decades either side of the step's γ
+DEGREES_ABOVE = 3  # the degree slider runs from 1 to the step's degree plus this
+SIGNIFICANT = 4  # digits kept of every number sent to the browser's charts
+TOUR_PAGE = "tour"
+STEP_PARAM = "step"  # the tour page's link parameter (app_pages/tour.py)
+DEFAULT_BASE_URL = "http://localhost:8501"
+
+
+def slider(step: TourStep) -> tuple[str | None, tuple[float, ...], int]:
+    """The step's slider: the parameter it moves ("gamma", "degree" or None), its values
+    and the index of the step's own value among them.
+
+    γ moves over the app's 1-2-3-5 grid (``GAMMA_GRID``, the sidebar's steps) across
+    about three decades around the step's γ; for the polynomial kernel the degree moves
+    instead (with c₀ = 0, γ only rescales K), from 1 to a few above the step's; the
+    linear kernel has nothing to move.
+    """
+    settings = step.settings()
+    params = settings.kernel_params()
+    if settings.kernel == "poly":
+        top = min(int(DEGREE.high), settings.degree + DEGREES_ABOVE)
+        values = tuple(float(d) for d in range(int(DEGREE.low), top + 1))
+        return "degree", values, values.index(float(settings.degree))
+    if "gamma" not in params:
+        return None, (), 0
+    gamma = float(settings.gamma)
+    low, high = gamma / 10**DECADES, gamma * 10**DECADES
+    values = tuple(sorted({g for g in GAMMA_GRID if low <= g <= high} | {gamma}))
+    return "gamma", values, values.index(gamma)
+
+
+def at_value(settings: Settings, param: str | None, value: float) -> Settings:
+    """``settings`` with the slider's parameter at ``value``."""
+    if param is None:
+        return settings
+    return replace(settings, **{param: int(value) if KERNEL_PARAMS[param].integer else value})
+
+
+def value_label(param: str | None, value: float) -> str:
+    if param is None:
+        return ""
+    symbol = KERNEL_PARAMS[param].symbol
+    return f"{symbol} = {format_gamma(value) if param == 'gamma' else f'{value:g}'}"
+
+
+def shows_kernel_matrices(step: TourStep) -> bool:
+    """Whether the step's view shows K and K̃: the Explorer opened at its K and K̃ section
+    (``section=2``) and How it works, whose steps draw both."""
+    return (step.page == "app_pages/how_it_works.py"
+            or dict(step.page_query).get("section") == "2")
+
+
+def live_links(number: int, step: TourStep, settings: Settings,
+               base_url: str = DEFAULT_BASE_URL) -> dict[str, str]:
+    """Links back to the live app for when a server is there: the tour at this step
+    (``/tour?step=N``) and the step's page at ``settings`` with the page's own parameters."""
+    base = base_url.rstrip("/")
+    page = step.page.rsplit("/", 1)[-1].removesuffix(".py")
+    view = {**settings_to_query(settings), **dict(step.page_query)}
+    return {"tour": f"{base}/{TOUR_PAGE}?{urlencode({STEP_PARAM: number})}",
+            "view": f"{base}/{page}?{urlencode(view)}"}
+
+
+def rounded(values) -> list:
+    """Numbers for the browser: :data:`SIGNIFICANT` significant digits (NaN → None)."""
+    array = np.asarray(values, dtype=float)
+    if array.ndim > 1:
+        return [rounded(row) for row in array]
+    return [None if not math.isfinite(v) else float(f"{v:.{SIGNIFICANT}g}") for v in array]
+
+
+@dataclass(frozen=True)
+class Numbers:
+    """The numbers one frame shows, unrounded (the tests compare them with the app's)."""
+
+    separability: float | None  # kernel PCA's components 1–2
+    linear_separability: float | None
+    first_alone: float | None
+    explained: tuple[float, ...]  # kernel PCA's explained variance, components 1–2
+
+
+def frame_numbers(result: Analysis, y: np.ndarray | None) -> Numbers:
+    """The Explorer's scores of what it draws (components 1 and 2), as its caption does."""
+    labelled = y is not None and len(np.unique(y)) >= 2
+    score = (lambda Z: linear_separability(Z, y)) if labelled else (lambda Z: None)
+    return Numbers(score(result.projection[:, :2]), score(result.pca_projection[:, :2]),
+                   score(result.projection[:, :1]),
+                   tuple(float(r) for r in result.explained_ratio[:2]))
+
+
+def _question(step: TourStep, X, y, settings: Settings) -> dict | None:
+    question = questions.build(step.check, X, y, settings) if step.check else None
+    if question is None:
+        return None
+    return {"texts": [option.text for option in question.options],
+            "right": [option.right for option in question.options],
+            "why": [option.why for option in question.options]}
+
+
+def explorer_analysis(X, y, settings: Settings) -> Analysis:
+    """The Explorer's analysis at ``settings`` (at least the two components drawn)."""
+    return analyse(X, y, kernel=settings.kernel, kernel_params=settings.kernel_params(),
+                   n_components=min(max(settings.n_components, 2), len(X) - 1))
+
+
+def build_frame(step: TourStep, number: int, settings: Settings, result: Analysis, X, y,
+                data, rows, base_url: str) -> dict:
+    """One frame of a step: its numbers, charts' data and sentences at ``settings``
+    (``result``: the Explorer's analysis there)."""
+    numbers = frame_numbers(result, y)
+    sentences = []
+    if numbers.separability is not None:
+        sentences.append(separability_sentence(numbers.separability,
+                                               numbers.linear_separability,
+                                               numbers.first_alone, y, (0, 1))
+                         + f"Score: {METHOD}, on the drawn coordinates.")
+    frame = {
+        "kpca": rounded(result.projection[rows, :2].T),
+        # NaN (no variance to share: trace(K̃) is rounding) travels as null, shown as "—".
+        "numbers": {"separability": numbers.separability,
+                    "linear": numbers.linear_separability,
+                    "explained": [v if math.isfinite(v) else None for v in numbers.explained]},
+        "spectrum": rounded(result.explained_ratio[:SPECTRUM_SHOWN]),
+        "question": _question(step, X, y, settings),
+        "differs": differences(step.settings(), settings),
+        "links": live_links(number, step, settings, base_url),
+    }
+    if shows_kernel_matrices(step):
+        identity = np.arange(len(result.kernel_display))
+        K, block = block_average(np.asarray(result.kernel_display), identity, HEATMAP_SIDE)
+        Kc, _ = block_average(np.asarray(result.centered_display), identity, HEATMAP_SIDE)
+        frame["K"], frame["Kc"] = rounded(K), rounded(Kc)
+        # The app's colour scales (its heatmaps' ranges), which its sentences quote: K from
+        # its smallest to its largest drawn value, K̃ ±max|K̃| (binning narrows both).
+        display = np.asarray(result.kernel_display)
+        frame["K_range"] = rounded([display.min(), display.max()])
+        frame["Kc_bound"] = rounded([np.abs(np.asarray(result.centered_display)).max()])[0]
+        frame["points_per_cell"] = int(result.block_size * block)
+        if (blocks := kernel_blocks(result, data)) is not None:
+            sentences += list(blocks)
+    frame["sentences"] = sentences
+    return frame
+
+
+def kept_frames(count: int, anchor: int, most: int) -> list[int]:
+    """Which of ``count`` slider values a quick build keeps: both ends and the step's own
+    (``anchor``) always, then evenly spaced ones up to ``most`` (at least 3)."""
+    if most < 3:
+        raise ValueError("a quick build keeps at least 3 values: both ends and the step's own")
+    keep = {0, anchor, count - 1}
+    for i in np.linspace(0, count - 1, most).round().astype(int):
+        if len(keep) < most:
+            keep.add(int(i))
+    return sorted(keep)
+
+
+def build_step(number: int, step: TourStep, *, max_frames: int | None = None,
+               base_url: str = DEFAULT_BASE_URL) -> dict:
+    """Everything the file shows of step ``number``: what is shared by its frames (the
+    data drawn, linear PCA, the words) and one frame per slider value.
+
+    ``max_frames``: keep only this many values (:func:`kept_frames`), for a quick build in
+    tests; None keeps them all.
+    """
+    settings = step.settings()
+    inputs = inputs_of(settings)
+    data = load_data(settings.dataset, settings.dataset_options)
+    X, y = np.asarray(inputs.X, dtype=float), inputs.y
+    rows = stratified_rows(len(X), y, SHOWN_POINTS)
+    param, values, anchor = slider(step)
+    if max_frames is not None and len(values) > max_frames:
+        keep = kept_frames(len(values), anchor, max_frames)
+        anchor, values = keep.index(anchor), tuple(values[i] for i in keep)
+    frames, pca = [], None
+    for value in values if param else (None,):
+        at = at_value(settings, param, value)
+        result = explorer_analysis(X, y, at)
+        frames.append(build_frame(step, number, at, result, X, y, data, rows, base_url))
+        pca = result.pca_projection  # linear PCA: the data's alone, the same in every frame
+    names = [str(name) for name in data.target_names] if y is not None else ["all points"]
+    prompt, _ = CATALOGUE.get(step.check, ("", ()))
+    return {
+        "number": number,
+        "title": step.title,
+        "question": step.question,
+        "check": prompt,
+        "look_for": step.look_for,
+        "minutes": step.minutes,
+        "page": step.page.rsplit("/", 1)[-1].removesuffix(".py"),
+        "dataset": settings.dataset,
+        "kernel": KERNELS[settings.kernel].title,
+        "settings": f"{settings.dataset}, n = {len(X):,}, {KERNELS[settings.kernel].title} "
+                    f"kernel{', ' + params_text(settings) if params_text(settings) else ''}, "
+                    f"{settings.n_components} components",
+        "param": param,
+        "symbol": KERNEL_PARAMS[param].symbol if param else "",
+        "values": list(values),
+        "labels": [value_label(param, v) for v in values] if param else [""],
+        "anchor": anchor,
+        "classes": names,
+        "y": [int(label) for label in y[rows]] if y is not None else [0] * len(rows),
+        "shown": len(rows),
+        "n": len(X),
+        "pca": rounded(pca[rows, :2].T),
+        "frames": frames,
+    }
+
+
+def largest_n(steps: tuple[TourStep, ...] | None = None) -> int:
+    """The most points of any step's data: the side of the largest n × n matrix a build
+    holds (for the server's queue)."""
+    chosen = main_steps() if steps is None else steps
+    return max(len(inputs_of(step.settings()).X) for step in chosen)
+
+
+def build_pack(*, steps: tuple[TourStep, ...] | None = None, max_frames: int | None = None,
+               base_url: str = DEFAULT_BASE_URL) -> dict:
+    """The whole lecture (the tour's main steps unless ``steps`` are given), ready for
+    :func:`lecture_pack.html.write`."""
+    chosen = main_steps() if steps is None else steps
+    return {
+        "version": __version__,
+        "steps": [build_step(STEPS.index(step) + 1, step, max_frames=max_frames,
+                             base_url=base_url) for step in chosen],
+        "shown_points": SHOWN_POINTS,
+        "heatmap_side": HEATMAP_SIDE,
+        "method": METHOD,
+    }

@@ -1,0 +1,200 @@
+"""The offline lecture in Chromium: opened from disk with every request blocked, walked
+through all ten steps (each slider to both ends, each answer revealed); then served by
+``python -m http.server`` to a phone, where a swipe scrolls and the slider follows a finger.
+
+The file is built once for the module with three slider values a step (both ends and the
+step's own: ``max_frames=3``); the benchmark builds and measures the full one.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from lecture_pack.build import build_pack
+from lecture_pack.html import write
+from loadtest.browser import free_port
+from tests.support.browser import next_frame
+
+PROJECTOR = {"width": 1280, "height": 720}
+PHONE = {"width": 390, "height": 844}
+PHONE_AGENT = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 "
+               "(KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1")
+DRAWN = "() => window.lecture && window.lecture.drawn !== ''"
+# What each chart of the step on screen holds: points, heatmap images, bars.
+CHART_CONTENTS = """() => [...document.querySelectorAll('#charts .chart')].map(c => ({
+  id: c.id, svg: c.querySelectorAll('svg.main-svg').length,
+  points: c.querySelectorAll('.scatterlayer .point').length,
+  heatmaps: [...c.querySelectorAll('.hm image')].filter(i => (i.getAttribute('href') || '')
+    .startsWith('data:image')).length,
+  bars: c.querySelectorAll('.barlayer .point').length}))"""
+
+
+@pytest.fixture(scope="module")
+def lecture(tmp_path_factory):
+    pack = build_pack(max_frames=3)
+    folder = tmp_path_factory.mktemp("lecture")
+    write(pack, folder / "lecture.html")
+    return pack, folder
+
+
+def shown_percent(page, name: str) -> float:
+    text = page.locator(f'[data-number="{name}"]').inner_text()
+    return float(text.replace("\u00a0%", ""))
+
+
+def check_frame(page, step: dict, frame_index: int) -> None:
+    """The charts drawn with every point, heatmap and bar; the numbers those of the frame."""
+    page.wait_for_function(DRAWN)
+    frame = step["frames"][frame_index]
+    charts = {c["id"]: c for c in page.evaluate(CHART_CONTENTS)}
+    assert all(c["svg"] >= 1 for c in charts.values()), charts
+    assert charts["chart-kpca"]["points"] == charts["chart-pca"]["points"] == step["shown"]
+    assert charts["chart-spectrum"]["bars"] == len(frame["spectrum"])
+    if "K" in frame:
+        assert charts["chart-K"]["heatmaps"] == charts["chart-Kc"]["heatmaps"] == 1
+    else:
+        assert "chart-K" not in charts
+    numbers = frame["numbers"]
+    if numbers["separability"] is not None:
+        assert abs(shown_percent(page, "separability") - 100 * numbers["separability"]) <= 0.5
+        assert abs(shown_percent(page, "linear") - 100 * numbers["linear"]) <= 0.5
+    for i, share in enumerate(numbers["explained"], start=1):
+        assert abs(shown_percent(page, f"explained{i}") - 100 * share) <= 0.05 + 1e-9
+    if step["param"]:
+        assert page.locator("#value").inner_text() == step["labels"][frame_index]
+    sentences = page.locator("#sentences").inner_text()
+    for sentence in frame["sentences"]:  # the words of each, markup aside
+        assert sentence.replace("**", "")[:60] in sentences
+
+
+def test_from_disk_with_every_request_blocked_all_ten_steps_work(browser, lecture):
+    pack, folder = lecture
+    url = (folder / "lecture.html").as_uri()
+    context = browser.new_context(viewport=PROJECTOR)
+    attempted, errors = [], []
+
+    def block(route):
+        if route.request.url.split("#")[0] == url:
+            route.continue_()
+        else:
+            attempted.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", block)
+    page = context.new_page()
+    page.on("request", lambda request: attempted.append(request.url)
+            if request.url.split("#")[0] != url else None)
+    page.on("console", lambda message: errors.append(message.text)
+            if message.type in ("error", "warning") else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(url)
+    assert len(pack["steps"]) == 10
+    for index, step in enumerate(pack["steps"]):
+        assert page.locator("#title").inner_text() == step["title"]
+        check_frame(page, step, step["anchor"])
+        if step["param"]:  # the slider to both ends, with the keyboard as a lecturer would
+            slider = page.locator("#slider")
+            slider.focus()
+            page.keyboard.press("Home")
+            check_frame(page, step, 0)
+            page.keyboard.press("End")
+            check_frame(page, step, len(step["frames"]) - 1)
+        else:
+            assert page.locator("#control").is_hidden()
+        question = step["frames"][-1]["question"]
+        if question:  # reveal the answer of the frame on screen: each option's verdict
+            page.locator("#reveal").click()
+            verdicts = page.locator("#verdicts li").all_inner_texts()
+            assert [v.split(" — ", 1)[1] for v in verdicts] == question["why"]
+            marks = page.locator("#options button").all_inner_texts()
+            assert [m.startswith("✓") for m in marks] == question["right"]
+            assert page.locator("#look").inner_text().endswith(step["look_for"])
+        if index < len(pack["steps"]) - 1:
+            page.locator("h1").click()  # off the slider: ← and → move between steps
+            page.keyboard.press("ArrowRight")
+    assert page.locator("#next").is_disabled()
+    page.locator("#back").click()
+    assert page.locator("#title").inner_text() == pack["steps"][-2]["title"]
+    page.keyboard.press("ArrowLeft")
+    assert page.locator("#title").inner_text() == pack["steps"][-3]["title"]
+    page.locator("#theme").click()  # the other theme draws too
+    page.wait_for_function(DRAWN)
+    assert attempted == [] and errors == []
+    context.close()
+
+
+@pytest.fixture
+def served(lecture):
+    """The lecture's folder served by ``python -m http.server`` on a free port."""
+    _, folder = lecture
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
+         "--directory", str(folder)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}/lecture.html"
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(url, timeout=2):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def touch_drag(page, start: tuple[float, float], end: tuple[float, float]) -> None:
+    """A finger from ``start`` to ``end`` in ten moves, one a frame, through Chromium's input
+    pipeline."""
+    cdp = page.context.new_cdp_session(page)
+    (x0, y0), (x1, y1) = start, end
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart",
+                                          "touchPoints": [{"x": x0, "y": y0}]})
+    for i in range(1, 11):
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
+            {"x": x0 + (x1 - x0) * i / 10, "y": y0 + (y1 - y0) * i / 10}]})
+        next_frame(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    for _ in range(20):  # the fling after the finger lifts
+        next_frame(page)
+
+
+def test_on_a_phone_a_swipe_scrolls_and_the_slider_follows_a_finger(browser, lecture, served):
+    pack, _ = lecture
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
+                                  user_agent=PHONE_AGENT)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(served + "#step=2")
+    page.wait_for_function(DRAWN)
+    step = pack["steps"][1]
+    # A swipe up over a chart scrolls the page (the charts take no touch gesture).
+    box = page.locator("#chart-kpca").bounding_box()
+    page.evaluate("() => window.scrollTo(0, 0)")
+    before = page.evaluate("() => window.scrollY")
+    x, y = box["x"] + box["width"] / 2, min(box["y"] + box["height"] / 2, PHONE["height"] - 150)
+    touch_drag(page, (x, y), (x, y - 250))
+    assert page.evaluate("() => window.scrollY") > before + 100
+    # The slider, dragged by a finger from its thumb to the right end: the last frame.
+    page.evaluate("() => window.scrollTo(0, 0)")
+    slider = page.locator("#slider")
+    slider.scroll_into_view_if_needed()
+    box = slider.bounding_box()
+    fraction = step["anchor"] / (len(step["frames"]) - 1)
+    thumb = (box["x"] + 8 + fraction * (box["width"] - 16), box["y"] + box["height"] / 2)
+    touch_drag(page, thumb, (box["x"] + box["width"] + 30, thumb[1]))
+    assert slider.input_value() == str(len(step["frames"]) - 1)
+    check_frame(page, step, len(step["frames"]) - 1)
+    assert errors == []
+    context.close()
