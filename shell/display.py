@@ -23,6 +23,9 @@ past (:func:`for_touch`): a drag on a chart would otherwise zoom, and a phone's 
 fill the screen. Streamlit gives a chart with a linked selection a selection drag, which
 keeps a touch from scrolling: the Explorer draws its selectable charts without one on a
 touch screen until the student switches selecting on (``lessons/explorer/charts.py``).
+A 3-D chart takes every touch whatever its drag mode (Plotly's 3-D camera cancels each
+touch move, to turn the view): on a touch screen its scene ignores touches
+(:func:`still_scene_css`) until the student switches turning it on (``shell.charts``).
 
 On a narrow screen Streamlit's sidebar is a drawer over the page (77 % of a phone's
 screen), and it stays open after a setting changes: the student changes γ and sees the
@@ -53,6 +56,9 @@ MIN_LINE_WIDTH = 3.5
 # projector font sizes: it goes below the plot, in rows, and the figure grows.
 MAX_SIDE_LEGEND = 6
 DEFAULT_HEIGHT = 450  # Plotly's height when a figure sets none
+# A 3-D chart on a touch screen: a phone's width (about 360 px of chart) and its title
+# and legend; two of them no longer fill a 844-px screen.
+TOUCH_3D_HEIGHT = 440
 # Characters of a bold title at TITLE_FONT across the main column of a 1280-px screen
 # (measured: 78 fit across it, 33 across one of two columns); longer lines wrap. Each
 # further chart in the row costs its share and the gap between them.
@@ -135,18 +141,51 @@ def touch_screen() -> bool:
             or bool(_TOUCH_AGENT.search(headers.get("User-Agent") or "")))
 
 
-def for_touch(fig: go.Figure) -> go.Figure:
+def is_3d(fig: go.Figure) -> bool:
+    """Whether ``fig`` draws a 3-D scene (a trace placed in one)."""
+    return any("scene" in trace for trace in fig.data)
+
+
+def for_touch(fig: go.Figure, *, turn: bool = False) -> go.Figure:
     """A copy of ``fig`` that a finger scrolls past: dragging neither selects nor zooms.
 
-    Plotly lets the page scroll under a touch only when ``dragmode`` is off; a tap still
-    shows a point's hover label. A chart with a linked selection (``on_select``) keeps its
-    box or lasso drag: Streamlit replaces a ``dragmode`` that is off with the selection's
-    (so the Explorer leaves ``on_select`` off on touch screens until asked).
+    Plotly lets the page scroll under a touch over a 2-D chart only when ``dragmode`` is
+    off; a tap still shows a point's hover label. A chart with a linked selection
+    (``on_select``) keeps its box or lasso drag: Streamlit replaces a ``dragmode`` that
+    is off with the selection's (so the Explorer leaves ``on_select`` off on touch screens
+    until asked). ``turn``: the student has asked to turn the 3-D scenes with a finger
+    (their drag turns them; otherwise they take no drag, and :func:`still_scene_css`
+    lets a swipe over them through to the page).
     """
     fig = go.Figure(fig)
     fig.update_layout(dragmode=False)
-    fig.for_each_scene(lambda scene: scene.update(dragmode=False))
+    if is_3d(fig):
+        fig.for_each_scene(lambda scene: scene.update(dragmode="orbit" if turn else False))
+        # A legend beside the scene took a third of a phone's width from it: below, the
+        # scene has the width, and no more height than a phone's width needs.
+        fig.update_layout(legend=LEGEND_BELOW, height=min(
+            fig.layout.height or DEFAULT_HEIGHT, TOUCH_3D_HEIGHT))
     return fig
+
+
+def key_class(key: str) -> str:
+    """The class Streamlit gives the element of ``key`` (its frontend's rule: ``st-key-``
+    and the key, each character outside [A-Za-z0-9_-] a hyphen)."""
+    return "st-key-" + re.sub(r"[^A-Za-z0-9_-]", "-", key.strip())
+
+
+def still_scene_css(key: str) -> str:
+    """A style that keeps the 3-D chart of ``key`` from taking touches, so a swipe over it
+    scrolls the page.
+
+    Plotly's 3-D camera listens on the scene's WebGL container and cancels every touch
+    move (to turn the view), whatever the drag mode (measured: a 3-D chart scrolled 0 px
+    under a swipe that scrolled 185 px elsewhere). ``staticPlot`` is no way out: a static
+    3-D chart draws off screen, for image export, and leaves the page blank. A container
+    that takes no pointer events hands the touches to the chart's own element, which lets
+    them scroll; its tool bar stays usable.
+    """
+    return f".{key_class(key)} .gl-container {{ pointer-events: none; }}"
 
 
 # Streamlit's "md" breakpoint: at this width and below its sidebar overlays the page.

@@ -175,3 +175,31 @@ def test_touch_screens_get_charts_a_swipe_scrolls_past():
     touch = display.for_touch(fig)
     assert touch.layout.dragmode is False
     assert fig.layout.dragmode == "lasso"  # the caller's figure is left as it was
+
+
+def test_a_3d_scene_takes_a_finger_only_when_asked():
+    cube = point_scatter(np.eye(3), None, [], title="t", axis_titles=["x", "y", "z"])
+    flat = point_scatter(np.eye(2), None, [], title="t", axis_titles=["x", "y"])
+    assert display.is_3d(cube) and not display.is_3d(flat)
+    assert display.for_touch(cube).layout.scene.dragmode is False
+    assert display.for_touch(cube, turn=True).layout.scene.dragmode == "orbit"
+    assert display.for_touch(flat, turn=True).layout.dragmode is False  # no scene to turn
+    # On a phone the legend goes under the scene, which gets the width, and the chart is
+    # no taller than that width needs; a shorter one keeps its height, a 2-D one its legend.
+    cube.update_layout(height=520)
+    touch = display.for_touch(cube)
+    assert touch.layout.height == display.TOUCH_3D_HEIGHT < 520
+    assert touch.layout.legend.orientation == "h" and touch.layout.legend.y == 0
+    cube.update_layout(height=300)
+    assert display.for_touch(cube).layout.height == 300
+    assert display.for_touch(flat).layout.legend.orientation is None
+
+
+@pytest.mark.parametrize(("key", "css_class"), [
+    ("lift_3d", "st-key-lift_3d"), ("chart kpca", "st-key-chart-kpca"),
+    (" motion.γ ", "st-key-motion--"),
+])
+def test_the_still_scene_rule_names_the_class_streamlit_gives_the_key(key, css_class):
+    # Streamlit's frontend: "st-key-" + key.trim(), each character outside [A-Za-z0-9_-]
+    # a hyphen (one per UTF-16 unit; γ is one).
+    assert display.still_scene_css(key) == f".{css_class} .gl-container {{ pointer-events: none; }}"
