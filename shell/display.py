@@ -55,6 +55,13 @@ MIN_LINE_WIDTH = 3.5
 # A vertical legend taller than this many entries no longer fits beside the plot at
 # projector font sizes: it goes below the plot, in rows, and the figure grows.
 MAX_SIDE_LEGEND = 6
+# A chart of a pair on a 1280 × 720 projector: the screen under Streamlit's 60-px header,
+# less a line of text above the pair (its controls, or the tour's compact question). The
+# server does not know the screen's size; this is the projector the app is laid out for
+# (see pair_fits). A short legend stays beside the plot: the pair's plots are drawn to
+# scale, and their height is what limits them (measured at 580 px: kernel PCA's plot
+# 300 × 410 px with the legend beside, 284 × 355 with it below).
+PAIR_HEIGHT = 580
 DEFAULT_HEIGHT = 450  # Plotly's height when a figure sets none
 # A 3-D chart on a touch screen: a phone's width (about 360 px of chart) and its title
 # and legend; two of them no longer fill a 844-px screen.
@@ -63,11 +70,15 @@ TOUCH_3D_HEIGHT = 440
 # (measured: 78 fit across it, 33 across one of two columns); longer lines wrap. Each
 # further chart in the row costs its share and the gap between them.
 TITLE_CHARS, TITLE_GAP_CHARS = 72, 6
+# Charts side by side keep room for this many lines of title (or a title and its
+# subtitle), so that one whose title wraps still has its plot level with its neighbour's.
+ROW_TITLE_LINES = 2
 LINE_HEIGHT = 1.3  # of a font size: the height of one line of a title or subplot title
 LEGEND_CHARS = 70  # legend characters (with each entry's symbol) across the main column
 # Below the plot, at the figure's bottom edge (Plotly then keeps the axis labels above it).
+# Its title ("class") on the left of its first row, not on a row of its own.
 LEGEND_BELOW = dict(orientation="h", yref="container", y=0, yanchor="bottom", x=0,
-                    xanchor="left")
+                    xanchor="left", title_side="left")
 
 # The layout of a pair of charts to compare (kernel PCA beside linear PCA, K beside K̃):
 # a row of such charts wraps onto two rows only when a column would be narrower than
@@ -240,7 +251,8 @@ def for_projector(fig: go.Figure, *, columns: int = 1) -> go.Figure:
     """A copy of ``fig`` with larger text, thicker markers and lines (the original is kept).
 
     Copied because pages may cache figures and share them between sessions. ``columns``:
-    how many charts share the row (a title wraps to fit its chart's width).
+    how many charts share the row (a title wraps to fit its chart's width). A chart of a
+    pair (``columns=2``) fills the projector's screen (:data:`PAIR_HEIGHT`).
     """
     fig = copy.deepcopy(fig)
     fig.update_layout(
@@ -253,6 +265,14 @@ def for_projector(fig: go.Figure, *, columns: int = 1) -> go.Figure:
     fig.update_xaxes(tickfont=dict(size=TICK_FONT), title_font=dict(size=FONT))
     fig.update_yaxes(tickfont=dict(size=TICK_FONT), title_font=dict(size=FONT))
     fig.update_annotations(font_size=FONT)  # subplot titles
+    fig.for_each_xaxis(_plain_log_ticks)
+    fig.for_each_yaxis(_plain_log_ticks)
+    # A slider's labels (γ in motion's 21 values) and its buttons: Plotly thins the labels
+    # that no longer fit side by side.
+    for slider in fig.layout.sliders:
+        slider.font.size = TICK_FONT
+    for menu in fig.layout.updatemenus:
+        menu.font.size = TICK_FONT
     names = [trace.name for trace in fig.data if trace.showlegend is not False and trace.name]
     legend = fig.layout.legend
     below = legend.orientation == "h" and legend.y is not None and legend.y < 0
@@ -260,11 +280,12 @@ def for_projector(fig: go.Figure, *, columns: int = 1) -> go.Figure:
         # A long side legend would scroll; one placed a fraction of the plot's height below
         # it meets the larger tick labels and axis title. At the bottom edge it stays clear
         # of them, and the figure grows by its rows so the plot keeps its height.
-        rows = legend_rows(names, LEGEND_CHARS // columns) + bool(legend.title.text)
+        title = [legend.title.text] if legend.title.text else []  # first, in the row
+        rows = legend_rows(title + names, LEGEND_CHARS // columns)
         fig.update_layout(legend=LEGEND_BELOW, height=int(
             (fig.layout.height or DEFAULT_HEIGHT) + rows * FONT * LINE_HEIGHT))
     plot_height = (fig.layout.height or DEFAULT_HEIGHT) - (fig.layout.margin.t or 0)
-    _fit_title(fig, title_width(columns))
+    _fit_title(fig, title_width(columns), min_lines=ROW_TITLE_LINES if columns > 1 else 1)
     if _is_image_strip(fig):
         # A strip of digits drawn to scale is as tall as the figure lets it be: give it
         # IMAGE_SCALE times the height, on top of the room the larger title takes.
@@ -281,7 +302,16 @@ def for_projector(fig: go.Figure, *, columns: int = 1) -> go.Figure:
             trace.textfont.size = TICK_FONT  # numbers in the cells
     fig.for_each_scene(lambda scene: scene.update(
         xaxis_title_font_size=FONT, yaxis_title_font_size=FONT, zaxis_title_font_size=FONT))
+    if columns == 2 and not _is_image_strip(fig):
+        fig.update_layout(height=max(fig.layout.height or DEFAULT_HEIGHT, PAIR_HEIGHT))
     return fig
+
+
+def _plain_log_ticks(axis) -> None:
+    """A log axis labelled 10⁻², 10³ gets plain numbers (0.01, 1000; 1e-7 below 1e-6):
+    Plotly draws an exponent at 70 % of the tick font, too small from the back of a hall."""
+    if axis.type == "log" and axis.exponentformat == "power":
+        axis.update(exponentformat="none", tickformat="~g")
 
 
 # A heatmap drawn to scale at least this many times wider than tall: its height, not the
@@ -351,11 +381,12 @@ def projector_title(text: str, width: int) -> tuple[list[str], str | None]:
     return lines, subtitle
 
 
-def _fit_title(fig: go.Figure, width: int) -> None:
+def _fit_title(fig: go.Figure, width: int, *, min_lines: int = 1) -> None:
     """Wrap the title and make room for it above whatever sits on top of the plot.
 
     Subplot titles and a legend above the plot sit just above the plot area; the title
-    goes above them, and the top margin holds both.
+    goes above them, and the top margin holds both, and at least ``min_lines`` lines of
+    title.
     """
     text = fig.layout.title.text
     if not text:
@@ -364,6 +395,7 @@ def _fit_title(fig: go.Figure, width: int) -> None:
     height = TITLE_FONT * LINE_HEIGHT * len(lines)
     if subtitle is not None:
         height += SUBTITLE_FONT * SUBTITLE_GAP
+    height = max(height, TITLE_FONT * LINE_HEIGHT * min_lines)
     above = 0.0
     for note in fig.layout.annotations:
         if note.yref == "paper" and (note.y or 0) >= 0.99 and note.yanchor == "bottom":
@@ -371,7 +403,8 @@ def _fit_title(fig: go.Figure, width: int) -> None:
     legend = fig.layout.legend
     if legend.orientation == "h" and (legend.y or 0) >= 1:
         above = max(above, FONT * LINE_HEIGHT * 1.4)
-    top = 10 + height + (12 + above if above else 8)
+    # The top tick label straddles the plot's top edge: half of it above, clear of the title.
+    top = 10 + height + (12 + above if above else 8 + TICK_FONT // 2)
     fig.update_layout(
         title=dict(
             text="<br>".join(lines), yref="container", y=1, yanchor="top",
