@@ -111,6 +111,10 @@ def show_chart(
         if is_3d(fig) and not turn:
             st.html(f"<style>{still_scene_css(key)}</style>")
         fig = for_touch(fig, turn=turn)
+        # A tap shows Plotly's mode bar over the chart's title, across a phone's narrow
+        # chart. Kept where it is a control: a turned 3-D view's camera reset, a selecting
+        # chart's box and lasso.
+        config["displayModeBar"] = turn or on_select is not None
     if on_select is not None:
         try:
             return st.plotly_chart(

@@ -200,8 +200,10 @@ def test_on_a_phone_a_swipe_over_every_chart_scrolls_and_a_3d_view_turns_once_as
         assert phone.evaluate(SCROLLED) > before + 100, (i, state)
         assert chart.evaluate(CHART_STATE) == state  # the 3-D view did not turn
     assert True in kinds and False in kinds, kinds
+    # No Plotly mode bar over a title (a tap showed it across the phone's chart).
+    assert phone.locator(".modebar").count() == 0
     # Switched on, the 3-D view turns under a finger, and the page stays where it is.
-    phone.get_by_text("Turn this 3-D view with a finger").tap()
+    phone.get_by_text("Turn this 3-D view with a finger", exact=True).tap()
     phone.wait_for_function("() => [...document.querySelectorAll('.gl-container')].every("
                             "c => getComputedStyle(c).pointerEvents !== 'none')")
     wait_until_idle(phone, min_charts=1)
@@ -214,4 +216,5 @@ def test_on_a_phone_a_swipe_over_every_chart_scrolls_and_a_3d_view_turns_once_as
     touch_drag(phone, (middle[0] - 100, middle[1]), (middle[0] + 100, middle[1] - 60))
     assert lifted.evaluate(CHART_STATE)["eye"] != eye
     assert phone.evaluate(SCROLLED) == pytest.approx(before, abs=5)
+    assert lifted.locator(".modebar").count() == 1  # the turned view's camera reset
     phone.context.close()
