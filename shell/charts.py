@@ -6,7 +6,9 @@ things without repeating them:
 * the toolbar's camera button saves a PNG named after the view (``kpca-lab-<name>``);
 * linked selection (box/lasso) when the page asks for it;
 * projector mode and touch screens (:mod:`shell.display`) are handled here, never in the
-  figure builders, which stay pure functions of arrays;
+  figure builders, which stay pure functions of arrays: on a touch screen a swipe over
+  any chart scrolls the page, and a 3-D chart turns under a finger only once its switch
+  (:data:`TURN_LABEL`) is on;
 * a text alternative for screen readers (:func:`shell.chart_text.describe`), visually
   hidden in front of the chart, and a mode bar of few buttons, so that a keyboard user
   does not tab through ten per chart.
@@ -22,7 +24,14 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from shell.chart_text import describe
-from shell.display import for_projector, for_touch, projector_on, touch_screen
+from shell.display import (
+    for_projector,
+    for_touch,
+    is_3d,
+    projector_on,
+    still_scene_css,
+    touch_screen,
+)
 
 FILE_PREFIX = "kpca-lab"
 # Each mode-bar button is a tab stop. Kept: the PNG download, reset axes (or camera) and
@@ -36,6 +45,9 @@ _REMOVED_BUTTONS = [
 ]  # fmt: skip
 _SELECT_BUTTONS = {"zoom2d", "select2d", "lasso2d"}
 CHART_TEXT_CLASS = "kpca-chart-text"  # visually hidden: shell/accessibility.py
+TURN_LABEL = "Turn this 3-D view with a finger"
+TURN_HELP = ("Off: a swipe over the chart scrolls the page. On: a drag over the chart turns "
+             "the view, and the page scrolls only beside it.")
 
 
 def export_name(name: str) -> str:
@@ -95,7 +107,14 @@ def show_chart(
     if projector_on():
         fig = for_projector(fig, columns=columns)
     if touch_screen():
-        fig = for_touch(fig)
+        turn = is_3d(fig) and st.toggle(TURN_LABEL, key=f"{key}_turn", help=TURN_HELP)
+        if is_3d(fig) and not turn:
+            st.html(f"<style>{still_scene_css(key)}</style>")
+        fig = for_touch(fig, turn=turn)
+        # A tap shows Plotly's mode bar over the chart's title, across a phone's narrow
+        # chart. Kept where it is a control: a turned 3-D view's camera reset, a selecting
+        # chart's box and lasso.
+        config["displayModeBar"] = turn or on_select is not None
     if on_select is not None:
         try:
             return st.plotly_chart(

@@ -23,6 +23,9 @@ past (:func:`for_touch`): a drag on a chart would otherwise zoom, and a phone's 
 fill the screen. Streamlit gives a chart with a linked selection a selection drag, which
 keeps a touch from scrolling: the Explorer draws its selectable charts without one on a
 touch screen until the student switches selecting on (``lessons/explorer/charts.py``).
+A 3-D chart takes every touch whatever its drag mode (Plotly's 3-D camera cancels each
+touch move, to turn the view): on a touch screen its scene ignores touches
+(:func:`still_scene_css`) until the student switches turning it on (``shell.charts``).
 
 On a narrow screen Streamlit's sidebar is a drawer over the page (77 % of a phone's
 screen), and it stays open after a setting changes: the student changes γ and sees the
@@ -52,16 +55,30 @@ MIN_LINE_WIDTH = 3.5
 # A vertical legend taller than this many entries no longer fits beside the plot at
 # projector font sizes: it goes below the plot, in rows, and the figure grows.
 MAX_SIDE_LEGEND = 6
+# A chart of a pair on a 1280 × 720 projector: the screen under Streamlit's 60-px header,
+# less a line of text above the pair (its controls, or the tour's compact question). The
+# server does not know the screen's size; this is the projector the app is laid out for
+# (see pair_fits). A short legend stays beside the plot: the pair's plots are drawn to
+# scale, and their height is what limits them (measured at 580 px: kernel PCA's plot
+# 300 × 410 px with the legend beside, 284 × 355 with it below).
+PAIR_HEIGHT = 580
 DEFAULT_HEIGHT = 450  # Plotly's height when a figure sets none
+# A 3-D chart on a touch screen: a phone's width (about 360 px of chart) and its title
+# and legend; two of them no longer fill a 844-px screen.
+TOUCH_3D_HEIGHT = 440
 # Characters of a bold title at TITLE_FONT across the main column of a 1280-px screen
 # (measured: 78 fit across it, 33 across one of two columns); longer lines wrap. Each
 # further chart in the row costs its share and the gap between them.
 TITLE_CHARS, TITLE_GAP_CHARS = 72, 6
+# Charts side by side keep room for this many lines of title (or a title and its
+# subtitle), so that one whose title wraps still has its plot level with its neighbour's.
+ROW_TITLE_LINES = 2
 LINE_HEIGHT = 1.3  # of a font size: the height of one line of a title or subplot title
 LEGEND_CHARS = 70  # legend characters (with each entry's symbol) across the main column
 # Below the plot, at the figure's bottom edge (Plotly then keeps the axis labels above it).
+# Its title ("class") on the left of its first row, not on a row of its own.
 LEGEND_BELOW = dict(orientation="h", yref="container", y=0, yanchor="bottom", x=0,
-                    xanchor="left")
+                    xanchor="left", title_side="left")
 
 # The layout of a pair of charts to compare (kernel PCA beside linear PCA, K beside K̃):
 # a row of such charts wraps onto two rows only when a column would be narrower than
@@ -135,18 +152,51 @@ def touch_screen() -> bool:
             or bool(_TOUCH_AGENT.search(headers.get("User-Agent") or "")))
 
 
-def for_touch(fig: go.Figure) -> go.Figure:
+def is_3d(fig: go.Figure) -> bool:
+    """Whether ``fig`` draws a 3-D scene (a trace placed in one)."""
+    return any("scene" in trace for trace in fig.data)
+
+
+def for_touch(fig: go.Figure, *, turn: bool = False) -> go.Figure:
     """A copy of ``fig`` that a finger scrolls past: dragging neither selects nor zooms.
 
-    Plotly lets the page scroll under a touch only when ``dragmode`` is off; a tap still
-    shows a point's hover label. A chart with a linked selection (``on_select``) keeps its
-    box or lasso drag: Streamlit replaces a ``dragmode`` that is off with the selection's
-    (so the Explorer leaves ``on_select`` off on touch screens until asked).
+    Plotly lets the page scroll under a touch over a 2-D chart only when ``dragmode`` is
+    off; a tap still shows a point's hover label. A chart with a linked selection
+    (``on_select``) keeps its box or lasso drag: Streamlit replaces a ``dragmode`` that
+    is off with the selection's (so the Explorer leaves ``on_select`` off on touch screens
+    until asked). ``turn``: the student has asked to turn the 3-D scenes with a finger
+    (their drag turns them; otherwise they take no drag, and :func:`still_scene_css`
+    lets a swipe over them through to the page).
     """
     fig = go.Figure(fig)
     fig.update_layout(dragmode=False)
-    fig.for_each_scene(lambda scene: scene.update(dragmode=False))
+    if is_3d(fig):
+        fig.for_each_scene(lambda scene: scene.update(dragmode="orbit" if turn else False))
+        # A legend beside the scene took a third of a phone's width from it: below, the
+        # scene has the width, and no more height than a phone's width needs.
+        fig.update_layout(legend=LEGEND_BELOW, height=min(
+            fig.layout.height or DEFAULT_HEIGHT, TOUCH_3D_HEIGHT))
     return fig
+
+
+def key_class(key: str) -> str:
+    """The class Streamlit gives the element of ``key`` (its frontend's rule: ``st-key-``
+    and the key, each character outside [A-Za-z0-9_-] a hyphen)."""
+    return "st-key-" + re.sub(r"[^A-Za-z0-9_-]", "-", key.strip())
+
+
+def still_scene_css(key: str) -> str:
+    """A style that keeps the 3-D chart of ``key`` from taking touches, so a swipe over it
+    scrolls the page.
+
+    Plotly's 3-D camera listens on the scene's WebGL container and cancels every touch
+    move (to turn the view), whatever the drag mode (measured: a 3-D chart scrolled 0 px
+    under a swipe that scrolled 185 px elsewhere). ``staticPlot`` is no way out: a static
+    3-D chart draws off screen, for image export, and leaves the page blank. A container
+    that takes no pointer events hands the touches to the chart's own element, which lets
+    them scroll; its tool bar stays usable.
+    """
+    return f".{key_class(key)} .gl-container {{ pointer-events: none; }}"
 
 
 # Streamlit's "md" breakpoint: at this width and below its sidebar overlays the page.
@@ -201,7 +251,8 @@ def for_projector(fig: go.Figure, *, columns: int = 1) -> go.Figure:
     """A copy of ``fig`` with larger text, thicker markers and lines (the original is kept).
 
     Copied because pages may cache figures and share them between sessions. ``columns``:
-    how many charts share the row (a title wraps to fit its chart's width).
+    how many charts share the row (a title wraps to fit its chart's width). A chart of a
+    pair (``columns=2``) fills the projector's screen (:data:`PAIR_HEIGHT`).
     """
     fig = copy.deepcopy(fig)
     fig.update_layout(
@@ -214,6 +265,14 @@ def for_projector(fig: go.Figure, *, columns: int = 1) -> go.Figure:
     fig.update_xaxes(tickfont=dict(size=TICK_FONT), title_font=dict(size=FONT))
     fig.update_yaxes(tickfont=dict(size=TICK_FONT), title_font=dict(size=FONT))
     fig.update_annotations(font_size=FONT)  # subplot titles
+    fig.for_each_xaxis(_plain_log_ticks)
+    fig.for_each_yaxis(_plain_log_ticks)
+    # A slider's labels (γ in motion's 21 values) and its buttons: Plotly thins the labels
+    # that no longer fit side by side.
+    for slider in fig.layout.sliders:
+        slider.font.size = TICK_FONT
+    for menu in fig.layout.updatemenus:
+        menu.font.size = TICK_FONT
     names = [trace.name for trace in fig.data if trace.showlegend is not False and trace.name]
     legend = fig.layout.legend
     below = legend.orientation == "h" and legend.y is not None and legend.y < 0
@@ -221,11 +280,12 @@ def for_projector(fig: go.Figure, *, columns: int = 1) -> go.Figure:
         # A long side legend would scroll; one placed a fraction of the plot's height below
         # it meets the larger tick labels and axis title. At the bottom edge it stays clear
         # of them, and the figure grows by its rows so the plot keeps its height.
-        rows = legend_rows(names, LEGEND_CHARS // columns) + bool(legend.title.text)
+        title = [legend.title.text] if legend.title.text else []  # first, in the row
+        rows = legend_rows(title + names, LEGEND_CHARS // columns)
         fig.update_layout(legend=LEGEND_BELOW, height=int(
             (fig.layout.height or DEFAULT_HEIGHT) + rows * FONT * LINE_HEIGHT))
     plot_height = (fig.layout.height or DEFAULT_HEIGHT) - (fig.layout.margin.t or 0)
-    _fit_title(fig, title_width(columns))
+    _fit_title(fig, title_width(columns), min_lines=ROW_TITLE_LINES if columns > 1 else 1)
     if _is_image_strip(fig):
         # A strip of digits drawn to scale is as tall as the figure lets it be: give it
         # IMAGE_SCALE times the height, on top of the room the larger title takes.
@@ -242,7 +302,16 @@ def for_projector(fig: go.Figure, *, columns: int = 1) -> go.Figure:
             trace.textfont.size = TICK_FONT  # numbers in the cells
     fig.for_each_scene(lambda scene: scene.update(
         xaxis_title_font_size=FONT, yaxis_title_font_size=FONT, zaxis_title_font_size=FONT))
+    if columns == 2 and not _is_image_strip(fig):
+        fig.update_layout(height=max(fig.layout.height or DEFAULT_HEIGHT, PAIR_HEIGHT))
     return fig
+
+
+def _plain_log_ticks(axis) -> None:
+    """A log axis labelled 10⁻², 10³ gets plain numbers (0.01, 1000; 1e-7 below 1e-6):
+    Plotly draws an exponent at 70 % of the tick font, too small from the back of a hall."""
+    if axis.type == "log" and axis.exponentformat == "power":
+        axis.update(exponentformat="none", tickformat="~g")
 
 
 # A heatmap drawn to scale at least this many times wider than tall: its height, not the
@@ -312,11 +381,12 @@ def projector_title(text: str, width: int) -> tuple[list[str], str | None]:
     return lines, subtitle
 
 
-def _fit_title(fig: go.Figure, width: int) -> None:
+def _fit_title(fig: go.Figure, width: int, *, min_lines: int = 1) -> None:
     """Wrap the title and make room for it above whatever sits on top of the plot.
 
     Subplot titles and a legend above the plot sit just above the plot area; the title
-    goes above them, and the top margin holds both.
+    goes above them, and the top margin holds both, and at least ``min_lines`` lines of
+    title.
     """
     text = fig.layout.title.text
     if not text:
@@ -325,6 +395,7 @@ def _fit_title(fig: go.Figure, width: int) -> None:
     height = TITLE_FONT * LINE_HEIGHT * len(lines)
     if subtitle is not None:
         height += SUBTITLE_FONT * SUBTITLE_GAP
+    height = max(height, TITLE_FONT * LINE_HEIGHT * min_lines)
     above = 0.0
     for note in fig.layout.annotations:
         if note.yref == "paper" and (note.y or 0) >= 0.99 and note.yanchor == "bottom":
@@ -332,7 +403,8 @@ def _fit_title(fig: go.Figure, width: int) -> None:
     legend = fig.layout.legend
     if legend.orientation == "h" and (legend.y or 0) >= 1:
         above = max(above, FONT * LINE_HEIGHT * 1.4)
-    top = 10 + height + (12 + above if above else 8)
+    # The top tick label straddles the plot's top edge: half of it above, clear of the title.
+    top = 10 + height + (12 + above if above else 8 + TICK_FONT // 2)
     fig.update_layout(
         title=dict(
             text="<br>".join(lines), yref="container", y=1, yanchor="top",

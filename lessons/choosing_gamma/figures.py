@@ -156,9 +156,12 @@ def separability_vs_value(
         x=[values[best]], y=[100 * score_two[best]], mode="markers+text",
         name=f"best {symbol} (components 1–2)",
         marker=dict(color=BEST_COLOUR, size=16, symbol="star"),
-        # The label on the side away from your value's line, so the line never crosses it.
+        # The label above its star, on the side away from your value's line (so the line
+        # never crosses it): below, it sat by the curve rising to the star, nearer the
+        # curve than the star. Drawn past the axes' top when the star is at 100 %.
         text=[f"best {format_swept_value(param, values[best])}"],
-        textposition="bottom left" if current_value > values[best] else "bottom right",
+        textposition="top left" if current_value > values[best] else "top right",
+        cliponaxis=False,
         hovertemplate=f"best {symbol} = %{{x:g}}: %{{y:.1f}}%<extra></extra>",
     ))
     # Vertical markers as traces (not add_vline annotations, which a log axis would place
@@ -202,13 +205,19 @@ def spectra_lines(
     m = len(values)
     colours = sample_colorscale("Viridis", list(np.linspace(0, 0.95, m)))
     fig = go.Figure()
-    for i, (value, shares) in enumerate(zip(values, leading_share, strict=True)):
-        positive = np.clip(np.asarray(shares, dtype=float), 1e-12, None)
-        name = format_swept_value(param, value)
+    # Yours drawn last, on top of the others, with white-edged markers: among a dozen
+    # close lines (in the dark theme above all) a red line alone was lost.
+    order = [i for i in range(m) if i != current] + [current]
+    for i in order:
+        positive = np.clip(np.asarray(leading_share[i], dtype=float), 1e-12, None)
+        name = format_swept_value(param, values[i])
+        mine = i == current
         fig.add_trace(go.Scatter(
-            x=np.arange(1, len(positive) + 1), y=100 * positive, mode="lines",
-            line=dict(color=HIGHLIGHT if i == current else colours[i],
-                      width=4 if i == current else 1.5),
+            x=np.arange(1, len(positive) + 1), y=100 * positive,
+            mode="lines+markers" if mine else "lines",
+            line=dict(color=HIGHLIGHT if mine else colours[i], width=4 if mine else 1.5),
+            marker=dict(size=8, color=HIGHLIGHT, line=dict(color="white", width=1.5))
+            if mine else None,
             name=name, showlegend=False,
             hovertemplate=f"{name}: μ%{{x}} holds %{{y:.3g}}%<extra></extra>",
         ))

@@ -222,8 +222,10 @@ def curves_chart(settings: DenoisingSettings, curves: dict[str, dn.MethodCurve],
     level = ("σ" if settings.noise == "gaussian" else "p") + f" = {settings.level:g}"
     fig = figures.mse_curves(
         data, noisy_mse=noisy_error, current_m=settings.m,
-        title=f"This run<br>{settings.n_train:,} digits, {dn.NOISE_TITLES[settings.noise]} "
-              f"{level}",
+        # The settings as a subtitle: smaller, and never wrapped in projector mode (the
+        # stored run's wrapped to three lines there and lowered its plot below this one).
+        title=f"This run<br><sup>{settings.n_train:,} digits, "
+              f"{dn.NOISE_TITLES[settings.noise]} {level}</sup>",
     )
     show_chart(fig, key="denoising_mse", name="denoising-mse-vs-m", columns=columns)
 
@@ -242,8 +244,8 @@ def stored_chart(stored: dict, noise: str, width: str) -> None:
     level = ("σ" if noise == "gaussian" else "p") + f" = {r['level']:g}"
     fig = figures.mse_curves(
         data, noisy_mse=r["noisy_mse"],
-        title=f"The paper's setting (stored)<br>{s['n_train']:,} digits, γ = "
-              f"1/{1 / run['gamma']:.0f}, {dn.NOISE_TITLES[noise]} {level}",
+        title=f"The paper's setting (stored)<br><sup>{s['n_train']:,} digits, γ = "
+              f"1/{1 / run['gamma']:.0f}, {dn.NOISE_TITLES[noise]} {level}</sup>",
     )
     show_chart(fig, key="denoising_stored", name="denoising-mika1999-stored", columns=2)
 

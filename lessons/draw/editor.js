@@ -5,11 +5,17 @@
 // flight is never undone by an older rerun. Each edit sends every point (at most `max`)
 // as the trigger `edit`: {rev, points: [[x, y, class], ...]}; Python checks it all. With
 // `locked` (a link that locks the dataset) the plane shows the points and takes no edit.
+//
+// A finger's swipe over the plane scrolls the page (CSS `touch-action`: the browser pans,
+// and cancels the press); a tap adds a point (or erases one). Moving a point by touch is
+// deliberate: the Move tool hands the plane's drags to the editor. A mouse, which does not
+// scroll by dragging, moves a point with any tool.
 const SVG = "http://www.w3.org/2000/svg";
 const SIZE = 400; // viewBox units per side
 const SHAPES = ["circle", "square", "diamond"];
 const EDITORS = new WeakMap();
 const MOVED_PX = 4; // a press that travels less than this is a click, not a drag
+const TAP_PX = 10; // the same for a finger, which wobbles more than a mouse
 
 export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
@@ -58,10 +64,12 @@ function build(root) {
   el("circle", { r: 9 }, cursor, SVG);
   el("path", { d: "M -14 0 H -5 M 5 0 H 14 M 0 -14 V -5 M 0 5 V 14" }, cursor, SVG);
   const help = el("p", { id: "kpca-draw-help", class: "help" }, wrap);
-  help.textContent = "Click or tap the plane to add a point of the chosen class; drag a point "
-    + "to move it; with Erase, click a point to remove it. Keyboard: arrows move the cross "
-    + "(with Shift, faster), Enter adds a point there (or erases), Delete removes the point "
-    + "nearest the cross, 1 to 3 choose the class, E erases.";
+  help.textContent = "Click or tap the plane to add a point of the chosen class; with Erase, "
+    + "click or tap a point to remove it. Drag a point to move it: with a mouse in any tool, "
+    + "with a finger after choosing Move (otherwise a swipe over the plane scrolls the page). "
+    + "Keyboard: arrows move the cross (with Shift, faster), Enter adds a point there (or "
+    + "erases), Delete removes the point nearest the cross, 1 to 3 choose the class, "
+    + "E erases.";
   const status = el("p", { class: "status", role: "status", "aria-live": "polite" }, wrap);
   const buttons = [];
 
@@ -121,6 +129,7 @@ function build(root) {
     state.tool = tool;
     buttons.forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.tool === String(tool))));
     svg.classList.toggle("erasing", tool === "erase");
+    svg.classList.toggle("moving", tool === "move"); // touch-action: none (editor.css)
   }
 
   function commit() {
@@ -145,18 +154,24 @@ function build(root) {
     event.preventDefault();
     svg.focus({ preventScroll: true });
     const [x, y] = eventPoint(event);
-    const radius = (event.pointerType === "touch" ? 16 : 9) * unitsPerPx();
+    const touch = event.pointerType !== "mouse";
+    const radius = (touch ? 16 : 9) * unitsPerPx();
     const hit = nearest(x, y, radius);
-    state.drag = { hit, x0: event.clientX, y0: event.clientY, moved: false, id: event.pointerId };
+    // A finger drags a point only with Move; a mouse with any tool.
+    const drags = hit >= 0 && (state.tool === "move" || !touch);
+    state.drag = { hit, drags, x0: event.clientX, y0: event.clientY, moved: false,
+                   slop: touch ? TAP_PX : MOVED_PX, id: event.pointerId };
     svg.setPointerCapture(event.pointerId);
   });
   svg.addEventListener("pointermove", (event) => {
     const drag = state.drag;
-    if (!drag || drag.id !== event.pointerId || drag.hit < 0) return;
-    if (!drag.moved && Math.hypot(event.clientX - drag.x0, event.clientY - drag.y0) < MOVED_PX) {
+    if (!drag || drag.id !== event.pointerId) return;
+    if (!drag.moved
+        && Math.hypot(event.clientX - drag.x0, event.clientY - drag.y0) < drag.slop) {
       return;
     }
-    drag.moved = true;
+    drag.moved = true; // no longer a tap: it adds nothing when it ends
+    if (!drag.drags) return;
     const [x, y] = eventPoint(event);
     state.points[drag.hit][0] = x;
     state.points[drag.hit][1] = y;
@@ -167,12 +182,16 @@ function build(root) {
     const drag = state.drag;
     if (!drag || drag.id !== event.pointerId) return;
     state.drag = null;
+    // The browser cancels a press it takes for scrolling the page: nothing changes.
     if (event.type === "pointercancel") { render(); return; }
-    if (drag.moved) { commit(); return; }
+    if (drag.moved) {
+      if (drag.drags) commit();
+      return;
+    }
     const [x, y] = eventPoint(event);
     if (state.tool === "erase") {
       if (drag.hit >= 0) { state.points.splice(drag.hit, 1); commit(); }
-    } else if (drag.hit < 0 && add(x, y)) {
+    } else if (state.tool !== "move" && drag.hit < 0 && add(x, y)) {
       commit();
     }
   };
@@ -192,6 +211,8 @@ function build(root) {
       const hit = nearest(...state.cursor, 12);
       if (state.tool === "erase") {
         if (hit >= 0) { state.points.splice(hit, 1); commit(); }
+      } else if (state.tool === "move") {
+        status.textContent = "Move drags points: choose a class to add one with Enter.";
       } else if (add(...state.cursor)) {
         commit();
       }
@@ -222,6 +243,12 @@ function build(root) {
         button.addEventListener("click", () => setTool(c));
         buttons.push(button);
       });
+      const move = el("button", { type: "button", "data-tool": "move" }, toolbar);
+      move.textContent = "Move";
+      move.setAttribute("aria-label", "Move points: drag a point (a finger's swipe then "
+                        + "moves points instead of scrolling)");
+      move.addEventListener("click", () => setTool("move"));
+      buttons.push(move);
       const erase = el("button", { type: "button", "data-tool": "erase" }, toolbar);
       erase.textContent = "Erase";
       erase.addEventListener("click", () => setTool("erase"));

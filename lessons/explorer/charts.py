@@ -136,8 +136,10 @@ def touch_select_toggle() -> None:
                   "lasso is in the chart's toolbar) instead of scrolling the page.")
 
 
-def plot(fig, key: str, settings: Settings, *, selectable: bool = False) -> None:
-    """Draw a chart of ``settings``' view; a ``selectable`` one shares its selection.
+def plot(fig, key: str, settings: Settings, *, selectable: bool = False,
+         columns: int = 1) -> None:
+    """Draw a chart of ``settings``' view; a ``selectable`` one shares its selection;
+    ``columns``: how many charts share its row (``shell.charts.show_chart``).
 
     Its PNG is named after the view, like the page's CSVs: ``circles-rbf-gamma5-kpca``.
     """
@@ -145,7 +147,7 @@ def plot(fig, key: str, settings: Settings, *, selectable: bool = False) -> None
     if selectable and selecting():
         on_select = partial(_remember_selection, key, _data_key(settings))
     name = f"{view_name(settings)}-{key.removeprefix('chart_')}"
-    show_chart(fig, key=key, name=name, on_select=on_select)
+    show_chart(fig, key=key, name=name, on_select=on_select, columns=columns)
 
 
 def params_text(settings: Settings) -> str:

@@ -136,7 +136,7 @@ def projections(result: Analysis, data, settings: Settings) -> None:
             height=PROJECTION_HEIGHT,
             noun=noun,
         )
-        plot(fig, key="chart_kpca", settings=settings, selectable=dims == 2)
+        plot(fig, key="chart_kpca", settings=settings, selectable=dims == 2, columns=2)
     with pca_col:
         linear = result.pca_projection[:, linear_columns]
         names = [f"PCA {c + 1}" if title_3d else f"PCA component {c + 1}" for c in linear_columns]
@@ -155,7 +155,7 @@ def projections(result: Analysis, data, settings: Settings) -> None:
             height=PROJECTION_HEIGHT,
             noun=noun,
         )
-        plot(fig, key="chart_pca", settings=settings, selectable=dims == 2)
+        plot(fig, key="chart_pca", settings=settings, selectable=dims == 2, columns=2)
     separability_caption(result, data, settings, columns, linear_columns)
     if n_linear < dims or linear_columns != columns:
         st.caption(

@@ -64,7 +64,8 @@ def presets() -> list[Preset]:
         ),
         (
             "usps_poly",
-            "USPS digits + polynomial (degree 3)",
+            # Short enough for the button beside its text at 1280 px ("(degree 3)" was cut off).
+            "USPS + polynomial, degree 3",
             "2,000 handwritten 16×16 digits, each a point in 256 dimensions: see which "
             "digits the cubic kernel's first components pull apart, next to linear PCA.",
             "usps",

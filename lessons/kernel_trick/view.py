@@ -38,7 +38,7 @@ from lessons.kernel_trick import figures as fig
 from shell import costs, exports, findings
 from shell.admission import queued, taking_turn
 from shell.caches import Inputs, bounded_cache
-from shell.charts import show_chart
+from shell.charts import TURN_LABEL, show_chart
 from shell.checks import show_check
 from shell.memory import FLOAT_BYTES, matrix_bytes
 from shell.state import Settings, format_gamma
@@ -361,10 +361,11 @@ def lift(settings: Settings, data, inputs: Inputs) -> None:
     drawn = None
     if plane is not None:
         drawn = (plane.normal / gamma, plane.offset)  # w·z₁ + b = (w/γ)·(γz₁) + b
+    st.caption("Drag the chart to turn the view (on a touch screen, switch on "
+               f"'{TURN_LABEL}' first: a swipe scrolls the page otherwise).")
     show_chart(
         fig.lifted_scatter(Z, data.y, data.target_names, plane=drawn,
-                           title=f"The data lifted into 3-D by φ (γ = {format_gamma(gamma)}): "
-                                 "drag to rotate"),
+                           title=f"The data lifted into 3-D by φ (γ = {format_gamma(gamma)})"),
         key="trick_lift", name=f"{file_stem(settings, coef0=0.0)}-lift",
     )
     lo = float(np.abs(Z @ np.array([1.0, 0.0, 1.0]) - gamma * (X**2).sum(axis=1)).max())

@@ -44,13 +44,27 @@ def test_a_long_legend_moves_below_the_plot_instead_of_scrolling():
     ten = point_scatter(Z, y, [str(i) for i in range(10)], title="t", axis_titles=["x", "y"])
     big = display.for_projector(ten)
     assert big.layout.legend.orientation == "h"
-    # Ten one-character names fill one row, the legend's title ("class") another: the
-    # figure grows by those rows.
-    assert display.legend_rows([str(i) for i in range(10)], display.LEGEND_CHARS) == 1
-    assert big.layout.height == int(display.DEFAULT_HEIGHT
-                                    + 2 * display.FONT * display.LINE_HEIGHT)
+    # Ten one-character names and the legend's title ("class", on their left) fill one
+    # row: the figure grows by that row.
+    assert display.legend_rows(["class"] + [str(i) for i in range(10)],
+                               display.LEGEND_CHARS) == 1
+    assert big.layout.legend.title.side == "left"
+    assert big.layout.height == int(display.DEFAULT_HEIGHT + display.FONT * display.LINE_HEIGHT)
     two = point_scatter(Z, y % 2, ["a", "b"], title="t", axis_titles=["x", "y"])
     assert display.for_projector(two).layout.legend.orientation != "h"
+
+
+def test_one_of_a_pair_fills_the_projectors_screen():
+    # The issue: the Explorer's kernel PCA plot was 197 × 240 px in a 593-px column, the
+    # chart 400 px tall (its height limits a plot drawn to scale).
+    Z = np.random.default_rng(2).normal(size=(100, 2))
+    two = point_scatter(Z, np.arange(100) % 2, ["a", "b"], title="t", axis_titles=["x", "y"],
+                        height=400)
+    alone, paired = display.for_projector(two), display.for_projector(two, columns=2)
+    assert alone.layout.height == 400 and alone.layout.legend.orientation != "h"
+    assert paired.layout.height == display.PAIR_HEIGHT > 400
+    cube = point_scatter(np.eye(3), None, [], title="t", axis_titles=["a", "b", "c"])
+    assert display.for_projector(cube, columns=3).layout.height is None  # not a pair
 
 
 def test_a_legend_below_the_plot_goes_to_the_bottom_edge_clear_of_the_axis_title():
@@ -175,3 +189,57 @@ def test_touch_screens_get_charts_a_swipe_scrolls_past():
     touch = display.for_touch(fig)
     assert touch.layout.dragmode is False
     assert fig.layout.dragmode == "lasso"  # the caller's figure is left as it was
+
+
+def test_a_3d_scene_takes_a_finger_only_when_asked():
+    cube = point_scatter(np.eye(3), None, [], title="t", axis_titles=["x", "y", "z"])
+    flat = point_scatter(np.eye(2), None, [], title="t", axis_titles=["x", "y"])
+    assert display.is_3d(cube) and not display.is_3d(flat)
+    assert display.for_touch(cube).layout.scene.dragmode is False
+    assert display.for_touch(cube, turn=True).layout.scene.dragmode == "orbit"
+    assert display.for_touch(flat, turn=True).layout.dragmode is False  # no scene to turn
+    # On a phone the legend goes under the scene, which gets the width, and the chart is
+    # no taller than that width needs; a shorter one keeps its height, a 2-D one its legend.
+    cube.update_layout(height=520)
+    touch = display.for_touch(cube)
+    assert touch.layout.height == display.TOUCH_3D_HEIGHT < 520
+    assert touch.layout.legend.orientation == "h" and touch.layout.legend.y == 0
+    cube.update_layout(height=300)
+    assert display.for_touch(cube).layout.height == 300
+    assert display.for_touch(flat).layout.legend.orientation is None
+
+
+@pytest.mark.parametrize(("key", "css_class"), [
+    ("lift_3d", "st-key-lift_3d"), ("chart kpca", "st-key-chart-kpca"),
+    (" motion.γ ", "st-key-motion--"),
+])
+def test_the_still_scene_rule_names_the_class_streamlit_gives_the_key(key, css_class):
+    # Streamlit's frontend: "st-key-" + key.trim(), each character outside [A-Za-z0-9_-]
+    # a hyphen (one per UTF-16 unit; γ is one).
+    assert display.still_scene_css(key) == f".{css_class} .gl-container {{ pointer-events: none; }}"
+
+
+def test_charts_in_a_row_keep_their_plots_level_when_one_title_wraps():
+    # One eigenproblem's pair: "K̃ = J K J, what kernel PCA decomposes" wraps to two lines
+    # beside a one-line "K of Kernel PCA", and its heatmap sat a line lower.
+    short, long_ = (go.Figure(go.Heatmap(z=[[1]]), layout=dict(title=text))
+                    for text in ("K of Kernel PCA", "K̃ = J K J, what kernel PCA decomposes"))
+    left, right = (display.for_projector(f, columns=2) for f in (short, long_))
+    assert right.layout.title.text.count("<br>") == 1
+    assert left.layout.margin.t == right.layout.margin.t
+    alone = display.for_projector(short)
+    assert alone.layout.margin.t < left.layout.margin.t  # alone, no room is kept
+
+
+def test_log_axes_and_a_motion_slider_read_from_the_back_of_the_hall():
+    fig = go.Figure(go.Scatter(x=[0.01, 1000], y=[1, 2]))
+    fig.update_xaxes(type="log", dtick=1, exponentformat="power")
+    fig.update_layout(sliders=[dict(font=dict(size=12), steps=[dict(label="1")])],
+                      updatemenus=[dict(type="buttons", buttons=[dict(label="▶ Play")])])
+    big = display.for_projector(fig)
+    # Powers of ten drew their exponents at 70 % of the tick font: plain numbers instead.
+    assert big.layout.xaxis.exponentformat == "none" and big.layout.xaxis.tickformat == "~g"
+    assert big.layout.yaxis.tickformat is None  # a linear axis keeps its labels
+    assert big.layout.sliders[0].font.size == display.TICK_FONT > 12
+    assert big.layout.updatemenus[0].font.size == display.TICK_FONT
+    assert fig.layout.xaxis.exponentformat == "power"  # the original is kept

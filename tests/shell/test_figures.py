@@ -140,10 +140,27 @@ def test_the_best_gamma_label_sits_away_from_your_gamma_line():
         fig = separability_vs_value(values, scores, scores, k=3, linear_two=None, param="gamma",
                                     best=2, current_value=current, reference_value=None, title="")
         star = next(t for t in fig.data if t.name.startswith("best"))
+        assert star.cliponaxis is False  # above a star at 100 %: past the axes' top
         return star.textposition
 
-    assert label_side(5.0) == "bottom left"  # your line to the right of the best γ
-    assert label_side(0.5) == "bottom right"
+    # Above the star (below it, the label sat by the curve rising to it), on the side
+    # away from your line.
+    assert label_side(5.0) == "top left"  # your line to the right of the best γ
+    assert label_side(0.5) == "top right"
+
+
+def test_your_gamma_is_drawn_on_top_of_the_other_spectra():
+    # In the dark theme the red line of your γ was lost among a dozen close lines.
+    from lessons.choosing_gamma.figures import HIGHLIGHT, spectra_lines
+
+    shares = [np.full(5, 0.2 + 0.01 * i) for i in range(4)]
+    fig = spectra_lines([0.1, 1.0, 10.0, 100.0], shares, flat_share=0.2, param="gamma",
+                        current=1, title="")
+    lines = [t for t in fig.data if t.mode and "lines" in t.mode]
+    assert [t.name for t in lines] == ["γ = 0.1", "γ = 10", "γ = 100", "γ = 1"]
+    mine = lines[-1]
+    assert mine.line.color == HIGHLIGHT and "markers" in mine.mode
+    np.testing.assert_allclose(mine.y, 100 * shares[1])  # its own shares, not another's
 
 
 def test_heatmap_margins_stay_small_for_a_constant_matrix():

@@ -11,9 +11,12 @@ import pytest
 
 from tests.support.browser import (
     HAS_CHROMIUM,
+    PHONE_AGENT,
+    SCROLLED,
     assert_no_exception,
     new_page,
-    next_frame,
+    swipe_up,
+    touch_drag,
     wait_for_charts_at_width,
     wait_for_layout,
     wait_for_title,
@@ -28,10 +31,6 @@ pytestmark = [
 LAPTOP = {"width": 1280, "height": 800}
 PROJECTOR = {"width": 1280, "height": 720}
 PHONE = {"width": 390, "height": 844}
-# What a phone's browser says it is (Safari on an iPhone): the app takes its touch
-# behaviour from it, as it would from a real phone.
-PHONE_AGENT = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 "
-               "(KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1")
 
 
 def open_page(browser, url: str, viewport: dict, **context):
@@ -143,37 +142,6 @@ def test_on_a_phone_the_drawer_closes_after_a_change_and_shows_its_result(server
             page.context.close()
 
 
-# The page's scroll position: Streamlit scrolls its main section, not the window.
-SCROLLED = """() => Math.max(window.scrollY, ...[...document.querySelectorAll('*')]
-  .filter(e => e.scrollHeight > e.clientHeight + 10).map(e => e.scrollTop))"""
-# Resolves once the scroll position has held for this many animation frames in a row: a
-# swipe's scroll, and its fling after the finger lifts, are over.
-STILL_FRAMES = 10
-SCROLL_SETTLED = f"""(frames) => new Promise(resolve => {{
-  const position = {SCROLLED};
-  let last = position(), same = 0;
-  const tick = () => {{
-    const now = position();
-    same = now === last ? same + 1 : 0;
-    last = now;
-    if (same >= frames) resolve(now); else requestAnimationFrame(tick);
-  }};
-  requestAnimationFrame(tick);
-}})"""
-
-
-def swipe_up(page, x: float, y: float, distance: int = 250) -> None:
-    """A finger's swipe up from (x, y), as touch events through Chromium's input pipeline."""
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
-    for step in range(1, 11):
-        cdp.send("Input.dispatchTouchEvent", {
-            "type": "touchMove", "touchPoints": [{"x": x, "y": y - distance * step / 10}]})
-        next_frame(page)  # a finger moves once per frame
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-    page.evaluate(SCROLL_SETTLED, STILL_FRAMES)
-
-
 def test_on_a_phone_a_swipe_over_the_explorers_selectable_charts_scrolls(server, browser):
     # The projections are selectable (a linked lasso), which Streamlit gives a selection
     # drag that keeps a touch from scrolling: on a phone they are selectable only once
@@ -203,4 +171,50 @@ def test_on_a_phone_a_swipe_over_the_explorers_selectable_charts_scrolls(server,
     before = phone.evaluate(SCROLLED)
     swipe_up(phone, box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.8)
     assert phone.evaluate(SCROLLED) == pytest.approx(before, abs=5)
+    phone.context.close()
+
+
+# Per chart: whether it draws a 3-D scene, and its live camera's eye (Plotly updates the
+# layout's camera only after a mouse drag, not a touch one: the scene itself is asked).
+CHART_STATE = """g => { const scene = g._fullLayout.scene && g._fullLayout.scene._scene;
+  return {threeD: !!scene, eye: scene ? scene.getCamera().eye : null}; }"""
+
+
+def test_on_a_phone_a_swipe_over_every_chart_scrolls_and_a_3d_view_turns_once_asked(
+        server, browser):
+    # The kernel trick's page has 2-D charts and a 3-D one. Plotly's 3-D camera cancels
+    # every touch move whatever the drag mode (the issue: a 3-D chart neither scrolled nor
+    # turned): on a phone the scene ignores touches until its switch is on.
+    phone = open_page(browser, f"{server.url}/kernel_trick", PHONE, user_agent=PHONE_AGENT,
+                      is_mobile=True, has_touch=True)
+    charts = phone.locator(".js-plotly-plot")
+    kinds = []
+    for i in range(charts.count()):
+        chart = charts.nth(i)
+        chart.scroll_into_view_if_needed()
+        box = chart.bounding_box()
+        state = chart.evaluate(CHART_STATE)
+        kinds.append(state["threeD"])
+        before = phone.evaluate(SCROLLED)
+        swipe_up(phone, box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.7)
+        assert phone.evaluate(SCROLLED) > before + 100, (i, state)
+        assert chart.evaluate(CHART_STATE) == state  # the 3-D view did not turn
+    assert True in kinds and False in kinds, kinds
+    # No Plotly mode bar over a title (a tap showed it across the phone's chart).
+    assert phone.locator(".modebar").count() == 0
+    # Switched on, the 3-D view turns under a finger, and the page stays where it is.
+    phone.get_by_text("Turn this 3-D view with a finger", exact=True).tap()
+    phone.wait_for_function("() => [...document.querySelectorAll('.gl-container')].every("
+                            "c => getComputedStyle(c).pointerEvents !== 'none')")
+    wait_until_idle(phone, min_charts=1)
+    assert_no_exception(phone)
+    lifted = charts.filter(has=phone.locator(".gtitle", has_text="lifted into 3-D"))
+    lifted.scroll_into_view_if_needed()
+    box = lifted.bounding_box()
+    before, eye = phone.evaluate(SCROLLED), lifted.evaluate(CHART_STATE)["eye"]
+    middle = (box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.6)
+    touch_drag(phone, (middle[0] - 100, middle[1]), (middle[0] + 100, middle[1] - 60))
+    assert lifted.evaluate(CHART_STATE)["eye"] != eye
+    assert phone.evaluate(SCROLLED) == pytest.approx(before, abs=5)
+    assert lifted.locator(".modebar").count() == 1  # the turned view's camera reset
     phone.context.close()

@@ -109,7 +109,7 @@ def test_presets_are_valid_views_that_survive_a_link():
         "Circles + RBF (γ=5)",
         "Schölkopf's toy + RBF",
         "Iris + polynomial",
-        "USPS digits + polynomial (degree 3)",
+        "USPS + polynomial, degree 3",
         "Sigmoid: an indefinite kernel",
     ]
     for preset in shown:

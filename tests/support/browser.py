@@ -133,3 +133,50 @@ def active_page_title(page) -> str:
             return title
         page.keyboard.press("Escape")
     return ""
+
+
+# What a phone's browser says it is (Safari on an iPhone): the app takes its touch
+# behaviour from it, as it would from a real phone.
+PHONE_AGENT = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 "
+               "(KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1")
+
+
+# The page's scroll position: Streamlit scrolls its main section, not the window.
+SCROLLED = """() => Math.max(window.scrollY, ...[...document.querySelectorAll('*')]
+  .filter(e => e.scrollHeight > e.clientHeight + 10).map(e => e.scrollTop))"""
+# Resolves once the scroll position has held for this many animation frames in a row: a
+# swipe's scroll, and its fling after the finger lifts, are over.
+STILL_FRAMES = 10
+SCROLL_SETTLED = f"""(frames) => new Promise(resolve => {{
+  const position = {SCROLLED};
+  let last = position(), same = 0;
+  const tick = () => {{
+    const now = position();
+    same = now === last ? same + 1 : 0;
+    last = now;
+    if (same >= frames) resolve(now); else requestAnimationFrame(tick);
+  }};
+  requestAnimationFrame(tick);
+}})"""
+
+
+def touch_drag(page, start: tuple[float, float], end: tuple[float, float]) -> None:
+    """A finger from ``start`` to ``end`` (page pixels) in ten steps, as touch events
+    through Chromium's input pipeline; returns once the page has stopped scrolling."""
+    cdp = page.context.new_cdp_session(page)
+    (x0, y0), (x1, y1) = start, end
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart",
+                                          "touchPoints": [{"x": x0, "y": y0}]})
+    for step in range(1, 11):
+        x, y = x0 + (x1 - x0) * step / 10, y0 + (y1 - y0) * step / 10
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove",
+                                              "touchPoints": [{"x": x, "y": y}]})
+        next_frame(page)  # a finger moves once per frame
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    page.evaluate(SCROLL_SETTLED, STILL_FRAMES)
+    cdp.detach()
+
+
+def swipe_up(page, x: float, y: float, distance: int = 250) -> None:
+    """A finger's swipe up from (x, y): what scrolls a page down on a phone."""
+    touch_drag(page, (x, y), (x, y - distance))

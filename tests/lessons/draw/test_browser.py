@@ -11,9 +11,13 @@ import re
 import pytest
 
 from tests.support.browser import (
+    PHONE_AGENT,
+    SCROLLED,
     assert_no_exception,
     new_page,
     shot,
+    swipe_up,
+    touch_drag,
     wait_for_title,
     wait_until_idle,
 )
@@ -103,6 +107,52 @@ def test_taps_on_a_phone_add_points(server, browser):
             wait_until_idle(page)
         wait_for_title(page, "Kernel matrix K (3 × 3)")
         assert points_in(page, "Kernel PCA: 3 points") == 3
+        assert_no_exception(page)
+    finally:
+        page.context.close()
+
+
+@pytest.mark.browser
+def test_on_a_phone_a_swipe_over_the_plane_scrolls_and_move_drags_a_point(server, browser):
+    # The issue: a swipe over the plane added or dragged a point instead of scrolling. A
+    # swipe scrolls and adds nothing; a finger moves a point only with Move.
+    page = new_page(browser, viewport={"width": 390, "height": 844}, has_touch=True,
+                    is_mobile=True, user_agent=PHONE_AGENT)
+    try:
+        page.goto(f"{server.url}/draw")
+        wait_until_idle(page, min_charts=5)
+        status = page.locator(".status")
+        drawn = int(re.match(r"\d+", status.inner_text()).group())
+        page.locator(PLANE).scroll_into_view_if_needed()
+        box = page.locator(PLANE).bounding_box()
+        before = page.evaluate(SCROLLED)
+        swipe_up(page, box["x"] + 0.5 * box["width"], box["y"] + 0.8 * box["height"])
+        assert page.evaluate(SCROLLED) > before + 100
+        wait_until_idle(page)
+        assert status.inner_text().startswith(f"{drawn} of at most")
+
+        page.get_by_role("button", name="Clear").tap()
+        page.get_by_text("So far 0 points drawn").wait_for()
+        page.locator(PLANE).scroll_into_view_if_needed()
+        box = page.locator(PLANE).bounding_box()
+        page.touchscreen.tap(box["x"] + 0.3 * box["width"], box["y"] + 0.3 * box["height"])
+        status.get_by_text("1 of at most 300 points").wait_for()
+        wait_until_idle(page)
+        link = page.url
+        page.get_by_role("button", name=re.compile("^Move points")).tap()
+        point = page.locator(f"{PLANE} .point").first.bounding_box()
+        start = (point["x"] + point["width"] / 2, point["y"] + point["height"] / 2)
+        before = page.evaluate(SCROLLED)
+        touch_drag(page, start, (start[0] + 0.3 * box["width"], start[1] + 0.3 * box["height"]))
+        assert page.evaluate(SCROLLED) == pytest.approx(before, abs=5)
+        moved = page.locator(f"{PLANE} .point").first.bounding_box()
+        assert moved["x"] - point["x"] == pytest.approx(0.3 * box["width"], abs=6)
+        assert moved["y"] - point["y"] == pytest.approx(0.3 * box["height"], abs=6)
+        page.wait_for_url(lambda url: url != link)  # Python took the moved point
+        wait_until_idle(page)
+        page.touchscreen.tap(box["x"] + 0.8 * box["width"], box["y"] + 0.2 * box["height"])
+        page.wait_for_timeout(300)
+        assert status.inner_text().startswith("1 of at most")  # Move adds nothing
         assert_no_exception(page)
     finally:
         page.context.close()

@@ -36,6 +36,11 @@ def open_explorer(browser, server, width, height, scheme, query="dataset=circles
     return page.context, page
 
 
+# A chart's plot area (inside its axes) and the width of the column that holds it.
+PLOT_AREA = """g => ({width: g._fullLayout.xaxis._length, height: g._fullLayout.yaxis._length,
+  column: g.closest('[data-testid="stColumn"]').getBoundingClientRect().width})"""
+
+
 def chart_box(page, title: str) -> dict:
     chart = page.locator(CHART).filter(has=page.locator(".gtitle", has_text=title)).first
     return chart.bounding_box()
@@ -109,6 +114,17 @@ def test_projector_keeps_the_pair_side_by_side_and_a_phone_stacks_it(browser, se
         kpca, pca = chart_box(page, "Kernel PCA"), chart_box(page, "Linear PCA")
         assert abs(kpca["y"] - pca["y"]) < 2 and kpca["x"] + kpca["width"] <= pca["x"] + 1
         assert kpca["width"] >= 400 and pca["x"] + pca["width"] <= 1280
+        # The plots as large as the screen allows (the issue: kernel PCA's plot 197 × 240
+        # px in a 593-px column): nearly half the screen's height, half its column's
+        # width, its legend inside the chart.
+        for title in ("Kernel PCA", "Linear PCA"):
+            plot = page.locator(CHART).filter(has=page.locator(".gtitle", has_text=title))
+            area = plot.evaluate(PLOT_AREA)
+            assert area["height"] >= 0.45 * 720, (title, area)
+            assert max(area["width"], area["height"]) >= 0.5 * area["column"], (title, area)
+            legend, box = plot.locator(".legend").bounding_box(), plot.bounding_box()
+            assert legend["y"] + legend["height"] <= box["y"] + box["height"] + 1, title
+            assert legend["x"] + legend["width"] <= box["x"] + box["width"] + 1, title
         score = page.get_by_text(
             "Cross-validated accuracy of a linear classifier on components 1 and 2").first
         assert float(score.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 19
