@@ -79,6 +79,13 @@ def go_to_step(number: int) -> None:
     st.session_state[_GO] = (step.page, dict(step.page_query) or None)
 
 
+def switch_if_asked() -> None:
+    """Open the page a click (or the lecturer's move) asked for, if any: ends this run."""
+    if (target := st.session_state.pop(_GO, None)) is not None:
+        page, query = target
+        st.switch_page(page, query_params=query)
+
+
 def _go_to_tour() -> None:
     _leave()
     st.session_state[_GO] = (f"app_pages/{TOUR_PAGE}.py", None)
@@ -107,9 +114,7 @@ def start(url_path: str, settings: Settings):
     place for the page's findings (for :func:`finish`; :data:`SEALED` while the answer
     waits for the lecturer's reveal), or None. ``settings`` are this run's, for the
     step's question."""
-    if (target := st.session_state.pop(_GO, None)) is not None:
-        page, query = target
-        st.switch_page(page, query_params=query)
+    switch_if_asked()
     number = step_on(url_path)
     if number is None:
         return None

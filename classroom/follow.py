@@ -29,6 +29,7 @@ def start_run() -> None:
     sidebar's widgets, which a fragment's run cannot do)."""
     if (number := st.session_state.pop(_TO, None)) is not None:
         banner.go_to_step(number)
+        banner.switch_if_asked()  # at once: no need to draw this page first
 
 
 def _follow(step: int) -> None:
@@ -62,6 +63,10 @@ def _poll(here: int | None) -> None:
     code = join.joined()
     live: Live | None = join.live(predict.asked()) if code else None
     if live != ss.get(_SEEN):  # the lecturer moved, revealed, or opened a round
+        if live is not None and live.step is not None and live.step != ss.get(_FOLLOWED):
+            ss[_FOLLOWED] = live.step  # straight to the step (the next run opens it)
+            if live.step != here:
+                ss[_TO] = live.step
         st.rerun(scope="app")
     if live is None or live.step is None:
         return

@@ -130,12 +130,14 @@ def test_a_lecture_with_six_phones(server, browser):
         lecturer.locator(".st-key-tour_prompt").get_by_text("step 3 of").wait_for()
         moved = time.monotonic()
         waits = []
-        for phone in phones:
-            left = max(FOLLOW_S - (time.monotonic() - moved), 0.1)
+        for phone in phones:  # every phone gets there; then how soon is checked
             phone.locator(".st-key-tour_prompt").get_by_text("step 3 of").wait_for(
-                timeout=left * 1000)
+                timeout=30_000)
             waits.append(round(time.monotonic() - moved, 2))
         print("phones on step 3 after (s):", waits)
+        # A poll every 2 s, then one run: within 3 s of the lecturer's page showing it (on
+        # a quiet machine; the load of a shared host can stretch a run).
+        assert max(waits) <= FOLLOW_S, waits
         for phone in phones:
             assert "how_it_works" in phone.url
     finally:
