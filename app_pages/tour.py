@@ -58,13 +58,15 @@ def preparing() -> None:
     plan = ahead.start()
     if plan.finished:
         st.rerun()
-    st.caption(ahead.readiness(plan))
+    st.markdown(f":material/hourglass_top: {ahead.readiness(plan)}")
 
 
 # The first visit starts computing every step's view in the background (once per server).
+# Body text, not a caption: the lecturer reads it in projector mode too.
 if (plan := ahead.start()) is not None:
     if plan.finished:
-        st.caption(ahead.readiness(plan))
+        icon = ":material/error:" if plan.failed else ":material/check_circle:"
+        st.markdown(f"{icon} {ahead.readiness(plan)}")
     else:
         preparing()
 

@@ -71,5 +71,5 @@ def readiness(plan: ahead.Plan) -> str:
     took = f"prepared in {plan.seconds:.0f} s"
     if not plan.failed:
         return f"{ready} of {plan.total} views ready: every step opens without a wait ({took})."
-    return (f"{ready} of {plan.total} views ready ({took}); {', '.join(plan.failed)} could "
-            "not be prepared: its view will say why when it is opened.")
+    return (f"{ready} of {plan.total} views ready ({took}); not prepared: "
+            f"{', '.join(plan.failed)} (the view says why when it is opened).")

@@ -60,8 +60,8 @@ def test_a_prepared_step_opens_without_computing(number, monkeypatch):
     assert keys == [], f"step {number} computed on arrival: {[described(k) for k in keys]}"
 
 
-def captions(at) -> list[str]:
-    return [c.value for c in at.caption]
+def readiness_lines(at) -> list[str]:
+    return [m.value for m in at.markdown if "views ready" in m.value]
 
 
 def test_the_tour_page_starts_the_preparation_and_says_how_far_it_has_got(monkeypatch):
@@ -77,7 +77,8 @@ def test_the_tour_page_starts_the_preparation_and_says_how_far_it_has_got(monkey
     total = len(STEPS)
     at = open_app("tour")
     assert_clean(at)
-    assert f"Preparing the tour's views ahead: 0 of {total} views ready…" in captions(at)
+    assert readiness_lines(at) == [
+        f":material/hourglass_top: Preparing the tour's views ahead: 0 of {total} views ready…"]
     release.set()
     plan = shell_ahead.progress(ahead.PLAN)
     for thread in threading.enumerate():
@@ -85,15 +86,14 @@ def test_the_tour_page_starts_the_preparation_and_says_how_far_it_has_got(monkey
             thread.join(timeout=30)
     assert plan.finished and prepared == [step.title for step in STEPS]
     at = open_app("tour")  # another visit: the same plan, finished, nothing started again
-    said = [c for c in captions(at) if "views ready" in c]
-    assert said == [f"{total} of {total} views ready: every step opens without a wait "
-                    f"(prepared in {plan.seconds:.0f} s)."]
+    assert readiness_lines(at) == [
+        f":material/check_circle: {total} of {total} views ready: every step opens without "
+        f"a wait (prepared in {plan.seconds:.0f} s)."]
     assert prepared == [step.title for step in STEPS]
 
 
 def test_a_step_that_could_not_be_prepared_is_named():
     plan = shell_ahead.Plan("tour", ("step 1", "step 2", "step 3"), done=3,
                             failed=["step 2"], seconds=12.4)
-    assert ahead.readiness(plan) == ("2 of 3 views ready (prepared in 12 s); step 2 could "
-                                     "not be prepared: its view will say why when it is "
-                                     "opened.")
+    assert ahead.readiness(plan) == ("2 of 3 views ready (prepared in 12 s); not prepared: "
+                                     "step 2 (the view says why when it is opened).")
