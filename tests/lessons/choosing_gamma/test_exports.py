@@ -8,6 +8,7 @@ import datasets
 from experiments.sampling import stratified_rows
 from kpca_core import KernelPCA, center_kernel, compute_kernel, kernel_spectrum
 from lessons.choosing_gamma.experiment import SWEEP_MAX_N
+from lessons.choosing_gamma.figures import format_swept_value
 from tests.support.apptest import assert_clean, open_app
 from tests.support.downloads import class_names, numbered_columns, png_names
 from tests.support.lessons import N, assert_up_to_sign
@@ -46,10 +47,14 @@ def test_choosing_gamma_projection_is_the_red_panel_and_the_spectra_the_lines(do
     name, spectra = downloads.csv(at, "Eigenvalues at every γ (CSV)")
     assert name == "kpca-lab-circles-rbf-gamma-sweep-eigenvalues.csv"
     assert list(spectra.columns) == ["gamma", "rank", "eigenvalue", "share_of_trace"]
-    lines = [t for t in find_chart(at, "The spectrum flattens")["data"] if t["mode"] == "lines"]
+    # One line per γ, named by it; the red panel's γ drawn last, on top of the others.
+    lines = {t["name"]: t for t in find_chart(at, "The spectrum flattens")["data"]
+             if "lines" in t["mode"]}
     gammas = spectra["gamma"].unique()
     assert len(gammas) == len(lines) == 12 and panel_gamma in gammas
-    for gamma, line in zip(gammas, lines, strict=True):
+    assert list(lines)[-1] == format_swept_value("gamma", panel_gamma)
+    for gamma in gammas:
+        line = lines[format_swept_value("gamma", gamma)]
         one = spectra[spectra["gamma"] == gamma]
         assert one["rank"].tolist() == list(range(1, len(one) + 1))
         np.testing.assert_allclose(100 * np.clip(one["share_of_trace"], 1e-12, None),
