@@ -97,8 +97,11 @@ def _run(plan: Plan, jobs: list[tuple[str, Callable[[], object]]]) -> None:
     for label, job in jobs:
         try:
             job()
-        except Exception:  # noqa: BLE001 - the page says why when it is reached
-            _LOG.warning("Preparing %s ahead failed", label, exc_info=True)
+        except Exception as error:  # noqa: BLE001 - the page says why when it is reached
+            # One line, no traceback: the usual causes are the page's own messages (the
+            # USPS digits not reachable yet, a setting the kernel refuses).
+            _LOG.warning("Preparing %s ahead failed (%s: %s); its page says why when it is "
+                         "opened", label, type(error).__name__, error)
             plan.failed.append(label)
         plan.done += 1
     plan.seconds = time.monotonic() - started

@@ -36,7 +36,7 @@ def test_a_plan_runs_its_jobs_in_order_once(enabled):
     assert ran == [0, 1, 2, 3]
 
 
-def test_a_failing_job_is_counted_and_the_plan_goes_on(enabled):
+def test_a_failing_job_is_counted_and_the_plan_goes_on(enabled, caplog):
     ran = []
 
     def broken():
@@ -45,6 +45,11 @@ def test_a_failing_job_is_counted_and_the_plan_goes_on(enabled):
     plan = ahead.prepare("failing", [("step 1", broken), ("step 2", lambda: ran.append(2))])
     wait_for(plan)
     assert plan.failed == ["step 1"] and plan.done == 2 and ran == [2]
+    # One line in the server's log, no traceback (the page says why when it is opened).
+    [record] = [r for r in caplog.records if r.name == ahead.__name__]
+    assert record.getMessage() == ("Preparing step 1 ahead failed (ValueError: no data); its "
+                                   "page says why when it is opened")
+    assert record.exc_info is None
 
 
 def test_progress_is_told_while_a_job_runs(enabled):
