@@ -28,6 +28,7 @@ from shell.display import (
     for_projector,
     for_touch,
     is_3d,
+    page_share,
     projector_on,
     still_scene_css,
     touch_screen,
@@ -105,7 +106,7 @@ def show_chart(
     config = chart_config(name or key, selectable=on_select is not None)
     st.html(f'<p class="{CHART_TEXT_CLASS}">{html.escape(describe(fig))}</p>')
     if projector_on():
-        fig = for_projector(fig, columns=columns)
+        fig = for_projector(fig, columns=columns, share=page_share())
     if touch_screen():
         turn = is_3d(fig) and st.toggle(TURN_LABEL, key=f"{key}_turn", help=TURN_HELP)
         if is_3d(fig) and not turn:

@@ -91,6 +91,11 @@ COLUMN_GAP_REM = 1  # Streamlit's gap between columns
 PROJECTOR_ROOT_PX = 19  # Streamlit sizes its text in rem: a larger root font scales it all
 PROJECTOR_SIDE_REM = 2
 SIDEBAR_PX = 300  # Streamlit's sidebar, open
+PROJECTOR_PX = 1280  # the projector's width the app is laid out for
+# A chart beside a pinned column (the tour's prompt) is brought on screen whole: no
+# taller than a 720-px projector under Streamlit's header (4.25 rem at the projector's
+# root font) and a margin.
+SCREEN_ROOM_PX = 720 - 81 - 16
 
 
 def pair_fits(content_px: float, root_px: float) -> bool:
@@ -124,6 +129,21 @@ html {{ font-size: {PROJECTOR_ROOT_PX}px; }}
 
 def projector_on() -> bool:
     return bool(st.session_state.get(PROJECTOR_KEY, False))
+
+
+_BESIDE = "_kpca_beside_rem"  # this run: rem of the main column a pinned column takes
+
+
+def pin_beside(rem: float) -> None:
+    """This run, a column ``rem`` wide is pinned at the main column's left (the tour's
+    prompt on a projector): the page's charts fit the rest (:func:`page_share`)."""
+    st.session_state[_BESIDE] = rem
+
+
+def page_share() -> float:
+    """The part of the projector's main column the page has this run."""
+    content = projector_content_px(PROJECTOR_PX, sidebar_open=False)
+    return (content - st.session_state.get(_BESIDE, 0) * PROJECTOR_ROOT_PX) / content
 
 
 def initial_sidebar_state() -> str:
@@ -225,6 +245,7 @@ def close_drawer_after_change() -> None:
 
 def apply_css() -> None:
     """Enlarge the page's text when projector mode is on (call once per run)."""
+    st.session_state[_BESIDE] = 0  # until something pins a column this run
     if projector_on():
         st.html(_CSS)
 
@@ -247,12 +268,15 @@ def _scaled(size):
     return size  # per-point sizes carry meaning: keep them
 
 
-def for_projector(fig: go.Figure, *, columns: int = 1) -> go.Figure:
+def for_projector(fig: go.Figure, *, columns: int = 1, share: float = 1.0) -> go.Figure:
     """A copy of ``fig`` with larger text, thicker markers and lines (the original is kept).
 
     Copied because pages may cache figures and share them between sessions. ``columns``:
     how many charts share the row (a title wraps to fit its chart's width). A chart of a
-    pair (``columns=2``) fills the projector's screen (:data:`PAIR_HEIGHT`).
+    pair (``columns=2``) fills the projector's screen (:data:`PAIR_HEIGHT`). ``share``: the
+    part of the main column's width the page has (:func:`page_share`: less when a column
+    is pinned beside it); a pair's charts then narrower than tall keep their width for the
+    plot, their legend below it.
     """
     fig = copy.deepcopy(fig)
     fig.update_layout(
@@ -276,16 +300,18 @@ def for_projector(fig: go.Figure, *, columns: int = 1) -> go.Figure:
     names = [trace.name for trace in fig.data if trace.showlegend is not False and trace.name]
     legend = fig.layout.legend
     below = legend.orientation == "h" and legend.y is not None and legend.y < 0
-    if below or (len(names) > MAX_SIDE_LEGEND and legend.orientation != "h"):
+    narrow_pair = columns > 1 and share < 1 and bool(names)
+    if below or (legend.orientation != "h" and (len(names) > MAX_SIDE_LEGEND or narrow_pair)):
         # A long side legend would scroll; one placed a fraction of the plot's height below
         # it meets the larger tick labels and axis title. At the bottom edge it stays clear
         # of them, and the figure grows by its rows so the plot keeps its height.
         title = [legend.title.text] if legend.title.text else []  # first, in the row
-        rows = legend_rows(title + names, LEGEND_CHARS // columns)
+        rows = legend_rows(title + names, int(LEGEND_CHARS * share) // columns)
         fig.update_layout(legend=LEGEND_BELOW, height=int(
             (fig.layout.height or DEFAULT_HEIGHT) + rows * FONT * LINE_HEIGHT))
     plot_height = (fig.layout.height or DEFAULT_HEIGHT) - (fig.layout.margin.t or 0)
-    _fit_title(fig, title_width(columns), min_lines=ROW_TITLE_LINES if columns > 1 else 1)
+    _fit_title(fig, title_width(columns, share),
+               min_lines=ROW_TITLE_LINES if columns > 1 else 1)
     if _is_image_strip(fig):
         # A strip of digits drawn to scale is as tall as the figure lets it be: give it
         # IMAGE_SCALE times the height, on top of the room the larger title takes.
@@ -304,6 +330,8 @@ def for_projector(fig: go.Figure, *, columns: int = 1) -> go.Figure:
         xaxis_title_font_size=FONT, yaxis_title_font_size=FONT, zaxis_title_font_size=FONT))
     if columns == 2 and not _is_image_strip(fig):
         fig.update_layout(height=max(fig.layout.height or DEFAULT_HEIGHT, PAIR_HEIGHT))
+    if share < 1 and (fig.layout.height or DEFAULT_HEIGHT) > SCREEN_ROOM_PX:
+        fig.update_layout(height=SCREEN_ROOM_PX)
     return fig
 
 
@@ -330,9 +358,10 @@ def _is_image_strip(fig: go.Figure) -> bool:
     return abs(x[1] - x[0]) >= STRIP_ASPECT * abs(y[1] - y[0])
 
 
-def title_width(columns: int) -> int:
-    """Characters of a projector-size title that fit one of ``columns`` charts in a row."""
-    return max(16, (TITLE_CHARS - TITLE_GAP_CHARS * (columns - 1)) // columns)
+def title_width(columns: int, share: float = 1.0) -> int:
+    """Characters of a projector-size title that fit one of ``columns`` charts in a row
+    across ``share`` of the main column."""
+    return max(16, int(TITLE_CHARS * share - TITLE_GAP_CHARS * (columns - 1)) // columns)
 
 
 def _balanced(line: str, width: int) -> list[str]:

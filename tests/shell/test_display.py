@@ -243,3 +243,21 @@ def test_log_axes_and_a_motion_slider_read_from_the_back_of_the_hall():
     assert big.layout.sliders[0].font.size == display.TICK_FONT > 12
     assert big.layout.updatemenus[0].font.size == display.TICK_FONT
     assert fig.layout.xaxis.exponentformat == "power"  # the original is kept
+
+
+def test_a_pair_beside_a_pinned_column_keeps_its_plot_and_fits_the_screen():
+    # The tour's prompt pinned beside the view (issue 35) narrows a pair's charts: a side
+    # legend would take a third of such a chart's width from a plot drawn to scale, so it
+    # goes below; a chart taller than the screen's room is brought down to it.
+    Z = np.random.default_rng(2).normal(size=(100, 2))
+    two = point_scatter(Z, np.arange(100) % 2, ["a", "b"], title="t", axis_titles=["x", "y"])
+    wide = display.for_projector(two, columns=2)
+    narrow = display.for_projector(two, columns=2, share=0.75)
+    assert wide.layout.legend.orientation != "h"
+    assert narrow.layout.legend.orientation == "h" and narrow.layout.legend.y == 0
+    assert wide.layout.height == display.PAIR_HEIGHT <= display.SCREEN_ROOM_PX
+    tall = point_scatter(Z, None, [], title="t", axis_titles=["x", "y"], height=900)
+    assert display.for_projector(tall).layout.height == 900  # the page scrolls to it
+    assert display.for_projector(tall, share=0.75).layout.height == display.SCREEN_ROOM_PX
+    # Titles wrap to the narrower chart.
+    assert display.title_width(2, 0.75) < display.title_width(2)
