@@ -17,7 +17,7 @@ import streamlit as st
 from classroom import focus, lecturer, predict
 from classroom.tour import STEPS, differences, parse_step, tally_id
 from shell import findings
-from shell.display import number_caption, projector_on
+from shell.display import number_caption, pin_beside, projector_on
 from shell.sidebar import apply_settings
 from shell.state import Settings
 
@@ -33,6 +33,47 @@ _SHOWS = "_tour_shows"  # the findings the open step's answer quotes (empty: all
 Q_TOUR = "tour"  # the link parameter: the open step (a reload keeps the prompt)
 _READ = "_tour_link_read"
 SEALED = "sealed"  # start's place for the findings while the answer waits for a reveal
+# On a projector, once the question is answered, the prompt is pinned as a column at the
+# screen's left and the view fills the rest, brought on screen at its first chart: the
+# question, its verdicts and the picture on one 1280 × 720 screen (the page's title and
+# its text above the picture scroll away; the prompt stays). 17 rem leaves the view
+# room for a pair of charts side by side (shell.display.pair_fits: 2 × 22 + 1 rem).
+# While the question waits for its answer the prompt spans the page (the view is not
+# drawn yet), large for the room to read.
+PINNED_REM = 17
+PINNED_CSS = f"""<style>
+/* A projector's width (a phone in projector mode keeps the prompt above the view). */
+@media (min-width: 960px) {{
+    .st-key-tour_prompt {{
+        position: fixed; z-index: 100; top: 4.25rem; bottom: 0.75rem;
+        left: 1rem; width: {PINNED_REM}rem; overflow-y: auto; padding: 0.75rem;
+        background-color: var(--background-color, inherit);
+    }}
+    /* With the sidebar open the column starts beside it. */
+    [data-testid="stSidebar"][aria-expanded="true"] ~ [data-testid="stMain"] .st-key-tour_prompt {{
+        left: calc(var(--sidebar-width, 300px) + 1rem);
+    }}
+    [data-testid="stMainBlockContainer"] {{ padding-left: {PINNED_REM + 2}rem; }}
+    /* Tight enough for the verdicts to stay on screen under the question and its options. */
+    .st-key-tour_prompt p, .st-key-tour_prompt li, .st-key-tour_prompt button p {{
+        font-size: 0.85rem; line-height: 1.35;
+    }}
+    .st-key-tour_prompt [class*='st-key-predict_box_'] [data-testid='stRadio'] label p {{
+        font-size: 0.85rem;
+    }}
+    .st-key-tour_prompt button {{ min-height: 1.9rem; padding: 0.1rem 0.5rem; }}
+    .st-key-tour_prompt [data-testid="stVerticalBlock"],
+    .st-key-tour_prompt [data-testid="stHorizontalBlock"] {{ gap: 0.45rem; }}
+    .st-key-tour_prompt [data-testid="stRadio"] label {{
+        min-height: 0; padding-top: 0; padding-bottom: 0;
+    }}
+    /* The lecturer's counts go under the question: no room beside it in the column. */
+    .st-key-tour_prompt [data-testid="stHorizontalBlock"] {{ flex-wrap: wrap; }}
+    .st-key-tour_prompt [data-testid="stColumn"] {{
+        flex: 1 1 100% !important; width: 100% !important;
+    }}
+}}
+</style>"""
 
 
 def open_step(number: int) -> None:
@@ -165,7 +206,13 @@ def start(url_path: str, settings: Settings):
                 slot = st.empty()
         if not projector:
             _nav(number)
-    if st.session_state.pop(_FOCUS, False):
+    opened = st.session_state.pop(_FOCUS, False)
+    if projector and not predict.holding():
+        st.html(PINNED_CSS)
+        pin_beside(PINNED_REM)
+        if opened or predict.just_answered():
+            focus.bring_first_chart_on_screen(".st-key-tour_prompt")
+    if opened:
         # The keyboard starts at the question (its box, not an option: an arrow key on a
         # focused option would answer), or at the prompt when the step asks none.
         focus.focus(".st-key-tour_prompt [class*='st-key-predict_box_']", ".st-key-tour_prompt")

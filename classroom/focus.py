@@ -1,5 +1,6 @@
 """After a move that redraws the page (a tour step's view opened, a class started), the
-keyboard's focus goes to what the person acts on next, not back to the page's body."""
+keyboard's focus goes to what the person acts on next, not back to the page's body; and on
+a projector, the view's picture is brought on screen once it is drawn."""
 
 from __future__ import annotations
 
@@ -37,3 +38,55 @@ def focus(*selectors: str) -> None:
     run = st.session_state[_RUNS] = st.session_state.get(_RUNS, 0) + 1
     st.html(_SCRIPT.format(run=run, selectors=json.dumps(list(selectors))),
             unsafe_allow_javascript=True)
+
+
+_BRING = "_kpca_bring_runs"
+# The first chart of the page (not in the tour's prompt), once the run is over and Plotly
+# has laid it out (a heavy view may take a while: look for up to 2 minutes), scrolled whole onto the
+# screen with as much as fits above it (its heading), or its top under Streamlit's
+# header if it is taller than the screen. A wheel, a touch or a key first wins: the
+# person is scrolling themselves.
+_BRING_SCRIPT = """<script>
+// Bring number {run}.
+(() => {{
+  const started = performance.now();
+  let moved = false;
+  const stop = () => {{ moved = true; }};
+  for (const type of ["wheel", "touchmove", "keydown"]) {{
+    window.addEventListener(type, stop, {{once: true, passive: true}});
+  }}
+  const scroller = (element) => {{
+    for (let e = element.parentElement; e; e = e.parentElement) {{
+      const style = getComputedStyle(e);
+      if (/(auto|scroll)/.test(style.overflowY) && e.scrollHeight > e.clientHeight) return e;
+    }}
+    return document.scrollingElement;
+  }};
+  const attempt = () => {{
+    if (moved) return;
+    // The page's first chart in its order, once the run is over (a chart further down can
+    // be drawn before one above it).
+    const app = document.querySelector('[data-testid="stApp"]');
+    const running = app && app.getAttribute("data-test-script-state") === "running";
+    const chart = Array.from(document.querySelectorAll(
+        '[data-testid="stMain"] .js-plotly-plot')).find((p) => !p.closest("{outside}"));
+    if (running || !chart || !chart._fullLayout) {{
+      if (performance.now() - started < 120000) setTimeout(attempt, 200);
+      return;
+    }}
+    const header = document.querySelector('[data-testid="stHeader"]');
+    const top = (header ? header.getBoundingClientRect().bottom : 0) + 8;
+    const box = chart.getBoundingClientRect();
+    const wanted = Math.max(top, window.innerHeight - box.height - 8);
+    scroller(chart).scrollBy({{top: box.top - wanted}});
+  }};
+  attempt();
+}})();
+</script>"""
+
+
+def bring_first_chart_on_screen(outside: str) -> None:
+    """Scroll the page so that its first chart not inside ``outside`` (a CSS selector) is
+    on screen whole, once drawn. Each call's script differs (a counter): it runs again."""
+    run = st.session_state[_BRING] = st.session_state.get(_BRING, 0) + 1
+    st.html(_BRING_SCRIPT.format(run=run, outside=outside), unsafe_allow_javascript=True)

@@ -45,12 +45,35 @@ RIGHT, WRONG = ":green[:material/check_circle:]", ":red[:material/cancel:]"
 # The options at the size of the text around them (1 rem: projector mode enlarges it).
 _OPTIONS_CSS = ("<style>[class*='st-key-predict_box_'] [data-testid='stRadio'] label p "
                 "{font-size: 1rem;}</style>")
+# A radio button group checks the option an arrow key moves to: on a prediction that is
+# an answer sent to the class by a key meant to look at the options. Here the arrows only
+# move the focus among the options; Space (or a click, a tap) answers. Installed once per
+# page (the browser keeps the listener across Streamlit's reruns).
+_ARROWS_SCRIPT = """<script>
+(() => {
+  if (window.__kpcaPredictArrows) return;
+  window.__kpcaPredictArrows = true;
+  const step = {ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1};
+  document.addEventListener("keydown", (event) => {
+    const input = event.target;
+    if (!(event.key in step) || !(input instanceof HTMLInputElement)
+        || input.type !== "radio" || !input.closest("[class*='st-key-predict_box_']")) return;
+    event.preventDefault();
+    event.stopPropagation();
+    const group = input.closest("[role='radiogroup']");
+    const inputs = [...group.querySelectorAll("input[type='radio']")];
+    inputs[(inputs.indexOf(input) + step[event.key] + inputs.length) % inputs.length].focus();
+  }, true);
+})();
+</script>"""
 _ANSWERS = "_kpca_answers"  # question id → option number, or SKIPPED
 _HOLD = "_kpca_hold"  # this run's page waits for an answer
 _STARTED = "_kpca_questions_started"
 _SEALED = "_kpca_sealed"  # this run's question waits for the lecturer's reveal
 _ASKED = "_kpca_asked"  # this run's question id (what the phone polls for its reveal)
 _CLEARED = "_kpca_cleared"  # question ids whose radio was emptied for a second round
+_ANSWER_CAME = "_kpca_answer_came"  # set by an answer's (or a skip's) callback
+_JUST_ANSWERED = "_kpca_just_answered"  # this run follows an answer or a skip
 PAGE_QUESTIONS = {lesson.url_path: lesson.question for lesson in LESSONS if lesson.question}
 
 
@@ -66,6 +89,7 @@ def start_run() -> None:
         ss[QUESTIONS_KEY] = TOUR
     ss[_HOLD] = ss[_SEALED] = False
     ss[_ASKED] = None
+    ss[_JUST_ANSWERED] = ss.pop(_ANSWER_CAME, False)  # a callback runs before the run
 
 
 def link_problem(raw: str) -> str | None:
@@ -132,11 +156,18 @@ def _chosen(question: Question, widget: str) -> None:
         return
     number = texts.index(choice)
     answers()[question.id] = number
+    st.session_state[_ANSWER_CAME] = True
     join.record(question.id, number, question.options[number].right)
 
 
 def _skip(question_id: str) -> None:
     answers()[question_id] = SKIPPED
+    st.session_state[_ANSWER_CAME] = True
+
+
+def just_answered() -> bool:
+    """Whether this run follows an answer or a skip."""
+    return bool(st.session_state.get(_JUST_ANSWERED))
 
 
 def ask_for_page(url_path: str, settings: Settings) -> None:
@@ -189,6 +220,7 @@ def ask(question_id: str, settings: Settings, *, tally_id: str | None = None) ->
         st.radio(question.prompt, texts, index=None, key=widget, on_change=_chosen,
                  args=(question, widget), label_visibility="collapsed", horizontal=compact)
         st.html(_OPTIONS_CSS)
+        st.html(_ARROWS_SCRIPT, unsafe_allow_javascript=True)
         if chosen is None:
             st.session_state[_HOLD] = True
             st.button("Skip: show the view", key=f"predict_skip_{question.id}",
@@ -217,12 +249,14 @@ def ask(question_id: str, settings: Settings, *, tally_id: str | None = None) ->
         ]
         if not compact:
             st.markdown("\n".join(f"- {line}" for line in lines))
-        else:  # the right option and the answer given; the others a click away, same row
-            shown = [i for i, option in enumerate(question.options)
-                     if option.right or i == chosen]
+        else:  # the right option's why and the answer given; the others a click away
+            right = [i for i, option in enumerate(question.options) if option.right]
+            shown = [lines[i] for i in right]
+            if chosen not in right:  # its why is in the popover, with the other wrong ones
+                shown.insert(0, f"{WRONG} **{texts[chosen]}** (your answer)")
             with st.container(horizontal=True, vertical_alignment="center"):
-                st.markdown("  \n".join(lines[i] for i in shown))
-                if others := [line for i, line in enumerate(lines) if i not in shown]:
-                    with st.popover("The other options", icon=":material/list:"):
+                st.markdown("  \n".join(shown))
+                if others := [line for i, line in enumerate(lines) if i not in right]:
+                    with st.popover("Why the others are wrong", icon=":material/list:"):
                         st.markdown("  \n".join(others))
         join.tally_note()

@@ -123,3 +123,16 @@ def test_differences_name_what_moved():
     assert differences(step, replace(step, kernel="sigmoid")) == [
         "kernel sigmoid (the step's: rbf)"]
     assert differences(step, replace(step, degree=7)) == []  # RBF reads no degree
+
+
+def test_the_pinned_prompt_leaves_a_pair_of_charts_side_by_side_on_the_projector():
+    # Projector mode, sidebar closed: the page's pair of charts still sits side by side
+    # beside the pinned prompt, and its charts know their share of the width.
+    from classroom.banner import PINNED_REM
+    from shell import display
+
+    content = display.projector_content_px(display.PROJECTOR_PX, sidebar_open=False)
+    beside = content - PINNED_REM * display.PROJECTOR_ROOT_PX
+    assert display.pair_fits(beside, display.PROJECTOR_ROOT_PX)
+    assert not display.pair_fits(beside - 2 * display.PROJECTOR_ROOT_PX,
+                                 display.PROJECTOR_ROOT_PX)  # 2 rem wider would not

@@ -8,7 +8,9 @@ from __future__ import annotations
 import pytest
 
 from classroom import join, lecturer
+from classroom.banner import PINNED_CSS
 from classroom.predict import RIGHT, WRONG
+from classroom.questions import CATALOGUE
 from classroom.tally import STORE, new_token
 from classroom.tour import STEPS, tally_id
 from tests.support.apptest import assert_clean, open_app
@@ -17,6 +19,7 @@ NUMBER = 2  # the kernel step on the Explorer: RBF γ = 5 on the circles
 TID = tally_id(NUMBER)
 WIDGET = f"predict_{TID}"
 RIGHT_TEXT, WRONG_TEXT = "Almost perfectly (≥ 95 %)", "Hardly (< 70 %)"
+OPTION_TEXTS = list(CATALOGUE[STEPS[NUMBER - 1].check][1])
 
 
 @pytest.fixture
@@ -220,19 +223,30 @@ def test_in_projector_mode_the_step_shows_and_the_question_takes_few_rows():
     assert f"**Step {NUMBER} of {len(STEPS)}** · {STEPS[NUMBER - 1].title}" in [
         m.value for m in at.markdown]
     radio = at.radio(key=WIDGET)
-    assert radio.horizontal  # the options in one row
+    assert radio.horizontal  # the options in one row while the question spans the page
+    assert PINNED_CSS not in scripts(at)  # the view waits for the answer: nothing to pin
     radio.set_value(WRONG_TEXT).run()
     assert_clean(at)
-    # The right option and the answer given, as lines; the other option a click away.
+    # Answered: the prompt is pinned beside the view, which is brought on screen.
+    assert PINNED_CSS in scripts(at) and "Bring number" in scripts(at)
+    # The answer given, then the right option with its why; the wrong ones' whys a click
+    # away (the answer given first among them).
     shown = next(m.value for m in at.markdown if m.value.startswith((RIGHT, WRONG)))
-    first, second = shown.split("  \n")  # in the options' order
-    assert first.startswith(f"{RIGHT} **{RIGHT_TEXT}**: Right")
-    assert second.startswith(f"{WRONG} **{WRONG_TEXT}** (your answer): No")
+    first, second = shown.split("  \n")
+    assert first == f"{WRONG} **{WRONG_TEXT}** (your answer)"
+    assert second.startswith(f"{RIGHT} **{RIGHT_TEXT}**: Right")
     # (AppTest has no Popover element: its proto says what it is.)
     popovers = {p.proto.popover.label: p for p in at.get("popover")}
-    assert set(popovers) == {"What to look for", "The other options"}
-    others = popovers["The other options"].markdown[0].value
-    assert others.startswith(f"{WRONG} **Partly (70–95 %)**: No") and "  \n" not in others
+    assert set(popovers) == {"What to look for", "Why the others are wrong"}
+    others = popovers["Why the others are wrong"].markdown[0].value.split("  \n")
+    assert [line.split("**")[1] for line in others] == [
+        o for o in OPTION_TEXTS if o != RIGHT_TEXT]
+    assert all(": No" in line for line in others)
+    assert others[OPTION_TEXTS.index(WRONG_TEXT) - 1].startswith(
+        f"{WRONG} **{WRONG_TEXT}** (your answer): No")
+    # A later run (γ moved, a tally refresh) does not scroll the view again.
+    at.run()
+    assert "Bring number" not in scripts(at)
 
 
 def scripts(at) -> str:

@@ -4,7 +4,9 @@ shows the view."""
 
 from __future__ import annotations
 
-from classroom.tour import STEPS
+import pytest
+
+from classroom.tour import STEPS, main_steps
 from tests.support.browser import (
     assert_no_exception,
     new_page,
@@ -82,3 +84,82 @@ def test_a_view_opened_from_the_tour_shows_the_prompt_and_next_moves_on(server, 
     # Only once: once the server has gone quiet, the click has not carried on to step 3.
     wait_until_quiet(page)
     assert "how_it_works" not in page.url
+
+
+# Where things are on the screen (viewport pixels): the open step's number, its question,
+# the verdict on the answer given, and the view's first chart (not in the prompt).
+ON_SCREEN = """() => {
+  const rect = (e) => { if (!e) return null; const r = e.getBoundingClientRect();
+                        return {top: r.top, bottom: r.bottom, width: r.width}; };
+  const main = document.querySelector('[data-testid="stMain"]');
+  const prompt = main.querySelector('.st-key-tour_prompt');
+  const chart = Array.from(main.querySelectorAll('.js-plotly-plot'))
+      .find((p) => !p.closest('.st-key-tour_prompt'));
+  const verdict = Array.from(prompt.querySelectorAll('[data-testid="stMarkdownContainer"]'))
+      .filter((e) => e.innerText.includes('(your answer)')).pop();
+  const header = document.querySelector('[data-testid="stHeader"]');
+  return {step: rect(Array.from(prompt.querySelectorAll('p'))
+                       .find((e) => e.innerText.startsWith('Step '))),
+          verdict: rect(verdict), chart: rect(chart),
+          header: header ? header.getBoundingClientRect().bottom : 0};
+}"""
+
+
+CHART_ON_SCREEN = f"""(height) => {{ const at = ({ON_SCREEN})();
+  return at.chart && at.chart.top >= at.header - 1 && at.chart.bottom <= height + 1; }}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_step_answered_on_the_projector_fits_one_screen(server, browser, scheme):
+    """Issue 35: at 1280 × 720 in projector mode, once a step's question is answered, its
+    number, the question's verdict and the view's first chart are all on the first screen
+    (the prompt pinned beside the view, the view brought to its first chart)."""
+    page = new_page(browser, viewport=PROJECTOR, color_scheme=scheme)
+    for number in range(1, len(main_steps()) + 1):
+        page.goto(f"{server.url}/tour?step={number}&projector=1")
+        wait_until_idle(page)
+        page.get_by_role("button", name="Open this view").click()
+        option = page.locator(".st-key-tour_prompt [role='radiogroup'] label").first
+        option.click()
+        page.locator(".st-key-tour_prompt").get_by_text("(your answer)").wait_for()
+        wait_until_idle(page, min_charts=1)
+        assert_no_exception(page)
+        # The view is scrolled once its first chart is drawn: wait for it to come to rest.
+        page.wait_for_function(CHART_ON_SCREEN, arg=PROJECTOR["height"], timeout=60_000)
+        at = page.evaluate(ON_SCREEN)
+        for name in ("step", "verdict"):
+            assert at["header"] <= at[name]["top"], (number, name, at)
+            assert at[name]["bottom"] <= PROJECTOR["height"], (number, name, at)
+        assert at["chart"]["width"] >= 300, (number, at)
+        shot(page, f"tour-projector-{scheme}-step-{number}-answered")
+    page.context.close()
+
+
+def test_arrow_keys_move_among_the_options_and_only_space_answers(server, page):
+    """A prediction is not made by a key meant to look at the options (issue 35): the
+    arrows move the focus, Space answers with the focused option."""
+    page.goto(f"{server.url}/tour?step=1")
+    wait_until_idle(page)
+    page.get_by_role("button", name="Open this view").click()
+    prompt = page.locator(".st-key-tour_prompt")
+    radios = prompt.locator("input[type='radio']")
+    radios.first.wait_for(state="attached")
+    wait_until_idle(page)
+    radios.first.focus()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowRight")
+    focused = page.evaluate("() => [...document.querySelectorAll("
+                            "'.st-key-tour_prompt input[type=radio]')]"
+                            ".indexOf(document.activeElement)")
+    assert focused == 2
+    page.wait_for_timeout(500)  # time for a rerun an answer would start
+    wait_until_idle(page)
+    assert not any(radios.nth(i).is_checked() for i in range(radios.count()))
+    assert prompt.get_by_text("(your answer)").count() == 0
+    assert page.locator(".js-plotly-plot").count() == 0  # the view still waits
+    page.keyboard.press("Space")
+    prompt.get_by_text("(your answer)").wait_for()
+    assert radios.nth(2).is_checked()
+    assert "Hardly (< 70 %) (your answer): Right" in prompt.inner_text()
