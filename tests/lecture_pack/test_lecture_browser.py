@@ -31,7 +31,16 @@ CHART_CONTENTS = """() => [...document.querySelectorAll('#charts .chart')].map(c
   points: c.querySelectorAll('.scatterlayer .point').length,
   heatmaps: [...c.querySelectorAll('.hm image')].filter(i => (i.getAttribute('href') || '')
     .startsWith('data:image')).length,
-  bars: c.querySelectorAll('.barlayer .point').length}))"""
+  bars: c.querySelectorAll('.barlayer .point').length,
+  traces: c.querySelectorAll('g.trace').length}))"""
+
+
+def markers_of(figure: dict) -> int:
+    """The points a lesson's figure draws as markers (those with both coordinates)."""
+    return sum(sum(1 for x, y in zip(trace.get("x") or [], trace.get("y") or [], strict=False)
+                   if x is not None and y is not None)
+               for trace in figure["data"]
+               if trace.get("type", "scatter") == "scatter" and "markers" in trace.get("mode", ""))
 
 
 @pytest.fixture(scope="module")
@@ -53,6 +62,15 @@ def check_frame(page, step: dict, frame_index: int) -> None:
     frame = step["frames"][frame_index]
     charts = {c["id"]: c for c in page.evaluate(CHART_CONTENTS)}
     assert all(c["svg"] >= 1 for c in charts.values()), charts
+    if "figures" in frame:  # a lesson's own figures: each drawn, with all its markers
+        assert list(charts) == [f"chart-{f['id']}" for f in frame["figures"]]
+        for figure in frame["figures"]:
+            drawn = charts[f"chart-{figure['id']}"]
+            assert drawn["traces"] >= 1, (figure["id"], drawn)
+            assert drawn["points"] == markers_of(figure), (figure["id"], drawn)
+        assert page.locator("#numbers").is_hidden()
+        check_words(page, step, frame, frame_index)
+        return
     assert charts["chart-kpca"]["points"] == charts["chart-pca"]["points"] == step["shown"]
     assert charts["chart-spectrum"]["bars"] == len(frame["spectrum"])
     if "K" in frame:
@@ -65,6 +83,10 @@ def check_frame(page, step: dict, frame_index: int) -> None:
         assert abs(shown_percent(page, "linear") - 100 * numbers["linear"]) <= 0.5
     for i, share in enumerate(numbers["explained"], start=1):
         assert abs(shown_percent(page, f"explained{i}") - 100 * share) <= 0.05 + 1e-9
+    check_words(page, step, frame, frame_index)
+
+
+def check_words(page, step: dict, frame: dict, frame_index: int) -> None:
     if step["param"]:
         assert page.locator("#value").inner_text() == step["labels"][frame_index]
     sentences = page.locator("#sentences").inner_text()

@@ -1,0 +1,104 @@
+"""The offline lecture's steps whose page is a lesson's own: each frame holds that page's
+figures and sentences, and its numbers are those computed independently at the same
+settings (scikit-learn's KernelPCA on a kernel built here); the step's question speaks only
+of what the file shows."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from urllib.parse import parse_qsl, urlsplit
+
+import numpy as np
+import pytest
+from scipy.spatial.distance import pdist
+from sklearn.decomposition import KernelPCA
+from sklearn.metrics.pairwise import rbf_kernel
+
+from classroom.tour import STEPS
+from experiments.sampling import stratified_rows
+from experiments.separability import linear_separability
+from lecture_pack.build import LESSON_PACKS, build_lesson_step
+from shell.caches import inputs_of
+from shell.state import format_gamma, settings_from_query
+
+
+def step_on(page: str) -> int:
+    return next(i for i, step in enumerate(STEPS, start=1)
+                if step.page == f"app_pages/{page}.py" and not step.part)
+
+
+CHOOSING_GAMMA = step_on("choosing_gamma")
+
+
+@pytest.fixture(scope="module")
+def choosing_gamma():
+    step = STEPS[CHOOSING_GAMMA - 1]
+    return build_lesson_step(CHOOSING_GAMMA, step, LESSON_PACKS[step.page], max_frames=3)
+
+
+def plain(text: str) -> str:
+    return re.sub(r"<[^>]+>", "", text)
+
+
+def panel_titles(frame: dict) -> list[str]:
+    panels = next(f for f in frame["figures"] if f["id"] == "panels")
+    return [plain(a["text"]) for a in panels["layout"]["annotations"]]
+
+
+def test_choosing_gamma_frames_score_each_panel_as_computed_independently(choosing_gamma):
+    settings = STEPS[CHOOSING_GAMMA - 1].settings()
+    inputs = inputs_of(settings)
+    X, y = np.asarray(inputs.X, dtype=float), inputs.y
+    rows = stratified_rows(len(X), y, 600)  # the page's sample (all 400 points here)
+    Xs, ys = X[rows], y[rows]
+    # The panels: the page's grid around the median heuristic 1 / median ‖xᵢ − xⱼ‖².
+    reference = 1.0 / np.median(pdist(Xs, "sqeuclidean"))
+    frame = choosing_gamma["frames"][choosing_gamma["anchor"]]
+    values = np.array(frame["numbers"]["values"])
+    marked = int(np.argmin(np.abs(np.log(values / reference))))
+    assert panel_titles(frame)[marked].endswith("· median")
+    assert values.min() < reference / 50 and values.max() > reference * 50
+    # Each panel's score: a linear classifier on scikit-learn's components 1–2 (one point
+    # of n at most apart: solvers differ in the last digits).
+    independent = []
+    for gamma in values:
+        Z = KernelPCA(2, kernel="precomputed").fit_transform(rbf_kernel(Xs, gamma=gamma))
+        independent.append(linear_separability(Z, ys))
+    for frame in choosing_gamma["frames"]:
+        np.testing.assert_allclose(frame["numbers"]["score_two"], independent,
+                                   atol=1.0 / len(Xs))
+        best = frame["numbers"]["best"]
+        assert frame["numbers"]["score_two"][best] == max(frame["numbers"]["score_two"])
+        assert f"Best γ = {format_gamma(values[best])} " in frame["sentences"][1]
+
+
+def test_choosing_gamma_slider_moves_the_red_frame_to_the_nearest_panel(choosing_gamma):
+    assert choosing_gamma["param"] == "gamma"
+    own = STEPS[CHOOSING_GAMMA - 1].settings().gamma
+    assert choosing_gamma["values"][choosing_gamma["anchor"]] == own
+    for value, frame in zip(choosing_gamma["values"], choosing_gamma["frames"], strict=True):
+        values = np.array(frame["numbers"]["values"])
+        nearest = int(np.argmin(np.abs(np.log(values / value))))
+        titles = panel_titles(frame)
+        marked = [i for i, title in enumerate(titles) if "◀" in title]
+        assert marked == [nearest] == [frame["numbers"]["current"]]
+        exact = bool(np.isclose(values[nearest], value))
+        assert ("◀ yours" in titles[nearest]) == exact
+        assert f"your γ = {format_gamma(value)}" in frame["sentences"][0]
+        # The link back opens the page at this γ.
+        link = urlsplit(frame["links"]["view"])
+        assert link.path == "/choosing_gamma"
+        opened, problems = settings_from_query(dict(parse_qsl(link.query)))
+        assert not problems
+        assert opened == replace(STEPS[CHOOSING_GAMMA - 1].settings(), gamma=value)
+
+
+def test_choosing_gamma_question_names_only_panels_the_file_draws(choosing_gamma):
+    for frame in choosing_gamma["frames"]:
+        titles = panel_titles(frame)
+        named = [t for t in frame["question"]["texts"] if t.startswith("γ = ")]
+        assert len(named) == 3
+        for text in named:  # each option's γ is a panel's title
+            assert any(title == text or title.startswith(text + " ") for title in titles), text
+        assert sum(frame["question"]["right"]) >= 1
