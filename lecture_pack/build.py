@@ -30,6 +30,7 @@ from lessons.choosing_gamma import pack as choosing_gamma
 from lessons.common.pack import PackFrame, Slider
 from lessons.explorer.projections import separability_sentence
 from lessons.explorer.view import kernel_blocks
+from lessons.how_it_works import pack as how_it_works
 from shell.caches import inputs_of, load_data
 from shell.state import Settings, format_gamma, params_text, settings_to_query
 
@@ -37,6 +38,7 @@ from shell.state import Settings, format_gamma, params_text, settings_to_query
 # and sentences (lessons/<name>/pack.py). The others show the Explorer's analysis.
 LESSON_PACKS = {
     "app_pages/choosing_gamma.py": choosing_gamma,
+    "app_pages/how_it_works.py": how_it_works,
 }
 SHOWN_POINTS = 600  # points drawn per chart (a stratified sample past it)
 HEATMAP_SIDE = 50  # K and K̃ drawn at most this many cells a side (block means)

@@ -102,3 +102,40 @@ def test_choosing_gamma_question_names_only_panels_the_file_draws(choosing_gamma
         for text in named:  # each option's γ is a panel's title
             assert any(title == text or title.startswith(text + " ") for title in titles), text
         assert sum(frame["question"]["right"]) >= 1
+
+
+HOW_IT_WORKS = step_on("how_it_works")
+
+
+@pytest.fixture(scope="module")
+def how_it_works():
+    step = STEPS[HOW_IT_WORKS - 1]
+    return build_lesson_step(HOW_IT_WORKS, step, LESSON_PACKS[step.page], max_frames=3)
+
+
+def test_how_it_works_frames_hold_the_centred_kernels_numbers(how_it_works):
+    assert how_it_works["param"] == "gamma"
+    for value, frame in zip(how_it_works["values"], how_it_works["frames"], strict=True):
+        settings = replace(STEPS[HOW_IT_WORKS - 1].settings(), gamma=value)
+        X = np.asarray(inputs_of(settings).X, dtype=float)
+        n = len(X)
+        H = np.eye(n) - 1.0 / n
+        Kc = H @ rbf_kernel(X, gamma=value) @ H
+        mu = np.linalg.eigvalsh(Kc)[::-1]
+        numbers = frame["numbers"]
+        np.testing.assert_allclose(numbers["mu"], mu[:len(numbers["mu"])], rtol=1e-8)
+        assert numbers["trace"] == pytest.approx(np.trace(Kc), rel=1e-10)
+        scale = np.abs(rbf_kernel(X, gamma=value)).max()
+        assert numbers["row_sum"] <= 1e-9 * n * scale and numbers["checks_passed"]
+        # The sentences quote them, and the figures are K, K̃ (binned) and μ.
+        assert f"trace(K̃) = Σ of all n eigenvalues μ = {np.trace(Kc):.5g}" in " ".join(
+            frame["sentences"])
+        assert any(s.startswith("largest |row sum| of K̃: ") and s.endswith("✓")
+                   for s in frame["sentences"])
+        ids = [f["id"] for f in frame["figures"]]
+        assert ids == ["K", "Kc", "eigenvalues"]
+        K = next(f for f in frame["figures"] if f["id"] == "K")
+        assert len(K["data"][0]["z"]) <= 50
+        # The question (K̃ of the first 3 points) is the app's at these settings.
+        assert frame["question"]["texts"] == ["0", "1", "2", "3"]
+        assert frame["question"]["right"] == [False, True, False, False]
