@@ -12,6 +12,7 @@ sampling: the file draws at most :data:`SHOWN_POINTS` points and K, K̃ binned t
 
 from __future__ import annotations
 
+import base64
 import math
 from dataclasses import dataclass, replace
 from urllib.parse import urlencode
@@ -31,6 +32,7 @@ from lessons.common.pack import PackFrame, Slider
 from lessons.explorer.projections import separability_sentence
 from lessons.explorer.view import kernel_blocks
 from lessons.how_it_works import pack as how_it_works
+from lessons.kernel_trick import pack as kernel_trick
 from shell.caches import inputs_of, load_data
 from shell.state import Settings, format_gamma, params_text, settings_to_query
 
@@ -39,6 +41,7 @@ from shell.state import Settings, format_gamma, params_text, settings_to_query
 LESSON_PACKS = {
     "app_pages/choosing_gamma.py": choosing_gamma,
     "app_pages/how_it_works.py": how_it_works,
+    "app_pages/kernel_trick.py": kernel_trick,
 }
 SHOWN_POINTS = 600  # points drawn per chart (a stratified sample past it)
 HEATMAP_SIDE = 50  # K and K̃ drawn at most this many cells a side (block means)
@@ -261,6 +264,12 @@ def figure_json(figure) -> dict:
 
 
 def _rounded_tree(value):
+    if isinstance(value, dict) and set(value) <= {"dtype", "bdata", "shape"} and "bdata" in value:
+        # Plotly's typed array (base64): back to numbers, rounded like the rest.
+        array = np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
+        if "shape" in value:
+            array = array.reshape([int(n) for n in str(value["shape"]).split(",")])
+        return _rounded_tree(array)
     if isinstance(value, dict):
         return {k: _rounded_tree(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

@@ -85,6 +85,13 @@
     for (const key of Object.keys(out)) {
       if (/^[xy]axis\d*$/.test(key)) Object.assign(out[key], { gridcolor: c.grid, linecolor: c.line, zerolinecolor: c.line, automargin: true });
     }
+    if (out.scene) {  // a 3-D view: its three axes in the theme's colours
+      out.scene = Object.assign({}, out.scene, { bgcolor: "rgba(0,0,0,0)" });
+      for (const a of ["xaxis", "yaxis", "zaxis"]) {
+        out.scene[a] = Object.assign({}, out.scene[a] || {}, { gridcolor: c.grid, linecolor: c.line, zerolinecolor: c.line,
+          backgroundcolor: "rgba(0,0,0,0)" });
+      }
+    }
     for (const note of out.annotations || []) note.font = Object.assign({}, note.font || {}, { color: c.fg });
     return out;
   }

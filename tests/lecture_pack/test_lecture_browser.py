@@ -32,7 +32,8 @@ CHART_CONTENTS = """() => [...document.querySelectorAll('#charts .chart')].map(c
   heatmaps: [...c.querySelectorAll('.hm image')].filter(i => (i.getAttribute('href') || '')
     .startsWith('data:image')).length,
   bars: c.querySelectorAll('.barlayer .point').length,
-  traces: c.querySelectorAll('g.trace').length}))"""
+  traces: c.querySelectorAll('g.trace').length,
+  canvases: c.querySelectorAll('.gl-container canvas').length}))"""
 
 
 def markers_of(figure: dict) -> int:
@@ -66,7 +67,9 @@ def check_frame(page, step: dict, frame_index: int) -> None:
         assert list(charts) == [f"chart-{f['id']}" for f in frame["figures"]]
         for figure in frame["figures"]:
             drawn = charts[f"chart-{figure['id']}"]
-            assert drawn["traces"] >= 1, (figure["id"], drawn)
+            three_d = any(t.get("type") == "scatter3d" for t in figure["data"])
+            # 2-D: its traces in the SVG; 3-D: drawn by WebGL on the chart's canvas.
+            assert drawn["canvases" if three_d else "traces"] >= 1, (figure["id"], drawn)
             assert drawn["points"] == markers_of(figure), (figure["id"], drawn)
         assert page.locator("#numbers").is_hidden()
         check_words(page, step, frame, frame_index)

@@ -11,7 +11,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
 import pytest
-from scipy.spatial.distance import pdist
+from scipy.spatial.distance import cdist, pdist
 from sklearn.decomposition import KernelPCA
 from sklearn.metrics.pairwise import rbf_kernel
 
@@ -139,3 +139,34 @@ def test_how_it_works_frames_hold_the_centred_kernels_numbers(how_it_works):
         # The question (K̃ of the first 3 points) is the app's at these settings.
         assert frame["question"]["texts"] == ["0", "1", "2", "3"]
         assert frame["question"]["right"] == [False, True, False, False]
+
+
+KERNEL_TRICK = step_on("kernel_trick")
+
+
+def test_kernel_trick_frame_lifts_the_points_and_scores_the_plane_as_computed_here():
+    step = STEPS[KERNEL_TRICK - 1]
+    built = build_lesson_step(KERNEL_TRICK, step, LESSON_PACKS[step.page])
+    assert built["param"] is None and len(built["frames"]) == 1
+    assert built["slider_note"].startswith("No slider")
+    frame = built["frames"][0]
+    settings = step.settings()
+    inputs = inputs_of(settings)
+    X, y = np.asarray(inputs.X, dtype=float), inputs.y
+    lift = np.column_stack([X[:, 0] ** 2, np.sqrt(2) * X[:, 0] * X[:, 1], X[:, 1] ** 2])
+    assert frame["numbers"]["lifted_score"] == linear_separability(lift, y)
+    assert frame["numbers"]["raw_score"] == linear_separability(X, y)
+    text = frame["sentences"][1]
+    assert f"gets {100 * linear_separability(lift, y):.0f}% right on the lifted points" in text
+    # The figure: every point at γ × its lift (to the file's 4 digits), in 3-D.
+    points = [t for t in frame["figures"][0]["data"] if t["type"] == "scatter3d"]
+    drawn = np.array([[x, yy, z] for t in points for x, yy, z in zip(t["x"], t["y"], t["z"],
+                                                                       strict=True)])
+    expected = settings.gamma * lift
+    assert len(drawn) == len(expected)
+    gaps = cdist(expected, drawn)  # each point drawn where its lift is (in class order)
+    assert gaps.min(axis=1).max() <= 1e-3 * np.abs(expected).max()
+    assert gaps.min(axis=0).max() <= 1e-3 * np.abs(expected).max()
+    # The question ("can a plane separate them?") is answered by the score on screen.
+    assert frame["question"]["right"] == [linear_separability(lift, y) >= 0.95,
+                                          linear_separability(lift, y) < 0.95]
