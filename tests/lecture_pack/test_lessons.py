@@ -11,15 +11,17 @@ from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
 import pytest
+from scipy.linalg import subspace_angles
 from scipy.spatial.distance import cdist, pdist
 from sklearn.decomposition import KernelPCA
-from sklearn.metrics.pairwise import rbf_kernel
+from sklearn.metrics.pairwise import polynomial_kernel, rbf_kernel
 
 from classroom.tour import STEPS
-from experiments.sampling import stratified_rows
+from experiments.sampling import sample_rows, stratified_rows
 from experiments.separability import linear_separability
 from lecture_pack.build import LESSON_PACKS, build_lesson_step
 from shell.caches import inputs_of
+from shell.registry import MISTAKES_MAX_N
 from shell.state import format_gamma, settings_from_query
 
 
@@ -170,3 +172,31 @@ def test_kernel_trick_frame_lifts_the_points_and_scores_the_plane_as_computed_he
     # The question ("can a plane separate them?") is answered by the score on screen.
     assert frame["question"]["right"] == [linear_separability(lift, y) >= 0.95,
                                           linear_separability(lift, y) < 0.95]
+
+
+MISTAKES = step_on("mistakes")
+
+
+def test_mistakes_frames_measure_the_centring_mistakes_as_computed_here():
+    step = STEPS[MISTAKES - 1]
+    built = build_lesson_step(MISTAKES, step, LESSON_PACKS[step.page], max_frames=3)
+    assert built["param"] == "degree"
+    for value, frame in zip(built["values"], built["frames"], strict=True):
+        settings = replace(step.settings(), degree=int(value))
+        X = np.asarray(inputs_of(settings).X, dtype=float)
+        rows = sample_rows(len(X), MISTAKES_MAX_N)  # the page's sample, said on screen
+        assert f"a fixed random sample of {len(rows):,} of the {len(X):,} points" in \
+            frame["sentences"][0]
+        K = polynomial_kernel(X[rows], degree=settings.degree, gamma=settings.gamma,
+                              coef0=settings.coef0)
+        m = len(rows)
+        # −1ₙK1ₙ for +1ₙK1ₙ: every row of the wrong K̃ sums to −2m·mean(K).
+        assert frame["numbers"]["last_sign"][0] == pytest.approx(2 * m * K.mean(), rel=1e-9)
+        # No centring: components 1–2 of K against those of K̃, at an angle measured here.
+        H = np.eye(m) - 1.0 / m
+        top = lambda A: np.linalg.eigh(A)[1][:, ::-1][:, :2]  # noqa: E731
+        angle = np.degrees(subspace_angles(top(K), top(H @ K @ H)).max())
+        assert f"the wrong 2-D subspaces is {angle:.1f}°" in " ".join(frame["sentences"])
+        assert [f["id"] for f in frame["figures"]] == ["no_centering", "last_sign"]
+        # The question's verdict ("do the first two components change?") on screen.
+        assert frame["question"]["texts"] == ["Yes, visibly", "No, hardly"]
