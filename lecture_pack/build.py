@@ -13,6 +13,7 @@ sampling: the file draws at most :data:`SHOWN_POINTS` points and K, K̃ binned t
 from __future__ import annotations
 
 import base64
+import json
 import math
 from dataclasses import dataclass, replace
 from urllib.parse import urlencode
@@ -29,6 +30,7 @@ from experiments.separability import METHOD, linear_separability
 from kpca_core import KERNELS, __version__
 from lessons.choosing_gamma import pack as choosing_gamma
 from lessons.common.pack import PackFrame, Slider
+from lessons.component_maps import pack as component_maps
 from lessons.explorer.projections import separability_sentence
 from lessons.explorer.view import kernel_blocks
 from lessons.how_it_works import pack as how_it_works
@@ -44,6 +46,7 @@ LESSON_PACKS = {
     "app_pages/how_it_works.py": how_it_works,
     "app_pages/kernel_trick.py": kernel_trick,
     "app_pages/mistakes.py": mistakes,
+    "app_pages/component_maps.py": component_maps,
 }
 SHOWN_POINTS = 600  # points drawn per chart (a stratified sample past it)
 HEATMAP_SIDE = 50  # K and K̃ drawn at most this many cells a side (block means)
@@ -316,11 +319,25 @@ def build_lesson_step(number: int, step: TourStep, module, *, max_frames: int | 
     if max_frames is not None and len(values) > max_frames:
         keep = kept_frames(len(values), anchor, max_frames)
         anchor, values = keep.index(anchor), tuple(values[i] for i in keep)
-    names = [str(name) for name in data.target_names] if y is not None else []
     at_values = [at_value(settings, param, v) for v in values] if param else [settings]
-    made: list[PackFrame] = module.frames(X, y, names, at_values)
+    made: list[PackFrame] = module.frames(X, y, data, at_values)
+    traces: list[dict] = []  # every trace once: frames share what does not change
+    seen: dict[str, int] = {}
+
+    def shared(trace: dict) -> int:
+        key = json.dumps(trace, sort_keys=True, separators=(",", ":"))
+        if key not in seen:
+            seen[key] = len(traces)
+            traces.append(trace)
+        return seen[key]
+
+    def figure_entry(name: str, figure) -> dict:
+        spec = figure_json(figure)
+        return {"id": name, "data": [shared(trace) for trace in spec["data"]],
+                "layout": spec["layout"]}
+
     frames = [{
-        "figures": [{"id": name, **figure_json(figure)} for name, figure in frame.figures],
+        "figures": [figure_entry(name, figure) for name, figure in frame.figures],
         "sentences": list(frame.sentences),
         "numbers": frame.numbers,  # unrounded: the tests compare them
         "question": _question(step, X, y, at),
@@ -343,8 +360,14 @@ def build_lesson_step(number: int, step: TourStep, module, *, max_frames: int | 
         "anchor": anchor,
         "slider_note": chosen.note,
         "n": len(X),
+        "traces": traces,
         "frames": frames,
     }
+
+
+def figure_data(step: dict, figure: dict) -> list[dict]:
+    """A lesson figure's traces (its ``data`` holds indices into the step's ``traces``)."""
+    return [step["traces"][i] for i in figure["data"]]
 
 
 def largest_n(steps: tuple[TourStep, ...] | None = None) -> int:

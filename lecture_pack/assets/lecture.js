@@ -99,7 +99,10 @@
 
   function charts(step, frame) {
     if (frame.figures) {
-      return frame.figures.map((f) => [f.id, f.data, themed(f.layout), (f.layout.height || 0) > TALL]);
+      // Traces are stored once a step (frames share those that do not change); Plotly
+      // gets its own copy of each.
+      return frame.figures.map((f) => [f.id, f.data.map((i) => JSON.parse(JSON.stringify(step.traces[i]))),
+        themed(f.layout), (f.layout.height || 0) > TALL]);
     }
     const label = step.labels[state.frame];
     const kpcaTitle = "Kernel PCA" + (label ? " (" + label + ")" : "") + ": components 1 and 2";

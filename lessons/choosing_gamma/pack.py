@@ -57,7 +57,7 @@ def slider(X: np.ndarray, y: np.ndarray | None, settings: Settings) -> Slider:
                   "recompute them for a change of γ).")
 
 
-def frames(X: np.ndarray, y: np.ndarray | None, target_names: Sequence[str],
+def frames(X: np.ndarray, y: np.ndarray | None, data,
            at: Sequence[Settings]) -> list[PackFrame]:
     """The page's sections 1–3 at each of the settings ``at`` (which differ in γ only: the
     sweep is computed once)."""
@@ -66,7 +66,7 @@ def frames(X: np.ndarray, y: np.ndarray | None, target_names: Sequence[str],
     shown_y = None if y is None else y[rows]
     out = []
     for settings in at:
-        panels, caption, _ = panels_figure(result, shown_y, target_names, settings, len(X))
+        panels, caption, _ = panels_figure(result, shown_y, data.target_names, settings, len(X))
         figures, sentences = [("panels", panels)], [caption]
         scored = scores_figure(result, settings, len(X))
         if scored is not None:

@@ -28,7 +28,7 @@ from shell.state import Settings
 HEATMAP_SIDE = 50
 
 
-def frames(X: np.ndarray, y: np.ndarray | None, target_names: Sequence[str],
+def frames(X: np.ndarray, y: np.ndarray | None, data,
            at: Sequence[Settings]) -> list[PackFrame]:
     """The page's steps 1–3 at each of the settings ``at``: the Explorer's analysis for
     the pictures and the step-by-step fit for the checks (on the page's sample)."""
@@ -42,9 +42,9 @@ def frames(X: np.ndarray, y: np.ndarray | None, target_names: Sequence[str],
                              n_components=settings.n_components)
         checks = [*kernel_checks(steps), *centre_checks(steps), *eigen_checks(steps)]
         out.append(PackFrame(
-            (("K", heatmap_figure(result, y, target_names, centered=False,
+            (("K", heatmap_figure(result, y, data.target_names, centered=False,
                                   side=HEATMAP_SIDE)),
-             ("Kc", heatmap_figure(result, y, target_names, centered=True,
+             ("Kc", heatmap_figure(result, y, data.target_names, centered=True,
                                    side=HEATMAP_SIDE)),
              ("eigenvalues", spectrum_figure(result, steps))),
             (*(check_text(check) for check in checks), eigen_caption(steps)),

@@ -23,7 +23,7 @@ def slider(X: np.ndarray, y: np.ndarray | None, settings: Settings) -> Slider:
                   "scores.")
 
 
-def frames(X: np.ndarray, y: np.ndarray | None, target_names: Sequence[str],
+def frames(X: np.ndarray, y: np.ndarray | None, data,
            at: Sequence[Settings]) -> list[PackFrame]:
     if X.shape[1] != 2:
         raise ValueError("the lift is drawn for points in the plane")
@@ -31,7 +31,7 @@ def frames(X: np.ndarray, y: np.ndarray | None, target_names: Sequence[str],
     plane, lifted_score, raw_score, _ = scores
     out = []
     for settings in at:
-        figure, check, text = lift_section(X, y, target_names, settings.gamma, scores)
+        figure, check, text = lift_section(X, y, data.target_names, settings.gamma, scores)
         out.append(PackFrame((("lift", figure),), (check_text(check), text), {
             "lifted_score": lifted_score, "raw_score": raw_score,
             "plane_accuracy": None if plane is None else float(plane.accuracy)}))

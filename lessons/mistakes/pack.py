@@ -20,7 +20,7 @@ from shell.state import Settings
 SHOWN = ("no_centering", "last_sign")
 
 
-def frames(X: np.ndarray, y: np.ndarray | None, target_names: Sequence[str],
+def frames(X: np.ndarray, y: np.ndarray | None, data,
            at: Sequence[Settings]) -> list[PackFrame]:
     rows = sample_rows(len(X))
     out = []
@@ -35,7 +35,7 @@ def frames(X: np.ndarray, y: np.ndarray | None, target_names: Sequence[str],
         for number, mistake in enumerate(made, 1):
             if mistake.key not in SHOWN:
                 continue
-            figures.append((mistake.key, picture(mistake, y, target_names, rows)))
+            figures.append((mistake.key, picture(mistake, y, data.target_names, rows)))
             sentences.append(f"**{number} · {mistake.title}.** {mistake.description}")
             for damage in mistake.damages:
                 verdict, rest = damage_words(damage)

@@ -19,7 +19,7 @@ from sklearn.metrics.pairwise import polynomial_kernel, rbf_kernel
 from classroom.tour import STEPS
 from experiments.sampling import sample_rows, stratified_rows
 from experiments.separability import linear_separability
-from lecture_pack.build import LESSON_PACKS, build_lesson_step
+from lecture_pack.build import LESSON_PACKS, build_lesson_step, figure_data
 from shell.caches import inputs_of
 from shell.registry import MISTAKES_MAX_N
 from shell.state import format_gamma, settings_from_query
@@ -161,7 +161,7 @@ def test_kernel_trick_frame_lifts_the_points_and_scores_the_plane_as_computed_he
     text = frame["sentences"][1]
     assert f"gets {100 * linear_separability(lift, y):.0f}% right on the lifted points" in text
     # The figure: every point at γ × its lift (to the file's 4 digits), in 3-D.
-    points = [t for t in frame["figures"][0]["data"] if t["type"] == "scatter3d"]
+    points = [t for t in figure_data(built, frame["figures"][0]) if t["type"] == "scatter3d"]
     drawn = np.array([[x, yy, z] for t in points for x, yy, z in zip(t["x"], t["y"], t["z"],
                                                                        strict=True)])
     expected = settings.gamma * lift
