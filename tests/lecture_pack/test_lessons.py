@@ -200,3 +200,30 @@ def test_mistakes_frames_measure_the_centring_mistakes_as_computed_here():
         assert [f["id"] for f in frame["figures"]] == ["no_centering", "last_sign"]
         # The question's verdict ("do the first two components change?") on screen.
         assert frame["question"]["texts"] == ["Yes, visibly", "No, hardly"]
+
+
+COMPONENT_MAPS = step_on("component_maps")
+
+
+def test_component_maps_frames_share_of_variance_and_between_classes_computed_here():
+    step = STEPS[COMPONENT_MAPS - 1]
+    built = build_lesson_step(COMPONENT_MAPS, step, LESSON_PACKS[step.page], max_frames=3)
+    assert built["param"] == "gamma"
+    for value, frame in zip(built["values"], built["frames"], strict=True):
+        settings = replace(step.settings(), gamma=value)
+        inputs = inputs_of(settings)
+        X, y = np.asarray(inputs.X, dtype=float), inputs.y
+        n = len(X)
+        H = np.eye(n) - 1.0 / n
+        mu, V = np.linalg.eigh(H @ rbf_kernel(X, gamma=value) @ H)
+        mu, V = mu[::-1], V[:, ::-1]
+        shares = frame["numbers"]["explained"]
+        np.testing.assert_allclose(shares, mu[:len(shares)] / mu.sum(), rtol=1e-6, atol=1e-9)
+        # Between classes: the share of each component's variance between the class means.
+        Z = V[:, :len(shares)] * np.sqrt(np.clip(mu[:len(shares)], 0, None))
+        between = [sum((y == c).sum() * (Z[y == c, j].mean() - Z[:, j].mean()) ** 2
+                       for c in np.unique(y)) / (n * Z[:, j].var())
+                   for j in range(len(shares))]
+        np.testing.assert_allclose(frame["numbers"]["between"], between, atol=1e-6)
+        assert "at each of 24 × 24 grid points" in frame["sentences"][0]
+        assert len(frame["figures"]) == 1 and frame["figures"][0]["id"] == "maps"
