@@ -82,8 +82,14 @@
     out.dragmode = false;
     out.legend = Object.assign({}, out.legend || {}, { bgcolor: "rgba(0,0,0,0)" });
     if (out.title) out.title = Object.assign({}, out.title, { font: { size: phone() ? 13 : 16 } });
+    // Room for a single chart's tick labels and axis titles (subplots keep the page's
+    // spacing: a margin grown for the first panel alone would narrow it).
+    const single = !("xaxis2" in out);
     for (const key of Object.keys(out)) {
-      if (/^[xy]axis\d*$/.test(key)) Object.assign(out[key], { gridcolor: c.grid, linecolor: c.line, zerolinecolor: c.line, automargin: true });
+      if (/^[xy]axis\d*$/.test(key)) {
+        Object.assign(out[key], { gridcolor: c.grid, linecolor: c.line, zerolinecolor: c.line });
+        if (single) out[key].automargin = true;
+      }
     }
     if (out.scene) {  // a 3-D view: its three axes in the theme's colours
       out.scene = Object.assign({}, out.scene, { bgcolor: "rgba(0,0,0,0)" });
