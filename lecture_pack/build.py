@@ -1,7 +1,11 @@
 """Every step of the guided tour, computed at each value of its slider: pure functions.
 
-A step's frames are what the app shows at that setting, computed by the app's own code:
-the Explorer's analysis (:func:`experiments.analysis.analyse`: K, K̃, the spectrum, the
+A step's frames are what the app shows at that setting, computed by the app's own code.
+A step whose page is a lesson in :data:`LESSON_PACKS` gets that page's own first screen
+from the lesson's ``pack`` module (:mod:`lessons.common.pack`): its Plotly figures as JSON
+(:func:`figure_json`: numbers to :data:`SIGNIFICANT` digits, no template; each distinct
+trace stored once a step), its sentences and its numbers. The other steps show the
+Explorer's analysis (:func:`experiments.analysis.analyse`: K, K̃, the spectrum, the
 projections beside linear PCA), its separability caption
 (:func:`lessons.explorer.projections.separability_sentence`) and kernel-block sentences
 (:func:`lessons.explorer.view.kernel_blocks`), and the step's question with its verdicts
