@@ -137,7 +137,7 @@ def test_how_it_works_frames_hold_the_centred_kernels_numbers(how_it_works):
         ids = [f["id"] for f in frame["figures"]]
         assert ids == ["K", "Kc", "eigenvalues"]
         K = next(f for f in frame["figures"] if f["id"] == "K")
-        assert len(K["data"][0]["z"]) <= 50
+        assert len(figure_data(how_it_works, K)[0]["z"]) <= 50
         # The question (K̃ of the first 3 points) is the app's at these settings.
         assert frame["question"]["texts"] == ["0", "1", "2", "3"]
         assert frame["question"]["right"] == [False, True, False, False]
