@@ -82,13 +82,13 @@
     out.dragmode = false;
     out.legend = Object.assign({}, out.legend || {}, { bgcolor: "rgba(0,0,0,0)" });
     if (out.title) out.title = Object.assign({}, out.title, { font: { size: phone() ? 13 : 16 } });
-    // Room for a single chart's tick labels and axis titles (subplots keep the page's
-    // spacing: a margin grown for the first panel alone would narrow it).
-    const single = !("xaxis2" in out);
+    // Room for tick labels and axis titles, except on panels drawn to an equal scale (maps,
+    // sweeps): a margin grown for the first panel alone would narrow it.
     for (const key of Object.keys(out)) {
       if (/^[xy]axis\d*$/.test(key)) {
-        Object.assign(out[key], { gridcolor: c.grid, linecolor: c.line, zerolinecolor: c.line });
-        if (single) out[key].automargin = true;
+        const axis = out[key];
+        Object.assign(axis, { gridcolor: c.grid, linecolor: c.line, zerolinecolor: c.line });
+        if (!axis.scaleanchor && !axis.constrain) axis.automargin = true;
       }
     }
     if (out.scene) {  // a 3-D view: its three axes in the theme's colours
