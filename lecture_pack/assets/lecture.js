@@ -81,6 +81,8 @@
     out.colorway = pack.palette;
     out.dragmode = false;
     out.legend = Object.assign({}, out.legend || {}, { bgcolor: "rgba(0,0,0,0)" });
+    // On a phone a legend beside the plot takes half its width: under it instead.
+    if (phone() && out.legend.orientation !== "h") Object.assign(out.legend, { orientation: "h", x: 0, xanchor: "left", y: -0.3, yanchor: "top" });
     if (out.title) out.title = Object.assign({}, out.title, { font: { size: phone() ? 13 : 16 } });
     // Room for tick labels and axis titles, except on panels drawn to an equal scale (maps,
     // sweeps): a margin grown for the first panel alone would narrow it.
