@@ -297,6 +297,17 @@ def _rounded_tree(value):
     return value
 
 
+def _finite_tree(value):
+    """Numbers as they are, NaN or ±∞ as None (JSON has neither; the page shows "—")."""
+    if isinstance(value, dict):
+        return {k: _finite_tree(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite_tree(v) for v in value]
+    if isinstance(value, (float, np.floating)):
+        return float(value) if math.isfinite(value) else None
+    return value
+
+
 def lesson_slider(step: TourStep, module, X, y, settings: Settings) -> Slider:
     """The step's slider: the lesson's own choice, or the γ/degree grid of :func:`slider`."""
     if hasattr(module, "slider"):
@@ -343,7 +354,7 @@ def build_lesson_step(number: int, step: TourStep, module, *, max_frames: int | 
     frames = [{
         "figures": [figure_entry(name, figure) for name, figure in frame.figures],
         "sentences": list(frame.sentences),
-        "numbers": frame.numbers,  # unrounded: the tests compare them
+        "numbers": _finite_tree(frame.numbers),  # unrounded: the tests compare them
         "question": _question(step, X, y, at),
         "differs": differences(settings, at),
         "links": live_links(number, step, at, base_url),

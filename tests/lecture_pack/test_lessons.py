@@ -227,3 +227,10 @@ def test_component_maps_frames_share_of_variance_and_between_classes_computed_he
         np.testing.assert_allclose(frame["numbers"]["between"], between, atol=1e-6)
         assert "at each of 24 × 24 grid points" in frame["sentences"][0]
         assert len(frame["figures"]) == 1 and frame["figures"][0]["id"] == "maps"
+
+
+def test_a_frames_numbers_travel_as_json_with_no_share_as_none():
+    from lecture_pack.build import _finite_tree
+    assert _finite_tree({"a": [1.5, float("nan")], "b": np.float64(np.inf), "c": None,
+                         "d": (2, True)}) == {"a": [1.5, None], "b": None, "c": None,
+                                              "d": [2, True]}
