@@ -1,7 +1,11 @@
 """Every step of the guided tour, computed at each value of its slider: pure functions.
 
-A step's frames are what the app shows at that setting, computed by the app's own code:
-the Explorer's analysis (:func:`experiments.analysis.analyse`: K, K̃, the spectrum, the
+A step's frames are what the app shows at that setting, computed by the app's own code.
+A step whose page is a lesson in :data:`LESSON_PACKS` gets that page's own first screen
+from the lesson's ``pack`` module (:mod:`lessons.common.pack`): its Plotly figures as JSON
+(:func:`figure_json`: numbers to :data:`SIGNIFICANT` digits, no template; each distinct
+trace stored once a step), its sentences and its numbers. The other steps show the
+Explorer's analysis (:func:`experiments.analysis.analyse`: K, K̃, the spectrum, the
 projections beside linear PCA), its separability caption
 (:func:`lessons.explorer.projections.separability_sentence`) and kernel-block sentences
 (:func:`lessons.explorer.view.kernel_blocks`), and the step's question with its verdicts
@@ -12,6 +16,8 @@ sampling: the file draws at most :data:`SHOWN_POINTS` points and K, K̃ binned t
 
 from __future__ import annotations
 
+import base64
+import json
 import math
 from dataclasses import dataclass, replace
 from urllib.parse import urlencode
@@ -26,11 +32,26 @@ from experiments.kernel_params import DEGREE, GAMMA_GRID, KERNEL_PARAMS
 from experiments.sampling import stratified_rows
 from experiments.separability import METHOD, linear_separability
 from kpca_core import KERNELS, __version__
+from lessons.choosing_gamma import pack as choosing_gamma
+from lessons.common.pack import PackFrame, Slider
+from lessons.component_maps import pack as component_maps
 from lessons.explorer.projections import separability_sentence
 from lessons.explorer.view import kernel_blocks
+from lessons.how_it_works import pack as how_it_works
+from lessons.kernel_trick import pack as kernel_trick
+from lessons.mistakes import pack as mistakes
 from shell.caches import inputs_of, load_data
 from shell.state import Settings, format_gamma, params_text, settings_to_query
 
+# The steps whose page is another lesson's: its pack module gives the page's own figures
+# and sentences (lessons/<name>/pack.py). The others show the Explorer's analysis.
+LESSON_PACKS = {
+    "app_pages/choosing_gamma.py": choosing_gamma,
+    "app_pages/how_it_works.py": how_it_works,
+    "app_pages/kernel_trick.py": kernel_trick,
+    "app_pages/mistakes.py": mistakes,
+    "app_pages/component_maps.py": component_maps,
+}
 SHOWN_POINTS = 600  # points drawn per chart (a stratified sample past it)
 HEATMAP_SIDE = 50  # K and K̃ drawn at most this many cells a side (block means)
 SPECTRUM_SHOWN = 10  # leading eigenvalues in the spectrum chart
@@ -242,11 +263,140 @@ def build_step(number: int, step: TourStep, *, max_frames: int | None = None,
     }
 
 
+def figure_json(figure) -> dict:
+    """A page's Plotly figure for the file: its data and layout, numbers to
+    :data:`SIGNIFICANT` digits, without its template (the file styles every chart alike)."""
+    spec = figure.to_plotly_json()
+    layout = dict(spec["layout"])
+    layout.pop("template", None)
+    return {"data": _rounded_tree(spec["data"]), "layout": _rounded_tree(layout)}
+
+
+def _rounded_tree(value):
+    if isinstance(value, dict) and set(value) <= {"dtype", "bdata", "shape"} and "bdata" in value:
+        # Plotly's typed array (base64): back to numbers, rounded like the rest.
+        array = np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])
+        if "shape" in value:
+            array = array.reshape([int(n) for n in str(value["shape"]).split(",")])
+        return _rounded_tree(array)
+    if isinstance(value, dict):
+        return {k: _rounded_tree(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        if value and all(isinstance(v, (int, float, np.number)) and not isinstance(v, bool)
+                         for v in value):
+            return rounded(value)
+        return [_rounded_tree(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return rounded(value) if value.dtype.kind in "fiu" else _rounded_tree(value.tolist())
+    if isinstance(value, (float, np.floating)):
+        return rounded([value])[0]
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.bool_):
+        return bool(value)
+    return value
+
+
+def _finite_tree(value):
+    """Numbers as they are, NaN or ±∞ as None (JSON has neither; the page shows "—")."""
+    if isinstance(value, dict):
+        return {k: _finite_tree(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite_tree(v) for v in value]
+    if isinstance(value, (float, np.floating)):
+        return float(value) if math.isfinite(value) else None
+    return value
+
+
+def lesson_slider(step: TourStep, module, X, y, settings: Settings) -> Slider:
+    """The step's slider: the lesson's own choice, or the γ/degree grid of :func:`slider`."""
+    if hasattr(module, "slider"):
+        return module.slider(X, y, settings)
+    param, values, _ = slider(step)
+    name = KERNEL_PARAMS[param].symbol if param else ""
+    return Slider(param, values, f"The slider moves {name}: every chart and sentence on this "
+                  "step was computed at each of its values." if param else
+                  f"No slider: the {KERNELS[settings.kernel].title} kernel has nothing to move.")
+
+
+def build_lesson_step(number: int, step: TourStep, module, *, max_frames: int | None = None,
+                      base_url: str = DEFAULT_BASE_URL) -> dict:
+    """A step whose page is a lesson's own: the lesson's first screen (its pack module's
+    figures and sentences) at each value of the step's slider."""
+    settings = step.settings()
+    inputs = inputs_of(settings)
+    data = load_data(settings.dataset, settings.dataset_options)
+    X, y = np.asarray(inputs.X, dtype=float), inputs.y
+    chosen = lesson_slider(step, module, X, y, settings)
+    param, values = chosen.param, chosen.values
+    own = getattr(settings, param) if param else None
+    anchor = values.index(float(own)) if param else 0
+    if max_frames is not None and len(values) > max_frames:
+        keep = kept_frames(len(values), anchor, max_frames)
+        anchor, values = keep.index(anchor), tuple(values[i] for i in keep)
+    at_values = [at_value(settings, param, v) for v in values] if param else [settings]
+    made: list[PackFrame] = module.frames(X, y, data, at_values)
+    traces: list[dict] = []  # every trace once: frames share what does not change
+    seen: dict[str, int] = {}
+
+    def shared(trace: dict) -> int:
+        key = json.dumps(trace, sort_keys=True, separators=(",", ":"))
+        if key not in seen:
+            seen[key] = len(traces)
+            traces.append(trace)
+        return seen[key]
+
+    def figure_entry(name: str, figure) -> dict:
+        spec = figure_json(figure)
+        return {"id": name, "data": [shared(trace) for trace in spec["data"]],
+                "layout": spec["layout"]}
+
+    frames = [{
+        "figures": [figure_entry(name, figure) for name, figure in frame.figures],
+        "sentences": list(frame.sentences),
+        "numbers": _finite_tree(frame.numbers),  # unrounded: the tests compare them
+        "question": _question(step, X, y, at),
+        "differs": differences(settings, at),
+        "links": live_links(number, step, at, base_url),
+    } for frame, at in zip(made, at_values, strict=True)]
+    prompt, _ = CATALOGUE.get(step.check, ("", ()))
+    return {
+        "number": number, "title": step.title, "question": step.question, "check": prompt,
+        "look_for": step.look_for, "minutes": step.minutes,
+        "page": step.page.rsplit("/", 1)[-1].removesuffix(".py"),
+        "dataset": settings.dataset, "kernel": KERNELS[settings.kernel].title,
+        "settings": f"{settings.dataset}, n = {len(X):,}, {KERNELS[settings.kernel].title} "
+                    f"kernel{', ' + params_text(settings) if params_text(settings) else ''}, "
+                    f"{settings.n_components} components",
+        "param": param,
+        "symbol": KERNEL_PARAMS[param].symbol if param else "",
+        "values": list(values),
+        "labels": [value_label(param, v) for v in values] if param else [""],
+        "anchor": anchor,
+        "slider_note": chosen.note,
+        "n": len(X),
+        "traces": traces,
+        "frames": frames,
+    }
+
+
+def figure_data(step: dict, figure: dict) -> list[dict]:
+    """A lesson figure's traces (its ``data`` holds indices into the step's ``traces``)."""
+    return [step["traces"][i] for i in figure["data"]]
+
+
 def largest_n(steps: tuple[TourStep, ...] | None = None) -> int:
     """The most points of any step's data: the side of the largest n × n matrix a build
     holds (for the server's queue)."""
     chosen = main_steps() if steps is None else steps
     return max(len(inputs_of(step.settings()).X) for step in chosen)
+
+
+def _build_any(number: int, step: TourStep, **options) -> dict:
+    module = LESSON_PACKS.get(step.page)
+    if module is None:
+        return build_step(number, step, **options)
+    return build_lesson_step(number, step, module, **options)
 
 
 def build_pack(*, steps: tuple[TourStep, ...] | None = None, max_frames: int | None = None,
@@ -256,7 +406,7 @@ def build_pack(*, steps: tuple[TourStep, ...] | None = None, max_frames: int | N
     chosen = main_steps() if steps is None else steps
     return {
         "version": __version__,
-        "steps": [build_step(STEPS.index(step) + 1, step, max_frames=max_frames,
+        "steps": [_build_any(STEPS.index(step) + 1, step, max_frames=max_frames,
                              base_url=base_url) for step in chosen],
         "shown_points": SHOWN_POINTS,
         "heatmap_side": HEATMAP_SIDE,

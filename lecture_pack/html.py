@@ -16,7 +16,7 @@ from plotly.colors import get_colorscale
 from shell.figures import CENTERED_SCALE, KERNEL_SCALE, PALETTE
 
 # The parts of a frame that are figures' data (the rest of the JSON is words and settings).
-FIGURE_KEYS = ("kpca", "pca", "K", "Kc", "spectrum", "y")
+FIGURE_KEYS = ("kpca", "pca", "K", "Kc", "spectrum", "y", "traces", "figures")
 _ASSETS = Path(__file__).with_name("assets")
 
 

@@ -69,7 +69,49 @@
     });
   }
 
+  // A lesson's own figure (its data and layout as the page builds them), in the file's
+  // styling: the theme's colours, transparent backgrounds, the box's size, no dragging.
+  function themed(source) {
+    const c = colours();
+    const out = JSON.parse(JSON.stringify(source));
+    delete out.height; delete out.width;
+    out.autosize = true;
+    out.paper_bgcolor = "rgba(0,0,0,0)"; out.plot_bgcolor = "rgba(0,0,0,0)";
+    out.font = Object.assign({}, out.font || {}, { color: c.fg, family: "system-ui, sans-serif" });
+    out.colorway = pack.palette;
+    out.dragmode = false;
+    out.legend = Object.assign({}, out.legend || {}, { bgcolor: "rgba(0,0,0,0)" });
+    // On a phone a legend beside the plot takes half its width: under it instead.
+    if (phone() && out.legend.orientation !== "h") Object.assign(out.legend, { orientation: "h", x: 0, xanchor: "left", y: -0.3, yanchor: "top" });
+    if (out.title) out.title = Object.assign({}, out.title, { font: { size: phone() ? 13 : 16 } });
+    // Room for tick labels and axis titles, except on panels drawn to an equal scale (maps,
+    // sweeps): a margin grown for the first panel alone would narrow it.
+    for (const key of Object.keys(out)) {
+      if (/^[xy]axis\d*$/.test(key)) {
+        const axis = out[key];
+        Object.assign(axis, { gridcolor: c.grid, linecolor: c.line, zerolinecolor: c.line });
+        if (!axis.scaleanchor && !axis.constrain) axis.automargin = true;
+      }
+    }
+    if (out.scene) {  // a 3-D view: its three axes in the theme's colours
+      out.scene = Object.assign({}, out.scene, { bgcolor: "rgba(0,0,0,0)" });
+      for (const a of ["xaxis", "yaxis", "zaxis"]) {
+        out.scene[a] = Object.assign({}, out.scene[a] || {}, { gridcolor: c.grid, linecolor: c.line, zerolinecolor: c.line,
+          backgroundcolor: "rgba(0,0,0,0)" });
+      }
+    }
+    for (const note of out.annotations || []) note.font = Object.assign({}, note.font || {}, { color: c.fg });
+    return out;
+  }
+  const TALL = 480;  // a figure the page draws taller than this gets a taller box (panels)
+
   function charts(step, frame) {
+    if (frame.figures) {
+      // Traces are stored once a step (frames share those that do not change); Plotly
+      // gets its own copy of each.
+      return frame.figures.map((f) => [f.id, f.data.map((i) => JSON.parse(JSON.stringify(step.traces[i]))),
+        themed(f.layout), (f.layout.height || 0) > TALL]);
+    }
     const label = step.labels[state.frame];
     const kpcaTitle = "Kernel PCA" + (label ? " (" + label + ")" : "") + ": components 1 and 2";
     const list = [
@@ -104,9 +146,9 @@
     if (holder.dataset.ids !== ids) {  // another set of charts: new places for them
       for (const old of holder.querySelectorAll(".chart")) Plotly.purge(old);
       holder.innerHTML = "";
-      for (const [id] of wanted) {
+      for (const [id, , , tall] of wanted) {
         const div = document.createElement("div");
-        div.className = "chart"; div.id = "chart-" + id; div.setAttribute("role", "img");
+        div.className = tall ? "chart tall" : "chart"; div.id = "chart-" + id; div.setAttribute("role", "img");
         holder.appendChild(div);
       }
       holder.dataset.ids = ids;
@@ -116,7 +158,7 @@
     window.lecture.drawn = "";
     Promise.all(wanted.map(([id, data, lay]) => {
       const div = $("chart-" + id);
-      div.setAttribute("aria-label", lay.title.text);
+      div.setAttribute("aria-label", (lay.title && lay.title.text) || id);
       return Plotly.react(div, data, lay, config);
     })).then(() => {
       if (key === state.step + ":" + state.frame + ":" + theme()) window.lecture.drawn = key;
@@ -129,13 +171,16 @@
     const step = steps[state.step], frame = step.frames[state.frame];
     const n = frame.numbers;
     const parts = [];
-    if (n.separability !== null) {
+    if (frame.figures) {
+      // A lesson's page: its own sentences carry its numbers.
+    } else if (n.separability !== null) {
       parts.push("Separability, components 1–2: kernel PCA <b data-number=\"separability\">" + pct(n.separability, 0) +
         "</b>, linear PCA <b data-number=\"linear\">" + pct(n.linear, 0) + "</b>");
     }
-    parts.push("explained variance of kernel PCA's components 1 and 2: <b data-number=\"explained1\">" +
+    if (!frame.figures) parts.push("explained variance of kernel PCA's components 1 and 2: <b data-number=\"explained1\">" +
       pct(n.explained[0], 1) + "</b> and <b data-number=\"explained2\">" + pct(n.explained[1], 1) + "</b>");
     $("numbers").innerHTML = parts.join(" · ");
+    $("numbers").hidden = parts.length === 0;
     $("sentences").innerHTML = frame.sentences.map((s) => "<p>" + markdown(s) + "</p>").join("");
     const revealed = state.revealed.has(state.step);
     const question = frame.question;
@@ -190,7 +235,9 @@
     $("ask").textContent = step.question;
     $("settings").textContent = "This step's settings: " + step.settings + ". KPCA Lab " + pack.version +
       ", computed by the app's own code when this file was built.";
-    $("sampling").textContent = (step.shown < step.n ? "The charts draw a stratified sample of " + step.shown + " of the " + step.n +
+    $("sampling").textContent = step.frames[0].figures ? "The charts are the " + step.page.replace(/_/g, " ") +
+      " page's own, built by its code when this file was built (sampled as the page samples them, said in its sentences)." :
+      (step.shown < step.n ? "The charts draw a stratified sample of " + step.shown + " of the " + step.n +
       " points; every number and sentence is computed on all of them. " : "") +
       (step.frames[0].K ? "K and K̃ are drawn binned: each cell is the mean of a block of points, in class order. " : "") +
       "Separability: " + pack.method + ".";
@@ -204,11 +251,11 @@
       slider.setAttribute("aria-valuetext", step.labels[state.frame]);
       $("slider-low").textContent = step.labels[0].split(" = ")[1];
       $("slider-high").textContent = step.labels[step.labels.length - 1].split(" = ")[1];
-      $("slider-note").textContent = "The slider: " + step.frames.length + " values, from " + step.labels[0] + " to " +
+      $("slider-note").textContent = (step.slider_note ? step.slider_note + " " : "") + "The slider: " + step.frames.length + " values, from " + step.labels[0] + " to " +
         step.labels[step.labels.length - 1] + "; the step's own: " + step.labels[step.anchor] + ". Each was computed when the file was built.";
     } else {
       control.hidden = true;
-      $("slider-note").textContent = "No slider: the " + step.kernel + " kernel has no γ or degree to move.";
+      $("slider-note").textContent = step.slider_note || ("No slider: the " + step.kernel + " kernel has no γ or degree to move.");
     }
     $("back").disabled = state.step === 0;
     $("next").disabled = state.step === steps.length - 1;

@@ -11,8 +11,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from experiments import sampling
-from experiments.analysis import Analysis, block_average
+from experiments.analysis import Analysis
 from experiments.checks import Check
 from experiments.kernel_diagnostics import format_ratio, signed
 from experiments.kpca_steps import rounding_floor, variance_share_problem
@@ -26,15 +25,23 @@ from kpca_core import (
     project_new_points,
     scale_eigenvectors,
 )
-from lessons.common import kernel_figures
 from lessons.how_it_works import figures as fig
 from lessons.how_it_works.experiment import (
-    PAIRS_CHECKED,
     TEXTBOOK_MAX_N,
     StepByStep,
     step_by_step,
 )
-from shell import costs, figures
+from lessons.how_it_works.sections import (  # noqa: F401 - STEP_MAX_N: the page's
+    STEP_MAX_N,
+    centre_checks,
+    eigen_caption,
+    eigen_checks,
+    heatmap_figure,
+    kernel_checks,
+    sample_rows,
+    spectrum_figure,
+)
+from shell import costs
 from shell.admission import queued
 from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
@@ -45,9 +52,7 @@ from shell.state import KernelKey, Settings
 
 # The checks need K and K̃ in memory at once (plus the solver's copy): above this n they
 # run on a seeded sample, and the page says so.
-STEP_MAX_N = 2000
 TABLE_MAX_N = 12
-HEATMAP_SIDE = 250
 
 
 
@@ -71,11 +76,6 @@ def numbers_table(table: pd.DataFrame, number_format: str, *, key: str) -> None:
     config = {str(c): st.column_config.NumberColumn(format=number_format) for c in table.columns}
     table = table.rename(columns=str)
     st.dataframe(table, key=key, column_config=config)
-
-
-def sample_rows(n: int) -> np.ndarray:
-    """The rows the steps are shown on (all, or a seeded sample of STEP_MAX_N)."""
-    return sampling.sample_rows(n, STEP_MAX_N)
 
 
 # K, K̃ and the eigensolver's copy at once (the app page's memory guard counts the same).
@@ -121,29 +121,9 @@ def sample_note(steps: StepByStep, n_total: int) -> None:
         )
 
 
-def _class_names(data) -> list[str]:
-    if data.y is None:
-        return ["all points"]
-    return [figures.class_name(data.target_names, int(c), data.y) for c in np.unique(data.y)]
-
-
 def _heatmap(result: Analysis, data, *, centered: bool, key: str, stem: str) -> None:
-    matrix = result.centered_display if centered else result.kernel_display
-    # The Explorer's display (≤ 500² cells), averaged again over square blocks so this
-    # page sends ≤ HEATMAP_SIDE² cells: a picture of the structure is all a step needs.
-    matrix, extra = block_average(matrix, np.arange(matrix.shape[0]), HEATMAP_SIDE)
-    block_size = result.block_size * extra
-    name = "Centred K̃" if centered else "Kernel matrix K"
-    block = "" if block_size == 1 else f", {block_size}×{block_size} blocks"
-    show_chart(
-        kernel_figures.kernel_heatmap(
-            matrix, result.class_sizes, _class_names(data), centered=centered,
-            block_size=block_size,
-            title=f"{name} ({matrix.shape[0]} × {matrix.shape[0]} cells{block})",
-        ),
-        key=key,
-        name=_png_name(stem, key),
-    )
+    show_chart(heatmap_figure(result, data.y, data.target_names, centered=centered),
+               key=key, name=_png_name(stem, key))
 
 
 def step_kernel(result: Analysis, steps: StepByStep, data, settings: Settings) -> None:
@@ -158,12 +138,8 @@ def step_kernel(result: Analysis, steps: StepByStep, data, settings: Settings) -
     if steps.kernel_table is not None:
         st.caption("n ≤ 12: the numbers themselves (rows and columns in data order).")
         numbers_table(pd.DataFrame(steps.kernel_table), "%.4f", key="how_kernel_table")
-    scale = steps.kernel_scale
-    pairs = min(PAIRS_CHECKED, steps.n**2)
-    show_check(Check(f"largest |K[i, j] − k(xᵢ, xⱼ)| over {pairs} random pairs, the formula "
-                     "evaluated one pair at a time", steps.pair_gap, 1e-10 * scale))
-    show_check(Check("largest |K − Kᵀ| (a kernel matrix is symmetric)", steps.symmetry_gap,
-                     1e-12 * scale))
+    for check in kernel_checks(steps):
+        show_check(check)
     show_source(compute_kernel, label="Step 1 in kpca_core: compute_kernel")
 
 
@@ -178,12 +154,8 @@ def step_centre(result: Analysis, steps: StepByStep, data, stem: str) -> None:
         "product."
     )
     _heatmap(result, data, centered=True, key="how_centered", stem=stem)
-    tol = 1e-9 * steps.n * steps.kernel_scale
-    show_check(Check("largest |row sum| of K̃", steps.row_sum, tol))
-    show_check(Check("largest |column sum| of K̃", steps.column_sum, tol))
-    corner = "" if steps.textbook_n == steps.n else f" (first {steps.textbook_n} points)"
-    show_check(Check(f"largest |textbook K̃ (explicit 1ₙ matrices) − efficient K̃|{corner}",
-                     steps.textbook_gap, 1e-10 * steps.kernel_scale))
+    for check in centre_checks(steps):
+        show_check(check)
     show_source(center_kernel, center_kernel_textbook,
                 label="Step 2 in kpca_core: center_kernel (and the textbook form)")
 
@@ -200,23 +172,15 @@ def step_eigen(result: Analysis, steps: StepByStep, stem: str) -> None:
         "this page are eigenvalues of K̃, **not** of K̃/n."
     )
     n = steps.n
-    shown = min(fig.EIGENVALUES_SHOWN, len(result.eigenvalues))
-    show_chart(
-        fig.eigenvalue_bars(result.eigenvalues, result.n, steps.k,
-                            title=f"Eigenvalues μ of K̃ (leading {shown}; hover for λ = μ/n)"),
-        key="how_spectrum",
-        name=_png_name(stem, "how_spectrum"),
-    )
+    show_chart(spectrum_figure(result, steps), key="how_spectrum",
+               name=_png_name(stem, "how_spectrum"))
     columns = {"μ (eigenvalue of K̃ = eigenvalues_)": steps.mu, "λ = μ/n (paper)": steps.mu / n}
     no_share = variance_share_problem(steps.trace, rounding_floor(n, steps.kernel_scale))
     if no_share is None:
         columns["share of variance μ/trace(K̃)"] = steps.mu / steps.trace
     table = pd.DataFrame(columns, index=[f"component {i + 1}" for i in range(steps.k)])
     numbers_table(table, "%.5g", key="how_eigen_table")
-    st.caption(
-        f"n = {n:,}; trace(K̃) = Σ of all n eigenvalues μ = {signed(steps.trace, '.5g')}. "
-        f"Solver: {steps.solver}." + ("" if no_share is None else f" {no_share}")
-    )
+    st.caption(eigen_caption(steps))
     negatives = result.eigenvalues[result.negative]
     if len(negatives):
         st.warning(
@@ -228,12 +192,8 @@ def step_eigen(result: Analysis, steps: StepByStep, stem: str) -> None:
             "components above still have real axes.",
             icon=":material/warning:",
         )
-    show_check(Check("largest ‖K̃v − μv‖ / μ₁ (the eigen-equation, μ convention)",
-                     steps.residual, 1e-8))
-    show_check(Check("largest ‖K̃α − nλα‖ / (nλ₁‖α‖) (the paper's form, λ = μ/n)",
-                     steps.paper_residual, 1e-8))
-    show_check(Check("largest |μ − KernelPCA.eigenvalues_|", steps.estimator_mu_gap,
-                     1e-8 * max(1.0, abs(float(steps.mu[0])))))
+    for check in eigen_checks(steps):
+        show_check(check)
     if (~steps.positive).any():
         bad = ", ".join(str(i + 1) for i in np.flatnonzero(~steps.positive))
         st.warning(

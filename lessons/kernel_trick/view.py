@@ -21,20 +21,17 @@ from experiments.feature_maps import (
     TAYLOR_MAX_FEATURES,
     TAYLOR_MAX_N,
     ExplicitPCA,
-    Plane,
     TaylorConvergence,
     explicit_pca,
     monomial_names,
     n_monomials,
     poly_feature_map,
-    quadratic_lift,
     rbf_taylor_convergence,
-    separating_plane,
 )
 from experiments.roundoff import eigenvalue_groups, kernel_rounding, tolerance
 from experiments.sampling import sample_rows
-from experiments.separability import linear_separability
 from lessons.kernel_trick import figures as fig
+from lessons.kernel_trick.sections import LiftScores, lift_scores_of, lift_section
 from shell import costs, exports, findings
 from shell.admission import queued, taking_turn
 from shell.caches import Inputs, bounded_cache
@@ -118,24 +115,10 @@ def cached_taylor(inputs: Inputs, gamma: float) -> TaylorConvergence:
 
 
 @bounded_cache(max_entries=16)
-def lift_scores(inputs: Inputs) -> tuple[Plane | None, float | None, float | None,
-                                         Plane | None]:
-    """The plane (in γ = 1 coordinates), the cross-validated scores lifted vs raw, and the
-    plane of the full degree-2 lift (with x₁ and x₂: what c₀ > 0 adds).
-
-    All are independent of γ (the lift only scales by γ, and the scores standardise),
-    so they are keyed by the data alone: a γ change reuses them.
-    """
-    X, y = inputs.X, inputs.y
-    if y is None:
-        return None, None, None, None
-    lifted = quadratic_lift(X, gamma=1.0)
-    two = len(np.unique(y)) == 2
-    plane = separating_plane(lifted, y) if two else None
-    # A plane in (x₁, x₂, x₁², x₁x₂, x₂²) is any conic; in the c₀ = 0 lift only those
-    # centred at the origin (no x₁, x₂ terms).
-    conic = separating_plane(np.column_stack([X, lifted]), y) if two else None
-    return plane, linear_separability(lifted, y), linear_separability(X, y), conic
+def lift_scores(inputs: Inputs) -> LiftScores:
+    """:func:`lessons.kernel_trick.sections.lift_scores_of`, keyed by the data alone (they
+    are independent of γ): a γ change reuses them."""
+    return lift_scores_of(inputs.X, inputs.y)
 
 
 def file_stem(settings: Settings, kernel: str = "poly", coef0: float | None = None) -> str:
@@ -348,57 +331,18 @@ def _largest_t(X: np.ndarray, gamma: float) -> float:
 
 
 def lift(settings: Settings, data, inputs: Inputs) -> None:
-    X = inputs.X
-    gamma = settings.gamma
     st.latex(
         r"c_0 = 0:\quad \varphi(x) = \bigl(\gamma x_1^2,\ \sqrt2\,\gamma x_1 x_2,\ "
         r"\gamma x_2^2\bigr)"
     )
-    Z = quadratic_lift(X, gamma=gamma)
-    # Independent of γ (the lift only scales by γ, the scores standardise): keyed by the
-    # data alone, so a γ change reuses them.
-    plane, lifted_score, raw_score, conic = lift_scores(inputs)
-    drawn = None
-    if plane is not None:
-        drawn = (plane.normal / gamma, plane.offset)  # w·z₁ + b = (w/γ)·(γz₁) + b
+    figure, check, text = lift_section(inputs.X, data.y, data.target_names, settings.gamma,
+                                       lift_scores(inputs))
     st.caption("Drag the chart to turn the view (on a touch screen, switch on "
                f"'{TURN_LABEL}' first: a swipe scrolls the page otherwise).")
-    show_chart(
-        fig.lifted_scatter(Z, data.y, data.target_names, plane=drawn,
-                           title=f"The data lifted into 3-D by φ (γ = {format_gamma(gamma)})"),
-        key="trick_lift", name=f"{file_stem(settings, coef0=0.0)}-lift",
-    )
-    lo = float(np.abs(Z @ np.array([1.0, 0.0, 1.0]) - gamma * (X**2).sum(axis=1)).max())
-    show_check(Check("largest |z₁ + z₃ − γ‖x‖²| (the lifted points' z₁ + z₃ is γ × squared "
-                     "radius)", lo, 1e-10 * max(1.0, float(np.abs(Z).max()))))
-    if lifted_score is None:
-        st.caption("No class labels: colour shows nothing to separate.")
-        return
-    text = (
-        f"A linear classifier (5-fold cross-validated logistic regression) gets "
-        f"{100 * lifted_score:.0f}% right on the lifted points and {100 * raw_score:.0f}% on "
-        "the raw 2-D points."
-    )
-    if plane is not None:
-        text += (
-            f" The green plane (fitted on all points) puts {100 * plane.accuracy:.0f}% of "
-            "them on their class's side"
-        )
-        if plane.accuracy >= 0.99:
-            text += (": a circle x₁² + x₂² = r² in the plane is the flat plane z₁ + z₃ = γr² "
-                     "after the lift.")
-        else:
-            text += (
-                ". A plane in this lift is a conic centred at the origin, "
-                "a x₁² + b x₁x₂ + c x₂² = const (with c₀ = 0 there are no x₁, x₂ terms), and "
-                "none splits these classes. With the x₁, x₂ coordinates c₀ > 0 adds, a plane "
-                f"is any conic: the best one puts {100 * conic.accuracy:.0f}% on their side"
-                + (", so no quadratic curve splits them either." if conic.accuracy < 0.99
-                   else ", so an off-centre quadratic curve does split them.")
-            )
-    else:
-        text += " With more than two classes no single plane is drawn."
-    findings.publish("lift", text)
+    show_chart(figure, key="trick_lift", name=f"{file_stem(settings, coef0=0.0)}-lift")
+    show_check(check)
+    if data.y is not None:
+        findings.publish("lift", text)
     st.caption(text)
 
 

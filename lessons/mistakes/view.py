@@ -11,9 +11,6 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from experiments import sampling
-from experiments.checks import format_value
-from lessons.mistakes import figures as fig
 from lessons.mistakes.experiment import (
     EIG_MAX_N,
     Damage,
@@ -21,19 +18,13 @@ from lessons.mistakes.experiment import (
     compare_mistakes,
     damage_summary,
 )
+from lessons.mistakes.sections import damage_words, picture, sample_rows
 from shell import costs, findings
 from shell.admission import queued
 from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
 from shell.checks import show_check
-from shell.registry import MISTAKES_MAX_N
 from shell.state import KernelKey
-
-
-def sample_rows(n: int) -> np.ndarray:
-    """The rows the mistakes are measured on (all, or a seeded sample of MISTAKES_MAX_N)."""
-    return sampling.sample_rows(n, MISTAKES_MAX_N)
-
 
 # K, K̃, a wrong K̃ and the eigensolver's copy at once (the app page's guard counts the same).
 MISTAKES_COPIES = 4
@@ -67,11 +58,8 @@ def cached_mistakes(inputs: Inputs, kernel: KernelKey) -> tuple[Mistake, ...]:
 
 def show_damage(damage: Damage) -> None:
     """The damage number, in red when there is damage, green when there is none."""
-    value = format_value(damage.value)
-    if damage.harmless:
-        st.markdown(f":green[**No damage on these data**] · {damage.label}: {value}")
-    else:
-        st.markdown(f":red[**Damage**] · {damage.label}: **{value}**")
+    verdict, rest = damage_words(damage)
+    st.markdown(f":{'green' if damage.harmless else 'red'}[**{verdict}**]{rest}")
 
 
 def _header(mistake: Mistake, number: int) -> None:
@@ -87,15 +75,7 @@ def _header(mistake: Mistake, number: int) -> None:
 
 def _picture(mistake: Mistake, data, rows: np.ndarray) -> None:
     """The right and the wrong result side by side; ``rows``: the rows of data measured."""
-    picture = mistake.picture
-    if picture.spectrum:
-        figure = fig.spectra_right_and_wrong(picture.right, picture.wrong, title=picture.title)
-    else:
-        shown = rows if picture.rows is None else rows[picture.rows]
-        y = None if data.y is None else data.y[shown]
-        figure = fig.right_and_wrong(picture.right, picture.wrong, y, data.target_names,
-                                     title=picture.title, wrong_title=picture.wrong_title)
-    show_chart(figure, key=f"mistake_{mistake.key}")
+    show_chart(picture(mistake, data.y, data.target_names, rows), key=f"mistake_{mistake.key}")
 
 
 def mistake_sections(mistakes: tuple[Mistake, ...], data, rows: np.ndarray) -> None:

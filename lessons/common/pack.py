@@ -1,0 +1,38 @@
+"""What a lesson's page shows on its first screen, for the offline lecture (``lecture_pack``).
+
+A lesson that hosts a step of the guided tour has a pure ``pack`` module whose
+``frames(X, y, data, at)`` (the inputs as the kernel sees them, their labels, the data set
+as loaded for its class and feature names, one :class:`~shell.state.Settings` per slider
+value) returns one :class:`PackFrame` per value of the step's slider: the page's own figures (built
+by the functions the page draws with), the sentences the page computes from their numbers,
+and those numbers (the tests compare them with an independent computation). The lesson may
+choose what the slider moves (``slider(X, y, settings)`` returning a :class:`Slider`);
+without one, the lecture's γ or degree grid
+around the step's setting is used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import plotly.graph_objects as go
+
+
+@dataclass(frozen=True)
+class PackFrame:
+    """One slider value of a step: figures drawn in order (pairs side by side on a
+    projector), sentences (markdown: **bold** only), numbers by name."""
+
+    figures: tuple[tuple[str, go.Figure], ...]
+    sentences: tuple[str, ...] = ()
+    numbers: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Slider:
+    """What a step's slider moves: a setting (``param``, e.g. "gamma") over ``values``,
+    ``note`` saying on screen what follows it. ``param`` None: no slider (``note`` says why)."""
+
+    param: str | None
+    values: tuple[float, ...]
+    note: str

@@ -1,0 +1,236 @@
+"""The offline lecture's steps whose page is a lesson's own: each frame holds that page's
+figures and sentences, and its numbers are those computed independently at the same
+settings (scikit-learn's KernelPCA on a kernel built here); the step's question speaks only
+of what the file shows."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from urllib.parse import parse_qsl, urlsplit
+
+import numpy as np
+import pytest
+from scipy.linalg import subspace_angles
+from scipy.spatial.distance import cdist, pdist
+from sklearn.decomposition import KernelPCA
+from sklearn.metrics.pairwise import polynomial_kernel, rbf_kernel
+
+from classroom.tour import STEPS
+from experiments.sampling import sample_rows, stratified_rows
+from experiments.separability import linear_separability
+from lecture_pack.build import LESSON_PACKS, build_lesson_step, figure_data
+from shell.caches import inputs_of
+from shell.registry import MISTAKES_MAX_N
+from shell.state import format_gamma, settings_from_query
+
+
+def step_on(page: str) -> int:
+    return next(i for i, step in enumerate(STEPS, start=1)
+                if step.page == f"app_pages/{page}.py" and not step.part)
+
+
+CHOOSING_GAMMA = step_on("choosing_gamma")
+
+
+@pytest.fixture(scope="module")
+def choosing_gamma():
+    step = STEPS[CHOOSING_GAMMA - 1]
+    return build_lesson_step(CHOOSING_GAMMA, step, LESSON_PACKS[step.page], max_frames=3)
+
+
+def plain(text: str) -> str:
+    return re.sub(r"<[^>]+>", "", text)
+
+
+def panel_titles(frame: dict) -> list[str]:
+    panels = next(f for f in frame["figures"] if f["id"] == "panels")
+    return [plain(a["text"]) for a in panels["layout"]["annotations"]]
+
+
+def test_choosing_gamma_frames_score_each_panel_as_computed_independently(choosing_gamma):
+    settings = STEPS[CHOOSING_GAMMA - 1].settings()
+    inputs = inputs_of(settings)
+    X, y = np.asarray(inputs.X, dtype=float), inputs.y
+    rows = stratified_rows(len(X), y, 600)  # the page's sample (all 400 points here)
+    Xs, ys = X[rows], y[rows]
+    # The panels: the page's grid around the median heuristic 1 / median ‖xᵢ − xⱼ‖².
+    reference = 1.0 / np.median(pdist(Xs, "sqeuclidean"))
+    frame = choosing_gamma["frames"][choosing_gamma["anchor"]]
+    values = np.array(frame["numbers"]["values"])
+    marked = int(np.argmin(np.abs(np.log(values / reference))))
+    assert panel_titles(frame)[marked].endswith("· median")
+    assert values.min() < reference / 50 and values.max() > reference * 50
+    # Each panel's score: a linear classifier on scikit-learn's components 1–2 (one point
+    # of n at most apart: solvers differ in the last digits).
+    independent = []
+    for gamma in values:
+        Z = KernelPCA(2, kernel="precomputed").fit_transform(rbf_kernel(Xs, gamma=gamma))
+        independent.append(linear_separability(Z, ys))
+    for frame in choosing_gamma["frames"]:
+        np.testing.assert_allclose(frame["numbers"]["score_two"], independent,
+                                   atol=1.0 / len(Xs))
+        best = frame["numbers"]["best"]
+        assert frame["numbers"]["score_two"][best] == max(frame["numbers"]["score_two"])
+        assert f"Best γ = {format_gamma(values[best])} " in frame["sentences"][1]
+
+
+def test_choosing_gamma_slider_moves_the_red_frame_to_the_nearest_panel(choosing_gamma):
+    assert choosing_gamma["param"] == "gamma"
+    own = STEPS[CHOOSING_GAMMA - 1].settings().gamma
+    assert choosing_gamma["values"][choosing_gamma["anchor"]] == own
+    for value, frame in zip(choosing_gamma["values"], choosing_gamma["frames"], strict=True):
+        values = np.array(frame["numbers"]["values"])
+        nearest = int(np.argmin(np.abs(np.log(values / value))))
+        titles = panel_titles(frame)
+        marked = [i for i, title in enumerate(titles) if "◀" in title]
+        assert marked == [nearest] == [frame["numbers"]["current"]]
+        exact = bool(np.isclose(values[nearest], value))
+        assert ("◀ yours" in titles[nearest]) == exact
+        assert f"your γ = {format_gamma(value)}" in frame["sentences"][0]
+        # The link back opens the page at this γ.
+        link = urlsplit(frame["links"]["view"])
+        assert link.path == "/choosing_gamma"
+        opened, problems = settings_from_query(dict(parse_qsl(link.query)))
+        assert not problems
+        assert opened == replace(STEPS[CHOOSING_GAMMA - 1].settings(), gamma=value)
+
+
+def test_choosing_gamma_question_names_only_panels_the_file_draws(choosing_gamma):
+    for frame in choosing_gamma["frames"]:
+        titles = panel_titles(frame)
+        named = [t for t in frame["question"]["texts"] if t.startswith("γ = ")]
+        assert len(named) == 3
+        for text in named:  # each option's γ is a panel's title
+            assert any(title == text or title.startswith(text + " ") for title in titles), text
+        assert sum(frame["question"]["right"]) >= 1
+
+
+HOW_IT_WORKS = step_on("how_it_works")
+
+
+@pytest.fixture(scope="module")
+def how_it_works():
+    step = STEPS[HOW_IT_WORKS - 1]
+    return build_lesson_step(HOW_IT_WORKS, step, LESSON_PACKS[step.page], max_frames=3)
+
+
+def test_how_it_works_frames_hold_the_centred_kernels_numbers(how_it_works):
+    assert how_it_works["param"] == "gamma"
+    for value, frame in zip(how_it_works["values"], how_it_works["frames"], strict=True):
+        settings = replace(STEPS[HOW_IT_WORKS - 1].settings(), gamma=value)
+        X = np.asarray(inputs_of(settings).X, dtype=float)
+        n = len(X)
+        H = np.eye(n) - 1.0 / n
+        Kc = H @ rbf_kernel(X, gamma=value) @ H
+        mu = np.linalg.eigvalsh(Kc)[::-1]
+        numbers = frame["numbers"]
+        np.testing.assert_allclose(numbers["mu"], mu[:len(numbers["mu"])], rtol=1e-8)
+        assert numbers["trace"] == pytest.approx(np.trace(Kc), rel=1e-10)
+        scale = np.abs(rbf_kernel(X, gamma=value)).max()
+        assert numbers["row_sum"] <= 1e-9 * n * scale and numbers["checks_passed"]
+        # The sentences quote them, and the figures are K, K̃ (binned) and μ.
+        assert f"trace(K̃) = Σ of all n eigenvalues μ = {np.trace(Kc):.5g}" in " ".join(
+            frame["sentences"])
+        assert any(s.startswith("largest |row sum| of K̃: ") and s.endswith("✓")
+                   for s in frame["sentences"])
+        ids = [f["id"] for f in frame["figures"]]
+        assert ids == ["K", "Kc", "eigenvalues"]
+        K = next(f for f in frame["figures"] if f["id"] == "K")
+        assert len(figure_data(how_it_works, K)[0]["z"]) <= 50
+        # The question (K̃ of the first 3 points) is the app's at these settings.
+        assert frame["question"]["texts"] == ["0", "1", "2", "3"]
+        assert frame["question"]["right"] == [False, True, False, False]
+
+
+KERNEL_TRICK = step_on("kernel_trick")
+
+
+def test_kernel_trick_frame_lifts_the_points_and_scores_the_plane_as_computed_here():
+    step = STEPS[KERNEL_TRICK - 1]
+    built = build_lesson_step(KERNEL_TRICK, step, LESSON_PACKS[step.page])
+    assert built["param"] is None and len(built["frames"]) == 1
+    assert built["slider_note"].startswith("No slider")
+    frame = built["frames"][0]
+    settings = step.settings()
+    inputs = inputs_of(settings)
+    X, y = np.asarray(inputs.X, dtype=float), inputs.y
+    lift = np.column_stack([X[:, 0] ** 2, np.sqrt(2) * X[:, 0] * X[:, 1], X[:, 1] ** 2])
+    assert frame["numbers"]["lifted_score"] == linear_separability(lift, y)
+    assert frame["numbers"]["raw_score"] == linear_separability(X, y)
+    text = frame["sentences"][1]
+    assert f"gets {100 * linear_separability(lift, y):.0f}% right on the lifted points" in text
+    # The figure: every point at γ × its lift (to the file's 4 digits), in 3-D.
+    points = [t for t in figure_data(built, frame["figures"][0]) if t["type"] == "scatter3d"]
+    drawn = np.array([[x, yy, z] for t in points for x, yy, z in zip(t["x"], t["y"], t["z"],
+                                                                       strict=True)])
+    expected = settings.gamma * lift
+    assert len(drawn) == len(expected)
+    gaps = cdist(expected, drawn)  # each point drawn where its lift is (in class order)
+    assert gaps.min(axis=1).max() <= 1e-3 * np.abs(expected).max()
+    assert gaps.min(axis=0).max() <= 1e-3 * np.abs(expected).max()
+    # The question ("can a plane separate them?") is answered by the score on screen.
+    assert frame["question"]["right"] == [linear_separability(lift, y) >= 0.95,
+                                          linear_separability(lift, y) < 0.95]
+
+
+MISTAKES = step_on("mistakes")
+
+
+def test_mistakes_frames_measure_the_centring_mistakes_as_computed_here():
+    step = STEPS[MISTAKES - 1]
+    built = build_lesson_step(MISTAKES, step, LESSON_PACKS[step.page], max_frames=3)
+    assert built["param"] == "degree"
+    for value, frame in zip(built["values"], built["frames"], strict=True):
+        settings = replace(step.settings(), degree=int(value))
+        X = np.asarray(inputs_of(settings).X, dtype=float)
+        rows = sample_rows(len(X), MISTAKES_MAX_N)  # the page's sample, said on screen
+        assert f"a fixed random sample of {len(rows):,} of the {len(X):,} points" in \
+            frame["sentences"][0]
+        K = polynomial_kernel(X[rows], degree=settings.degree, gamma=settings.gamma,
+                              coef0=settings.coef0)
+        m = len(rows)
+        # −1ₙK1ₙ for +1ₙK1ₙ: every row of the wrong K̃ sums to −2m·mean(K).
+        assert frame["numbers"]["last_sign"][0] == pytest.approx(2 * m * K.mean(), rel=1e-9)
+        # No centring: components 1–2 of K against those of K̃, at an angle measured here.
+        H = np.eye(m) - 1.0 / m
+        top = lambda A: np.linalg.eigh(A)[1][:, ::-1][:, :2]  # noqa: E731
+        angle = np.degrees(subspace_angles(top(K), top(H @ K @ H)).max())
+        assert f"the wrong 2-D subspaces is {angle:.1f}°" in " ".join(frame["sentences"])
+        assert [f["id"] for f in frame["figures"]] == ["no_centering", "last_sign"]
+        # The question's verdict ("do the first two components change?") on screen.
+        assert frame["question"]["texts"] == ["Yes, visibly", "No, hardly"]
+
+
+COMPONENT_MAPS = step_on("component_maps")
+
+
+def test_component_maps_frames_share_of_variance_and_between_classes_computed_here():
+    step = STEPS[COMPONENT_MAPS - 1]
+    built = build_lesson_step(COMPONENT_MAPS, step, LESSON_PACKS[step.page], max_frames=3)
+    assert built["param"] == "gamma"
+    for value, frame in zip(built["values"], built["frames"], strict=True):
+        settings = replace(step.settings(), gamma=value)
+        inputs = inputs_of(settings)
+        X, y = np.asarray(inputs.X, dtype=float), inputs.y
+        n = len(X)
+        H = np.eye(n) - 1.0 / n
+        mu, V = np.linalg.eigh(H @ rbf_kernel(X, gamma=value) @ H)
+        mu, V = mu[::-1], V[:, ::-1]
+        shares = frame["numbers"]["explained"]
+        np.testing.assert_allclose(shares, mu[:len(shares)] / mu.sum(), rtol=1e-6, atol=1e-9)
+        # Between classes: the share of each component's variance between the class means.
+        Z = V[:, :len(shares)] * np.sqrt(np.clip(mu[:len(shares)], 0, None))
+        between = [sum((y == c).sum() * (Z[y == c, j].mean() - Z[:, j].mean()) ** 2
+                       for c in np.unique(y)) / (n * Z[:, j].var())
+                   for j in range(len(shares))]
+        np.testing.assert_allclose(frame["numbers"]["between"], between, atol=1e-6)
+        assert "at each of 24 × 24 grid points" in frame["sentences"][0]
+        assert len(frame["figures"]) == 1 and frame["figures"][0]["id"] == "maps"
+
+
+def test_a_frames_numbers_travel_as_json_with_no_share_as_none():
+    from lecture_pack.build import _finite_tree
+    assert _finite_tree({"a": [1.5, float("nan")], "b": np.float64(np.inf), "c": None,
+                         "d": (2, True)}) == {"a": [1.5, None], "b": None, "c": None,
+                                              "d": [2, True]}
