@@ -5,7 +5,7 @@ import streamlit as st
 from classroom.banner import open_step
 from classroom.join import app_url
 from classroom.tour import BEYOND, STEPS, main_steps, parse_step, total_minutes
-from lecture_pack import ahead
+from lecture_pack import ahead, download
 from lecture_pack.download import lecture_file
 
 STEP_PARAM = "step"
@@ -87,13 +87,34 @@ st.write(
     "degree) with every value computed now by the app's own code. It needs no server and no "
     "network: open it from a USB stick, or put it on any web space for the students' phones."
 )
+
+
+@st.fragment(run_every=2)
+def building(address: str) -> None:
+    """The offline lecture's build, followed live until it ends (then the page offers it)."""
+    plan = download.progress(address)
+    if plan is None or plan.finished:
+        st.rerun()
+    st.markdown(f":material/hourglass_top: {download.status(plan)}")
+
+
 address = app_url()
 if lecture_file.cached(address) is None:
-    st.caption("Preparing it computes every step at every slider value: a few minutes.")
-    if st.button("Prepare the offline lecture", key="tour_prepare_lecture",
-                 icon=":material/build:"):
-        with st.spinner("Computing the ten steps at every slider value…"):
-            lecture_file(address)
+    plan = download.progress(address)
+    if plan is not None and not plan.finished:
+        building(address)
+    else:
+        if plan is not None and plan.failed:
+            st.warning(download.status(plan), icon=":material/error:")
+        st.caption("Preparing it computes every step at every slider value: a few minutes, "
+                   "in the background.")
+        if st.button("Prepare the offline lecture", key="tour_prepare_lecture",
+                     icon=":material/build:"):
+            if download.start(address) is None:  # work ahead is off on this server: now
+                with st.spinner(f"Computing the {len(download.lecture_steps())} steps at "
+                                "every slider value…"):
+                    lecture_file(address)
+            st.rerun()
 if (prepared := lecture_file.cached(address)) is not None:
     st.download_button("Download this lecture", prepared, file_name="kpca-lab-lecture.html",
                        mime="text/html", key="tour_download_lecture", on_click="ignore",

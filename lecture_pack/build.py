@@ -392,11 +392,24 @@ def largest_n(steps: tuple[TourStep, ...] | None = None) -> int:
     return max(len(inputs_of(step.settings()).X) for step in chosen)
 
 
-def _build_any(number: int, step: TourStep, **options) -> dict:
+def build_tour_step(number: int, step: TourStep, **options) -> dict:
+    """Step ``number`` of the file: its page's own view where its lesson packs it
+    (:data:`LESSON_PACKS`), else the Explorer's (``options``: :func:`build_step`'s)."""
     module = LESSON_PACKS.get(step.page)
     if module is None:
         return build_step(number, step, **options)
     return build_lesson_step(number, step, module, **options)
+
+
+def assemble(steps: list[dict]) -> dict:
+    """The lecture made of built ``steps``, ready for :func:`lecture_pack.html.write`."""
+    return {
+        "version": __version__,
+        "steps": steps,
+        "shown_points": SHOWN_POINTS,
+        "heatmap_side": HEATMAP_SIDE,
+        "method": METHOD,
+    }
 
 
 def build_pack(*, steps: tuple[TourStep, ...] | None = None, max_frames: int | None = None,
@@ -404,11 +417,5 @@ def build_pack(*, steps: tuple[TourStep, ...] | None = None, max_frames: int | N
     """The whole lecture (the tour's main steps unless ``steps`` are given), ready for
     :func:`lecture_pack.html.write`."""
     chosen = main_steps() if steps is None else steps
-    return {
-        "version": __version__,
-        "steps": [_build_any(STEPS.index(step) + 1, step, max_frames=max_frames,
-                             base_url=base_url) for step in chosen],
-        "shown_points": SHOWN_POINTS,
-        "heatmap_side": HEATMAP_SIDE,
-        "method": METHOD,
-    }
+    return assemble([build_tour_step(STEPS.index(step) + 1, step, max_frames=max_frames,
+                                     base_url=base_url) for step in chosen])

@@ -1,26 +1,93 @@
-"""The tour page's "Download this lecture": the file built once per live address, in the
-server's queue (it is heavy: every step's kernel PCA at every slider value), and kept."""
+"""The tour page's "Download this lecture": the file built once per live address, and kept.
+
+The build is heavy (every step's views at every slider value: minutes), so it runs in the
+background (:mod:`shell.ahead`), one step after the other, and each step takes its own
+turn in the server's queue: the students' work waits at most one step's turn behind it,
+never the whole build, and the lecturer's page stays free while it goes on (the tour page
+follows its progress). Where work ahead is turned off (``KPCA_PREPARE_AHEAD=0``) the
+person who asks waits for it instead (:func:`lecture_file` computes the steps then).
+"""
 
 from __future__ import annotations
 
+from functools import partial
+
+from classroom.tour import STEPS, TourStep, main_steps
 from lecture_pack import build, html
+from shell import ahead
 from shell.admission import queued
-from shell.caches import bounded_cache
+from shell.caches import bounded_cache, inputs_of
 from shell.costs import Estimate
 
-# What the build costs: the Explorer's kernel PCAs (n ≤ 2,000) and the lessons' own first
-# screens (Choosing γ's sweep, the component maps, the mistakes…) at every slider value,
-# with their questions; 966 s of wall clock on a shared 2-core machine at load 10–17, 1,184 s
-# at load 8–10 once steps 3–7 showed their own pages (benchmarks/bench_lecture_pack.py), a
-# few minutes on a quiet one (not yet measured there). A lower bound: the queue learns the
-# rest.
-BUILD_SECONDS = 180.0
+# What a step costs: the build's 91 kernel PCAs (n ≤ 2,000) with their questions took
+# 966 s of wall clock on a shared 2-core machine at load 10–17
+# (benchmarks/bench_lecture_pack.py), a few minutes on a quiet one: a step's share of 180 s
+# is a lower bound, and the queue learns the rest.
+STEP_SECONDS = 18.0
+PLAN = "the offline lecture"
 
 
-# Each entry is the file itself (~7.6 MB): one per address the app is reached at.
+def lecture_steps() -> tuple[TourStep, ...]:
+    """The steps the file holds: the tour's lecture."""
+    return main_steps()
+
+
+# A step's data is at most ~1.5 MB (its figures at every slider value): the file's steps
+# for two addresses.
+@bounded_cache(max_entries=2 * 10)
+def built_step(number: int, base_url: str) -> dict:
+    """Step ``number`` of the file, its links pointing back to the app at ``base_url``,
+    built in its own turn in the server's queue."""
+    step = STEPS[number - 1]
+    n = len(inputs_of(step.settings()).X)
+    with queued(n, copies=2, estimate=Estimate(STEP_SECONDS, at_least=True),
+                what=f"step {number} of the offline lecture"):
+        return build.build_tour_step(number, step, base_url=base_url)
+
+
+# Each entry is the file itself (~8 MB): one per address the app is reached at.
 @bounded_cache(max_entries=2)
 def lecture_file(base_url: str) -> bytes:
     """The offline lecture, its links pointing back to the app at ``base_url``."""
-    with queued(build.largest_n(), copies=2, estimate=Estimate(BUILD_SECONDS, at_least=True),
-                what="the offline lecture"):
-        return html.render(build.build_pack(base_url=base_url)).encode("utf-8")
+    steps = [built_step(STEPS.index(step) + 1, base_url) for step in lecture_steps()]
+    return html.render(build.assemble(steps)).encode("utf-8")
+
+
+def plan_name(base_url: str) -> str:
+    return f"{PLAN} for {base_url}"
+
+
+def start(base_url: str) -> ahead.Plan | None:
+    """Build the file for ``base_url`` in the background, a step at a time; None where
+    work ahead is turned off. A finished build is started again (it failed somewhere, or
+    its file has left the cache: the steps still cached are reads)."""
+    name = plan_name(base_url)
+    ahead.forget(name)
+    numbers = [STEPS.index(step) + 1 for step in lecture_steps()]
+    jobs = [(f"step {number}", partial(built_step, number, base_url)) for number in numbers]
+    return ahead.prepare(name, [*jobs, ("the file", partial(_file_of_built, base_url))])
+
+
+def _file_of_built(base_url: str) -> None:
+    """The file, from steps all built (a step that failed is not tried again here)."""
+    numbers = [STEPS.index(step) + 1 for step in lecture_steps()]
+    if missing := [n for n in numbers if built_step.cached(n, base_url) is None]:
+        raise RuntimeError(f"step {', '.join(map(str, missing))} not built")
+    lecture_file(base_url)
+
+
+def progress(base_url: str) -> ahead.Plan | None:
+    """How far the file's build for ``base_url`` has got, if it was started."""
+    return ahead.progress(plan_name(base_url))
+
+
+def status(plan: ahead.Plan) -> str:
+    """The tour page's line about the build, from its progress."""
+    if not plan.finished:
+        steps = plan.total - 1
+        return (f"Preparing the offline lecture in the background: {min(plan.done, steps)} "
+                f"of {steps} steps built… You can go on with the lecture meanwhile.")
+    if not plan.failed:
+        return "The offline lecture is ready."
+    return (f"The offline lecture could not be prepared ({', '.join(plan.failed)} failed; "
+            "the server's log says why). Press the button to try again.")

@@ -105,3 +105,11 @@ def _run(plan: Plan, jobs: list[tuple[str, Callable[[], object]]]) -> None:
             plan.failed.append(label)
         plan.done += 1
     plan.seconds = time.monotonic() - started
+
+
+def forget(name: str) -> None:
+    """Let the plan ``name`` be started again (a finished plan that failed somewhere: the
+    person who asked for it asks again). A plan still running is kept."""
+    with _lock:
+        if (plan := _plans.get(name)) is not None and plan.finished:
+            del _plans[name]
