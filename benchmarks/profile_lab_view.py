@@ -63,16 +63,16 @@ def profile(link, repeats: int) -> dict[str, float]:
         seconds, result = cpu(lambda: analyse(X, y, kernel=kernel, kernel_params=kernel_params,
                                               n_components=3))
         times["analysis"].append(seconds)
-        times["separability ×3"].append(cpu(lambda: (
+        times["separability ×3"].append(cpu(lambda result=result: (
             linear_separability(result.projection[:, [0, 1]], y),
             linear_separability(result.pca_projection[:, [0, 1]], y),
             linear_separability(result.projection[:, [0]], y)))[0])
         seconds, found = cpu(lambda: gamma_guidance.search(X, y, kernel=kernel,
                                                            kernel_params=kernel_params))
         times["γ search (per dataset × kernel)"].append(seconds)
-        times["γ verdict"].append(cpu(lambda: gamma_guidance.advise(
+        times["γ verdict"].append(cpu(lambda found=found: gamma_guidance.advise(
             found, X, y, kernel_params=kernel_params))[0])
-        times["figures ×2"].append(cpu(lambda: [figures.point_scatter(
+        times["figures ×2"].append(cpu(lambda result=result: [figures.point_scatter(
             Z[:, :2], y, data.target_names, title="t", axis_titles=["a", "b"],
             webgl=len(Z) > 1000, height=400).to_json()
             for Z in (result.projection, result.pca_projection)])[0])
