@@ -21,7 +21,8 @@ import functools
 import inspect
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -159,8 +160,13 @@ def bounded_cache(max_entries: int, *, ignore: tuple[str, ...] = (), shared: boo
         @functools.wraps(fn)
         def cached_call(*args, **kwargs):
             store, key = locate(args, kwargs)
-            return store.get_or_compute(key, lambda: shared_cache.read_through(
-                on_disk(store, key), lambda: fn(*args, **kwargs)))
+            compute = functools.partial(shared_cache.read_through, on_disk(store, key),
+                                        lambda: fn(*args, **kwargs))
+            if getattr(_filling, "on", False) and on_disk(store, key) is not None:
+                # Filling the disk ahead: what students use stays in the process's store.
+                value = store.get(key, _ABSENT)
+                return compute() if value is _ABSENT else value
+            return store.get_or_compute(key, compute)
 
         def cached(*args, **kwargs):
             store, key = locate(args, kwargs)
@@ -176,6 +182,22 @@ def bounded_cache(max_entries: int, *, ignore: tuple[str, ...] = (), shared: boo
         return cached_call
 
     return decorate
+
+
+_filling = threading.local()
+_ABSENT = object()
+
+
+@contextmanager
+def filling_shared_cache() -> Iterator[None]:
+    """Within the block, this thread's calls of shared functions read and fill the disk
+    (:mod:`shell.shared_cache`) but leave the process's stores as they are: filling the
+    machine's cache ahead must not push out of memory the views students are on."""
+    _filling.on = True
+    try:
+        yield
+    finally:
+        _filling.on = False
 
 
 def load_data(dataset: str, options: tuple[tuple[str, object], ...]) -> datasets.Dataset:
