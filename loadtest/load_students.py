@@ -331,8 +331,27 @@ class Target:
             self.replica.stop()
 
 
+def fill_shared_cache(args) -> dict:
+    """Fill the servers' shared cache up front (``scripts/fill_shared_cache.py``: what
+    the servers do in the background when they start; settings already there are
+    skipped) and return its report: size on disk and build time."""
+    env = {**os.environ, **_cache_env(args)}
+    print(f"== filling the shared cache {env.get('KPCA_SHARED_CACHE', '(default)')} "
+          "(skips what is there)", flush=True)
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "fill_shared_cache.py")],
+                          env=env, capture_output=True, text=True, cwd=ROOT)
+    print(done.stdout[-1500:], flush=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"filling the shared cache failed: {done.stderr[-2000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])  # its report, one JSON line
+
+
+def _cache_env(args) -> dict[str, str]:
+    return {"KPCA_SHARED_CACHE": args.shared_cache} if args.shared_cache else {}
+
+
 def start_target(args) -> Target:
-    env = {}
+    env = _cache_env(args)
     options = dict(o.split("=", 1) for o in args.streamlit_option)
     if args.url:
         return Target(args.url, args.server_pid or [])
@@ -784,6 +803,13 @@ def main(argv: list[str] | None = None) -> list[dict]:
                         help="with --cpu-by-page: keep the figures under LABEL (e.g. before, "
                         "after) in loadtest/results/cpu_by_page.json and print "
                         "them against 'before'")
+    parser.add_argument("--shared-cache", metavar="DIR",
+                        help="the servers' shared cache on disk (default: the app's, "
+                        "$KPCA_SHARED_CACHE or ~/.cache/kpca-lab/shared; off: none)")
+    parser.add_argument("--fill-shared-cache", action="store_true",
+                        help="fill it up front with every lab setting (as the servers do "
+                        "in the background; what is there is skipped) and report its size "
+                        "and build time")
     parser.add_argument("--streamlit-option", action="append", default=[],
                         metavar="NAME=VALUE",
                         help="passed to streamlit run, e.g. runner.postScriptGC=false")
@@ -794,6 +820,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
     RESULTS.mkdir(parents=True, exist_ok=True)
     results, by_page = [], []
     target = None
+    cache_report = fill_shared_cache(args) if args.fill_shared_cache else None
     try:
         for mix, n in itertools.product(args.mix, [n for n in args.students if n > 0]):
             if target is None or args.fresh_server:
@@ -820,6 +847,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
         print_by_page(store_by_page(by_page, args.store), after=args.store)
     out = Path(args.out or RESULTS / f"load_students-{time.strftime('%Y%m%d-%H%M%S')}.json")
     out.write_text(json.dumps({"runs": results, "by_page": by_page,
+                               "shared_cache": cache_report,
                                "command": sys.argv}, indent=1, default=str))
     print(f"written {out}")
     return results

@@ -14,6 +14,7 @@ already in the cache are skipped, so a second run only reports.
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import sys
@@ -64,7 +65,7 @@ def main(argv: list[str] | None = None) -> dict:
               "entries": len(cache), "volume_mib": round(cache.volume() / 2**20, 1),
               "bytes_on_disk_mib": round(on_disk / 2**20, 1),
               "load_average": [round(x, 1) for x in os.getloadavg()]}
-    print(report)
+    print(json.dumps(report))
     return report
 
 

@@ -26,8 +26,9 @@ What goes in, and what never does:
   not cached here;
 * values come back as they were stored, arrays read-only like the in-process store's.
 
-``$KPCA_SHARED_CACHE``: the directory (default: ``~/.cache/kpca-lab/shared``; ``off``, ``0``
-or empty: no shared cache, what the tests run with unless one sets it).
+``$KPCA_SHARED_CACHE``: the directory (default: ``$KPCA_CACHE_DIR/shared``, i.e.
+``~/.cache/kpca-lab/shared``: every process of the user shares it; ``off``, ``0`` or empty:
+no shared cache, what the tests run with unless one sets it).
 ``$KPCA_SHARED_CACHE_MB``: its size bound (default 1024 MiB). A failure of the disk (full,
 read-only, a damaged file) never reaches a page: the result is computed as without it.
 """
@@ -45,6 +46,7 @@ from pathlib import Path
 
 import numpy as np
 
+from datasets.usps import cache_dir
 from shell.memory import megabytes_from_env
 
 ENV, SIZE_ENV = "KPCA_SHARED_CACHE", "KPCA_SHARED_CACHE_MB"
@@ -62,8 +64,7 @@ def directory(environ: Mapping[str, str] = os.environ) -> Path | None:
     """Where the shared cache lives, or None when it is off."""
     value = environ.get(ENV)
     if value is None:
-        base = environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-        return Path(base) / "kpca-lab" / "shared"
+        return cache_dir() / "shared"
     return None if value.strip().lower() in OFF else Path(value)
 
 
