@@ -7,6 +7,14 @@
         --kill-replica 60                                             # HAProxy + failover
     python loadtest/load_students.py --students 0 --cpu-by-page --profile  # per page
     python loadtest/load_students.py --students 0 --cpu-by-page --store after  # vs before
+    python loadtest/load_students.py --mix lecture lab --students 25 50 100 --replicas 2 \
+        --fresh-server --fill-shared-cache                 # issue 36's run (docs/load.md)
+
+``--mix lab``: a lab instead of a lecture (``class_plan.LAB``): every student on the
+Explorer with one of 8 dataset × kernel choices and a γ of their own, moving γ one to
+three grid steps each time; its target adds p95 first view ≤ 5 s, and a student whose
+page, health check or websocket handshake takes longer than ``--connect-timeout`` (20 s,
+as a browser) counts as refused.
 
 Each student is a Locust user (``Student``) holding one :class:`st_client.StreamlitSession`:
 it opens a link from :data:`CLASS` (most of the class on the lecture's current tour step,
@@ -70,7 +78,6 @@ sys.path.insert(0, str(ROOT))
 
 from deploy.replicas import Cluster, Replica, free_port  # noqa: E402
 from loadtest.class_plan import (  # noqa: E402
-    CLASS,
     DATASET,
     MIXES,
     Expectation,
@@ -542,16 +549,19 @@ def _uploads(recorder: Recorder) -> dict:
 
 # -- each page alone: CPU per interaction and a profile of its reruns --------------------
 def cpu_by_page(target: Target, args) -> list[dict]:
-    """Each page of :data:`CLASS` alone on the server: CPU s per first view and change."""
+    """Each page of the first ``--mix``'s links (:data:`CLASS` for the lecture) alone on the
+    server: CPU s per first view and change (a lab's: each dataset × kernel choice)."""
     watch = ServerWatch(target.pids)
     rows = []
     seen = set()
-    for link in CLASS:
-        key = (link.page, "USPS" in link.name)
+    mix = MIXES[args.mix[0]]
+    for link in mix.links:
+        # The lecture: one row per page (USPS apart); the lab: one per choice.
+        key = (link.page, "USPS" in link.name) if mix.name == "lecture" else link.name
         if key in seen or (args.links and link.name not in args.links):
             continue
         seen.add(key)
-        habits = Habits(link.page, seed=7)
+        habits = mix.habits(link.page, seed=7)
         params = dict(parse_qsl(link.query))
         session = StreamlitSession(target.url, timeout=args.timeout)
         before = sum(watch.cpu())
