@@ -160,9 +160,10 @@ def bounded_cache(max_entries: int, *, ignore: tuple[str, ...] = (), shared: boo
         @functools.wraps(fn)
         def cached_call(*args, **kwargs):
             store, key = locate(args, kwargs)
-            compute = functools.partial(shared_cache.read_through, on_disk(store, key),
+            disk = on_disk(store, key)
+            compute = functools.partial(shared_cache.read_through, disk,
                                         lambda: fn(*args, **kwargs))
-            if getattr(_filling, "on", False) and on_disk(store, key) is not None:
+            if getattr(_filling, "on", False) and disk is not None:
                 # Filling the disk ahead: what students use stays in the process's store.
                 value = store.get(key, _ABSENT)
                 return compute() if value is _ABSENT else value

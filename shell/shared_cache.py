@@ -29,10 +29,11 @@ What goes in, and what never does:
 ``$KPCA_SHARED_CACHE``: the directory (default: ``$KPCA_CACHE_DIR/shared``, i.e.
 ``~/.cache/kpca-lab/shared``: every process of the user shares it; ``off``, ``0`` or empty:
 no shared cache, what the tests run with unless one sets it).
+``$KPCA_SHARED_CACHE_MB``: its size bound (default 1024 MiB). A failure of the disk (full,
+read-only, a damaged file) never reaches a page: the result is computed as without it.
 Entries are pickles (diskcache's default), so the directory must be writable by the
 app's own user only: whoever can write there can run code in the app. The default, under
-the user's home, is. ``$KPCA_SHARED_CACHE_MB``: its size bound (default 1024 MiB). A failure of the disk (full,
-read-only, a damaged file) never reaches a page: the result is computed as without it.
+the user's home, is.
 """
 
 from __future__ import annotations
