@@ -39,7 +39,7 @@ page = st.navigation(
 # Once per process, in the background after every student's work: every built-in
 # dataset × kernel × γ of the grid into the machine's shared cache (a lab's first views
 # become reads; nothing without a shared cache or with KPCA_PREPARE_AHEAD=0).
-start_lab()
+lab_plan = start_lab()  # assigned: a bare call would be drawn by Streamlit's magic
 accessibility.apply_css()  # first, so that its rules are in the page before any widget
 classroom.start_run()  # a class code or questions=… in the link, before the sidebar shows them
 # The shared sidebar is drawn here, once per run, for whichever page runs below; the
