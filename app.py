@@ -16,6 +16,7 @@ memory.tune_allocator()
 warmup.import_app_modules()
 
 from classroom import hooks as classroom  # noqa: E402
+from lessons.explorer.prepare import start_lab  # noqa: E402
 from shell.display import apply_css, initial_sidebar_state  # noqa: E402
 from shell.registry import HOME, menu  # noqa: E402
 from shell.sidebar import settings_sidebar  # noqa: E402
@@ -35,6 +36,10 @@ page = st.navigation(
     },
     position="top",
 )
+# Once per process, in the background after every student's work: every built-in
+# dataset × kernel × γ of the grid into the machine's shared cache (a lab's first views
+# become reads; nothing without a shared cache or with KPCA_PREPARE_AHEAD=0).
+lab_plan = start_lab()  # assigned: a bare call would be drawn by Streamlit's magic
 accessibility.apply_css()  # first, so that its rules are in the page before any widget
 classroom.start_run()  # a class code or questions=… in the link, before the sidebar shows them
 # The shared sidebar is drawn here, once per run, for whichever page runs below; the

@@ -1,7 +1,14 @@
 """Run N identical replicas of KPCA Lab behind HAProxy, on this machine.
 
-    python deploy/replicas.py                          # 2 replicas, balancer on :8500
+    python deploy/replicas.py                          # one replica per core, on :8500
     python deploy/replicas.py --replicas 3 --port 8080 # until Ctrl-C
+
+The way to serve a class on one machine: one Streamlit process uses about one core (the
+GIL), so a class gets one replica per core by default (at least 2). The replicas share
+the machine's cache on disk (``shell/shared_cache.py``: ``--shared-cache``, by default
+``$KPCA_SHARED_CACHE`` or ``~/.cache/kpca-lab/shared``), which each fills in the
+background with every built-in dataset × kernel × γ of the grid, splitting the work, so a
+lab's first views are reads in whichever replica a student lands.
 
 Each replica is ``streamlit run app.py`` on its own loopback port (8501, 8502, ... by
 default); HAProxy (``/usr/sbin/haproxy``, Debian's package) listens on ``--port`` with
@@ -216,18 +223,34 @@ class Cluster:
         self.stop()
 
 
+def default_replicas() -> int:
+    """One per core the process may use, at least 2 (a dead replica has a twin)."""
+    return max(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+               else os.cpu_count() or 2)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--replicas", type=int, default=2)
+    parser.add_argument("--replicas", type=int, default=default_replicas(),
+                        help="default: one per core, at least 2")
+    parser.add_argument("--shared-cache", metavar="DIR",
+                        help="the replicas' shared cache on disk (default: "
+                        "$KPCA_SHARED_CACHE or ~/.cache/kpca-lab/shared; off: none)")
     parser.add_argument("--port", type=int, default=8500, help="the balancer's port")
     parser.add_argument("--first-port", type=int, default=8501,
                         help="replica i listens on first-port + i - 1")
     args = parser.parse_args(argv)
     ports = [args.first_port + i for i in range(args.replicas)]
-    with Cluster(args.replicas, args.port, replica_ports=ports) as cluster:
+    sys.path.insert(0, str(ROOT))
+    from shell import shared_cache
+
+    shared = args.shared_cache or str(shared_cache.directory() or "off")
+    env = {shared_cache.ENV: shared}
+    with Cluster(args.replicas, args.port, replica_ports=ports, env=env) as cluster:
         print(f"KPCA Lab on {cluster.url} ({args.replicas} replicas: "
               + ", ".join(f"{r.url} pid {r.pid}" for r in cluster.replicas)
-              + f"); logs and config in {cluster.workdir}. Ctrl-C stops.", flush=True)
+              + f"); shared cache {shared}; logs and config in {cluster.workdir}. "
+              "Ctrl-C stops.", flush=True)
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         try:
             while cluster.haproxy.poll() is None:

@@ -20,8 +20,9 @@ from __future__ import annotations
 import math
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, urlencode
 
 from loadtest.st_client import Run, StreamlitSession
 
@@ -209,3 +210,84 @@ def make_change(session: StreamlitSession, change: tuple[str, object, dict]) -> 
     if name in (NEXT, BACK):
         return session.click(name)
     return session.set_widget(name, value)
+
+
+# -- the lab: every student exploring on their own (issue 36) --------------------------
+# The lecturer hands out one link and every student explores on the Explorer alone: one
+# of 8 dataset × kernel choices (10 % on USPS-2000), each starting at a γ of their own on
+# the sidebar's 1-2-3-5 grid, then moving γ one to three grid steps every 10–20 s. Almost
+# every request is new work for the server (the lecture's mix is mostly cache reads).
+LAB: tuple[Link, ...] = (
+    Link("lab circles RBF", "explorer", "dataset=circles&kernel=rbf&gamma=5", 0.15),
+    Link("lab circles sigmoid", "explorer", "dataset=circles&kernel=sigmoid&gamma=0.5", 0.10),
+    Link("lab moons RBF", "explorer", "dataset=moons&kernel=rbf&gamma=20", 0.15),
+    Link("lab moons Laplacian", "explorer", "dataset=moons&kernel=laplacian&gamma=2", 0.10),
+    Link("lab iris RBF", "explorer", "dataset=iris&kernel=rbf&gamma=0.2", 0.15),
+    Link("lab rings RBF", "explorer", "dataset=four_classes&kernel=rbf&gamma=2", 0.10),
+    Link("lab toy polynomial", "explorer",
+         "dataset=scholkopf_toy&kernel=poly&gamma=1&degree=3&coef0=1", 0.15),
+    Link("lab USPS-2000 RBF", "explorer", f"{USPS_2000}&kernel=rbf&gamma=0.005", 0.10),
+)
+# Where a lab student's γ starts: the link's γ moved this many grid steps either way
+# (seeded per student), so that the class's first views are not one shared view.
+LAB_START_SPREAD = 3
+# The sidebar's γ grid, spelled out (the client knows the app from outside): 1-2-3-5 per
+# decade from 1e-6 to 1e4 (tests/loadtest checks it against experiments.kernel_params).
+GAMMA_GRID = tuple(float(f"{m}e{e}") for e in range(-6, 4) for m in (1, 2, 3, 5)) + (1e4,)
+# A γ change moves this many steps of the slider's grid, up or down.
+LAB_STEPS = (1, 2, 3)
+
+
+def grid_step(gamma: float, steps: int, grid: tuple[float, ...]) -> float:
+    """``gamma`` moved ``steps`` steps along ``grid`` (from its nearest grid value),
+    reflected at the ends so that a move is never lost."""
+    index = min(range(len(grid)), key=lambda i: abs(math.log(grid[i] / gamma)))
+    target = index + steps
+    if not 0 <= target < len(grid):
+        target = index - steps
+    return grid[min(max(target, 0), len(grid) - 1)]
+
+
+def lab_plan(n: int, seed: int = 0) -> list[Link]:
+    """N lab students: links in :data:`LAB`'s proportions (as :func:`assign`), each with
+    its own starting γ on the grid (up to :data:`LAB_START_SPREAD` steps from the link's)."""
+    rng = random.Random(seed + 1)
+    plan = []
+    for link in assign(n, LAB, seed):
+        params = dict(parse_qsl(link.query))
+        gamma = grid_step(float(params["gamma"]),
+                          rng.randint(-LAB_START_SPREAD, LAB_START_SPREAD), GAMMA_GRID)
+        params["gamma"] = format_gamma(gamma)
+        plan.append(Link(link.name, link.page, urlencode(params), link.share))
+    return plan
+
+
+class LabHabits(Habits):
+    """A lab student: γ one to three steps of the slider's grid, up or down, every time."""
+
+    def next_change(self, widgets: dict, params: dict) -> tuple[str, object, dict] | None:
+        if GAMMA not in widgets:
+            return None
+        slider = widgets[GAMMA]
+        index = slider.options.index(slider.value[0])
+        steps = self.random.choice(LAB_STEPS) * self.random.choice((-1, 1))
+        if not 0 <= index + steps < len(slider.options):
+            steps = -steps
+        label = slider.options[min(max(index + steps, 0), len(slider.options) - 1)]
+        return GAMMA, [label], {**params, "gamma": label}
+
+
+@dataclass(frozen=True)
+class Mix:
+    """How a class uses the app: who opens what (``plan(n)``) and what they change."""
+
+    name: str
+    plan: Callable[[int], list[Link]]
+    habits: type[Habits]
+    links: tuple[Link, ...]
+
+
+MIXES: dict[str, Mix] = {
+    "lecture": Mix("lecture", assign, Habits, CLASS),
+    "lab": Mix("lab", lab_plan, LabHabits, LAB),
+}

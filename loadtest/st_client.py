@@ -158,11 +158,17 @@ class StreamlitSession:
         ``http://host:port`` of the app (or of the balancer).
     timeout : float
         Seconds to wait for a run to finish before the request counts as failed.
+    connect_timeout : float, optional
+        Seconds to wait for the page, the health check and the websocket handshake
+        (default: ``timeout``); a browser gives up on a handshake after about 20 s.
     """
 
-    def __init__(self, base_url: str, *, timeout: float = 180.0) -> None:
+    def __init__(self, base_url: str, *, timeout: float = 180.0,
+                 connect_timeout: float | None = None) -> None:
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
+        self.connect_timeout = timeout if connect_timeout is None else connect_timeout
+        self.handshake_seconds: float | None = None  # the last handshake's duration
         self.http = requests.Session()  # cookies: XSRF, and the balancer's affinity cookie
         self.ws: websocket.WebSocket | None = None
         self.session_id = ""
@@ -183,17 +189,20 @@ class StreamlitSession:
         protocols = ["streamlit", xsrf] + ([self.session_id] if resume and self.session_id
                                            else [])
         cookie = "; ".join(f"{c.name}={c.value}" for c in self.http.cookies)
+        started = time.perf_counter()
         self.ws = websocket.create_connection(
             f"{scheme}://{url.netloc}{url.path}/_stcore/stream",
             subprotocols=protocols,
             cookie=cookie or None,
             origin=self.base_url,
-            timeout=self.timeout,
+            timeout=self.connect_timeout,
             enable_multithread=False,
         )
+        self.handshake_seconds = time.perf_counter() - started
 
     def _http_get(self, path: str) -> requests.Response:
-        reply = self.http.get(f"{self.base_url}/{path.lstrip('/')}", timeout=self.timeout)
+        reply = self.http.get(f"{self.base_url}/{path.lstrip('/')}",
+                              timeout=self.connect_timeout)
         reply.raise_for_status()
         return reply
 

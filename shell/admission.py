@@ -45,7 +45,11 @@ The policy (:class:`AdmissionControl`), in four rules:
    share runs alone in its lane (the memory guard, :mod:`shell.memory`, has already
    refused anything larger than one computation may hold; with the default budget the
    heavy share is larger than that).
-4. **One computation at a time per session.** A session's second ticket (a stopped run
+4. **Work done ahead waits for students.** A ticket asked for inside :func:`background`
+   (the cache filled ahead of a lab, ``shell.ahead``) is served after every student's
+   ticket of its lane, however long it has waited: it takes a slot only when no student
+   wants it, and then for one computation at a time (it never holds more than a slot).
+5. **One computation at a time per session.** A session's second ticket (a stopped run
    still finishing, a page that asks twice) waits for its first: one student cannot take
    several slots. A turn asked for inside a turn the same thread already holds is
    covered by it and passes at once (it would otherwise wait for itself).
@@ -121,6 +125,23 @@ def estimate_seconds(n: int) -> float:
 
 
 _turns = threading.local()  # the lanes of the turns the current thread holds (nested pass)
+# and whether its tickets are background work (rule 4).
+
+
+@contextmanager
+def background() -> Iterator[None]:
+    """Within the block, this thread's tickets are background work: served after every
+    student's of their lane (rule 4 of the module docstring)."""
+    before = getattr(_turns, "background", False)
+    _turns.background = True
+    try:
+        yield
+    finally:
+        _turns.background = before
+
+
+def in_background() -> bool:
+    return getattr(_turns, "background", False)
 
 
 def holds_turn(lane: str | None = None) -> bool:
@@ -198,6 +219,7 @@ class _Ticket:
     session: str | None
     place: int = 0  # the number of its request's first ticket (rule 3)
     started: float | None = None
+    background: bool = False  # work done ahead: after every student's ticket (rule 4)
 
     def remaining(self, now: float, pace: float = 1.0) -> tuple[float, bool]:
         """Seconds left of its estimate (at the lane's ``pace``), and whether that is only
@@ -248,9 +270,9 @@ class AdmissionControl:
         return {t.session for t in self._running if t.session is not None}
 
     def _queue(self, lane: str) -> list[_Ticket]:
-        """The lane's waiting tickets in the order they are served (rule 3)."""
+        """The lane's waiting tickets in the order they are served (rules 3 and 4)."""
         return sorted((t for t in self._waiting if t.lane == lane),
-                      key=lambda t: (t.place, t.number))
+                      key=lambda t: (t.background, t.place, t.number))
 
     def _eligible(self, lane: str) -> list[_Ticket]:
         """The lane's waiting tickets whose sessions run nothing, in serving order."""
@@ -365,7 +387,8 @@ class AdmissionControl:
         with self._condition:
             number = next(self._numbers)
             place = self._place(number, session, request, time.monotonic())
-            ticket = _Ticket(number, lane, int(n_bytes), estimate, session, place)
+            ticket = _Ticket(number, lane, int(n_bytes), estimate, session, place,
+                             background=in_background())
             # Joining and, if the rules allow, starting are one step: a ticket that can
             # start is never seen waiting.
             self._waiting.append(ticket)

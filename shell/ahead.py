@@ -27,6 +27,8 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from shell import admission
+
 ENV = "KPCA_PREPARE_AHEAD"
 THREAD_PREFIX = "kpca-ahead-"
 _LOG = logging.getLogger(__name__)
@@ -72,17 +74,30 @@ def enabled(environ: Mapping[str, str] = os.environ) -> bool:
     return environ.get(ENV, "1").strip().lower() not in {"0", "false", "no", "off"}
 
 
-def prepare(name: str, jobs: Sequence[tuple[str, Callable[[], object]]]) -> Plan | None:
+Jobs = Sequence[tuple[str, Callable[[], object]]]
+
+
+def prepare(name: str, jobs: Jobs | Callable[[], Jobs], *,
+            background: bool = False) -> Plan | None:
     """Start the plan ``name`` (``(label, job)`` pairs, run in order) unless it has been
-    started in this process; returns its progress, or None when work ahead is turned off."""
+    started in this process; returns its progress, or None when work ahead is turned off.
+
+    ``jobs`` may be a function that makes the list: it is called on the plan's own thread
+    (a long list that loads data to be made must not hold up the page that starts it);
+    the plan's labels are empty until then.
+
+    ``background``: its turns in the server's queue come after every student's
+    (:func:`shell.admission.background`): for work nobody is waiting for yet (the lab's
+    cache), unlike the tour's views, which the lecturer is about to show."""
     if not enabled():
         return None
     with _lock:
         if name in _plans:
             return _plans[name]
-        plan = _plans[name] = Plan(name, tuple(label for label, _ in jobs))
-    threading.Thread(target=_run, args=(plan, list(jobs)), name=f"{THREAD_PREFIX}{name}",
-                     daemon=True).start()
+        plan = _plans[name] = Plan(name, () if callable(jobs) else
+                                   tuple(label for label, _ in jobs))
+    threading.Thread(target=_run, args=(plan, jobs, background),
+                     name=f"{THREAD_PREFIX}{name}", daemon=True).start()
     return plan
 
 
@@ -92,11 +107,23 @@ def progress(name: str) -> Plan | None:
         return _plans.get(name)
 
 
-def _run(plan: Plan, jobs: list[tuple[str, Callable[[], object]]]) -> None:
+def _run(plan: Plan, jobs: Jobs | Callable[[], Jobs], background: bool = False) -> None:
     started = time.monotonic()
+    if callable(jobs):
+        try:
+            jobs = list(jobs())
+        except Exception as error:  # noqa: BLE001 - no plan: the pages compute on demand
+            _LOG.warning("Planning %s ahead failed (%s: %s)", plan.name,
+                         type(error).__name__, error)
+            jobs = []
+        plan.labels = tuple(label for label, _ in jobs)
     for label, job in jobs:
         try:
-            job()
+            if background:
+                with admission.background():
+                    job()
+            else:
+                job()
         except Exception as error:  # noqa: BLE001 - the page says why when it is reached
             # One line, no traceback: the usual causes are the page's own messages (the
             # USPS digits not reachable yet, a setting the kernel refuses).

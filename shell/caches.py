@@ -21,7 +21,8 @@ import functools
 import inspect
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,7 +31,7 @@ import streamlit as st
 import datasets
 from experiments.analysis import standardized
 from experiments.kernel_diagnostics import reference_gamma
-from shell import drawn, uploads
+from shell import drawn, shared_cache, uploads
 from shell.admission import holds_turn
 from shell.state import CSV, DRAWN, DataKey, Settings
 
@@ -111,7 +112,7 @@ class Inputs:
         return isinstance(other, Inputs) and other.key == self.key
 
 
-def bounded_cache(max_entries: int, *, ignore: tuple[str, ...] = ()):
+def bounded_cache(max_entries: int, *, ignore: tuple[str, ...] = (), shared: bool = False):
     """Keep a function's results in a bounded store, each key computed once.
 
     The key is the call's arguments, like ``st.cache_data``'s: all of them but those whose
@@ -122,8 +123,13 @@ def bounded_cache(max_entries: int, *, ignore: tuple[str, ...] = ()):
     :class:`~shell.state.DataKey` or :class:`~shell.state.Settings`) is an upload or a
     drawing, its results stay in that session (:func:`results_store`).
 
-    The decorated function gains ``.cached(*args, **kwargs)``: the stored value, or None
-    without computing, and ``.server_store``: the server-wide store (for tests).
+    ``shared``: results of built-in data also go to the machine's cache on disk
+    (:mod:`shell.shared_cache`), a second level every process reads before it computes;
+    an upload's or a drawing's results never do (they stay in the session's store).
+
+    The decorated function gains ``.cached(*args, **kwargs)``: the stored value (in the
+    process, else on disk), or None without computing, and ``.server_store``: the
+    server-wide store (for tests).
     """
 
     def decorate(fn: Callable) -> Callable:
@@ -142,20 +148,57 @@ def bounded_cache(max_entries: int, *, ignore: tuple[str, ...] = ()):
             store = results_store(server, data) if data is not None else server
             return store, key
 
+        def on_disk(store: BoundedStore, key: Hashable) -> str | None:
+            """The shared cache's key: built-in data only (the server's own store)."""
+            if not shared or store is not server:
+                return None
+            # Inputs count by their data key, here as in the process's store.
+            return shared_cache.disk_key(fn, tuple(
+                (name, value.key if isinstance(value, Inputs) else value)
+                for name, value in key))
+
         @functools.wraps(fn)
         def cached_call(*args, **kwargs):
             store, key = locate(args, kwargs)
-            return store.get_or_compute(key, lambda: fn(*args, **kwargs))
+            disk = on_disk(store, key)
+            compute = functools.partial(shared_cache.read_through, disk,
+                                        lambda: fn(*args, **kwargs))
+            if getattr(_filling, "on", False) and disk is not None:
+                # Filling the disk ahead: what students use stays in the process's store.
+                value = store.get(key, _ABSENT)
+                return compute() if value is _ABSENT else value
+            return store.get_or_compute(key, compute)
 
         def cached(*args, **kwargs):
             store, key = locate(args, kwargs)
-            return store.get(key)
+            value = store.get(key)
+            if value is None and (disk := on_disk(store, key)) is not None:
+                found = shared_cache.get(disk)
+                if found is not shared_cache.MISSING:
+                    return store.get_or_compute(key, lambda: found)
+            return value
 
         cached_call.cached = cached
         cached_call.server_store = server
         return cached_call
 
     return decorate
+
+
+_filling = threading.local()
+_ABSENT = object()
+
+
+@contextmanager
+def filling_shared_cache() -> Iterator[None]:
+    """Within the block, this thread's calls of shared functions read and fill the disk
+    (:mod:`shell.shared_cache`) but leave the process's stores as they are: filling the
+    machine's cache ahead must not push out of memory the views students are on."""
+    _filling.on = True
+    try:
+        yield
+    finally:
+        _filling.on = False
 
 
 def load_data(dataset: str, options: tuple[tuple[str, object], ...]) -> datasets.Dataset:

@@ -16,6 +16,9 @@ import pytest
 # tour page opened by one test would otherwise start minutes of work under the others.
 # The servers the tests start inherit it; tests/lecture_pack/test_ahead.py turns it on.
 os.environ["KPCA_PREPARE_AHEAD"] = "0"
+# No machine-wide cache on disk either (shell/shared_cache.py): a test reads only what it
+# computed. tests/shell/test_shared_cache.py sets its own directory.
+os.environ["KPCA_SHARED_CACHE"] = "off"
 
 from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, HAS_CHROMIUM, Server, new_page
 from tests.support.downloads import downloads  # noqa: F401  (a fixture: pytest finds it here)

@@ -16,7 +16,7 @@ def analysis_is_cached(inputs: Inputs, kernel: KernelKey, n_components: int) -> 
 
 
 # Each entry is small (heatmaps ≤ 500², n × k scores, n eigenvalues): ~5 MB at most.
-@bounded_cache(max_entries=12, ignore=("on_progress",))
+@bounded_cache(max_entries=12, ignore=("on_progress",), shared=True)
 def explorer_analysis(inputs: Inputs, kernel: KernelKey, n_components: int,
                       on_progress: ProgressCallback | None = None) -> Analysis:
     # Big requests (the full USPS) take turns on the shared server; small ones never

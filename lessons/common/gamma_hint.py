@@ -36,7 +36,7 @@ def _without_gamma(kernel: KernelKey) -> KernelKey:
 
 # An entry is small: the sample's row numbers, linear PCA's plane on it (≤ 600 × 2) and
 # about a dozen trials of a few numbers each.
-@bounded_cache(max_entries=32)
+@bounded_cache(max_entries=32, shared=True)
 def _search(inputs: Inputs, kernel: KernelKey, _params: dict) -> Search | None:
     X = inputs.X
     size = min(len(X), gamma_guidance.SAMPLE_SIZE)
@@ -58,7 +58,7 @@ def is_cached(inputs: Inputs, kernel: KernelKey) -> bool:
             or _search.cached(inputs, _without_gamma(kernel), _params={}) is not None)
 
 
-@bounded_cache(max_entries=64)  # a handful of numbers and sentences an entry
+@bounded_cache(max_entries=64, shared=True)  # a handful of numbers and sentences an entry
 def guidance(inputs: Inputs, kernel: KernelKey, shown_score: float | None) -> Guidance | None:
     """The verdict on the γ (and degree) of ``kernel``: one more kernel PCA of the sample
     at most. ``shown_score``: what the page shows for components 1–2 on all points."""

@@ -173,7 +173,7 @@ def projections(result: Analysis, data, settings: Settings) -> None:
                    "a finger' to select points instead.")
 
 
-@bounded_cache(max_entries=64)  # one float an entry
+@bounded_cache(max_entries=64, shared=True)  # one float an entry
 def _separability(data: DataKey, kernel: KernelKey | None, columns: tuple[int, ...],
                   _Z: np.ndarray, _y: np.ndarray) -> float | None:
     """The score of the coordinates ``_Z``: kernel PCA's ``columns`` for ``kernel``, or

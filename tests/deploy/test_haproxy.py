@@ -8,6 +8,7 @@ The tests run in file order; the last one kills a replica.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from urllib.parse import parse_qsl
 
@@ -107,3 +108,9 @@ def test_when_a_replica_dies_its_students_get_their_view_back_from_the_other(clu
     # The student on the other replica noticed nothing.
     run = bystander.set_widget(GAMMA, ["3"])
     assert run.finished and run.session_id == bystander_id and _gamma(run) == "3"
+
+
+def test_a_class_gets_one_replica_per_core_and_at_least_two():
+    from deploy.replicas import default_replicas
+
+    assert default_replicas() == max(2, len(os.sched_getaffinity(0)))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import collections
 from dataclasses import replace
+from urllib.parse import parse_qsl
 
 import pytest
 
@@ -15,11 +16,19 @@ from loadtest.class_plan import (
     CLASS,
     COMPONENTS,
     GAMMA,
+    LAB,
+    LAB_START_SPREAD,
+    MIXES,
     NEXT,
     Expectation,
     Habits,
+    LabHabits,
     assign,
+    format_gamma,
+    grid_step,
+    lab_plan,
 )
+from loadtest.class_plan import GAMMA_GRID as LAB_GRID
 from loadtest.st_client import Run, Widget, widget_state
 
 GAMMA_OPTIONS = ["1", "2", "3", "5", "10", "20"]
@@ -130,3 +139,62 @@ def test_widget_values_are_encoded_as_the_frontend_sends_them():
     dataset = Widget("d", "selectbox", "Dataset", ["Two circles", "Your own CSV"], "Two circles")
     assert widget_state(dataset, "Your own CSV").string_value == "Your own CSV"
     assert widget_state(Widget("b", "button", "Next →", [], None), True).trigger_value
+
+
+# -- the lab mix (issue 36) -------------------------------------------------------------
+def test_the_lab_grid_is_the_sidebars():
+    from experiments.kernel_params import GAMMA_GRID as APP_GRID
+
+    assert LAB_GRID == APP_GRID
+
+
+def test_a_lab_of_100_spreads_over_8_choices_with_10_percent_on_usps_2000():
+    plan = lab_plan(100)
+    counts = collections.Counter(link.name for link in plan)
+    assert len(counts) == 8 and set(counts) == {link.name for link in LAB}
+    assert counts["lab USPS-2000 RBF"] == 10
+    assert all(link.page == "explorer" for link in plan)
+    usps = [dict(parse_qsl(link.query)) for link in plan if "USPS" in link.name]
+    assert all(q["dataset"] == "usps" and q["n"] == "2000" for q in usps)
+    assert plan == lab_plan(100)  # the same lab every run
+
+
+def test_lab_students_start_on_the_grid_within_three_steps_of_their_link():
+    starts = collections.defaultdict(set)
+    for link in lab_plan(200):
+        gamma = float(dict(parse_qsl(link.query))["gamma"])
+        base = float(dict(parse_qsl(next(x for x in LAB if x.name == link.name).query))
+                     ["gamma"])
+        assert gamma in LAB_GRID
+        assert abs(LAB_GRID.index(gamma) - LAB_GRID.index(base)) <= LAB_START_SPREAD
+        starts[link.name].add(gamma)
+    # Distinct first views: every choice starts at several γ.
+    assert all(len(gammas) >= 4 for gammas in starts.values())
+
+
+def test_lab_habits_move_gamma_one_to_three_grid_steps_and_never_off_the_grid():
+    labels = [format_gamma(g) for g in LAB_GRID]
+    habits = LabHabits("explorer", seed=3)
+    steps = collections.Counter()
+    for start in (0, 1, 20, len(labels) - 2, len(labels) - 1):
+        for _ in range(30):
+            widgets = {GAMMA: Widget("g", "slider", GAMMA, labels, [labels[start]],
+                                     select_slider=True)}
+            name, value, expected = habits.next_change(widgets, {"gamma": labels[start]})
+            assert name == GAMMA and expected["gamma"] == value[0]
+            moved = labels.index(value[0]) - start
+            assert 1 <= abs(moved) <= 3, (start, moved)
+            steps[abs(moved)] += 1
+    assert set(steps) == {1, 2, 3}
+    assert LabHabits("explorer", seed=0).next_change({}, {}) is None  # no γ: nothing
+
+
+def test_grid_step_reflects_at_the_ends():
+    assert grid_step(1e4, 2, LAB_GRID) == LAB_GRID[-3]
+    assert grid_step(1e-6, -1, LAB_GRID) == LAB_GRID[1]
+    assert grid_step(15.0, 1, LAB_GRID) == 30.0  # from the nearest grid value (20)
+
+
+def test_each_mix_names_its_plan_and_habits():
+    assert MIXES["lab"].habits is LabHabits and MIXES["lecture"].habits is Habits
+    assert len(MIXES["lab"].plan(7)) == 7 and len(MIXES["lecture"].plan(7)) == 7

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -32,3 +34,21 @@ def test_four_students_change_settings_without_errors_or_mixing(tmp_path):
     assert run["interaction_s"]["n"] >= 6
     assert set(run["interaction_by_page_s"]) == {"explorer", "tour", "how_it_works"}
     assert run["peak_rss_mb"] > 0 and run["server_cpu_s_steady"] > 0
+
+
+@pytest.mark.slow
+def test_a_small_lab_opens_its_own_views_and_moves_gamma_without_errors(tmp_path):
+    out = tmp_path / "lab.json"
+    done = subprocess.run(
+        [sys.executable, "loadtest/load_students.py", "--mix", "lab", "--students", "3",
+         "--minutes", "0.25", "--arrival", "1", "--pause", "2", "4", "--settle", "1",
+         "--timeout", "90", "--workdir", str(tmp_path), "--out", str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    (run,) = json.loads(out.read_text())["runs"]
+    assert run["mix"] == "lab" and run["problems"] == []
+    assert run["refused"] == 0 and run["dropped"] == 0 and run["errors"] == 0
+    assert run["first_view_s"]["n"] == 3 and run["interaction_s"]["n"] >= 3
+    assert set(run["interaction_by_page_s"]) == {"explorer"}
+    assert "| lab | 3 | 1 | 0 / 0 |" in done.stdout  # the table names the mix

@@ -628,3 +628,29 @@ def test_a_lane_that_runs_slower_than_its_estimates_says_so_in_its_waits():
     before = control.pace["heavy"]
     record.job(control, "bound", 425 * MB, 0.3, 0.2, at_least=True)
     assert control.pace["heavy"] == before
+
+
+def test_background_work_waits_for_every_students_ticket_of_its_lane():
+    from shell.admission import background
+
+    control = one_lane(1500 * MB)
+    record = Recorder()
+
+    def ahead(name):
+        with background():
+            record.job(control, name, 425 * MB, 0.1, 20.0)
+
+    first = _start(record.job, control, "student a", 425 * MB, 0.2, 20.0)
+    time.sleep(0.05)
+    threads = [_start(ahead, "ahead 1")]
+    time.sleep(0.05)
+    threads += [_start(record.job, control, "student b", 425 * MB, 0.1, 20.0)]
+    time.sleep(0.03)
+    threads += [_start(record.job, control, "student c", 425 * MB, 0.1, 20.0)]
+    for thread in [first, *threads]:
+        thread.join(timeout=10)
+    # ahead 1 came before b and c, and went after them.
+    assert record.started == ["student a", "student b", "student c", "ahead 1"]
+    # A student is told only of the students ahead: b waits for a, not for the work ahead.
+    assert record.waits["student b"][0].place == 1
+    assert control.running == 0 and control.waiting == 0

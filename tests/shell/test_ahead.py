@@ -82,3 +82,27 @@ def test_it_can_be_turned_off(monkeypatch, value):
     monkeypatch.setattr(ahead, "_plans", {})
     assert ahead.prepare("off", [("job", lambda: pytest.fail("ran"))]) is None
     assert ahead.progress("off") is None
+
+
+def test_a_plan_made_on_its_own_thread_and_run_in_the_background_of_the_queue(enabled):
+    from shell.admission import in_background
+
+    made_on, seen = [], []
+
+    def jobs():
+        made_on.append(threading.current_thread().name)
+        return [(f"job {i}", lambda: seen.append(in_background())) for i in range(3)]
+
+    plan = ahead.prepare("later", jobs, background=True)
+    wait_for(plan)
+    assert made_on == ["kpca-ahead-later"] and plan.labels == ("job 0", "job 1", "job 2")
+    assert seen == [True, True, True] and plan.done == 3
+    foreground = ahead.prepare("now", [("a", lambda: seen.append(in_background()))])
+    wait_for(foreground)
+    assert seen[-1] is False
+
+
+def test_a_plan_that_cannot_be_made_finishes_empty(enabled):
+    plan = ahead.prepare("broken", lambda: 1 / 0)
+    wait_for(plan)
+    assert plan.finished and plan.total == 0
