@@ -245,7 +245,10 @@ def main(argv: list[str] | None = None) -> None:
     from shell import shared_cache
 
     shared = args.shared_cache or str(shared_cache.directory() or "off")
-    env = {shared_cache.ENV: shared}
+    # A class's machine: the replicas fill the shared cache in the background (unless
+    # the environment says otherwise).
+    env = {shared_cache.ENV: shared,
+           shared_cache.FILL_ENV: os.environ.get(shared_cache.FILL_ENV, "1")}
     with Cluster(args.replicas, args.port, replica_ports=ports, env=env) as cluster:
         print(f"KPCA Lab on {cluster.url} ({args.replicas} replicas: "
               + ", ".join(f"{r.url} pid {r.pid}" for r in cluster.replicas)

@@ -53,6 +53,10 @@ from datasets.usps import cache_dir
 from shell.memory import megabytes_from_env
 
 ENV, SIZE_ENV = "KPCA_SHARED_CACHE", "KPCA_SHARED_CACHE_MB"
+# Whether a server fills the cache at start-up: minutes of a core and hundreds of MB of
+# disk, right for a machine that serves a class (deploy/replicas.py turns it on), not for a
+# student's laptop or a host that wakes up cold for each visit.
+FILL_ENV = "KPCA_FILL_SHARED_CACHE"
 DEFAULT_MB = 1024
 OFF = {"", "0", "off", "false", "no", "none"}
 # The code the cached results come from: a change to any of it is a new version.
@@ -69,6 +73,11 @@ def directory(environ: Mapping[str, str] = os.environ) -> Path | None:
     if value is None:
         return cache_dir() / "shared"
     return None if value.strip().lower() in OFF else Path(value)
+
+
+def fill_at_start(environ: Mapping[str, str] = os.environ) -> bool:
+    """Whether this server fills the shared cache in the background when it starts."""
+    return environ.get(FILL_ENV, "0").strip().lower() not in OFF
 
 
 def size_limit() -> int:

@@ -89,9 +89,11 @@ def fill_one(settings: Settings) -> bool:
 def start_lab() -> ahead.Plan | None:
     """Fill the machine's shared cache with every lab setting's first view, in the
     background after every student's work (once per server process; replicas split the
-    settings). Nothing without a shared cache: the process's own stores hold a dozen
-    views, and filling them would only push out the ones students are on."""
-    if not ahead.enabled() or shared_cache.shared_cache() is None:
+    settings). Only where the host asks for it (``KPCA_FILL_SHARED_CACHE=1``, as
+    deploy/replicas.py does), and nothing without a shared cache: the process's own stores
+    hold a dozen views, and filling them would only push out the ones students are on."""
+    if (not ahead.enabled() or not shared_cache.fill_at_start()
+            or shared_cache.shared_cache() is None):
         return None
     return ahead.prepare(LAB_PLAN, lambda: [(label(s), partial(fill_one, s))
                                             for s in lab_settings()], background=True)

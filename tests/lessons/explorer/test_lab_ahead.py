@@ -80,12 +80,24 @@ def test_the_fill_stops_when_the_cache_is_nearly_full(disk, monkeypatch):  # noq
 def test_no_plan_without_a_shared_cache(monkeypatch):
     monkeypatch.setenv(shared_cache.ENV, "off")
     monkeypatch.setenv(ahead.ENV, "1")
+    monkeypatch.setenv(shared_cache.FILL_ENV, "1")
     assert lab.start_lab() is None and ahead.progress(lab.LAB_PLAN) is None
+
+
+def test_no_plan_unless_the_host_asks_for_the_fill(disk, monkeypatch):  # noqa: F811
+    # A student's laptop, a host that wakes up cold: no minutes of a core at start-up.
+    monkeypatch.setenv(ahead.ENV, "1")
+    monkeypatch.delenv(shared_cache.FILL_ENV, raising=False)
+    monkeypatch.setattr(ahead, "_plans", {})
+    assert lab.start_lab() is None and ahead.progress(lab.LAB_PLAN) is None
+    monkeypatch.setenv(shared_cache.FILL_ENV, "0")
+    assert lab.start_lab() is None
 
 
 def test_the_plan_runs_in_the_background_of_the_queue(disk, monkeypatch):  # noqa: F811
     seen = []
     monkeypatch.setenv(ahead.ENV, "1")
+    monkeypatch.setenv(shared_cache.FILL_ENV, "1")
     monkeypatch.setattr(ahead, "_plans", {})
     monkeypatch.setattr(lab, "lab_settings", lambda: [_toy(2.0)])
     monkeypatch.setattr(lab, "fill_one", lambda s: seen.append(
