@@ -640,13 +640,31 @@ def test_background_work_waits_for_every_students_ticket_of_its_lane():
         with background():
             record.job(control, name, 425 * MB, 0.1, 20.0)
 
-    first = _start(record.job, control, "student a", 425 * MB, 0.2, 20.0)
-    time.sleep(0.05)
+    def queued_behind(count: int) -> None:
+        """Until ``count`` requests wait in the lane (not a sleep: a loaded machine
+        starts threads late)."""
+        deadline = time.monotonic() + 10
+        while control.waiting < count and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert control.waiting >= count
+
+    release = threading.Event()
+
+    def student_a():
+        with control.admit(425 * MB, estimate=Estimate(20.0), poll_s=0.02):
+            record.started.append("student a")
+            release.wait(10)  # holds the lane until the others are in line
+
+    first = _start(student_a)
+    while not record.started:
+        time.sleep(0.01)
     threads = [_start(ahead, "ahead 1")]
-    time.sleep(0.05)
+    queued_behind(1)
     threads += [_start(record.job, control, "student b", 425 * MB, 0.1, 20.0)]
-    time.sleep(0.03)
+    queued_behind(2)
     threads += [_start(record.job, control, "student c", 425 * MB, 0.1, 20.0)]
+    queued_behind(3)
+    release.set()
     for thread in [first, *threads]:
         thread.join(timeout=10)
     # ahead 1 came before b and c, and went after them.
