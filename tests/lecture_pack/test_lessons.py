@@ -234,3 +234,41 @@ def test_a_frames_numbers_travel_as_json_with_no_share_as_none():
     assert _finite_tree({"a": [1.5, float("nan")], "b": np.float64(np.inf), "c": None,
                          "d": (2, True)}) == {"a": [1.5, None], "b": None, "c": None,
                                               "d": [2, True]}
+
+
+SCALE = step_on("scale")
+
+
+def test_scale_frame_answers_the_doubling_with_k_bytes_and_draws_the_pages_memory_chart():
+    step = STEPS[SCALE - 1]
+    built = build_lesson_step(SCALE, step, LESSON_PACKS[step.page])
+    assert built["param"] is None and len(built["frames"]) == 1
+    assert built["slider_note"].startswith("No slider")
+    frame = built["frames"][0]
+    numbers = frame["numbers"]
+    n = len(inputs_of(step.settings()).X)
+    # K is n² float64: 8 n² bytes, and 4 × that at 2n (exact integers).
+    assert numbers["n"] == n
+    assert numbers["K_bytes"] == 8 * n * n and numbers["K_bytes_doubled"] == 8 * (2 * n) ** 2
+    assert numbers["ratio"] == 4
+    assert f"{numbers['ratio']:g} × as much" in frame["sentences"][0]
+    # The question's right option is the ratio on screen.
+    right = [t for t, r in zip(frame["question"]["texts"], frame["question"]["right"],
+                               strict=True) if r]
+    assert right == [f"{numbers['ratio']:g} ×"]
+    # Section 1's limits: the largest n whose one (two) float64 n × n matrices fit.
+    budget = numbers["budget"]
+    for copies, key in ((1, "largest_alone"), (2, "largest_measured")):
+        largest = numbers[key]
+        assert 8 * copies * largest**2 <= budget < 8 * copies * (largest + 1) ** 2
+        assert f"{largest:,}" in frame["sentences"][1]
+    # The chart: K's modelled bytes (n² + n + NumPy's 8,192-double buffer) on its grid.
+    assert [f["id"] for f in frame["figures"]] == ["memory"]
+    traces = figure_data(built, frame["figures"][0])
+    k_line = next(t for t in traces if t["name"].startswith("K (build"))
+    grid = np.array(k_line["x"], dtype=float)
+    assert grid[0] == 100 and grid[-1] >= 3 * numbers["largest_measured"]
+    np.testing.assert_allclose(k_line["y"], 8 * (grid**2 + grid + 8192), rtol=1e-3)
+    # From the smallest n to the largest the page times live (2,000 here: circles go to 5,000).
+    assert numbers["chart_top_n"] == 2000
+    assert "At n = 2,000: K takes 32.1 MB" in frame["sentences"][2]
