@@ -35,6 +35,7 @@ from kpca_core import KERNELS, __version__
 from lessons.choosing_gamma import pack as choosing_gamma
 from lessons.common.pack import PackFrame, Slider
 from lessons.component_maps import pack as component_maps
+from lessons.denoising import pack as denoising
 from lessons.explorer.projections import separability_sentence
 from lessons.explorer.view import kernel_blocks
 from lessons.how_it_works import pack as how_it_works
@@ -52,6 +53,7 @@ LESSON_PACKS = {
     "app_pages/kernel_trick.py": kernel_trick,
     "app_pages/mistakes.py": mistakes,
     "app_pages/component_maps.py": component_maps,
+    "app_pages/denoising.py": denoising,
     "app_pages/scale.py": scale,
 }
 SHOWN_POINTS = 600  # points drawn per chart (a stratified sample past it)

@@ -272,3 +272,63 @@ def test_scale_frame_answers_the_doubling_with_k_bytes_and_draws_the_pages_memor
     # From the smallest n to the largest the page times live (2,000 here: circles go to 5,000).
     assert numbers["chart_top_n"] == 2000
     assert "At n = 2,000: K takes 32.1 MB" in frame["sentences"][2]
+
+
+DENOISING = step_on("denoising")
+
+
+@pytest.mark.slow  # a kernel PCA of 1,000 digits and a pre-image at every m, twice
+def test_denoising_frame_measures_the_pages_digits_as_computed_here():
+    import datasets
+    from lessons.denoising import experiment as dn
+    from lessons.denoising.pack import PAGE
+
+    step = STEPS[DENOISING - 1]
+    built = build_lesson_step(DENOISING, step, LESSON_PACKS[step.page])
+    assert built["param"] is None and len(built["frames"]) == 1
+    assert built["slider_note"].startswith("No slider: this page has its own settings")
+    frame = built["frames"][0]
+    numbers = frame["numbers"]
+    # The page's data at its defaults: training digits, and 5 test digits of each class.
+    X_train = datasets.load("usps", split="train", n=PAGE.n_train, seed=PAGE.seed).X
+    test = datasets.load("usps", split="test", n=2007, seed=PAGE.seed)
+    picked = dn.per_class_indices(test.y, PAGE.test_per_class, PAGE.seed)
+    assert np.bincount(test.y[picked]).tolist() == [PAGE.test_per_class] * 10
+    clean = test.X[picked]
+    noisy = clean + np.random.default_rng(PAGE.seed).normal(0, PAGE.level, clean.shape)
+    assert numbers["noisy_mse"] == pytest.approx(((noisy - clean) ** 2).mean(), rel=1e-12)
+    # Linear PCA: the training digits' top m principal axes (an SVD here), every m.
+    mean = X_train.mean(axis=0)
+    axes = np.linalg.svd(X_train - mean, full_matrices=False)[2]
+    pca = []
+    for m in numbers["m_values"]:
+        W = axes[:min(m, 256)]
+        pca.append((((noisy - mean) @ W.T @ W + mean - clean) ** 2).mean())
+    np.testing.assert_allclose(numbers["pca_mse"], pca, rtol=1e-8)
+    # Kernel PCA's fixed point at m = 128 (Mika et al.): scikit-learn's kernel PCA for the
+    # coordinates β, then z ← Σ cᵢ k(z, xᵢ) xᵢ / Σ cᵢ k(z, xᵢ) from the noisy digit.
+    m, gamma = numbers["m"], PAGE.gamma
+    kpca = KernelPCA(m, kernel="rbf", gamma=gamma, eigen_solver="dense").fit(X_train)
+    alphas = kpca.eigenvectors_ / np.sqrt(kpca.eigenvalues_)
+    c = kpca.transform(noisy) @ alphas.T
+    c += ((1 - c.sum(axis=1)) / len(X_train))[:, None]
+    Z = noisy.copy()
+    for _ in range(200):
+        w = c * rbf_kernel(Z, X_train, gamma=gamma)
+        Z = (w @ X_train) / w.sum(axis=1, keepdims=True)
+    kpca_mse = ((Z - clean) ** 2).mean()
+    assert numbers["kpca_at_m"] == pytest.approx(kpca_mse, rel=1e-4)
+    assert numbers["kpca_mse"][numbers["m_values"].index(m)] == numbers["kpca_at_m"]
+    # The sentence quotes each method's best over every m, and which de-noises better.
+    best_pca, best_kpca = min(pca), min(numbers["kpca_mse"])
+    sentence = frame["sentences"][-1]
+    assert f"linear PCA reaches MSE {best_pca:.4f}" in sentence
+    assert f"(Mika) {best_kpca:.4f}" in sentence
+    assert (f"kernel PCA de-noises **{best_pca / best_kpca:.2f}× better**" in sentence) == (
+        best_pca / best_kpca > 1.005)
+    assert frame["sentences"][0].startswith(f"Fixed point at m = {m}: ")
+    assert [f["id"] for f in frame["figures"]] == ["digits"]
+    title = plain(frame["figures"][0]["layout"]["title"]["text"])
+    assert f"m = {m}" in title
+    # The question (is a projection always φ of an image?): no, for the RBF kernel.
+    assert frame["question"]["right"] == [False, True]
