@@ -33,6 +33,7 @@ from experiments.sampling import stratified_rows
 from experiments.separability import METHOD, linear_separability
 from kpca_core import KERNELS, __version__
 from lessons.choosing_gamma import pack as choosing_gamma
+from lessons.classification import pack as classification
 from lessons.common.pack import PackFrame, Slider
 from lessons.component_maps import pack as component_maps
 from lessons.denoising import pack as denoising
@@ -54,6 +55,7 @@ LESSON_PACKS = {
     "app_pages/mistakes.py": mistakes,
     "app_pages/component_maps.py": component_maps,
     "app_pages/denoising.py": denoising,
+    "app_pages/classification.py": classification,
     "app_pages/scale.py": scale,
 }
 SHOWN_POINTS = 600  # points drawn per chart (a stratified sample past it)

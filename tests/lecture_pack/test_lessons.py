@@ -277,7 +277,6 @@ def test_scale_frame_answers_the_doubling_with_k_bytes_and_draws_the_pages_memor
 DENOISING = step_on("denoising")
 
 
-@pytest.mark.slow  # a kernel PCA of 1,000 digits and a pre-image at every m, twice
 def test_denoising_frame_measures_the_pages_digits_as_computed_here():
     import datasets
     from lessons.denoising import experiment as dn
@@ -332,3 +331,53 @@ def test_denoising_frame_measures_the_pages_digits_as_computed_here():
     assert f"m = {m}" in title
     # The question (is a projection always φ of an image?): no, for the RBF kernel.
     assert frame["question"]["right"] == [False, True]
+
+
+CLASSIFICATION = step_on("classification")
+
+
+def test_classification_frame_holds_the_pages_errors_as_computed_here():
+    from sklearn.svm import LinearSVC
+
+    import datasets
+    from lessons.classification.experiment import MAX_ITER
+
+    step = STEPS[CLASSIFICATION - 1]
+    built = build_lesson_step(CLASSIFICATION, step, LESSON_PACKS[step.page])
+    assert built["param"] is None and len(built["frames"]) == 1
+    assert built["slider_note"].startswith("No slider")
+    frame = built["frames"][0]
+    numbers = frame["numbers"]
+    settings = step.settings()
+    # USPS's own split: 2,000 training digits, all 2,007 test digits.
+    train = datasets.load("usps", split="train", n=2000, seed=0)
+    test = datasets.load("usps", split="test", n=2007, seed=0)
+    # Kernel PCA (scikit-learn's, dense), every component divided by one RMS, a linear SVM.
+    kpca = KernelPCA(128, kernel="poly", degree=settings.degree, gamma=settings.gamma,
+                     coef0=settings.coef0, eigen_solver="dense").fit(train.X)
+    Z_train, Z_test = kpca.transform(train.X), kpca.transform(test.X)
+    rms = np.sqrt((Z_train**2).sum(axis=1).mean())
+    svm = LinearSVC(C=1.0, max_iter=MAX_ITER, random_state=0).fit(Z_train / rms, train.y)
+    predicted = svm.predict(Z_test / rms)
+    wrong = int((predicted != test.y).sum())
+    # Solvers differ in the last digits: a few test points at most apart.
+    assert abs(numbers["kernel_error"] * len(test.y) - wrong) <= 5
+    confusion = np.array(numbers["confusion"])
+    assert confusion.sum(axis=1).tolist() == np.bincount(test.y).tolist()
+    off = int(confusion.sum() - np.trace(confusion))
+    assert off == round(numbers["kernel_error"] * len(test.y))
+    assert f"Off the diagonal: {off} of {len(test.y)} test points" in frame["sentences"][2]
+    # The sentences quote the frame's numbers, and name the best of the three.
+    assert f"kernel PCA, k = 128: {100 * numbers['kernel_error']:.2f} %" in \
+        frame["sentences"][0]
+    best = min(numbers["kernel_error"], numbers["pca_error"], numbers["raw_error"])
+    assert f"{100 * best:.2f} % test error" in frame["sentences"][1]
+    curve = {int(k): v for k, v in numbers["kernel_curve"].items()}
+    best_k = min(curve, key=lambda k: (curve[k], k))
+    assert f"Kernel PCA is best here at k = {best_k} ({100 * curve[best_k]:.2f} %)" in \
+        frame["sentences"][4]
+    assert abs(curve[128] - numbers["kernel_error"]) * len(test.y) <= 1
+    assert [f["id"] for f in frame["figures"]] == ["confusion", "curve"]
+    # The question: a cubic kernel's components are curved functions of the pixels.
+    assert frame["question"]["right"] == [False, True]
+    assert "at the midpoint of two points" in frame["question"]["why"][1]
