@@ -49,8 +49,8 @@ def frames(X: np.ndarray, y: np.ndarray | None, data,
             f"{memory.format_bytes(now)}; at n = {2 * n:,}, {memory.format_bytes(doubled)}, "
             f"{doubled / now:g} × as much. On the log-log chart K's line rises two decades "
             "for each decade of n.",
-            f"Budget per computation {memory.format_bytes(budget)} (the build's setting); "
-            f"{LARGEST_ALONE}: {alone:,}; {LARGEST_MEASURED}: {measured:,}.",
+            f"Budget per computation: {memory.format_bytes(budget)} (the build's setting). "
+            f"{LARGEST_ALONE}: {alone:,}. {LARGEST_MEASURED}: {measured:,}.",
             caption,
         )
         out.append(PackFrame((("memory", figure),), sentences, {
