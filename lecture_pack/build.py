@@ -33,13 +33,16 @@ from experiments.sampling import stratified_rows
 from experiments.separability import METHOD, linear_separability
 from kpca_core import KERNELS, __version__
 from lessons.choosing_gamma import pack as choosing_gamma
+from lessons.classification import pack as classification
 from lessons.common.pack import PackFrame, Slider
 from lessons.component_maps import pack as component_maps
+from lessons.denoising import pack as denoising
 from lessons.explorer.projections import separability_sentence
 from lessons.explorer.view import kernel_blocks
 from lessons.how_it_works import pack as how_it_works
 from lessons.kernel_trick import pack as kernel_trick
 from lessons.mistakes import pack as mistakes
+from lessons.scale import pack as scale
 from shell.caches import inputs_of, load_data
 from shell.state import Settings, format_gamma, params_text, settings_to_query
 
@@ -51,6 +54,9 @@ LESSON_PACKS = {
     "app_pages/kernel_trick.py": kernel_trick,
     "app_pages/mistakes.py": mistakes,
     "app_pages/component_maps.py": component_maps,
+    "app_pages/denoising.py": denoising,
+    "app_pages/classification.py": classification,
+    "app_pages/scale.py": scale,
 }
 SHOWN_POINTS = 600  # points drawn per chart (a stratified sample past it)
 HEATMAP_SIDE = 50  # K and K̃ drawn at most this many cells a side (block means)

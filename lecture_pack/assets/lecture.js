@@ -85,13 +85,14 @@
     if (phone() && out.legend.orientation !== "h") Object.assign(out.legend, { orientation: "h", x: 0, xanchor: "left", y: -0.3, yanchor: "top" });
     if (out.title) out.title = Object.assign({}, out.title, { font: { size: phone() ? 13 : 16 } });
     // Room for tick labels and axis titles, except on panels drawn to an equal scale (maps,
-    // sweeps): a margin grown for the first panel alone would narrow it.
-    for (const key of Object.keys(out)) {
-      if (/^[xy]axis\d*$/.test(key)) {
-        const axis = out[key];
-        Object.assign(axis, { gridcolor: c.grid, linecolor: c.line, zerolinecolor: c.line });
-        if (!axis.scaleanchor && !axis.constrain) axis.automargin = true;
-      }
+    // sweeps): a margin grown for the first panel alone would narrow it. A figure of one
+    // panel (a digit mosaic's row labels) has no other to narrow.
+    const axes = Object.keys(out).filter((key) => /^[xy]axis\d*$/.test(key));
+    const single = axes.every((key) => /^[xy]axis$/.test(key));
+    for (const key of axes) {
+      const axis = out[key];
+      Object.assign(axis, { gridcolor: c.grid, linecolor: c.line, zerolinecolor: c.line });
+      if (single || (!axis.scaleanchor && !axis.constrain)) axis.automargin = true;
     }
     if (out.scene) {  // a 3-D view: its three axes in the theme's colours
       out.scene = Object.assign({}, out.scene, { bgcolor: "rgba(0,0,0,0)" });

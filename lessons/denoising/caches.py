@@ -14,26 +14,28 @@ from __future__ import annotations
 
 import json
 from contextlib import nullcontext
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import streamlit as st
 from threadpoolctl import threadpool_limits
 
-import datasets
 from lessons.denoising import experiment as dn
+from lessons.denoising.sections import (  # noqa: F401  (the page's settings, read from here)
+    DEFAULT_M,
+    DEFAULT_N_TRAIN,
+    DEFAULT_TEST_PER_CLASS,
+    DenoisingSettings,
+    noisy_digits,
+    testing_digits,
+    training_digits,
+)
 from shell import costs
 from shell.admission import queued, taking_turn
 from shell.caches import bounded_cache
 from shell.memory import matrix_bytes
-from shell.registry import DENOISING_N_TRAIN
 
 STORE = Path(__file__).resolve().parent / "results" / "mika1999.json"
-DEFAULT_N_TRAIN = DENOISING_N_TRAIN  # stated in the registry (the memory guard's size)
-DEFAULT_TEST_PER_CLASS = 5
-# Where the lesson shows at default settings: PCA wins on clean digits, KPCA on noisy.
-DEFAULT_M = 128
 # n × n matrices kept by the kernel PCA fit (experiments.kpca_steps.KpcaFit) when every
 # m up to n − 1 is on the grid: the eigenvectors of K̃, α and the training digits'
 # coordinates, n × (n − 1) each; K (centred in place) is freed before the last two are
@@ -50,52 +52,16 @@ PIXELS = 256
 FIXED_POINT_STEPS = 16
 
 
-@dataclass(frozen=True)
-class DenoisingSettings:
-    """Everything the computation depends on (hashable: the cache key)."""
-
-    n_train: int = DEFAULT_N_TRAIN
-    test_per_class: int = DEFAULT_TEST_PER_CLASS
-    seed: int = 0
-    noise: str = "gaussian"
-    level: float = dn.PAPER_SIGMA
-    fit_on_noisy: bool = False
-    gamma: float = dn.PAPER_GAMMA
-    m: int = DEFAULT_M
-    method: str = "fixed_point"
-    params: dn.PreimageParams = dn.PreimageParams()
-    width: str = "paper"  # which reading of the paper's width γ comes from (the view's)
-
-    @property
-    def max_components(self) -> int:
-        return dn.largest_m(self.n_train)
-
-    @property
-    def test_key(self) -> tuple:
-        return (self.test_per_class, self.seed)
-
-    @property
-    def fit_key(self) -> tuple:
-        noise = (self.noise, self.level) if self.fit_on_noisy else None
-        return (self.n_train, self.seed, self.gamma, self.max_components, noise)
-
-    @property
-    def noise_key(self) -> tuple:
-        return (self.noise, self.level)
-
-
 @st.cache_resource(max_entries=4, show_spinner=False)
 def train_digits(n_train: int, seed: int) -> np.ndarray:
     """A seeded subset of the training digits, each class in proportion (read-only)."""
-    return datasets.load("usps", split="train", n=n_train, seed=seed).X
+    return training_digits(n_train, seed)
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
 def test_digits(test_per_class: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """The same number of test digits of every class, sorted by class (read-only)."""
-    test = datasets.load("usps", split="test", n=2007, seed=seed)
-    rows = dn.per_class_indices(test.y, test_per_class, seed)
-    X, y = test.X[rows], test.y[rows]
+    X, y = testing_digits(test_per_class, seed)
     X.setflags(write=False)
     return X, y
 
@@ -170,7 +136,7 @@ def _preimage_turns(settings: DenoisingSettings, method: str):
 
 @st.cache_resource(max_entries=8, show_spinner=False)
 def noisy_test(test_key: tuple, noise_key: tuple) -> np.ndarray:
-    X = dn.add_noise(test_digits(*test_key)[0], *noise_key, seed=test_key[1])
+    X = noisy_digits(test_digits(*test_key)[0], test_key, noise_key)
     X.setflags(write=False)
     return X
 

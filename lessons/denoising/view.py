@@ -26,6 +26,13 @@ from lessons.denoising.caches import (
     test_digits,
     train_digits,
 )
+from lessons.denoising.sections import (  # noqa: F401  (the page's words, read from here)
+    best_m_text,
+    comparison_text,
+    digit_grid_figure,
+    fixed_point_text,
+    shown_rows,
+)
 from shell.charts import show_chart
 from shell.checks import show_check
 
@@ -33,7 +40,6 @@ from shell.checks import show_check
 # with the fit with α and the training coordinates, three n × n matrices (3,000: 216 MB,
 # and 40 s of eigensolver on 2 busy cores; 7,291 would be 1.3 GB and about 10 minutes).
 N_TRAIN_CHOICES = (300, 500, 1000, 2000, 3000)
-SHOWN_PER_CLASS = 2
 GAMMA_CHOICES = (1 / 1024, 1 / 512, 1 / 256, 1 / 128, 1 / 64, 1 / 32, 1 / 16, 1 / 8)
 ALPHA_CHOICES = (1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1.0)
 MAX_ITER_CHOICES = (10, 20, 50, 100, 200, 500)
@@ -164,24 +170,13 @@ def controls() -> DenoisingSettings:
 # ------------------------------------------------------------------------ sections
 
 
-def shown_rows(y: np.ndarray) -> np.ndarray:
-    """The first SHOWN_PER_CLASS test digits of every class."""
-    return np.concatenate([np.flatnonzero(y == c)[:SHOWN_PER_CLASS] for c in np.unique(y)])
-
-
 def digit_grid(settings: DenoisingSettings, curves: dict[str, dn.MethodCurve]) -> None:
     X_clean, y = test_digits(*settings.test_key)
     X_noisy = noisy_test(settings.test_key, settings.noise_key)
-    rows = shown_rows(y)
-    m = settings.m
-    fig = figures.denoising_grid(
-        X_clean[rows], X_noisy[rows], curves["pca"].reconstructions[m][rows],
-        curves[settings.method].reconstructions[m][rows], y[rows], m=m, method=settings.method,
-    )
+    fig, caption = digit_grid_figure(X_clean, X_noisy, y, curves, settings.m, settings.method)
     show_chart(fig, key="denoising_grid", name="denoising-digits")
-    report = curves["fixed_point"].fixed_point.get(m)
-    if report is not None:
-        st.caption(fixed_point_text(report, m, len(X_clean)))
+    if caption is not None:
+        st.caption(caption)
     kwok_tsang_warning(curves["kwok_tsang"], settings.params.n_neighbors)
 
 
@@ -198,22 +193,6 @@ def kwok_tsang_warning(curve: dn.MethodCurve, k: int) -> None:
             "amplifies that mismatch. Lower k under Pre-image settings.",
             icon=":material/warning:",
         )
-
-
-def fixed_point_text(report: dn.FixedPointReport, m: int, count: int) -> str:
-    it = report.iterations
-    text = (
-        f"Fixed point at m = {m}: {report.converged_first} of {count} digits converged from "
-        f"the noisy digit (steps: mean {it.mean():.1f}, max {it.max()}, budget "
-        f"{report.max_iter} per start)"
-    )
-    if report.restarted:
-        text += (f"; {report.restarted} restarted from the nearest training digit, "
-                 f"{report.converged_after_restart} of them converged")
-    if report.n_failed:
-        text += (f"; **{report.n_failed} failed** and keep their last position (raise the "
-                 "step budget under Pre-image settings)")
-    return text + "."
 
 
 def curves_chart(settings: DenoisingSettings, curves: dict[str, dn.MethodCurve],
@@ -248,35 +227,6 @@ def stored_chart(stored: dict, noise: str, width: str) -> None:
               f"1/{1 / run['gamma']:.0f}, {dn.NOISE_TITLES[noise]} {level}</sup>",
     )
     show_chart(fig, key="denoising_stored", name="denoising-mika1999-stored", columns=2)
-
-
-def best_m_text(curve: dn.MethodCurve) -> str:
-    """'m = 64', or, at the end of the grid, that the error still falls where m runs out."""
-    m, _ = curve.best
-    if m != curve.m_values[-1] or len(curve.m_values) < 2:
-        return f"m = {m:,}"
-    drop = 1 - curve.errors[-1] / curve.errors[-2]
-    return (f"m = {m:,}, all the components: still {100 * drop:.1f} % lower than at "
-            f"m = {curve.m_values[-2]:,}")
-
-
-def comparison_text(curves: dict[str, dn.MethodCurve], method: str, noise: str) -> str:
-    """Best m and MSE of each method over every m up to n − 1, and PCA / KPCA for the chosen
-    one, next to the paper's (from the numbers)."""
-    pca_err = curves["pca"].best[1]
-    k_err = curves[method].best[1]
-    ratio = pca_err / k_err
-    verdict = (f"kernel PCA de-noises **{ratio:.2f}× better** than linear PCA"
-               if ratio > 1.005 else
-               f"linear PCA de-noises **{1 / ratio:.2f}× better** than kernel PCA"
-               if ratio < 0.995 else "the two de-noise equally well")
-    paper = (f"Mika et al., 3,000 training digits, γ = 1/128: about "
-             f"{dn.PAPER_RATIO[noise]}× with the fixed point, best m = {dn.PAPER_BEST_M[noise]}")
-    return (
-        f"At their best m, linear PCA reaches MSE {pca_err:.4f} "
-        f"({best_m_text(curves['pca'])}) and {dn.METHOD_TITLES[method]} {k_err:.4f} "
-        f"({best_m_text(curves[method])}): here {verdict} ({paper})."
-    )
 
 
 def noise_text(split: dn.NoiseSplit, curve: dn.MethodCurve, stored: dict | None,

@@ -16,6 +16,18 @@ import datasets
 from experiments.analysis import DENSE_MAX_N, DISPLAY_HEATMAP_SIDE, ITERATIVE_TOP, standardized
 from lessons.scale import experiment as scaling
 from lessons.scale import figures
+from lessons.scale.sections import (
+    LARGEST_ALONE,
+    LARGEST_MEASURED,
+    LIVE_MAX_N,
+    MEASURE_COPIES,
+    SMALLEST_N,
+    largest_live,
+    largest_timed,
+    memory_chart,
+    n_option,
+    pool_size,
+)
 from shell import costs, memory
 from shell.admission import queued, server_worker
 from shell.caches import Inputs
@@ -24,23 +36,14 @@ from shell.display import number_caption
 from shell.state import Settings
 from shell.worker import WORKER_BYTES, WORKER_WHAT
 
-# The measurement holds K̃ and, while LAPACK runs, its working copy.
-MEASURE_COPIES = 2
+# The default range (lessons.scale.experiment, also timed by the benchmark). The limits
+# (LIVE_MAX_N and the others) are in lessons.scale.sections, which the offline lecture reads.
 MEASURE_WHAT = "K̃ and the dense eigensolver's working copy"
-# The default range (lessons.scale.experiment, also timed by the benchmark). Nothing above
-# LIVE_MAX_N is timed live: each n takes its own turn in the server's queue, and the dense
-# solver's n³ at the full USPS (7,291) held the server for 85-92 s on a busy 2-core host;
-# the extrapolation below (and benchmarks/bench_scale.py) covers the larger n.
 DEFAULT_RANGE = scaling.DEFAULT_RANGE
 POINTS_PER_DOUBLING = scaling.POINTS_PER_DOUBLING
 REPEATS = scaling.DEFAULT_REPEATS
-LIVE_MAX_N = 2000
-SMALLEST_N = 100
 RUN_KEY = "_scale_run"
 TRY_N_DEFAULT = 20_000
-# The two limits the page shows, named the same wherever they appear (metrics, chart).
-LARGEST_ALONE = "Largest n for K alone"
-LARGEST_MEASURED = "Largest n for K̃ + a copy"
 
 
 # --------------------------------------------------------------------------- memory
@@ -79,13 +82,6 @@ def memory_section() -> None:
 # --------------------------------------------------------------------------- timings
 
 
-def _n_option(dataset: str) -> datasets.Option | None:
-    info = datasets.available().get(dataset)
-    if info is None:
-        return None
-    return next((opt for opt in info.options if opt.name == "n"), None)
-
-
 @st.cache_resource(max_entries=2, show_spinner=False)
 def _pool(dataset: str, options: tuple, pool_n: int, standardize: bool) -> np.ndarray:
     """The current dataset generated with ``pool_n`` points (same options otherwise)."""
@@ -95,11 +91,6 @@ def _pool(dataset: str, options: tuple, pool_n: int, standardize: bool) -> np.nd
     return X
 
 
-def largest_timed() -> int:
-    """The largest n the guard lets the timing hold: K̃ and a copy, in the worker process."""
-    return memory.largest_square(MEASURE_COPIES, max(memory.budget_bytes() - WORKER_BYTES, 0))
-
-
 def measurement_pool(settings: Settings, inputs: Inputs) -> tuple[np.ndarray, str]:
     """Points to draw the subsets from, and a sentence saying where they come from.
 
@@ -107,12 +98,10 @@ def measurement_pool(settings: Settings, inputs: Inputs) -> tuple[np.ndarray, st
     the memory guard allows), the other options unchanged; the others (iris, an
     upload) are used as they are.
     """
-    option = _n_option(settings.dataset)
-    cap = memory.largest_square(MEASURE_COPIES)
-    if option is None:
+    if n_option(settings.dataset) is None:
         X = inputs.X
         return X, f"all {len(X):,} points of the current dataset"
-    pool_n = int(min(option.high, cap))
+    pool_n = pool_size(settings.dataset, len(inputs.X))
     X = _pool(settings.dataset, settings.dataset_options, pool_n, settings.standardize)
     return X, (f"the current dataset with its options, generated with {len(X):,} points; "
                "each smaller n is a random subset of the larger ones")
@@ -138,7 +127,7 @@ def scaling_section(settings: Settings, inputs: Inputs) -> scaling.ScalingRun | 
     X, origin = measurement_pool(settings, inputs)
     k = settings.n_components
     cap = largest_timed()
-    largest = min(len(X), cap, LIVE_MAX_N)
+    largest = largest_live(len(X))
     if largest < max(SMALLEST_N, k + 3):
         if cap < len(X):
             st.info(f"This server's memory budget ({memory.format_bytes(memory.budget_bytes())} "
@@ -283,31 +272,9 @@ def _timings_table(run: scaling.ScalingRun) -> None:
 
 def show_memory(sizes: np.ndarray, d: int, k: int) -> None:
     """The memory model of each step from the smallest n shown to past the budget."""
-    budget = memory.budget_bytes()
-    largest = memory.largest_square(MEASURE_COPIES, budget)
-    top = max(int(sizes[-1]), 3 * largest)
-    grid = np.unique(np.geomspace(sizes[0], top, 60).astype(int))
-    shown = {s: np.array([scaling.step_memory_bytes(s, int(n), d, k) for n in grid])
-             for s in ("build", "dense", "arpack", "randomized")}
-    labels = {"build": "K (build; centring works in place, adds nothing)",
-              "dense": "dense solver: a copy of K̃ + workspace (dashed: same size as K)",
-              "arpack": "ARPACK: Lanczos vectors",
-              "randomized": "randomized: n × (k + 10) blocks"}
-    fig = figures.memory_figure(grid, shown, labels=labels, budget=budget,
-                                budget_text=memory.format_bytes(budget), largest_n=largest,
-                                largest_label=LARGEST_MEASURED,
-                                title=f"Memory each step adds, against n (model, k = {k})")
+    fig, caption = memory_chart(sizes, d, k)
     show_chart(fig, key="scale_memory", name="scale-memory")
-    n = int(sizes[-1])
-    k_bytes = memory.format_bytes(scaling.step_memory_bytes("build", n, d, k))
-    arpack_bytes = memory.format_bytes(scaling.step_memory_bytes("arpack", n, d, k))
-    st.caption(
-        "Computed from the arrays each step allocates (checked against Python's tracemalloc "
-        "in the tests), not traced live: tracing is process-wide and this server is shared. "
-        f"At n = {n:,}: K takes {k_bytes}, ARPACK's vectors {arpack_bytes}. The iterative "
-        "solvers need only O(n k) beyond K̃; the dense one needs a second n × n matrix "
-        "unless it may overwrite K̃ (kpca_core's KernelPCA lets it)."
-    )
+    st.caption(caption)
 
 
 # --------------------------------------------------------------------------- plain words

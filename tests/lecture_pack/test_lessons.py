@@ -234,3 +234,150 @@ def test_a_frames_numbers_travel_as_json_with_no_share_as_none():
     assert _finite_tree({"a": [1.5, float("nan")], "b": np.float64(np.inf), "c": None,
                          "d": (2, True)}) == {"a": [1.5, None], "b": None, "c": None,
                                               "d": [2, True]}
+
+
+SCALE = step_on("scale")
+
+
+def test_scale_frame_answers_the_doubling_with_k_bytes_and_draws_the_pages_memory_chart():
+    step = STEPS[SCALE - 1]
+    built = build_lesson_step(SCALE, step, LESSON_PACKS[step.page])
+    assert built["param"] is None and len(built["frames"]) == 1
+    assert built["slider_note"].startswith("No slider")
+    frame = built["frames"][0]
+    numbers = frame["numbers"]
+    n = len(inputs_of(step.settings()).X)
+    # K is n² float64: 8 n² bytes, and 4 × that at 2n (exact integers).
+    assert numbers["n"] == n
+    assert numbers["K_bytes"] == 8 * n * n and numbers["K_bytes_doubled"] == 8 * (2 * n) ** 2
+    assert numbers["ratio"] == 4
+    assert f"{numbers['ratio']:g} × as much" in frame["sentences"][0]
+    # The question's right option is the ratio on screen.
+    right = [t for t, r in zip(frame["question"]["texts"], frame["question"]["right"],
+                               strict=True) if r]
+    assert right == [f"{numbers['ratio']:g} ×"]
+    # Section 1's limits: the largest n whose one (two) float64 n × n matrices fit.
+    budget = numbers["budget"]
+    for copies, key in ((1, "largest_alone"), (2, "largest_measured")):
+        largest = numbers[key]
+        assert 8 * copies * largest**2 <= budget < 8 * copies * (largest + 1) ** 2
+        assert f"{largest:,}" in frame["sentences"][1]
+    # The chart: K's modelled bytes (n² + n + NumPy's 8,192-double buffer) on its grid.
+    assert [f["id"] for f in frame["figures"]] == ["memory"]
+    traces = figure_data(built, frame["figures"][0])
+    k_line = next(t for t in traces if t["name"].startswith("K (build"))
+    grid = np.array(k_line["x"], dtype=float)
+    assert grid[0] == 100 and grid[-1] >= 3 * numbers["largest_measured"]
+    np.testing.assert_allclose(k_line["y"], 8 * (grid**2 + grid + 8192), rtol=1e-3)
+    # From the smallest n to the largest the page times live (2,000 here: circles go to 5,000).
+    assert numbers["chart_top_n"] == 2000
+    assert "At n = 2,000: K takes 32.1 MB" in frame["sentences"][2]
+
+
+DENOISING = step_on("denoising")
+
+
+def test_denoising_frame_measures_the_pages_digits_as_computed_here():
+    import datasets
+    from lessons.denoising import experiment as dn
+    from lessons.denoising.pack import PAGE
+
+    step = STEPS[DENOISING - 1]
+    built = build_lesson_step(DENOISING, step, LESSON_PACKS[step.page])
+    assert built["param"] is None and len(built["frames"]) == 1
+    assert built["slider_note"].startswith("No slider: this page has its own settings")
+    frame = built["frames"][0]
+    numbers = frame["numbers"]
+    # The page's data at its defaults: training digits, and 5 test digits of each class.
+    X_train = datasets.load("usps", split="train", n=PAGE.n_train, seed=PAGE.seed).X
+    test = datasets.load("usps", split="test", n=2007, seed=PAGE.seed)
+    picked = dn.per_class_indices(test.y, PAGE.test_per_class, PAGE.seed)
+    assert np.bincount(test.y[picked]).tolist() == [PAGE.test_per_class] * 10
+    clean = test.X[picked]
+    noisy = clean + np.random.default_rng(PAGE.seed).normal(0, PAGE.level, clean.shape)
+    assert numbers["noisy_mse"] == pytest.approx(((noisy - clean) ** 2).mean(), rel=1e-12)
+    # Linear PCA: the training digits' top m principal axes (an SVD here), every m.
+    mean = X_train.mean(axis=0)
+    axes = np.linalg.svd(X_train - mean, full_matrices=False)[2]
+    pca = []
+    for m in numbers["m_values"]:
+        W = axes[:min(m, 256)]
+        pca.append((((noisy - mean) @ W.T @ W + mean - clean) ** 2).mean())
+    np.testing.assert_allclose(numbers["pca_mse"], pca, rtol=1e-8)
+    # Kernel PCA's fixed point at m = 128 (Mika et al.): scikit-learn's kernel PCA for the
+    # coordinates β, then z ← Σ cᵢ k(z, xᵢ) xᵢ / Σ cᵢ k(z, xᵢ) from the noisy digit.
+    m, gamma = numbers["m"], PAGE.gamma
+    kpca = KernelPCA(m, kernel="rbf", gamma=gamma, eigen_solver="dense").fit(X_train)
+    alphas = kpca.eigenvectors_ / np.sqrt(kpca.eigenvalues_)
+    c = kpca.transform(noisy) @ alphas.T
+    c += ((1 - c.sum(axis=1)) / len(X_train))[:, None]
+    Z = noisy.copy()
+    for _ in range(200):
+        w = c * rbf_kernel(Z, X_train, gamma=gamma)
+        Z = (w @ X_train) / w.sum(axis=1, keepdims=True)
+    kpca_mse = ((Z - clean) ** 2).mean()
+    assert numbers["kpca_at_m"] == pytest.approx(kpca_mse, rel=1e-4)
+    assert numbers["kpca_mse"][numbers["m_values"].index(m)] == numbers["kpca_at_m"]
+    # The sentence quotes each method's best over every m, and which de-noises better.
+    best_pca, best_kpca = min(pca), min(numbers["kpca_mse"])
+    sentence = frame["sentences"][-1]
+    assert f"linear PCA reaches MSE {best_pca:.4f}" in sentence
+    assert f"(Mika) {best_kpca:.4f}" in sentence
+    assert (f"kernel PCA de-noises **{best_pca / best_kpca:.2f}× better**" in sentence) == (
+        best_pca / best_kpca > 1.005)
+    assert frame["sentences"][0].startswith(f"Fixed point at m = {m}: ")
+    assert [f["id"] for f in frame["figures"]] == ["digits"]
+    title = plain(frame["figures"][0]["layout"]["title"]["text"])
+    assert f"m = {m}" in title
+    # The question (is a projection always φ of an image?): no, for the RBF kernel.
+    assert frame["question"]["right"] == [False, True]
+
+
+CLASSIFICATION = step_on("classification")
+
+
+def test_classification_frame_holds_the_pages_errors_as_computed_here():
+    from sklearn.svm import LinearSVC
+
+    import datasets
+    from lessons.classification.experiment import MAX_ITER
+
+    step = STEPS[CLASSIFICATION - 1]
+    built = build_lesson_step(CLASSIFICATION, step, LESSON_PACKS[step.page])
+    assert built["param"] is None and len(built["frames"]) == 1
+    assert built["slider_note"].startswith("No slider")
+    frame = built["frames"][0]
+    numbers = frame["numbers"]
+    settings = step.settings()
+    # USPS's own split: 2,000 training digits, all 2,007 test digits.
+    train = datasets.load("usps", split="train", n=2000, seed=0)
+    test = datasets.load("usps", split="test", n=2007, seed=0)
+    # Kernel PCA (scikit-learn's, dense), every component divided by one RMS, a linear SVM.
+    kpca = KernelPCA(128, kernel="poly", degree=settings.degree, gamma=settings.gamma,
+                     coef0=settings.coef0, eigen_solver="dense").fit(train.X)
+    Z_train, Z_test = kpca.transform(train.X), kpca.transform(test.X)
+    rms = np.sqrt((Z_train**2).sum(axis=1).mean())
+    svm = LinearSVC(C=1.0, max_iter=MAX_ITER, random_state=0).fit(Z_train / rms, train.y)
+    predicted = svm.predict(Z_test / rms)
+    wrong = int((predicted != test.y).sum())
+    # Solvers differ in the last digits: a few test points at most apart.
+    assert abs(numbers["kernel_error"] * len(test.y) - wrong) <= 5
+    confusion = np.array(numbers["confusion"])
+    assert confusion.sum(axis=1).tolist() == np.bincount(test.y).tolist()
+    off = int(confusion.sum() - np.trace(confusion))
+    assert off == round(numbers["kernel_error"] * len(test.y))
+    assert f"Off the diagonal: {off} of {len(test.y)} test points" in frame["sentences"][2]
+    # The sentences quote the frame's numbers, and name the best of the three.
+    assert f"kernel PCA, k = 128: {100 * numbers['kernel_error']:.2f} %" in \
+        frame["sentences"][0]
+    best = min(numbers["kernel_error"], numbers["pca_error"], numbers["raw_error"])
+    assert f"{100 * best:.2f} % test error" in frame["sentences"][1]
+    curve = {int(k): v for k, v in numbers["kernel_curve"].items()}
+    best_k = min(curve, key=lambda k: (curve[k], k))
+    assert f"Kernel PCA is best here at k = {best_k} ({100 * curve[best_k]:.2f} %)" in \
+        frame["sentences"][4]
+    assert abs(curve[128] - numbers["kernel_error"]) * len(test.y) <= 1
+    assert [f["id"] for f in frame["figures"]] == ["confusion", "curve"]
+    # The question: a cubic kernel's components are curved functions of the pixels.
+    assert frame["question"]["right"] == [False, True]
+    assert "at the midpoint of two points" in frame["question"]["why"][1]
