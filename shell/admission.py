@@ -85,9 +85,10 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from shell.budget import WORKER_BYTES
 from shell.costs import Estimate, format_seconds
 from shell.memory import format_bytes, matrix_bytes, megabytes_from_env
-from shell.worker import WORKER_BYTES, Worker
+from shell.worker import Worker
 
 SERVER_BUDGET_ENV = "KPCA_SERVER_BUDGET_MB"
 DEFAULT_SERVER_BUDGET_MB = 1536

@@ -10,7 +10,7 @@ the server from 230 MB to 1.9 GB outside the queue (issue 34). So:
 1. **One worker per server process**, shared by every session, started on first use and
    only inside a turn of the admission's worker lane (:mod:`shell.admission`:
    ``queued(..., in_worker=True)``); :meth:`Worker.call` refuses to run outside one.
-2. **Counted.** The worker lane's memory share holds the process (:data:`WORKER_BYTES`,
+2. **Counted.** The worker lane's memory share holds the process (:data:`shell.budget.WORKER_BYTES`,
    measured: the benchmark prints it, a test checks the live process against it) and the
    work it runs; the memory guard adds the process to what timed work needs
    (``shell.memory.memory_problem(..., extra=...)``). One slot: one job at a time.
@@ -38,12 +38,6 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-MB = 2**20
-# Memory of the worker with its imports (NumPy, SciPy, scikit-learn, kpca_core), beside
-# its jobs' (counted by their tickets), as the server's budget counts it (PSS: its shared
-# libraries' pages split with the server): measured 163 MB (230 MB resident) after one
-# run of Scale's work on the development host (tests/shell/test_worker.py checks it).
-WORKER_BYTES = 192 * MB
 WORKER_WHAT = "the worker process that times it"  # how the memory guard names it
 IDLE_S = 120.0
 # The child's environment: BLAS on one thread (the point of the worker), and glibc's

@@ -28,9 +28,11 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("kpca_core", "datasets", "experiments", "shell", "lessons", "classroom",
             "lecture_pack")
-# Modules of a lesson that hold numbers or figures, not Streamlit sections.
+# Modules of a lesson that hold numbers or figures, not Streamlit sections: also a page's
+# sections as the offline lecture builds them (``sections``) and its frames (``pack``).
 PURE_LESSON_MODULES = {"experiment", "figures", "formulas", "paper_table", "approximations",
-                       "kernel_figures", "lucky_gamma", "alignment_figures"}
+                       "kernel_figures", "lucky_gamma", "alignment_figures", "sections",
+                       "pack"}
 # The shell modules without Streamlit: the figures every page shares, the registry, the
 # settings model with its link parsing, text from outside made safe to show, the cost
 # model of the server's queue, the memory budget's numbers.

@@ -18,12 +18,13 @@ from lessons.scale import approximations as approx
 from lessons.scale import figures
 from shell import costs, memory
 from shell.admission import server_worker, taking_turn
+from shell.budget import WORKER_BYTES
 from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
 from shell.checks import show_check
 from shell.sidebar import apply_settings
 from shell.state import KernelKey, Settings
-from shell.worker import WORKER_BYTES, WORKER_WHAT
+from shell.worker import WORKER_WHAT
 
 LANDMARKS = (10, 20, 50, 100, 200, 500, 1000)
 FEATURES = (10, 20, 50, 100, 200, 500, 1000, 2000)

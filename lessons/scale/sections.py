@@ -13,7 +13,7 @@ import datasets
 from lessons.scale import experiment as scaling
 from lessons.scale import figures
 from shell import budget as memory
-from shell.worker import WORKER_BYTES
+from shell.budget import WORKER_BYTES
 
 # The measurement holds K̃ and, while LAPACK runs, its working copy.
 MEASURE_COPIES = 2

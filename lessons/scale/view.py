@@ -30,11 +30,12 @@ from lessons.scale.sections import (
 )
 from shell import costs, memory
 from shell.admission import queued, server_worker
+from shell.budget import WORKER_BYTES
 from shell.caches import Inputs
 from shell.charts import show_chart
 from shell.display import number_caption
 from shell.state import Settings
-from shell.worker import WORKER_BYTES, WORKER_WHAT
+from shell.worker import WORKER_WHAT
 
 # The default range (lessons.scale.experiment, also timed by the benchmark). The limits
 # (LIVE_MAX_N and the others) are in lessons.scale.sections, which the offline lecture reads.

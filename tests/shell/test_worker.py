@@ -13,8 +13,9 @@ import psutil
 import pytest
 
 from shell.admission import AdmissionControl, lane_for, server_budget_bytes
+from shell.budget import WORKER_BYTES
 from shell.costs import Estimate
-from shell.worker import WORKER_BYTES, Worker, WorkerDied
+from shell.worker import Worker, WorkerDied
 
 
 def blas_threads() -> list[int]:
