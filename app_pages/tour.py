@@ -106,8 +106,8 @@ if lecture_file.cached(address) is None:
     else:
         if plan is not None and plan.failed:
             st.warning(download.status(plan), icon=":material/error:")
-        st.caption("Preparing it computes every step at every slider value: a few minutes, "
-                   "in the background.")
+        st.caption("Preparing it computes every step at every slider value: a minute or "
+                   "two, in the background.")
         if st.button("Prepare the offline lecture", key="tour_prepare_lecture",
                      icon=":material/build:"):
             if download.start(address) is None:  # work ahead is off on this server: now

@@ -19,11 +19,11 @@ from shell.admission import queued
 from shell.caches import bounded_cache, inputs_of
 from shell.costs import Estimate
 
-# What a step costs: the build's 91 kernel PCAs (n ≤ 2,000) with their questions took
-# 966 s of wall clock on a shared 2-core machine at load 10–17
-# (benchmarks/bench_lecture_pack.py), a few minutes on a quiet one: a step's share of 180 s
-# is a lower bound, and the queue learns the rest.
-STEP_SECONDS = 18.0
+# What a step costs: the whole build (ten steps, 60 frames in all, the two
+# USPS pages at their defaults) took 85 s of wall clock on the shared 2-core machine at
+# load 2–4 (``python -m lecture_pack --json``): a step's share is a lower bound, and the
+# queue learns the rest.
+STEP_SECONDS = 8.0
 PLAN = "the offline lecture"
 
 
