@@ -36,6 +36,22 @@
   // (many classes on a wide screen), or under the chart (a phone: no x-axis title there,
   // the chart's title names the axes).
   function phone() { return window.innerWidth < 700; }
+  // A title's lines wrapped at spaces to ``width`` pixels at ``size`` (about 0.56 em a
+  // character); a line with markup in it is kept whole.
+  function wrapTitle(text, width, size) {
+    const most = Math.max(16, Math.floor(width / (size * 0.56)));
+    return text.split(/<br\s*\/?>/i).flatMap((line) => {
+      if (line.length <= most || /</.test(line)) return [line];
+      const out = [];
+      let current = "";
+      for (const word of line.split(" ")) {
+        if (current && (current + " " + word).length > most) { out.push(current); current = word; }
+        else current = current ? current + " " + word : word;
+      }
+      if (current) out.push(current);
+      return out;
+    }).join("<br>");
+  }
   function legendPlace() {
     if (phone()) return { orientation: "h", x: 0, y: -0.12, yanchor: "top" };
     if (steps[state.step].classes.length > 3) return { orientation: "v", x: 1.02, y: 1, yanchor: "top" };
@@ -83,7 +99,17 @@
     out.legend = Object.assign({}, out.legend || {}, { bgcolor: "rgba(0,0,0,0)" });
     // On a phone a legend beside the plot takes half its width: under it instead.
     if (phone() && out.legend.orientation !== "h") Object.assign(out.legend, { orientation: "h", x: 0, xanchor: "left", y: -0.3, yanchor: "top" });
-    if (out.title) out.title = Object.assign({}, out.title, { font: { size: phone() ? 13 : 16 } });
+    if (out.title) {
+      const size = phone() ? 13 : 16;
+      out.title = Object.assign({}, out.title, { font: { size: size } });
+      if (phone() && out.title.text) {  // a phone's chart is narrower than the page's: wrap
+        const text = wrapTitle(out.title.text, window.innerWidth - 60, size);
+        const lines = text.split("<br>").length;
+        out.title.text = text;
+        out.margin = Object.assign({}, out.margin || {});
+        out.margin.t = Math.max(out.margin.t || 0, Math.round(lines * size * 1.35 + 16));
+      }
+    }
     // Room for tick labels and axis titles, except on panels drawn to an equal scale (maps,
     // sweeps): a margin grown for the first panel alone would narrow it. A figure of one
     // panel (a digit mosaic's row labels) has no other to narrow.
