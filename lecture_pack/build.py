@@ -217,6 +217,27 @@ def kept_frames(count: int, anchor: int, most: int) -> list[int]:
     return sorted(keep)
 
 
+def step_header(number: int, step: TourStep, settings: Settings, n: int,
+                param: str | None, values, anchor: int) -> dict:
+    """What the file says of a step whatever its page draws: its words, its settings and
+    its slider."""
+    prompt, _ = CATALOGUE.get(step.check, ("", ()))
+    return {
+        "number": number, "title": step.title, "question": step.question, "check": prompt,
+        "look_for": step.look_for, "minutes": step.minutes,
+        "page": step.page.rsplit("/", 1)[-1].removesuffix(".py"),
+        "dataset": settings.dataset, "kernel": KERNELS[settings.kernel].title,
+        "settings": f"{settings.dataset}, n = {n:,}, {KERNELS[settings.kernel].title} "
+                    f"kernel{', ' + params_text(settings) if params_text(settings) else ''}, "
+                    f"{settings.n_components} components",
+        "param": param,
+        "symbol": KERNEL_PARAMS[param].symbol if param else "",
+        "values": list(values),
+        "labels": [value_label(param, v) for v in values] if param else [""],
+        "anchor": anchor,
+    }
+
+
 def build_step(number: int, step: TourStep, *, max_frames: int | None = None,
                base_url: str = DEFAULT_BASE_URL) -> dict:
     """Everything the file shows of step ``number``: what is shared by its frames (the
@@ -241,25 +262,8 @@ def build_step(number: int, step: TourStep, *, max_frames: int | None = None,
         frames.append(build_frame(step, number, at, result, X, y, data, rows, base_url))
         pca = result.pca_projection  # linear PCA: the data's alone, the same in every frame
     names = [str(name) for name in data.target_names] if y is not None else ["all points"]
-    prompt, _ = CATALOGUE.get(step.check, ("", ()))
     return {
-        "number": number,
-        "title": step.title,
-        "question": step.question,
-        "check": prompt,
-        "look_for": step.look_for,
-        "minutes": step.minutes,
-        "page": step.page.rsplit("/", 1)[-1].removesuffix(".py"),
-        "dataset": settings.dataset,
-        "kernel": KERNELS[settings.kernel].title,
-        "settings": f"{settings.dataset}, n = {len(X):,}, {KERNELS[settings.kernel].title} "
-                    f"kernel{', ' + params_text(settings) if params_text(settings) else ''}, "
-                    f"{settings.n_components} components",
-        "param": param,
-        "symbol": KERNEL_PARAMS[param].symbol if param else "",
-        "values": list(values),
-        "labels": [value_label(param, v) for v in values] if param else [""],
-        "anchor": anchor,
+        **step_header(number, step, settings, len(X), param, values, anchor),
         "classes": names,
         "y": [int(label) for label in y[rows]] if y is not None else [0] * len(rows),
         "shown": len(rows),
@@ -365,20 +369,8 @@ def build_lesson_step(number: int, step: TourStep, module, *, max_frames: int | 
         "differs": differences(settings, at),
         "links": live_links(number, step, at, base_url),
     } for frame, at in zip(made, at_values, strict=True)]
-    prompt, _ = CATALOGUE.get(step.check, ("", ()))
     return {
-        "number": number, "title": step.title, "question": step.question, "check": prompt,
-        "look_for": step.look_for, "minutes": step.minutes,
-        "page": step.page.rsplit("/", 1)[-1].removesuffix(".py"),
-        "dataset": settings.dataset, "kernel": KERNELS[settings.kernel].title,
-        "settings": f"{settings.dataset}, n = {len(X):,}, {KERNELS[settings.kernel].title} "
-                    f"kernel{', ' + params_text(settings) if params_text(settings) else ''}, "
-                    f"{settings.n_components} components",
-        "param": param,
-        "symbol": KERNEL_PARAMS[param].symbol if param else "",
-        "values": list(values),
-        "labels": [value_label(param, v) for v in values] if param else [""],
-        "anchor": anchor,
+        **step_header(number, step, settings, len(X), param, values, anchor),
         "slider_note": chosen.note,
         "n": len(X),
         "traces": traces,
