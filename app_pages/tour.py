@@ -83,9 +83,10 @@ st.divider()
 st.subheader("A lecture with no server")
 st.write(
     f"One HTML file with the {len(main_steps())} steps of the lecture: each question with its "
-    "answer, the charts, numbers and sentences of the view, and a slider over γ (or the "
-    "degree) with every value computed now by the app's own code. It needs no server and no "
-    "network: open it from a USB stick, or put it on any web space for the students' phones."
+    "answer, the charts, numbers and sentences of its page, and a slider over γ (or the "
+    "degree) on the steps whose view moves with it, every value computed now by the app's "
+    "own code. It needs no server and no network: open it from a USB stick, or put it on "
+    "any web space for the students' phones."
 )
 
 
