@@ -97,6 +97,10 @@
     out.colorway = pack.palette;
     out.dragmode = false;
     out.legend = Object.assign({}, out.legend || {}, { bgcolor: "rgba(0,0,0,0)" });
+    // A legend under the plot sits at the box's foot, with the plot's room made above it:
+    // placed at a share of the plot's height, it ran into the x-axis's title in a box
+    // lower than the page's.
+    if (out.legend.orientation === "h" && (out.legend.y ?? 1) < 0) Object.assign(out.legend, { yref: "container", y: 0, yanchor: "bottom" });
     // On a phone a legend beside the plot takes half its width: under it instead.
     if (phone() && out.legend.orientation !== "h") Object.assign(out.legend, { orientation: "h", x: 0, xanchor: "left", y: -0.3, yanchor: "top" });
     if (out.title) {
@@ -165,9 +169,21 @@
     return list;
   }
 
+  // On a projector the step's charts fit the screen's room under its question and slider
+  // (a chart below the fold is one the room does not see): --room is the height between
+  // the charts' top and the Back/Next bar. A phone scrolls instead (lecture.css).
+  function fitRoom() {
+    const top = $("charts").getBoundingClientRect().top + window.scrollY;
+    const bar = document.querySelector(".steps").offsetHeight;
+    document.documentElement.style.setProperty("--room", Math.max(0, window.innerHeight - top - bar - 10) + "px");
+  }
+  // Registered before any chart's: Plotly's own resize (config.responsive) then reads the new room.
+  window.addEventListener("resize", fitRoom);
+
   function draw() {
     const step = steps[state.step], frame = step.frames[state.frame];
     const holder = $("charts");
+    fitRoom();
     const wanted = charts(step, frame);
     const ids = wanted.map((c) => c[0]).join(",");
     if (holder.dataset.ids !== ids) {  // another set of charts: new places for them
