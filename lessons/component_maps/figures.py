@@ -118,11 +118,17 @@ def map_grid(
             )
     fig.update_xaxes(showgrid=False, zeroline=False)
     fig.update_yaxes(showgrid=False, zeroline=False)
-    # The plane to scale: a unit across is as long as a unit up in every panel.
+    # The plane to scale: a unit across is as long as a unit up in every panel. Every
+    # panel shows the same plane, so every axis matches the first panel's and only that
+    # panel's y is anchored to its x: a scale anchor per panel on top of make_subplots'
+    # matches by row and column is a loop Plotly breaks by keeping the first panel's
+    # anchor alone (the first map then narrower than the others, and those not to scale).
     for i in range(len(panels)):
         axis = "" if i == 0 else str(i + 1)
-        fig.update_layout({f"xaxis{axis}": dict(constrain="domain"),
-                           f"yaxis{axis}": {**EQUAL_SCALE, "scaleanchor": f"x{axis}"}})
+        first = i == 0
+        fig.update_layout({f"xaxis{axis}": dict(constrain="domain", matches=None if first else "x"),
+                           f"yaxis{axis}": dict(EQUAL_SCALE) if first else
+                           dict(constrain="domain", matches="y")})
     for c in range(columns):
         fig.update_xaxes(title_text=axis_titles[0], row=rows, col=c + 1)
     for r in range(rows):
