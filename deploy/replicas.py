@@ -11,7 +11,9 @@ background with every built-in dataset × kernel × γ of the grid, splitting th
 lab's first views are reads in whichever replica a student lands.
 
 Each replica is ``streamlit run app.py`` on its own loopback port (8501, 8502, ... by
-default); HAProxy (``/usr/sbin/haproxy``, Debian's package) listens on ``--port`` with
+default), and runs the app's script once before it is counted as started (Streamlit's
+script health check, below: the students who arrive first do not pay for its imports);
+HAProxy (``/usr/sbin/haproxy``, Debian's package) listens on ``--port`` with
 ``deploy/haproxy.cfg``, its server list rewritten for N replicas. Everything the run
 writes (the generated config, the logs, HAProxy's stats socket) goes to a fresh
 directory that is printed at start. Ctrl-C (or SIGTERM) stops the balancer and the
@@ -66,6 +68,24 @@ def wait_healthy(url: str, process: subprocess.Popen, timeout: float = START_TIM
     raise RuntimeError(f"{url} not healthy after {timeout:.0f} s; see {log}")
 
 
+def warm(url: str, timeout: float = START_TIMEOUT, log: Path | None = None) -> float:
+    """Run the app's script once in the replica, with no student waiting on it: Streamlit's
+    script health check (``/_stcore/script-health-check``, on with
+    ``server.scriptHealthCheckEnabled``) runs it in a session of its own. The first run of
+    a fresh process imports every module of the app (``shell/warmup.py``), seconds of a
+    core that the first students to arrive would otherwise wait for, each in turn. Seconds
+    taken; raises when the script fails or times out (the replica would fail its students
+    too)."""
+    started = time.monotonic()
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/script-health-check",
+                                    timeout=timeout) as reply:
+            reply.read()
+    except OSError as error:  # HTTPError (503: the script raised, or timed out) included
+        raise RuntimeError(f"{url}: the app's script did not run ({error}); see {log}") from error
+    return time.monotonic() - started
+
+
 class Replica:
     """``streamlit run app.py`` on 127.0.0.1:``port``, logging to ``log``."""
 
@@ -81,6 +101,7 @@ class Replica:
             "--server.headless", "true",
             "--browser.gatherUsageStats", "false",
             "--server.fileWatcherType", "none",
+            "--server.scriptHealthCheckEnabled", "true",  # for warm()
         ]  # fmt: skip
         for name, value in (options or {}).items():  # e.g. {"runner.postScriptGC": "false"}
             command += [f"--{name}", value]
@@ -90,11 +111,15 @@ class Replica:
                                         stderr=subprocess.STDOUT,
                                         env={**os.environ, **(env or {})})
         self.pid = self.process.pid
+        self.warm_s: float | None = None
         if wait:
             self.wait()
 
     def wait(self) -> float:
-        return wait_healthy(self.url, self.process, log=self.log)
+        """Seconds until the replica answers and has run the app's script once."""
+        healthy = wait_healthy(self.url, self.process, log=self.log)
+        self.warm_s = warm(self.url, log=self.log)
+        return healthy + self.warm_s
 
     def alive(self) -> bool:
         return self.process.poll() is None

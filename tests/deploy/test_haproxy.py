@@ -9,6 +9,7 @@ The tests run in file order; the last one kills a replica.
 from __future__ import annotations
 
 import os
+import urllib.request
 from pathlib import Path
 from urllib.parse import parse_qsl
 
@@ -43,6 +44,14 @@ def _open(cluster, query: str = LINK) -> StreamlitSession:
 
 def _gamma(run) -> str:
     return dict(parse_qsl(run.query_string))["gamma"]
+
+
+def test_each_replica_ran_the_apps_script_before_its_first_student(cluster):
+    for replica in cluster.replicas:
+        assert replica.warm_s is not None and replica.warm_s > 0
+        with urllib.request.urlopen(f"{replica.url}/_stcore/script-health-check",
+                                    timeout=60) as reply:  # the app's script runs cleanly
+            assert reply.status == 200 and reply.read() == b"ok"
 
 
 def test_students_spread_over_the_replicas_and_each_stays_on_its_own(cluster):
