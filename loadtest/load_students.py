@@ -442,6 +442,10 @@ def run_class(target: Target, n: int, args, mix: Mix = MIXES["lecture"]) -> dict
     by_page = collections.defaultdict(list)
     for s in changes:
         by_page[s.page].append(s.seconds)
+    opens = [s for s in recorder.samples if s.kind == "open" and not s.errors]
+    first_by_link = collections.defaultdict(list)
+    for s in opens:
+        first_by_link[s.link].append(s.seconds)
     # Refused: their first view never got a websocket (they retry, as a browser does).
     refused = {s.student for s in recorder.samples if s.kind == "open" and s.refused}
     result = {
@@ -459,8 +463,14 @@ def run_class(target: Target, n: int, args, mix: Mix = MIXES["lecture"]) -> dict
         # Dropped: lost their websocket after their view was open.
         "refused": len(refused),
         "dropped": len({d[1] for d in recorder.disconnects} - refused),
-        "first_view_s": _stats([s.seconds for s in recorder.samples if s.kind == "open"
-                                and not s.errors]),
+        "first_view_s": _stats([s.seconds for s in opens]),
+        "first_view_by_link_s": {link: _stats(v) for link, v in sorted(first_by_link.items())},
+        # Which first views were slow: when they began (seconds into the class's arrival),
+        # where, and on which link (a fresh replica's first runs? one dataset?).
+        "slowest_first_views": [
+            {"link": s.link, "replica": s.replica, "seconds": round(s.seconds, 2),
+             "began_s": round(s.ended - s.seconds - started, 1)}
+            for s in sorted(opens, key=lambda s: -s.seconds)[:10]],
         "interaction_s": _stats([s.seconds for s in changes if not s.errors]),
         "interaction_by_page_s": {p: _stats(v) for p, v in sorted(by_page.items())},
         "interactions_steady": len(steady),
@@ -767,6 +777,10 @@ def print_table(results: list[dict]) -> None:
             print(f"  {r['mix']} N = {r['students']}: {row['replica']} opened "
                   f"{row['students_opened']} students, {row['cpu_s_steady']:.0f} CPU s, "
                   f"peak RSS {row.get('peak_rss_mb', 0):.0f} MB")
+    for r in results:
+        slow = ", ".join(f"{v['seconds']:.1f} s ({v['link']}, {v['replica'] or 'server'}, "
+                         f"began at {v['began_s']:.0f} s)" for v in r["slowest_first_views"][:5])
+        print(f"  {r['mix']} N = {r['students']}: slowest first views: {slow}")
     print(f"Target: {TARGET['students']} students, p95 interaction ≤ "
           f"{TARGET['p95_interaction_s']} s (lab: p95 first view ≤ "
           f"{TARGET_FIRST_VIEW_S['lab']} s), 0 refused, dropped, errors or mixing, "
