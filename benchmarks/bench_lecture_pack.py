@@ -75,18 +75,41 @@ def first_drawn(path: Path, repeats: int):
     return page_s, wall_s, attempted, marks
 
 
-def plotly_floor(folder: Path) -> Path:
-    """A page holding only Plotly's library, inlined the same way, that draws one empty
-    chart: what any file carrying Plotly costs on this machine now (the floor under the
-    lecture's first draw, to read a busy machine's figure against)."""
+LIBRARIES = {
+    # The partial build the file carries when it covers the file (lecture_pack/html.py).
+    "the file's partial Plotly.js": ROOT / "lecture_pack" / "assets" / "plotly-lecture.min.js",
+    "Plotly's whole library": None,  # the installed plotly package's, found in plotly_floor
+}
+
+
+def library_path(name: str) -> Path:
+    if LIBRARIES[name] is not None:
+        return LIBRARIES[name]
     import plotly
 
-    library = (Path(plotly.__file__).parent / "package_data" / "plotly.min.js").read_text(
-        encoding="utf-8")
-    path = folder / "plotly_only.html"
+    return Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+
+
+def carried_library(path: Path) -> str:
+    """Which of :data:`LIBRARIES` the file carries (its banner's first line is in it)."""
+    with path.open(encoding="utf-8") as page:
+        text = page.read()
+    for name in LIBRARIES:
+        with library_path(name).open(encoding="utf-8") as library:
+            if library.readline().strip() in text:
+                return name
+    raise SystemExit(f"{path} carries neither of {', '.join(LIBRARIES)}")
+
+
+def plotly_floor(folder: Path, library: Path) -> Path:
+    """A page holding only ``library``, inlined the same way, that draws one empty chart:
+    what any file carrying it costs on this machine now (the floor under the lecture's
+    first draw, to read a busy machine's figure against)."""
+    text = library.read_text(encoding="utf-8")
+    path = folder / f"{library.stem}_only.html"
     path.write_text(
         "<!DOCTYPE html><html><body><div id='c' style='height:300px'></div><script>"
-        + library.replace("</script", "<\\/script") + "</script><script>"
+        + text.replace("</script", "<\\/script") + "</script><script>"
         "window.lecture = {};"
         "Plotly.newPlot('c', [{x: [1], y: [1]}]).then(() => {"
         " window.lecture.firstDrawnMs = performance.now();"
@@ -112,16 +135,16 @@ def main() -> int:
         print(f"Built {path} in {report['build_seconds']:.0f} s ({kind}).")
     else:
         path, report = args.file, {}
-        import plotly
-
-        library = (Path(plotly.__file__).parent / "package_data" / "plotly.min.js").stat().st_size
+        library = library_path(carried_library(path)).stat().st_size
         total = path.stat().st_size
         parts = {"library": library, "figures": None, "text": None, "total": total}
     page_s, wall_s, attempted, marks = first_drawn(path, args.repeats)
     print(f"\nLoad average at the start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} "
           f"({os.cpu_count()} cores)\n")
     print(f"{'part':<28} {'bytes':>12} {'MB':>7}")
-    for name, label in (("library", "Plotly's library (inlined)"), ("figures", "figures' data"),
+    carried = carried_library(path)
+    print(f"The file carries {carried}.")
+    for name, label in (("library", "Plotly.js (inlined)"), ("figures", "figures' data"),
                         ("text", "words, settings, page code")):
         if parts[name] is not None:
             print(f"{label:<28} {parts[name]:>12,} {parts[name] / 1e6:>7.2f}")
@@ -138,10 +161,13 @@ def main() -> int:
     parse_s = statistics.median(m["parsed"] - m["scriptStart"] for m in marks) / 1000
     print(f"  of which: navigation to Plotly's library run {library_s:.2f} s, frames parsed "
           f"{parse_s:.2f} s, the rest drawing the first step (medians)")
-    floor_s, _, _, _ = first_drawn(plotly_floor(Path(tempfile.mkdtemp(prefix="plotly_"))),
-                                   args.repeats)
-    print(f"  the floor now, a page with Plotly's library alone drawing one empty chart: "
-          f"{statistics.median(floor_s):.2f} s (median of {args.repeats})")
+    floor_s = {}
+    for name in LIBRARIES:
+        page = plotly_floor(Path(tempfile.mkdtemp(prefix="plotly_")), library_path(name))
+        floor_s[name] = first_drawn(page, args.repeats)[0]
+        print(f"  the floor now, a page with {name} alone ({library_path(name).stat().st_size:,} "
+              f"bytes) drawing one empty chart: {statistics.median(floor_s[name]):.2f} s "
+              f"(median of {args.repeats})")
     print(f"Requests the page attempted: {len(attempted)}")
     if report.get("sliders"):
         print("\nSlider values per step:")
@@ -150,7 +176,7 @@ def main() -> int:
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "bench_lecture_pack.json").write_text(json.dumps({
         "load": load, "bytes": parts, "first_drawn_s": page_s, "wall_s": wall_s, "marks": marks,
-        "plotly_only_s": floor_s,
+        "carries": carried, "plotly_only_s": floor_s,
         "attempted": attempted, "build_seconds": report.get("build_seconds"),
         "sliders": report.get("sliders")}, indent=1, ensure_ascii=False))
     return 0 if not attempted else 1

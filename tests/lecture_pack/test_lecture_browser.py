@@ -14,9 +14,10 @@ import time
 import urllib.request
 
 import pytest
+from plotly.offline import get_plotlyjs_version
 
 from lecture_pack.build import build_pack, figure_data
-from lecture_pack.html import write
+from lecture_pack.html import PARTIAL_BUNDLE, partial_bundle, trace_types, write
 from loadtest.browser import free_port
 from tests.support.browser import next_frame
 
@@ -109,6 +110,29 @@ def check_words(page, step: dict, frame: dict, frame_index: int) -> None:
     sentences = page.locator("#sentences").inner_text()
     for sentence in frame["sentences"]:  # the words of each, markup aside
         assert sentence.replace("**", "")[:60] in sentences
+
+
+def test_the_partial_plotly_build_registers_exactly_the_traces_its_banner_names(browser, tmp_path):
+    page_file = tmp_path / "bundle.html"
+    library = PARTIAL_BUNDLE.read_text(encoding="utf-8").replace("</script", "<\\/script")
+    page_file.write_text(f"<!DOCTYPE html><html><body><script>{library}</script></body></html>",
+                         encoding="utf-8")
+    page = browser.new_page()
+    page.goto(page_file.as_uri())
+    registered = page.evaluate("() => Object.keys(Plotly.PlotSchema.get().traces)")
+    version = page.evaluate("() => Plotly.version")
+    page.close()
+    version_named, traces_named = partial_bundle()
+    assert set(registered) == traces_named
+    assert version == version_named == get_plotlyjs_version()
+
+
+def test_the_ten_steps_are_drawn_with_the_partial_plotly_build(lecture):
+    pack, folder = lecture
+    assert trace_types(pack) <= partial_bundle()[1]
+    text = (folder / "lecture.html").read_text(encoding="utf-8")
+    assert text.count("partial bundle for KPCA Lab's offline lecture") == 1
+    assert f"plotly.js v{get_plotlyjs_version()}\n" not in text  # the whole library's header
 
 
 def test_from_disk_with_every_request_blocked_all_ten_steps_work(browser, lecture):
