@@ -38,6 +38,11 @@ CHART_CONTENTS = """() => [...document.querySelectorAll('#charts .chart')].map(c
   canvases: c.querySelectorAll('.gl-container canvas').length}))"""
 
 
+# The first row of the step's charts (those level with its first): their bottoms.
+FIRST_ROW_BOTTOMS = """() => { const boxes = [...document.querySelectorAll('#charts .chart')]
+  .map(c => c.getBoundingClientRect());
+  return boxes.filter(b => Math.abs(b.top - boxes[0].top) < 2).map(b => b.bottom); }"""
+BAR_TOP = "() => document.querySelector('.steps').getBoundingClientRect().top"
 FLAT_TRACES = ("scatter", "bar", "heatmap", "contour")  # the traces a lesson's figures draw in SVG
 
 
@@ -161,6 +166,11 @@ def test_from_disk_with_every_request_blocked_all_ten_steps_work(browser, lectur
     for index, step in enumerate(pack["steps"]):
         assert page.locator("#title").inner_text() == step["title"]
         check_frame(page, step, step["anchor"])
+        # On the projector the step's first charts are whole above the Back/Next bar (a
+        # spectrum or K̃ in a second row is the page's scroll, as in the app).
+        bar_top = page.evaluate(BAR_TOP)
+        bottoms = page.evaluate(FIRST_ROW_BOTTOMS)
+        assert bottoms and max(bottoms) <= bar_top, (step["title"], bottoms, bar_top)
         if step["param"]:  # the slider to both ends, with the keyboard as a lecturer would
             slider = page.locator("#slider")
             slider.focus()
