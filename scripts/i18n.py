@@ -62,19 +62,21 @@ def ground_messages() -> Iterator[tuple[str, str]]:
                 yield option.help, f"datasets.available()[{name!r}].options.{option.name}.help"
 
 
-def extract() -> tuple[Catalog, list[str]]:
-    """The template catalog of the code as it is, and Babel's warnings (a string in ``_()``
-    it could not read, such as an f-string, or an empty one)."""
-    with (ROOT / "babel.cfg").open() as cfg:
+def extract(root: Path = ROOT, *, ground: bool = True) -> tuple[Catalog, list[str]]:
+    """The template catalog of the code under ``root`` (its ``babel.cfg``) as it is, and
+    Babel's warnings: a string in ``_()`` it could not read (an f-string with values) or
+    an empty one. ``ground``: add the ground layer's words."""
+    with (root / "babel.cfg").open() as cfg:
         method_map, options_map = parse_mapping_cfg(cfg)
-    catalog = Catalog(project=PROJECT, charset="utf-8")
+    catalog = Catalog(project=PROJECT, copyright_holder="the KPCA Lab contributors",
+                      charset="utf-8")
     warnings = io.StringIO()
     with contextlib.redirect_stderr(warnings):
         for filename, lineno, message, comments, context in extract_from_dir(
-                ROOT, method_map, options_map, keywords=KEYWORDS, strip_comment_tags=True):
+                root, method_map, options_map, keywords=KEYWORDS, strip_comment_tags=True):
             catalog.add(message, None, [(filename, lineno)], auto_comments=comments,
                         context=context)
-    for message, where in ground_messages():
+    for message, where in ground_messages() if ground else ():
         catalog.add(message, None, [(where, 0)])
     return catalog, [line for line in warnings.getvalue().splitlines() if line.strip()]
 
