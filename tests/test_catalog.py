@@ -3,6 +3,7 @@ every translation keeping what the code fills in or the renderer reads."""
 
 from __future__ import annotations
 
+import csv
 import importlib.util
 import re
 import string
@@ -125,3 +126,29 @@ def test_the_check_command_reports_a_missing_translation(monkeypatch, tmp_path):
     assert any("'{value} is not a whole number.'" in line and "placeholders" in line
                for line in found)
     assert len(found) == 2
+
+
+def glossary() -> list[tuple[str, list[str]]]:
+    """(English term, its Chinese terms) from locale/glossary.tsv (alternatives " / ")."""
+    with (ROOT / "locale" / "glossary.tsv").open(encoding="utf-8") as tsv:
+        rows = list(csv.DictReader(tsv, delimiter="\t"))
+    return [(re.sub(r"\s*\(.*?\)", "", row["English"]).strip().lower(),
+             [term.strip() for term in row["中文"].split(" / ")]) for row in rows]
+
+
+def test_the_glossary_is_used_wherever_its_terms_are():
+    """A msgid that uses a glossary term (outside its placeholders) has one of the term's
+    Chinese forms in its msgstr (spaces and a parenthesis like （高斯） aside)."""
+    def bare(text: str) -> str:
+        return re.sub(r"（.*?）", "", text).replace(" ", "")
+
+    assert len(glossary()) >= 40
+    misses = []
+    for english, chinese in glossary():
+        pattern = re.compile(r"\b" + re.escape(english) + r"\b")
+        for message in TRANSLATED["zh-CN"]:
+            source = re.sub(r"\{[^{}]*\}", "", str(message.id)).lower()
+            if message.id and pattern.search(source):
+                if not any(bare(term) in message.string.replace(" ", "") for term in chinese):
+                    misses.append((english, message.id, message.string))
+    assert misses == []
