@@ -65,19 +65,19 @@ GAMMA = KernelParam(
     "gamma", "γ", N_("γ (log scale)"),
     # Down to 1e-6: an upload with features in the thousands (e.g. wine's proline) has a
     # median heuristic near 1e-5, and every suggestion must be reachable by the slider.
-    1e-6, 1e4, log_scale=True, in_text="γ", lock_name="γ",
+    1e-6, 1e4, log_scale=True, in_text="γ", lock_name=N_("γ"),
     help=N_("γ sets the kernel's scale. For RBF, exp(−γ‖x−y‖²): a large γ makes the kernel "
             "very local (each point similar only to its neighbours)."),
 )
 DEGREE = KernelParam(
     "degree", "d", N_("Degree d"), 1, 10, integer=True, in_text="degree d",
-    lock_name="the degree d",
+    lock_name=N_("the degree d"),
     help=N_("d is the polynomial degree in (γ xᵀy + c₀)ᵈ: the feature space holds the "
             "monomials of the inputs of every degree up to d when c₀ > 0, and of degree exactly d "
             "when c₀ = 0 (then γ only rescales K)."),
 )
 COEF0 = KernelParam(
-    "coef0", "c₀", N_("c₀"), -5.0, 5.0, step=0.1, in_text="c₀", lock_name="c₀",
+    "coef0", "c₀", N_("c₀"), -5.0, 5.0, step=0.1, in_text="c₀", lock_name=N_("c₀"),
     help=N_("c₀ is the offset in (γ xᵀy + c₀)ᵈ and tanh(γ xᵀy + c₀); for the polynomial "
             "kernel it weights the lower-degree terms (c₀ = 0: none, only degree d)."),
 )

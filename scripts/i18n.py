@@ -6,6 +6,7 @@ language's ``.po``, check them.
     python scripts/i18n.py check     # what the tests check: nothing to extract that
                                      # cannot be read, the .pot up to date, every
                                      # language complete with its placeholders kept
+    python scripts/i18n.py todo [PATH...]  # sentence-like strings not yet wrapped, per file
 
 Extraction is Babel's (``pybabel extract`` with ``babel.cfg`` and the keywords ``_``,
 ``N_``, ``ngettext:1,2``), plus the words of the ground layer, which imports nothing of the
@@ -17,6 +18,7 @@ where the sidebar shows them. See docs/translating.md.
 from __future__ import annotations
 
 import argparse
+import ast
 import contextlib
 import io
 import re
@@ -148,10 +150,87 @@ def problems() -> list[str]:
     return found
 
 
+# Where the app's words are (``todo``): the router, the pages, the lessons, the shell, the
+# classroom.
+UI_PATHS = ("app.py", "app_pages", "lessons", "shell", "classroom")
+_WORD = re.compile(r"[A-Za-z]{2,}")
+# Calls whose string arguments are not shown to a student.
+_NOT_SHOWN = {"key", "icon", "format", "width", "height", "type", "vertical_alignment",
+              "border", "label_visibility", "on_click", "help_format", "mime", "file_name",
+              "data", "unsafe_allow_html", "name", "layout", "page_icon"}
+_QUIET_CALLS = {"getLogger", "debug", "info_log", "warning_log", "exception", "getenv", "get",
+                "startswith", "endswith", "split", "join", "replace", "compile", "sub",
+                "match", "search", "fullmatch", "findall", "format_exc", "setdefault", "pop",
+                "isinstance", "open", "Path", "ValueError", "TypeError", "KeyError",
+                "RuntimeError", "AssertionError", "NotImplementedError", "html", "markdown_css"}
+
+
+def sentence_like(text: str) -> bool:
+    """A string a person reads: two words or more, not a path, code or a CSS/HTML block."""
+    stripped = text.strip()
+    if len(_WORD.findall(stripped)) < 2 or " " not in stripped:
+        return False
+    return not (stripped.startswith(("<", "{", ".", "#", "/", "@", "http", "var ", "const ",
+                                     "function", "window.", "document."))
+                or "\n  " in repr(stripped) and ("{" in stripped and ";" in stripped))
+
+
+def ui_strings(path: Path) -> tuple[int, int]:
+    """(sentence-like strings, of them wrapped in _/N_/ngettext) in one file: string
+    literals and f-strings, docstrings, logging and exception messages aside (a heuristic:
+    a count for planning, not a test)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    total = wrapped = 0
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):
+            text = "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
+        elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
+              and not isinstance(parents.get(node), ast.JoinedStr)):
+            text = node.value
+        else:
+            continue
+        parent = parents.get(node)
+        if isinstance(parent, ast.Expr):  # a docstring or a bare string
+            continue
+        if isinstance(parent, ast.keyword) and parent.arg in _NOT_SHOWN:
+            continue
+        call = parent if isinstance(parent, ast.Call) else parents.get(parent)
+        name = getattr(getattr(call, "func", None), "id", None) or getattr(
+            getattr(call, "func", None), "attr", None)
+        if isinstance(call, ast.Call) and name in _QUIET_CALLS:
+            continue
+        if isinstance(parent, ast.Raise) or isinstance(parents.get(parent), ast.Raise):
+            continue
+        if not sentence_like(text):
+            continue
+        total += 1
+        wrapped += isinstance(call, ast.Call) and name in KEYWORDS
+    return total, wrapped
+
+
+def todo(paths: list[str]) -> int:
+    files = [file for name in paths or UI_PATHS
+             for file in ([ROOT / name] if name.endswith(".py") else
+                          sorted((ROOT / name).rglob("*.py")))]
+    total = wrapped = 0
+    for file in files:
+        count, done = ui_strings(file)
+        total, wrapped = total + count, wrapped + done
+        if count - done:
+            print(f"{count - done:5d} of {count:5d}  {file.relative_to(ROOT)}")
+    print(f"{total - wrapped:5d} of {total:5d}  unwrapped, in {len(files)} files")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("command", choices=("extract", "update", "check"))
-    command = parser.parse_args().command
+    parser.add_argument("command", choices=("extract", "update", "check", "todo"))
+    parser.add_argument("paths", nargs="*", help="for todo: files or folders (default: the UI)")
+    arguments = parser.parse_args()
+    command = arguments.command
+    if command == "todo":
+        return todo(arguments.paths)
     if command == "extract":
         catalog, warnings = extract()
         for warning in warnings:

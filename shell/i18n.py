@@ -29,6 +29,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from babel import Locale
+from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
@@ -202,3 +203,12 @@ def format_number(value: float | int, spec: str = "") -> str:
     swap = {".": symbols["decimal"], ",": symbols["group"], "-": symbols["minusSign"]}
     # Only inside the number: an exponent's "e-05" keeps its minus as the locale writes it.
     return re.sub(r"[.,-]", lambda m: swap[m.group()], text)
+
+
+def join_list(items: list[str]) -> str:
+    """Items of a sentence's list: ``"a, b, c"`` in English, as the app has always written
+    them; in another language, its own way (Babel's CLDR lists: Chinese ``"a、b和c"``)."""
+    code = current_language()
+    if code in (DEFAULT_LANGUAGE, PSEUDO):
+        return ", ".join(items)
+    return format_list(list(items), locale=_BABEL_LOCALE.get(code, code.replace("-", "_")))

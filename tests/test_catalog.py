@@ -117,7 +117,8 @@ def test_the_check_command_reports_a_missing_translation(monkeypatch, tmp_path):
     assert catalogs.problems() == []
     broken = tmp_path / "messages.po"
     text = i18n.catalog_path("zh-CN").read_text(encoding="utf-8")
-    text = text.replace('msgstr "主成分个数"', 'msgstr ""')
+    text = text.replace('msgid "Number of components"\nmsgstr "主成分个数"',
+                        'msgid "Number of components"\nmsgstr ""')
     text = text.replace('msgstr "{value} 不是整数。"', 'msgstr "不是整数。"')
     broken.write_text(text, encoding="utf-8")
     monkeypatch.setattr(catalogs, "catalog_path", lambda code: broken)

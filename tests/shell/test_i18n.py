@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import string
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -11,7 +12,10 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
 from shell import i18n
+from shell.admission import Wait, wait_message
+from shell.budget import memory_problem
 from shell.i18n import N_, _, ngettext
+from shell.worker import WORKER_WHAT
 
 
 def zh_catalog():
@@ -55,7 +59,10 @@ def test_every_zh_cn_message_is_what_gettext_gives():
     catalog = zh_catalog()
     with i18n.use_language("zh-CN"):
         for message in catalog:
-            if message.id and message.string:
+            if isinstance(message.id, tuple):  # a plural: Chinese has its one form for any n
+                for n in (0, 1, 2, 1000):
+                    assert ngettext(*message.id, n) == message.string[0], message.id
+            elif message.id:
                 assert _(message.id) == message.string, message.id
 
 
@@ -193,3 +200,37 @@ def test_a_thread_started_by_a_session_begins_in_english():
         thread.start()
         thread.join()
     assert seen == ["en"]
+
+
+def numbers(text: str) -> list[str]:
+    return re.findall(r"\d+(?:[.,]\d+)*", text)
+
+
+def test_the_queues_wait_in_english_as_before_and_in_chinese_with_its_numbers():
+    wait = Wait(place=3, seconds=130, at_least=True, lane="heavy")
+    english = wait_message(wait, N_("this kernel PCA"), 10**8)
+    assert english == ("The server is busy with other students' large computations; you are "
+                       "number 3 in the queue. Expected wait: at least 3 min. This kernel PCA "
+                       "(100.0 MB) starts as soon as there is room.")
+    own = Wait(place=1, seconds=4, at_least=False, lane="quick", own_session=True)
+    with i18n.use_language("zh-CN"):
+        chinese = wait_message(wait, N_("this computation"), 10**8)
+        chinese_own = wait_message(own, N_("this computation"), 2500)
+    assert chinese == ("服务器正忙于其他同学的大型计算；你排在队列的第 3 位。"
+                       "预计等待：至少 3 分钟。一旦有空位，这项计算（100.0 MB）就会开始。")
+    english_own = wait_message(own, N_("this computation"), 2500)
+    assert sorted(numbers(chinese_own)) == sorted(numbers(english_own))
+    assert "约 4 秒" in chinese_own
+
+
+def test_the_memory_guards_refusal_in_chinese_has_the_english_numbers():
+    english = memory_problem(50_000, copies=2, budget=10**9, extra=(10**8, WORKER_WHAT))
+    assert english.startswith("n = 50,000 needs 40.0 GB for the kernel matrix K (2 copies at "
+                              "once), plus 100.0 MB for the worker process that times it; ")
+    with i18n.use_language("zh-CN"):
+        chinese = memory_problem(50_000, copies=2, budget=10**9, extra=(10**8, WORKER_WHAT))
+        rectangle = memory_problem(50_000, 40_000, budget=10**9)
+    assert chinese.startswith("对于 n = 50,000，核矩阵 K（同时 2 份）需要 40.0 GB")
+    assert sorted(numbers(chinese)) == sorted(numbers(english))  # the order is Chinese
+    assert rectangle.startswith("对于 50,000 × 40,000 的矩阵，")
+    assert "请使用更少的数据点" in rectangle
