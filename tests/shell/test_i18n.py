@@ -234,3 +234,13 @@ def test_the_memory_guards_refusal_in_chinese_has_the_english_numbers():
     assert sorted(numbers(chinese)) == sorted(numbers(english))  # the order is Chinese
     assert rectangle.startswith("对于 50,000 × 40,000 的矩阵，")
     assert "请使用更少的数据点" in rectangle
+
+
+def test_join_list_is_the_apps_english_and_cldrs_chinese():
+    items = ["the kernel", "γ", "the number of components"]
+    assert i18n.join_list(items) == ", ".join(items)
+    with i18n.use_language("en-XA"):
+        assert i18n.join_list(items) == ", ".join(items)
+    with i18n.use_language("zh-CN"):
+        assert i18n.join_list(["核函数", "γ", "主成分个数"]) == "核函数、γ和主成分个数"
+        assert i18n.join_list(["核函数"]) == "核函数"

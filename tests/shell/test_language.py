@@ -199,3 +199,14 @@ def test_two_sessions_at_once_keep_their_own_languages():
             zh_run, en_run = pool.submit(run, chinese), pool.submit(run, english)
             assert zh_run.result() == ("主成分个数", ZH["Start with a classroom preset"])
             assert en_run.result() == ("Number of components", "Start with a classroom preset")
+
+
+def test_a_locked_link_says_what_is_locked_in_chinese():
+    at = open_app("home", {"lock": "gamma,components", "lang": "zh-CN", "note": "Try γ = 2"})
+    assert_clean(at)
+    notice = next(m.value for m in at.markdown if m.value.startswith("**本练习锁定了：**"))
+    assert notice == "**本练习锁定了：** γ和主成分个数。教师的说明：“Try γ \\= 2”"
+    assert any(b.label == "解锁控件" for b in at.button) is False  # not unlockable: no button
+    english = open_app("home", {"lock": "gamma,components", "note": "Try γ = 2"})
+    assert any(m.value == "**Locked for this exercise:** γ, the number of components. Your "
+               "lecturer's note: “Try γ \\= 2”" for m in english.markdown)
