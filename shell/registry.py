@@ -97,7 +97,8 @@ class Lesson:
     path : str
         The page file, relative to the app's root (``app_pages/<name>.py``).
     title : str
-        Menu and home-page title.
+        Menu and home-page title. Like ``teaches`` and ``section``: English, marked with
+        ``N_`` for the catalog and shown with ``_()`` (the router, the home page).
     icon : str
         A Material icon (``:material/<name>:``).
     teaches : str

@@ -12,7 +12,8 @@ from shell.state import Settings, default_settings, with_suggested_kernel
 
 @dataclass(frozen=True)
 class Preset:
-    """A one-click classroom view."""
+    """A one-click classroom view (``title`` and ``lesson``: English, marked with ``N_``,
+    shown with ``_()``)."""
 
     key: str
     title: str
