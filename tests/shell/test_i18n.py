@@ -7,6 +7,7 @@ import string
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
+import plotly.graph_objects as go
 import pytest
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
@@ -14,6 +15,7 @@ from babel.numbers import format_decimal
 from shell import i18n
 from shell.admission import Wait, wait_message
 from shell.budget import memory_problem
+from shell.chart_text import describe
 from shell.i18n import N_, _, ngettext
 from shell.worker import WORKER_WHAT
 
@@ -244,3 +246,18 @@ def test_join_list_is_the_apps_english_and_cldrs_chinese():
     with i18n.use_language("zh-CN"):
         assert i18n.join_list(["核函数", "γ", "主成分个数"]) == "核函数、γ和主成分个数"
         assert i18n.join_list(["核函数"]) == "核函数"
+
+
+def test_a_charts_text_alternative_in_chinese_has_the_english_numbers():
+    fig = go.Figure([go.Scatter(x=[0.5, 1.5, 2.5], y=[-1.0, 0.25, 3.0], mode="markers",
+                                name="class 0"),
+                     go.Bar(x=["a", "b"], y=[1.0, 2.0])])
+    fig.update_layout(title="Input space", xaxis_title="x₁", yaxis_title="x₂")
+    english = describe(fig)
+    assert english == ("Chart: Input space. class 0: 3 points, x (x₁) 0.5 to 2.5, y (x₂) −1 "
+                       "to 3. bars (bars, y (x₂) against x (x₁)): a: 1, b: 2.")
+    with i18n.use_language("zh-CN"):
+        chinese = describe(fig)
+    assert chinese == ("图表：Input space。 class 0：3 个点，x (x₁) 0.5 至 2.5, y (x₂) −1 至 3。 "
+                       "柱状图（柱状图，y (x₂) 对 x (x₁)）：a: 1, b: 2。")
+    assert sorted(numbers(chinese)) == sorted(numbers(english))
