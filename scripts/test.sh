@@ -14,8 +14,9 @@ if [ ! -x /usr/bin/chromium ]; then
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi
-# The Chinese pages in the browser tests' screenshots need a CJK font (else: tofu boxes).
-if ! fc-list 2>/dev/null | grep -qi "Noto Sans CJK"; then
+# The Chinese pages in the browser tests need a CJK font (else: tofu boxes). grep reads all
+# of fc-list (no -q): under pipefail, an early exit would fail fc-list with SIGPIPE.
+if ! fc-list : family 2>/dev/null | grep -i "Noto Sans CJK" >/dev/null; then
     echo "== installing Debian's fonts-noto-cjk for the Chinese pages in the browser tests"
     SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
     $SUDO apt-get update -qq
