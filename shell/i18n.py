@@ -6,7 +6,8 @@ in :func:`_`; ``locale/<ll_CC>/LC_MESSAGES/messages.po`` holds the translations,
 in memory the first time a language is used (no binary ``.mo`` in git).
 
 Streamlit runs each session's script in its own thread, so the language lives in a
-:class:`contextvars.ContextVar` that ``shell.language`` sets at the top of every run:
+:class:`contextvars.ContextVar` that ``shell.language`` sets at the top of every run (a
+fragment's rerun, in a new thread, asks ``shell.language``'s resolver instead):
 ``gettext.install()`` would put one ``_`` into the builtins of the whole server process,
 and one student's choice would reach every other. A thread started by the app begins with
 the default (English), never with the language of the session that started it: work
@@ -24,6 +25,7 @@ import gettext
 import io
 import math
 import re
+from collections.abc import Callable
 from contextvars import ContextVar, Token
 from functools import lru_cache
 from pathlib import Path
@@ -44,7 +46,12 @@ ACCEPTED: tuple[str, ...] = (*LANGUAGES, PSEUDO)
 LOCALE_DIR = Path(__file__).resolve().parents[1] / "locale"
 DOMAIN = "messages"
 
-_language: ContextVar[str] = ContextVar("kpca_language", default=DEFAULT_LANGUAGE)
+# No default: a thread that never set it asks the resolver (see current_language).
+_language: ContextVar[str] = ContextVar("kpca_language")
+# Where a thread that never set the language finds it: shell.language registers the
+# session's (a fragment's rerun runs in a new thread of the session, without the full
+# run's top); None, or a resolver returning None (a thread of no session): English.
+_resolver: Callable[[], str | None] | None = None
 
 
 def catalog_path(code: str) -> Path:
@@ -79,8 +86,27 @@ def use_language(code: str) -> _Using:
 
 
 def current_language() -> str:
-    """The language of this run: a code of :data:`ACCEPTED`."""
-    return _language.get()
+    """The language of this run: a code of :data:`ACCEPTED`.
+
+    Set by :func:`use_language` in this thread's context; else the registered resolver's
+    (:func:`set_resolver`: the session of a fragment's rerun), kept for the thread; else
+    English (a thread the app started for no session: background work).
+    """
+    try:
+        return _language.get()
+    except LookupError:
+        code = _resolver() if _resolver is not None else None
+        if code not in ACCEPTED:
+            return DEFAULT_LANGUAGE
+        _language.set(code)
+        return code
+
+
+def set_resolver(resolver: Callable[[], str | None] | None) -> None:
+    """Register where a thread without a language of its own finds its session's (once,
+    by ``shell.language``); the resolver returns None outside a session."""
+    global _resolver
+    _resolver = resolver
 
 
 def link_language(raw: object) -> tuple[str | None, str | None]:

@@ -11,6 +11,7 @@ session's state; :func:`choose_language` sets it for this run's thread
 from __future__ import annotations
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from shell import i18n
 from shell.i18n import _
@@ -25,6 +26,19 @@ K_LANGUAGE = "language_choice"
 
 def _browser_language() -> str:
     return i18n.browser_language(st.context.locale)
+
+
+def _session_language() -> str | None:
+    """The language of the session this thread runs for (None: a thread of no session).
+
+    A fragment's rerun (``st.fragment``) starts in a new script thread without running the
+    app's top, so ``choose_language`` has not set it there: ``shell.i18n`` asks this."""
+    if get_script_run_ctx(suppress_warning=True) is None:
+        return None
+    return st.session_state.get(_CHOSEN) or _browser_language()
+
+
+i18n.set_resolver(_session_language)
 
 
 def choose_language() -> str:

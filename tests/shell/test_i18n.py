@@ -261,3 +261,25 @@ def test_a_charts_text_alternative_in_chinese_has_the_english_numbers():
     assert chinese == ("图表：Input space。 class 0：3 个点，x (x₁) 0.5 至 2.5, y (x₂) −1 至 3。 "
                        "柱状图（柱状图，y (x₂) 对 x (x₁)）：a: 1, b: 2。")
     assert sorted(numbers(chinese)) == sorted(numbers(english))
+
+
+def test_a_thread_without_a_language_asks_the_resolver_for_its_sessions(monkeypatch):
+    """A fragment's rerun runs in a new thread of its session: the registered resolver
+    (shell.language: the session's choice) gives the language, kept for the thread; a
+    resolver's None (a thread of no session) or a bad code gives English."""
+    seen = []
+
+    def in_a_new_thread(resolver):
+        monkeypatch.setattr(i18n, "_resolver", resolver)
+        thread = threading.Thread(target=lambda: seen.append(
+            (_("Number of components"), i18n.current_language())))
+        thread.start()
+        thread.join()
+
+    calls = []
+    in_a_new_thread(lambda: calls.append(1) or "zh-CN")
+    in_a_new_thread(lambda: None)
+    in_a_new_thread(lambda: "fr")
+    assert seen == [("主成分个数", "zh-CN"), ("Number of components", "en"),
+                    ("Number of components", "en")]
+    assert calls == [1]  # asked once, then kept for the thread

@@ -3,6 +3,8 @@ no label cut off, the skip link in Chinese; at 1280 × 800 and on a phone."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.support.browser import assert_no_exception, new_page, shot, wait_until_idle
@@ -60,3 +62,24 @@ def test_the_home_page_in_chinese_is_drawn_in_a_cjk_font_with_nothing_cut_off(
             shot(page, f"home-zh-CN-{width}x{height}-sidebar")
     finally:
         page.context.close()
+
+
+def test_a_fragments_rerun_keeps_the_sessions_language(server, page):
+    """The Explorer's projections are a fragment: switching to 3-D reruns only it, in a new
+    script thread that never ran the app's top. Its charts' text alternatives (written by
+    the shell) stay Chinese."""
+    page.goto(f"{server.url}/explorer?lang=zh-CN&dataset=circles&n=200&kernel=rbf&gamma=5")
+    wait_until_idle(page, min_charts=6)
+    texts = page.locator(".kpca-chart-text")
+    assert all(text.startswith("图表") for text in texts.all_inner_texts())
+    page.get_by_text("3-D", exact=True).first.click()
+    page.wait_for_url(re.compile(r"view=3d"))
+    page.wait_for_function(  # both projections now drawn as 3-D scenes
+        "Array.from(document.querySelectorAll('.js-plotly-plot'))"
+        ".filter(p => p._fullLayout && p._fullLayout._has('gl3d')).length === 2")
+    wait_until_idle(page)
+    assert_no_exception(page)
+    shown = texts.all_inner_texts()
+    three_d = [text for text in shown if "三维空间中的" in text]
+    assert len(three_d) == 2, shown  # the fragment's two projections, in Chinese
+    assert not [text for text in shown if text.startswith("Chart")]
