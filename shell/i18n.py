@@ -89,17 +89,16 @@ def current_language() -> str:
     """The language of this run: a code of :data:`ACCEPTED`.
 
     Set by :func:`use_language` in this thread's context; else the registered resolver's
-    (:func:`set_resolver`: the session of a fragment's rerun), kept for the thread; else
-    English (a thread the app started for no session: background work).
+    (:func:`set_resolver`: the session of a fragment's rerun), asked each time and never
+    kept: a thread that runs several sessions' work in turn (a pool's) must not carry one
+    session's language into the next's; else English (a thread the app started for no
+    session: background work).
     """
     try:
         return _language.get()
     except LookupError:
         code = _resolver() if _resolver is not None else None
-        if code not in ACCEPTED:
-            return DEFAULT_LANGUAGE
-        _language.set(code)
-        return code
+        return code if code in ACCEPTED else DEFAULT_LANGUAGE
 
 
 def set_resolver(resolver: Callable[[], str | None] | None) -> None:

@@ -265,8 +265,9 @@ def test_a_charts_text_alternative_in_chinese_has_the_english_numbers():
 
 def test_a_thread_without_a_language_asks_the_resolver_for_its_sessions(monkeypatch):
     """A fragment's rerun runs in a new thread of its session: the registered resolver
-    (shell.language: the session's choice) gives the language, kept for the thread; a
-    resolver's None (a thread of no session) or a bad code gives English."""
+    (shell.language: the session's choice) gives the language, asked at every call (a
+    pool's thread runs several sessions' work in turn); a resolver's None (a thread of no
+    session) or a bad code gives English."""
     seen = []
 
     def in_a_new_thread(resolver):
@@ -282,4 +283,20 @@ def test_a_thread_without_a_language_asks_the_resolver_for_its_sessions(monkeypa
     in_a_new_thread(lambda: "fr")
     assert seen == [("主成分个数", "zh-CN"), ("Number of components", "en"),
                     ("Number of components", "en")]
-    assert calls == [1]  # asked once, then kept for the thread
+    assert calls == [1, 1]  # asked at each call: nothing kept for the thread
+
+    # One thread, two sessions' work in turn: each gets its own session's language.
+    sessions = iter(["zh-CN", "en"])
+    session = {}
+    monkeypatch.setattr(i18n, "_resolver", lambda: session.get("language"))
+    turns = []
+
+    def two_sessions_in_turn():
+        for _turn in range(2):
+            session["language"] = next(sessions)
+            turns.append(_("Number of components"))
+
+    thread = threading.Thread(target=two_sessions_in_turn)
+    thread.start()
+    thread.join()
+    assert turns == ["主成分个数", "Number of components"]
