@@ -18,9 +18,14 @@ warmup.import_app_modules()
 from classroom import hooks as classroom  # noqa: E402
 from lessons.explorer.prepare import start_lab  # noqa: E402
 from shell.display import apply_css, initial_sidebar_state  # noqa: E402
+from shell.i18n import _  # noqa: E402
+from shell.language import choose_language  # noqa: E402
 from shell.registry import HOME, menu  # noqa: E402
 from shell.sidebar import settings_sidebar  # noqa: E402
 
+# The session's language, for everything this run draws (the link, the sidebar's choice or
+# the browser's): first, before any text is made.
+choose_language()
 st.set_page_config(page_title="KPCA Lab", page_icon=":material/blur_on:", layout="wide",
                    initial_sidebar_state=initial_sidebar_state())
 
@@ -28,8 +33,8 @@ st.set_page_config(page_title="KPCA Lab", page_icon=":material/blur_on:", layout
 # settings: γ and the components stay on the first screen next to the charts they change.
 page = st.navigation(
     {
-        section: [
-            st.Page(item.path, title=item.title, icon=item.icon, default=item is HOME)
+        _(section): [
+            st.Page(item.path, title=_(item.title), icon=item.icon, default=item is HOME)
             for item in items
         ]
         for section, items in menu().items()

@@ -3,11 +3,12 @@
 import streamlit as st
 
 from lessons.home.presets import presets
+from shell.i18n import _
 from shell.registry import LESSONS
 from shell.sidebar import apply_settings
 
 st.title("KPCA Lab")
-st.write(
+st.write(_(
     "Principal component analysis finds the directions along which data varies most, "
     "but only straight directions in the space the data lives in. "
     "Kernel PCA first compares every pair of points with a kernel function, which amounts to "
@@ -15,30 +16,30 @@ st.write(
     "structure such as rings or spirals can become straight. "
     "This app shows each step on real data: the kernel matrix, its eigenvalues and the new "
     "coordinates, next to plain PCA for comparison."
-)
+))
 
-st.subheader("Start with a classroom preset")
+st.subheader(_("Start with a classroom preset"))
 for preset in presets():
     with st.container(border=True):
         title_col, lesson_col = st.columns([2, 5], vertical_alignment="center")
         clicked = title_col.button(
-            preset.title,
+            _(preset.title),
             key=f"preset_{preset.key}",
             on_click=apply_settings,  # runs before the sidebar is drawn again
             args=(preset.settings,),
             width="stretch",
         )
-        lesson_col.write(preset.lesson)
+        lesson_col.write(_(preset.lesson))
         if clicked:
             st.switch_page("app_pages/explorer.py")
 
-st.subheader("The lessons")
+st.subheader(_("The lessons"))
 for lesson in LESSONS:
     link_col, teaches_col = st.columns([2, 5], vertical_alignment="center")
-    link_col.page_link(lesson.path, label=lesson.title, icon=lesson.icon)
-    teaches_col.write(lesson.teaches)
+    link_col.page_link(lesson.path, label=_(lesson.title), icon=lesson.icon)
+    teaches_col.write(_(lesson.teaches))
 
-st.caption(
+st.caption(_(
     "Or choose any dataset and kernel in the sidebar and open any page. "
     "The address bar always holds the current settings: copy it to share a view."
-)
+))

@@ -29,6 +29,7 @@ from scipy.spatial.distance import pdist
 
 from experiments.kernel_params import GAMMA
 from experiments.sampling import sample_rows
+from shell.i18n import N_
 
 GAMMA_KERNELS = ("rbf", "laplacian", "poly", "sigmoid")
 DISTANCE_KERNELS = ("rbf", "laplacian")
@@ -45,7 +46,7 @@ REFERENCE_NAMES = {
     "sigmoid": "1/median |xᵀy|",
 }
 REFERENCE_SHORT = {
-    "rbf": "median heuristic",
+    "rbf": N_("median heuristic"),
     "laplacian": "1/median ‖x−y‖₁",
     "poly": "1/median |xᵀy|",
     "sigmoid": "1/median |xᵀy|",

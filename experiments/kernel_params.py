@@ -16,6 +16,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from shell.i18n import N_
+
 
 @dataclass(frozen=True)
 class KernelParam:
@@ -60,24 +62,24 @@ class KernelParam:
 
 
 GAMMA = KernelParam(
-    "gamma", "γ", "γ (log scale)",
+    "gamma", "γ", N_("γ (log scale)"),
     # Down to 1e-6: an upload with features in the thousands (e.g. wine's proline) has a
     # median heuristic near 1e-5, and every suggestion must be reachable by the slider.
-    1e-6, 1e4, log_scale=True, in_text="γ", lock_name="γ",
-    help="γ sets the kernel's scale. For RBF, exp(−γ‖x−y‖²): a large γ makes the kernel "
-    "very local (each point similar only to its neighbours).",
+    1e-6, 1e4, log_scale=True, in_text="γ", lock_name=N_("γ"),
+    help=N_("γ sets the kernel's scale. For RBF, exp(−γ‖x−y‖²): a large γ makes the kernel "
+            "very local (each point similar only to its neighbours)."),
 )
 DEGREE = KernelParam(
-    "degree", "d", "Degree d", 1, 10, integer=True, in_text="degree d",
-    lock_name="the degree d",
-    help="d is the polynomial degree in (γ xᵀy + c₀)ᵈ: the feature space holds the "
-    "monomials of the inputs of every degree up to d when c₀ > 0, and of degree exactly d "
-    "when c₀ = 0 (then γ only rescales K).",
+    "degree", "d", N_("Degree d"), 1, 10, integer=True, in_text="degree d",
+    lock_name=N_("the degree d"),
+    help=N_("d is the polynomial degree in (γ xᵀy + c₀)ᵈ: the feature space holds the "
+            "monomials of the inputs of every degree up to d when c₀ > 0, and of degree exactly d "
+            "when c₀ = 0 (then γ only rescales K)."),
 )
 COEF0 = KernelParam(
-    "coef0", "c₀", "c₀", -5.0, 5.0, step=0.1, in_text="c₀", lock_name="c₀",
-    help="c₀ is the offset in (γ xᵀy + c₀)ᵈ and tanh(γ xᵀy + c₀); for the polynomial "
-    "kernel it weights the lower-degree terms (c₀ = 0: none, only degree d).",
+    "coef0", "c₀", N_("c₀"), -5.0, 5.0, step=0.1, in_text="c₀", lock_name=N_("c₀"),
+    help=N_("c₀ is the offset in (γ xᵀy + c₀)ᵈ and tanh(γ xᵀy + c₀); for the polynomial "
+            "kernel it weights the lower-degree terms (c₀ = 0: none, only degree d)."),
 )
 
 KERNEL_PARAMS: dict[str, KernelParam] = {p.name: p for p in (GAMMA, DEGREE, COEF0)}

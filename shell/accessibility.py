@@ -5,7 +5,11 @@ Checked by axe-core on every page (``tests/shell/test_accessibility_browser.py``
 
 from __future__ import annotations
 
+import json
+
 import streamlit as st
+
+from shell.i18n import N_, _
 
 # KaTeX ends every stacked sub/superscript with a 2-px strut (``.vlist-s``, a Safari
 # workaround) that sticks out of the formula's box; Streamlit gives display formulas
@@ -88,15 +92,18 @@ def apply_css() -> None:
 # menu in the page, and its own first tab stop skips to the main content only. This link
 # comes first of all and takes the keyboard to the page menu: the header's on a wide
 # screen, the sidebar's on a narrow one (where Streamlit moves the menu into the drawer,
-# opened for it). Added once per page load; later runs find it there.
+# opened for it). Added once per page load; later runs find it there and give it the words
+# of the session's language (SKIP_LINK_TEXT, a JSON string).
+SKIP_LINK_TEXT = N_("Skip to the page menu")
 _SKIP_LINK = """<script>
 (() => {
-  if (document.getElementById("kpca-skip-to-menu")) return;
+  const existing = document.getElementById("kpca-skip-to-menu");
+  if (existing) { existing.textContent = SKIP_LINK_TEXT; return; }
   const link = document.createElement("a");
   link.id = "kpca-skip-to-menu";
   link.href = "#";
   link.className = "kpca-skip-link";
-  link.textContent = "Skip to the page menu";
+  link.textContent = SKIP_LINK_TEXT;
   const menu = () => [...document.querySelectorAll(
       '[data-testid="stTopNavLink"], [data-testid="stTopNavSection"], '
       + '[data-testid="stSidebarNavLink"]')].find((item) => item.getClientRects().length
@@ -117,4 +124,5 @@ def add_skip_link() -> None:
     """Add the "Skip to the page menu" link, the page's first tab stop (once per run, from
     the router; inside the sidebar, whose foot hides the element's empty box)."""
     with st.sidebar:
-        st.html(_SKIP_LINK, unsafe_allow_javascript=True)
+        st.html(_SKIP_LINK.replace("SKIP_LINK_TEXT", json.dumps(_(SKIP_LINK_TEXT))),
+                unsafe_allow_javascript=True)

@@ -87,6 +87,7 @@ import streamlit as st
 
 from shell.budget import WORKER_BYTES
 from shell.costs import Estimate, format_seconds
+from shell.i18n import N_, _, current_language, format_number, use_language
 from shell.memory import format_bytes, matrix_bytes, megabytes_from_env
 from shell.worker import Worker
 
@@ -205,7 +206,9 @@ class Wait:
 
     def text(self) -> str:
         """'about 5 s' or 'at least 5 s'."""
-        return f"{'at least' if self.at_least else 'about'} {format_seconds(self.seconds)}"
+        if self.at_least:
+            return _("at least {time}").format(time=format_seconds(self.seconds))
+        return _("about {time}").format(time=format_seconds(self.seconds))
 
 
 WaitCallback = Callable[[Wait], None]
@@ -283,7 +286,7 @@ class AdmissionControl:
     def _place(self, number: int, session: str | None, request: object | None,
                now: float) -> int:
         """The place of a new ticket: its request's, if the request has had one (rule 3)."""
-        for other, (_, _, seen) in list(self._places.items()):
+        for other, (_session, _ticket, seen) in list(self._places.items()):
             if now - seen > PLACE_KEPT_S:
                 del self._places[other]
         if session is None or request is None:
@@ -434,19 +437,32 @@ def server_worker() -> Worker:
     return Worker(lambda: holds_turn("worker"))
 
 
+# What keeps a lane busy, by lane (a noun phrase of the wait's sentence).
+_BUSY_WITH = {
+    "quick": N_("other students' small computations"),
+    "small": N_("other students' mid-sized computations"),
+    "upload": N_("other students' uploads"),
+    "worker": N_("other students' timed computations"),
+    "heavy": N_("other students' large computations"),
+}
+
+
 def wait_message(wait: Wait, what: str, n_bytes: int) -> str:
-    """What a waiting student reads: why, their place, the expected wait, what is waiting."""
-    what = f"{what[:1].upper()}{what[1:]} ({format_bytes(n_bytes)})"
+    """What a waiting student reads: why, their place, the expected wait, what is waiting.
+
+    ``what`` is an English noun phrase marked with ``N_`` by the caller (translated here).
+    """
+    what = _("{what} ({size})").format(what=_(what), size=format_bytes(n_bytes))
+    what = f"{what[:1].upper()}{what[1:]}"
     if wait.own_session and wait.place == 1:
-        return (f"Your previous computation is still finishing (one at a time per student); "
-                f"expected wait: {wait.text()}. {what} starts right after it.")
-    ahead = "you are next" if wait.place == 1 else f"you are number {wait.place} in the queue"
-    kind = {"quick": "small", "small": "mid-sized", "upload": "uploads",
-            "worker": "timed", "heavy": "large"}[wait.lane]
-    busy = ("other students' uploads" if wait.lane == "upload"
-            else f"other students' {kind} computations")
-    return (f"The server is busy with {busy}; {ahead}. Expected wait: {wait.text()}. "
-            f"{what} starts as soon as there is room.")
+        return _("Your previous computation is still finishing (one at a time per student); "
+                 "expected wait: {wait}. {what} starts right after it.").format(
+            wait=wait.text(), what=what)
+    ahead = (_("you are next") if wait.place == 1 else
+             _("you are number {place} in the queue").format(place=format_number(wait.place)))
+    return _("The server is busy with {busy}; {ahead}. Expected wait: {wait}. {what} starts "
+             "as soon as there is room.").format(busy=_(_BUSY_WITH[wait.lane]), ahead=ahead,
+                                                 wait=wait.text(), what=what)
 
 
 def _session_and_request() -> tuple[str | None, object | None]:
@@ -473,12 +489,15 @@ def taking_turn(n_bytes: int, *, estimate: Estimate, what: str,
     # Work started ahead of time (shell.ahead) runs outside any page: nobody to tell.
     notice = st.empty() if session is not None else None
     started = time.monotonic()
+    language = current_language()  # the waiting session's, whichever thread tells it
 
     def show_wait(wait: Wait) -> None:
         if notice is None:
             return
         if wait.seconds >= NOTICE_AFTER_S or time.monotonic() - started >= NOTICE_AFTER_S:
-            notice.info(wait_message(wait, what, n_bytes), icon=":material/hourglass_top:")
+            with use_language(language):
+                message = wait_message(wait, what, n_bytes)
+            notice.info(message, icon=":material/hourglass_top:")
 
     try:
         with server_admission().admit(n_bytes, estimate=estimate, session=session,
@@ -493,7 +512,7 @@ def taking_turn(n_bytes: int, *, estimate: Estimate, what: str,
 
 
 def queued(n: int, *, copies: float = 1.0, estimate: Estimate | None = None,
-           what: str = "this computation", in_worker: bool = False):
+           what: str = N_("this computation"), in_worker: bool = False):
     """:func:`taking_turn` for work that holds ``copies`` n × n float64 matrices at its peak.
 
     ``estimate``: the caller's own (:mod:`shell.costs`); without one, a kernel PCA of size

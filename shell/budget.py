@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 import os
 
+from shell.i18n import N_, _, format_number
+
 DEFAULT_BUDGET_MB = 1024
 BUDGET_ENV = "KPCA_MEMORY_BUDGET_MB"
 FLOAT_BYTES = 8
@@ -47,7 +49,9 @@ def format_bytes(n_bytes: float) -> str:
     """1536 → '1.5 KB', in powers of 1000 as students read them (GB, not GiB)."""
     for unit in ("bytes", "KB", "MB", "GB", "TB"):
         if n_bytes < 1000 or unit == "TB":
-            return f"{n_bytes:,.0f} {unit}" if unit == "bytes" else f"{n_bytes:.1f} {unit}"
+            if unit == "bytes":
+                return _("{n} bytes").format(n=format_number(n_bytes, ",.0f"))
+            return f"{format_number(n_bytes, '.1f')} {unit}"
         n_bytes /= 1000
     raise AssertionError("unreachable")
 
@@ -63,7 +67,7 @@ def memory_problem(
     cols: int | None = None,
     *,
     copies: float = 1.0,
-    what: str = "the kernel matrix K",
+    what: str = N_("the kernel matrix K"),
     budget: int | None = None,
     extra: tuple[int, str] | None = None,
 ) -> str | None:
@@ -77,7 +81,8 @@ def memory_problem(
         How many such matrices are alive at the peak (e.g. 2 when K and a working
         copy coexist).
     what : str
-        What the matrix is, for the message.
+        What the matrix is, for the message: an English noun phrase marked with ``N_``
+        (translated here).
     budget : int, optional
         Bytes allowed; defaults to :func:`budget_bytes`.
     extra : (int, str), optional
@@ -90,16 +95,22 @@ def memory_problem(
     if needed + extra_bytes <= budget:
         return None
     square = cols is None or cols == rows
-    shape = f"n = {rows:,}" if square else f"a {rows:,} × {cols:,} matrix"
-    copies_text = "" if copies == 1 else f" ({copies:g} copies at once)"
-    plus = f", plus {format_bytes(extra_bytes)} for {extra_what}" if extra_bytes else ""
-    advice = (
-        f"Use at most {largest_square(copies, max(budget - extra_bytes, 0)):,} points"
-        if square
-        else "Use fewer points"
-    )
-    return (
-        f"{shape} needs {format_bytes(needed)} for {what}{copies_text}{plus}; this server "
-        f"allows {format_bytes(budget)} per computation. {advice}, or run kpca_core on "
-        "your own machine for larger data."
-    )
+    shape = (_("n = {n}").format(n=format_number(rows, ",")) if square else
+             _("a {rows} × {cols} matrix").format(rows=format_number(rows, ","),
+                                                   cols=format_number(cols, ",")))
+    copies_text = "" if copies == 1 else _(" ({copies} copies at once)").format(
+        copies=format_number(copies, "g"))
+    plus = _(", plus {size} for {what}").format(
+        size=format_bytes(extra_bytes), what=_(extra_what)) if extra_bytes else ""
+    largest = largest_square(copies, max(budget - extra_bytes, 0))
+    if square:
+        return _("{shape} needs {needed} for {what}{copies}{plus}; this server allows "
+                 "{budget} per computation. Use at most {largest} points, or run kpca_core "
+                 "on your own machine for larger data.").format(
+            shape=shape, needed=format_bytes(needed), what=_(what), copies=copies_text,
+            plus=plus, budget=format_bytes(budget), largest=format_number(largest, ","))
+    return _("{shape} needs {needed} for {what}{copies}{plus}; this server allows {budget} "
+             "per computation. Use fewer points, or run kpca_core on your own machine for "
+             "larger data.").format(
+        shape=shape, needed=format_bytes(needed), what=_(what), copies=copies_text,
+        plus=plus, budget=format_bytes(budget))

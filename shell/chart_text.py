@@ -16,6 +16,8 @@ import re
 import numpy as np
 import plotly.graph_objects as go
 
+from shell.i18n import _, format_number, ngettext
+
 # A series of at most this many values is read out in full (a spectrum's first
 # eigenvalues, a row of errors); a longer one by its range and its ends.
 LISTED_VALUES = 12
@@ -36,7 +38,7 @@ def plain(text: object) -> str:
 def number(value: float) -> str:
     """Three significant figures, with a true minus sign (as the charts' ticks show)."""
     if not np.isfinite(value):
-        return "not a number" if np.isnan(value) else ("∞" if value > 0 else "−∞")
+        return _("not a number") if np.isnan(value) else ("∞" if value > 0 else "−∞")
     text = f"{value + 0.0:.3g}"  # + 0.0: no "−0"
     if "e" in text:
         mantissa, exponent = text.split("e")
@@ -57,7 +59,8 @@ def _numbers(values) -> np.ndarray | None:
 
 def _span(values: np.ndarray) -> str:
     low, high = values.min(), values.max()
-    return number(low) if low == high else f"{number(low)} to {number(high)}"
+    return number(low) if low == high else _("{low} to {high}").format(low=number(low),
+                                                                          high=number(high))
 
 
 def _axis_title(fig: go.Figure, axis: str, trace_axis: str | None) -> str:
@@ -78,8 +81,9 @@ def _listed(labels, values: np.ndarray) -> str:
             pairs = zip(labels, values, strict=True)
             return ", ".join(f"{plain(label)}: {number(v)}" for label, v in pairs)
         return ", ".join(number(v) for v in values)
-    return (f"{len(values)} values from {_span(values)}, first {number(values[0])}, "
-            f"last {number(values[-1])}")
+    return _("{count} values from {span}, first {first}, last {last}").format(
+        count=format_number(len(values)), span=_span(values), first=number(values[0]),
+        last=number(values[-1]))
 
 
 def _series(fig: go.Figure, trace) -> str:
@@ -93,44 +97,56 @@ def _series(fig: go.Figure, trace) -> str:
         lines = kind == "bar" or "lines" in (trace.mode or "") and "markers" not in (
             trace.mode or "")
         if y is None or not len(y):
-            return f"{name or kind}: no values"
+            return _("{name}: no values").format(name=name or kind)
         if lines:
             labels = trace.x if x is None or len(x) != len(y) else [number(v) for v in x]
-            what = "bars" if kind == "bar" else "line"
-            return (f"{name or what} ({what}, {_labelled(y_title, 'y')} against "
-                    f"{_labelled(x_title, 'x')}): {_listed(labels, y)}")
+            sentence = (_("{name} (bars, {y} against {x}): {values}") if kind == "bar"
+                        else _("{name} (line, {y} against {x}): {values}"))
+            return sentence.format(
+                name=name or (_("bars") if kind == "bar" else _("line")),
+                y=_labelled(y_title, "y"), x=_labelled(x_title, "x"),
+                values=_listed(labels, y))
         where = f"{_labelled(x_title, 'x')} {_span(x)}, " if x is not None and len(x) else ""
-        return (f"{name or 'points'}: {len(y)} point{'s' * (len(y) != 1)}, "
-                f"{where}{_labelled(y_title, 'y')} {_span(y)}")
+        return ngettext("{name}: {n} point, {where}{y} {span}",
+                        "{name}: {n} points, {where}{y} {span}", len(y)).format(
+            name=name or _("points"), n=format_number(len(y)), where=where,
+            y=_labelled(y_title, "y"), span=_span(y))
     if kind == "scatter3d":
         axes = [(a, _numbers(getattr(trace, a))) for a in ("x", "y", "z")]
         count = max((len(v) for _, v in axes if v is not None), default=0)
         spans = ", ".join(f"{a} {_span(v)}" for a, v in axes if v is not None and len(v))
-        return f"{name or 'points'}: {count} points in 3-D, {spans}"
+        return _("{name}: {count} points in 3-D, {spans}").format(
+            name=name or _("points"), count=format_number(count), spans=spans)
     if kind == "heatmap":
         z = np.asarray(trace.z, dtype=float) if trace.z is not None else np.empty((0, 0))
         finite = z[np.isfinite(z)]
         shape = " × ".join(str(s) for s in z.shape) if z.ndim == 2 else str(z.size)
-        values = f", values from {_span(finite)}" if finite.size else ""
-        return f"{name or 'heatmap'}: a {shape} grid{values}"
+        if finite.size:
+            return _("{name}: a {shape} grid, values from {span}").format(
+                name=name or _("heatmap"), shape=shape, span=_span(finite))
+        return _("{name}: a {shape} grid").format(name=name or _("heatmap"), shape=shape)
     if kind == "image":
-        return f"{name or 'image'}: an image"
+        return _("{name}: an image").format(name=name or _("image"))
     if kind == "surface":
         z = _numbers(trace.z)
-        return f"{name or 'surface'}: a surface, height {_span(z)}" if z is not None and len(
-            z) else f"{name or 'surface'}: a surface"
-    return f"{name or kind}: a {kind} series"
+        if z is not None and len(z):
+            return _("{name}: a surface, height {span}").format(name=name or _("surface"),
+                                                                span=_span(z))
+        return _("{name}: a surface").format(name=name or _("surface"))
+    return _("{name}: a {kind} series").format(name=name or kind, kind=kind)
 
 
 def describe(fig: go.Figure) -> str:
     """The chart's text alternative: title, then one sentence per series (see the module)."""
     title = plain(fig.layout.title.text)
     shown = [t for t in fig.data if t.visible is not False and t.visible != "legendonly"]
-    parts = [f"Chart: {title}." if title else "Chart."]
+    parts = [_("Chart: {title}.").format(title=title) if title else _("Chart.")]
     labels = [plain(a.text) for a in fig.layout.annotations if a.text]  # subplot titles, notes
     if labels:
-        parts.append("Labels on the chart: " + "; ".join(labels) + ".")
-    parts += [_series(fig, trace) + "." for trace in shown[:LISTED_SERIES]]
+        parts.append(_("Labels on the chart: {labels}.").format(labels="; ".join(labels)))
+    parts += [_("{sentence}.").format(sentence=_series(fig, trace))
+              for trace in shown[:LISTED_SERIES]]
     if len(shown) > LISTED_SERIES:
-        parts.append(f"And {len(shown) - LISTED_SERIES} more series.")
+        parts.append(_("And {n} more series.").format(
+            n=format_number(len(shown) - LISTED_SERIES)))
     return " ".join(parts)

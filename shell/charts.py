@@ -33,6 +33,7 @@ from shell.display import (
     still_scene_css,
     touch_screen,
 )
+from shell.i18n import N_, _
 
 FILE_PREFIX = "kpca-lab"
 # Each mode-bar button is a tab stop. Kept: the PNG download, reset axes (or camera) and
@@ -46,9 +47,9 @@ _REMOVED_BUTTONS = [
 ]  # fmt: skip
 _SELECT_BUTTONS = {"zoom2d", "select2d", "lasso2d"}
 CHART_TEXT_CLASS = "kpca-chart-text"  # visually hidden: shell/accessibility.py
-TURN_LABEL = "Turn this 3-D view with a finger"
-TURN_HELP = ("Off: a swipe over the chart scrolls the page. On: a drag over the chart turns "
-             "the view, and the page scrolls only beside it.")
+TURN_LABEL = N_("Turn this 3-D view with a finger")
+TURN_HELP = N_("Off: a swipe over the chart scrolls the page. On: a drag over the chart turns "
+               "the view, and the page scrolls only beside it.")
 
 
 def export_name(name: str) -> str:
@@ -108,7 +109,7 @@ def show_chart(
     if projector_on():
         fig = for_projector(fig, columns=columns, share=page_share())
     if touch_screen():
-        turn = is_3d(fig) and st.toggle(TURN_LABEL, key=f"{key}_turn", help=TURN_HELP)
+        turn = is_3d(fig) and st.toggle(_(TURN_LABEL), key=f"{key}_turn", help=_(TURN_HELP))
         if is_3d(fig) and not turn:
             st.html(f"<style>{still_scene_css(key)}</style>")
         fig = for_touch(fig, turn=turn)
@@ -124,8 +125,8 @@ def show_chart(
         except UNREADABLE_SELECTION:
             # The selection is browser input that Streamlit parses as the chart is drawn:
             # made up, it fails there. The chart is drawn without it, and the page goes on.
-            st.warning("The selection your browser sent for this chart could not be read, so "
-                       "it is ignored. Reload the page to select again.",
+            st.warning(_("The selection your browser sent for this chart could not be read, "
+                         "so it is ignored. Reload the page to select again."),
                        icon=":material/select_all:")
             return st.plotly_chart(fig, config=config)
     return st.plotly_chart(fig, key=key, config=config)

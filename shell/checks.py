@@ -6,13 +6,14 @@ from __future__ import annotations
 import streamlit as st
 
 from experiments.checks import Check, check_text
+from shell.i18n import _
 
 
 def show_check(check: Check) -> bool:
     """Draw one check (green tick or red cross with its value); returns whether it passed."""
     text = check_text(check)
     if check.passed:
-        st.markdown(f":green[**Check**] · {text}")
+        st.markdown(_(":green[**Check**] · {text}").format(text=text))
     else:
-        st.error(f"**Check failed** · {text}", icon=":material/error:")
+        st.error(_("**Check failed** · {text}").format(text=text), icon=":material/error:")
     return check.passed

@@ -35,6 +35,7 @@ import math
 from dataclasses import dataclass
 
 from kpca_core import choose_eigen_solver
+from shell.i18n import _, format_number
 
 
 @dataclass(frozen=True)
@@ -183,5 +184,5 @@ def csv_parse(n_bytes: int) -> Estimate:
 def format_seconds(seconds: float) -> str:
     """How a wait is written: whole seconds from 1 s, minutes past two."""
     if seconds >= 120:
-        return f"{math.ceil(seconds / 60)} min"
-    return f"{max(1, round(seconds))} s"
+        return _("{n} min").format(n=format_number(math.ceil(seconds / 60)))
+    return _("{n} s").format(n=format_number(max(1, round(seconds))))

@@ -10,12 +10,13 @@ import streamlit as st
 
 import datasets
 from shell import uploads
+from shell.i18n import N_, _, format_number
 from shell.text import inert
 
 # No "w_" prefix: an uploader's value cannot be re-committed through session state.
 K_CSV_FILE, K_CSV_LABEL, _CSV_LAST_GOOD = "upload_csv", "w_csv_label", "_kpca_csv_last_good"
 K_CSV_DROP, _CSV_LAST_NAME, _CSV_SEEN = "w_csv_drop", "_kpca_csv_last_name", "_kpca_csv_seen"
-NO_LABEL = "(no labels)"
+NO_LABEL = N_("(no labels)")  # an option kept in the session: shown translated
 # The uploader's limit, in the megabytes (10^6 bytes) the browser counts and shows; the
 # loader refuses anything larger (datasets.MAX_BYTES) in the same unit.
 UPLOAD_LIMIT_MB = datasets.MAX_BYTES // 10**6
@@ -35,15 +36,16 @@ def csv_controls() -> tuple[tuple[str, object], ...]:
     ss = st.session_state
     last_good = ss.get(_CSV_LAST_GOOD, ())
     upload = st.file_uploader(
-        "CSV file",
+        _("CSV file"),
         type=["csv", "tsv", "txt"],
         key=K_CSV_FILE,
         max_upload_size=UPLOAD_LIMIT_MB,
-        help=f"Numeric columns (at most {datasets.MAX_ROWS:,} rows and "
-        f"{datasets.MAX_COLUMNS:,} columns, {UPLOAD_LIMIT_MB} MB), optionally one column of "
-        "class labels. Comma, semicolon or tab separated; decimal commas are fine in "
-        "semicolon files. The file stays on the server only while this browser tab's "
-        "session lasts; links cannot carry it.",
+        help=_("Numeric columns (at most {rows} rows and {columns} columns, {mb} MB), "
+               "optionally one column of class labels. Comma, semicolon or tab separated; "
+               "decimal commas are fine in semicolon files. The file stays on the server "
+               "only while this browser tab's session lasts; links cannot carry it.").format(
+            rows=format_number(datasets.MAX_ROWS, ","),
+            columns=format_number(datasets.MAX_COLUMNS, ","), mb=UPLOAD_LIMIT_MB),
     )
     if upload is None:
         _name_shown_file(last_good)
@@ -59,12 +61,14 @@ def csv_controls() -> tuple[tuple[str, object], ...]:
     choices = [NO_LABEL, *check.column_names]
     if ss.get(K_CSV_LABEL) not in choices:
         ss[K_CSV_LABEL] = NO_LABEL
-    label = st.selectbox("Label column", choices, key=K_CSV_LABEL)
+    no_label = _(NO_LABEL)  # in this run's language (a format_func may run outside it)
+    label = st.selectbox(_("Label column"), choices, key=K_CSV_LABEL,
+                         format_func=lambda choice: no_label if choice == NO_LABEL else choice)
     drop = st.checkbox(
-        "Drop rows with missing values",
+        _("Drop rows with missing values"),
         key=K_CSV_DROP,
-        help="Rows with an empty, NA, NaN or infinite cell are left out (the page says how "
-        "many) instead of refusing the file.",
+        help=_("Rows with an empty, NA, NaN or infinite cell are left out (the page says how "
+               "many) instead of refusing the file."),
     )
     try:
         options = uploads.load_upload(content, check, upload.file_id,
@@ -81,11 +85,17 @@ def csv_controls() -> tuple[tuple[str, object], ...]:
 def _refuse(name: str, message: str, last_good) -> None:
     """Why the uploaded file cannot be used, and which upload stays on screen."""
     previous = st.session_state.get(_CSV_LAST_NAME)
-    keep = f" Still showing the previous upload, **{inert(previous)}**." if last_good else ""
     # The message quotes the file's cells and names: text, never Markdown.
-    st.error(f"**{inert(name)}** cannot be used: {inert(message, MESSAGE_CHARS)}{keep}")
+    if last_good:
+        st.error(_("**{name}** cannot be used: {why} Still showing the previous upload, "
+                   "**{previous}**.").format(name=inert(name), why=inert(message, MESSAGE_CHARS),
+                                             previous=inert(previous)))
+    else:
+        st.error(_("**{name}** cannot be used: {why}").format(
+            name=inert(name), why=inert(message, MESSAGE_CHARS)))
 
 
 def _name_shown_file(options) -> None:
     if options and st.session_state.get(_CSV_LAST_NAME):
-        st.caption(f"On screen: **{inert(st.session_state[_CSV_LAST_NAME])}**")
+        st.caption(_("On screen: **{name}**").format(
+            name=inert(st.session_state[_CSV_LAST_NAME])))

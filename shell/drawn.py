@@ -16,6 +16,7 @@ import streamlit as st
 
 import datasets
 from datasets import drawn
+from shell.i18n import _, format_number, ngettext
 from shell.state import DRAWN, Q_POINTS
 
 # The Draw page's URL path: on it the sidebar's dataset is always the drawn points.
@@ -54,9 +55,12 @@ def drawn_controls(page_path: str) -> tuple[tuple[str, object], ...]:
     code = current_code()
     n = len(drawn.decode(code)[1])
     if page_path == DRAW_PAGE:
-        st.caption(f"{n} points, drawn on this page (the Draw page always shows them).")
+        st.caption(ngettext("{n} point, drawn on this page (the Draw page always shows it).",
+                            "{n} points, drawn on this page (the Draw page always shows them).",
+                            n).format(n=format_number(n)))
     else:
-        st.caption(f"{n} points drawn by hand.")
-        st.page_link(f"app_pages/{DRAW_PAGE}.py", label="Edit them on the Draw page",
+        st.caption(ngettext("{n} point drawn by hand.", "{n} points drawn by hand.",
+                            n).format(n=format_number(n)))
+        st.page_link(f"app_pages/{DRAW_PAGE}.py", label=_("Edit them on the Draw page"),
                      icon=":material/draw:")
     return ((Q_POINTS, code),)

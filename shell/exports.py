@@ -19,6 +19,7 @@ import streamlit as st
 from datasets import spreadsheet_safe_row
 from experiments.reproduce import explorer_script
 from shell.caches import load_data
+from shell.i18n import _
 from shell.state import Settings
 
 REPRODUCE_KEY = "reproduce_open"  # the 'Reproduce in Python' expander's open state
@@ -146,12 +147,12 @@ def projection_downloads(result, data, settings: Settings) -> None:
     stem = view_name(settings)
     left, right = st.columns(2)
     csv_download(
-        "Projections (CSV)",
+        _("Projections (CSV)"),
         projections_csv(result.projection, result.pca_projection, data.y, data.target_names),
         f"{stem}-projections", container=left,
     )
     csv_download(
-        "Eigenvalues (CSV)",
+        _("Eigenvalues (CSV)"),
         eigenvalues_csv(result.eigenvalues, result.eigenvalue_ranks, result.trace),
         f"{stem}-eigenvalues", container=right,
     )
@@ -172,19 +173,19 @@ def settings_script(settings: Settings) -> str:
 
 def reproduce_in_python(settings: Settings) -> None:
     """An expander with the script of the current view, copyable and downloadable."""
-    with st.expander("Reproduce in Python", icon=":material/terminal:", key=REPRODUCE_KEY,
+    with st.expander(_("Reproduce in Python"), icon=":material/terminal:", key=REPRODUCE_KEY,
                      on_change="rerun") as expander:
         if not expander.open:  # lazy, like shell.source.show_source: sent once opened
             return
         script = settings_script(settings)
-        st.caption(
+        st.caption(_(
             "The same numbers on your own machine: save the script anywhere and run it "
             "with Python. It needs only NumPy and scikit-learn (it uses `kpca_core` if "
             "installed); its first lines say where its data come from."
-        )
+        ))
         st.code(script, language="python")
         st.download_button(
-            "Download the script",
+            _("Download the script"),
             script,
             file_name=f"kpca-lab-{view_name(settings)}.py",
             mime="text/x-python",

@@ -21,15 +21,16 @@ from typing import Any, NamedTuple
 import streamlit as st
 
 from experiments.kernel_params import KERNEL_PARAMS
+from shell.i18n import N_, _, format_number, join_list
 from shell.state import Q_LOCK, Q_NOTE, Q_UNLOCK, Settings, parse_flag
 from shell.text import inert, quoted
 
 # The controls a link can lock, in the sidebar's order, with their names on screen.
 LOCKABLE: dict[str, str] = {
-    "dataset": "the dataset and its sample",
-    "kernel": "the kernel",
+    "dataset": N_("the dataset and its sample"),
+    "kernel": N_("the kernel"),
     **{name: param.lock_name for name, param in KERNEL_PARAMS.items()},
-    "components": "the number of components",
+    "components": N_("the number of components"),
 }
 NOTE_CHARS = 200
 _LOCK = "_kpca_lock"  # a Lock while locked
@@ -47,8 +48,9 @@ def parse_lock(raw: Any) -> tuple[tuple[str, ...], list[str]]:
     """``"gamma,dataset"`` → the lockable names in the sidebar's order, and problems."""
     asked = [part.strip().lower() for part in str(raw).split(",") if part.strip()]
     unknown = [name for name in asked if name not in LOCKABLE]
-    problems = [f"Link parameter `{Q_LOCK}`: cannot lock {', '.join(map(quoted, unknown[:5]))}"
-                f"; lockable: {', '.join(LOCKABLE)}."] if unknown else []
+    problems = [_("Link parameter `{name}`: cannot lock {unknown}; lockable: {lockable}.").format(
+        name=Q_LOCK, unknown=", ".join(map(quoted, unknown[:5])), lockable=", ".join(LOCKABLE)
+    )] if unknown else []
     return tuple(name for name in LOCKABLE if name in asked), problems
 
 
@@ -102,8 +104,10 @@ def note_text(note: str, length: int) -> str:
     NOTE_CHARS, its start and how long it really was (not the length kept)."""
     if length <= NOTE_CHARS:
         return f"“{inert(note, NOTE_CHARS)}”"
-    return (f"“{inert(note[:NOTE_CHARS], NOTE_CHARS)}…” (the link's note has {length:,} "
-            f"characters; a note shows at most {NOTE_CHARS:,})")
+    return _("“{start}…” (the link's note has {length} characters; a note shows at most "
+             "{most})").format(start=inert(note[:NOTE_CHARS], NOTE_CHARS),
+                               length=format_number(length, ","),
+                               most=format_number(NOTE_CHARS, ","))
 
 
 def _unlock() -> None:
@@ -116,13 +120,15 @@ def notice() -> None:
     if lock is None:
         return
     with st.container(border=True, key="lock_notice"):
-        text = ("**Locked for this exercise:** " + ", ".join(LOCKABLE[n] for n in lock.names)
-                + ".")
+        locked = join_list([_(LOCKABLE[n]) for n in lock.names])
         if lock.note:
-            text += f" Your lecturer's note: {note_text(lock.note, lock.note_length)}"
+            text = _("**Locked for this exercise:** {locked}. Your lecturer's note: "
+                     "{note}").format(locked=locked, note=note_text(lock.note, lock.note_length))
+        else:
+            text = _("**Locked for this exercise:** {locked}.").format(locked=locked)
         st.markdown(text)
-        st.caption("Locked controls keep this link's values: a focus aid for the exercise, "
-                   "not a security setting (anyone can edit the link).")
+        st.caption(_("Locked controls keep this link's values: a focus aid for the exercise, "
+                     "not a security setting (anyone can edit the link)."))
         if lock.unlockable:
-            st.button("Unlock the controls", key="lock_unlock", on_click=_unlock,
+            st.button(_("Unlock the controls"), key="lock_unlock", on_click=_unlock,
                       icon=":material/lock_open:")

@@ -20,8 +20,6 @@ import os
 
 import streamlit as st
 
-# The budget's numbers and words live in the pure shell.budget (the offline lecture needs
-# them without Streamlit); the guard's callers read them through this module as before.
 from shell.budget import (  # noqa: F401
     BUDGET_ENV,
     DEFAULT_BUDGET_MB,
@@ -34,13 +32,17 @@ from shell.budget import (  # noqa: F401
     memory_problem,
 )
 
+# The budget's numbers and words live in the pure shell.budget (the offline lecture needs
+# them without Streamlit); the guard's callers read them through this module as before.
+from shell.i18n import N_
+
 
 def guard_memory(
     rows: int,
     cols: int | None = None,
     *,
     copies: float = 1.0,
-    what: str = "the kernel matrix K",
+    what: str = N_("the kernel matrix K"),
     extra: tuple[int, str] | None = None,
 ) -> None:
     """Refuse (``st.error`` + ``st.stop``) a computation that would exceed the budget."""

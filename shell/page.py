@@ -20,6 +20,7 @@ import datasets
 from datasets import drawn
 from shell.caches import Inputs, inputs_of, load_data
 from shell.drawn import DRAW_PAGE
+from shell.i18n import N_, _, format_number
 from shell.sidebar import apply_settings, current_settings
 from shell.state import DRAWN, Settings, default_settings, with_suggested_kernel
 from shell.uploads import NoUploadError
@@ -49,33 +50,35 @@ def page_data(settings: Settings, *, few_points_ok: bool = False) -> PageData:
         data = load_data(settings.dataset, settings.dataset_options)
         if settings.dataset == DRAWN and not few_points_ok:
             if problem := drawn.analysis_problem(data.X):
-                st.info(f"Too few points for this page: {problem}. Add points on the Draw "
-                        "page.", icon=":material/draw:")
-                st.page_link(f"app_pages/{DRAW_PAGE}.py", label="Draw points",
+                st.info(_("Too few points for this page: {problem}. Add points on the Draw "
+                          "page.").format(problem=problem), icon=":material/draw:")
+                st.page_link(f"app_pages/{DRAW_PAGE}.py", label=_("Draw points"),
                              icon=":material/draw:")
                 st.stop()
         return PageData(data, inputs_of(settings))
     except datasets.UspsUnavailableError as error:
-        st.error(f"{error}\n\nPick another dataset in the sidebar; everything else still works.")
+        st.error(_("{error}\n\nPick another dataset in the sidebar; everything else still "
+                   "works.").format(error=error))
     except NoUploadError as error:
         st.info(str(error), icon=":material/upload_file:")
     except ValueError as error:
-        st.error(f"These dataset options do not work: {error}")
+        st.error(_("These dataset options do not work: {error}").format(error=error))
     st.stop()
     raise AssertionError("unreachable")  # st.stop() raises; this keeps type checkers calm
 
 
 @contextmanager
 def kernel_errors(
-    what: str = "The kernel cannot be computed with these settings", *, stop: bool = True
+    what: str = N_("The kernel cannot be computed with these settings"), *, stop: bool = True
 ) -> Iterator[None]:
     """Show kpca_core's refusal of a setting (a ValueError, e.g. an overflowing polynomial
     kernel) as ``what: why``, then stop the page, or with ``stop=False`` go on after the
-    ``with`` block (for an optional section)."""
+    ``with`` block (for an optional section). ``what``: an English sentence marked with
+    ``N_`` (translated here)."""
     try:
         yield
     except ValueError as error:
-        st.error(f"{what}: {error}")
+        st.error(_("{what}: {error}").format(what=_(what), error=error))
         if stop:
             st.stop()
 
@@ -92,15 +95,15 @@ def require_2d(data: datasets.Dataset, why: str) -> None:
     if n_features == 2:
         return
     st.warning(
-        f"This part needs points in the plane (2 input features), and the current dataset "
-        f"has {n_features}: {why} Pick a 2-D dataset:",
+        _("This part needs points in the plane (2 input features), and the current dataset "
+          "has {n}: {why} Pick a 2-D dataset:").format(n=format_number(n_features), why=_(why)),
         icon=":material/grid_on:",
     )
     catalogue = datasets.available()
     choices = [name for name in PLANE_DATASETS if name in catalogue]
     for column, name in zip(st.columns(len(choices)), choices, strict=True):
         column.button(
-            catalogue[name].title,
+            _(catalogue[name].title),
             key=f"switch_2d_{name}",
             on_click=_switch_to,
             args=(name,),

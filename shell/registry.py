@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from datasets.drawn import MAX_POINTS as DRAWN_MAX_POINTS
 from experiments.feature_maps import EXPLICIT_MAX_N
+from shell.i18n import N_
 
 # The sizes that bound lessons' n × n work, stated once (the lessons import them).
 MISTAKES_MAX_N = 300  # Common mistakes: each mistake costs its own eigendecomposition
@@ -96,7 +97,8 @@ class Lesson:
     path : str
         The page file, relative to the app's root (``app_pages/<name>.py``).
     title : str
-        Menu and home-page title.
+        Menu and home-page title. Like ``teaches`` and ``section``: English, marked with
+        ``N_`` for the catalog and shown with ``_()`` (the router, the home page).
     icon : str
         A Material icon (``:material/<name>:``).
     teaches : str
@@ -128,47 +130,48 @@ class Lesson:
         return self.path.rsplit("/", 1)[-1].removesuffix(".py")
 
 
-HOME = Lesson("app_pages/home.py", "Home", ":material/home:", "Start here: presets and the map.")
+HOME = Lesson("app_pages/home.py", N_("Home"), ":material/home:",
+              N_("Start here: presets and the map."))
 
 LESSONS: tuple[Lesson, ...] = (
     Lesson(
         "app_pages/tour.py",
-        "Guided tour",
+        N_("Guided tour"),
         ":material/co_present:",
-        "A 45-minute lecture in ten steps over the other pages: a question for the room, the "
-        "view, then what to look for. For lecturers.",
+        N_("A 45-minute lecture in ten steps over the other pages: a question for the room, the "
+           "view, then what to look for. For lecturers."),
         link_params=("step",),
     ),
-    Lesson("app_pages/class_tally.py", "Class tally", ":material/how_to_vote:",
-           "For lecturers: a class code and QR code for the room, and the students' "
-           "predictions counted live."),
+    Lesson("app_pages/class_tally.py", N_("Class tally"), ":material/how_to_vote:",
+           N_("For lecturers: a class code and QR code for the room, and the students' "
+              "predictions counted live.")),
     Lesson(
         "app_pages/explorer.py",
-        "Explorer",
+        N_("Explorer"),
         ":material/scatter_plot:",
-        "Any dataset, any kernel: K, K̃, the eigen-spectrum and the projections next to "
-        "linear PCA.",
+        N_("Any dataset, any kernel: K, K̃, the eigen-spectrum and the projections next to "
+           "linear PCA."),
         work=KernelWork(_whole),
         link_params=("section", "view", "axes"),
         question="separation",
     ),
     Lesson(
         "app_pages/how_it_works.py",
-        "How it works",
+        N_("How it works"),
         ":material/format_list_numbered:",
-        "The algorithm step by step on your data: K, centring, the eigenproblem, normalisation "
-        "and projection, each formula checked live, and what each step costs.",
-        section="How it works",
+        N_("The algorithm step by step on your data: K, centring, the eigenproblem, normalisation "
+           "and projection, each formula checked live, and what each step costs."),
+        section=N_("How it works"),
         work=KernelWork(_whole),  # the Explorer's fit, then its steps on ≤ STEP_MAX_N
         question="zero_eigenvalues",
     ),
     Lesson(
         "app_pages/kernel_trick.py",
-        "The kernel trick",
+        N_("The kernel trick"),
         ":material/3d_rotation:",
-        "The feature map written out: a polynomial kernel as an explicit φ, circles lifted into "
-        "3-D, and why the RBF kernel's φ has infinitely many coordinates.",
-        section="How it works",
+        N_("The feature map written out: a polynomial kernel as an explicit φ, circles lifted into "
+           "3-D, and why the RBF kernel's φ has infinitely many coordinates."),
+        section=N_("How it works"),
         # A sample of at most EXPLICIT_MAX_N points; φ(X) of high-dimensional inputs adds
         # more (lessons/kernel_trick/view.py explicit_bytes).
         work=KernelWork(lambda n: min(n, EXPLICIT_MAX_N), copies=3, cap=EXPLICIT_MAX_N),
@@ -176,89 +179,89 @@ LESSONS: tuple[Lesson, ...] = (
     ),
     Lesson(
         "app_pages/mistakes.py",
-        "Common mistakes",
+        N_("Common mistakes"),
         ":material/report:",
-        "Seven errors, six of them found in published notes and code, each next to the right "
-        "answer with a number for the damage it does (and when it does none).",
-        section="How it works",
+        N_("Seven errors, six of them found in published notes and code, each next to the right "
+           "answer with a number for the damage it does (and when it does none)."),
+        section=N_("How it works"),
         work=KernelWork(lambda n: min(n, MISTAKES_MAX_N), copies=4, cap=MISTAKES_MAX_N),
         question="forget_centring",
     ),
     Lesson(
         "app_pages/component_maps.py",
-        "Component maps",
+        N_("Component maps"),
         ":material/gradient:",
-        "Each component as a function over the plane, with the paper's Figs. 3 and 4 one "
-        "click away.",
-        section="Geometry",
+        N_("Each component as a function over the plane, with the paper's Figs. 3 and 4 one "
+           "click away."),
+        section=N_("Geometry"),
         work=KernelWork(_whole),
         question="components_needed",
     ),
     Lesson(
         "app_pages/new_points.py",
-        "New points",
+        N_("New points"),
         ":material/add_location:",
-        "Fit on some points, place new ones: every coordinate is a sum of kernel terms "
-        "centred with the training statistics.",
-        section="Geometry",
+        N_("Fit on some points, place new ones: every coordinate is a sum of kernel terms "
+           "centred with the training statistics."),
+        section=N_("Geometry"),
         work=KernelWork(new_points_training),
     ),
     Lesson(
         "app_pages/draw.py",
-        "Draw your own data",
+        N_("Draw your own data"),
         ":material/draw:",
-        "Click points of two or three classes onto a plane (or start from circles, moons, "
-        "a spiral) and watch K, K̃, the spectrum and the projections follow every edit.",
-        section="Geometry",
+        N_("Click points of two or three classes onto a plane (or start from circles, moons, "
+           "a spiral) and watch K, K̃, the spectrum and the projections follow every edit."),
+        section=N_("Geometry"),
         work=KernelWork(DRAWN_MAX_POINTS),  # its own points, at most this many
     ),
     Lesson(
         "app_pages/choosing_gamma.py",
-        "Choosing γ",
+        N_("Choosing γ"),
         ":material/tune:",
-        "One projection across a range of γ and degrees: which separates the classes, and "
-        "why too small or too large fails.",
-        section="Geometry",
+        N_("One projection across a range of γ and degrees: which separates the classes, and "
+           "why too small or too large fails."),
+        section=N_("Geometry"),
         work=KernelWork(_whole),
         question="best_gamma",
     ),
     Lesson(
         "app_pages/denoising.py",
-        "De-noising",
+        N_("De-noising"),
         ":material/auto_fix_high:",
-        "Clean noisy USPS digits with kernel PCA and a pre-image (learned, fixed point, "
-        "Kwok–Tsang) against linear PCA, and Mika et al.'s (1999) result.",
-        section="Applications",
+        N_("Clean noisy USPS digits with kernel PCA and a pre-image (learned, fixed point, "
+           "Kwok–Tsang) against linear PCA, and Mika et al.'s (1999) result."),
+        section=N_("Applications"),
         # Its own training digits at their default; the fit keeps three n × (n − 1)
         # arrays (eigenvectors, α, the training coordinates: lessons/denoising/caches.py).
         work=KernelWork(DENOISING_N_TRAIN, copies=3),
     ),
     Lesson(
         "app_pages/classification.py",
-        "Classification",
+        N_("Classification"),
         ":material/category:",
-        "A linear classifier on kernel principal components beats it on raw pixels; the "
-        "USPS table of Schölkopf, Smola & Müller (1998) reproduced.",
-        section="Applications",
+        N_("A linear classifier on kernel principal components beats it on raw pixels; the "
+           "USPS table of Schölkopf, Smola & Müller (1998) reproduced."),
+        section=N_("Applications"),
         work=KernelWork(classification_training),
     ),
     Lesson(
         "app_pages/scale.py",
-        "Scale",
+        N_("Scale"),
         ":material/speed:",
-        "How time and memory grow with n, measured live, and the Nyström and random-feature "
-        "approximations that keep kernel PCA usable.",
-        section="Applications",
+        N_("How time and memory grow with n, measured live, and the Nyström and random-feature "
+           "approximations that keep kernel PCA usable."),
+        section=N_("Applications"),
         work=KernelWork(_whole),  # exact kernel PCA next to the approximations
     ),
     Lesson(
         "app_pages/one_eigenproblem.py",
-        "One eigenproblem",
+        N_("One eigenproblem"),
         ":material/hub:",
-        "Classical MDS, Isomap, Laplacian eigenmaps and spectral clustering are kernel PCA "
-        "on a matrix each builds: switch the method and only K changes, checked against "
-        "scikit-learn's own.",
-        section="Beyond kernel PCA",
+        N_("Classical MDS, Isomap, Laplacian eigenmaps and spectral clustering are kernel PCA "
+           "on a matrix each builds: switch the method and only K changes, checked against "
+           "scikit-learn's own."),
+        section=N_("Beyond kernel PCA"),
         # K (the geodesic distances, L⁺...), KernelPCA's copy, then scikit-learn's own.
         work=KernelWork(lambda n: min(n, EIGENPROBLEM_MAX_N), copies=4,
                         cap=EIGENPROBLEM_MAX_N),
@@ -266,11 +269,11 @@ LESSONS: tuple[Lesson, ...] = (
     ),
     Lesson(
         "app_pages/novelty.py",
-        "Novelty detection",
+        N_("Novelty detection"),
         ":material/crisis_alert:",
-        "Fit kernel PCA on normal data and flag new points by their reconstruction error in "
-        "feature space; ROC curves beside the one-class SVM and the isolation forest.",
-        section="Beyond kernel PCA",
+        N_("Fit kernel PCA on normal data and flag new points by their reconstruction error in "
+           "feature space; ROC curves beside the one-class SVM and the isolation forest."),
+        section=N_("Beyond kernel PCA"),
         # Its training points: K, the solver's copy, the test kernels in n × n blocks
         # (lessons/novelty/view.py COPIES; a small fit asks for its explicit check's more).
         work=KernelWork(novelty_training, copies=3, cap=NOVELTY_CAP),

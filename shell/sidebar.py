@@ -36,9 +36,10 @@ from experiments.kernel_diagnostics import (
 from experiments.kernel_params import GAMMA, KERNEL_PARAMS, KernelParam
 from kpca_core import KERNELS
 from shell import caches as compute
-from shell import drawn, locks, state
+from shell import drawn, language, locks, state
 from shell.csv_controls import csv_controls
 from shell.display import PROJECTOR_KEY, close_drawer_after_change
+from shell.i18n import N_, _, format_number
 from shell.state import LinkCheck, Settings
 
 K_DATASET, K_KERNEL = "w_dataset", "w_kernel"
@@ -51,13 +52,14 @@ _STARTED, _LINK_WARNINGS, _CURRENT = "_kpca_started", "_kpca_link_warnings", "_k
 _PAGE_PATH = "_kpca_page_path"  # the URL path of the page this run drew
 
 OPTION_LABELS = {
-    "n": "Number of points n",
-    "noise": "Noise",
-    "seed": "Random seed",
-    "factor": "Inner / outer radius",
-    "split": "USPS split",
+    "n": N_("Number of points n"),
+    "noise": N_("Noise"),
+    "seed": N_("Random seed"),
+    "factor": N_("Inner / outer radius"),
+    "split": N_("USPS split"),
 }
-USPS_OPTION_LABELS = {"n": "Digits used (subset size)"}
+USPS_OPTION_LABELS = {"n": N_("Digits used (subset size)")}
+KEEP_GAMMA_LABEL = N_("Keep γ when the data change")
 
 
 @dataclass(frozen=True)
@@ -155,25 +157,55 @@ def _follow_data(previous: tuple, current: tuple, dataset: str, options: dict,
         if old_reference is None:
             return
         new = round_gamma(old * new_reference / old_reference)
-        why = "standardising the inputs" if standardize else "undoing the standardisation"
+        why = "standardised" if standardize else "unstandardised"
     else:
         suggested = None if standardize else state.dataset_gamma(dataset, kernel, options)
         new = suggested if suggested is not None else round_gamma(new_reference)
-        why = "the new data" if dataset != state.CSV else "the uploaded file"
-        if suggested is not None:
-            why += ", the data set's own suggestion"
+        why = ("suggested" if suggested is not None
+               else "new data" if dataset != state.CSV else "uploaded")
     new = min(max(new, state.GAMMA_MIN), state.GAMMA_MAX)
     if math.isclose(new, old, rel_tol=1e-9):
         return
     ss[K_PARAM["gamma"]] = new
-    ss[_GAMMA_NOTE] = (
-        f"γ changed from {state.format_gamma(old)} to {state.format_gamma(new)} for "
-        f"{why} ({state.format_multiple(new / new_reference)} × {REFERENCE_SHORT[kernel]}"
-        + ("" if "suggestion" in why else ": a start on the data's scale, not a tuned "
-           "value; the γ check on the Explorer and Choosing γ says whether another γ "
-           "separates the classes better")
-        + "). Tick 'Keep γ when the data change' to keep γ as it is."
-    )
+    # Kept as numbers and written where shown: the student may change the language.
+    ss[_GAMMA_NOTE] = (why, old, new, new / new_reference, kernel)
+
+
+# Why γ followed the data, a whole sentence each (the note's reason → its words).
+_GAMMA_NOTES = {
+    "standardised": N_(
+        "γ changed from {old} to {new} for standardising the inputs ({multiple} × "
+        "{reference}: a start on the data's scale, not a tuned value; the γ check on the "
+        "Explorer and Choosing γ says whether another γ separates the classes better). "
+        "Tick '{keep}' to keep γ as it is."),
+    "unstandardised": N_(
+        "γ changed from {old} to {new} for undoing the standardisation ({multiple} × "
+        "{reference}: a start on the data's scale, not a tuned value; the γ check on the "
+        "Explorer and Choosing γ says whether another γ separates the classes better). "
+        "Tick '{keep}' to keep γ as it is."),
+    "new data": N_(
+        "γ changed from {old} to {new} for the new data ({multiple} × {reference}: a start "
+        "on the data's scale, not a tuned value; the γ check on the Explorer and Choosing γ "
+        "says whether another γ separates the classes better). Tick '{keep}' to keep γ as "
+        "it is."),
+    "uploaded": N_(
+        "γ changed from {old} to {new} for the uploaded file ({multiple} × {reference}: a "
+        "start on the data's scale, not a tuned value; the γ check on the Explorer and "
+        "Choosing γ says whether another γ separates the classes better). Tick '{keep}' to "
+        "keep γ as it is."),
+    "suggested": N_(
+        "γ changed from {old} to {new} for the new data, the data set's own suggestion "
+        "({multiple} × {reference}). Tick '{keep}' to keep γ as it is."),
+}
+
+
+def gamma_note_text(note: tuple) -> str:
+    """The sentence saying why γ followed the data, in this run's language."""
+    why, old, new, multiple, kernel = note
+    return _(_GAMMA_NOTES[why]).format(
+        old=state.format_gamma(old), new=state.format_gamma(new),
+        multiple=state.format_multiple(multiple), reference=_(REFERENCE_SHORT[kernel]),
+        keep=_(KEEP_GAMMA_LABEL))
 
 
 def settings_sidebar(page_path: str = "", wing: Wing = NO_WING) -> Settings:
@@ -200,21 +232,23 @@ def settings_sidebar(page_path: str = "", wing: Wing = NO_WING) -> Settings:
         n_components = _components_control()
         if dataset in catalogue:
             st.button(
-                "Use this dataset's suggested kernel",
+                _("Use this dataset's suggested kernel"),
                 on_click=_use_suggested_kernel,
                 disabled=any(map(locks.locked, ("kernel", *KERNEL_PARAMS))),
                 help=_suggestion_text(catalogue[dataset].suggested_kernel),
             )
         if dataset in catalogue and catalogue[dataset].options:
-            st.subheader("Sample")
+            st.subheader(_("Sample"))
             for opt in catalogue[dataset].options:
                 options[opt.name] = _option_widget(dataset, opt)
-        st.caption("The address bar holds these settings: copy it to share this exact view.")
+        st.caption(_("The address bar holds these settings: copy it to share this exact "
+                     "view."))
         st.toggle(
-            "Projector mode",
+            _("Projector mode"),
             key=PROJECTOR_KEY,
-            help="Larger text, thicker markers and fewer captions, for a lecture hall.",
+            help=_("Larger text, thicker markers and fewer captions, for a lecture hall."),
         )
+        language.language_selector()
 
     # A parameter the kernel does not use stays at its default in the settings, so it
     # never splits the cache; its widget state still remembers the user's value.
@@ -256,7 +290,8 @@ def _read_link_once(wing: Wing) -> None:
     if state.Q_PROJECTOR in link:
         projector = state.parse_flag(link[state.Q_PROJECTOR])
         if projector is None:
-            warnings.append(f"Link parameter `{state.Q_PROJECTOR}` should be 1 or 0.")
+            warnings.append(_("Link parameter `{name}` should be 1 or 0.").format(
+                name=state.Q_PROJECTOR))
         ss[PROJECTOR_KEY] = bool(projector)
     warnings += locks.read_link(link, from_link)
     apply_settings(from_link)
@@ -288,12 +323,15 @@ def _keep_locked_values() -> None:
 
 def _data_controls(catalogue: dict, page_path: str = "") -> tuple[str, dict, bool]:
     """The dataset, its options (an upload's, or the sample's values) and standardising."""
-    st.subheader("Data")
+    st.subheader(_("Data"))
+    # The titles in this run's language, made here: a format_func may be called later,
+    # outside this run's context (AppTest does), where the language is not this session's.
+    titles = {name: _(info.title) for name, info in catalogue.items()}
+    titles |= {name: _(title) for name, title in state.SOURCE_TITLES.items()}
     dataset = st.selectbox(
-        "Dataset",
+        _("Dataset"),
         [*catalogue, state.CSV, state.DRAWN],
-        format_func=lambda name: catalogue[name].title if name in catalogue
-        else {state.CSV: state.CSV_TITLE, state.DRAWN: state.DRAWN_TITLE}[name],
+        format_func=titles.__getitem__,
         key=K_DATASET,
         disabled=locks.locked("dataset"),
         filter_mode=None,  # no typing: a tap on a phone opens the list, not the keyboard
@@ -304,15 +342,15 @@ def _data_controls(catalogue: dict, page_path: str = "") -> tuple[str, dict, boo
         options = dict(drawn.drawn_controls(page_path))
     else:
         info = catalogue[dataset]
-        st.caption(info.summary)
+        st.caption(_(info.summary))
         # The sample's options are drawn at the bottom (set once; γ and the components
         # are changed often and stay on the first screen); their values are known now.
         options = {opt.name: _option_value(dataset, opt) for opt in info.options}
     standardize = st.checkbox(
-        "Standardise inputs",
+        _("Standardise inputs"),
         key=K_STANDARDIZE,
         disabled=locks.locked("dataset"),
-        help="Scale every input feature to mean 0 and variance 1 before the kernel.",
+        help=_("Scale every input feature to mean 0 and variance 1 before the kernel."),
     )
     return dataset, options, standardize
 
@@ -321,15 +359,16 @@ def _kernel_controls(dataset: str, options: dict, standardize: bool) -> tuple[st
     """The kernel and the values of its parameters (the others stay at their defaults)."""
     ss = st.session_state
     defaults = state.default_settings()
-    st.subheader("Kernel")
+    st.subheader(_("Kernel"))
+    titles = {name: _(info.title) for name, info in KERNELS.items()}  # (see the dataset's)
     kernel = st.selectbox(
-        "Kernel", list(KERNELS), format_func=lambda k: KERNELS[k].title, key=K_KERNEL,
+        _("Kernel"), list(KERNELS), format_func=titles.__getitem__, key=K_KERNEL,
         disabled=locks.locked("kernel"),
         filter_mode=None,  # no typing, no soft keyboard on a phone
     )
     kernel_info = KERNELS[kernel]
     if not kernel_info.positive_definite:
-        st.caption("Not positive semi-definite: expect negative eigenvalues.")
+        st.caption(_("Not positive semi-definite: expect negative eigenvalues."))
     params = {name: getattr(defaults, name) for name in KERNEL_PARAMS}
     ss.setdefault(K_PARAM["gamma"], defaults.gamma)
     identity = _data_identity(dataset, options, standardize)
@@ -357,13 +396,13 @@ def _param_control(param: KernelParam, default: float | int) -> float | int:
     """A kernel parameter on a linear scale (the degree, c₀), as declared."""
     st.session_state.setdefault(K_PARAM[param.name], _typed(param, default))
     return st.slider(
-        param.label,
+        _(param.label),
         _typed(param, param.low),
         _typed(param, param.high),
         step=_typed(param, param.step),
         key=K_PARAM[param.name],
         disabled=locks.locked(param.name),
-        help=param.help,
+        help=_(param.help),
     )
 
 
@@ -371,27 +410,26 @@ def _gamma_control(dataset: str, options: dict, standardize: bool, kernel: str) 
     """γ on a log scale, its multiple of the data's reference, and why it last moved."""
     ss = st.session_state
     gamma = st.select_slider(
-        GAMMA.label,
+        _(GAMMA.label),
         options=state.gamma_choices(ss[K_PARAM["gamma"]]),
         format_func=state.format_gamma,
         key=K_PARAM["gamma"],
         disabled=locks.locked("gamma"),
-        help=GAMMA.help,
+        help=_(GAMMA.help),
     )
     reference = compute.reference_gamma_for(_data_key(dataset, options, standardize), kernel)
     if reference:
-        st.caption(
-            f"= {state.format_multiple(gamma / reference)} × "
-            f"{REFERENCE_SHORT[kernel]} ({state.format_gamma(reference)})"
-        )
+        st.caption(_("= {multiple} × {reference} ({value})").format(
+            multiple=state.format_multiple(gamma / reference),
+            reference=_(REFERENCE_SHORT[kernel]), value=state.format_gamma(reference)))
     if ss.get(_GAMMA_NOTE):
-        st.info(ss[_GAMMA_NOTE], icon=":material/autorenew:")
+        st.info(gamma_note_text(ss[_GAMMA_NOTE]), icon=":material/autorenew:")
     st.checkbox(
-        "Keep γ when the data change",
+        _(KEEP_GAMMA_LABEL),
         key=K_KEEP_GAMMA,
         disabled=locks.locked("gamma"),
-        help="Unticked, γ follows the data: a new dataset, an upload or "
-        "standardising sets γ to suit the new scale.",
+        help=_("Unticked, γ follows the data: a new dataset, an upload or standardising sets "
+               "γ to suit the new scale."),
     )
     return gamma
 
@@ -399,12 +437,12 @@ def _gamma_control(dataset: str, options: dict, standardize: bool, kernel: str) 
 def _components_control() -> int:
     st.session_state.setdefault(K_COMPONENTS, state.default_settings().n_components)
     return st.slider(
-        "Number of components",
+        _("Number of components"),
         state.COMPONENTS_MIN,
         state.COMPONENTS_MAX,
         key=K_COMPONENTS,
         disabled=locks.locked("components"),
-        help="How many kernel principal components to keep.",
+        help=_("How many kernel principal components to keep."),
     )
 
 
@@ -413,7 +451,7 @@ def _warn_about_the_link(settings: Settings) -> None:
     link_settings, warnings = st.session_state[_LINK_WARNINGS]
     if warnings and link_settings == settings:
         st.warning(
-            "Some settings in this link could not be used:\n\n"
+            _("Some settings in this link could not be used:") + "\n\n"
             + "\n".join(f"- {w}" for w in warnings),
             icon=":material/link_off:",
         )
@@ -428,7 +466,7 @@ def sync_url(wing: Wing = NO_WING) -> None:
     if ss.get(PROJECTOR_KEY):
         query[state.Q_PROJECTOR] = "1"
     query |= state.page_query(ss.get(_PAGE_PATH, ""), st.query_params.to_dict())
-    query |= wing.link_params() | locks.link_params()
+    query |= wing.link_params() | locks.link_params() | language.link_params()
     if st.query_params.to_dict() != query:
         st.query_params.from_dict(query)
 
@@ -445,11 +483,12 @@ def with_valid_components(settings: Settings, n_points: int) -> Settings:
     limit = n_points - 1
     if settings.n_components <= limit:
         return settings
-    st.warning(
-        f"{settings.n_components} components asked for, but {n_points} points have at most "
-        f"{limit} non-trivial kernel components (K̃ has rank ≤ n − 1). Using {limit}; lower "
-        "'Number of components' or use more points."
-    )
+    st.warning(_(
+        "{asked} components asked for, but {n} points have at most {limit} non-trivial "
+        "kernel components (K̃ has rank ≤ n − 1). Using {limit}; lower '{control}' or use "
+        "more points.").format(asked=format_number(settings.n_components),
+                               n=format_number(n_points), limit=format_number(limit),
+                               control=_("Number of components")))
     return replace(settings, n_components=limit)
 
 
@@ -479,7 +518,8 @@ def _option_widget(dataset: str, opt: datasets.Option):
             st.session_state[key] = high
         opt = replace(opt, high=high)
     labels = USPS_OPTION_LABELS if dataset == "usps" else {}
-    label = labels.get(opt.name) or OPTION_LABELS.get(opt.name) or opt.name
+    label = _(labels.get(opt.name) or OPTION_LABELS.get(opt.name) or opt.name)
+    opt = replace(opt, help=_(opt.help))  # the datasets' words (scripts/i18n.py extracts them)
     if opt.kind == "choice":
         return st.selectbox(label, list(opt.choices), key=key, help=opt.help or None,
                             filter_mode=None)  # no soft keyboard on a phone
@@ -504,8 +544,10 @@ def _option_widget(dataset: str, opt: datasets.Option):
 def _suggestion_text(suggested: dict) -> str:
     parts = [f"{k} = {v}" for k, v in suggested.items() if k != "kernel"]
     kernel = suggested.get("kernel", "?")
-    title = KERNELS[kernel].title if kernel in KERNELS else kernel
-    return f"{title}" + (f" with {', '.join(parts)}" if parts else "")
+    title = _(KERNELS[kernel].title) if kernel in KERNELS else kernel
+    if not parts:
+        return title
+    return _("{kernel} with {parameters}").format(kernel=title, parameters=", ".join(parts))
 
 
 def standardise_hint(X, standardized: bool, *, key: str) -> None:
@@ -517,7 +559,7 @@ def standardise_hint(X, standardized: bool, *, key: str) -> None:
         return
     text_col, button_col = st.columns([5, 1], vertical_alignment="center")
     text_col.info(message, icon=":material/straighten:")
-    button_col.button("Standardise", key=key, on_click=_standardise, width="stretch")
+    button_col.button(_("Standardise"), key=key, on_click=_standardise, width="stretch")
 
 
 def _standardise() -> None:

@@ -7,15 +7,18 @@ from collections.abc import Callable
 
 import streamlit as st
 
+from shell.i18n import N_, _
 
-def show_source(*functions: Callable, label: str = "The code behind this page") -> None:
+
+def show_source(*functions: Callable, label: str = N_("The code behind this page")) -> None:
     """An expander with the source of each function, so students can read the maths as code.
 
     Lazy: the code is sent only once the expander is opened (opening it reruns the page,
     from its caches). Highlighting long code blocks is one of the costliest things a
     browser does on these pages, and most visitors never open them.
     """
-    with st.expander(label, icon=":material/code:", key=source_key(label),
+    # The key is the English label's: the expander stays open when the language changes.
+    with st.expander(_(label), icon=":material/code:", key=source_key(label),
                      on_change="rerun") as expander:
         if not expander.open:
             return

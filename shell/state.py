@@ -23,16 +23,19 @@ from datasets import drawn
 from experiments.kernel_diagnostics import format_gamma, format_ratio
 from experiments.kernel_params import COEF0, DEGREE, GAMMA, GAMMA_GRID, KERNEL_PARAMS
 from kpca_core import KERNELS
+from shell.i18n import N_, _, format_number, link_language
 from shell.registry import LESSONS
 from shell.text import quoted
 
 DEFAULT_DATASET = "circles"
 # An uploaded file: not in datasets.available(), cannot travel in a link.
 CSV = "csv"
-CSV_TITLE = "Your own CSV"
+CSV_TITLE = N_("Your own CSV")
 # Points drawn on the Draw page: they travel in the link as one option, their code
 # (datasets.drawn), so the settings (every cache key) hold the drawn data themselves.
-DRAWN, DRAWN_TITLE, Q_POINTS = "drawn", "Drawn on the Draw page", "points"
+DRAWN, DRAWN_TITLE, Q_POINTS = "drawn", N_("Drawn on the Draw page"), "points"
+# The sources of data that are not built-in datasets, by their titles (translated where shown).
+SOURCE_TITLES = {CSV: CSV_TITLE, DRAWN: DRAWN_TITLE}
 DEFAULT_KERNEL = "rbf"
 
 # The kernel parameters' ranges, as offered by the sidebar and accepted from a link
@@ -47,6 +50,8 @@ Q_DATASET, Q_KERNEL, Q_COMPONENTS, Q_STANDARDIZE = "dataset", "kernel", "compone
 Q_PARAMS = tuple(KERNEL_PARAMS)
 # App-wide display setting (shell.display): bigger text for a lecture hall.
 Q_PROJECTOR = "projector"
+# The session's language (shell.language; its values in shell.i18n).
+Q_LANG = "lang"
 # A lesson link's locked controls, the lecturer's note and whether a student may unlock
 # (shell/locks.py).
 Q_LOCK, Q_NOTE, Q_UNLOCK = "lock", "note", "unlock"
@@ -233,16 +238,16 @@ def settings_from_query(query: Mapping[str, Any], owned_elsewhere: Mapping[str, 
     # A drawing's points name their dataset (a link typed by hand may leave it out).
     dataset = query.get(Q_DATASET, DRAWN if Q_POINTS in query else DEFAULT_DATASET)
     if dataset == CSV:
-        warnings.append(
+        warnings.append(_(
             "This link was made with an uploaded CSV file, which links cannot carry; showing "
-            f"`{DEFAULT_DATASET}` instead. Choose '{CSV_TITLE}' in the sidebar and upload it."
-        )
+            "`{default}` instead. Choose '{csv}' in the sidebar and upload it."
+        ).format(default=DEFAULT_DATASET, csv=_(CSV_TITLE)))
         dataset = DEFAULT_DATASET
     elif dataset not in catalogue and dataset != DRAWN:
-        warnings.append(
-            f"The link asks for dataset {quoted(dataset)}, which does not exist; showing "
-            f"`{DEFAULT_DATASET}` instead. Known datasets: {', '.join(catalogue)}."
-        )
+        warnings.append(_(
+            "The link asks for dataset {value}, which does not exist; showing `{default}` "
+            "instead. Known datasets: {known}."
+        ).format(value=quoted(dataset), default=DEFAULT_DATASET, known=", ".join(catalogue)))
         dataset = DEFAULT_DATASET
     settings = default_settings(dataset)
 
@@ -250,23 +255,25 @@ def settings_from_query(query: Mapping[str, Any], owned_elsewhere: Mapping[str, 
     if dataset == DRAWN and Q_POINTS in query:
         points, problem = parse_points(query[Q_POINTS])
         if problem:
-            warnings.append(f"Link parameter `{Q_POINTS}`: {problem}")
+            warnings.append(_("Link parameter `{name}`: {problem}").format(
+                name=Q_POINTS, problem=problem))
         else:
             options[Q_POINTS] = points
     for opt in catalogue[dataset].options if dataset in catalogue else ():
         if opt.name in query:
             value, problem = parse_option(opt, query[opt.name])
             if problem:
-                warnings.append(f"Link parameter `{opt.name}`: {problem} Using {opt.default}.")
+                warnings.append(_("Link parameter `{name}`: {problem} Using {default}.").format(
+                    name=opt.name, problem=problem, default=opt.default))
             else:
                 options[opt.name] = value
 
     kernel = query.get(Q_KERNEL, settings.kernel)
     if kernel not in KERNELS:
-        warnings.append(
-            f"The link asks for kernel {quoted(kernel)}, which does not exist; using "
-            f"`{settings.kernel}`. Known kernels: {', '.join(KERNELS)}."
-        )
+        warnings.append(_(
+            "The link asks for kernel {value}, which does not exist; using `{default}`. "
+            "Known kernels: {known}."
+        ).format(value=quoted(kernel), default=settings.kernel, known=", ".join(KERNELS)))
         kernel = settings.kernel
 
     params: dict[str, Any] = {}
@@ -275,7 +282,8 @@ def settings_from_query(query: Mapping[str, Any], owned_elsewhere: Mapping[str, 
             value, problem = parse_kernel_param(name, query[name])
             if problem:
                 default = getattr(settings, name)
-                warnings.append(f"Link parameter `{name}`: {problem} Using {default}.")
+                warnings.append(_("Link parameter `{name}`: {problem} Using {default}.").format(
+                    name=name, problem=problem, default=default))
             else:
                 params[name] = value
 
@@ -283,7 +291,8 @@ def settings_from_query(query: Mapping[str, Any], owned_elsewhere: Mapping[str, 
     if Q_COMPONENTS in query:
         value, problem = _parse_int(query[Q_COMPONENTS], COMPONENTS_MIN, COMPONENTS_MAX)
         if problem:
-            warnings.append(f"Link parameter `{Q_COMPONENTS}`: {problem} Using {n_components}.")
+            warnings.append(_("Link parameter `{name}`: {problem} Using {default}.").format(
+                name=Q_COMPONENTS, problem=problem, default=n_components))
         else:
             n_components = value
 
@@ -293,14 +302,19 @@ def settings_from_query(query: Mapping[str, Any], owned_elsewhere: Mapping[str, 
         if raw in _TRUE or raw in _FALSE:
             standardize = raw in _TRUE
         else:
-            warnings.append(
-                f"Link parameter `{Q_STANDARDIZE}` should be 1 or 0, not {quoted(raw)}.")
+            warnings.append(_("Link parameter `{name}` should be 1 or 0, not {value}.").format(
+                name=Q_STANDARDIZE, value=quoted(raw)))
 
     for name, check in owned_elsewhere.items():
         if name in query and (problem := check(str(query[name]))):
             warnings.append(problem)
+    if Q_LANG in query:
+        _code, problem = link_language(query[Q_LANG])
+        if problem:
+            warnings.append(problem)
 
-    known = {Q_DATASET, Q_KERNEL, Q_COMPONENTS, Q_STANDARDIZE, Q_PROJECTOR, Q_POINTS, *Q_PARAMS}
+    known = {Q_DATASET, Q_KERNEL, Q_COMPONENTS, Q_STANDARDIZE, Q_PROJECTOR, Q_LANG, Q_POINTS,
+             *Q_PARAMS}
     known |= {Q_LOCK, Q_NOTE, Q_UNLOCK, *owned_elsewhere}
     known |= {name for names in PAGE_PARAMS.values() for name in names}
     known |= {opt.name for info in catalogue.values() for opt in info.options}
@@ -308,8 +322,12 @@ def settings_from_query(query: Mapping[str, Any], owned_elsewhere: Mapping[str, 
     if unknown:
         named = ", ".join(quoted(name) for name in unknown[:MAX_NAMED_UNKNOWN])
         more = len(unknown) - MAX_NAMED_UNKNOWN
-        warnings.append(f"Ignored unknown link parameter(s): {named}"
-                        + (f" and {more:,} more." if more > 0 else "."))
+        if more > 0:
+            warnings.append(_("Ignored unknown link parameter(s): {named} and {more} more.")
+                            .format(named=named, more=format_number(more, ",")))
+        else:
+            warnings.append(_("Ignored unknown link parameter(s): {named}.").format(
+                named=named))
 
     settings = replace(
         settings,
@@ -329,7 +347,8 @@ def parse_option(opt: datasets.Option, raw: Any) -> tuple[Any, str | None]:
         by_text = {str(choice): choice for choice in opt.choices}
         if text in by_text:
             return by_text[text], None
-        return None, f"{quoted(text)} is not one of {', '.join(by_text)}."
+        return None, _("{value} is not one of {choices}.").format(
+            value=quoted(text), choices=", ".join(by_text))
     if opt.kind == "int":
         return _parse_int(text, opt.low, opt.high)
     value, problem = _parse_float(text, opt.low, opt.high)
@@ -342,8 +361,8 @@ def parse_points(raw: Any) -> tuple[str | None, str | None]:
     try:
         X, y = drawn.decode(raw)
     except drawn.DrawnError as error:
-        return None, (f"{error} Showing the {drawn.DEFAULT_PRESET} preset instead; draw "
-                      "your own on the Draw page.")
+        return None, _("{error} Showing the {preset} preset instead; draw your own on the "
+                       "Draw page.").format(error=error, preset=drawn.DEFAULT_PRESET)
     return drawn.encode(X, y), None
 
 
@@ -359,9 +378,10 @@ def parse_kernel_param(name: str, raw: Any) -> tuple[float | int | None, str | N
     if problem:
         return None, problem
     if not param.low <= value <= param.high:
-        return None, (f"{param.symbol} must be between {format_gamma(param.low)} and "
-                      f"{format_gamma(param.high)} ({param.symbol} > 0), got "
-                      f"{format_gamma(value)}.")
+        return None, _("{symbol} must be between {low} and {high} ({symbol} > 0), got "
+                       "{value}.").format(symbol=param.symbol, low=format_gamma(param.low),
+                                          high=format_gamma(param.high),
+                                          value=format_gamma(value))
     return value, None
 
 
@@ -370,7 +390,7 @@ def _parse_int(raw: Any, low: Any, high: Any) -> tuple[int | None, str | None]:
     try:
         value = int(text)
     except ValueError:  # also past Python's 4,300 digits for int(str)
-        return None, f"{quoted(text)} is not a whole number."
+        return None, _("{value} is not a whole number.").format(value=quoted(text))
     return _check_range(value, low, high)
 
 
@@ -379,12 +399,12 @@ def _parse_float(raw: Any, low: Any, high: Any) -> tuple[float | None, str | Non
     try:
         value = float(text)
     except ValueError:
-        return None, f"{quoted(text)} is not a number."
+        return None, _("{value} is not a number.").format(value=quoted(text))
     if math.isinf(value) and "inf" not in text.lower():  # a number past ±1.8e308
-        return None, (f"{quoted(text)} is outside the allowed range "
-                      f"[{_shown_number(low)}, {_shown_number(high)}].")
+        return None, _("{value} is outside the allowed range [{low}, {high}].").format(
+            value=quoted(text), low=_shown_number(low), high=_shown_number(high))
     if not math.isfinite(value):
-        return None, f"{quoted(text)} is not a finite number."
+        return None, _("{value} is not a finite number.").format(value=quoted(text))
     return _check_range(value, low, high)
 
 
@@ -392,20 +412,23 @@ def _check_range(value, low, high):
     # Compared as they are: float() of an integer past 1e308 overflows (a link with a
     # 400-digit n, seed, degree or components gets this message, not a traceback).
     if (low is not None and value < low) or (high is not None and value > high):
-        allowed = f"[{_shown_number(low)}, {_shown_number(high)}]"
-        return None, f"{_shown_number(value)} is outside the allowed range {allowed}."
+        return None, _("{value} is outside the allowed range [{low}, {high}].").format(
+            value=_shown_number(value), low=_shown_number(low), high=_shown_number(high))
     return value, None
 
 
 def _shown_number(value) -> str:
     """A number for a message: ``:g``, or a huge integer by its length (never its digits)."""
     if value is None:
-        return "no limit"
+        return _("no limit")
     if isinstance(value, int) and abs(value) >= 10**15:
         # Exact where str() may spell it (Python stops at 4,300 digits), else estimated.
         digits = (len(str(abs(value))) if value.bit_length() < 14_000
                   else int(value.bit_length() * math.log10(2)) + 1)
-        return f"{'a negative' if value < 0 else 'an'} integer of about {digits:,} digits"
+        if value < 0:
+            return _("a negative integer of about {digits} digits").format(
+                digits=format_number(digits, ","))
+        return _("an integer of about {digits} digits").format(digits=format_number(digits, ","))
     return f"{value:g}"
 
 

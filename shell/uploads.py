@@ -45,6 +45,7 @@ import streamlit as st
 import datasets
 from shell import costs, memory
 from shell.admission import taking_turn
+from shell.i18n import N_, _
 
 # Session-state key of the session's files (no "w_" prefix: not a widget).
 FILES_KEY = "_kpca_files"
@@ -138,7 +139,7 @@ def load_upload(
         # One parse at a time server-wide (shell.admission's upload lane): ten students
         # uploading at once queue instead of multiplying memory; small views never wait.
         with taking_turn(len(content), estimate=costs.csv_parse(len(content)),
-                         what="reading your file", upload=True):
+                         what=N_("reading your file"), upload=True):
             data = files.reader.load(content, label_column or None, drop_missing, key=file_id)
         files.upload = SessionUpload(options, data)
     return options
@@ -147,14 +148,14 @@ def load_upload(
 def session_upload(options: tuple[tuple[str, object], ...]) -> SessionUpload:
     """This session's upload named by ``options``; NoUploadError (with what to do) if none."""
     if not options:
-        raise NoUploadError("Upload a CSV file in the sidebar to explore your own data.")
+        raise NoUploadError(_("Upload a CSV file in the sidebar to explore your own data."))
     files = st.session_state.get(FILES_KEY)
     upload = files.upload if files is not None else None
     if upload is None or upload.options != options:
-        raise NoUploadError(
+        raise NoUploadError(_(
             "This session holds no uploaded file with these settings (uploads live only in "
             "the session that uploaded them). Upload the file again in the sidebar."
-        )
+        ))
     return upload
 
 def _session_id() -> str | None:

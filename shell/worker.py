@@ -38,7 +38,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-WORKER_WHAT = "the worker process that times it"  # how the memory guard names it
+# How the memory guard names it (an English noun phrase it translates; not marked with N_
+# here, so that the child process imports no Babel: the catalog gets it from lessons/scale).
+WORKER_WHAT = "the worker process that times it"
 IDLE_S = 120.0
 # The child's environment: BLAS on one thread (the point of the worker), and glibc's
 # allocator told to give large freed blocks back (see shell.memory's allocator notes).
@@ -129,6 +131,9 @@ class Worker:
 
     # -- internals -----------------------------------------------------------------
     def _exchange(self, job: tuple) -> tuple[bool, Any]:
+        # Here, not at the top: the child process (python -m shell.worker) needs no Babel.
+        from shell.i18n import _
+
         for attempt in (1, 2):
             process = self._ensure_started()
             try:
@@ -137,15 +142,15 @@ class Worker:
                 self._stop_locked()
                 if attempt == 1:
                     continue
-                raise WorkerDied("The process that times the computation could not be "
-                                 "started. Try again in a moment.") from None
+                raise WorkerDied(_("The process that times the computation could not be "
+                                   "started. Try again in a moment.")) from None
             try:
                 return _read(process.stdout)
             except (EOFError, OSError, pickle.UnpicklingError) as error:
                 self._stop_locked()
-                raise WorkerDied(
+                raise WorkerDied(_(
                     "The process that times the computation ended unexpectedly (the server "
-                    "may be short of memory). Try again in a moment.") from error
+                    "may be short of memory). Try again in a moment.")) from error
         raise AssertionError("unreachable")
 
     def _ensure_started(self) -> subprocess.Popen:

@@ -35,8 +35,8 @@ PURE_LESSON_MODULES = {"experiment", "figures", "formulas", "paper_table", "appr
                        "pack"}
 # The shell modules without Streamlit: the figures every page shares, the registry, the
 # settings model with its link parsing, text from outside made safe to show, the cost
-# model of the server's queue, the memory budget's numbers.
-PURE_SHELL_MODULES = {"shell", "shell.budget", "shell.costs", "shell.figures",
+# model of the server's queue, the memory budget's numbers, the translations.
+PURE_SHELL_MODULES = {"shell", "shell.budget", "shell.costs", "shell.figures", "shell.i18n",
                       "shell.registry", "shell.state", "shell.text"}
 # The classroom's modules without Streamlit: the questions asked before a view, the tally,
 # the tour's steps.

@@ -6,12 +6,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import datasets
+from shell.i18n import N_
 from shell.state import Settings, default_settings, with_suggested_kernel
 
 
 @dataclass(frozen=True)
 class Preset:
-    """A one-click classroom view."""
+    """A one-click classroom view (``title`` and ``lesson``: English, marked with ``N_``,
+    shown with ``_()``)."""
 
     key: str
     title: str
@@ -40,42 +42,42 @@ def presets() -> list[Preset]:
     candidates = [
         (
             "circles_rbf",
-            "Circles + RBF (γ=5)",
-            "Two nested rings that no straight line separates; with γ = 5 the first RBF "
-            "component alone pulls them apart, while linear PCA cannot.",
+            N_("Circles + RBF (γ=5)"),
+            N_("Two nested rings that no straight line separates; with γ = 5 the first RBF "
+               "component alone pulls them apart, while linear PCA cannot."),
             "circles",
             lambda: with_suggested_kernel(view("circles", "rbf")),
         ),
         (
             "toy_rbf",
-            "Schölkopf's toy + RBF",
-            "Three Gaussian blobs from the 1998 kernel PCA paper; the leading RBF "
-            "components pick out the clusters one by one.",
+            N_("Schölkopf's toy + RBF"),
+            N_("Three Gaussian blobs from the 1998 kernel PCA paper; the leading RBF "
+               "components pick out the clusters one by one."),
             "scholkopf_toy",
             lambda: with_suggested_kernel(view("scholkopf_toy", "rbf")),
         ),
         (
             "iris_poly",
-            "Iris + polynomial",
-            "Four flower measurements; a degree-2 polynomial kernel does no better than "
-            "linear PCA at separating the three species — kernels are not always a win.",
+            N_("Iris + polynomial"),
+            N_("Four flower measurements; a degree-2 polynomial kernel does no better than "
+               "linear PCA at separating the three species — kernels are not always a win."),
             "iris",
             lambda: view("iris", "poly", gamma=0.1, degree=2, coef0=1.0),
         ),
         (
             "usps_poly",
             # Short enough for the button beside its text at 1280 px ("(degree 3)" was cut off).
-            "USPS + polynomial, degree 3",
-            "2,000 handwritten 16×16 digits, each a point in 256 dimensions: see which "
-            "digits the cubic kernel's first components pull apart, next to linear PCA.",
+            N_("USPS + polynomial, degree 3"),
+            N_("2,000 handwritten 16×16 digits, each a point in 256 dimensions: see which "
+               "digits the cubic kernel's first components pull apart, next to linear PCA."),
             "usps",
             lambda: view("usps", "poly", gamma=1 / 256, degree=3, coef0=1.0),
         ),
         (
             "sigmoid",
-            "Sigmoid: an indefinite kernel",
-            "The sigmoid 'kernel' is not positive semi-definite: its centred matrix has "
-            "negative eigenvalues, shown in red in the spectrum.",
+            N_("Sigmoid: an indefinite kernel"),
+            N_("The sigmoid 'kernel' is not positive semi-definite: its centred matrix has "
+               "negative eigenvalues, shown in red in the spectrum."),
             "moons",
             lambda: view("moons", "sigmoid", gamma=2.0, coef0=-1.0),
         ),

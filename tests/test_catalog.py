@@ -1,0 +1,155 @@
+"""The catalogs of the app's words (locale/, scripts/i18n.py): complete, up to date, and
+every translation keeping what the code fills in or the renderer reads."""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import re
+import string
+import sys
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from shell import i18n
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def load_catalog_script():
+    """scripts/i18n.py, loaded from its file (the tests put no script folder on sys.path)."""
+    spec = importlib.util.spec_from_file_location("i18n_catalogs", ROOT / "scripts" / "i18n.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["i18n_catalogs"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+catalogs = load_catalog_script()
+
+
+def read(path: Path, locale: str | None = None):
+    with path.open("rb") as po:
+        return read_po(po, locale=locale)
+
+
+TEMPLATE = read(catalogs.TEMPLATE)
+EXTRACTED, WARNINGS = catalogs.extract()
+TRANSLATED = {code: read(i18n.catalog_path(code), code.replace("-", "_"))
+              for code in i18n.LANGUAGES if code != "en"}
+
+
+def ids(catalog) -> set:
+    return {message.id for message in catalog if message.id}
+
+
+def brace_fields(text: str) -> list[str]:
+    """The ``{fields}`` ``str.format`` fills, with their format specs (Python's own parser)."""
+    return sorted(f"{name}:{spec}" for _, name, spec, _ in string.Formatter().parse(text)
+                  if name is not None)
+
+
+PRINTF = re.compile(r"%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[sdifgeErx]")
+MATH = re.compile(r"\$[^$]+\$")  # inline LaTeX, as Streamlit's Markdown reads it
+CODE = re.compile(r"`[^`]+`")  # inline code: link parameters, names of things
+
+
+def entries():
+    for code in TRANSLATED:
+        for message in TEMPLATE:
+            if message.id:
+                yield pytest.param(code, message.id, id=f"{code}:{str(message.id)[:40]}")
+
+
+def test_extraction_reads_every_wrapped_string():
+    """Babel warns about what it cannot read inside ``_()`` (an f-string with values, an
+    empty string): nothing of the kind in the code."""
+    assert WARNINGS == []
+
+
+def test_extraction_catches_an_f_string_and_an_empty_msgid(tmp_path):
+    (tmp_path / "babel.cfg").write_text("[python: **.py]\n")
+    (tmp_path / "page.py").write_text(
+        'a = _(f"{n} points")\nb = _("")\nc = _("Fine {n}").format(n=1)\n')
+    catalog, warnings = catalogs.extract(tmp_path, ground=False)
+    assert ids(catalog) == {"Fine {n}"}
+    assert len(warnings) == 2
+    assert "page.py:1" in warnings[0] and "f-string" in warnings[0]
+    assert "page.py:2" in warnings[1] and "Empty msgid" in warnings[1]
+
+
+def test_the_committed_template_is_up_to_date_with_the_code():
+    new, gone = ids(EXTRACTED) - ids(TEMPLATE), ids(TEMPLATE) - ids(EXTRACTED)
+    assert not new and not gone, (
+        f"run python scripts/i18n.py extract && python scripts/i18n.py update: "
+        f"{len(new)} new {sorted(new)[:5]}, {len(gone)} gone {sorted(gone)[:5]}")
+
+
+def test_the_ground_layers_titles_are_in_the_template():
+    """The kernels' and datasets' titles the sidebar translates, which their own code
+    cannot mark."""
+    import datasets
+    from kpca_core import KERNELS
+
+    assert {kernel.title for kernel in KERNELS.values()} <= ids(TEMPLATE)
+    assert {info.title for info in datasets.available().values()} <= ids(TEMPLATE)
+
+
+@pytest.mark.parametrize("code, msgid", list(entries()))
+def test_every_message_is_translated_keeping_its_placeholders(code, msgid):
+    entry = TRANSLATED[code].get(msgid)
+    assert entry is not None and not entry.fuzzy, f"{code}: {msgid!r} is not translated"
+    strings = entry.string if isinstance(entry.string, tuple) else (entry.string,)
+    source = msgid[-1] if isinstance(msgid, tuple) else msgid
+    for translated in strings:
+        assert translated, f"{code}: {msgid!r} is not translated"
+        assert brace_fields(translated) == brace_fields(source)
+        assert sorted(PRINTF.findall(translated)) == sorted(PRINTF.findall(source))
+        assert sorted(MATH.findall(translated)) == sorted(MATH.findall(source))  # LaTeX as is
+        assert sorted(CODE.findall(translated)) == sorted(CODE.findall(source))
+
+
+def test_the_check_command_reports_a_missing_translation(monkeypatch, tmp_path):
+    """``scripts/i18n.py check``, as a contributor runs it, fails on an untranslated
+    string and on a translation that drops a placeholder."""
+    assert catalogs.problems() == []
+    broken = tmp_path / "messages.po"
+    text = i18n.catalog_path("zh-CN").read_text(encoding="utf-8")
+    text = text.replace('msgid "Number of components"\nmsgstr "主成分个数"',
+                        'msgid "Number of components"\nmsgstr ""')
+    text = text.replace('msgstr "{value} 不是整数。"', 'msgstr "不是整数。"')
+    broken.write_text(text, encoding="utf-8")
+    monkeypatch.setattr(catalogs, "catalog_path", lambda code: broken)
+    found = catalogs.problems()
+    assert any("not translated: 'Number of components'" in line for line in found)
+    assert any("'{value} is not a whole number.'" in line and "placeholders" in line
+               for line in found)
+    assert len(found) == 2
+
+
+def glossary() -> list[tuple[str, list[str]]]:
+    """(English term, its Chinese terms) from locale/glossary.tsv (alternatives " / ")."""
+    with (ROOT / "locale" / "glossary.tsv").open(encoding="utf-8") as tsv:
+        rows = list(csv.DictReader(tsv, delimiter="\t"))
+    return [(re.sub(r"\s*\(.*?\)", "", row["English"]).strip().lower(),
+             [term.strip() for term in row["中文"].split(" / ")]) for row in rows]
+
+
+def test_the_glossary_is_used_wherever_its_terms_are():
+    """A msgid that uses a glossary term (outside its placeholders) has one of the term's
+    Chinese forms in its msgstr (spaces and a parenthesis like （高斯） aside)."""
+    def bare(text: str) -> str:
+        return re.sub(r"（.*?）", "", text).replace(" ", "")
+
+    assert len(glossary()) >= 40
+    misses = []
+    for english, chinese in glossary():
+        pattern = re.compile(r"\b" + re.escape(english) + r"\b")
+        for message in TRANSLATED["zh-CN"]:
+            source = re.sub(r"\{[^{}]*\}", "", str(message.id)).lower()
+            if message.id and pattern.search(source):
+                if not any(bare(term) in message.string.replace(" ", "") for term in chinese):
+                    misses.append((english, message.id, message.string))
+    assert misses == []
