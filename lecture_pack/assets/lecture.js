@@ -123,6 +123,9 @@
       const axis = out[key];
       Object.assign(axis, { gridcolor: c.grid, linecolor: c.line, zerolinecolor: c.line });
       if (single || (!axis.scaleanchor && !axis.constrain)) axis.automargin = true;
+      // A grid of panels drawn smaller than on the page: fewer ticks, level, so that a
+      // panel's labels neither turn on end nor run into the legend under the grid.
+      if (!single) Object.assign(axis, { nticks: 3, tickangle: 0 });
     }
     if (out.scene) {  // a 3-D view: its three axes in the theme's colours
       out.scene = Object.assign({}, out.scene, { bgcolor: "rgba(0,0,0,0)" });
