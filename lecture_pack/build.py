@@ -356,13 +356,17 @@ def build_lesson_step(number: int, step: TourStep, module, *, max_frames: int | 
             traces.append(trace)
         return seen[key]
 
-    def figure_entry(name: str, figure) -> dict:
+    def figure_entry(name: str, figure, wide=None) -> dict:
         spec = figure_json(figure)
-        return {"id": name, "data": [shared(trace) for trace in spec["data"]],
-                "layout": spec["layout"]}
+        entry = {"id": name, "data": [shared(trace) for trace in spec["data"]],
+                 "layout": spec["layout"]}
+        if wide is not None:  # drawn instead on a wide screen (lecture.js)
+            entry["wide"] = {k: v for k, v in figure_entry(name, wide).items() if k != "id"}
+        return entry
 
     frames = [{
-        "figures": [figure_entry(name, figure) for name, figure in frame.figures],
+        "figures": [figure_entry(name, figure, frame.wide.get(name))
+                    for name, figure in frame.figures],
         "sentences": list(frame.sentences),
         "numbers": _finite_tree(frame.numbers),  # unrounded: the tests compare them
         "question": _question(step, X, y, at),

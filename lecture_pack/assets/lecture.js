@@ -143,8 +143,12 @@
     if (frame.figures) {
       // Traces are stored once a step (frames share those that do not change); Plotly
       // gets its own copy of each.
-      return frame.figures.map((f) => [f.id, f.data.map((i) => JSON.parse(JSON.stringify(step.traces[i]))),
-        themed(f.layout), (f.layout.height || 0) > TALL]);
+      // A figure with a wide variant (a grid of panels in one row) draws it on a wide screen.
+      return frame.figures.map((entry) => {
+        const f = entry.wide && !phone() ? entry.wide : entry;
+        return [entry.id, f.data.map((i) => JSON.parse(JSON.stringify(step.traces[i]))),
+          themed(f.layout), (f.layout.height || 0) > TALL];
+      });
     }
     const label = step.labels[state.frame];
     const kpcaTitle = "Kernel PCA" + (label ? " (" + label + ")" : "") + ": components 1 and 2";

@@ -21,11 +21,14 @@ import plotly.graph_objects as go
 @dataclass(frozen=True)
 class PackFrame:
     """One slider value of a step: figures drawn in order (pairs side by side on a
-    projector), sentences (markdown: **bold** only), numbers by name."""
+    projector), sentences (markdown: **bold** only), numbers by name. ``wide``: figures
+    drawn on a wide screen instead of ``figures``' of the same name (a grid of panels laid
+    out in one row, to fit the room a projector leaves under the question)."""
 
     figures: tuple[tuple[str, go.Figure], ...]
     sentences: tuple[str, ...] = ()
     numbers: dict = field(default_factory=dict)
+    wide: dict[str, go.Figure] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

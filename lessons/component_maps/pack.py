@@ -39,6 +39,14 @@ def frames(X: np.ndarray, y: np.ndarray | None, data,
                                 kernel_params=settings.kernel_params(),
                                 n_components=min(MAPPED, len(X) - 1), side=PACK_SIDE)
         figure, captions = map_figure(result, y, data.target_names, data.feature_names, settings)
+        # On a projector the maps in one row: two rows of four fit the room under the
+        # question only at a third of their size.
+        # Each map is to scale and shows the same plane as the grid's: the row leaves out
+        # the axes' ticks and names, for which a panel a seventh of the width has no room.
+        one_row, _ = map_figure(result, y, data.target_names, data.feature_names, settings,
+                                columns=MAPPED)
+        one_row.update_xaxes(showticklabels=False, title_text=None)
+        one_row.update_yaxes(showticklabels=False, title_text=None)
         found = roles(result, y, data.target_names, settings)
         k = drawn_components(result.fit)
         sentences = [*captions, check_text(map_agreement(result)),
@@ -46,5 +54,5 @@ def frames(X: np.ndarray, y: np.ndarray | None, data,
         out.append(PackFrame((("maps", figure),), tuple(sentences), {
             "explained": [float(v) for v in result.fit.explained_ratio[:k]],
             "between": None if found is None else [float(v) for v in found[0].between_share],
-        }))
+        }, wide={"maps": one_row}))
     return out

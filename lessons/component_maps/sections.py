@@ -48,8 +48,10 @@ def axis_names(feature_names, settings: Settings) -> list[str]:
 
 
 def map_figure(result: ComponentMaps, y: np.ndarray | None, target_names, feature_names,
-               settings: Settings, *, phone: bool = False) -> tuple[go.Figure, list[str]]:
-    """The maps of the drawn components over the plane, and the captions under them."""
+               settings: Settings, *, phone: bool = False,
+               columns: int | None = None) -> tuple[go.Figure, list[str]]:
+    """The maps of the drawn components over the plane, and the captions under them
+    (``columns``: the grid's, else the page's for the screen; at most one per map)."""
     fit = result.fit
     k = drawn_components(fit)
     panels = [
@@ -61,7 +63,7 @@ def map_figure(result: ComponentMaps, y: np.ndarray | None, target_names, featur
     params = params_text(settings)
     fig = map_grid(
         panels, fit.X, y, target_names,
-        columns=min(MAP_COLUMNS_TOUCH if phone else MAP_COLUMNS, k),
+        columns=min(columns or (MAP_COLUMNS_TOUCH if phone else MAP_COLUMNS), k),
         panel_height=PANEL_HEIGHT_TOUCH if phone else PANEL_HEIGHT,
         title=f"First {k} component{'s' if k > 1 else ''} over the plane<br><sup>{kernel}"
         + (f", {params}" if params else "") + "</sup>",

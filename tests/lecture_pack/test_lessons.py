@@ -227,6 +227,18 @@ def test_component_maps_frames_share_of_variance_and_between_classes_computed_he
         np.testing.assert_allclose(frame["numbers"]["between"], between, atol=1e-6)
         assert "at each of 24 × 24 grid points" in frame["sentences"][0]
         assert len(frame["figures"]) == 1 and frame["figures"][0]["id"] == "maps"
+        # On a wide screen the same eight maps in one row: the same traces' numbers, every
+        # panel on one level, each to scale as the grid's.
+        grid, row = frame["figures"][0], frame["figures"][0]["wide"]
+        strip = [[{k: v for k, v in trace.items() if k not in ("xaxis", "yaxis")}
+                  for trace in figure_data(built, figure)] for figure in (grid, row)]
+        assert strip[0] == strip[1]
+        layout = row["layout"]
+        y_domains = {tuple(layout[f"yaxis{i if i > 1 else ''}"]["domain"]) for i in range(1, 9)}
+        x_domains = [layout[f"xaxis{i if i > 1 else ''}"]["domain"] for i in range(1, 9)]
+        assert len(y_domains) == 1 and len(x_domains) == 8
+        assert all(a[1] < b[0] for a, b in zip(x_domains[:-1], x_domains[1:], strict=True))
+        assert layout["yaxis"]["scaleanchor"] == "x" and "yaxis9" not in layout
 
 
 def test_a_frames_numbers_travel_as_json_with_no_share_as_none():
