@@ -27,7 +27,8 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 # Names and symbols, not words: the same in every language.
 NAMES = {"KPCA", "Lab", "PCA", "MDS", "Isomap", "SVM", "AUC", "ROC", "RBF", "USPS", "MB",
          "Plotly", "JavaScript", "HTML", "QR", "Spearman", "Schölkopf", "Smola", "Müller",
-         "Nyström", "Fourier", "scikit", "learn", "Rand", "L1", "tanh", "exp", "max", "k",
+         "Nyström", "Fourier", "Sigmoid", "scikit", "learn", "Rand", "L1", "tanh", "exp", "max",
+         "k",
          "means", "xᵀy", "max|K|", "ACD3FG", "tour", "all", "questions", "step", "seat",
          "lang", "invalid", "http", "https", "localhost", "class", "material",
          # The γ page's panel marks, quoted as the chart writes them (lessons/choosing_gamma).
