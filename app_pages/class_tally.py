@@ -4,15 +4,16 @@ import streamlit as st
 
 from classroom.lecturer import how_long, live_tally, start_or_show
 from lecture_pack import ahead
+from shell.i18n import _
 from shell.sidebar import current_settings
 
-st.title("Class tally")
+st.title(_("Class tally"))
 opened = start_or_show()
 if opened is not None:
     ahead.start()  # a class is on: every tour step's view is computed before it is reached
     live_tally(*opened, current_settings())
-st.caption(
-    "Anonymous: each browser session answers under a random token, counted once per "
-    "question (a changed answer replaces the old one); no names, nothing written to disk. "
-    f"The tally lives in this server's memory; the class ends {how_long()}."
-)
+st.caption(_(
+    "Anonymous: each browser session answers under a random token, counted once per question "
+    "(a changed answer replaces the old one); no names, nothing written to disk. The tally "
+    "lives in this server's memory; the class ends {when}."
+).format(when=how_long()))

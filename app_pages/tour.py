@@ -7,16 +7,17 @@ from classroom.join import app_url
 from classroom.tour import BEYOND, STEPS, main_steps, parse_step, total_minutes
 from lecture_pack import ahead, download
 from lecture_pack.download import lecture_file
+from shell.i18n import _, current_language, format_number
 
 STEP_PARAM = "step"
 
-st.title("Guided tour")
-st.write(
-    f"A {total_minutes()}-minute lecture in {len(main_steps())} steps. Ask the question, let the "
-    "room guess, open the view, then reveal what to look for. The address bar holds the "
-    "step, so a link can start the tour anywhere. Each view first asks every student for "
-    "a prediction; on *Class tally* the room's answers are counted live."
-)
+st.title(_("Guided tour"))
+st.write(_(
+    "A {minutes}-minute lecture in {steps} steps. Ask the question, let the room guess, open "
+    "the view, then reveal what to look for. The address bar holds the step, so a link can "
+    "start the tour anywhere. Each view first asks every student for a prediction; on *Class "
+    "tally* the room's answers are counted live."
+).format(minutes=total_minutes(), steps=len(main_steps())))
 
 if "tour_step" not in st.session_state:  # the first run of this page: the link decides
     number, problem = parse_step(st.query_params.get(STEP_PARAM, "1"))
@@ -32,21 +33,23 @@ def _go(delta: int) -> None:
     st.session_state.tour_step = min(max(st.session_state.tour_step + delta, 1), len(STEPS))
 
 
-st.progress(number / len(STEPS), text=f"Step {number} of {len(STEPS)} · about {step.minutes} min")
-st.header(f"{number} · {step.title}")
-st.subheader(step.question)
-with st.expander("What to look for (reveal after showing the view)", icon=":material/visibility:"):
-    st.write(step.look_for)
-    st.caption("The view itself shows this step's question, this answer with what the page "
-               "computes on screen, and Back / Next.")
+st.progress(number / len(STEPS), text=_("Step {number} of {count} · about {minutes} min").format(
+    number=number, count=len(STEPS), minutes=step.minutes))
+st.header(f"{number} · {_(step.title)}")
+st.subheader(_(step.question))
+with st.expander(_("What to look for (reveal after showing the view)"),
+                 icon=":material/visibility:"):
+    st.write(_(step.look_for))
+    st.caption(_("The view itself shows this step's question, this answer with what the page "
+                 "computes on screen, and Back / Next."))
 
 back, open_view, forward = st.columns([1, 2, 1])
-back.button("← Back", key="tour_back", on_click=_go, args=(-1,), disabled=number == 1,
+back.button(_("← Back"), key="tour_back", on_click=_go, args=(-1,), disabled=number == 1,
             width="stretch")
-forward.button("Next →", key="tour_next", on_click=_go, args=(1,),
+forward.button(_("Next →"), key="tour_next", on_click=_go, args=(1,),
                disabled=number == len(STEPS), width="stretch")
 if open_view.button(
-    "Open this view", key="tour_open", type="primary", icon=":material/open_in_new:",
+    _("Open this view"), key="tour_open", type="primary", icon=":material/open_in_new:",
     on_click=open_step, args=(number,), width="stretch",
 ):
     st.switch_page(step.page, query_params=dict(step.page_query) or None)
@@ -71,54 +74,57 @@ if (plan := ahead.start()) is not None:
         preparing()
 
 st.divider()
-st.caption(f"The whole lecture, then an optional second part, {BEYOND} (steps "
-           f"{len(main_steps()) + 1}–{len(STEPS)}, {total_minutes(BEYOND)} min):")
+st.caption(_("The whole lecture, then an optional second part, {part} (steps {first}–{last}, "
+             "{minutes} min):").format(part=_(BEYOND), first=len(main_steps()) + 1,
+                                       last=len(STEPS), minutes=total_minutes(BEYOND)))
 st.markdown("\n".join(
-    f"{i}. " + (f"**{item.title}** (this step)" if i == number else item.title)
-    + f" · _{item.question}_ ({item.minutes} min)"
+    f"{i}. " + (_("**{title}** (this step) · _{question}_ ({minutes} min)") if i == number
+                else _("{title} · _{question}_ ({minutes} min)")).format(
+        title=_(item.title), question=_(item.question), minutes=item.minutes)
     for i, item in enumerate(STEPS, start=1)
 ))
 
 st.divider()
-st.subheader("A lecture with no server")
-st.write(
-    f"One HTML file with the {len(main_steps())} steps of the lecture: each question with its "
-    "answer, the charts, numbers and sentences of its page, and a slider over γ (or the "
-    "degree) on the steps whose view moves with it, every value computed now by the app's "
-    "own code. It needs no server and no network: open it from a USB stick, or put it on "
-    "any web space for the students' phones."
-)
+st.subheader(_("A lecture with no server"))
+st.write(_(
+    "One HTML file with the {steps} steps of the lecture: each question with its answer, the "
+    "charts, numbers and sentences of its page, and a slider over γ (or the degree) on the "
+    "steps whose view moves with it, every value computed now by the app's own code. It needs "
+    "no server and no network: open it from a USB stick, or put it on any web space for the "
+    "students' phones."
+).format(steps=len(main_steps())))
 
 
 @st.fragment(run_every=2)
-def building(address: str) -> None:
+def building(address: str, language: str) -> None:
     """The offline lecture's build, followed live until it ends (then the page offers it)."""
-    plan = download.progress(address)
+    plan = download.progress(address, language)
     if plan is None or plan.finished:
         st.rerun()
     st.markdown(f":material/hourglass_top: {download.status(plan)}")
 
 
-address = app_url()
-if lecture_file.cached(address) is None:
-    plan = download.progress(address)
+# The file is built in this session's language (its own words, the steps' sentences).
+address, language = app_url(), current_language()
+if lecture_file.cached(address, language) is None:
+    plan = download.progress(address, language)
     if plan is not None and not plan.finished:
-        building(address)
+        building(address, language)
     else:
         if plan is not None and plan.failed:
             st.warning(download.status(plan), icon=":material/error:")
-        st.caption("Preparing it computes every step at every slider value: a minute or "
-                   "two, in the background.")
-        if st.button("Prepare the offline lecture", key="tour_prepare_lecture",
+        st.caption(_("Preparing it computes every step at every slider value: a minute or "
+                     "two, in the background."))
+        if st.button(_("Prepare the offline lecture"), key="tour_prepare_lecture",
                      icon=":material/build:"):
-            if download.start(address) is None:  # work ahead is off on this server: now
-                with st.spinner(f"Computing the {len(download.lecture_steps())} steps at "
-                                "every slider value…"):
-                    lecture_file(address)
+            if download.start(address, language) is None:  # work ahead is off here: now
+                with st.spinner(_("Computing the {steps} steps at every slider value…").format(
+                        steps=len(download.lecture_steps()))):
+                    lecture_file(address, language)
             st.rerun()
-if (prepared := lecture_file.cached(address)) is not None:
-    st.download_button("Download this lecture", prepared, file_name="kpca-lab-lecture.html",
+if (prepared := lecture_file.cached(address, language)) is not None:
+    st.download_button(_("Download this lecture"), prepared, file_name="kpca-lab-lecture.html",
                        mime="text/html", key="tour_download_lecture", on_click="ignore",
                        icon=":material/download:", type="primary")
-    st.caption(f"{len(prepared) / 1e6:.1f} MB, Plotly's JavaScript included; its links lead "
-               f"back to {address}.")
+    st.caption(_("{size} MB, Plotly's JavaScript included; its links lead back to {address}.")
+               .format(size=format_number(len(prepared) / 1e6, ".1f"), address=address))

@@ -18,6 +18,7 @@ from classroom import focus, lecturer, predict
 from classroom.tour import STEPS, differences, parse_step, tally_id
 from shell import findings
 from shell.display import number_caption, pin_beside, projector_on
+from shell.i18n import _
 from shell.sidebar import apply_settings
 from shell.state import Settings
 
@@ -166,16 +167,18 @@ def start(url_path: str, settings: Settings):
     with st.container(border=True, key="tour_prompt"):
         if projector:  # one row: where the lecture is (visible from the back), and the moves
             with st.container(horizontal=True, vertical_alignment="center"):
-                number_caption(f"**Step {number} of {len(STEPS)}** · {step.title}")
+                number_caption(_("**Step {number} of {count}** · {title}").format(
+                    number=number, count=len(STEPS), title=_(step.title)))
                 _nav(number, width="content")
                 look_place = st.empty()  # "What to look for", once it may be shown
         else:
-            st.caption(f"Guided tour · step {number} of {len(STEPS)} · {step.title}")
+            st.caption(_("Guided tour · step {number} of {count} · {title}").format(
+                number=number, count=len(STEPS), title=_(step.title)))
         # The lecturer's counts beside the question (one column on a phone).
         ask, counts = (st.columns([3, 2]) if lecturer.running() and step.check
                        else (st.container(), None))
         with ask:
-            st.markdown(f"**{step.question}**")
+            st.markdown(f"**{_(step.question)}**")
             if step.check:  # each student's prediction first (the view waits for it)
                 predict.ask(step.check, settings, tally_id=tally_id(number))
         if counts is not None:
@@ -187,22 +190,23 @@ def start(url_path: str, settings: Settings):
             slot = SEALED
         else:
             # On a projector a button in the top row opens it over the page (no row of its own).
-            look = (look_place.popover("What to look for", icon=":material/visibility:")
+            look = (look_place.popover(_("What to look for"), icon=":material/visibility:")
                     if projector else
-                    st.expander("What to look for", icon=":material/visibility:"))
+                    st.expander(_("What to look for"), icon=":material/visibility:"))
             with look:
                 changed = differences(step.settings(), settings)
                 if changed:
                     # The step's fixed words describe its own setting, not this view.
-                    st.markdown(f"*At the step's own setting:* {step.look_for}")
-                    st.caption("Your view differs from the step's: " + "; ".join(changed)
-                               + ". The sentence above describes the step's setting; "
-                               "'On this screen' below reads yours.")
-                    st.button("Back to the step's setting", key="tour_prompt_reset",
+                    st.markdown(_("*At the step's own setting:* {look_for}").format(
+                        look_for=_(step.look_for)))
+                    st.caption(_("Your view differs from the step's: {changes}. The sentence "
+                                 "above describes the step's setting; 'On this screen' below "
+                                 "reads yours.").format(changes="; ".join(changed)))
+                    st.button(_("Back to the step's setting"), key="tour_prompt_reset",
                               on_click=go_to_step, args=(number,),
                               icon=":material/undo:")
                 else:
-                    st.write(step.look_for)
+                    st.write(_(step.look_for))
                 slot = st.empty()
         if not projector:
             _nav(number)
@@ -222,11 +226,11 @@ def start(url_path: str, settings: Settings):
 def _nav(number: int, width: str = "stretch") -> None:
     """Back, the tour, Next: one row on a phone too (columns would stack three buttons)."""
     row = st.container(horizontal=True, width=width)
-    row.button("← Back", key="tour_prompt_back", disabled=number == 1,
+    row.button(_("← Back"), key="tour_prompt_back", disabled=number == 1,
                on_click=go_to_step, args=(number - 1,), width=width)
-    row.button("The tour", key="tour_prompt_tour", on_click=_go_to_tour,
+    row.button(_("The tour"), key="tour_prompt_tour", on_click=_go_to_tour,
                icon=":material/co_present:", width=width)
-    row.button("Next →", key="tour_prompt_next", disabled=number == len(STEPS),
+    row.button(_("Next →"), key="tour_prompt_next", disabled=number == len(STEPS),
                on_click=go_to_step, args=(number + 1,), width=width)
 
 
@@ -237,4 +241,5 @@ def finish(url_path: str, slot) -> None:
         said = {name: text for name, text in said.items() if name in shows}
     if slot is not None and slot is not SEALED and said:
         with slot.container():
-            st.markdown("**On this screen:** " + " ".join(said.values()))
+            st.markdown(_("**On this screen:** {findings}").format(
+                findings=" ".join(said.values())))

@@ -9,6 +9,7 @@ import streamlit as st
 
 from classroom import banner, focused_link, join, lecturer, predict
 from shell.display import close_drawer_after_change
+from shell.i18n import _
 
 JOIN_KEY = "class_join_code"
 
@@ -32,23 +33,25 @@ def _join_typed(pressed: bool) -> None:
 def sidebar_box(page_path: str, query: dict[str, str]) -> None:
     """The sidebar's "Classroom" box: questions on/off, join a class, a focused link."""
     expanded = bool(join.joined() or join.message() or lecturer.running())
-    with st.expander("Classroom", icon=":material/school:", expanded=expanded):
+    with st.expander(_("Classroom"), icon=":material/school:", expanded=expanded):
         lecturer.lecturer_note()
+        modes = {mode: _(title) for mode, title in predict.MODES.items()}
         st.segmented_control(
-            "Questions before views", list(predict.MODES), format_func=predict.MODES.get,
+            _("Questions before views"), list(modes), format_func=modes.__getitem__,
             key=predict.QUESTIONS_KEY,
-            help="A prediction before the view: on the tour's views, on every page that "
-            "has a question, or off for a straight lecture (link: questions=all / 0).")
+            help=_("A prediction before the view: on the tour's views, on every page that "
+                   "has a question, or off for a straight lecture (link: questions=all / 0)."))
         if code := join.joined():
-            st.markdown(f"In class **{code}**: your answers count anonymously.")
-            st.button("Leave the class", key="class_leave", on_click=join.leave)
+            st.markdown(_("In class **{code}**: your answers count anonymously.").format(
+                code=code))
+            st.button(_("Leave the class"), key="class_leave", on_click=join.leave)
         else:
-            st.text_input("Class code", key=JOIN_KEY, max_chars=24, on_change=_join_typed,
-                          args=(False,), placeholder="From the projector, e.g. ACD3FG")
-            st.button("Join", key="class_join", on_click=_join_typed, args=(True,))
+            st.text_input(_("Class code"), key=JOIN_KEY, max_chars=24, on_change=_join_typed,
+                          args=(False,), placeholder=_("From the projector, e.g. ACD3FG"))
+            st.button(_("Join"), key="class_join", on_click=_join_typed, args=(True,))
         if message := join.message():
             st.warning(message, icon=":material/groups:")
-        st.markdown("**Focused link** (for homework or an exercise)")
+        st.markdown(_("**Focused link** (for homework or an exercise)"))
         app_url = join.app_url()
         # A focused link is for others: never this browser's seat, nor its tour step.
         shared = {k: v for k, v in query.items() if k not in (join.Q_SEAT, banner.Q_TOUR)}

@@ -17,6 +17,7 @@ import streamlit as st
 
 from classroom import banner, join, predict
 from classroom.tally import Live
+from shell.i18n import _
 
 POLL_S = 2
 _FOLLOWED = "_follow_followed"  # the lecturer's step this phone last moved with
@@ -71,11 +72,13 @@ def _poll(here: int | None) -> None:
     if live is None or live.step is None:
         return
     if live.step == here:
-        st.caption(f"Following the lecturer · class {code} · step {live.step}",
-                   help="Your phone moves when the lecturer does; Back and Next move only "
-                   "your phone.")
+        st.caption(_("Following the lecturer · class {code} · step {step}").format(
+                       code=code, step=live.step),
+                   help=_("Your phone moves when the lecturer does; Back and Next move only "
+                          "your phone."))
     else:
-        st.button(f"Follow the lecturer (step {live.step})", key="follow_lecturer",
-                  on_click=_follow, args=(live.step,), icon=":material/sync:",
-                  help="You are looking elsewhere; your phone moves again when the "
-                  "lecturer does.")
+        st.button(_("Follow the lecturer (step {step})").format(step=live.step),
+                  key="follow_lecturer", on_click=_follow, args=(live.step,),
+                  icon=":material/sync:",
+                  help=_("You are looking elsewhere; your phone moves again when the "
+                         "lecturer does."))

@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 import streamlit as st
 
 from classroom.tally import STORE, Live, TallyRefused, UnknownClass, new_token, normalise_code
+from shell.i18n import _
 from shell.registry import HOME, LESSONS
 
 Q_CLASS = "class"  # the link parameter: a class code to join
@@ -37,7 +38,7 @@ def app_url() -> str:
     must work from wherever the lecturer opened the page)."""
     parts = urlsplit(st.context.url or "http://localhost:8501")
     url = f"{parts.scheme}://{parts.netloc}{parts.path}".rstrip("/")  # no query, no #
-    head, _, last = url.rpartition("/")
+    head, _slash, last = url.rpartition("/")
     pages = {lesson.url_path for lesson in LESSONS} | {HOME.url_path}
     return head if last in pages and "//" in head else url
 
@@ -53,8 +54,9 @@ def join(text: str) -> bool:
         ss[_CODE] = STORE.join(text, _token())
     except TallyRefused as refusal:
         ss.pop(_CODE, None)
-        shown = normalise_code(text)[:12] or "(empty)"
-        ss[_MESSAGE] = f"Class code {shown}: {refusal}"
+        shown = normalise_code(text)[:12] or _("(empty)")
+        ss[_MESSAGE] = _("Class code {code}: {refusal}").format(code=shown,
+                                                              refusal=refusal.said())
         return False
     ss.pop(_MESSAGE, None)
     return True
@@ -65,8 +67,8 @@ def seat_problem(raw: str) -> str | None:
     parameters), or None."""
     if _SEAT_SHAPE.fullmatch(raw):
         return None
-    return (f"Link parameter `{Q_SEAT}` is not a seat this app makes; you join the class "
-            "as a new student.")
+    return _("Link parameter `seat` is not a seat this app makes; you join the class as a new "
+             "student.")
 
 
 def read_link_once() -> None:
@@ -112,7 +114,7 @@ def live(question_id: str | None = None) -> Live | None:
         return STORE.live(code, question_id)
     except UnknownClass as ended:
         st.session_state.pop(_CODE, None)
-        st.session_state[_MESSAGE] = str(ended)
+        st.session_state[_MESSAGE] = ended.said()
         return None
 
 
@@ -135,7 +137,7 @@ def record(question_id: str, option: int, right: bool) -> None:
     try:
         STORE.answer(code, _token(), question_id, option, right)
     except TallyRefused as refusal:
-        st.session_state[_MESSAGE] = str(refusal)
+        st.session_state[_MESSAGE] = refusal.said()
         if "No class" in str(refusal):  # the class ended: leave it
             st.session_state.pop(_CODE, None)
     else:
@@ -147,7 +149,7 @@ def tally_note() -> None:
     if message := st.session_state.get(_MESSAGE):
         st.info(message, icon=":material/groups:")
     elif code := joined():
-        st.caption(f"Counted anonymously in class {code}'s tally.")
+        st.caption(_("Counted anonymously in class {code}'s tally.").format(code=code))
 
 
 def message() -> str | None:

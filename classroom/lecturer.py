@@ -31,7 +31,7 @@ import streamlit as st
 from classroom.focus import focus
 from classroom.join import Q_CLASS, app_url
 from classroom.predict import live_question
-from classroom.questions import CATALOGUE
+from classroom.questions import catalogue
 from classroom.tally import (
     MAX_ROUNDS,
     STORE,
@@ -44,6 +44,7 @@ from classroom.tally import (
     passcode_matches,
 )
 from classroom.tour import STEPS, tally_id
+from shell.i18n import _, join_list, ngettext
 from shell.registry import LESSONS
 from shell.state import Settings
 
@@ -68,9 +69,11 @@ def tally_questions() -> list[tuple[str, str, str, Settings | None]]:
     """Every question a class can answer, in the lecture's order: (tally id, where,
     question id, the settings its right answer is computed at: the step's own; None for
     a lesson page's, which is checked at the lecturer's sidebar settings)."""
-    asked = [(tally_id(n), f"Tour step {n} · {step.title}", step.check, step.settings())
+    asked = [(tally_id(n), _("Tour step {number} · {title}").format(number=n,
+                                                                     title=_(step.title)),
+              step.check, step.settings())
              for n, step in enumerate(STEPS, start=1) if step.check]
-    asked += [(lesson.question, lesson.title, lesson.question, None)
+    asked += [(lesson.question, _(lesson.title), lesson.question, None)
               for lesson in LESSONS if lesson.question]
     return asked
 
@@ -89,8 +92,9 @@ def qr_svg(text: str) -> str:
 def how_long() -> str:
     """When a class ends, in the store's own numbers."""
     limits = STORE.limits
-    return (f"{duration(limits.lecturer_grace_s)} after its lecturer's tab is closed, or "
-            f"{duration(limits.idle_expiry_s)} after the last answer")
+    return _("{grace} after its lecturer's tab is closed, or {idle} after the last "
+             "answer").format(grace=duration(limits.lecturer_grace_s),
+                              idle=duration(limits.idle_expiry_s))
 
 
 def required_passcode() -> str:
@@ -109,15 +113,15 @@ def _start() -> None:
     ss = st.session_state
     required = required_passcode()
     if required and not passcode_matches(ss.get(_PASSCODE_KEY, ""), required):
-        ss[_PROBLEM] = ("That is not this server's lecturer passcode: ask whoever runs the "
-                        "server for it.")
+        ss[_PROBLEM] = _("That is not this server's lecturer passcode: ask whoever runs the "
+                         "server for it.")
         return
     try:
         ss[_CLASS] = STORE.open_class(ss.setdefault(_LECTURER, new_token()))
         ss[_STARTED] = True
         ss.pop(_PROBLEM, None)
     except TallyRefused as refusal:
-        ss[_PROBLEM] = str(refusal)
+        ss[_PROBLEM] = refusal.said()
     ss.pop(_PASSCODE_KEY, None)
 
 
@@ -135,26 +139,26 @@ def start_or_show() -> tuple[str, str] | None:
         st.warning(problem, icon=":material/groups:")
     opened = st.session_state.get(_CLASS)
     if opened is None:
-        st.write("Start a class: students scan the QR code (or type the code in the "
-                 "sidebar's Classroom box), answer each step's question on their phones, "
-                 "and this page counts the answers live, anonymously.")
+        st.write(_("Start a class: students scan the QR code (or type the code in the "
+                   "sidebar's Classroom box), answer each step's question on their phones, "
+                   "and this page counts the answers live, anonymously."))
         if required_passcode():
-            st.text_input("Lecturer passcode", key=_PASSCODE_KEY, type="password",
-                          help="This server lets only lecturers start classes: ask whoever "
-                          "runs it for the passcode.")
-        st.button("Start a class", key="tally_start", type="primary", on_click=_start,
+            st.text_input(_("Lecturer passcode"), key=_PASSCODE_KEY, type="password",
+                          help=_("This server lets only lecturers start classes: ask whoever "
+                                 "runs it for the passcode."))
+        st.button(_("Start a class"), key="tally_start", type="primary", on_click=_start,
                   icon=":material/groups:")
         return None
-    code, _ = opened
+    code, _key = opened
     link = join_link(code)
     code_col, qr_col = st.columns([3, 2], vertical_alignment="center")
     with code_col.container(key="tally_code"):
-        st.markdown(f"Class code\n# {' '.join(code)}")
+        st.markdown(_("Class code") + f"\n# {' '.join(code)}")
         st.code(link, language=None, wrap_lines=True)
-        st.button("End the class", key="tally_end", on_click=_end, icon=":material/stop:")
+        st.button(_("End the class"), key="tally_end", on_click=_end, icon=":material/stop:")
     with qr_col:
-        st.markdown("**Scan to join**")
-        st.image(qr_svg(link), width=220, alt=f"QR code for {link}")
+        st.markdown(_("**Scan to join**"))
+        st.image(qr_svg(link), width=220, alt=_("QR code for {link}").format(link=link))
     if st.session_state.pop(_STARTED, False):  # the keyboard (and a screen reader): the code
         focus(".st-key-tally_code h1")
     return opened
@@ -172,32 +176,37 @@ def _remove_late(code: str, key: str, minutes: int) -> None:
         removed = STORE.remove_joined(code, key, 60 * minutes)
     except UnknownClass:
         return
-    st.session_state[_REMOVED] = (f"Removed {removed} student{'s' if removed != 1 else ''} "
-                                  f"who joined in the last {_minutes(minutes)}, with their "
-                                  "answers; they cannot join this class again.")
+    st.session_state[_REMOVED] = ngettext(
+        "Removed {count} student who joined in the last {minutes}, with their answers; they "
+        "cannot join this class again.",
+        "Removed {count} students who joined in the last {minutes}, with their answers; they "
+        "cannot join this class again.", removed).format(count=removed,
+                                                         minutes=_minutes(minutes))
 
 
 def _minutes(minutes: int) -> str:
-    return "minute" if minutes == 1 else f"{minutes} minutes"
+    return _("minute") if minutes == 1 else _("{n} minutes").format(n=minutes)
 
 
 def the_door(code: str, key: str, joining_open: bool) -> None:
     """Close or open joining; remove the students who joined in the last few minutes."""
     st.session_state["tally_joining"] = joining_open
-    with st.expander("The door: close joining, remove late joiners",
+    with st.expander(_("The door: close joining, remove late joiners"),
                      icon=":material/door_open:"):
-        st.toggle("Students may join", key="tally_joining", on_change=_set_joining,
-                  args=(code, key), help="Close the door once the room is in: nobody new "
-                  "joins (those in stay).")
+        st.toggle(_("Students may join"), key="tally_joining", on_change=_set_joining,
+                  args=(code, key), help=_("Close the door once the room is in: nobody new "
+                                           "joins (those in stay)."))
+        windows = {window: _minutes(window) for window in REMOVE_WINDOWS}
         minutes = st.segmented_control(
-            "Remove the students who joined in the last", REMOVE_WINDOWS, default=1,
-            key="tally_window", format_func=_minutes) or 1
+            _("Remove the students who joined in the last"), REMOVE_WINDOWS, default=1,
+            key="tally_window", format_func=windows.__getitem__) or 1
         count = STORE.joined_within(code, key, 60 * minutes)
-        st.button(f"Remove the {count} who joined in the last {_minutes(minutes)}",
+        st.button(_("Remove the {count} who joined in the last {minutes}").format(
+                      count=count, minutes=_minutes(minutes)),
                   key="tally_remove", on_click=_remove_late, args=(code, key, minutes),
                   disabled=count == 0, icon=":material/person_remove:",
-                  help="A script filling seats or stuffing votes: its sessions and their "
-                  "answers go, and cannot join again.")
+                  help=_("A script filling seats or stuffing votes: its sessions and their "
+                         "answers go, and cannot join again."))
         if said := st.session_state.pop(_REMOVED, None):
             st.success(said, icon=":material/person_remove:")
 
@@ -223,10 +232,11 @@ def _note() -> None:
     try:
         status = STORE.status(*opened)
     except UnknownClass:
-        st.caption("Your class has ended.")
+        st.caption(_("Your class has ended."))
         return
-    st.markdown(f"You run class **{opened[0]}**: {status.students} joined"
-                + ("" if status.joining_open else " (joining closed)") + ".")
+    st.markdown((_("You run class **{code}**: {count} joined.") if status.joining_open else
+                 _("You run class **{code}**: {count} joined (joining closed).")).format(
+        code=opened[0], count=status.students))
 
 
 def publish_step(number: int) -> None:
@@ -243,14 +253,14 @@ def _reveal(code: str, key: str, tid: str) -> None:
     try:
         STORE.reveal(code, key, tid)
     except TallyRefused as refusal:
-        st.session_state[_PROBLEM] = str(refusal)
+        st.session_state[_PROBLEM] = refusal.said()
 
 
 def _second_round(code: str, key: str, tid: str) -> None:
     try:
         STORE.open_second_round(code, key, tid)
     except TallyRefused as refusal:
-        st.session_state[_PROBLEM] = str(refusal)
+        st.session_state[_PROBLEM] = refusal.said()
 
 
 def _bars(texts: list[str], counts: tuple[OptionCount, ...], marks: list[str]) -> None:
@@ -269,21 +279,25 @@ def _rounds(tid: str, texts: list[str], votes: QuestionTally | None, marks: list
     for number, (column, counts) in enumerate(zip(columns, rounds, strict=True), start=1):
         with column:
             voted = sum(c.chosen for c in counts)
-            st.markdown(f"**Round {number}** · {voted} vote{'s' if voted != 1 else ''}"
-                        + (" (open)" if number == len(rounds) and not (
-                            votes and votes.revealed) else ""))
+            still_open = number == len(rounds) and not (votes and votes.revealed)
+            st.markdown((ngettext("**Round {round}** · {count} vote (open)",
+                                  "**Round {round}** · {count} votes (open)", voted)
+                         if still_open else
+                         ngettext("**Round {round}** · {count} vote",
+                                  "**Round {round}** · {count} votes", voted)).format(
+                round=number, count=voted))
             _bars(texts, counts, marks)
     revealed = votes is not None and votes.revealed
     row = st.container(horizontal=True)
-    row.button("Revealed" if revealed else "Reveal to the class", key=f"tally_reveal_{tid}",
-               on_click=_reveal, args=(code, key, tid), disabled=revealed,
-               icon=":material/visibility:", help="Closes the vote; every phone shows why "
-               "each option is right or wrong.")
+    row.button(_("Revealed") if revealed else _("Reveal to the class"),
+               key=f"tally_reveal_{tid}", on_click=_reveal, args=(code, key, tid),
+               disabled=revealed, icon=":material/visibility:",
+               help=_("Closes the vote; every phone shows why each option is right or wrong."))
     if len(rounds) < MAX_ROUNDS:
-        row.button("Second round", key=f"tally_round2_{tid}", on_click=_second_round,
+        row.button(_("Second round"), key=f"tally_round2_{tid}", on_click=_second_round,
                    args=(code, key, tid), disabled=votes is None,
-                   icon=":material/replay:", help="After a discussion: the class votes "
-                   "again, counted apart from round 1 (and the answer is hidden again).")
+                   icon=":material/replay:", help=_("After a discussion: the class votes "
+                   "again, counted apart from round 1 (and the answer is hidden again)."))
 
 
 def _marks(votes: QuestionTally | None, texts: list[str], qid: str,
@@ -292,7 +306,7 @@ def _marks(votes: QuestionTally | None, texts: list[str], qid: str,
     asked = live_question(qid, at) if votes is not None and votes.revealed else None
     if asked is None:
         return [""] * len(texts)
-    return [" ✓ right" if option.right else " ✗" for option in asked.options]
+    return [_(" ✓ right") if option.right else " ✗" for option in asked.options]
 
 
 def compact_tally(number: int, settings: Settings) -> None:
@@ -312,12 +326,13 @@ def _compact(number: int, settings: Settings) -> None:
         status = STORE.status(*opened)
         votes = STORE.tally(*opened).get(tid)
     except UnknownClass:
-        st.caption("Your class has ended.")
+        st.caption(_("Your class has ended."))
         return
-    texts = CATALOGUE[qid][1]
+    texts = catalogue(qid)[1]
     with st.container(border=True, key="tally_compact"):
-        st.caption(f"Class {opened[0]} · {status.students} joined · step {number} is the "
-                   "class's step: the phones follow")
+        st.caption(_("Class {code} · {count} joined · step {number} is the class's step: "
+                     "the phones follow").format(code=opened[0], count=status.students,
+                                                 number=number))
         _rounds(tid, list(texts), votes, _marks(votes, list(texts), qid, settings), *opened)
 
 
@@ -330,15 +345,21 @@ def live_tally(code: str, key: str, settings: Settings) -> None:
         status = STORE.status(code, key)
         counts = STORE.tally(code, key)
     except UnknownClass:
-        st.warning(f"This class has ended (a class ends {how_long()}, or when it is ended "
-                   "here). Start a new one.", icon=":material/timer_off:")
+        st.warning(_("This class has ended (a class ends {when}, or when it is ended here). "
+                     "Start a new one.").format(when=how_long()), icon=":material/timer_off:")
         st.session_state.pop(_CLASS, None)
         return
     students = status.students
-    st.markdown(f"**{students}** student{'s' if students != 1 else ''} joined "
-                f"({status.joined_last_minute} in the last minute"
-                + ("" if status.joining_open else "; joining is closed")
-                + f") · updated every {REFRESH_S} s")
+    st.markdown((ngettext("**{count}** student joined ({recent} in the last minute) · "
+                          "updated every {seconds} s",
+                          "**{count}** students joined ({recent} in the last minute) · "
+                          "updated every {seconds} s", students)
+                 if status.joining_open else
+                 ngettext("**{count}** student joined ({recent} in the last minute; joining "
+                          "is closed) · updated every {seconds} s",
+                          "**{count}** students joined ({recent} in the last minute; joining "
+                          "is closed) · updated every {seconds} s", students)).format(
+        count=students, recent=status.joined_last_minute, seconds=REFRESH_S))
     the_door(code, key, status.joining_open)
     st.html(_COUNTS_CSS)
     if problem := st.session_state.pop(_PROBLEM, None):
@@ -346,9 +367,9 @@ def live_tally(code: str, key: str, settings: Settings) -> None:
     rows = {row[0]: row for row in tally_questions()}
     shown = [rows[tid] for tid in reversed(counts) if tid in rows]  # newest first
     if not shown:
-        st.caption("No answers yet.")
+        st.caption(_("No answers yet."))
     for tid, where, qid, at in shown:
-        prompt, texts = CATALOGUE[qid]
+        prompt, texts = catalogue(qid)
         votes = counts[tid]
         with st.container(border=True, key=f"tally_{tid}"):
             st.markdown(f"**{where}** · {prompt}")
@@ -357,13 +378,16 @@ def live_tally(code: str, key: str, settings: Settings) -> None:
             if votes.revealed:
                 last = votes.rounds[-1]
                 if not any(marks):
-                    st.caption("Right answers, as each student's own view checked them: "
-                               + ", ".join(f"{t}: {c.right}" for t, c in zip(texts, last,
-                                                                           strict=False)))
+                    st.caption(_("Right answers, as each student's own view checked them: "
+                                 "{counts}").format(counts=join_list([
+                                     _("{option}: {count}").format(option=t, count=c.right)
+                                     for t, c in zip(texts, last, strict=False)])))
                 else:
-                    st.caption("Checked at " + ("the step's settings." if at else
-                                                "your sidebar's settings.")
-                               + " Students who moved γ or the data are checked at their "
-                               "own view: right for "
-                               + ", ".join(f"{c.right}" for c in last[: len(texts)])
-                               + " per option in the last round.")
+                    rights = ", ".join(f"{c.right}" for c in last[: len(texts)])
+                    st.caption((_("Checked at the step's settings. Students who moved γ or "
+                                  "the data are checked at their own view: right for "
+                                  "{counts} per option in the last round.") if at else
+                                _("Checked at your sidebar's settings. Students who moved γ "
+                                  "or the data are checked at their own view: right for "
+                                  "{counts} per option in the last round.")).format(
+                        counts=rights))

@@ -29,13 +29,14 @@ from classroom.questions import MAX_N, Question, build
 from shell.admission import queued
 from shell.caches import bounded_cache, inputs, load_data
 from shell.display import projector_on
+from shell.i18n import N_, _, current_language, use_language
 from shell.registry import LESSONS
 from shell.state import Settings
 from shell.text import quoted
 
 QUESTIONS_KEY = "w_questions"  # w_: the sidebar keeps it across pages
 TOUR, ALL, OFF = "tour", "all", "off"
-MODES = {TOUR: "Tour", ALL: "Every page", OFF: "Off"}
+MODES = {TOUR: N_("Tour"), ALL: N_("Every page"), OFF: N_("Off")}  # titles: _() where shown
 Q_QUESTIONS = "questions"  # the link parameter
 # ``questions=`` in a link → where questions are asked.
 QUESTIONS_FROM_LINK = {"tour": TOUR, "all": ALL, "1": ALL, "on": ALL, "0": OFF, "off": OFF}
@@ -98,8 +99,8 @@ def link_problem(raw: str) -> str | None:
     text = raw.strip().lower()
     if text in QUESTIONS_FROM_LINK:
         return None
-    return (f"Link parameter `{Q_QUESTIONS}` should be tour, all or 0, not {quoted(text)}; "
-            "questions are asked on the tour's views.")
+    return _("Link parameter `questions` should be tour, all or 0, not {value}; questions "
+             "are asked on the tour's views.").format(value=quoted(text))
 
 
 def mode() -> str:
@@ -127,20 +128,25 @@ def link_params() -> dict[str, str]:
     return {} if mode() == TOUR else {Q_QUESTIONS: mode()}
 
 
+# A Question holds its sentences: the language is part of the key (a background thread,
+# lecture_pack.ahead, passes the one it prepares for).
 @bounded_cache(max_entries=64)
-def _question(question_id: str, settings: Settings) -> Question | None:
+def _question(question_id: str, settings: Settings, language: str) -> Question | None:
     data = load_data(settings.dataset, settings.dataset_options)
     X = inputs(settings)
     # Up to 1,000 points' kernel matrices: a turn in the server's queue like every
     # computation (shell.admission).
-    with queued(min(len(X), MAX_N), copies=2, what="the question's numbers"):
+    with queued(min(len(X), MAX_N), copies=2, what=N_("the question's numbers")), \
+            use_language(language):
         return build(question_id, X, data.y, settings)
 
 
-def live_question(question_id: str, settings: Settings) -> Question | None:
-    """The question as asked for ``settings`` (cached), or None where it does not apply."""
+def live_question(question_id: str, settings: Settings,
+                  language: str | None = None) -> Question | None:
+    """The question as asked for ``settings`` (cached) in ``language`` (None: this run's),
+    or None where it does not apply."""
     try:
-        return _question(question_id, settings)
+        return _question(question_id, settings, language or current_language())
     except Exception:  # noqa: BLE001 - no data (an upload missing): the page says why
         return None
 
@@ -223,28 +229,33 @@ def ask(question_id: str, settings: Settings, *, tally_id: str | None = None) ->
         st.html(_ARROWS_SCRIPT, unsafe_allow_javascript=True)
         if chosen is None:
             st.session_state[_HOLD] = True
-            st.button("Skip: show the view", key=f"predict_skip_{question.id}",
+            st.button(_("Skip: show the view"), key=f"predict_skip_{question.id}",
                       on_click=_skip, args=(question.id,), icon=":material/skip_next:")
-            st.caption("Predict first: the view appears once you answer (or skip).")
+            st.caption(_("Predict first: the view appears once you answer (or skip)."))
             return
         if chosen == SKIPPED:
-            st.caption("Skipped: you can still answer above.")
+            st.caption(_("Skipped: you can still answer above."))
             return
         if live is not None and not live.revealed:
             st.session_state[_SEALED] = True
             if second:
-                st.markdown(f"**Round {live.round}: vote again** after the discussion "
-                            f"(your first answer was *{texts[chosen]}*).")
+                st.markdown(_("**Round {round}: vote again** after the discussion (your first "
+                              "answer was *{answer}*).").format(round=live.round,
+                                                                answer=texts[chosen]))
+            elif live.round > 1:
+                st.markdown(_("**Answer recorded:** {answer} (round {round}). You can change "
+                              "it until the lecturer reveals the answer; the view is below.")
+                            .format(answer=texts[chosen], round=live.round))
             else:
-                st.markdown(f"**Answer recorded:** {texts[chosen]}"
-                            + (f" (round {live.round})" if live.round > 1 else "")
-                            + ". You can change it until the lecturer reveals the answer; "
-                            "the view is below.")
+                st.markdown(_("**Answer recorded:** {answer}. You can change it until the "
+                              "lecturer reveals the answer; the view is below.")
+                            .format(answer=texts[chosen]))
             join.tally_note()
             return
         lines = [
-            f"{RIGHT if option.right else WRONG} **{option.text}**"
-            + (" (your answer)" if i == chosen else "") + f": {option.why}"
+            (_("{mark} **{answer}** (your answer): {why}") if i == chosen else
+             _("{mark} **{answer}**: {why}")).format(
+                mark=RIGHT if option.right else WRONG, answer=option.text, why=option.why)
             for i, option in enumerate(question.options)
         ]
         if not compact:
@@ -253,10 +264,11 @@ def ask(question_id: str, settings: Settings, *, tally_id: str | None = None) ->
             right = [i for i, option in enumerate(question.options) if option.right]
             shown = [lines[i] for i in right]
             if chosen not in right:  # its why is in the popover, with the other wrong ones
-                shown.insert(0, f"{WRONG} **{texts[chosen]}** (your answer)")
+                shown.insert(0, _("{mark} **{answer}** (your answer)").format(
+                    mark=WRONG, answer=texts[chosen]))
             with st.container(horizontal=True, vertical_alignment="center"):
                 st.markdown("  \n".join(shown))
                 if others := [line for i, line in enumerate(lines) if i not in right]:
-                    with st.popover("Why the others are wrong", icon=":material/list:"):
+                    with st.popover(_("Why the others are wrong"), icon=":material/list:"):
                         st.markdown("  \n".join(others))
         join.tally_note()

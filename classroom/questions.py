@@ -49,6 +49,7 @@ from experiments.kpca_steps import fit_kpca, rounding_floor
 from experiments.sampling import stratified_rows
 from experiments.separability import linear_separability
 from kpca_core import KERNELS, KernelPCA, center_kernel, compute_kernel, eigendecompose
+from shell.i18n import N_, _, format_number, ngettext
 from shell.registry import NOVELTY_MAX_TRAIN
 from shell.state import Settings
 
@@ -90,87 +91,125 @@ class Question:
         return tuple(i for i, option in enumerate(self.options) if option.right)
 
 
-# id → (prompt, option texts). Fixed: the class tally counts by option number, and the
-# lecturer's page shows these texts (a question whose options name this view's numbers,
-# the γ question, says here what each option is).
-CATALOGUE: dict[str, tuple[str, tuple[str, ...]]] = {
+# id → (prompt, option texts), as messages (N_: translated where they are asked, with
+# :func:`catalogue`); an option text with a value is (message, its values). Fixed: the
+# class tally counts by option number, and the lecturer's page shows these texts (a
+# question whose options name this view's numbers, the γ question, says here what each
+# option is). A text that is only a number is not a message.
+_MOST = {"most": MOST_COMPONENTS}
+_TABLE: dict[str, tuple[str, tuple[str | tuple[str, dict], ...]]] = {
     "separation": (
-        "How well will components 1 and 2 separate the classes in this view?",
-        ("Almost perfectly (≥ 95 %)", "Partly (70–95 %)", "Hardly (< 70 %)"),
+        N_("How well will components 1 and 2 separate the classes in this view?"),
+        (N_("Almost perfectly (≥ 95 %)"), N_("Partly (70–95 %)"), N_("Hardly (< 70 %)")),
     ),
     "zero_eigenvalues": (
-        "Take the first 3 points: how many eigenvalues of their centred kernel matrix K̃ "
-        "are (numerically) zero?",
+        N_("Take the first 3 points: how many eigenvalues of their centred kernel matrix K̃ "
+           "are (numerically) zero?"),
         ("0", "1", "2", "3"),
     ),
     "lift_plane": (
-        "Lift the points to (x₁², √2 x₁x₂, x₂²). Can a flat plane separate the classes "
-        "there?",
-        ("Yes, almost perfectly (≥ 95 %)", "No, not that well"),
+        N_("Lift the points to (x₁², √2 x₁x₂, x₂²). Can a flat plane separate the classes "
+           "there?"),
+        (N_("Yes, almost perfectly (≥ 95 %)"), N_("No, not that well")),
     ),
     "best_gamma": (
-        "Of the γ values on this page's panels, which separates the classes best on "
-        "components 1 and 2?",
-        ("The smallest γ of the panels", "The panel at the kernel's reference γ",
-         "The largest γ of the panels", "Another of the panels"),
+        N_("Of the γ values on this page's panels, which separates the classes best on "
+           "components 1 and 2?"),
+        (N_("The smallest γ of the panels"), N_("The panel at the kernel's reference γ"),
+         N_("The largest γ of the panels"), N_("Another of the panels")),
     ),
     "components_needed": (
-        "How many leading components does it take to tell the classes apart (≥ 95 %)?",
-        ("1", "2", f"3 to {MOST_COMPONENTS}", f"None of these: not even {MOST_COMPONENTS}"),
+        N_("How many leading components does it take to tell the classes apart (≥ 95 %)?"),
+        ("1", "2", (N_("3 to {most}"), _MOST), (N_("None of these: not even {most}"), _MOST)),
     ),
     "forget_centring": (
-        "Forget to centre K. Do the first two components change?",
-        ("Yes, visibly", "No, hardly"),
+        N_("Forget to centre K. Do the first two components change?"),
+        (N_("Yes, visibly"), N_("No, hardly")),
     ),
     "preimage": (
-        "A point projected onto a few components in feature space: is it always φ of some "
-        "image?",
-        ("Yes, exactly", "No, in general no image maps there"),
+        N_("A point projected onto a few components in feature space: is it always φ of some "
+           "image?"),
+        (N_("Yes, exactly"), N_("No, in general no image maps there")),
     ),
     "classifier_boundary": (
-        "A linear classifier on these kernel principal components: what boundary does it "
-        "draw in the input space?",
-        ("A straight one (a hyperplane)", "A curved one"),
+        N_("A linear classifier on these kernel principal components: what boundary does it "
+           "draw in the input space?"),
+        (N_("A straight one (a hyperplane)"), N_("A curved one")),
     ),
     "memory_doubling": (
-        "n doubles. How much more memory does the kernel matrix K need?",
-        ("2 ×", "4 ×", "8 ×"),
+        N_("n doubles. How much more memory does the kernel matrix K need?"),
+        (N_("2 ×"), N_("4 ×"), N_("8 ×")),
     ),
     # The tour's second part, "Beyond kernel PCA".
     "unroll": (
-        "Classical MDS and Isomap (6 neighbours): whose component 1 lists the classes in "
-        "their order, such as a roll's segments from its centre out (rank correlation ≥ 0.9)?",
-        ("Isomap only", "Classical MDS only", "Both", "Neither"),
+        N_("Classical MDS and Isomap (6 neighbours): whose component 1 lists the classes in "
+           "their order, such as a roll's segments from its centre out (rank correlation ≥ "
+           "0.9)?"),
+        (N_("Isomap only"), N_("Classical MDS only"), N_("Both"), N_("Neither")),
     ),
     "graph_pieces": (
-        "Join each point to its 6 nearest neighbours. Into how many pieces does the graph "
-        "fall?",
-        ("1", "2", "3 or more"),
+        N_("Join each point to its 6 nearest neighbours. Into how many pieces does the graph "
+           "fall?"),
+        ("1", "2", N_("3 or more")),
     ),
     "novelty_vs_svm": (
-        "Fitted on normal points only: which flags the outliers better here (area under "
-        "the ROC curve)?",
-        ("Kernel PCA's reconstruction error", "The one-class SVM",
-         "About the same (within 0.02)"),
+        N_("Fitted on normal points only: which flags the outliers better here (area under "
+           "the ROC curve)?"),
+        (N_("Kernel PCA's reconstruction error"), N_("The one-class SVM"),
+         N_("About the same (within 0.02)")),
     ),
     "alignment_linear": (
-        "Which kernel matrix is better aligned with the labels (centred kernel–target "
-        "alignment): the linear kernel's, or this view's kernel's?",
-        ("The linear kernel's", "This view's kernel's", "About the same (within 0.02)"),
+        N_("Which kernel matrix is better aligned with the labels (centred kernel–target "
+           "alignment): the linear kernel's, or this view's kernel's?"),
+        (N_("The linear kernel's"), N_("This view's kernel's"),
+         N_("About the same (within 0.02)")),
     ),
+}
+
+
+def _text(entry: str | tuple[str, dict], translate) -> str:
+    message, values = entry if isinstance(entry, tuple) else (entry, {})
+    shown = message if message.isdigit() else translate(message)
+    return shown.format(**values) if values else shown
+
+
+def _english(message: str) -> str:
+    return message
+
+
+def catalogue(question_id: str) -> tuple[str, tuple[str, ...]]:
+    """The question's prompt and fixed option texts in the language of this run."""
+    prompt, options = _TABLE[question_id]
+    return _(prompt), tuple(_text(option, _) for option in options)
+
+
+# id → (prompt, option texts) in English: the tally's and the tests' fixed words.
+CATALOGUE: dict[str, tuple[str, tuple[str, ...]]] = {
+    question_id: (prompt, tuple(_text(option, _english) for option in options))
+    for question_id, (prompt, options) in _TABLE.items()
 }
 
 
 def _asked(question_id: str, rights: list[bool], whys: list[str],
            texts: list[str] | None = None) -> Question:
-    prompt, fixed = CATALOGUE[question_id]
+    prompt, fixed = catalogue(question_id)
     texts = list(fixed) if texts is None else texts
     return Question(question_id, prompt,
                     tuple(Option(t, r, w) for t, r, w in zip(texts, rights, whys, strict=True)))
 
 
+def _verdict(right: bool, why: str) -> str:
+    """An option's verdict: whether it is right, and why (a clause of this view's numbers)."""
+    return (_("Right: {why}.") if right else _("No: {why}.")).format(why=why)
+
+
 def _verdicts(rights: list[bool], whys: list[str]) -> list[str]:
-    return [("Right: " if r else "No: ") + w + "." for r, w in zip(rights, whys, strict=True)]
+    return [_verdict(r, w) for r, w in zip(rights, whys, strict=True)]
+
+
+def _then(first: str, second: str) -> str:
+    """Two sentences one after the other (English: a space between; Chinese: none)."""
+    return _("{first} {second}").format(first=first, second=second)
 
 
 def _fit(X: np.ndarray, settings: Settings, k: int, **params):
@@ -199,7 +238,7 @@ def _score(Z: np.ndarray, y: np.ndarray) -> float:
 
 
 def _pct(score: float) -> str:
-    return f"{100 * score:.0f}\u00a0%"  # no line break between the number and its %
+    return format_number(100 * score, ".0f") + "\u00a0%"  # no line break before the %
 
 
 def affine_kernel(settings: Settings) -> bool:
@@ -208,19 +247,20 @@ def affine_kernel(settings: Settings) -> bool:
     return settings.kernel == "linear" or (settings.kernel == "poly" and settings.degree == 1)
 
 
-def _affine_name(settings: Settings) -> str:
-    return ("the linear kernel" if settings.kernel == "linear" else
-            "a degree-1 polynomial kernel, (γ xᵀy + c₀)¹,")
-
-
 def _separation(X, y, settings):
     score = _score(_projection(X, settings, 2), y)
     bands = [score >= SEPARATES, PARTLY <= score < SEPARATES, score < PARTLY]
     shown = _pct(score)
-    whys = [f"components 1–2 score {shown} here{'' if bands[0] else ', below 95 %'} "
-            "(a linear classifier, cross-validated)",
-            f"{shown} is {'' if bands[1] else 'not '}between 70 and 95 %",
-            f"{shown} is {'' if bands[2] else 'not '}below 70 %"]
+    whys = [
+        (_("components 1–2 score {score} here (a linear classifier, cross-validated)")
+         if bands[0] else
+         _("components 1–2 score {score} here, below 95 % (a linear classifier, "
+           "cross-validated)")).format(score=shown),
+        (_("{score} is between 70 and 95 %") if bands[1] else
+         _("{score} is not between 70 and 95 %")).format(score=shown),
+        (_("{score} is below 70 %") if bands[2] else
+         _("{score} is not below 70 %")).format(score=shown),
+    ]
     return [bands, _verdicts(bands, whys)]
 
 
@@ -234,20 +274,24 @@ def _zero_eigenvalues(X, y, settings):
     zeros = int(np.sum(np.abs(mu) <= floor))
     shown = ", ".join(signed(m, ".2g") for m in sorted(mu, key=abs, reverse=True))
     if floor > 0:
-        seen = (f"here K̃'s eigenvalues are {shown}, and the rounding of K's entries is "
-                f"about {signed(floor, '.2g')} (10 · n · ε · max|K|): {zeros} "
-                f"{'is' if zeros == 1 else 'are'} zero to within it")
+        seen = ngettext(
+            "here K̃'s eigenvalues are {values}, and the rounding of K's entries is about "
+            "{floor} (10 · n · ε · max|K|): {zeros} is zero to within it",
+            "here K̃'s eigenvalues are {values}, and the rounding of K's entries is about "
+            "{floor} (10 · n · ε · max|K|): {zeros} are zero to within it",
+            zeros).format(values=shown, floor=signed(floor, ".2g"), zeros=zeros)
     else:
-        seen = "here K is all zeros, and so are K̃ and its 3 eigenvalues"
+        seen = _("here K is all zeros, and so are K̃ and its 3 eigenvalues")
     whys = []
     for count in range(4):
         if count == zeros:
-            whys.append(f"Right: {seen}. Centring makes every row of K̃ sum to 0, so the "
-                        "all-ones vector always has eigenvalue 0.")
+            whys.append(_("Right: {seen}. Centring makes every row of K̃ sum to 0, so the "
+                          "all-ones vector always has eigenvalue 0.").format(seen=seen))
         elif count == 0:
-            whys.append(f"No: centring always costs one dimension (K̃ 1 = 0); {seen}.")
+            whys.append(_("No: centring always costs one dimension (K̃ 1 = 0); {seen}.")
+                        .format(seen=seen))
         else:
-            whys.append(f"No: {seen}.")
+            whys.append(_verdict(False, seen))
     return [[c == zeros for c in range(4)], whys]
 
 
@@ -256,7 +300,8 @@ def _lift_plane(X, y, settings):
         return None
     score = _score(quadratic_lift(X, gamma=1.0), y)
     yes = score >= SEPARATES
-    seen = f"a plane fitted in the lifted space scores {_pct(score)} here"
+    seen = _("a plane fitted in the lifted space scores {score} here").format(
+        score=_pct(score))
     return [[yes, not yes], _verdicts([yes, not yes], [seen, seen])]
 
 
@@ -266,30 +311,33 @@ def _gamma_reasons(X, settings, fit, gamma, linear_plane, reference) -> str:
     kernel = settings.kernel
     tiny = gamma < reference
     if tiny and kernel == "laplacian" and fit.mean_similarity > 0.9:
-        return (f" Tiny γ: k ≈ 1 − γ‖x − y‖₁, every pair alike (mean k(xᵢ, xⱼ) = "
-                f"{fit.mean_similarity:.3f}); the picture is that of the L1 distances.")
+        return _("Tiny γ: k ≈ 1 − γ‖x − y‖₁, every pair alike (mean k(xᵢ, xⱼ) = {mean}); "
+                 "the picture is that of the L1 distances.").format(
+            mean=format_number(fit.mean_similarity, ".3f"))
     if tiny and kernel != "laplacian":
         similarity = subspace_similarity(fit.projection[:, :2], linear_plane)
         if similarity >= LINEAR_SIMILARITY:
-            return (" Tiny γ: the kernel is nearly linear here, and components 1–2 span "
-                    f"linear PCA's plane (subspace similarity {similarity:.2f}).")
+            return _("Tiny γ: the kernel is nearly linear here, and components 1–2 span "
+                     "linear PCA's plane (subspace similarity {similarity}).").format(
+                similarity=format_number(similarity, ".2f"))
         return ""
     if tiny:
         return ""
     if kernel in ("rbf", "laplacian") and fit.mean_similarity < 0.05:
-        return (" Huge γ: each point resembles only itself (mean k(xᵢ, xⱼ) = "
-                f"{signed(fit.mean_similarity, '.2g')}), K ≈ I.")
+        return _("Huge γ: each point resembles only itself (mean k(xᵢ, xⱼ) = {mean}), "
+                 "K ≈ I.").format(mean=signed(fit.mean_similarity, ".2g"))
     if kernel == "sigmoid":
         K = compute_kernel(X, kernel=kernel, **{**settings.kernel_params(), "gamma": gamma})
         share = saturated_share(K)
         if share >= 0.5:
-            return (f" Huge γ: tanh saturates, |k| ≥ {SATURATED_VALUE} for "
-                    f"{100 * share:.0f} % of the pairs: points look alike or opposite, "
-                    "with nothing in between.")
+            return _("Huge γ: tanh saturates, |k| ≥ {value} for {share} % of the pairs: "
+                     "points look alike or opposite, with nothing in between.").format(
+                value=SATURATED_VALUE, share=format_number(100 * share, ".0f"))
     if kernel == "poly" and settings.coef0 != 0 and gamma / reference > 100 * abs(settings.coef0):
-        return (" Huge γ: γ xᵀy dwarfs c₀ (typically "
-                f"{gamma / reference / abs(settings.coef0):,.0f} times it), so K ≈ "
-                f"(γ xᵀy)^{settings.degree}: the lower degrees no longer count.")
+        return _("Huge γ: γ xᵀy dwarfs c₀ (typically {ratio} times it), so K ≈ "
+                 "(γ xᵀy)^{degree}: the lower degrees no longer count.").format(
+            ratio=format_number(gamma / reference / abs(settings.coef0), ",.0f"),
+            degree=settings.degree)
     return ""
 
 
@@ -314,12 +362,13 @@ def _best_gamma(X, y, settings):
     if not 0 < middle < len(values) - 1:
         middle = len(values) // 2
     offered = (0, middle, len(values) - 1)
-    where = ("the panel marked 'median'" if settings.kernel == "rbf" and reference else
-             "the panel marked 'reference'" if reference else "a middle panel")
-    names = ("the smallest panel", where, "the largest panel")
+    where = (_("the panel marked 'median'") if settings.kernel == "rbf" and reference else
+             _("the panel marked 'reference'") if reference else _("a middle panel"))
+    names = (_("the smallest panel"), where, _("the largest panel"))
     top = int(np.flatnonzero(scores >= best - 1e-12)[0])
-    best_text = (f"the best of the {len(values)} panels scores {_pct(best)} "
-                 f"(γ = {format_gamma(values[top])})")
+    best_text = _("the best of the {count} panels scores {score} (γ = {gamma})").format(
+        count=len(values), score=_pct(best), gamma=format_gamma(values[top]))
+    tie = format_number(100 * TIE, ".0f")
     linear_plane = _linear_plane(Xs)
     rights, whys, texts = [], [], []
     for i, name in zip(offered, names, strict=True):
@@ -328,28 +377,35 @@ def _best_gamma(X, y, settings):
             Xs, settings, fits[i], float(values[i]), linear_plane, reference or 1.0)
         texts.append(f"γ = {format_gamma(values[i])}")
         rights.append(right)
-        whys.append(f"{'Right' if right else 'No'}: γ = {format_gamma(values[i])}, {name}, "
-                    f"scores {_pct(scores[i])}; {best_text}"
-                    + (f" (within {100 * TIE:.0f} points of the best is a tie)"
-                       if right and scores[i] < best else "")
-                    + f".{reason}")
+        said = {"gamma": format_gamma(values[i]), "panel": name, "score": _pct(scores[i]),
+                "best": best_text, "tie": tie}
+        if right and scores[i] < best:
+            why = _("Right: γ = {gamma}, {panel}, scores {score}; {best} (within {tie} "
+                    "points of the best is a tie).").format(**said)
+        elif right:
+            why = _("Right: γ = {gamma}, {panel}, scores {score}; {best}.").format(**said)
+        else:
+            why = _("No: γ = {gamma}, {panel}, scores {score}; {best}.").format(**said)
+        whys.append(_then(why, reason) if reason else why)
     others = [i for i in range(len(values)) if i not in offered]
     other = max(others, key=lambda i: scores[i])
     right = bool(good[other])
-    texts.append(f"Another of the page's {len(values)} panels")
+    texts.append(_("Another of the page's {count} panels").format(count=len(values)))
     rights.append(right)
-    whys.append(f"Right: γ = {format_gamma(values[other])}, not offered, scores "
-                f"{_pct(scores[other])}; {best_text}." if right else
-                f"No: the other {len(others)} panels score at most {_pct(scores[other])} "
-                f"(γ = {format_gamma(values[other])}), more than {100 * TIE:.0f} points below "
-                f"the best, {_pct(best)}.")
+    whys.append(_("Right: γ = {gamma}, not offered, scores {score}; {best}.").format(
+                    gamma=format_gamma(values[other]), score=_pct(scores[other]),
+                    best=best_text) if right else
+                _("No: the other {count} panels score at most {score} (γ = {gamma}), more "
+                  "than {tie} points below the best, {best}.").format(
+                    count=len(others), score=_pct(scores[other]),
+                    gamma=format_gamma(values[other]), tie=tie, best=_pct(best)))
     return [rights, whys, texts]
 
 
 def _linear_plane(X: np.ndarray) -> np.ndarray:
     """Linear PCA's first two components of X (at most its number of features)."""
     centred = X - X.mean(axis=0)
-    _, _, vt = np.linalg.svd(centred, full_matrices=False)
+    _u, _s, vt = np.linalg.svd(centred, full_matrices=False)
     return centred @ vt[: min(2, X.shape[1])].T
 
 
@@ -365,20 +421,32 @@ def _components_needed(X, y, settings):
             break
     option = 3 if needed is None else min(needed, 3) - 1
     best_k = max(scores, key=lambda k: scores[k])
-    one = f"component 1 alone scores {_pct(scores[1])}"
-    two = f"components 1–2 score {_pct(scores[2])}" if 2 in scores else ""
+    one = _("component 1 alone scores {score}").format(score=_pct(scores[1]))
     reached = ("" if needed is None else
-               f"component 1 alone reaches 95 % ({_pct(scores[1])})" if needed == 1 else
-               f"components 1–{needed} are the fewest that reach 95 % ({_pct(scores[needed])})")
-    never = (f"no number of leading components from 1 to {most} reaches 95 %: the best is "
-             f"{_pct(scores[best_k])}, with " + (
-                 "component 1" if best_k == 1 else f"components 1–{best_k}"))
+               _("component 1 alone reaches 95 % ({score})").format(score=_pct(scores[1]))
+               if needed == 1 else
+               _("components 1–{needed} are the fewest that reach 95 % ({score})").format(
+                   needed=needed, score=_pct(scores[needed])))
+    never = (_("no number of leading components from 1 to {most} reaches 95 %: the best is "
+               "{score}, with component 1") if best_k == 1 else
+             _("no number of leading components from 1 to {most} reaches 95 %: the best is "
+               "{score}, with components 1–{best}")).format(
+        most=most, score=_pct(scores[best_k]), best=best_k)
+    if needed == 1:
+        second = _("component 1 alone already scores {score}").format(score=_pct(scores[1]))
+    elif 2 not in scores:
+        second = ""
+    elif needed == 2:
+        second = _("components 1–2 score {score}, and component 1 alone scores {one}").format(
+            score=_pct(scores[2]), one=_pct(scores[1]))
+    else:
+        second = _("components 1–2 score {score}").format(score=_pct(scores[2]))
     whys = [
-        one + ("" if needed != 1 else ", at least 95 %"),
-        (f"component 1 alone already scores {_pct(scores[1])}" if needed == 1 else
-         two + ("" if needed != 2 else f", and {one}")),
+        _("component 1 alone scores {score}, at least 95 %").format(score=_pct(scores[1]))
+        if needed == 1 else one,
+        second,
         reached if needed and needed >= 3 else (
-            f"fewer do it: {reached}" if needed else never),
+            _("fewer do it: {reached}").format(reached=reached) if needed else never),
         never if needed is None else reached,
     ]
     rights = [option == i for i in range(4)]
@@ -394,28 +462,35 @@ def _forget_centring(X, y, settings):
     undetermined = [name for name, mu in (("K̃", centred_mu), ("K", raw_mu))
                     if k < 3 or mu[1] - mu[2] <= UNDETERMINED_GAP * floor]
     if undetermined:
-        names = " and ".join(undetermined)
-        why = (f"μ₂ and μ₃ of {names} are equal to within the rounding of K here, so "
-               f"{'their' if len(undetermined) > 1 else 'its'} first two components are any "
-               "pair of directions in one eigenspace: the picture is arbitrary either way")
+        why = (_("μ₂ and μ₃ of K̃ and K are equal to within the rounding of K here, so their "
+                 "first two components are any pair of directions in one eigenspace: the "
+                 "picture is arbitrary either way") if len(undetermined) > 1 else
+               _("μ₂ and μ₃ of {matrix} are equal to within the rounding of K here, so its "
+                 "first two components are any pair of directions in one eigenspace: the "
+                 "picture is arbitrary either way").format(matrix=undetermined[0]))
         return [[True, True], _verdicts([True, True], [why, why])]
     # The cosine of the largest angle between the two planes of eigenvectors.
     cosine = float(np.linalg.svd(centred[:, :2].T @ raw[:, :2], compute_uv=False).min())
     changed = cosine < 0.95
     angle = math.degrees(math.acos(min(cosine, 1.0)))
-    seen = f"the two planes of eigenvectors meet at up to {angle:.0f}° here"
+    seen = _("the two planes of eigenvectors meet at up to {angle}° here").format(
+        angle=format_number(angle, ".0f"))
     return [[changed, not changed], _verdicts([changed, not changed], [seen, seen])]
 
 
 def _preimage(X, y, settings):
     if affine_kernel(settings):
-        why = (f"with {_affine_name(settings)} φ is affine in x, so every point of the span "
-               "is φ of the point with those coordinates: the pre-image is exact")
+        why = (_("with the linear kernel φ is affine in x, so every point of the span is φ "
+                 "of the point with those coordinates: the pre-image is exact")
+               if settings.kernel == "linear" else
+               _("with a degree-1 polynomial kernel, (γ xᵀy + c₀)¹, φ is affine in x, so "
+                 "every point of the span is φ of the point with those coordinates: the "
+                 "pre-image is exact"))
         return [[True, False], _verdicts([True, False], [why, why])]
     return [[False, True], [
-        "No: the span of a few φ(x) holds points no single image maps to; the pre-image "
-        "methods on this page approximate one, and their error is never exactly 0.",
-        "Right: which is why the page compares pre-image methods by their error."]]
+        _("No: the span of a few φ(x) holds points no single image maps to; the pre-image "
+          "methods on this page approximate one, and their error is never exactly 0."),
+        _("Right: which is why the page compares pre-image methods by their error.")]]
 
 
 def affine_deviation(X: np.ndarray, settings: Settings, *, y: np.ndarray | None = None
@@ -441,29 +516,38 @@ def affine_deviation(X: np.ndarray, settings: Settings, *, y: np.ndarray | None 
 
 def _classifier_boundary(X, y, settings):
     if affine_kernel(settings):
-        why = f"with {_affine_name(settings)} every component is an affine function of x"
+        why = (_("with the linear kernel every component is an affine function of x")
+               if settings.kernel == "linear" else
+               _("with a degree-1 polynomial kernel, (γ xᵀy + c₀)¹, every component is an "
+                 "affine function of x"))
         return [[True, False], _verdicts([True, False], [why, why])]
     deviation = affine_deviation(X, settings, y=y)
-    kernel = KERNELS[settings.kernel].title
-    curved = f"with the {kernel} kernel each component is a nonlinear function of x"
+    kernel = _(KERNELS[settings.kernel].title)
     if deviation is None:
-        why = (f"{curved}, but here every point projects to 0 (K̃ is rounding noise): the "
-               "classifier has nothing to bend")
+        why = _("with the {kernel} kernel each component is a nonlinear function of x, but "
+                "here every point projects to 0 (K̃ is rounding noise): the classifier has "
+                "nothing to bend").format(kernel=kernel)
         return [[True, True], _verdicts([True, True], [why, why])]
-    measured = (f"; at these settings a component at the midpoint of two points differs "
-                f"from their mean by {100 * deviation:.2g} % of its spread")
+    shown = format_number(100 * deviation, ".2g")
+    curved = _("with the {kernel} kernel each component is a nonlinear function of x; at "
+               "these settings a component at the midpoint of two points differs from their "
+               "mean by {deviation} % of its spread").format(kernel=kernel, deviation=shown)
     if deviation < NEARLY_AFFINE:
-        straight = f"to the eye{measured}, far too little to see: the boundary looks straight"
-        return [[True, True], _verdicts([True, True], [straight, curved + measured])]
-    return [[False, True], _verdicts([False, True], [curved + measured] * 2)]
+        straight = _("to the eye; at these settings a component at the midpoint of two "
+                     "points differs from their mean by {deviation} % of its spread, far too "
+                     "little to see: the boundary looks straight").format(deviation=shown)
+        return [[True, True], _verdicts([True, True], [straight, curved])]
+    return [[False, True], _verdicts([False, True], [curved] * 2)]
 
 
 def _memory_doubling(X, y, settings):
     n = len(X)
     now, doubled = 8 * n * n / 1e6, 8 * (2 * n) ** 2 / 1e6
-    seen = f"K has n² entries: {now:,.1f} MB at n = {n:,}, {doubled:,.1f} MB at {2 * n:,}"
-    return [[False, True, False], [f"No: {seen}.", f"Right: {seen}.",
-                                   f"No: that is time, up to n³; {seen}."]]
+    seen = _("K has n² entries: {now} MB at n = {n}, {doubled} MB at {twice}").format(
+        now=format_number(now, ",.1f"), n=format_number(n, ","),
+        doubled=format_number(doubled, ",.1f"), twice=format_number(2 * n, ","))
+    return [[False, True, False], [_verdict(False, seen), _verdict(True, seen),
+                                   _("No: that is time, up to n³; {seen}.").format(seen=seen)]]
 
 
 # --------------------------------------------------------------------------- beyond kernel PCA
@@ -490,10 +574,10 @@ def _unroll(X, y, settings):
     iso_in, mds_in = isomap >= UNROLLS, mds >= UNROLLS
     answer = {(True, False): 0, (False, True): 1, (True, True): 2, (False, False): 3}[
         (iso_in, mds_in)]
-    seen = (f"component 1's rank correlation with the classes' order is {isomap:.2f} for "
-            f"Isomap and {mds:.2f} for classical MDS here")
-    return [[i == answer for i in range(4)],
-            [("Right: " if i == answer else "No: ") + seen + "." for i in range(4)]]
+    seen = _("component 1's rank correlation with the classes' order is {isomap} for "
+             "Isomap and {mds} for classical MDS here").format(
+        isomap=format_number(isomap, ".2f"), mds=format_number(mds, ".2f"))
+    return [[i == answer for i in range(4)], [_verdict(i == answer, seen) for i in range(4)]]
 
 
 def _graph_pieces(X, y, settings):
@@ -501,11 +585,13 @@ def _graph_pieces(X, y, settings):
         return None
     pieces = graph_pieces(neighbour_graph(X, PIECES_K))
     answer = min(pieces.count, 3) - 1
-    sizes = ", ".join(f"{s:,}" for s in pieces.sizes[:4]) + (", …" if pieces.count > 4 else "")
-    seen = (f"the {PIECES_K}-nearest-neighbour graph has {pieces.count} "
-            f"piece{'s' if pieces.count > 1 else ''} here ({sizes} points)")
-    return [[i == answer for i in range(3)],
-            [("Right: " if i == answer else "No: ") + seen + "." for i in range(3)]]
+    # A list of numbers: ", " in every language (the numbers read the same).
+    sizes = ", ".join(format_number(s, ",") for s in pieces.sizes[:4]) + (
+        ", …" if pieces.count > 4 else "")
+    seen = ngettext("the {k}-nearest-neighbour graph has {count} piece here ({sizes} points)",
+                    "the {k}-nearest-neighbour graph has {count} pieces here ({sizes} points)",
+                    pieces.count).format(k=PIECES_K, count=pieces.count, sizes=sizes)
+    return [[i == answer for i in range(3)], [_verdict(i == answer, seen) for i in range(3)]]
 
 
 def _novelty_vs_svm(X, y, settings):
@@ -528,10 +614,10 @@ def _novelty_vs_svm(X, y, settings):
                           kernel_params=settings.kernel_params())["One-class SVM"]
     theirs = novelty.auc(svm[: len(held)], svm[len(held):])
     answer = 2 if abs(ours - theirs) < ABOUT_THE_SAME else 0 if ours > theirs else 1
-    seen = (f"AUC {ours:.3f} for kernel PCA with {fitted.q} components, {theirs:.3f} for the "
-            "one-class SVM here")
-    return [[i == answer for i in range(3)],
-            [("Right: " if i == answer else "No: ") + seen + "." for i in range(3)]]
+    seen = _("AUC {ours} for kernel PCA with {q} components, {theirs} for the one-class SVM "
+             "here").format(ours=format_number(ours, ".3f"), q=fitted.q,
+                            theirs=format_number(theirs, ".3f"))
+    return [[i == answer for i in range(3)], [_verdict(i == answer, seen) for i in range(3)]]
 
 
 def _alignment_linear(X, y, settings):
@@ -543,10 +629,10 @@ def _alignment_linear(X, y, settings):
     if not (np.isfinite(linear) and np.isfinite(own)):
         return None
     answer = 2 if abs(linear - own) < ABOUT_THE_SAME else 0 if linear > own else 1
-    seen = (f"A = {linear:.3f} for the linear kernel, {own:.3f} for the "
-            f"{KERNELS[settings.kernel].title} kernel here")
-    return [[i == answer for i in range(3)],
-            [("Right: " if i == answer else "No: ") + seen + "." for i in range(3)]]
+    seen = _("A = {linear} for the linear kernel, {own} for the {kernel} kernel here").format(
+        linear=format_number(linear, ".3f"), own=format_number(own, ".3f"),
+        kernel=_(KERNELS[settings.kernel].title))
+    return [[i == answer for i in range(3)], [_verdict(i == answer, seen) for i in range(3)]]
 
 
 _BUILDERS = {

@@ -62,6 +62,8 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
+from shell.i18n import DEFAULT_LANGUAGE, N_, _, format_number, use_language
+
 # Letters and digits that cannot be mistaken for each other on a projector (no 0/O,
 # 1/I/L, 5/S, 2/Z, 8/B): 25 symbols, so 6 of them make 244 million codes.
 ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
@@ -69,7 +71,20 @@ CODE_LENGTH = 6
 
 
 class TallyRefused(Exception):
-    """A request the store will not serve; the message says why, for the student."""
+    """A request the store will not serve; the message says why, for the student.
+
+    ``message`` is an English sentence with named placeholders (marked with ``N_``),
+    ``values`` fill them: ``str()`` is the English (logs, tests), :meth:`said` the
+    sentence in the language of the run that shows it (the store serves every session)."""
+
+    def __init__(self, message: str, **values: object) -> None:
+        self.message, self.values = message, values
+        with use_language(DEFAULT_LANGUAGE):
+            super().__init__(message.format(**{k: str(v) for k, v in values.items()}))
+
+    def said(self) -> str:
+        """The message in the language of this run."""
+        return _(self.message).format(**{k: str(v) for k, v in self.values.items()})
 
 
 class UnknownClass(TallyRefused):
@@ -217,7 +232,7 @@ class TallyStore:
         """The class of ``lecturer`` (a token of their session): (code for the projector, key
         that reads its tally). A lecturer has one class: asking again returns it."""
         if not (isinstance(lecturer, str) and 0 < len(lecturer) <= 64):
-            raise TallyRefused("This session has no valid lecturer token.")
+            raise TallyRefused(N_("This session has no valid lecturer token."))
         with self._lock:
             now = self._expire()
             for code, room in self._classes.items():
@@ -225,11 +240,11 @@ class TallyStore:
                     room.lecturer_seen = now
                     return code, room.key
             if len(self._classes) >= self.limits.max_classes:
-                grace = duration(self.limits.lecturer_grace_s)
                 raise TallyRefused(
-                    f"This server already runs {self.limits.max_classes} classes, its limit; "
-                    f"try again after one ends (a class ends {grace} after its lecturer "
-                    "closes the page).")
+                    N_("This server already runs {count} classes, its limit; try again after "
+                       "one ends (a class ends {grace} after its lecturer closes the page)."),
+                    count=self.limits.max_classes,
+                    grace=Duration(self.limits.lecturer_grace_s))
             code = self._fresh_code()
             key = secrets.token_urlsafe(16)
             self._classes[code] = _Class(
@@ -309,14 +324,15 @@ class TallyStore:
             now = self._expire()
             votes = self._votes(self._owned(code, key, now), question)
             if len(votes.rounds) >= MAX_ROUNDS:
-                raise TallyRefused(f"A question has at most {MAX_ROUNDS} rounds.")
+                raise TallyRefused(N_("A question has at most {count} rounds."),
+                                   count=MAX_ROUNDS)
             votes.rounds.append({})
             votes.revealed = False
 
     def set_step(self, code: str, key: str, step: int) -> None:
         """The lecturer opened tour step ``step``: the class's step, which phones follow."""
         if not (isinstance(step, int) and 1 <= step <= 999):
-            raise TallyRefused("A tour step is a whole number from 1.")
+            raise TallyRefused(N_("A tour step is a whole number from 1."))
         with self._lock:
             self._owned(code, key, self._expire()).step = step
 
@@ -348,15 +364,16 @@ class TallyStore:
         returns the round (1 or 2). Refused once the lecturer has revealed it."""
         limits = self.limits
         if not (isinstance(option, int) and 0 <= option < limits.max_options):
-            raise TallyRefused(f"An answer is one of at most {limits.max_options} options.")
+            raise TallyRefused(N_("An answer is one of at most {count} options."),
+                               count=limits.max_options)
         with self._lock:
             now = self._expire()
             room = self._room(normalise_code(code))
             self._admit(room, token, now)
             votes = self._votes(room, question)
             if votes.revealed:
-                raise TallyRefused("The lecturer has revealed this question: the vote is "
-                                   "closed, your answer counts for you, not in the tally.")
+                raise TallyRefused(N_("The lecturer has revealed this question: the vote is "
+                                      "closed, your answer counts for you, not in the tally."))
             votes.rounds[-1][token] = 2 * option + int(bool(right))
             room.touched = now
             return len(votes.rounds)
@@ -399,21 +416,23 @@ class TallyStore:
         room = self._classes.get(code)
         if room is None:
             raise UnknownClass(
-                "No class with this code is running here. Check the code on the projector "
-                f"({CODE_LENGTH} letters and digits); a class ends when its lecturer's tab "
-                "is closed.")
+                N_("No class with this code is running here. Check the code on the projector "
+                   "({length} letters and digits); a class ends when its lecturer's tab is "
+                   "closed."), length=CODE_LENGTH)
         return room
 
     def _votes(self, room: _Class, question: str) -> _Votes:
         """``question``'s votes, new if it has none yet (within the class's bounds)."""
         limits = self.limits
         if not (isinstance(question, str) and 0 < len(question) <= limits.max_question_id):
-            raise TallyRefused(f"A question id has 1 to {limits.max_question_id} characters.")
+            raise TallyRefused(N_("A question id has 1 to {count} characters."),
+                               count=limits.max_question_id)
         if question not in room.answers:
             if len(room.answers) >= limits.max_questions:
                 raise TallyRefused(
-                    f"This class has answers to {limits.max_questions} questions, its limit; "
-                    "your answer still counts for you, not in the class tally.")
+                    N_("This class has answers to {count} questions, its limit; your answer "
+                       "still counts for you, not in the class tally."),
+                    count=limits.max_questions)
             room.answers[question] = _Votes()
         return room.answers[question]
 
@@ -421,26 +440,27 @@ class TallyStore:
         """The class, if ``key`` is its lecturer's; the lecturer is seen alive now."""
         room = self._room(normalise_code(code))
         if not secrets.compare_digest(room.key, str(key)):
-            raise UnknownClass("Only the lecturer who opened this class can read its tally.")
+            raise UnknownClass(N_("Only the lecturer who opened this class can read its "
+                                  "tally."))
         room.lecturer_seen = now
         return room
 
     def _admit(self, room: _Class, token: str, now: float) -> None:
         if not (isinstance(token, str) and 0 < len(token) <= 64):
-            raise TallyRefused("This session has no valid anonymous token.")
+            raise TallyRefused(N_("This session has no valid anonymous token."))
         if token in room.students:
             return
         limits = self.limits
         if token in room.removed:
-            raise TallyRefused("The lecturer removed this session from the class: your "
-                               "answers still show you the view, they are not counted.")
+            raise TallyRefused(N_("The lecturer removed this session from the class: your "
+                                  "answers still show you the view, they are not counted."))
         if not room.joining_open:
-            raise TallyRefused("The lecturer has closed this class to new students; your "
-                               "answers still show you the view, they are not counted.")
+            raise TallyRefused(N_("The lecturer has closed this class to new students; your "
+                                  "answers still show you the view, they are not counted."))
         if len(room.students) >= limits.max_students:
             raise TallyRefused(
-                f"This class is full ({limits.max_students} students); your answers "
-                "still show you the view, they are just not counted.")
+                N_("This class is full ({count} students); your answers still show you the "
+                   "view, they are just not counted."), count=limits.max_students)
         rate = limits.joins_per_minute / 60
         room.allowance = min(float(limits.join_burst),
                              room.allowance + (now - room.allowance_at) * rate)
@@ -448,8 +468,9 @@ class TallyStore:
         if room.allowance < 1:
             wait = math.ceil((1 - room.allowance) / rate) if rate > 0 else 60
             raise TallyRefused(
-                f"Students are joining this class faster than it lets them in "
-                f"({limits.joins_per_minute:g} a minute): join again in {wait} s.")
+                N_("Students are joining this class faster than it lets them in ({rate} a "
+                   "minute): join again in {wait} s."),
+                rate=f"{limits.joins_per_minute:g}", wait=wait)
         room.allowance -= 1
         room.students[token] = now
 
@@ -464,12 +485,26 @@ class TallyStore:
         return now
 
 
+# A duration in whole units of at least two: "{n} hours", "{n} minutes", else seconds.
+_UNITS = ((N_("{n} hours"), 3600), (N_("{n} minutes"), 60))
+
+
 def duration(seconds: float) -> str:
-    """120 → '2 minutes', 10,800 → '3 hours', 90 → '90 s'."""
-    for unit, size in (("hours", 3600), ("minutes", 60)):
+    """120 → '2 minutes', 10,800 → '3 hours', 90 → '90 s' (in the language of this run)."""
+    for unit, size in _UNITS:
         if seconds >= 2 * size and seconds % size == 0:
-            return f"{seconds / size:g} {unit}"
-    return f"{seconds:g} s"
+            return _(unit).format(n=format_number(seconds / size, "g"))
+    return _("{n} s").format(n=format_number(seconds, "g"))
+
+
+@dataclass(frozen=True)
+class Duration:
+    """Seconds in a refusal's message, said as :func:`duration` in the reader's language."""
+
+    seconds: float
+
+    def __str__(self) -> str:
+        return duration(self.seconds)
 
 
 STORE = TallyStore(Limits.from_env())  # the server process's classes (one per process: see above)

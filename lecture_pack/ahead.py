@@ -20,6 +20,7 @@ from functools import partial
 
 from classroom import predict
 from classroom.tour import STEPS, TourStep
+from lecture_pack.download import job_title
 from lessons.choosing_gamma.prepare import prepare as choosing_gamma
 from lessons.classification.prepare import prepare as classification
 from lessons.component_maps.prepare import prepare as component_maps
@@ -30,6 +31,7 @@ from lessons.kernel_trick.prepare import prepare as kernel_trick
 from lessons.mistakes.prepare import prepare as mistakes
 from lessons.scale.prepare import prepare as scale
 from shell import ahead
+from shell.i18n import LANGUAGES, _, format_number
 from shell.state import Settings
 
 PLAN = "tour"
@@ -48,10 +50,12 @@ VIEWS: dict[str, Callable[[Settings], None]] = {
 
 
 def prepare_step(step: TourStep) -> None:
-    """Step ``step``'s question and, for a step of the lecture, its view."""
+    """Step ``step``'s question (in each language: its sentences are cached by language)
+    and, for a step of the lecture, its view."""
     settings = step.settings()
     if step.check:
-        predict.live_question(step.check, settings)
+        for language in LANGUAGES:
+            predict.live_question(step.check, settings, language)
     if not step.part and (view := VIEWS.get(step.page)):
         view(settings)
 
@@ -65,11 +69,14 @@ def start() -> ahead.Plan | None:
 def readiness(plan: ahead.Plan) -> str:
     """The tour page's line about the plan, from its progress."""
     if not plan.finished:
-        return (f"Preparing the tour's views ahead: {plan.done} of {plan.total} views "
-                "ready…")
+        return _("Preparing the tour's views ahead: {done} of {total} views ready…").format(
+            done=plan.done, total=plan.total)
     ready = plan.total - len(plan.failed)
-    took = f"prepared in {plan.seconds:.0f} s"
+    seconds = format_number(plan.seconds, ".0f")
     if not plan.failed:
-        return f"{ready} of {plan.total} views ready: every step opens without a wait ({took})."
-    return (f"{ready} of {plan.total} views ready ({took}); not prepared: "
-            f"{', '.join(plan.failed)} (the view says why when it is opened).")
+        return _("{ready} of {total} views ready: every step opens without a wait (prepared "
+                 "in {seconds} s).").format(ready=ready, total=plan.total, seconds=seconds)
+    return _("{ready} of {total} views ready (prepared in {seconds} s); not prepared: "
+             "{failed} (the view says why when it is opened).").format(
+        ready=ready, total=plan.total, seconds=seconds,
+        failed=", ".join(job_title(label) for label in plan.failed))

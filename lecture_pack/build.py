@@ -25,13 +25,14 @@ from urllib.parse import urlencode
 import numpy as np
 
 from classroom import questions
-from classroom.questions import CATALOGUE
+from classroom.questions import catalogue
 from classroom.tour import STEPS, TourStep, differences, main_steps
 from experiments.analysis import Analysis, analyse, block_average
 from experiments.kernel_params import DEGREE, GAMMA_GRID, KERNEL_PARAMS
 from experiments.sampling import stratified_rows
 from experiments.separability import METHOD, linear_separability
 from kpca_core import KERNELS, __version__
+from lecture_pack import html
 from lessons.choosing_gamma import pack as choosing_gamma
 from lessons.classification import pack as classification
 from lessons.common.pack import PackFrame, Slider
@@ -44,6 +45,7 @@ from lessons.kernel_trick import pack as kernel_trick
 from lessons.mistakes import pack as mistakes
 from lessons.scale import pack as scale
 from shell.caches import inputs_of, load_data
+from shell.i18n import N_, _, current_language, format_number
 from shell.state import Settings, format_gamma, params_text, settings_to_query
 
 # The steps whose page is another lesson's: its pack module gives the page's own figures
@@ -58,6 +60,9 @@ LESSON_PACKS = {
     "app_pages/classification.py": classification,
     "app_pages/scale.py": scale,
 }
+# experiments.separability.METHOD (experiments hold no words), marked for translation
+# here: tests/lecture_pack/test_zh.py checks it is the same sentence.
+METHOD_MESSAGE = N_("5-fold cross-validated accuracy of a logistic regression (scikit-learn)")
 SHOWN_POINTS = 600  # points drawn per chart (a stratified sample past it)
 HEATMAP_SIDE = 50  # K and K̃ drawn at most this many cells a side (block means)
 SPECTRUM_SHOWN = 10  # leading eigenvalues in the spectrum chart
@@ -176,7 +181,8 @@ def build_frame(step: TourStep, number: int, settings: Settings, result: Analysi
         sentences.append(separability_sentence(numbers.separability,
                                                numbers.linear_separability,
                                                numbers.first_alone, y, (0, 1))
-                         + f"Score: {METHOD}, on the drawn coordinates.")
+                         + _("Score: {method}, on the drawn coordinates.").format(
+                             method=_(METHOD)))
     frame = {
         "kpca": rounded(result.projection[rows, :2].T),
         # NaN (no variance to share: trace(K̃) is rounding) travels as null, shown as "—".
@@ -191,7 +197,7 @@ def build_frame(step: TourStep, number: int, settings: Settings, result: Analysi
     if shows_kernel_matrices(step):
         identity = np.arange(len(result.kernel_display))
         K, block = block_average(np.asarray(result.kernel_display), identity, HEATMAP_SIDE)
-        Kc, _ = block_average(np.asarray(result.centered_display), identity, HEATMAP_SIDE)
+        Kc, _block = block_average(np.asarray(result.centered_display), identity, HEATMAP_SIDE)
         frame["K"], frame["Kc"] = rounded(K), rounded(Kc)
         # The app's colour scales (its heatmaps' ranges), which its sentences quote: K from
         # its smallest to its largest drawn value, K̃ ±max|K̃| (binning narrows both).
@@ -221,15 +227,20 @@ def step_header(number: int, step: TourStep, settings: Settings, n: int,
                 param: str | None, values, anchor: int) -> dict:
     """What the file says of a step whatever its page draws: its words, its settings and
     its slider."""
-    prompt, _ = CATALOGUE.get(step.check, ("", ()))
+    prompt = catalogue(step.check)[0] if step.check else ""
+    kernel = _(KERNELS[settings.kernel].title)
+    params = params_text(settings)
+    said = {"dataset": settings.dataset, "n": format_number(n, ","), "kernel": kernel,
+            "params": params, "components": settings.n_components}
     return {
-        "number": number, "title": step.title, "question": step.question, "check": prompt,
-        "look_for": step.look_for, "minutes": step.minutes,
+        "number": number, "title": _(step.title), "question": _(step.question),
+        "check": prompt, "look_for": _(step.look_for), "minutes": step.minutes,
         "page": step.page.rsplit("/", 1)[-1].removesuffix(".py"),
-        "dataset": settings.dataset, "kernel": KERNELS[settings.kernel].title,
-        "settings": f"{settings.dataset}, n = {n:,}, {KERNELS[settings.kernel].title} "
-                    f"kernel{', ' + params_text(settings) if params_text(settings) else ''}, "
-                    f"{settings.n_components} components",
+        "dataset": settings.dataset, "kernel": kernel,
+        "settings": (_("{dataset}, n = {n}, {kernel} kernel, {params}, {components} "
+                       "components") if params else
+                     _("{dataset}, n = {n}, {kernel} kernel, {components} components")
+                     ).format(**said),
         "param": param,
         "symbol": KERNEL_PARAMS[param].symbol if param else "",
         "values": list(values),
@@ -261,7 +272,7 @@ def build_step(number: int, step: TourStep, *, max_frames: int | None = None,
         result = explorer_analysis(X, y, at)
         frames.append(build_frame(step, number, at, result, X, y, data, rows, base_url))
         pca = result.pca_projection  # linear PCA: the data's alone, the same in every frame
-    names = [str(name) for name in data.target_names] if y is not None else ["all points"]
+    names = [str(name) for name in data.target_names] if y is not None else [_("all points")]
     return {
         **step_header(number, step, settings, len(X), param, values, anchor),
         "classes": names,
@@ -322,11 +333,13 @@ def lesson_slider(step: TourStep, module, X, y, settings: Settings) -> Slider:
     """The step's slider: the lesson's own choice, or the γ/degree grid of :func:`slider`."""
     if hasattr(module, "slider"):
         return module.slider(X, y, settings)
-    param, values, _ = slider(step)
+    param, values, _anchor = slider(step)
     name = KERNEL_PARAMS[param].symbol if param else ""
-    return Slider(param, values, f"The slider moves {name}: every chart and sentence on this "
-                  "step was computed at each of its values." if param else
-                  f"No slider: the {KERNELS[settings.kernel].title} kernel has nothing to move.")
+    return Slider(param, values, _("The slider moves {name}: every chart and sentence on this "
+                                   "step was computed at each of its values.").format(name=name)
+                  if param else
+                  _("No slider: the {kernel} kernel has nothing to move.").format(
+                      kernel=_(KERNELS[settings.kernel].title)))
 
 
 def build_lesson_step(number: int, step: TourStep, module, *, max_frames: int | None = None,
@@ -404,13 +417,17 @@ def build_tour_step(number: int, step: TourStep, **options) -> dict:
 
 
 def assemble(steps: list[dict]) -> dict:
-    """The lecture made of built ``steps``, ready for :func:`lecture_pack.html.write`."""
+    """The lecture made of built ``steps``, ready for :func:`lecture_pack.html.write`, in the
+    language of this run (the steps were built in it): its code, and the file's own fixed
+    words (:func:`lecture_pack.html.words_of_the_file`)."""
     return {
         "version": __version__,
+        "language": current_language(),
+        "words": html.words_of_the_file(),
         "steps": steps,
         "shown_points": SHOWN_POINTS,
         "heatmap_side": HEATMAP_SIDE,
-        "method": METHOD,
+        "method": _(METHOD),
     }
 
 

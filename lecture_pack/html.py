@@ -17,10 +17,14 @@ from plotly.colors import get_colorscale
 from plotly.offline import get_plotlyjs_version
 
 from shell.figures import CENTERED_SCALE, KERNEL_SCALE, PALETTE
+from shell.i18n import DEFAULT_LANGUAGE, _, current_language
+from shell.registry import LESSONS
 
 # The parts of a frame that are figures' data (the rest of the JSON is words and settings).
 FIGURE_KEYS = ("kpca", "pca", "K", "Kc", "spectrum", "y", "traces", "figures")
 _ASSETS = Path(__file__).with_name("assets")
+# A word of the file's own in lecture.html: __W:name__ (words_of_the_file, below).
+_WORD = re.compile(r"__W:(?P<name>[a-z_]+)__")
 
 
 # Plotly.js with only the trace types the file draws (plotly_bundle/build.js): 1.9 MB
@@ -65,10 +69,14 @@ def pack_json(pack: dict) -> str:
 
 
 def render(pack: dict) -> str:
-    """The whole file's text."""
+    """The whole file's text, in the pack's language (its ``language`` and ``words``, from
+    :func:`lecture_pack.build.assemble`; the title in the language of this run)."""
     template = (_ASSETS / "lecture.html").read_text(encoding="utf-8")
+    words = pack.get("words") or words_of_the_file()
     parts = {
-        "__TITLE__": html.escape(f"KPCA Lab · the guided tour, offline ({pack['version']})"),
+        "__LANG__": html.escape(pack.get("language", DEFAULT_LANGUAGE)),
+        "__TITLE__": html.escape(_("KPCA Lab · the guided tour, offline ({version})").format(
+            version=pack["version"])),
         "__STYLE__": (_ASSETS / "lecture.css").read_text(encoding="utf-8"),
         "__PLOTLY__": plotly_js(pack).replace("</script", "<\\/script"),
         # The app's own colours: the classes', K's and K̃'s scales (as Plotly.py spells them).
@@ -77,11 +85,84 @@ def render(pack: dict) -> str:
                                           "Kc": get_colorscale(CENTERED_SCALE)}}),
         "__SCRIPT__": (_ASSETS / "lecture.js").read_text(encoding="utf-8"),
     }
+    # The file's own words first (the parts inserted next are not searched for them).
+    links = {"view": f'<a id="view-link" href="#">{html.escape(words["view_link"])}</a>',
+             "tour": f'<a id="tour-link" href="#">{html.escape(words["tour_link"])}</a>'}
+    template = _WORD.sub(lambda m: html.escape(words[m["name"]]).format(**links)
+                         if m["name"] == "live" else html.escape(words[m["name"]]), template)
     for name, text in parts.items():  # each placeholder once, in this order
         head, found, tail = template.partition(name)
         assert found, name
         template = head + text + tail
     return template
+
+
+def words_of_the_file() -> dict[str, str]:
+    """The file's own words (lecture.html's and lecture.js's), in the language of this run;
+    ``{name}`` placeholders are filled by the script."""
+    return {
+        # lecture.html
+        "brand": _("KPCA Lab · guided tour"),
+        "steps_nav": _("Steps"),
+        "theme_switch": _("Switch light or dark"),
+        "dark": _("Dark"),
+        "light": _("Light"),
+        "options": _("Options"),
+        "reveal": _("Reveal the answer"),
+        "answer": _("The answer"),
+        "look_for": _("What to look for"),
+        "live": _("Live: {view} · {tour} (when a server is there)."),
+        "view_link": _("this view in KPCA Lab"),
+        "tour_link": _("this step of the tour"),
+        "back_next": _("Back and next"),
+        "back": _("← Back"),
+        "next": _("Next →"),
+        # lecture.js: charts
+        "kpca_title": _("Kernel PCA: components 1 and 2"),
+        "kpca_title_at": _("Kernel PCA ({value}): components 1 and 2"),
+        "pca_title": _("Linear PCA: components 1 and 2"),
+        "kernel_pca": _("kernel PCA"),
+        "linear_pca": _("linear PCA"),
+        "component_1": _("component 1"),
+        "component_2": _("component 2"),
+        "by_class": _("points, by class"),
+        "k_title": _("K (cells: means of {side} × {side} points)"),
+        "kc_title": _("K̃, centred (cells: means of {side} × {side} points)"),
+        "spectrum_title": _("Spectrum: share of the variance, leading components"),
+        "component": _("component"),
+        "explained": _("explained variance"),
+        "spectrum_hover": _("component %{x}: %{y:.1%}"),
+        # lecture.js: words
+        "separability": _("Separability, components 1–2: kernel PCA {kpca}, linear PCA "
+                          "{linear}"),
+        "explained_both": _("explained variance of kernel PCA's components 1 and 2: {first} "
+                            "and {second}"),
+        "no_question": _("No prediction question at this setting."),
+        "at_own": _("At the step's own setting: {look_for}"),
+        "differs": _("This view differs from the step's: {changes}. The sentence above "
+                     "describes the step's setting; the charts, numbers and sentences on "
+                     "this screen read this one."),
+        "where": _("Step {number} of {count} · about {minutes} min · the {page} page"),
+        "settings": _("This step's settings: {settings}. KPCA Lab {version}, computed by the "
+                      "app's own code when this file was built."),
+        "lesson_charts": _("The charts are the {page} page's own, built by its code when this "
+                           "file was built (sampled as the page samples them, said in its "
+                           "sentences)."),
+        "sampled": _("The charts draw a stratified sample of {shown} of the {n} points; every "
+                     "number and sentence is computed on all of them."),
+        "binned": _("K and K̃ are drawn binned: each cell is the mean of a block of points, "
+                    "in class order."),
+        "method": _("Separability: {method}."),
+        "gamma_label": _("γ (log scale)"),
+        "degree_label": _("Degree d"),
+        "slider_note": _("The slider: {count} values, from {low} to {high}; the step's own: "
+                         "{own}. Each was computed when the file was built."),
+        "no_slider": _("No slider: the {kernel} kernel has no γ or degree to move."),
+        "step_label": _("Step {number}: {title}"),
+        # The pages by their titles; English keeps the file's names ("how it works").
+        "page_names": {} if current_language() == DEFAULT_LANGUAGE else {
+            lesson.url_path: _(lesson.title) for lesson in LESSONS},
+    }
 
 
 def write(pack: dict, path: str | Path) -> int:

@@ -7,6 +7,11 @@
   const parsed = performance.now();
   const $ = (id) => document.getElementById(id);
   const steps = pack.steps;
+  // The file's own words, in the language it was built in (lecture_pack/html.py, words_of_the_file()):
+  // "{name}" filled by fill().
+  const W = pack.words;
+  const fill = (text, values) => text.replace(/\{(\w+)\}/g, (whole, name) => name in values ? String(values[name]) : whole);
+  const pageName = (page) => W.page_names[page] || page.replace(/_/g, " ");
   const touch = window.matchMedia("(pointer: coarse)").matches;
   const state = { step: 0, frame: steps[0].anchor, revealed: new Set(), chosen: {} };
   // Milliseconds from the navigation to: this script's start, the frames parsed (the
@@ -38,10 +43,30 @@
   function phone() { return window.innerWidth < 700; }
   // A title's lines wrapped at spaces to ``width`` pixels at ``size`` (about 0.56 em a
   // character); a line with markup in it is kept whole.
+  // Chinese (and other wide) characters: about 1 em each, and a line may break between
+  // any two of them; other words keep their spaces and break only at them.
+  const WIDE = /[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]/;
+  const WIDE_OR_WORD = /[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]|[^\s\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]+|\s+/g;
+  const widthOf = (s) => Array.from(s).reduce((n, c) => n + (WIDE.test(c) ? 1.8 : 1), 0);
+  function wrapWide(line, most) {
+    const out = [];
+    let current = "", space = false;
+    for (const token of line.match(WIDE_OR_WORD) || []) {
+      if (/^\s+$/.test(token)) { space = true; continue; }
+      const joined = current + (space && current ? " " : "") + token;
+      if (current && widthOf(joined) > most && !/^[，。；：、）》」』！？,.;:)]/.test(token)) { out.push(current); current = token; }
+      else current = joined;
+      space = false;
+    }
+    if (current) out.push(current);
+    return out;
+  }
   function wrapTitle(text, width, size) {
     const most = Math.max(16, Math.floor(width / (size * 0.56)));
     return text.split(/<br\s*\/?>/i).flatMap((line) => {
-      if (line.length <= most || /</.test(line)) return [line];
+      if (/</.test(line)) return [line];
+      if (WIDE.test(line)) return wrapWide(line, most);
+      if (line.length <= most) return [line];
       const out = [];
       let current = "";
       for (const word of line.split(" ")) {
@@ -151,28 +176,29 @@
       });
     }
     const label = step.labels[state.frame];
-    const kpcaTitle = "Kernel PCA" + (label ? " (" + label + ")" : "") + ": components 1 and 2";
+    const kpcaTitle = label ? fill(W.kpca_title_at, { value: label }) : W.kpca_title;
+    const axes = { xaxis: { title: { text: W.component_1 } }, yaxis: { title: { text: W.component_2 } } };
     const list = [
-      ["kpca", scatter(step, frame.kpca, "kernel PCA"), layout(kpcaTitle, { xaxis: { title: { text: "component 1" } }, yaxis: { title: { text: "component 2" } } })],
-      ["pca", scatter(step, step.pca, "linear PCA"), layout("Linear PCA: components 1 and 2", { xaxis: { title: { text: "component 1" } }, yaxis: { title: { text: "component 2" } } })],
+      ["kpca", scatter(step, frame.kpca, W.kernel_pca), layout(kpcaTitle, axes)],
+      ["pca", scatter(step, step.pca, W.linear_pca), layout(W.pca_title, axes)],
     ];
     if (frame.K) {
-      const cells = " (cells: means of " + frame.points_per_cell + " × " + frame.points_per_cell + " points)";
+      const cells = { side: frame.points_per_cell };
       const heat = (z, title, extra) => [Object.assign({ type: "heatmap", z: z, hoverongaps: false,
-        colorbar: { thickness: 12 } }, extra), layout(title, { yaxis: { autorange: "reversed", title: { text: "points, by class" } },
-        xaxis: { title: { text: "points, by class" } }, margin: { l: 60, r: 10, t: 48, b: 45 } })];
+        colorbar: { thickness: 12 } }, extra), layout(title, { yaxis: { autorange: "reversed", title: { text: W.by_class } },
+        xaxis: { title: { text: W.by_class } }, margin: { l: 60, r: 10, t: 48, b: 45 } })];
       // As the app draws them, on its colour ranges: K from its smallest to its largest value,
       // K̃ symmetric about 0 (red above, blue below).
       const bound = frame.Kc_bound || 1;
-      const k = heat(frame.K, "K" + cells, { colorscale: pack.scales.K, zmin: frame.K_range[0], zmax: frame.K_range[1] });
-      const kc = heat(frame.Kc, "K̃, centred" + cells, { colorscale: pack.scales.Kc, zmid: 0, zmin: -bound, zmax: bound });
+      const k = heat(frame.K, fill(W.k_title, cells), { colorscale: pack.scales.K, zmin: frame.K_range[0], zmax: frame.K_range[1] });
+      const kc = heat(frame.Kc, fill(W.kc_title, cells), { colorscale: pack.scales.Kc, zmid: 0, zmin: -bound, zmax: bound });
       list.push(["K", [k[0]], k[1]], ["Kc", [kc[0]], kc[1]]);
     }
     const spectrum = frame.spectrum.map((v) => v === null ? 0 : v);
     list.push(["spectrum", [{ type: "bar", x: spectrum.map((_, i) => i + 1), y: spectrum,
-      marker: { color: pack.palette[0] }, hovertemplate: "component %{x}: %{y:.1%}<extra></extra>" }],
-      layout("Spectrum: share of the variance, leading components", { xaxis: { title: { text: "component" }, dtick: 1 },
-        yaxis: { title: { text: "explained variance" }, tickformat: ".0%", rangemode: "tozero" }, showlegend: false })]);
+      marker: { color: pack.palette[0] }, hovertemplate: W.spectrum_hover + "<extra></extra>" }],
+      layout(W.spectrum_title, { xaxis: { title: { text: W.component }, dtick: 1 },
+        yaxis: { title: { text: W.explained }, tickformat: ".0%", rangemode: "tozero" }, showlegend: false })]);
     return list;
   }
 
@@ -224,11 +250,11 @@
     if (frame.figures) {
       // A lesson's page: its own sentences carry its numbers.
     } else if (n.separability !== null) {
-      parts.push("Separability, components 1–2: kernel PCA <b data-number=\"separability\">" + pct(n.separability, 0) +
-        "</b>, linear PCA <b data-number=\"linear\">" + pct(n.linear, 0) + "</b>");
+      parts.push(fill(escape(W.separability), { kpca: "<b data-number=\"separability\">" + pct(n.separability, 0) + "</b>",
+        linear: "<b data-number=\"linear\">" + pct(n.linear, 0) + "</b>" }));
     }
-    if (!frame.figures) parts.push("explained variance of kernel PCA's components 1 and 2: <b data-number=\"explained1\">" +
-      pct(n.explained[0], 1) + "</b> and <b data-number=\"explained2\">" + pct(n.explained[1], 1) + "</b>");
+    if (!frame.figures) parts.push(fill(escape(W.explained_both), { first: "<b data-number=\"explained1\">" + pct(n.explained[0], 1) + "</b>",
+      second: "<b data-number=\"explained2\">" + pct(n.explained[1], 1) + "</b>" }));
     $("numbers").innerHTML = parts.join(" · ");
     $("numbers").hidden = parts.length === 0;
     $("sentences").innerHTML = frame.sentences.map((s) => "<p>" + markdown(s) + "</p>").join("");
@@ -259,13 +285,12 @@
       });
     }
     $("verdicts").replaceChildren(...verdicts.childNodes);
-    $("check").textContent = question ? step.check : "No prediction question at this setting.";
+    $("check").textContent = question ? step.check : W.no_question;
     $("reveal").hidden = revealed;
     $("answer").hidden = !revealed;
     const differs = frame.differs.length > 0;
-    $("look").textContent = (differs ? "At the step's own setting: " : "") + step.look_for;
-    $("differs").textContent = differs ? "This view differs from the step's: " + frame.differs.join("; ") +
-      ". The sentence above describes the step's setting; the charts, numbers and sentences on this screen read this one." : "";
+    $("look").textContent = differs ? fill(W.at_own, { look_for: step.look_for }) : step.look_for;
+    $("differs").textContent = differs ? fill(W.differs, { changes: frame.differs.join("; ") }) : "";
     $("view-link").href = frame.links.view;
     $("tour-link").href = frame.links.tour;
     $("value").textContent = step.labels[state.frame];
@@ -280,32 +305,28 @@
     state.step = Math.max(0, Math.min(steps.length - 1, index));
     const step = steps[state.step];
     state.frame = frame === undefined ? step.anchor : Math.max(0, Math.min(step.frames.length - 1, frame));
-    $("where").textContent = "Step " + step.number + " of " + steps.length + " · about " + step.minutes + " min · the " + step.page.replace(/_/g, " ") + " page";
+    $("where").textContent = fill(W.where, { number: step.number, count: steps.length, minutes: step.minutes, page: pageName(step.page) });
     $("title").textContent = step.title;
     $("ask").textContent = step.question;
-    $("settings").textContent = "This step's settings: " + step.settings + ". KPCA Lab " + pack.version +
-      ", computed by the app's own code when this file was built.";
-    $("sampling").textContent = step.frames[0].figures ? "The charts are the " + step.page.replace(/_/g, " ") +
-      " page's own, built by its code when this file was built (sampled as the page samples them, said in its sentences)." :
-      (step.shown < step.n ? "The charts draw a stratified sample of " + step.shown + " of the " + step.n +
-      " points; every number and sentence is computed on all of them. " : "") +
-      (step.frames[0].K ? "K and K̃ are drawn binned: each cell is the mean of a block of points, in class order. " : "") +
-      "Separability: " + pack.method + ".";
+    $("settings").textContent = fill(W.settings, { settings: step.settings, version: pack.version });
+    $("sampling").textContent = step.frames[0].figures ? fill(W.lesson_charts, { page: pageName(step.page) }) :
+      [step.shown < step.n ? fill(W.sampled, { shown: step.shown, n: step.n }) : "",
+       step.frames[0].K ? W.binned : "", fill(W.method, { method: pack.method })].filter((s) => s).join(" ");
     const slider = $("slider");
     const control = $("control");
     if (step.param) {
       control.hidden = false;
       slider.max = String(step.frames.length - 1);
       slider.value = String(state.frame);
-      $("slider-label").textContent = step.param === "gamma" ? "γ (log scale)" : "Degree d";
+      $("slider-label").textContent = step.param === "gamma" ? W.gamma_label : W.degree_label;
       slider.setAttribute("aria-valuetext", step.labels[state.frame]);
       $("slider-low").textContent = step.labels[0].split(" = ")[1];
       $("slider-high").textContent = step.labels[step.labels.length - 1].split(" = ")[1];
-      $("slider-note").textContent = (step.slider_note ? step.slider_note + " " : "") + "The slider: " + step.frames.length + " values, from " + step.labels[0] + " to " +
-        step.labels[step.labels.length - 1] + "; the step's own: " + step.labels[step.anchor] + ". Each was computed when the file was built.";
+      $("slider-note").textContent = [step.slider_note || "", fill(W.slider_note, { count: step.frames.length, low: step.labels[0],
+        high: step.labels[step.labels.length - 1], own: step.labels[step.anchor] })].filter((s) => s).join(" ");
     } else {
       control.hidden = true;
-      $("slider-note").textContent = step.slider_note || ("No slider: the " + step.kernel + " kernel has no γ or degree to move.");
+      $("slider-note").textContent = step.slider_note || fill(W.no_slider, { kernel: step.kernel });
     }
     $("back").disabled = state.step === 0;
     $("next").disabled = state.step === steps.length - 1;
@@ -328,7 +349,7 @@
   steps.forEach((step, i) => {
     const b = document.createElement("button");
     b.type = "button"; b.textContent = String(step.number);
-    b.title = step.title; b.setAttribute("aria-label", "Step " + step.number + ": " + step.title);
+    b.title = step.title; b.setAttribute("aria-label", fill(W.step_label, { number: step.number, title: step.title }));
     b.addEventListener("click", () => showStep(i));
     $("dots").appendChild(b);
   });
@@ -342,7 +363,7 @@
     if (e.key === "ArrowRight") showStep(state.step + 1);
     else if (e.key === "ArrowLeft") showStep(state.step - 1);
   });
-  function themeLabel() { $("theme").querySelector("span").textContent = theme() === "dark" ? "Light" : "Dark"; }
+  function themeLabel() { $("theme").querySelector("span").textContent = theme() === "dark" ? W.light : W.dark; }
   $("theme").addEventListener("click", () => {
     document.documentElement.dataset.theme = theme() === "dark" ? "light" : "dark";
     themeLabel(); draw();

@@ -1,0 +1,111 @@
+"""The offline lecture in the language of the session that asks for it (issue 38): built in
+a background thread with the session's language passed in, cached by language, its own
+words (lecture.html's and lecture.js's) from the pack, ``<html lang>`` set; the numbers and
+verdicts those of the English file."""
+
+from __future__ import annotations
+
+import re
+import threading
+
+from classroom.tour import STEPS
+from experiments.separability import METHOD
+from lecture_pack import build, download, html
+from shell.i18n import current_language, use_language
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+URL = "http://zh-test.invalid"
+
+
+def numbers(text: str) -> list[str]:
+    return sorted(re.findall(r"\d+(?:[.,]\d+)*", text))
+
+
+def in_thread(function, *args):
+    """``function(*args)`` in a new thread (as shell.ahead runs a build): no language of its
+    own, so only what is passed in counts."""
+    result = {}
+
+    def run():
+        result["language"] = current_language()
+        result["value"] = function(*args)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    assert result["language"] == "en"
+    return result["value"]
+
+
+def test_the_method_sentence_marked_here_is_the_experiments_own():
+    assert build.METHOD_MESSAGE == METHOD
+
+
+def test_a_step_built_in_a_background_thread_takes_the_language_passed_in():
+    built = download.built_step.__wrapped__
+    english = in_thread(built, 1, URL, "en")
+    chinese = in_thread(built, 1, URL, "zh-CN")
+    step = STEPS[0]
+    assert english["title"] == step.title and english["look_for"] == step.look_for
+    for key in ("title", "question", "check", "look_for", "settings"):
+        assert CJK.search(chinese[key]), (key, chinese[key])
+        assert numbers(chinese[key]) == numbers(english[key]), key
+    assert chinese["kernel"] == "线性核"
+    assert len(chinese["frames"]) == len(english["frames"])
+    for en, zh in zip(english["frames"], chinese["frames"], strict=True):
+        assert zh["numbers"] == en["numbers"] and zh["kpca"] == en["kpca"]
+        assert zh["question"]["right"] == en["question"]["right"]
+        for en_why, zh_why in zip(en["question"]["why"], zh["question"]["why"], strict=True):
+            assert CJK.search(zh_why) and numbers(zh_why) == numbers(en_why)
+        assert [numbers(s) for s in zh["sentences"]] == [numbers(s) for s in en["sentences"]]
+        assert "得分：" in zh["sentences"][0] and "Score: 5-fold" in en["sentences"][0]
+
+
+def test_the_file_says_its_own_words_in_the_pack_language():
+    built = download.built_step.__wrapped__
+    steps = {code: [in_thread(built, 1, URL, code)] for code in ("en", "zh-CN")}
+    with use_language("zh-CN"):
+        chinese = html.render(build.assemble(steps["zh-CN"]))
+    english = html.render(build.assemble(steps["en"]))
+    assert '<html lang="zh-CN">' in chinese and '<html lang="en">' in english
+    assert "__W:" not in chinese and "__W:" not in english
+    # The English file's words as it always wrote them.
+    for text in ('<span class="brand">KPCA Lab · guided tour <span id="version">',
+                 '<button id="reveal" type="button" class="reveal">Reveal the answer</button>',
+                 '<p class="note">Live: <a id="view-link" href="#">this view in KPCA Lab</a> · '
+                 '<a id="tour-link" href="#">this step of the tour</a> (when a server is '
+                 'there).</p>',
+                 '<button id="back" type="button">← Back</button>'):
+        assert text in english, text
+    for text in ('<span class="brand">KPCA Lab · 课堂导览 <span id="version">',
+                 '<button id="reveal" type="button" class="reveal">公布答案</button>',
+                 '<a id="view-link" href="#">KPCA Lab 中的此视图</a>',
+                 '<button id="back" type="button">← 上一步</button>',
+                 "<title>KPCA Lab · 课堂导览离线版（"):
+        assert text in chinese, text
+    with use_language("zh-CN"):
+        words = html.words_of_the_file()
+    assert all(CJK.search(word) for name, word in words.items()
+               if isinstance(word, str) and name not in ("spectrum_hover",)), words
+    assert words["page_names"]["how_it_works"] == "原理详解"
+    # Every word lecture.js reads is in the pack.
+    script = (html._ASSETS / "lecture.js").read_text(encoding="utf-8")
+    assert set(re.findall(r"\bW\.(\w+)", script)) <= set(words)
+
+
+def test_the_file_is_cached_per_language(monkeypatch):
+    built = []
+    monkeypatch.setattr(download, "lecture_steps", lambda: STEPS[:1])
+    monkeypatch.setattr(build, "build_tour_step",
+                        lambda number, step, **kw: built.append(current_language()) or {
+                            "number": number, "title": step.title})
+    monkeypatch.setattr(html, "render", lambda pack: f"{pack['language']}:{pack['steps']}")
+    fresh_step = download.bounded_cache(max_entries=4)(download.built_step.__wrapped__)
+    fresh_file = download.bounded_cache(max_entries=2)(download.lecture_file.__wrapped__)
+    monkeypatch.setattr(download, "built_step", fresh_step)
+    monkeypatch.setattr(download, "lecture_file", fresh_file)
+    assert in_thread(download.lecture_file, URL, "zh-CN").startswith(b"zh-CN:")
+    assert in_thread(download.lecture_file, URL).startswith(b"en:")
+    assert built == ["zh-CN", "en"]
+    assert download.plan_name(URL, "zh-CN") != download.plan_name(URL)
+    assert download.plan_name(URL) == f"the offline lecture for {URL}"
