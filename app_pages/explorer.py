@@ -11,16 +11,17 @@ from lessons.explorer.charts import chart_columns, selection, wrapping_columns
 from lessons.explorer.projections import gamma_hint_slot, gamma_hints, projections
 from lessons.explorer.steps import section_tabs
 from shell import exports
+from shell.i18n import _
 from shell.memory import guard_memory
 from shell.page import kernel_errors, page_data
 from shell.sidebar import current_settings, standardise_hint, with_valid_components
 from shell.source import show_source
 
-st.title("Explorer")
-st.write(
+st.title(_("Explorer"))
+st.write(_(
     "Kernel PCA is PCA in the kernel's feature space, computed from the kernel matrix alone: "
     "here next to linear PCA, with the steps that lead to it below."
-)
+))
 
 wrapping_columns()
 settings = current_settings()
@@ -32,10 +33,10 @@ guard_memory(len(data.X), copies=2 if len(data.X) <= DENSE_MAX_N else 1)
 
 with kernel_errors():
     if analysis_is_cached(*fit) or len(data.X) <= DENSE_MAX_N:
-        with st.spinner("Computing kernel PCA…"):
+        with st.spinner(_("Computing kernel PCA…")):
             result = explorer_analysis(*fit)
     else:  # the full USPS takes a while: show each step
-        bar = st.progress(0.0, text="Starting…")
+        bar = st.progress(0.0, text=_("Starting…"))
         result = explorer_analysis(*fit, on_progress=lambda f, text: bar.progress(f, text))
         bar.empty()
 
@@ -73,27 +74,26 @@ def step_by_step(result, data, inputs, settings) -> None:
     if eigen.open:
         with eigen:
             view.spectrum(result, settings)
-            st.write(
+            st.write(_(
                 "The kernel principal components are the eigenvectors v of K̃ scaled by √μ, μ "
-                "their eigenvalue: "
-                "the charts at the top of this page. Linear PCA does the same with the "
-                "inputs' covariance."
-            )
+                "their eigenvalue: the charts at the top of this page. Linear PCA does the "
+                "same with the inputs' covariance."
+            ))
     if take_home.open:
         with take_home:
-            st.write(
+            st.write(_(
                 "The numbers on this page as CSV files, and a standalone script that carries "
                 "the data and recomputes them with scikit-learn (or `kpca_core`, if "
                 "installed). The camera icon on each chart saves it as a PNG."
-            )
+            ))
             exports.projection_downloads(result, data, settings)
             exports.reproduce_in_python(settings)
 
 
 st.divider()
-st.subheader("Step by step: how kernel PCA got there")
+st.subheader(_("Step by step: how kernel PCA got there"))
 step_by_step(result, data, inputs, settings)
 
-show_source(center_kernel, kernel_spectrum, label="The kpca_core code behind these pictures")
+show_source(center_kernel, kernel_spectrum, label=_("The kpca_core code behind these pictures"))
 
 gamma_hints(hint_place, result, data, inputs, settings)

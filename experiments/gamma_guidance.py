@@ -70,6 +70,7 @@ from kpca_core import (
     eigendecompose,
     project_training_points,
 )
+from shell.i18n import N_, _, format_number
 
 # Points a search looks at: larger data are swept on a seeded stratified sample of this
 # size (every built-in data set at its default size but USPS fits; USPS-1000 and
@@ -214,27 +215,72 @@ class Search:
 
 
 @dataclass(frozen=True)
+class Context:
+    """What a hint's words need of its :class:`Search`: numbers, no sample (small to cache)."""
+
+    kernel: str
+    fixed_params: dict
+    n_sample: int
+    n_total: int
+    reference: float | None
+    linear_score: float | None
+    gamma_matters: bool
+
+    @classmethod
+    def of(cls, found: Search) -> Context:
+        return cls(found.kernel, dict(found.fixed_params), found.n_sample, found.n_total,
+                   found.reference, found.linear_score, found.gamma_matters)
+
+
+@dataclass(frozen=True)
 class Hint:
     """A γ (and degree) that does clearly better, and why the current one does not.
 
     ``kind`` is "too_small" (the better γ is larger), "too_large" (smaller) or "degree"
-    (same γ, another degree). ``title`` is one bold line; ``message`` the measured
-    comparison; ``why`` the explanation from the numbers at the current γ. ``button``
-    is the label of the one-click fix, which sets ``gamma`` (and ``degree``).
+    (same γ, another degree); without labels "too_large", "saturated" or "linear"
+    (``from_labels`` False). Only numbers are kept (the trials at the current and the
+    chosen values, what the search measured): the hint is cached for every session, and
+    its words are written when they are read, in the language of the run that reads
+    them. ``title`` is one bold line; ``message`` the measured comparison; ``why`` the
+    explanation from the numbers at the current γ. ``button`` is the label of the
+    one-click fix, which sets ``gamma`` (and ``degree``).
     """
 
     kind: str
     gamma: float
     degree: int | None
-    title: str
-    message: str
-    why: str
-    button: str
+    current: Trial
+    chosen: Trial
+    found: Context
+    from_labels: bool = True
+    shown_score: float | None = None
+
+    def _words(self) -> tuple[str, str, str, str]:
+        if self.from_labels:
+            return _hint_words(self)
+        return _unlabelled_words(self)
+
+    @property
+    def title(self) -> str:
+        return self._words()[0]
+
+    @property
+    def message(self) -> str:
+        return self._words()[1]
+
+    @property
+    def why(self) -> str:
+        return self._words()[2]
+
+    @property
+    def button(self) -> str:
+        return self._words()[3]
 
     @property
     def text(self) -> str:
         """The whole hint as one Markdown paragraph."""
-        return " ".join(part for part in (f"**{self.title}**", self.message, self.why) if part)
+        title, message, why, _button = self._words()
+        return " ".join(part for part in (f"**{title}**", message, why) if part)
 
 
 @dataclass(frozen=True)
@@ -334,7 +380,7 @@ def trial(
     rank = effective_rank(float(np.trace(Kc)), float(np.linalg.norm(Kc)))
     eig = _leading_pair(Kc)
     del K, Kc
-    values, _ = clean_eigenvalues(eig.eigenvalues)
+    values, _vectors = clean_eigenvalues(eig.eigenvalues)
     Z = project_training_points(eig.eigenvectors, values)
     return Trial(
         gamma=gamma,
@@ -389,7 +435,7 @@ def _search_scored(run, reference: float) -> float:
         return seen[gamma]
 
     coarse = {round(math.log10(v)): score(v) for v in _decades(reference)}
-    for _ in range(EXTEND):
+    for _step in range(EXTEND):
         best_e = max(coarse, key=coarse.get)
         step = -1 if best_e == min(coarse) else 1 if best_e == max(coarse) else 0
         e = best_e + step
@@ -405,7 +451,7 @@ def _search_scored(run, reference: float) -> float:
         for low, high in zip(steps, steps[1:], strict=False)
         if best_e in (low, high) or abs(coarse[high] - coarse[low]) >= CLIFF
     ]
-    for _, _, low in sorted(between, reverse=True)[:MAX_FINE]:
+    for _size, _edge, low in sorted(between, reverse=True)[:MAX_FINE]:
         score(3 * 10.0**low)
     top = max(seen.values())
     return min((g for g, v in seen.items() if v >= top - TIE),
@@ -578,18 +624,25 @@ def _distance(t: Trial, current: Trial) -> tuple[float, float]:
 
 
 def _percent(score: float) -> str:
-    return f"{100 * score:.0f}%"
+    return format_number(100 * score, ".0f") + "%"
+
+
+def params_text(gamma: float | None, degree: int | None) -> str:
+    """"γ = 2", "γ = 2, degree 3" or "degree 3" (``gamma`` None: γ is not said)."""
+    if gamma is not None and degree is not None:
+        return _("γ = {gamma}, degree {degree}").format(gamma=format_gamma(gamma),
+                                                       degree=degree)
+    if gamma is not None:
+        return _("γ = {gamma}").format(gamma=format_gamma(gamma))
+    return _("degree {degree}").format(degree=degree) if degree is not None else ""
 
 
 def _params_text(t: Trial, *, with_gamma: bool = True) -> str:
-    parts = [f"γ = {format_gamma(t.gamma)}"] if with_gamma else []
-    if t.degree is not None:
-        parts.append(f"degree {t.degree}")
-    return ", ".join(parts)
+    return params_text(t.gamma if with_gamma else None, t.degree)
 
 
 def _hint(found: Search, current: Trial, chosen: Trial, shown_score: float | None) -> Hint:
-    """Words for a labelled hint: the measured comparison, then why."""
+    """A labelled hint: which value to offer (its words: :func:`_hint_words`)."""
     if not found.gamma_matters or math.isclose(chosen.gamma, current.gamma, rel_tol=0.5):
         kind = "degree"  # (with c₀ = 0 every γ shows the same picture)
     elif chosen.gamma > current.gamma:
@@ -597,56 +650,79 @@ def _hint(found: Search, current: Trial, chosen: Trial, shown_score: float | Non
     else:
         kind = "too_large"
     gamma = current.gamma if kind == "degree" else chosen.gamma
-    here = _params_text(current, with_gamma=found.gamma_matters) or "here"
+    return Hint(kind, gamma, chosen.degree, current, chosen, Context.of(found),
+                from_labels=True, shown_score=shown_score)
+
+
+# A labelled hint's measured comparison: (on a sample?, the current score known?) → words.
+_SAMPLED_MESSAGES = {
+    True: N_("{now}; with {there} they separate {chosen} (on a stratified sample of {n_sample} "
+             "of the {n_total} points, {current} here; linear PCA: {linear})."),
+    False: N_("{now}; with {there} they separate {chosen} (on a stratified sample of "
+              "{n_sample} of the {n_total} points; linear PCA: {linear})."),
+}
+
+
+def _hint_words(hint: Hint) -> tuple[str, str, str, str]:
+    """(title, message, why, button) of a labelled hint, in this run's language."""
+    found, current, chosen, kind = hint.found, hint.current, hint.chosen, hint.kind
+    gamma, shown_score = hint.gamma, hint.shown_score
+    here = _params_text(current, with_gamma=found.gamma_matters) or _("here")
     there = _params_text(chosen, with_gamma=found.gamma_matters and kind != "degree")
     both = kind != "degree" and chosen.degree is not None and chosen.degree != current.degree
     if both:  # the fix changes the degree too: the title says so, not "γ is too small"
-        title = (f"γ = {format_gamma(chosen.gamma)} with degree {chosen.degree} separates the "
-                 f"classes better than γ = {format_gamma(current.gamma)} with degree "
-                 f"{current.degree}.")
+        title = _("γ = {chosen} with degree {chosen_degree} separates the classes better "
+                  "than γ = {current} with degree {current_degree}.").format(
+            chosen=format_gamma(chosen.gamma), chosen_degree=chosen.degree,
+            current=format_gamma(current.gamma), current_degree=current.degree)
     elif kind == "too_small":
-        title = f"γ = {format_gamma(current.gamma)} is too small for these data."
+        title = _("γ = {gamma} is too small for these data.").format(
+            gamma=format_gamma(current.gamma))
     elif kind == "too_large":
-        title = f"γ = {format_gamma(current.gamma)} is too large for these data."
+        title = _("γ = {gamma} is too large for these data.").format(
+            gamma=format_gamma(current.gamma))
     else:
-        title = f"Degree {chosen.degree} separates the classes better than degree {current.degree}."
+        title = _("Degree {chosen} separates the classes better than degree {current}.").format(
+            chosen=chosen.degree, current=current.degree)
     sampled = found.n_sample < found.n_total
     if current.score is None:
-        now = f"Kernel PCA cannot be computed with {here}"
+        now = _("Kernel PCA cannot be computed with {here}").format(here=here)
     elif sampled and shown_score is not None:
-        now = (f"Components 1–2 separate the classes {_percent(shown_score)} with {here} "
-               f"(the score shown)")
+        now = _("Components 1–2 separate the classes {score} with {here} (the score "
+                "shown)").format(score=_percent(shown_score), here=here)
     else:
-        now = f"Components 1–2 separate the classes {_percent(current.score)} with {here}"
+        now = _("Components 1–2 separate the classes {score} with {here}").format(
+            score=_percent(current.score), here=here)
+    numbers = dict(now=now, there=there, chosen=_percent(chosen.score),
+                   linear=_percent(found.linear_score),
+                   n_sample=format_number(found.n_sample, ","),
+                   n_total=format_number(found.n_total, ","),
+                   current="" if current.score is None else _percent(current.score))
     if sampled:
-        where = (f"on a stratified sample of {found.n_sample:,} of the {found.n_total:,} "
-                 f"points, {_percent(current.score)} here" if current.score is not None
-                 else f"on a stratified sample of {found.n_sample:,} of the "
-                      f"{found.n_total:,} points")
-        message = (f"{now}; with {there} they separate {_percent(chosen.score)} ({where}; "
-                   f"linear PCA: {_percent(found.linear_score)}).")
+        message = _(_SAMPLED_MESSAGES[current.score is not None]).format(**numbers)
+    elif current.score is None:
+        message = _("{now}; with {there} they separate {chosen} (linear PCA: {linear}).").format(
+            **numbers)
     else:
-        gain = "" if current.score is None else (
-            f", {100 * (chosen.score - current.score):.0f} percentage points more"
-        )
-        message = (f"{now}; with {there} they separate {_percent(chosen.score)}{gain} "
-                   f"(linear PCA: {_percent(found.linear_score)}).")
+        message = _("{now}; with {there} they separate {chosen}, {gain} percentage points "
+                    "more (linear PCA: {linear}).").format(
+            gain=format_number(100 * (chosen.score - current.score), ".0f"), **numbers)
     why = _why(found, current, kind)
     if both:
-        why += (f" The degree changes too, from {current.degree} to {chosen.degree}: it sets "
-                "which products of input coordinates the features hold.")
+        why += " " + _("The degree changes too, from {current} to {chosen}: it sets which "
+                       "products of input coordinates the features hold.").format(
+            current=current.degree, chosen=chosen.degree)
     if chosen.score <= found.linear_score + TIE:
-        why += (
-            f" At its best this kernel only matches linear PCA here "
-            f"({_percent(found.linear_score)})."
-        )
+        why += " " + _("At its best this kernel only matches linear PCA here ({linear}).").format(
+            linear=_percent(found.linear_score))
     if kind == "degree":
-        button = f"Use degree {chosen.degree}"
+        button = _("Use degree {degree}").format(degree=chosen.degree)
     elif chosen.degree is not None and chosen.degree != current.degree:
-        button = f"Use γ = {format_gamma(gamma)}, degree {chosen.degree}"
+        button = _("Use γ = {gamma}, degree {degree}").format(gamma=format_gamma(gamma),
+                                                              degree=chosen.degree)
     else:
-        button = f"Use γ = {format_gamma(gamma)}"
-    return Hint(kind, gamma, chosen.degree, title, message, why, button)
+        button = _("Use γ = {gamma}").format(gamma=format_gamma(gamma))
+    return title, message, why, button
 
 
 def looks_like_identity(kernel: str, t: Trial, n_sample: int) -> bool:
@@ -660,100 +736,110 @@ def looks_like_identity(kernel: str, t: Trial, n_sample: int) -> bool:
 
 
 def _words(t: Trial) -> tuple[str, str]:
-    similarity = f"mean k(x, y) of two different points = {t.mean_similarity:.2g}"
+    similarity = _("mean k(x, y) of two different points = {value}").format(
+        value=format_number(t.mean_similarity, ".2g"))
     # Three decimals: 0.946 must not read as the threshold 0.95.
-    plane = f"subspace similarity with linear PCA's components 1–2: {t.linear_similarity:.3f}"
+    plane = _("subspace similarity with linear PCA's components 1–2: {value}").format(
+        value=format_number(t.linear_similarity, ".3f"))
     return similarity, plane
 
 
+def _because(reason: str) -> str:
+    return _("Why: {reason}").format(reason=reason)
+
+
 def _identity_why(current: Trial, n_sample: int) -> str:
-    similarity, _ = _words(current)
-    return (
-        f"each point resembles almost only itself ({similarity}), so K ≈ I: every point "
-        f"is its own cluster, the variance of K̃ is spread over about "
-        f"{current.effective_rank:.0f} of {n_sample - 1} directions, and components 1–2 "
-        "pick out a few points instead of any larger structure."
-    )
+    similarity, _plane = _words(current)
+    return _(
+        "each point resembles almost only itself ({similarity}), so K ≈ I: every point is "
+        "its own cluster, the variance of K̃ is spread over about {rank} of {directions} "
+        "directions, and components 1–2 pick out a few points instead of any larger "
+        "structure.").format(similarity=similarity,
+                             rank=format_number(current.effective_rank, ".0f"),
+                             directions=format_number(n_sample - 1))
+
+
+# At a γ that makes the kernel nearly linear: (which kernel, K ≈ all ones?) → the reason.
+_LINEAR_WHY = {
+    "plain": N_("at this γ components 1–2 span the plane linear PCA finds ({plane}; 1 = the "
+                "same): kernel PCA shows nothing beyond linear PCA."),
+    "rbf": N_("at this γ every pair of points looks alike ({similarity}): K ≈ all ones, k ≈ "
+              "1 − γ‖x − y‖² is a linear kernel in disguise, and components 1–2 span the "
+              "plane linear PCA finds ({plane}; 1 = the same): kernel PCA shows nothing "
+              "beyond linear PCA."),
+    "laplacian": N_("at this γ every pair of points looks alike ({similarity}): K ≈ all ones, "
+                    "k ≈ 1 − γ‖x − y‖₁ (not a linear kernel, but close to one on these data), "
+                    "and components 1–2 span the plane linear PCA finds ({plane}; 1 = the "
+                    "same): kernel PCA shows nothing beyond linear PCA."),
+}
 
 
 def _linear_why(kernel: str, current: Trial) -> str:
     similarity, plane = _words(current)
-    ones = ""
+    case = "plain"
     if kernel in DISTANCE_KERNELS and current.mean_similarity > 0.9:
         # RBF: 1 − γ‖x − y‖² centres to 2γ x̃ᵀỹ, a linear kernel. Laplacian: 1 − γ‖x − y‖₁
         # does not (double-centred L1 distances); only the measured plane says how close.
-        ones = (
-            f"every pair of points looks alike ({similarity}): K ≈ all ones, "
-            + ("k ≈ 1 − γ‖x − y‖² is a linear kernel in disguise, and "
-               if kernel == "rbf" else
-               "k ≈ 1 − γ‖x − y‖₁ (not a linear kernel, but close to one on these data), and ")
-        )
-    return (
-        f"at this γ {ones}components 1–2 span the plane linear PCA finds ({plane}; "
-        "1 = the same): kernel PCA shows nothing beyond linear PCA."
-    )
+        case = "rbf" if kernel == "rbf" else "laplacian"
+    return _(_LINEAR_WHY[case]).format(similarity=similarity, plane=plane)
 
 
 def _saturated_why(current: Trial) -> str:
-    similarity, _ = _words(current)
-    ones = (
-        f" ({similarity}): K ≈ all ones, K̃ ≈ 0 and every point is projected close to "
-        "the origin" if current.mean_similarity > 0.9 else ""
-    )
-    return (
-        f"the sigmoid is saturated: tanh(γ xᵀy + c₀) is ±1 for "
-        f"{100 * current.saturated_share:.0f}% of the pairs, so the kernel only sees the "
-        f"sign of γ xᵀy + c₀{ones}."
-    )
+    similarity, _plane = _words(current)
+    share = format_number(100 * current.saturated_share, ".0f")
+    if current.mean_similarity > 0.9:
+        return _("the sigmoid is saturated: tanh(γ xᵀy + c₀) is ±1 for {share}% of the pairs, "
+                 "so the kernel only sees the sign of γ xᵀy + c₀ ({similarity}): K ≈ all ones, "
+                 "K̃ ≈ 0 and every point is projected close to the origin.").format(
+            share=share, similarity=similarity)
+    return _("the sigmoid is saturated: tanh(γ xᵀy + c₀) is ±1 for {share}% of the pairs, so "
+             "the kernel only sees the sign of γ xᵀy + c₀.").format(share=share)
 
 
-def _why(found: Search, current: Trial, kind: str) -> str:
+def _why(found: Search | Context, current: Trial, kind: str) -> str:
     """Why the current parameters fail, from what was measured at them."""
     kernel = found.kernel
     c0 = float(found.fixed_params.get("coef0", 0.0))
     similarity, plane = _words(current)
     if current.error is not None:
-        return f"Why: {current.error}"
+        return _because(current.error)
     if kind == "too_large":
         if looks_like_identity(kernel, current, found.n_sample):
-            return "Why: " + _identity_why(current, found.n_sample)
+            return _because(_identity_why(current, found.n_sample))
         if kernel in DISTANCE_KERNELS:
-            return (
-                f"Why: points resemble only their close neighbours ({similarity}), so "
-                "components 1–2 follow local detail rather than the classes."
-            )
+            return _("Why: points resemble only their close neighbours ({similarity}), so "
+                     "components 1–2 follow local detail rather than the classes.").format(
+                similarity=similarity)
         if kernel == "sigmoid" and current.saturated_share > SATURATED_SHARE:
-            return "Why: " + _saturated_why(current)
+            return _because(_saturated_why(current))
         if kernel in ("poly", "sigmoid") and c0 != 0 and math.isfinite(current.typical_product):
-            tail = (
-                ": K ≈ (γ xᵀy)ᵈ weighs only the monomials of degree exactly d, most of all "
-                "on the points with the largest inner products." if kernel == "poly" else "."
-            )
-            return (
-                f"Why: γ xᵀy is typically {format_ratio(current.typical_product / abs(c0))} × "
-                f"c₀ here, so c₀ hardly counts{tail}"
-            )
+            ratio = format_ratio(current.typical_product / abs(c0))
+            if kernel == "poly":
+                return _("Why: γ xᵀy is typically {ratio} × c₀ here, so c₀ hardly counts: K ≈ "
+                         "(γ xᵀy)ᵈ weighs only the monomials of degree exactly d, most of all "
+                         "on the points with the largest inner products.").format(ratio=ratio)
+            return _("Why: γ xᵀy is typically {ratio} × c₀ here, so c₀ hardly counts.").format(
+                ratio=ratio)
         return _neither(similarity, plane)
     if kind == "too_small":
         if current.linear_similarity >= LINEAR_SIMILARITY:
-            return "Why: " + _linear_why(kernel, current)
+            return _because(_linear_why(kernel, current))
         if kernel == "sigmoid" and current.saturated_share > SATURATED_SHARE:
-            return "Why: " + _saturated_why(current)
+            return _because(_saturated_why(current))
         return _neither(similarity, plane)
-    return (
-        "Why: the degree sets which products of input coordinates the features hold"
-        + (" (with c₀ = 0 only those of degree exactly d, and γ merely rescales K)"
-           if c0 == 0 else "")
-        + "; here another degree brings the classes apart on components 1–2."
-    )
+    if c0 == 0:
+        return _("Why: the degree sets which products of input coordinates the features hold "
+                 "(with c₀ = 0 only those of degree exactly d, and γ merely rescales K); here "
+                 "another degree brings the classes apart on components 1–2.")
+    return _("Why: the degree sets which products of input coordinates the features hold; "
+             "here another degree brings the classes apart on components 1–2.")
 
 
 def _neither(similarity: str, plane: str) -> str:
-    return (
-        f"Why: K is neither close to I nor close to linear here ({similarity}; {plane}); "
-        "at this γ the two directions of largest variance in feature space are simply "
-        "not the ones that separate the classes."
-    )
+    return _(
+        "Why: K is neither close to I nor close to linear here ({similarity}; {plane}); at "
+        "this γ the two directions of largest variance in feature space are simply not the "
+        "ones that separate the classes.").format(similarity=similarity, plane=plane)
 
 
 # --------------------------------------------------------------------------- no labels
@@ -807,32 +893,57 @@ def diagnose_unlabelled(found: Search, current: Trial) -> Hint | None:
     if not healthy:
         return None
     chosen = min(healthy, key=lambda t: abs(math.log10(t.gamma / current.gamma)))
-    relative = (
-        f" ({format_ratio(current.gamma / found.reference)} × "
-        f"{REFERENCE_SHORT[found.kernel]})" if found.reference else ""
-    )
-    now = f"γ = {format_gamma(current.gamma)}{relative}"
+    # No measured comparison without labels: the symptom, why, then the fix
+    # (:func:`_unlabelled_words`).
+    return Hint(kind, chosen.gamma, chosen.degree, current, chosen, Context.of(found),
+                from_labels=False)
+
+
+# Without labels, the symptom's title: kind → words ({now}: "γ = 5 (230 × reference)").
+_UNLABELLED_TITLES = {
+    "too_large": N_("{now} looks too large for these data."),
+    "saturated": N_("{now} saturates the sigmoid."),
+    "linear": N_("With {now} kernel PCA shows what linear PCA shows."),
+}
+# The fix: (γ lower cures it?, on a sample?) → words.
+_UNLABELLED_FIXES = {
+    (True, False): N_("At γ = {gamma} this symptom is gone. Without class labels this rests "
+                      "on the kernel matrix alone."),
+    (True, True): N_("At γ = {gamma} this symptom is gone (on a sample of {n_sample} of the "
+                     "{n_total} points). Without class labels this rests on the kernel matrix "
+                     "alone."),
+    (False, False): N_("At γ = {gamma} the kernel is no longer linear: look whether the "
+                       "picture there shows structure linear PCA misses. Without class labels "
+                       "nobody can tell whether it will; on some data linear PCA is as good as "
+                       "any γ."),
+    (False, True): N_("At γ = {gamma} the kernel is no longer linear (on a sample of "
+                      "{n_sample} of the {n_total} points): look whether the picture there "
+                      "shows structure linear PCA misses. Without class labels nobody can tell "
+                      "whether it will; on some data linear PCA is as good as any γ."),
+}
+
+
+def _unlabelled_words(hint: Hint) -> tuple[str, str, str, str]:
+    """(title, message, why, button) of a symptom's hint (no labels), in this run's
+    language: no measured comparison, so the message is empty."""
+    found, current, chosen, kind = hint.found, hint.current, hint.chosen, hint.kind
+    if found.reference:
+        now = _("γ = {gamma} ({ratio} × {reference})").format(
+            gamma=format_gamma(current.gamma),
+            ratio=format_ratio(current.gamma / found.reference),
+            reference=_(REFERENCE_SHORT[found.kernel]))
+    else:
+        now = _("γ = {gamma}").format(gamma=format_gamma(current.gamma))
+    title = _(_UNLABELLED_TITLES[kind]).format(now=now)
     if kind == "too_large":
-        title = f"{now} looks too large for these data."
-        why = "Why: " + _identity_why(current, found.n_sample)
+        why = _because(_identity_why(current, found.n_sample))
     elif kind == "saturated":
-        title = f"{now} saturates the sigmoid."
-        why = "Why: " + _saturated_why(current)
+        why = _because(_saturated_why(current))
     else:
-        title = f"With {now} kernel PCA shows what linear PCA shows."
-        why = "Why: " + _linear_why(found.kernel, current)
-    where = (
-        "" if found.n_sample == found.n_total
-        else f" (on a sample of {found.n_sample:,} of the {found.n_total:,} points)"
-    )
-    if lower:
-        fix = (f"At γ = {format_gamma(chosen.gamma)} this symptom is gone{where}. "
-               "Without class labels this rests on the kernel matrix alone.")
-    else:
-        fix = (f"At γ = {format_gamma(chosen.gamma)} the kernel is no longer linear{where}: "
-               "look whether the picture there shows structure linear PCA misses. Without "
-               "class labels nobody can tell whether it will; on some data linear PCA is as "
-               "good as any γ.")
-    # No measured comparison without labels: the symptom, why, then the fix.
-    return Hint(kind, chosen.gamma, chosen.degree, title, "", f"{why} {fix}",
-                f"Use γ = {format_gamma(chosen.gamma)}")
+        why = _because(_linear_why(found.kernel, current))
+    lower = kind in ("too_large", "saturated")
+    fix = _(_UNLABELLED_FIXES[lower, found.n_sample != found.n_total]).format(
+        gamma=format_gamma(chosen.gamma), n_sample=format_number(found.n_sample, ","),
+        n_total=format_number(found.n_total, ","))
+    return title, "", f"{why} {fix}", _("Use γ = {gamma}").format(
+        gamma=format_gamma(chosen.gamma))

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from shell.i18n import N_, _
 from shell.text import shorten
 
 # Ten classes (USPS has ten digits) told apart by everyone, from the back of a hall too.
@@ -54,11 +55,18 @@ FADED_OPACITY = 0.12
 # range stretched): for 2-D coordinates in one space.
 EQUAL_SCALE = dict(scaleanchor="x", scaleratio=1, constrain="domain")
 
+LEGEND_TITLE = N_("class")
+# In English; a figure takes base_layout(), whose legend title is in the run's language.
 BASE_LAYOUT = dict(
     margin=dict(l=10, r=10, t=50, b=10),
     font=dict(size=14),
-    legend=dict(title_text="class", itemsizing="constant"),
+    legend=dict(title_text=LEGEND_TITLE, itemsizing="constant"),
 )
+
+
+def base_layout() -> dict:
+    """:data:`BASE_LAYOUT` with its legend title in this run's language (a new dict)."""
+    return {**BASE_LAYOUT, "legend": {**BASE_LAYOUT["legend"], "title_text": _(LEGEND_TITLE)}}
 
 
 def class_colour(label: int) -> str:
@@ -94,14 +102,18 @@ def plot_text(value: object) -> str:
 
 
 def class_label(target_names: Sequence[str], label: int, y: np.ndarray | None) -> str:
-    """A class's name as plain text (a table, a CSV file)."""
+    """A class's name as plain text (a table, a CSV file): English, as whatever leaves the
+    app (:func:`class_name` for what a figure shows)."""
     if y is None:
         return "all points"
     return str(target_names[label]) if 0 <= label < len(target_names) else str(label)
 
 
 def class_name(target_names: Sequence[str], label: int, y: np.ndarray | None) -> str:
-    """A class's name for a figure (legend, hover, tick): :func:`plot_text`."""
+    """A class's name for a figure (legend, hover, tick): :func:`plot_text`, in this run's
+    language where the app names it ("all points")."""
+    if y is None:
+        return plot_text(_("all points"))
     return plot_text(class_label(target_names, label, y))
 
 
@@ -116,7 +128,7 @@ def point_scatter(
     webgl: bool = False,
     height: int | None = None,
     rows: np.ndarray | None = None,
-    noun: str = "class",
+    noun: str | None = None,
 ) -> go.Figure:
     """Scatter of the rows of Z (2 or 3 columns), one trace per class, drawn to scale.
 
@@ -129,7 +141,8 @@ def point_scatter(
     Each point carries its row index as ``customdata`` (shown on hover and returned by
     box/lasso selections): its row of Z, or ``rows[i]`` when Z holds a sample of the data
     (the row in the data). ``highlight`` fades every other point (rows of Z). The hover
-    names the class with ``noun`` ("digit 3" for USPS).
+    names the class with ``noun`` ("digit 3" for USPS; "class" by default), in this run's
+    language.
     Coordinates are sent as float32 (7 significant digits, far beyond what a pixel shows)
     and indices as int32: half the bytes of float64/int64.
     """
@@ -141,6 +154,7 @@ def point_scatter(
         picked = np.asarray(highlight, dtype=np.int64)
         selected[picked[(picked >= 0) & (picked < n)]] = True  # a selection is browser input
     fig = go.Figure()
+    noun = _("class") if noun is None else noun
     for label, idx in classes(y, n):
         name = class_name(target_names, label, y)
         colour = class_colour(label)
@@ -148,7 +162,8 @@ def point_scatter(
                       symbol=class_symbol(label, three_d=dims == 3))
         if selected.any():  # per-point colours: 3-D markers take no per-point opacity
             marker["color"] = np.where(selected[idx], colour, faded(colour))
-        hover = f"point %{{customdata}}<br>{noun}: {name}<extra></extra>"
+        hover = _("point {index}<br>{noun}: {name}").format(
+            index="%{customdata}", noun=noun, name=name) + "<extra></extra>"
         common = dict(
             mode="markers",
             name=name,
@@ -162,7 +177,7 @@ def point_scatter(
             fig.add_trace(trace_type(x=Zc[:, 0], y=Zc[:, 1], **common))
         else:
             fig.add_trace(go.Scatter3d(x=Zc[:, 0], y=Zc[:, 1], z=Zc[:, 2], **common))
-    fig.update_layout(title=title, dragmode="lasso" if dims == 2 else "orbit", **BASE_LAYOUT)
+    fig.update_layout(title=title, dragmode="lasso" if dims == 2 else "orbit", **base_layout())
     if height is not None:
         fig.update_layout(height=height)
     if dims == 2:

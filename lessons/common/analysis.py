@@ -8,6 +8,7 @@ from experiments.analysis import DENSE_MAX_N, ITERATIVE_TOP, Analysis, ProgressC
 from shell import costs
 from shell.admission import queued
 from shell.caches import Inputs, bounded_cache
+from shell.i18n import N_
 from shell.state import KernelKey
 
 
@@ -27,7 +28,7 @@ def explorer_analysis(inputs: Inputs, kernel: KernelKey, n_components: int,
     # ARPACK's leading ITERATIVE_TOP (a lower bound: its restarts depend on the spectrum).
     estimate = costs.kernel_pca(n, d, max(n_components, ITERATIVE_TOP),
                                 solver="dense" if dense else "arpack", spectrum=dense)
-    with queued(n, copies=2 if dense else 1, estimate=estimate, what="this kernel PCA"):
+    with queued(n, copies=2 if dense else 1, estimate=estimate, what=N_("this kernel PCA")):
         return analyse(
             inputs.X,
             inputs.y,

@@ -21,11 +21,12 @@ from experiments.kernel_diagnostics import GAMMA_KERNELS
 from shell import costs
 from shell.admission import queued
 from shell.caches import Inputs, bounded_cache
+from shell.i18n import N_, _, format_number
 from shell.memory import guard_memory
 from shell.sidebar import apply_kernel_params
-from shell.state import KernelKey, Settings, format_gamma
+from shell.state import KernelKey, Settings
 
-PENDING = "Trying other values of γ on these data…"
+PENDING = N_("Trying other values of γ on these data…")
 
 
 def _without_gamma(kernel: KernelKey) -> KernelKey:
@@ -41,8 +42,8 @@ def _search(inputs: Inputs, kernel: KernelKey, _params: dict) -> Search | None:
     X = inputs.X
     size = min(len(X), gamma_guidance.SAMPLE_SIZE)
     # K and K̃ of the sample (K̃ overwrites K) plus the eigensolver's working copy.
-    guard_memory(size, copies=2, what="the γ search's kernel matrix")
-    with queued(size, copies=2, what="the γ search"):
+    guard_memory(size, copies=2, what=N_("the γ search's kernel matrix"))
+    with queued(size, copies=2, what=N_("the γ search")):
         return gamma_guidance.search(X, inputs.y, kernel=kernel.kernel, kernel_params=_params)
 
 
@@ -58,10 +59,14 @@ def is_cached(inputs: Inputs, kernel: KernelKey) -> bool:
             or _search.cached(inputs, _without_gamma(kernel), _params={}) is not None)
 
 
-@bounded_cache(max_entries=64, shared=True)  # a handful of numbers and sentences an entry
+@bounded_cache(max_entries=64, shared=True)  # a handful of numbers an entry
 def guidance(inputs: Inputs, kernel: KernelKey, shown_score: float | None) -> Guidance | None:
     """The verdict on the γ (and degree) of ``kernel``: one more kernel PCA of the sample
-    at most. ``shown_score``: what the page shows for components 1–2 on all points."""
+    at most. ``shown_score``: what the page shows for components 1–2 on all points.
+
+    Numbers only (the trials and what the search measured), cached for every session:
+    the hint's words are written when it is shown, in the reader's language
+    (:class:`experiments.gamma_guidance.Hint`, :func:`no_hint_text`)."""
     found = search(inputs, kernel)
     if found is None:
         return None
@@ -70,7 +75,7 @@ def guidance(inputs: Inputs, kernel: KernelKey, shown_score: float | None) -> Gu
     # a turn never waits for another computation's key.)
     size = len(found.rows)
     with queued(size, copies=2, estimate=costs.kernel_pca(size, inputs.X.shape[1], 2),
-                what="the verdict on this γ"):
+                what=N_("the verdict on this γ")):
         return gamma_guidance.advise(found, inputs.X, inputs.y,
                                      kernel_params=kernel.kernel_params(),
                                      shown_score=shown_score)
@@ -80,7 +85,7 @@ def slot(inputs: Inputs, settings: Settings):
     """The hint's place on the page, saying it is on its way when it is not cached."""
     place = st.empty()
     if not is_cached(inputs, settings.kernel_key):
-        place.caption(PENDING)
+        place.caption(_(PENDING))
     return place
 
 
@@ -112,25 +117,47 @@ def show(verdict: Guidance | None, settings: Settings, *, key: str,
                       args=(hint.gamma, degree), width="stretch")
 
 
+# "γ check: … none separates components 1–2 clearly better": (on a sample?, the score
+# here known?, the page's own score beside it?) → the sentence.
+_NO_HINT = {
+    (False, False, False): N_(
+        "γ check: {n_tried} settings tried; none separates components 1–2 clearly better than "
+        "this one (best: {best} with {what}; linear PCA {linear})."),
+    (False, True, False): N_(
+        "γ check: {n_tried} settings tried; none separates components 1–2 clearly better than "
+        "this one (best: {best} with {what}; here {here}; linear PCA {linear})."),
+    (True, False, False): N_(
+        "γ check: {n_tried} settings tried on a stratified sample of {n_sample} of the "
+        "{n_total} points; none separates components 1–2 clearly better than this one (best: "
+        "{best} with {what}; linear PCA {linear})."),
+    (True, True, False): N_(
+        "γ check: {n_tried} settings tried on a stratified sample of {n_sample} of the "
+        "{n_total} points; none separates components 1–2 clearly better than this one (best: "
+        "{best} with {what}; here {here}; linear PCA {linear})."),
+    (True, True, True): N_(
+        "γ check: {n_tried} settings tried on a stratified sample of {n_sample} of the "
+        "{n_total} points; none separates components 1–2 clearly better than this one (best: "
+        "{best} with {what}; here {here} on the sample, {shown} on all {n_total} points as "
+        "shown above; linear PCA {linear})."),
+}
+
+
 def no_hint_text(verdict: Guidance, shown_score: float | None = None) -> str:
     """Labelled data, no hint: what was tried and how the γ on screen compares.
 
     ``shown_score``: the page's own score on all the points; on a sample the sample's
     score differs from it, and the sentence says which is which."""
     best = verdict.best
-    what = f"γ = {format_gamma(best.gamma)}"
-    if best.degree is not None:
-        what += f", degree {best.degree}"
-    sample = ("" if verdict.n_sample == verdict.n_total else
-              f" on a stratified sample of {verdict.n_sample:,} of the {verdict.n_total:,} "
-              "points")
-    here = ("" if verdict.current_score is None else
-            f"; here {100 * verdict.current_score:.0f}%")
-    if sample and here and shown_score is not None:
-        here += (f" on the sample, {100 * shown_score:.0f}% on all {verdict.n_total:,} "
-                 "points as shown above")
-    return (
-        f"γ check: {verdict.n_tried} settings tried{sample}; none separates components 1–2 "
-        f"clearly better than this one (best: {100 * verdict.best_score:.0f}% with {what}"
-        f"{here}; linear PCA {100 * verdict.linear_score:.0f}%)."
-    )
+    sampled = verdict.n_sample != verdict.n_total
+    here = verdict.current_score is not None
+    beside = sampled and here and shown_score is not None
+
+    def percent(score: float | None) -> str:
+        return "" if score is None else format_number(100 * score, ".0f") + "%"
+
+    return _(_NO_HINT[sampled, here, beside]).format(
+        n_tried=verdict.n_tried, n_sample=format_number(verdict.n_sample, ","),
+        n_total=format_number(verdict.n_total, ","), best=percent(verdict.best_score),
+        what=gamma_guidance.params_text(best.gamma, best.degree),
+        here=percent(verdict.current_score), shown=percent(shown_score),
+        linear=percent(verdict.linear_score))

@@ -16,7 +16,9 @@ from shell.figures import (
     KERNEL_SCALE,
     LINEAR_PCA_COLOUR,
     NEGATIVE_COLOUR,
+    base_layout,
 )
+from shell.i18n import _
 
 SPECTRUM_SHOWN = 30  # leading eigenvalues drawn as bars
 # Plotly's automargin grows a margin that is too small for the tick labels or the colour
@@ -96,14 +98,14 @@ def kernel_heatmap(
         labels = [str(int(i)) for i in point_index]
         heat["x"] = labels
         heat["y"] = labels
-        heat["hovertemplate"] = (
-            "row point %{y}, column point %{x}<br>value %{z:.4g}<extra></extra>"
-        )
+        heat["hovertemplate"] = _(
+            "row point {row}, column point {column}<br>value {value}").format(
+            row="%{y}", column="%{x}", value="%{z:.4g}") + "<extra></extra>"
     else:
-        heat["hovertemplate"] = (
-            "row block %{y}, column block %{x} (blocks of points sorted by class)"
-            "<br>mean value %{z:.4g}<extra></extra>"
-        )
+        heat["hovertemplate"] = _(
+            "row block {row}, column block {column} (blocks of points sorted by class)"
+            "<br>mean value {value}").format(
+            row="%{y}", column="%{x}", value="%{z:.4g}") + "<extra></extra>"
     heat["colorbar"] = dict(thickness=14)
     fig = go.Figure(go.Heatmap(**heat))
 
@@ -129,7 +131,7 @@ def kernel_heatmap(
         range=[m - 0.5, -0.5], scaleanchor="x", constrain="domain", automargin=True,
         type="category" if "y" in heat else "-", **ticks,
     )
-    fig.update_layout(title=title, height=480, **{**BASE_LAYOUT, "margin": margin})
+    fig.update_layout(title=title, height=480, **{**base_layout(), "margin": margin})
     return fig
 
 
@@ -187,7 +189,7 @@ def spectrum_figure(
     fig = make_subplots(
         rows=1,
         cols=2,
-        subplot_titles=("Eigenvalues μ of K̃", "Cumulative explained variance"),
+        subplot_titles=(_("Eigenvalues μ of K̃"), _("Cumulative explained variance")),
         horizontal_spacing=0.12,
     )
     fig.add_trace(
@@ -195,7 +197,7 @@ def spectrum_figure(
             x=[f"μ{r}" for r in ranks[shown]],
             y=eigenvalues[shown],
             marker_color=list(colours[shown]),
-            name="kernel PCA eigenvalues",
+            name=_("kernel PCA eigenvalues"),
             hovertemplate="%{x} = %{y:.6g}<extra></extra>",
             showlegend=False,
         ),
@@ -211,7 +213,7 @@ def spectrum_figure(
         # caption says why (experiments.kpca_steps.variance_share_problem).
         kpca_cumulative = np.zeros(0)
         fig.add_annotation(x=0.5, y=0.5, xref="x2 domain", yref="y2 domain",
-                           text="kernel PCA: no share of variance<br>(trace(K̃) ≤ 0)",
+                           text=_("kernel PCA: no share of variance<br>(trace(K̃) ≤ 0)"),
                            showarrow=False, font=dict(size=12))
     else:
         fig.add_trace(
@@ -219,9 +221,10 @@ def spectrum_figure(
                 x=leading,
                 y=kpca_cumulative,
                 mode="lines+markers",
-                name="kernel PCA",
+                name=_("kernel PCA"),
                 line=dict(color=KEPT_COLOUR),
-                hovertemplate="first %{x} components: %{y:.1f}%<extra>kernel PCA</extra>",
+                hovertemplate=_("first {x} components: {y}%").format(x="%{x}", y="%{y:.1f}")
+                + "<extra>" + _("kernel PCA") + "</extra>",
             ),
             row=1,
             col=2,
@@ -231,9 +234,10 @@ def spectrum_figure(
             x=np.arange(1, len(pca_cumulative) + 1),
             y=pca_cumulative,
             mode="lines+markers",
-            name="linear PCA",
+            name=_("linear PCA"),
             line=dict(color=LINEAR_PCA_COLOUR, dash="dash"),
-            hovertemplate="first %{x} components: %{y:.1f}%<extra>linear PCA</extra>",
+            hovertemplate=_("first {x} components: {y}%").format(x="%{x}", y="%{y:.1f}")
+            + "<extra>" + _("linear PCA") + "</extra>",
         ),
         row=1,
         col=2,
@@ -247,14 +251,15 @@ def spectrum_figure(
         # Inside the chart, right of the cut: above it, the subplot title sits.
         fig.add_annotation(
             x=position + 0.5, y=0.98, yref="y domain", xref="x", showarrow=False,
-            text=f" μ{first}…μ{last} not drawn", font=dict(size=11), yanchor="top",
+            text=" " + _("μ{first}…μ{last} not drawn").format(first=first, last=last),
+            font=dict(size=11), yanchor="top",
             xanchor="left",
         )
     top = max(100.0, float(np.max(kpca_cumulative, initial=0)), float(np.max(pca_cumulative)))
-    fig.update_xaxes(title_text="component", row=1, col=2)
+    fig.update_xaxes(title_text=_("component"), row=1, col=2)
     fig.update_yaxes(title_text="%", range=[0, 1.05 * top], row=1, col=2)
     fig.update_xaxes(type="category", row=1, col=1)
-    layout = dict(BASE_LAYOUT)
+    layout = base_layout()
     # The legend belongs to the cumulative chart only: put it inside that chart, bottom
     # right, where the rising curves leave room.
     layout["legend"] = dict(

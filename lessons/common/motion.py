@@ -46,15 +46,16 @@ from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
 from shell.display import number_caption
 from shell.figures import (
-    BASE_LAYOUT,
     CENTERED_SCALE,
     EQUAL_SCALE,
+    base_layout,
     class_colour,
     class_name,
     class_symbol,
     classes,
     faded,
 )
+from shell.i18n import N_, _, format_number
 from shell.memory import guard_memory
 from shell.page import kernel_errors
 from shell.sidebar import apply_kernel_params
@@ -123,7 +124,7 @@ def _motion(inputs: Inputs, kernel: str, others: tuple, param: str, values: tupl
             anchor: int, _rows: np.ndarray, _y) -> Motion:
     X = inputs.X[_rows]
     classes = 2 if _y is None else len(np.unique(_y))
-    with queued(len(_rows), copies=2, what="these frames",
+    with queued(len(_rows), copies=2, what=N_("these frames"),
                 estimate=costs.gamma_motion(len(_rows), X.shape[1], len(values), classes)):
         return gamma_motion(X, _y, kernel=kernel, kernel_params=dict(others), param=param,
                             values=np.asarray(values), anchor=anchor, rows=_rows)
@@ -133,22 +134,25 @@ def frame_title(motion: Motion, i: int) -> str:
     """What one frame shows, in numbers: its value and components, then their scores (two
     lines, so that a phone's narrow chart shows it whole)."""
     a, b = motion.components[i]
-    first = (f"{SYMBOLS[motion.param]} = {format_value(motion.param, motion.values[i])} · "
-             f"components {a} and {b}")
+    first = _("{symbol} = {value} · components {a} and {b}").format(
+        symbol=SYMBOLS[motion.param], value=format_value(motion.param, motion.values[i]),
+        a=a, b=b)
     quiet = motion.silent[i]
     if quiet.all():
-        near = ("every point at the origin: K̃ is 0 in floating point" if motion.extent[i] == 0
-                else f"every point within {signed(motion.extent[i], '.1g')} of the origin: "
-                     "below the rounding of K")
+        near = (_("every point at the origin: K̃ is 0 in floating point")
+                if motion.extent[i] == 0 else
+                _("every point within {extent} of the origin: below the rounding of K").format(
+                    extent=signed(motion.extent[i], ".1g")))
         return f"{first}<br>{near}"
     explained = motion.explained[i]
-    scores = [f"variance {100 * explained:.0f}%" if np.isfinite(explained) else
-              "no share of variance (trace(K̃) ≤ 0)"]
+    scores = [_("variance {share}%").format(share=format_number(100 * explained, ".0f"))
+              if np.isfinite(explained) else _("no share of variance (trace(K̃) ≤ 0)")]
     if motion.separability is not None:
-        scores.insert(0, f"separability {100 * motion.separability[i]:.0f}%")
+        scores.insert(0, _("separability {score}%").format(
+            score=format_number(100 * motion.separability[i], ".0f")))
     if quiet.any():
-        scores.append(f"component {motion.components[i][int(np.argmax(quiet))]} is rounding: "
-                      "drawn as 0")
+        scores.append(_("component {c} is rounding: drawn as 0").format(
+            c=motion.components[i][int(np.argmax(quiet))]))
     return f"{first}<br>{' · '.join(scores)}"
 
 
@@ -168,13 +172,14 @@ def frame_axes(motion: Motion, i: int) -> dict:
     # A frame at the origin (K̃ = 0) has no scale to show: its one tick is the origin.
     labels = [signed(step * half, ".2g") if half > 0 or step == 0 else ""
               for step in TICK_STEPS]
-    return {name: dict(title=dict(text=f"component {c}", standoff=4), tickvals=ticks,
+    return {name: dict(title=dict(text=_("component {c}").format(c=c), standoff=4),
+                       tickvals=ticks,
                        ticktext=labels)
             for name, c in (("xaxis", a), ("yaxis", b))}
 
 
 def motion_figure(motion: Motion, y: np.ndarray | None, target_names: Sequence[str], *,
-                  highlight: Sequence[int] = (), noun: str = "class",
+                  highlight: Sequence[int] = (), noun: str | None = None,
                   shown: int | None = None) -> go.Figure:
     """The frames as one animated Plotly figure: a scatter (one trace per class) and, when
     ``motion.centered`` is given, K̃ beside it; a play button and a slider under them.
@@ -222,7 +227,9 @@ def motion_figure(motion: Motion, y: np.ndarray | None, target_names: Sequence[s
         fig.add_trace(go.Scatter(
             x=x, y=y_, mode="markers", name=name, marker=marker,
             customdata=motion.rows[idx].astype(np.int32),
-            hovertemplate=f"point %{{customdata}}<br>{noun}: {name}<extra></extra>"))
+            hovertemplate=_("point {index}<br>{noun}: {name}").format(
+                index="%{customdata}", noun=_("class") if noun is None else noun, name=name)
+            + "<extra></extra>"))
     if heat:
         side = motion.centered.shape[1]
         row, column = np.divmod(np.arange(side * side, dtype=np.int16), side)
@@ -259,8 +266,8 @@ def motion_figure(motion: Motion, y: np.ndarray | None, target_names: Sequence[s
         updatemenus=[dict(
             type="buttons", direction="left", x=0, y=-0.58, xanchor="left", yanchor="top",
             pad=dict(t=0, r=8), showactive=False,
-            buttons=[dict(label="▶ Play", method="animate", args=[None, play]),
-                     dict(label="❚❚ Pause", method="animate",
+            buttons=[dict(label=_("▶ Play"), method="animate", args=[None, play]),
+                     dict(label=_("❚❚ Pause"), method="animate",
                           args=[[None], {**jump, "frame": dict(duration=0, redraw=False)}])],
         )],
         sliders=[dict(
@@ -272,7 +279,7 @@ def motion_figure(motion: Motion, y: np.ndarray | None, target_names: Sequence[s
                    for label in labels],
         )],
         # Under the axes: their ticks and titles, the slider, the buttons.
-        **{**BASE_LAYOUT, "margin": dict(l=10, r=10, t=100, b=240)},
+        **{**base_layout(), "margin": dict(l=10, r=10, t=100, b=240)},
     )
     fig.update_layout(legend=dict(orientation="h", x=0, y=1.0, yanchor="bottom",
                                   title_text=""))
@@ -289,8 +296,38 @@ def motion_figure(motion: Motion, y: np.ndarray | None, target_names: Sequence[s
         # Named on its side, not above: a legend above the frames would run into it.
         fig.update_yaxes(range=[side - 0.5, -0.5], showticklabels=False, scaleanchor="x2",
                          constrain="domain", showgrid=False, zeroline=False,
-                         title_text="K̃ (class order)", row=1, col=2)
+                         title_text=_("K̃ (class order)"), row=1, col=2)
     return fig
+
+
+# The motion's words that name what moves: param → {use: words} (γ: "value of γ"; the
+# degree: "degree").
+_MOTION_WORDS = {
+    "gamma": {
+        "toggle": N_("▶ {symbol} in motion: watch the projection change with γ"),
+        "error": N_("The kernel cannot be computed at every value of γ of the motion"),
+        "spinner": N_("Computing the frames: a fit at each value of γ…"),
+        "scope": N_("{count} values of {symbol} from {first} to {last}, ×10^0.1 a step, each "
+                    "a kernel PCA fit."),
+        "matched": N_("Frames are matched to their neighbours: the two components of the "
+                      "current value are followed as their eigenvalues cross (so a frame may "
+                      "show components 1 and 3: the axes say which), and each frame is turned "
+                      "onto the last (a rotation or reflection keeps every distance), so a "
+                      "point moves only as much as γ moves it."),
+    },
+    "degree": {
+        "toggle": N_("▶ {symbol} in motion: watch the projection change with the degree"),
+        "error": N_("The kernel cannot be computed at every degree of the motion"),
+        "spinner": N_("Computing the frames: a fit at each degree…"),
+        "scope": N_("{count} values of {symbol} from {first} to {last}, each a kernel PCA "
+                    "fit."),
+        "matched": N_("Frames are matched to their neighbours: the two components of the "
+                      "current value are followed as their eigenvalues cross (so a frame may "
+                      "show components 1 and 3: the axes say which), and each frame is turned "
+                      "onto the last (a rotation or reflection keeps every distance), so a "
+                      "point moves only as much as the degree moves it."),
+    },
+}
 
 
 def _use(param: str, value: float, settings: Settings) -> None:
@@ -328,19 +365,16 @@ def motion_section(settings: Settings, data, inputs: Inputs, *, key: str,
     if param is None:
         return
     symbol = SYMBOLS[param]
-    what = "the degree" if param == "degree" else "γ"
-    if not st.toggle(f"▶ {symbol} in motion: watch the projection change with {what}",
-                     key=f"{key}_on"):
+    words = {key_: _(text) for key_, text in _MOTION_WORDS[param].items()}
+    if not st.toggle(words["toggle"].format(symbol=symbol), key=f"{key}_on"):
         return
     motion = None
-    each = "degree" if param == "degree" else "value of γ"
-    with kernel_errors(f"The kernel cannot be computed at every {each} of the motion",
-                       stop=False), st.spinner(f"Computing the frames: a fit at each {each}…"):
+    with kernel_errors(_MOTION_WORDS[param]["error"], stop=False), st.spinner(words["spinner"]):
         motion = motion_for(settings, data, inputs, param)
     if motion is None:
         return
     y = None if data.y is None else data.y[motion.rows]
-    noun = "digit" if data.image_shape is not None else "class"
+    noun = _("digit") if data.image_shape is not None else _("class")
     labels = [format_value(param, v) for v in motion.values]
     i = shown_frame(key, labels, motion.anchor)
     fig = motion_figure(motion, y, data.target_names, highlight=highlight, noun=noun,
@@ -351,26 +385,25 @@ def motion_section(settings: Settings, data, inputs: Inputs, *, key: str,
         _follow_frame(key=f"{key}_follow", data={"box": f"st-key-{box}", "frame": labels[i]},
                       on_frame_change=partial(_frame_changed, key))
     use = st.container(horizontal=True, vertical_alignment="center")
-    use.button(f"Use {symbol} = {labels[i]}", key=f"{key}_use", on_click=_use,
+    use.button(_("Use {symbol} = {value}").format(symbol=symbol, value=labels[i]),
+               key=f"{key}_use", on_click=_use,
                args=(param, float(motion.values[i]), settings),
                disabled=i == motion.anchor, type="primary",
-               help="The frame on screen: play, pause or move the slider under the chart.")
+               help=_("The frame on screen: play, pause or move the slider under the chart."))
     with use:
-        number_caption("On screen: " + frame_title(motion, i).replace("<br>", " · "))
-    scope = (f"{len(motion.values)} values of {symbol} from {labels[0]} to {labels[-1]}"
-             + ("" if param == "degree" else ", ×10^0.1 a step"))
-    sample = (f" Drawn on a stratified sample of {len(motion.rows):,} of the "
-              f"{len(data.X):,} points, to keep the frames quick and small."
-              if len(motion.rows) < len(data.X) else "")
-    number_caption(
-        f"{scope}, each a kernel PCA fit. Frames are matched to their neighbours: the two "
-        "components of the current value are followed as their eigenvalues cross (so a "
-        "frame may show components 1 and 3: the axes say which), and each frame is turned "
-        "onto the last (a rotation or reflection keeps every distance), so a point moves "
-        f"only as much as {what} moves it. Each frame is drawn to fill the axes with all "
-        "of its points: its ticks give its true coordinates, so a shrinking picture shows "
-        "as shrinking numbers. A component whose eigenvalue is below 1,000 × the rounding "
-        "of K's entries is drawn as 0 (its picture would be rounding noise, magnified). "
-        f"Separability: {METHOD}, on the drawn components; variance: their share of "
-        f"trace(K̃).{sample}"
-    )
+        number_caption(_("On screen: {frame}").format(
+            frame=frame_title(motion, i).replace("<br>", " · ")))
+    sample = (" " + _("Drawn on a stratified sample of {n_sample} of the {n_total} points, to "
+                      "keep the frames quick and small.").format(
+        n_sample=format_number(len(motion.rows), ","), n_total=format_number(len(data.X), ","))
+        if len(motion.rows) < len(data.X) else "")
+    number_caption(" ".join((
+        words["scope"].format(count=len(motion.values), symbol=symbol, first=labels[0],
+                              last=labels[-1]),
+        words["matched"],
+        _("Each frame is drawn to fill the axes with all of its points: its ticks give its "
+          "true coordinates, so a shrinking picture shows as shrinking numbers. A component "
+          "whose eigenvalue is below 1,000 × the rounding of K's entries is drawn as 0 (its "
+          "picture would be rounding noise, magnified). Separability: {method}, on the drawn "
+          "components; variance: their share of trace(K̃).").format(method=_(METHOD)),
+    )) + sample)

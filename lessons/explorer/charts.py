@@ -17,6 +17,7 @@ import streamlit as st
 from shell.charts import UNREADABLE_SELECTION, show_chart
 from shell.display import PAIR_COLUMN_REM, touch_screen
 from shell.exports import view_name
+from shell.i18n import _
 from shell.state import Settings
 from shell.state import params_text as state_params_text
 
@@ -131,9 +132,9 @@ def selecting() -> bool:
 def touch_select_toggle() -> None:
     """On a touch screen: the switch between scrolling past the charts and selecting."""
     if touch_screen():
-        st.toggle("Select points with a finger", key=TOUCH_SELECT,
-                  help="While on, a swipe over a chart selects the points in a box (the "
-                  "lasso is in the chart's toolbar) instead of scrolling the page.")
+        st.toggle(_("Select points with a finger"), key=TOUCH_SELECT,
+                  help=_("While on, a swipe over a chart selects the points in a box (the "
+                         "lasso is in the chart's toolbar) instead of scrolling the page."))
 
 
 def plot(fig, key: str, settings: Settings, *, selectable: bool = False,

@@ -41,6 +41,7 @@ from lessons.explorer.view_link import (
 from shell import figures, findings
 from shell.caches import Inputs, bounded_cache
 from shell.display import number_caption
+from shell.i18n import _, format_number
 from shell.state import DataKey, KernelKey, Settings
 
 MAX_DIGITS_SHOWN = 60
@@ -73,27 +74,28 @@ def projection_view(k: int) -> tuple[int, tuple[int, ...]]:
     """
     ss = st.session_state
     seed_from_link()
-    dims_col, axes_col, _ = st.columns([1, 1, 1], vertical_alignment="bottom")
+    dims_col, axes_col, _spare = st.columns([1, 1, 1], vertical_alignment="bottom")
     with dims_col:
         if ss.get(K_VIEW_DIMS) not in (VIEW_2D, VIEW_3D):
             ss[K_VIEW_DIMS] = VIEW_2D
         dims_label = st.segmented_control(
-            "View", [VIEW_2D, VIEW_3D], key=K_VIEW_DIMS, required=True
+            _("View"), [VIEW_2D, VIEW_3D], key=K_VIEW_DIMS, required=True
         )
     dims = 3 if dims_label == VIEW_3D and k >= 3 else 2
     choices = axis_choices(k, dims)
     ss[K_VIEW_AXES] = _fit_axes(ss.get(K_VIEW_AXES, FIRST_AXES), choices, dims)
     with axes_col:
         axes = st.selectbox(
-            "Components on the axes",
+            _("Components on the axes"),
             choices,
             key=K_VIEW_AXES,
             format_func=lambda t: " · ".join(f"{i}" for i in t),
-            help="Which kernel principal components (1 = largest eigenvalue) to draw; "
-            "linear PCA shows the same component numbers when it has that many.",
+            help=_("Which kernel principal components (1 = largest eigenvalue) to draw; "
+                   "linear PCA shows the same component numbers when it has that many."),
         )
     if dims_label == VIEW_3D and k < 3:
-        st.caption("3-D needs at least 3 components: raise 'Number of components'.")
+        st.caption(_("3-D needs at least 3 components: raise '{slider}'.").format(
+            slider=_("Number of components")))
     write_to_link(dims_label, tuple(axes))
     return dims, tuple(axes)
 
@@ -115,7 +117,7 @@ def projections(result: Analysis, data, settings: Settings) -> None:
     linear_columns = columns if max(columns) < n_linear else list(range(min(dims, n_linear)))
     highlight = selection(settings)
     webgl = result.n > SCATTERGL_ABOVE
-    noun = "digit" if data.image_shape is not None else "class"  # USPS: "digit: 3"
+    noun = _("digit") if data.image_shape is not None else _("class")  # USPS: "digit: 3"
     title_3d = dims == 3
     kpca_col, pca_col = chart_columns("projections", 2)
     with kpca_col:
@@ -125,11 +127,13 @@ def projections(result: Analysis, data, settings: Settings) -> None:
             data.target_names,
             # Two lines, so the title never clips in a narrow column.
             title=(
-                f"Kernel PCA<br><span style='font-size:13px'>{KERNELS[settings.kernel].title}"
-                f"{params_text(settings)}</span>"
+                _("Kernel PCA") + "<br><span style='font-size:13px'>"
+                + _("{kernel}{params}").format(kernel=_(KERNELS[settings.kernel].title),
+                                               params=params_text(settings)) + "</span>"
             ),
             axis_titles=[
-                f"component {a}" if title_3d else f"KPCA component {a}" for a in axes
+                (_("component {a}") if title_3d else _("KPCA component {a}")).format(a=a)
+                for a in axes
             ],
             highlight=highlight,
             webgl=webgl,
@@ -139,7 +143,8 @@ def projections(result: Analysis, data, settings: Settings) -> None:
         plot(fig, key="chart_kpca", settings=settings, selectable=dims == 2, columns=2)
     with pca_col:
         linear = result.pca_projection[:, linear_columns]
-        names = [f"PCA {c + 1}" if title_3d else f"PCA component {c + 1}" for c in linear_columns]
+        names = [(_("PCA {c}") if title_3d else _("PCA component {c}")).format(c=c + 1)
+                 for c in linear_columns]
         if linear.shape[1] < dims:  # fewer input features than axes: pad with zeros
             pad = dims - linear.shape[1]
             linear = np.column_stack([linear, np.zeros((len(linear), pad))])
@@ -148,7 +153,8 @@ def projections(result: Analysis, data, settings: Settings) -> None:
             linear,
             data.y,
             data.target_names,
-            title="Linear PCA<br><span style='font-size:13px'>of the same inputs</span>",
+            title=_("Linear PCA") + "<br><span style='font-size:13px'>"
+            + _("of the same inputs") + "</span>",
             axis_titles=names,
             highlight=highlight,
             webgl=webgl,
@@ -158,19 +164,18 @@ def projections(result: Analysis, data, settings: Settings) -> None:
         plot(fig, key="chart_pca", settings=settings, selectable=dims == 2, columns=2)
     separability_caption(result, data, settings, columns, linear_columns)
     if n_linear < dims or linear_columns != columns:
-        st.caption(
-            f"The inputs have {n_linear} dimension(s), so linear PCA has only {n_linear} "
-            "component(s): it shows its first ones."
-        )
+        st.caption(_(
+            "The inputs have {n} dimension(s), so linear PCA has only {n} component(s): it "
+            "shows its first ones.").format(n=format_number(n_linear)))
     if dims == 2:
         touch_select_toggle()
     if highlight:
         _selected_points(highlight, data, settings)
     elif dims == 2 and selecting():
-        st.caption("Drag a lasso or box around points to highlight them in every chart.")
+        st.caption(_("Drag a lasso or box around points to highlight them in every chart."))
     elif dims == 2:
-        st.caption("A swipe over the charts scrolls the page: switch on 'Select points with "
-                   "a finger' to select points instead.")
+        st.caption(_("A swipe over the charts scrolls the page: switch on '{toggle}' to select "
+                     "points instead.").format(toggle=_("Select points with a finger")))
 
 
 @bounded_cache(max_entries=64, shared=True)  # one float an entry
@@ -206,16 +211,22 @@ def separability_sentence(kpca: float, linear: float, alone: float | None, y: np
     linear PCA's ``columns`` and of kernel PCA's first drawn column ``alone``: also what the
     offline lecture (``lecture_pack``) prints under the same charts."""
     chance = float(np.max(np.bincount(y)) / len(y))
-    shown = " and ".join(str(c + 1) for c in columns)
-    text = (
-        f"**Cross-validated accuracy of a linear classifier on components {shown}: kernel "
-        f"PCA {100 * kpca:.0f}%, linear PCA {100 * linear:.0f}%** (the largest class alone: "
-        f"{100 * chance:.0f}%). "
-    )
+    numbers = [c + 1 for c in columns]  # two components, or three in 3-D
+    shown = (_("{first} and {second}").format(first=numbers[0], second=numbers[1])
+             if len(numbers) == 2 else
+             _("{first} and {second} and {third}").format(
+                 first=numbers[0], second=numbers[1], third=numbers[2]))
+    text = _(
+        "**Cross-validated accuracy of a linear classifier on components {shown}: kernel "
+        "PCA {kpca}%, linear PCA {linear}%** (the largest class alone: {chance}%)."
+    ).format(shown=shown, kpca=format_number(100 * kpca, ".0f"),
+             linear=format_number(100 * linear, ".0f"),
+             chance=format_number(100 * chance, ".0f")) + " "
     if alone is not None and alone >= 0.95 and alone - linear >= 0.1:
-        text += f"Component {columns[0] + 1} alone already separates {100 * alone:.0f}%. "
+        text += _("Component {c} alone already separates {alone}%.").format(
+            c=columns[0] + 1, alone=format_number(100 * alone, ".0f")) + " "
     elif kpca + 0.05 < linear:
-        text += "Here the kernel makes the classes harder to tell apart, not easier. "
+        text += _("Here the kernel makes the classes harder to tell apart, not easier.") + " "
     return text
 
 
@@ -223,16 +234,17 @@ def separability_caption(result, data, settings, columns, linear_columns) -> Non
     """Cross-validated linear separability of what is drawn, for KPCA and PCA alike."""
     scores = separability_scores(result, data, settings, columns, linear_columns)
     if scores is None:
-        st.caption("No class labels: hover a point to see its row number.")
+        st.caption(_("No class labels: hover a point to see its row number."))
         return
     kpca, linear = scores
     if kpca is None or linear is None:
-        st.caption("A class has a single point: no cross-validated score.")
+        st.caption(_("A class has a single point: no cross-validated score."))
         return
     alone = first_alone(result, data, settings, columns[0])
     text = separability_sentence(kpca, linear, alone, data.y, columns)
     findings.publish("separability", text.replace("**", "").strip())
-    number_caption(text + f"Score: {METHOD}, on the drawn coordinates.")
+    number_caption(text + _("Score: {method}, on the drawn coordinates.").format(
+        method=_(METHOD)))
 
 
 def gamma_hint_slot(inputs: Inputs, settings: Settings):
@@ -261,21 +273,24 @@ def _selected_points(indices: list[int], data, settings: Settings) -> None:
     if not valid:
         return
     cols = st.columns([4, 1])
-    cols[0].markdown(f"**{len(valid)} point(s) selected:** highlighted in every chart.")
-    cols[1].button("Clear selection", on_click=lambda: st.session_state.pop(SELECTION, None))
+    cols[0].markdown(_("**{n} point(s) selected:** highlighted in every chart.").format(
+        n=format_number(len(valid))))
+    cols[1].button(_("Clear selection"),
+                   on_click=lambda: st.session_state.pop(SELECTION, None))
     if data.image_shape is None:
         return
     shown = spread_sample(valid, MAX_DIGITS_SHOWN)
-    what = (
-        f"all {len(shown)}"
+    title = (
+        _("Selected digits (all {shown})")
         if len(shown) == len(valid)
-        else f"{len(shown)} of {len(valid)}, spread over the selection"
-    )
+        else _("Selected digits ({shown} of {selected}, spread over the selection)")
+    ).format(shown=format_number(len(shown)), selected=format_number(len(valid)))
     fig = figures.digit_mosaic(
         data.X[shown],
         data.image_shape,
         columns=min(12, max(1, len(shown))),
-        hover_labels=[f"point {i}, digit {data.target_names[data.y[i]]}" for i in shown],
-        title=f"Selected digits ({what})",
+        hover_labels=[_("point {i}, digit {digit}").format(
+            i=i, digit=data.target_names[data.y[i]]) for i in shown],
+        title=title,
     )
     plot(fig, key="chart_selected_digits", settings=settings)

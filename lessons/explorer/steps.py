@@ -14,11 +14,13 @@ from typing import Any
 
 import streamlit as st
 
+from shell.i18n import N_, _
 from shell.state import parse_page_number
 
-SECTIONS = ("1 · The data", "2 · K and K̃", "3 · Eigen-spectrum", "4 · Take it home")
+SECTIONS = (N_("1 · The data"), N_("2 · K and K̃"), N_("3 · Eigen-spectrum"),
+            N_("4 · Take it home"))
 SECTION_PARAM = "section"  # owned by the Explorer (its link_params in shell/registry.py)
-SECTION_KEY = "explorer_section"  # the tabs' widget key: the open tab's label
+SECTION_KEY = "explorer_section"  # the tabs' widget key: the open tab's label, as shown
 
 
 def parse_section(raw: Any) -> tuple[int, str | None]:
@@ -28,9 +30,14 @@ def parse_section(raw: Any) -> tuple[int, str | None]:
                              fallback="showing section 1")
 
 
+def _labels() -> list[str]:
+    """The tabs' labels in this run's language (the widget's value is the open one's)."""
+    return [_(section) for section in SECTIONS]
+
+
 def open_section() -> int:
     """The open tab's number (1-based)."""
-    return SECTIONS.index(st.session_state[SECTION_KEY]) + 1
+    return _labels().index(st.session_state[SECTION_KEY]) + 1
 
 
 def _write_section_to_url() -> None:
@@ -39,9 +46,15 @@ def _write_section_to_url() -> None:
 
 def section_tabs() -> list:
     """The four tabs; the link chooses the open one on the page's first run."""
+    labels = _labels()
     if SECTION_KEY not in st.session_state:
         number, problem = parse_section(st.query_params.get(SECTION_PARAM, "1"))
         if problem:
             st.warning(problem, icon=":material/link_off:")
-        st.session_state[SECTION_KEY] = SECTIONS[number - 1]
-    return st.tabs(list(SECTIONS), key=SECTION_KEY, on_change=_write_section_to_url)
+        st.session_state[SECTION_KEY] = labels[number - 1]
+    elif st.session_state[SECTION_KEY] not in labels:
+        # The language changed: the open tab is the one the address bar names (every
+        # switch of tab writes it there; a bad number in a first link opened section 1).
+        number, _problem = parse_section(st.query_params.get(SECTION_PARAM, "1"))
+        st.session_state[SECTION_KEY] = labels[number - 1]
+    return st.tabs(labels, key=SECTION_KEY, on_change=_write_section_to_url)

@@ -19,6 +19,7 @@ from lessons.explorer.charts import SCATTERGL_ABOVE, params_text, plot, selectio
 from shell import figures, findings
 from shell.caches import reference_gamma_for
 from shell.display import number_caption
+from shell.i18n import DEFAULT_LANGUAGE, N_, PSEUDO, _, current_language, format_number, join_list
 from shell.state import Settings, format_gamma, format_multiple, with_suggested_kernel
 from shell.text import inert
 
@@ -29,7 +30,7 @@ DESCRIPTION_CHARS = 1000
 
 def _class_names(data) -> list[str]:
     if data.y is None:
-        return ["all points"]
+        return [_("all points")]
     return [figures.class_name(data.target_names, int(c), data.y) for c in np.unique(data.y)]
 
 
@@ -43,41 +44,63 @@ def input_space(data, X: np.ndarray, settings: Settings) -> None:
             data.X[rows],
             data.image_shape,
             columns=SAMPLES_PER_DIGIT,
-            hover_labels=[f"point {i}, digit {data.target_names[data.y[i]]}" for i in rows],
+            hover_labels=[_("point {i}, digit {digit}").format(
+                i=i, digit=data.target_names[data.y[i]]) for i in rows],
             row_labels=[str(data.target_names[c]) for c in labels],
-            title=f"Sample digits ({len(data.X):,} used, {data.X.shape[1]} pixels each)",
+            title=_("Sample digits ({n} used, {pixels} pixels each)").format(
+                n=format_number(len(data.X), ","), pixels=format_number(data.X.shape[1])),
         )
         plot(fig, key="chart_input_digits", settings=settings)
-        st.caption(
+        st.caption(_(
             "Each digit is a point in a 256-dimensional space, one axis per pixel; "
             "the kernel compares whole images."
-        )
+        ))
         return
     dims = min(3, X.shape[1])
     names = ([figures.plot_text(name) for name in data.feature_names[:dims]]
              or [f"x{i + 1}" for i in range(dims)])
-    extra = f" (first {dims} of {X.shape[1]} features)" if X.shape[1] > dims else ""
+    shape = "one" if dims == 1 else "some" if X.shape[1] > dims else "all"
+    features = X.shape[1]
     if dims == 1:  # a single feature: draw it along a line
-        X, dims, names, extra = _with_zero_column(X), 2, [names[0], ""], " (one feature)"
-    scaled = " — standardised" if settings.standardize else ""
+        X, dims, names = _with_zero_column(X), 2, [names[0], ""]
+    title = _(_INPUT_TITLES[shape, settings.standardize]).format(
+        n=format_number(len(X), ","), dims=format_number(dims),
+        features=format_number(features))
     fig = figures.point_scatter(
         X[:, :dims],
         data.y,
         data.target_names,
-        title=f"Input space: {len(X):,} points{extra}{scaled}",
+        title=title,
         axis_titles=names,
         highlight=selection(settings),
         webgl=len(X) > SCATTERGL_ABOVE,
     )
     plot(fig, key="chart_input", settings=settings, selectable=dims == 2)
-    st.caption("Same colour = same class, in every chart on this page.")
+    st.caption(_("Same colour = same class, in every chart on this page."))
+
+
+# The input chart's title: (which features are drawn, standardised?) → the whole title.
+_INPUT_TITLES = {
+    ("all", False): N_("Input space: {n} points"),
+    ("all", True): N_("Input space: {n} points — standardised"),
+    ("some", False): N_("Input space: {n} points (first {dims} of {features} features)"),
+    ("some", True): N_("Input space: {n} points (first {dims} of {features} features) — "
+                       "standardised"),
+    ("one", False): N_("Input space: {n} points (one feature)"),
+    ("one", True): N_("Input space: {n} points (one feature) — standardised"),
+}
 
 
 def about_data(data, settings: Settings) -> None:
     """What the data is and what the kernel does to it, in numbers a lecturer can quote."""
     n, d = data.X.shape
-    classes = "no class labels" if data.y is None else f"{len(np.unique(data.y))} classes"
-    st.markdown(f"**{n:,} points · {d} input feature(s) · {classes}**")
+    if data.y is None:
+        line = _("**{n} points · {d} input feature(s) · no class labels**")
+    else:
+        line = _("**{n} points · {d} input feature(s) · {classes} classes**")
+    st.markdown(line.format(n=format_number(n, ","), d=format_number(d),
+                            classes=format_number(len(np.unique(data.y))) if data.y is not None
+                            else ""))
     # An upload's description names its columns and classes: text, never Markdown.
     st.write(inert(data.description, DESCRIPTION_CHARS) if data.name == "csv"
              else data.description)
@@ -85,16 +108,19 @@ def about_data(data, settings: Settings) -> None:
     kernel = KERNELS[settings.kernel]
     st.latex(kernel.formula)
     note = getattr(kernel, "note", "")
-    st.caption(f"{kernel.title} kernel{params_text(settings)}. {note}".strip())
+    st.caption(_("{kernel} kernel{params}. {note}").format(
+        kernel=_(kernel.title), params=params_text(settings), note=note
+    ).strip())
     reference = reference_gamma_for(settings.data_key, settings.kernel)
     if reference and "gamma" in kernel.params:
-        st.caption(
-            f"Scale of these data for this kernel: {REFERENCE_NAMES[settings.kernel]} = "
-            f"{format_gamma(reference)}; γ = {format_gamma(settings.gamma)} is "
-            f"{format_multiple(settings.gamma / reference)} times that."
-        )
+        st.caption(_(
+            "Scale of these data for this kernel: {reference} = {value}; γ = {gamma} is "
+            "{multiple} times that.").format(
+            reference=_(REFERENCE_NAMES[settings.kernel]), value=format_gamma(reference),
+            gamma=format_gamma(settings.gamma),
+            multiple=format_multiple(settings.gamma / reference)))
     if data.citation:
-        st.caption(f"Source: {data.citation}")
+        st.caption(_("Source: {citation}").format(citation=data.citation))
 
 
 def suggestion_note(settings: Settings) -> None:
@@ -102,10 +128,12 @@ def suggestion_note(settings: Settings) -> None:
     suggested = with_suggested_kernel(settings)
     if suggested.kernel == settings.kernel:
         return
-    st.caption(f"These data suggest the {KERNELS[suggested.kernel].title} kernel "
-               f"({params_text(suggested).removeprefix(', ')}); this view uses the "
-               f"{KERNELS[settings.kernel].title} kernel. 'Use this dataset's suggested "
-               "kernel' in the sidebar switches to it.")
+    st.caption(_("These data suggest the {suggested} kernel ({params}); this view uses the "
+                 "{kernel} kernel. '{button}' in the sidebar switches to it.").format(
+        suggested=_(KERNELS[suggested.kernel].title),
+        params=params_text(suggested).removeprefix(", "),
+        kernel=_(KERNELS[settings.kernel].title),
+        button=_("Use this dataset's suggested kernel")))
 
 
 def _with_zero_column(Z: np.ndarray) -> np.ndarray:
@@ -123,7 +151,7 @@ def heatmap_positions(result: Analysis, rows: list[int]) -> np.ndarray:
 
 def kernel_matrix(result: Analysis, data, settings: Settings, *, centered: bool) -> None:
     matrix = result.centered_display if centered else result.kernel_display
-    name = "Centred K̃" if centered else "Kernel matrix K"
+    name = _("Centred K̃") if centered else _("Kernel matrix K")
     picked = selection(settings)
     fig = kernel_figures.kernel_heatmap(
         matrix,
@@ -131,24 +159,28 @@ def kernel_matrix(result: Analysis, data, settings: Settings, *, centered: bool)
         _class_names(data),
         centered=centered,
         block_size=result.block_size,
-        title=f"{name} ({matrix.shape[0]} × {matrix.shape[0]} cells)",
+        title=_("{name} ({side} × {side} cells)").format(
+            name=name, side=format_number(matrix.shape[0])),
         point_index=result.order,
         highlight=heatmap_positions(result, picked),
     )
     plot(fig, key="chart_centered" if centered else "chart_kernel", settings=settings)
     blocks = kernel_blocks(result, data)
     if centered:
-        number_caption(
+        number_caption(_(
             "K̃ = K − 1ₙK − K1ₙ + 1ₙK1ₙ: the same similarities measured from the centre of "
             "the data in feature space. Red: more alike than average; blue: less; every "
-            "row sums to 0." + (f" {blocks[1]}" if blocks else "")
+            "row sums to 0.") + (f" {blocks[1]}" if blocks else "")
         )
     else:
-        number_caption("Rows and columns sorted by class." + (f" {blocks[0]}" if blocks else ""))
+        number_caption(_("Rows and columns sorted by class.")
+                       + (f" {blocks[0]}" if blocks else ""))
     if picked:
-        cells = "cells" if result.block_size == 1 else "blocks of points"
-        st.caption(f"Amber bands: the rows and columns ({cells}) of the {len(picked)} "
-                   "selected point(s).")
+        bands = (_("Amber bands: the rows and columns (cells) of the {n} selected point(s).")
+                 if result.block_size == 1 else
+                 _("Amber bands: the rows and columns (blocks of points) of the {n} selected "
+                   "point(s)."))
+        st.caption(bands.format(n=format_number(len(picked))))
 
 
 # A class's block of K is bright when its mean lies this far up the heatmap's colour scale
@@ -160,17 +192,32 @@ FAINT = 0.05
 
 
 def _listed(names: list[str]) -> str:
+    """"a, b and c" in English; another language's own list ("a、b和c")."""
+    if current_language() not in (DEFAULT_LANGUAGE, PSEUDO):
+        return join_list(names)
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _range(values: np.ndarray, fmt: str) -> str:
     low, high = float(values.min()), float(values.max())
     return (signed(low, fmt) if np.isclose(low, high) else
-            f"{signed(low, fmt)} to {signed(high, fmt)}")
+            _("{low} to {high}").format(low=signed(low, fmt), high=signed(high, fmt)))
 
 
-COUNTS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
-          9: "nine", 10: "ten"}
+COUNTS = {2: N_("two"), 3: N_("three"), 4: N_("four"), 5: N_("five"), 6: N_("six"),
+          7: N_("seven"), 8: N_("eight"), 9: N_("nine"), 10: N_("ten")}
+
+# "Only the block(s) of … stand(s) out": (several bright?, several dull?) → the sentence.
+_ONLY_BRIGHT = {
+    (False, False): N_("Only the block of {bright} stands out as bright; that of {dull} does "
+                       "not stand out from the blocks between classes."),
+    (False, True): N_("Only the block of {bright} stands out as bright; those of {dull} do "
+                      "not stand out from the blocks between classes."),
+    (True, False): N_("Only the blocks of {bright} stand out as bright; that of {dull} does "
+                      "not stand out from the blocks between classes."),
+    (True, True): N_("Only the blocks of {bright} stand out as bright; those of {dull} do "
+                     "not stand out from the blocks between classes."),
+}
 
 
 def kernel_blocks(result: Analysis, data) -> tuple[str, str] | None:
@@ -195,40 +242,52 @@ def kernel_blocks(result: Analysis, data) -> tuple[str, str] | None:
                   for a in range(c)]
     bright = [names[a] for a in range(c) if stands_out[a]]
     dull = [names[a] for a in range(c) if not stands_out[a]]
-    means = ", ".join(f"{names[a]} {within[a]:.3g}" for a in range(c))
-    k_text = (f"Mean of K in each class's diagonal block: {means}; between classes "
-              f"{_range(between, '.3g')} (colour scale {low:.2f} to {high:.2f}). ")
+    means = join_list([f"{names[a]} {format_number(within[a], '.3g')}" for a in range(c)])
+    k_text = _("Mean of K in each class's diagonal block: {means}; between classes "
+               "{between} (colour scale {low} to {high}).").format(
+        means=means, between=_range(between, ".3g"), low=format_number(low, ".2f"),
+        high=format_number(high, ".2f")) + " "
     if not dull:
-        k_text += ("Every class's block is bright: " if c > 2 else "Both blocks are bright: ")
-        k_text += "points of one class resemble each other more than points of different classes."
+        k_text += (_("Every class's block is bright: points of one class resemble each other "
+                     "more than points of different classes.") if c > 2 else
+                   _("Both blocks are bright: points of one class resemble each other more "
+                     "than points of different classes."))
     elif bright:
-        k_text += (f"Only the block{'s' if len(bright) > 1 else ''} of {_listed(bright)} "
-                   f"stand{'' if len(bright) > 1 else 's'} out as bright; "
-                   f"{'those' if len(dull) > 1 else 'that'} of {_listed(dull)} "
-                   f"do{'' if len(dull) > 1 else 'es'} not stand out from the blocks between "
-                   "classes.")
+        k_text += _(_ONLY_BRIGHT[len(bright) > 1, len(dull) > 1]).format(
+            bright=_listed(bright), dull=_listed(dull))
     elif (between.max() - low) / span >= BRIGHT:
-        k_text += ("No class block stands out: K is bright between classes too, so points "
-                   "of different classes look about as alike as points of one class.")
+        k_text += _("No class block stands out: K is bright between classes too, so points "
+                    "of different classes look about as alike as points of one class.")
     else:
-        k_text += ("No block is bright: off its diagonal K is dark, each point resembling "
-                   "only its nearest neighbours.")
+        k_text += _("No block is bright: off its diagonal K is dark, each point resembling "
+                    "only its nearest neighbours.")
     c_within, c_between = np.diag(Bc), Bc[off]
     bound = float(np.abs(result.centered_display).max()) or 1.0
-    within = ", ".join(f"{names[a]} {signed(c_within[a], '+.3g')}" for a in range(c))
-    c_text = (f"Mean of K̃ in each class's diagonal block: {within}; between classes "
-              f"{_range(c_between, '+.3g')} (colour scale ±{bound:.2f}). ")
+    within = join_list([f"{names[a]} {signed(c_within[a], '+.3g')}" for a in range(c)])
+    c_text = _("Mean of K̃ in each class's diagonal block: {means}; between classes "
+               "{between} (colour scale ±{bound}).").format(
+        means=within, between=_range(c_between, "+.3g"), bound=format_number(bound, ".2f")) + " "
+    faint = max(np.abs(c_within).max(), np.abs(c_between).max()) < FAINT * bound
     if np.all(c_within > 0) and np.all(c_between < 0):
-        c_text += (f"Every class's block is red and every block between classes blue: K̃ "
-                   f"shows {COUNTS.get(c, str(c))} blocks")
+        count = _(COUNTS[c]) if c in COUNTS else format_number(c)
+        c_text += (_("Every class's block is red and every block between classes blue: K̃ "
+                     "shows {count} blocks, though faintly (under {share} % of the colour "
+                     "scale).") if faint else
+                   _("Every class's block is red and every block between classes blue: K̃ "
+                     "shows {count} blocks.")).format(count=count,
+                                                       share=format_number(100 * FAINT, ".0f"))
     else:
         red = [names[a] for a in range(c) if c_within[a] > 0]
-        c_text += (f"Red (above average) diagonal blocks: {_listed(red) if red else 'none'}; "
-                   f"{int(np.sum(c_between > 0))} of {len(c_between)} blocks between classes "
-                   "are red too, so K̃ does not split cleanly by class")
-    if max(np.abs(c_within).max(), np.abs(c_between).max()) < FAINT * bound:
-        c_text += f", though faintly (under {100 * FAINT:.0f} % of the colour scale)"
-    return k_text, c_text + "."
+        c_text += (_("Red (above average) diagonal blocks: {red}; {m} of {total} blocks "
+                     "between classes are red too, so K̃ does not split cleanly by class, "
+                     "though faintly (under {share} % of the colour scale).") if faint else
+                   _("Red (above average) diagonal blocks: {red}; {m} of {total} blocks "
+                     "between classes are red too, so K̃ does not split cleanly by class.")
+                   ).format(red=_listed(red) if red else _("none"),
+                            m=format_number(int(np.sum(c_between > 0))),
+                            total=format_number(len(c_between)),
+                            share=format_number(100 * FAINT, ".0f"))
+    return k_text, c_text
 
 
 def publish_findings(result: Analysis, data) -> None:
@@ -242,10 +301,11 @@ def heatmap_note(result: Analysis) -> None:
     if result.block_size > 1:
         side = result.kernel_display.shape[0]
         st.info(
-            f"n = {result.n:,} points would be {result.n:,}² cells, more than a screen can "
-            f"show: each heatmap cell is the mean of a {result.block_size} × "
-            f"{result.block_size} block of points in class order ({side} × {side} cells). "
-            "The computation uses the full matrix.",
+            _("n = {n} points would be {n}² cells, more than a screen can show: each heatmap "
+              "cell is the mean of a {block} × {block} block of points in class order ({side} "
+              "× {side} cells). The computation uses the full matrix.").format(
+                n=format_number(result.n, ","), block=format_number(result.block_size),
+                side=format_number(side)),
             icon=":material/grid_view:",
         )
 
@@ -265,30 +325,39 @@ def spectrum(result: Analysis, settings: Settings) -> None:
     linear = 100 * float(np.sum(result.pca_ratio[:k]))
     indefinite_base = bool(np.any(result.negative)) and result.spectrum_complete
     base = (
-        "Explained variance = μ / (sum of the positive μ): with negative eigenvalues, "
-        "trace(K̃) = Σμ is smaller than the positive part, and μ / trace(K̃) would "
-        "exceed 100%."
+        _("Explained variance = μ / (sum of the positive μ): with negative eigenvalues, "
+          "trace(K̃) = Σμ is smaller than the positive part, and μ / trace(K̃) would "
+          "exceed 100%.")
         if indefinite_base
-        else "Explained variance = μ / trace(K̃) (trace = sum of all n eigenvalues)."
+        else _("Explained variance = μ / trace(K̃) (trace = sum of all n eigenvalues).")
     )
-    linear_share = (f"he first {min(k, len(result.pca_ratio))} linear components carry "
-                    f"{linear:.1f}% of the input variance.")
-    kernel_share = (f"{result.share_problem} T{linear_share}" if result.share_problem else
-                    f"The first {k} kernel components (dark bars) carry {kept:.1f}% of the "
-                    f"variance in feature space; t{linear_share}")
+    numbers = dict(k=format_number(k), linear_k=format_number(min(k, len(result.pca_ratio))),
+                   kept=format_number(kept, ".1f"), linear=format_number(linear, ".1f"))
+    if result.share_problem:
+        kernel_share = " ".join((_(result.share_problem), _(
+            "The first {linear_k} linear components carry {linear}% of the input "
+            "variance.").format(**numbers)))
+    else:
+        kernel_share = _("The first {k} kernel components (dark bars) carry {kept}% of the "
+                         "variance in feature space; the first {linear_k} linear components "
+                         "carry {linear}% of the input variance.").format(**numbers)
     number_caption(
-        f"{kernel_share} μ is an eigenvalue of K̃ itself (scikit-learn's "
-        "`eigenvalues_`); the paper's λ = μ / n is the variance along that axis in feature "
-        f"space." + ("" if result.share_problem is not None else f" {base}")
+        kernel_share + " " + _("μ is an eigenvalue of K̃ itself (scikit-learn's "
+                               "`eigenvalues_`); the paper's λ = μ / n is the variance along "
+                               "that axis in feature space.")
+        + ("" if result.share_problem is not None else f" {base}")
     )
-    kernel = KERNELS[settings.kernel].title
+    kernel = _(KERNELS[settings.kernel].title)
     if not result.spectrum_complete:
         st.caption(
-            f"n = {result.n:,} is large: only the {len(result.eigenvalues)} leading eigenvalues "
-            "were computed (iteratively); trace(K̃) still counts all of them. "
+            _("n = {n} is large: only the {leading} leading eigenvalues were computed "
+              "(iteratively); trace(K̃) still counts all of them.").format(
+                n=format_number(result.n, ","), leading=format_number(len(result.eigenvalues)))
+            + " "
             + (
-                f"The {kernel} kernel can have negative eigenvalues here: use at most "
-                f"{DENSE_MAX_N:,} points to see the whole spectrum."
+                _("The {kernel} kernel can have negative eigenvalues here: use at most "
+                  "{max_n} points to see the whole spectrum.").format(
+                    kernel=kernel, max_n=format_number(DENSE_MAX_N, ","))
                 if may_be_indefinite(settings.kernel, settings.kernel_params())
                 else ""
             )
@@ -300,24 +369,24 @@ def negative_eigenvalues(result: Analysis, settings: Settings) -> None:
 
     Next to the projections, because components with μ < 0 have no real projection.
     """
-    kernel = KERNELS[settings.kernel].title
+    kernel = _(KERNELS[settings.kernel].title)
     negatives = result.eigenvalues[result.negative]
     if len(negatives):
         st.warning(
-            f"K̃ has {len(negatives)} negative eigenvalue(s) beyond the rounding of K's "
-            f"entries (below {signed(-result.eigenvalue_floor, '.2g')}; the red bars of step 3; "
-            "the "
-            f"smallest is {signed(negatives.min(), '.4g')}). The {kernel} kernel is not "
-            "positive semi-definite here, so "
-            "no feature space makes it an inner product. Components with μ < 0 have no real "
-            "projection.",
+            _("K̃ has {n} negative eigenvalue(s) beyond the rounding of K's entries (below "
+              "{floor}; the red bars of step 3; the smallest is {smallest}). The {kernel} "
+              "kernel is not positive semi-definite here, so no feature space makes it an "
+              "inner product. Components with μ < 0 have no real projection.").format(
+                n=format_number(len(negatives)), floor=signed(-result.eigenvalue_floor, ".2g"),
+                smallest=signed(negatives.min(), ".4g"), kernel=kernel),
             icon=":material/warning:",
         )
     elif not result.spectrum_complete and result.negative_mass_bound > 0:
         st.warning(
-            f"The leading eigenvalues add up to more than trace(K̃), so the ones not computed "
-            f"include negative eigenvalues summing to at most −{result.negative_mass_bound:.4g}: "
-            f"the {kernel} kernel is not positive semi-definite here.",
+            _("The leading eigenvalues add up to more than trace(K̃), so the ones not computed "
+              "include negative eigenvalues summing to at most −{bound}: the {kernel} kernel "
+              "is not positive semi-definite here.").format(
+                bound=format_number(result.negative_mass_bound, ".4g"), kernel=kernel),
             icon=":material/warning:",
         )
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import streamlit as st
 
+from shell.i18n import _
 from shell.state import COMPONENTS_MAX
 from shell.text import quoted
 
@@ -38,7 +39,8 @@ def view_from_query(query: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]
         if raw in _VIEW_CODES:
             view["dims"] = _VIEW_CODES[raw]
         else:
-            warnings.append(f"Link parameter `{Q_VIEW}` should be 2d or 3d, not {quoted(raw)}.")
+            warnings.append(_("Link parameter `{param}` should be 2d or 3d, not {value}.").format(
+                param=Q_VIEW, value=quoted(raw)))
     if Q_AXES in query:
         raw = str(query[Q_AXES]).strip()
         parts = raw.split(",")
@@ -51,10 +53,9 @@ def view_from_query(query: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]
         ):
             view["axes"] = axes
         else:
-            warnings.append(
-                f"Link parameter `{Q_AXES}` should be two or three different components such "
-                f"as 1,2 or 1,2,3, not {quoted(raw)}."
-            )
+            warnings.append(_(
+                "Link parameter `{param}` should be two or three different components such "
+                "as 1,2 or 1,2,3, not {value}.").format(param=Q_AXES, value=quoted(raw)))
     return view, warnings
 
 

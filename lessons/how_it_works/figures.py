@@ -8,6 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from shell.figures import BASE_LAYOUT, KEPT_COLOUR, NEGATIVE_COLOUR, point_scatter
+from shell.i18n import _
 
 EIGENVALUES_SHOWN = 20
 
@@ -32,8 +33,8 @@ def eigenvalue_bars(mu: np.ndarray, n: int, k: int, *, title: str) -> go.Figure:
     )
     fig.update_layout(title=title, showlegend=False, **{k_: v for k_, v in BASE_LAYOUT.items()
                                                          if k_ != "legend"})
-    fig.update_xaxes(title="rank", type="category")
-    fig.update_yaxes(title="μ (eigenvalue of K̃)")
+    fig.update_xaxes(title=_("rank"), type="category")
+    fig.update_yaxes(title=_("μ (eigenvalue of K̃)"))
     return fig
 
 
@@ -48,17 +49,19 @@ def projection_with_new_points(
     """Training projections by class, plus new points as black stars."""
     fig = point_scatter(
         Z[:, :2], y, target_names, title=title,
-        axis_titles=["component 1", "component 2"], webgl=len(Z) > 2500,
+        axis_titles=[_("component {c}").format(c=1), _("component {c}").format(c=2)],
+        webgl=len(Z) > 2500,
     )
     fig.add_trace(
         go.Scatter(
             x=Z_new[:, 0],
             y=Z_new[:, 1],
             mode="markers",
-            name="new points",
+            name=_("new points"),
             marker=dict(symbol="star", size=14, color="black", line=dict(color="white", width=1)),
             customdata=np.arange(1, len(Z_new) + 1),  # counted from 1, as in the table
-            hovertemplate="new point %{customdata}<extra></extra>",
+            hovertemplate=_("new point {index}").format(index="%{customdata}")
+            + "<extra></extra>",
         )
     )
     return fig

@@ -47,6 +47,7 @@ from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
 from shell.checks import show_check
 from shell.exports import view_name
+from shell.i18n import DEFAULT_LANGUAGE, N_, _, current_language, format_number, join_list
 from shell.source import show_source
 from shell.state import KernelKey, Settings
 
@@ -104,7 +105,7 @@ def fitted_steps(inputs: Inputs, kernel: KernelKey, n_components: int) -> StepBy
     k = min(n_components, m - 1)
     # A turn in the server's queue like the Explorer's fit (up to 96 MB at STEP_MAX_N).
     with queued(m, copies=STEP_COPIES, estimate=steps_estimate(m, d, k),
-                what="the step-by-step kernel PCA"):
+                what=N_("the step-by-step kernel PCA")):
         return step_by_step(
             X[rows], kernel=kernel.kernel, kernel_params=kernel.kernel_params(),
             n_components=n_components,
@@ -114,9 +115,10 @@ def fitted_steps(inputs: Inputs, kernel: KernelKey, n_components: int) -> StepBy
 def sample_note(steps: StepByStep, n_total: int) -> None:
     if steps.n < n_total:
         st.info(
-            f"The checks and timings below use a fixed random sample of {steps.n:,} of the "
-            f"{n_total:,} points (each needs K and K̃ in memory at once); the heatmaps and the "
-            "spectrum use all of them.",
+            _("The checks and timings below use a fixed random sample of {n} of the {total} "
+              "points (each needs K and K̃ in memory at once); the heatmaps and the spectrum "
+              "use all of them.").format(n=format_number(steps.n, ","),
+                                         total=format_number(n_total, ",")),
             icon=":material/filter_alt:",
         )
 
@@ -129,35 +131,35 @@ def _heatmap(result: Analysis, data, *, centered: bool, key: str, stem: str) -> 
 def step_kernel(result: Analysis, steps: StepByStep, data, settings: Settings) -> None:
     info = KERNELS[settings.kernel]
     st.latex(r"K_{ij} = k(x_i, x_j),\qquad " + info.formula)
-    st.write(
-        f"Every pair of points gets one number, how alike the {info.title.lower()} kernel "
-        f"finds them: an n × n matrix (here {result.n:,} × {result.n:,}). Nothing else about "
-        "the inputs is used from now on."
-    )
+    st.write(_(
+        "Every pair of points gets one number, how alike the {kernel} kernel finds them: an "
+        "n × n matrix (here {n} × {n}). Nothing else about the inputs is used from now on."
+    ).format(kernel=(info.title.lower() if current_language() == DEFAULT_LANGUAGE
+                     else _(info.title)), n=format_number(result.n, ",")))
     _heatmap(result, data, centered=False, key="how_kernel", stem=file_stem(settings))
     if steps.kernel_table is not None:
-        st.caption("n ≤ 12: the numbers themselves (rows and columns in data order).")
+        st.caption(_("n ≤ 12: the numbers themselves (rows and columns in data order)."))
         numbers_table(pd.DataFrame(steps.kernel_table), "%.4f", key="how_kernel_table")
     for check in kernel_checks(steps):
         show_check(check)
-    show_source(compute_kernel, label="Step 1 in kpca_core: compute_kernel")
+    show_source(compute_kernel, label=_("Step 1 in kpca_core: compute_kernel"))
 
 
 def step_centre(result: Analysis, steps: StepByStep, data, stem: str) -> None:
     st.latex(r"\tilde K = K - 1_n K - K 1_n + 1_n K 1_n,\qquad (1_n)_{ij} = \tfrac1n")
     st.latex(r"\Longleftrightarrow\quad \tilde K_{ij} = K_{ij} - \bar K_{\cdot j} - "
              r"\bar K_{i \cdot} + \bar K_{\cdot\cdot}")
-    st.write(
+    st.write(_(
         "PCA needs centred data, but the points φ(xᵢ) are never computed. Centring them, "
         "φ̃(x) = φ(x) − mean φ, changes their inner products to K̃: subtract each column's "
         "mean and each row's mean, add back the grand mean. Three O(n²) passes, no matrix "
         "product."
-    )
+    ))
     _heatmap(result, data, centered=True, key="how_centered", stem=stem)
     for check in centre_checks(steps):
         show_check(check)
     show_source(center_kernel, center_kernel_textbook,
-                label="Step 2 in kpca_core: center_kernel (and the textbook form)")
+                label=_("Step 2 in kpca_core: center_kernel (and the textbook form)"))
 
 
 def step_eigen(result: Analysis, steps: StepByStep, stem: str) -> None:
@@ -165,44 +167,45 @@ def step_eigen(result: Analysis, steps: StepByStep, stem: str) -> None:
         r"n\lambda\,\alpha = \tilde K \alpha \quad\Longleftrightarrow\quad "
         r"\tilde K v = \mu\, v,\qquad \mu = n\lambda,\ \ \lVert v\rVert = 1"
     )
-    st.write(
+    st.write(_(
         "The paper (Schölkopf et al. 1998) writes the eigenproblem with λ, the variance along "
         "the axis (eigenvalue of the covariance in feature space). Code works with K̃ itself: "
         "its eigenvalues are μ = nλ. scikit-learn's `KernelPCA.eigenvalues_` and every μ on "
         "this page are eigenvalues of K̃, **not** of K̃/n."
-    )
+    ))
     n = steps.n
     show_chart(spectrum_figure(result, steps), key="how_spectrum",
                name=_png_name(stem, "how_spectrum"))
-    columns = {"μ (eigenvalue of K̃ = eigenvalues_)": steps.mu, "λ = μ/n (paper)": steps.mu / n}
+    columns = {_("μ (eigenvalue of K̃ = eigenvalues_)"): steps.mu,
+               _("λ = μ/n (paper)"): steps.mu / n}
     no_share = variance_share_problem(steps.trace, rounding_floor(n, steps.kernel_scale))
     if no_share is None:
-        columns["share of variance μ/trace(K̃)"] = steps.mu / steps.trace
-    table = pd.DataFrame(columns, index=[f"component {i + 1}" for i in range(steps.k)])
+        columns[_("share of variance μ/trace(K̃)")] = steps.mu / steps.trace
+    table = pd.DataFrame(columns, index=_component_names(steps.k))
     numbers_table(table, "%.5g", key="how_eigen_table")
     st.caption(eigen_caption(steps))
     negatives = result.eigenvalues[result.negative]
     if len(negatives):
         st.warning(
-            f"K̃ has {len(negatives)} genuinely negative eigenvalue(s) among those computed, "
-            "below the rounding of K's entries "
-            f"({signed(-result.eigenvalue_floor, '.2g')}; smallest "
-            f"{signed(negatives.min(), '.4g')}): this kernel is not positive semi-definite on "
-            "these data, so no feature space makes it an inner product. The leading "
-            "components above still have real axes.",
+            _("K̃ has {n} genuinely negative eigenvalue(s) among those computed, below the "
+              "rounding of K's entries ({floor}; smallest {smallest}): this kernel is not "
+              "positive semi-definite on these data, so no feature space makes it an inner "
+              "product. The leading components above still have real axes.").format(
+                n=format_number(len(negatives)), floor=signed(-result.eigenvalue_floor, ".2g"),
+                smallest=signed(negatives.min(), ".4g")),
             icon=":material/warning:",
         )
     for check in eigen_checks(steps):
         show_check(check)
     if (~steps.positive).any():
-        bad = ", ".join(str(i + 1) for i in np.flatnonzero(~steps.positive))
+        bad = join_list([str(i + 1) for i in np.flatnonzero(~steps.positive)])
         st.warning(
-            f"Component(s) {bad} have μ ≤ 0 (zero up to rounding, or negative for a kernel "
-            "that is not positive semi-definite): no real axis in feature space, so they get "
-            "α = 0 and every point projects to 0 on them.",
+            _("Component(s) {bad} have μ ≤ 0 (zero up to rounding, or negative for a kernel "
+              "that is not positive semi-definite): no real axis in feature space, so they get "
+              "α = 0 and every point projects to 0 on them.").format(bad=bad),
             icon=":material/warning:",
         )
-    show_source(eigendecompose, label="Step 3 in kpca_core: eigendecompose")
+    show_source(eigendecompose, label=_("Step 3 in kpca_core: eigendecompose"))
 
 
 def step_normalise(steps: StepByStep) -> None:
@@ -214,11 +217,11 @@ def step_normalise(steps: StepByStep) -> None:
         r"\Longleftrightarrow\quad \alpha = \frac{v}{\sqrt{\mu}},\qquad "
         r"\lVert\alpha\rVert^2 = \frac1\mu = \frac1{n\lambda}"
     )
-    st.write(
+    st.write(_(
         "The eigenvector v has unit length in ℝⁿ, but the axis it describes in feature space, "
         "V = Σᵢ αᵢ φ̃(xᵢ), must have unit length there. Dividing by √μ does it (μ of K̃; with "
         "the paper's λ that is √(nλ))."
-    )
+    ))
     positive = steps.positive
     with np.errstate(divide="ignore"):
         inverse = np.where(positive, 1.0 / np.where(positive, steps.mu, 1.0), np.nan)
@@ -227,16 +230,16 @@ def step_normalise(steps: StepByStep) -> None:
             "μ": steps.mu,
             "‖α‖²": steps.alpha_sq_norm,
             "1/μ": inverse,
-            "μ‖α‖² (should be 1)": steps.mu * steps.alpha_sq_norm,
+            _("μ‖α‖² (should be 1)"): steps.mu * steps.alpha_sq_norm,
         },
-        index=[f"component {i + 1}" for i in range(steps.k)],
+        index=_component_names(steps.k),
     )
     numbers_table(table, "%.6g", key="how_norm_table")
-    show_check(Check("largest |‖v‖ − 1| (unit eigenvectors)", steps.v_norm_gap, 1e-10))
-    show_check(Check("largest |αᵀK̃α − 1| (unit axes in feature space)", steps.axis_length_gap,
-                     1e-8))
-    show_check(Check("largest |μ‖α‖² − 1|", steps.alpha_norm_gap, 1e-8))
-    show_source(scale_eigenvectors, label="Step 4 in kpca_core: scale_eigenvectors")
+    show_check(Check(_("largest |‖v‖ − 1| (unit eigenvectors)"), steps.v_norm_gap, 1e-10))
+    show_check(Check(_("largest |αᵀK̃α − 1| (unit axes in feature space)"),
+                     steps.axis_length_gap, 1e-8))
+    show_check(Check(_("largest |μ‖α‖² − 1|"), steps.alpha_norm_gap, 1e-8))
+    show_source(scale_eigenvectors, label=_("Step 4 in kpca_core: scale_eigenvectors"))
 
 
 def step_project(steps: StepByStep, data, n_total: int, rows: np.ndarray, stem: str) -> None:
@@ -244,12 +247,12 @@ def step_project(steps: StepByStep, data, n_total: int, rows: np.ndarray, stem: 
         r"y_k(x) = \langle V^k, \tilde\varphi(x)\rangle = \sum_i \alpha_i^k\, \tilde k(x_i, x)"
     )
     st.latex(r"\tilde K_t = K_t - 1_t K - K_t 1_n + 1_t K 1_n")
-    st.write(
+    st.write(_(
         "A coordinate is an inner product with the axis, so again only kernel values are "
         "needed. For a training point it simplifies to √μ·v. A new point is centred with the "
         "*training* means (1ₜ: m × n, every entry 1/n): the origin of feature space was fixed "
         "by the training set."
-    )
+    ))
     y = None if data.y is None else data.y[rows]
     k2 = steps.train_projection[:, :2] if steps.k >= 2 else np.column_stack(
         [steps.train_projection[:, 0], np.zeros(steps.n)])
@@ -258,31 +261,38 @@ def step_project(steps: StepByStep, data, n_total: int, rows: np.ndarray, stem: 
     show_chart(
         fig.projection_with_new_points(
             k2, y, data.target_names, new2,
-            title=f"Projections K̃α: {steps.n:,} training points and {len(new2)} new points (★)",
+            title=_("Projections K̃α: {n} training points and {new} new points (★)").format(
+                n=format_number(steps.n, ","), new=format_number(len(new2))),
         ),
         key="how_projection",
         name=_png_name(stem, "how_projection"),
     )
-    st.caption(
+    st.caption(_(
         "The new points (★) are midpoints of random pairs of training points: not in the "
         "training set, so their kernel rows are new and must be centred with the training "
         "statistics."
-    )
+    ))
     scale = steps.projection_scale
-    show_check(Check("largest |K̃α − √μ·v| (training points: the shortcut)", steps.train_gap,
-                     1e-8 * scale))
-    show_check(Check("largest |K̃α − KernelPCA.fit_transform(X)| (up to sign)",
+    show_check(Check(_("largest |K̃α − √μ·v| (training points: the shortcut)"),
+                     steps.train_gap, 1e-8 * scale))
+    show_check(Check(_("largest |K̃α − KernelPCA.fit_transform(X)| (up to sign)"),
                      steps.estimator_train_gap, 1e-7 * scale))
-    show_check(Check("largest |K̃ₜα − KernelPCA.transform(new points)| (up to sign)",
+    show_check(Check(_("largest |K̃ₜα − KernelPCA.transform(new points)| (up to sign)"),
                      steps.estimator_new_gap, 1e-7 * scale))
     coords = pd.DataFrame(
         steps.new_projection,
         columns=[f"y{i + 1}" for i in range(steps.k)],
-        index=[f"new point {i}" for i in range(1, len(steps.new_projection) + 1)],
+        index=[_("new point {index}").format(index=i)
+               for i in range(1, len(steps.new_projection) + 1)],
     )
     numbers_table(coords, "%.5g", key="how_new_table")
     show_source(center_test_kernel, project_new_points,
-                label="Step 5 in kpca_core: center_test_kernel and project_new_points")
+                label=_("Step 5 in kpca_core: center_test_kernel and project_new_points"))
+
+
+def _component_names(k: int) -> list[str]:
+    """The tables' row names: "component 1", … in this run's language."""
+    return [_("component {c}").format(c=i + 1) for i in range(k)]
 
 
 def cost_table(steps: StepByStep) -> pd.DataFrame:
@@ -291,30 +301,31 @@ def cost_table(steps: StepByStep) -> pd.DataFrame:
     t = steps.times
     dense = steps.solver == "dense"
     rows = [
-        ("1 · kernel matrix K", "O(n²d)", n * n * d, t["kernel"]),
-        ("2 · centring K̃", "O(n²)", n * n, t["centre"]),
-        (f"3 · leading {k} eigenpairs ({steps.solver})",
-         "O(n³)" if dense else "O(n²k) per Krylov sweep", n**3 if dense else n * n * k,
+        (_("1 · kernel matrix K"), "O(n²d)", n * n * d, t["kernel"]),
+        (_("2 · centring K̃"), "O(n²)", n * n, t["centre"]),
+        (_("3 · leading {k} eigenpairs ({solver})").format(k=k, solver=steps.solver),
+         "O(n³)" if dense else _("O(n²k) per Krylov sweep"), n**3 if dense else n * n * k,
          t["eigen"]),
-        ("3′ · all n eigenpairs (not needed)", "O(n³)", n**3, None),
-        ("4–5 · scale α, project the training points", "O(n²k)", n * n * k, t["project"]),
-        ("linear PCA of the same X (scikit-learn)", "O(nd² + d³)", n * d * d + d**3,
+        (_("3′ · all n eigenpairs (not needed)"), "O(n³)", n**3, None),
+        (_("4–5 · scale α, project the training points"), "O(n²k)", n * n * k, t["project"]),
+        (_("linear PCA of the same X (scikit-learn)"), "O(nd² + d³)", n * d * d + d**3,
          t["linear_pca"]),
     ]
     return pd.DataFrame(
-        [(step, cost, f"{ops:,}", "—" if sec is None else f"{1000 * sec:.2f}")
+        [(step, cost, format_number(ops, ","),
+          "—" if sec is None else format_number(1000 * sec, ".2f"))
          for step, cost, ops, sec in rows],
-        columns=["step", "cost", "operations for this n, d, k", "measured (ms)"],
+        columns=[_("step"), _("cost"), _("operations for this n, d, k"), _("measured (ms)")],
     )
 
 
 def step_cost(steps: StepByStep) -> None:
-    st.write(
-        f"For n = {steps.n:,} points of d = {steps.d:,} features and k = {steps.k} components. "
-        "The kernel costs n² kernel evaluations of O(d) each; the eigenproblem is O(n³) for all "
-        "eigenpairs, or O(n²k) per sweep of a Krylov (Lanczos) solver that finds only k of "
-        "them. Linear PCA works with the d × d covariance instead: O(nd² + d³)."
-    )
+    st.write(_(
+        "For n = {n} points of d = {d} features and k = {k} components. The kernel costs n² "
+        "kernel evaluations of O(d) each; the eigenproblem is O(n³) for all eigenpairs, or "
+        "O(n²k) per sweep of a Krylov (Lanczos) solver that finds only k of them. Linear PCA "
+        "works with the d × d covariance instead: O(nd² + d³).").format(
+        n=format_number(steps.n, ","), d=format_number(steps.d, ","), k=steps.k))
     table = cost_table(steps)
     # A static table: its cells wrap instead of clipping (also in projector mode's larger
     # text), and six rows need no scrolling or sorting.
@@ -323,8 +334,8 @@ def step_cost(steps: StepByStep) -> None:
 
 
 # The kernel PCA steps of StepByStep.times, as the cost table names them.
-STEP_NAMES = {"kernel": "the kernel matrix K", "centre": "centring",
-              "eigen": "the eigenproblem", "project": "scaling and projecting"}
+STEP_NAMES = {"kernel": N_("the kernel matrix K"), "centre": N_("centring"),
+              "eigen": N_("the eigenproblem"), "project": N_("scaling and projecting")}
 
 
 def cost_text(steps: StepByStep) -> str:
@@ -334,13 +345,24 @@ def cost_text(steps: StepByStep) -> str:
     times = {name: steps.times[name] for name in STEP_NAMES}
     slowest = max(times, key=times.get)
     kernel_ms, linear_ms = 1000 * sum(times.values()), 1000 * steps.times["linear_pca"]
-    text = (f"Measured on this server when this fit was first computed (it is cached now). "
-            f"Counted in operations, all n eigenpairs (n³) are {format_ratio(ratio)} × "
-            f"linear PCA's nd² + d³. Measured, the slowest step of kernel PCA was "
-            f"{STEP_NAMES[slowest]} ({1000 * times[slowest]:.2f} ms of {kernel_ms:.2f} ms; "
-            f"linear PCA {linear_ms:.2f} ms)")
+    numbers = dict(ratio=format_ratio(ratio), step=_(STEP_NAMES[slowest]),
+                   ms=format_number(1000 * times[slowest], ".2f"),
+                   kernel_ms=format_number(kernel_ms, ".2f"),
+                   linear_ms=format_number(linear_ms, ".2f"), k=steps.k,
+                   n=format_number(steps.n, ","))
+    counted = _("Measured on this server when this fit was first computed (it is cached "
+                "now). Counted in operations, all n eigenpairs (n³) are {ratio} × linear PCA's "
+                "nd² + d³.").format(**numbers)
     if slowest == "eigen":
-        return text + ", as the count says."
-    return text + (": at this size the count's n³ is not what the time goes to"
-                   + (f" (the solver finds only {steps.k} of the {steps.n:,} eigenpairs)."
-                      if steps.solver != "dense" else "."))
+        verdict = _("Measured, the slowest step of kernel PCA was {step} ({ms} ms of "
+                    "{kernel_ms} ms; linear PCA {linear_ms} ms), as the count says.")
+    elif steps.solver != "dense":
+        verdict = _("Measured, the slowest step of kernel PCA was {step} ({ms} ms of "
+                    "{kernel_ms} ms; linear PCA {linear_ms} ms): at this size the count's n³ "
+                    "is not what the time goes to (the solver finds only {k} of the {n} "
+                    "eigenpairs).")
+    else:
+        verdict = _("Measured, the slowest step of kernel PCA was {step} ({ms} ms of "
+                    "{kernel_ms} ms; linear PCA {linear_ms} ms): at this size the count's n³ "
+                    "is not what the time goes to.")
+    return counted + " " + verdict.format(**numbers)

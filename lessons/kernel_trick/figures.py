@@ -8,6 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from shell.figures import BASE_LAYOUT, KEPT_COLOUR, point_scatter
+from shell.i18n import _
 
 PLANE_COLOUR = "#59A14F"
 
@@ -77,7 +78,7 @@ def lifted_scatter(
         fig.add_trace(
             go.Surface(
                 x=coords[0], y=coords[1], z=coords[2], showscale=False, opacity=0.35,
-                colorscale=[[0, PLANE_COLOUR], [1, PLANE_COLOUR]], name="separating plane",
+                colorscale=[[0, PLANE_COLOUR], [1, PLANE_COLOUR]], name=_("separating plane"),
                 hoverinfo="skip", showlegend=True,
             )
         )
@@ -104,7 +105,8 @@ def side_by_side_projection(
     Z: np.ndarray, y: np.ndarray | None, target_names: Sequence[str], *, title: str, axis: str,
     rows: np.ndarray | None = None,
 ) -> go.Figure:
-    """One 2-D projection (a thin wrapper so both panels share their look).
+    """One 2-D projection (a thin wrapper so both panels share their look); ``axis``: the
+    axes' title with ``{c}`` for the component ("KPCA component {c}").
 
     ``rows``: the data rows of Z's rows, when Z is a sample (shown on hover).
     """
@@ -112,7 +114,8 @@ def side_by_side_projection(
     if Z.shape[1] == 1:
         Z = np.column_stack([Z[:, 0], np.zeros(len(Z))])
     fig = point_scatter(
-        Z[:, :2], y, target_names, title=title, axis_titles=[f"{axis} 1", f"{axis} 2"],
+        Z[:, :2], y, target_names, title=title,
+        axis_titles=[axis.format(c=1), axis.format(c=2)],
         webgl=len(Z) > 2500, rows=rows,
     )
     # Two of these sit side by side: a legend below leaves the plot its full width.
@@ -129,13 +132,14 @@ def taylor_error_figure(
     fig = go.Figure(
         go.Scatter(
             x=orders, y=shown, mode="lines+markers", marker_color=KEPT_COLOUR,
-            customdata=n_features, name="max error",
-            hovertemplate="order %{x}: %{customdata} coordinates<br>"
-            "max error %{y:.2e}<extra></extra>",
+            customdata=n_features, name=_("max error"),
+            hovertemplate=_("order {order}: {count} coordinates<br>max error {error}").format(
+                order="%{x}", count="%{customdata}", error="%{y:.2e}") + "<extra></extra>",
         )
     )
     fig.update_layout(title=title, showlegend=False,
                       **{k: v for k, v in BASE_LAYOUT.items() if k != "legend"})
-    fig.update_xaxes(title="truncation order P (highest monomial degree kept)")
-    fig.update_yaxes(title="max |φ·φ − k| over all pairs", type="log", exponentformat="power")
+    fig.update_xaxes(title=_("truncation order P (highest monomial degree kept)"))
+    fig.update_yaxes(title=_("max |φ·φ − k| over all pairs"), type="log",
+                     exponentformat="power")
     return fig

@@ -14,13 +14,14 @@ import numpy as np
 from experiments.checks import check_text
 from lessons.common.pack import PackFrame, Slider
 from lessons.kernel_trick.sections import lift_scores_of, lift_section
+from shell.i18n import _
 from shell.state import Settings
 
 
 def slider(X: np.ndarray, y: np.ndarray | None, settings: Settings) -> Slider:
-    return Slider(None, (), "No slider: the lift is the degree-2 map (x₁², √2x₁x₂, x₂²) "
-                  "scaled by γ, and a scale changes neither the picture's shape nor the "
-                  "scores.")
+    return Slider(None, (), _("No slider: the lift is the degree-2 map (x₁², √2x₁x₂, x₂²) "
+                              "scaled by γ, and a scale changes neither the picture's shape "
+                              "nor the scores."))
 
 
 def frames(X: np.ndarray, y: np.ndarray | None, data,

@@ -12,6 +12,7 @@ from experiments.checks import Check
 from experiments.feature_maps import Plane, quadratic_lift, separating_plane
 from experiments.separability import linear_separability
 from lessons.kernel_trick import figures as fig
+from shell.i18n import _, format_number
 from shell.state import format_gamma
 
 LiftScores = tuple[Plane | None, float | None, float | None, Plane | None]
@@ -44,34 +45,40 @@ def lift_section(X: np.ndarray, y: np.ndarray | None, target_names, gamma: float
     if plane is not None:
         drawn = (plane.normal / gamma, plane.offset)  # w·z₁ + b = (w/γ)·(γz₁) + b
     figure = fig.lifted_scatter(Z, y, target_names, plane=drawn,
-                                title=f"The data lifted into 3-D by φ (γ = {format_gamma(gamma)})")
+                                title=_("The data lifted into 3-D by φ (γ = {gamma})").format(
+                                    gamma=format_gamma(gamma)))
     lo = float(np.abs(Z @ np.array([1.0, 0.0, 1.0]) - gamma * (X**2).sum(axis=1)).max())
-    check = Check("largest |z₁ + z₃ − γ‖x‖²| (the lifted points' z₁ + z₃ is γ × squared "
-                  "radius)", lo, 1e-10 * max(1.0, float(np.abs(Z).max())))
+    check = Check(_("largest |z₁ + z₃ − γ‖x‖²| (the lifted points' z₁ + z₃ is γ × squared "
+                    "radius)"), lo, 1e-10 * max(1.0, float(np.abs(Z).max())))
     if lifted_score is None:
-        return figure, check, "No class labels: colour shows nothing to separate."
-    text = (
-        f"A linear classifier (5-fold cross-validated logistic regression) gets "
-        f"{100 * lifted_score:.0f}% right on the lifted points and {100 * raw_score:.0f}% on "
-        "the raw 2-D points."
-    )
-    if plane is not None:
-        text += (
-            f" The green plane (fitted on all points) puts {100 * plane.accuracy:.0f}% of "
-            "them on their class's side"
-        )
-        if plane.accuracy >= 0.99:
-            text += (": a circle x₁² + x₂² = r² in the plane is the flat plane z₁ + z₃ = γr² "
-                     "after the lift.")
-        else:
-            text += (
-                ". A plane in this lift is a conic centred at the origin, "
-                "a x₁² + b x₁x₂ + c x₂² = const (with c₀ = 0 there are no x₁, x₂ terms), and "
-                "none splits these classes. With the x₁, x₂ coordinates c₀ > 0 adds, a plane "
-                f"is any conic: the best one puts {100 * conic.accuracy:.0f}% on their side"
-                + (", so no quadratic curve splits them either." if conic.accuracy < 0.99
-                   else ", so an off-centre quadratic curve does split them.")
-            )
+        return figure, check, _("No class labels: colour shows nothing to separate.")
+    # The percentages carry their "%": "{lifted}% right" would read as a printf "% r".
+    text = _(
+        "A linear classifier (5-fold cross-validated logistic regression) gets {lifted} "
+        "right on the lifted points and {raw} on the raw 2-D points."
+    ).format(lifted=format_number(100 * lifted_score, ".0f") + "%",
+             raw=format_number(100 * raw_score, ".0f") + "%")
+    if plane is None:
+        return figure, check, text + " " + _("With more than two classes no single plane is "
+                                             "drawn.")
+    numbers = dict(plane=format_number(100 * plane.accuracy, ".0f"))
+    if plane.accuracy >= 0.99:
+        words = _("The green plane (fitted on all points) puts {plane}% of them on their "
+                  "class's side: a circle x₁² + x₂² = r² in the plane is the flat plane "
+                  "z₁ + z₃ = γr² after the lift.")
     else:
-        text += " With more than two classes no single plane is drawn."
-    return figure, check, text
+        numbers["conic"] = format_number(100 * conic.accuracy, ".0f")
+        words = (_(
+            "The green plane (fitted on all points) puts {plane}% of them on their class's "
+            "side. A plane in this lift is a conic centred at the origin, a x₁² + b x₁x₂ + c "
+            "x₂² = const (with c₀ = 0 there are no x₁, x₂ terms), and none splits these "
+            "classes. With the x₁, x₂ coordinates c₀ > 0 adds, a plane is any conic: the best "
+            "one puts {conic}% on their side, so no quadratic curve splits them either.")
+            if conic.accuracy < 0.99 else _(
+            "The green plane (fitted on all points) puts {plane}% of them on their class's "
+            "side. A plane in this lift is a conic centred at the origin, a x₁² + b x₁x₂ + c "
+            "x₂² = const (with c₀ = 0 there are no x₁, x₂ terms), and none splits these "
+            "classes. With the x₁, x₂ coordinates c₀ > 0 adds, a plane is any conic: the best "
+            "one puts {conic}% on their side, so an off-centre quadratic curve does split "
+            "them."))
+    return figure, check, text + " " + words.format(**numbers)

@@ -37,6 +37,7 @@ from shell.admission import queued, taking_turn
 from shell.caches import Inputs, bounded_cache
 from shell.charts import TURN_LABEL, show_chart
 from shell.checks import show_check
+from shell.i18n import N_, _, format_number, join_list
 from shell.memory import FLOAT_BYTES, matrix_bytes
 from shell.state import Settings, format_gamma
 
@@ -90,7 +91,7 @@ def cached_explicit_pca(inputs: Inputs, params: MapParams) -> ExplicitPCA:
     # A turn in the server's queue like every other page's n × n work (shell.admission):
     # up to 96 MB at 2,000 points, and seconds of SVD on high-dimensional data.
     with taking_turn(explicit_bytes(m, d), estimate=explicit_estimate(m, d),
-                     what="the explicit feature map and its PCA"):
+                     what=N_("the explicit feature map and its PCA")):
         return explicit_pca(X[rows], gamma=params.gamma, coef0=params.coef0, n_components=2)
 
 
@@ -109,7 +110,7 @@ def cached_taylor(inputs: Inputs, gamma: float) -> TaylorConvergence:
     # at most TAYLOR_MAX_FEATURES coordinates: a few MB, a quick turn.
     m, d = len(rows), X.shape[1]
     with queued(m, copies=4 + TAYLOR_MAX_FEATURES / m, estimate=taylor_estimate(m, d),
-                what="the RBF kernel's series"):
+                what=N_("the RBF kernel's series")):
         return rbf_taylor_convergence(X[rows], gamma=gamma,
                                       max_features=TAYLOR_MAX_FEATURES)
 
@@ -130,11 +131,11 @@ def file_stem(settings: Settings, kernel: str = "poly", coef0: float | None = No
 
 def derivation(settings: Settings) -> None:
     params = map_params(settings)
-    st.write(
+    st.write(_(
         "Expand the degree-2 polynomial kernel for points in the plane and group the terms by "
         "monomial. Each term is a product of one function of x and the same function of y, "
         "so the kernel is an inner product of two explicit vectors:"
-    )
+    ))
     st.latex(
         r"\begin{aligned}(\gamma\, x^\top y + c_0)^2 &= c_0^2 + 2\gamma c_0\,(x_1y_1 + x_2y_2)"
         r"\\ &\quad + \gamma^2 (x_1^2 y_1^2 + 2 x_1x_2\, y_1y_2 + x_2^2 y_2^2)"
@@ -144,27 +145,23 @@ def derivation(settings: Settings) -> None:
         r"\varphi(x) = \bigl(c_0,\ \sqrt{2\gamma c_0}\,x_1,\ \sqrt{2\gamma c_0}\,x_2,\ "
         r"\gamma x_1^2,\ \sqrt2\,\gamma\, x_1x_2,\ \gamma x_2^2\bigr)"
     )
-    st.write(
+    st.write(_(
         "The √2 comes from the cross term 2x₁x₂y₁y₂ split evenly between φ(x) and φ(y); the "
         "√(2γc₀) from the middle term. In d dimensions the same multinomial expansion gives "
         "one coordinate per monomial of degree ≤ 2: C(d + 2, 2) of them "
         "(weights √(2!/(a!(2−|a|)!) · c₀^(2−|a|) γ^|a|))."
-    )
-    kernel_note = (
-        "" if settings.kernel == "poly" and settings.degree == 2 and not params.coef0_clipped
-        else " The sidebar's kernel is not used here: this section is about the degree-2 "
-        "polynomial kernel, whatever is selected."
-    )
-    st.info(
-        f"This page's kernel for the explicit map: (γ xᵀy + c₀)² with the sidebar's "
-        f"γ = {format_gamma(params.gamma)} and c₀ = {params.coef0:g}.{kernel_note}"
-        + (
-            f" The sidebar's c₀ = {settings.coef0:g} is negative: √(2γc₀) would be imaginary "
-            "(no real φ exists, and the kernel can be indefinite), so c₀ = 0 is used."
-            if params.coef0_clipped else ""
-        ),
-        icon=":material/info:",
-    )
+    ))
+    parts = [_("This page's kernel for the explicit map: (γ xᵀy + c₀)² with the sidebar's "
+               "γ = {gamma} and c₀ = {coef0}.").format(gamma=format_gamma(params.gamma),
+                                                      coef0=format_number(params.coef0, "g"))]
+    if not (settings.kernel == "poly" and settings.degree == 2 and not params.coef0_clipped):
+        parts.append(_("The sidebar's kernel is not used here: this section is about the "
+                       "degree-2 polynomial kernel, whatever is selected."))
+    if params.coef0_clipped:
+        parts.append(_("The sidebar's c₀ = {coef0} is negative: √(2γc₀) would be imaginary (no "
+                       "real φ exists, and the kernel can be indefinite), so c₀ = 0 is "
+                       "used.").format(coef0=format_number(settings.coef0, "g")))
+    st.info(" ".join(parts), icon=":material/info:")
 
 
 def map_check(settings: Settings, X: np.ndarray, result: ExplicitPCA, n_total: int,
@@ -180,16 +177,18 @@ def map_check(settings: Settings, X: np.ndarray, result: ExplicitPCA, n_total: i
         table = pd.DataFrame(features, columns=names, index=[f"φ(x{int(i)})" for i in rows[:5]])
         st.dataframe(table, key="trick_phi_table", column_config={
             name: st.column_config.NumberColumn(format="%.4g") for name in names})
-        st.caption("φ of the first points: each column is the weighted monomial named in its "
-                   "header (e.g. the x1·x2 column holds √2·γ·x₁x₂).")
+        st.caption(_("φ of the first points: each column is the weighted monomial named in "
+                     "its header (e.g. the x1·x2 column holds √2·γ·x₁x₂)."))
     else:
-        st.caption(f"d = {d} features: φ has {result.n_features:,} coordinates (too many to "
-                   "list).")
-    sample = "" if len(rows) == n_total else f" (a sample of {len(rows):,} of {n_total:,})"
+        st.caption(_("d = {d} features: φ has {count} coordinates (too many to list).").format(
+            d=d, count=format_number(result.n_features, ",")))
+    label = (_("largest |φ(x)·φ(y) − k(x, y)| over all pairs of the current points, k = "
+               "(γxᵀy + c₀)²") if len(rows) == n_total else
+             _("largest |φ(x)·φ(y) − k(x, y)| over all pairs of the current points (a sample "
+               "of {sample} of {n}), k = (γxᵀy + c₀)²").format(
+                 sample=format_number(len(rows), ","), n=format_number(n_total, ",")))
     scale = 1.0
-    show_check(Check(f"largest |φ(x)·φ(y) − k(x, y)| over all pairs of the current "
-                     f"points{sample}, k = (γxᵀy + c₀)²", result.kernel_gap,
-                     1e-9 * max(scale, _kernel_scale(result))))
+    show_check(Check(label, result.kernel_gap, 1e-9 * max(scale, _kernel_scale(result))))
 
 
 def _kernel_scale(result: ExplicitPCA) -> float:
@@ -202,31 +201,34 @@ def kpca_equals_pca(settings: Settings, result: ExplicitPCA, data, rows: np.ndar
         r"\text{KPCA}\bigl(X;\ (\gamma x^\top y + c_0)^2\bigr) \;=\; "
         r"\text{PCA}\bigl(\varphi(X) - \overline{\varphi(X)}\bigr)"
     )
-    rotation = (" and, where eigenvalues coincide (as here), a rotation within their plane"
-                if has_repeated_eigenvalues(result) else "")
-    st.write(
-        f"Linear PCA on the explicit {result.n_features}-column φ(X) (scikit-learn's PCA, "
-        "which centres φ(X)) and kernel PCA from K alone give the same coordinates, up to the "
-        f"sign of each component{rotation}. The constant coordinate c₀ disappears in the "
-        "centring."
-    )
+    same = (_("Linear PCA on the explicit {columns}-column φ(X) (scikit-learn's PCA, which "
+              "centres φ(X)) and kernel PCA from K alone give the same coordinates, up to the "
+              "sign of each component and, where eigenvalues coincide (as here), a rotation "
+              "within their plane. The constant coordinate c₀ disappears in the centring.")
+            if has_repeated_eigenvalues(result) else
+            _("Linear PCA on the explicit {columns}-column φ(X) (scikit-learn's PCA, which "
+              "centres φ(X)) and kernel PCA from K alone give the same coordinates, up to the "
+              "sign of each component. The constant coordinate c₀ disappears in the "
+              "centring."))
+    st.write(same.format(columns=result.n_features))
     y = None if data.y is None else data.y[rows]
     stem = file_stem(settings)
     left, right = st.columns(2)
     with left:
         show_chart(fig.side_by_side_projection(
-            result.kpca, y, data.target_names, axis="KPCA component", rows=rows,
-            title="Kernel PCA with (γxᵀy + c₀)²"), key="trick_kpca", name=f"{stem}-kpca",
+            result.kpca, y, data.target_names, axis=_("KPCA component {c}"), rows=rows,
+            title=_("Kernel PCA with (γxᵀy + c₀)²")), key="trick_kpca", name=f"{stem}-kpca",
             columns=2)
     with right:
         show_chart(fig.side_by_side_projection(
-            result.pca, y, data.target_names, axis="PCA component", rows=rows,
-            title=f"Linear PCA on φ(X) ({result.n_features} columns)"),
+            result.pca, y, data.target_names, axis=_("PCA component {c}"), rows=rows,
+            title=_("Linear PCA on φ(X) ({columns} columns)").format(
+                columns=result.n_features)),
             key="trick_pca", name=f"{stem}-pca-on-phi", columns=2)
-    st.caption("Kernel PCA: from the kernel matrix K alone. Linear PCA: from the explicit "
-               "coordinates φ(X).")
+    st.caption(_("Kernel PCA: from the kernel matrix K alone. Linear PCA: from the explicit "
+                 "coordinates φ(X)."))
     exports.csv_download(
-        "Projections (CSV)",
+        _("Projections (CSV)"),
         exports.projections_csv(result.kpca, result.pca, y, data.target_names, points=rows,
                                 pca_prefix="pca_phi"),
         f"{stem}-projections",
@@ -251,9 +253,10 @@ def components_check(result: ExplicitPCA) -> Check:
     scale = max(float(np.abs(result.kpca).max()), 1e-300)
     positive = result.eigenvalues[result.eigenvalues > 0]
     smallest = float(positive.min()) if positive.size else 0.0
-    repeated = (", and up to a rotation where eigenvalues coincide"
-                if has_repeated_eigenvalues(result) else "")
-    return Check(f"largest |KPCA − PCA on φ(X)| (up to each component's sign{repeated})",
+    label = (_("largest |KPCA − PCA on φ(X)| (up to each component's sign, and up to a "
+               "rotation where eigenvalues coincide)") if has_repeated_eigenvalues(result)
+             else _("largest |KPCA − PCA on φ(X)| (up to each component's sign)"))
+    return Check(label,
                  result.max_difference,
                  tolerance(1e-7 * scale, rounding, math.sqrt(smallest)))
 
@@ -262,8 +265,8 @@ def variances_check(result: ExplicitPCA) -> Check:
     """μ/(n − 1) of K̃ against PCA's variances, within rounding of the eigenvalues."""
     n = result.kpca.shape[0]
     rounding = kernel_rounding(n, result.kernel_max) / (n - 1)
-    return Check("largest |μ/(n − 1) − PCA variance| (μ: eigenvalues of K̃; scikit-learn's "
-                 "PCA divides by n − 1)",
+    return Check(_("largest |μ/(n − 1) − PCA variance| (μ: eigenvalues of K̃; scikit-learn's "
+                   "PCA divides by n − 1)"),
                  float(np.abs(result.eigenvalues / (n - 1) - result.pca_variances).max()),
                  tolerance(1e-8 * float(np.abs(result.pca_variances).max()), rounding))
 
@@ -279,47 +282,51 @@ def rbf_series(settings: Settings, X: np.ndarray, conv: TaylorConvergence) -> No
         r"\varphi_a(x) = e^{-\gamma\lVert x\rVert^2}\sqrt{\frac{(2\gamma)^{|a|}}{a!}}\;x^a,"
         r"\qquad a \in \mathbb{N}^d,\ |a| = 0, 1, 2, \dots"
     )
-    st.write(
+    st.write(_(
         "Each power (xᵀy)ᵖ expands into monomials of degree p exactly like the polynomial "
         "kernel, and the exponential's Taylor series needs every p: φ has one coordinate for "
         "each monomial of every degree — infinitely many. Cutting the series at degree P "
-        f"gives an explicit map with C(d + P, P) coordinates (d = {d}); its inner products are "
-        "the Taylor polynomial of the kernel and approach it as P grows."
-    )
-    sample = "" if n_total <= TAYLOR_MAX_N else f" (a sample of {TAYLOR_MAX_N} of {n_total:,})"
+        "gives an explicit map with C(d + P, P) coordinates (d = {d}); its inner products are "
+        "the Taylor polynomial of the kernel and approach it as P grows.").format(d=d))
     show_chart(
         fig.taylor_error_figure(
             conv.orders, conv.n_features, conv.max_error,
-            title="Truncated explicit RBF map: error vs order",
+            title=_("Truncated explicit RBF map: error vs order"),
         ),
         key="trick_taylor", name=f"{file_stem(settings, kernel='rbf')}-taylor-error",
     )
-    show_check(Check("largest |φ≤P(x)·φ≤P(y) − closed-form Taylor polynomial| at the last "
-                     "order (the explicit map is right)", conv.closed_form_gap, 1e-9))
+    show_check(Check(_("largest |φ≤P(x)·φ≤P(y) − closed-form Taylor polynomial| at the last "
+                       "order (the explicit map is right)"), conv.closed_form_gap, 1e-9))
     last = int(conv.orders[-1])
     error = float(conv.max_error[-1])
-    text = (
-        f"γ = {format_gamma(gamma)}, on all pairs of the current points{sample}. "
-        f"At order P = {last} the map has {int(conv.n_features[-1]):,} coordinates and its "
-        f"inner products are within {error:.1e} of the RBF kernel on every pair."
-    )
+    numbers = dict(gamma=format_gamma(gamma), last=last,
+                   count=format_number(int(conv.n_features[-1]), ","),
+                   error=format_number(error, ".1e"), sample=TAYLOR_MAX_N,
+                   n=format_number(n_total, ","))
+    sentences = [(_("γ = {gamma}, on all pairs of the current points. At order P = {last} the "
+                    "map has {count} coordinates and its inner products are within {error} of "
+                    "the RBF kernel on every pair.") if n_total <= TAYLOR_MAX_N else
+                  _("γ = {gamma}, on all pairs of the current points (a sample of {sample} of "
+                    "{n}). At order P = {last} the map has {count} coordinates and its inner "
+                    "products are within {error} of the RBF kernel on every pair.")
+                  ).format(**numbers)]
     if conv.stopped_by_size:
-        text += (
-            f" Order {last + 1} would need {conv.next_n_features:,} coordinates per point, so "
-            "the series is cut here"
-        )
-        text += (" before it has converged." if error > 1e-6 else ".")
+        cut = (_("Order {next} would need {count} coordinates per point, so the series is cut "
+                 "here before it has converged.") if error > 1e-6 else
+               _("Order {next} would need {count} coordinates per point, so the series is cut "
+                 "here."))
+        sentences.append(cut.format(next=last + 1,
+                                    count=format_number(conv.next_n_features, ",")))
     if error > 1e-6:
-        text += (
-            f" The terms (2γxᵀy)ᵖ/p! only start to shrink once p exceeds 2γ|xᵀy| (up to "
-            f"{_largest_t(X, settings.gamma):.3g} here), so large γ or large inputs need many "
-            "orders."
-        )
-    st.caption(text)
+        sentences.append(_(
+            "The terms (2γxᵀy)ᵖ/p! only start to shrink once p exceeds 2γ|xᵀy| (up to {t} "
+            "here), so large γ or large inputs need many orders.").format(
+            t=format_number(_largest_t(X, settings.gamma), ".3g")))
+    st.caption(" ".join(sentences))
     st.success(
-        "The lesson: the kernel matrix costs n² evaluations of exp(−γ‖x − y‖²), whatever "
-        "the dimension of φ. Kernel PCA never needs φ — which is why it works even when φ "
-        "cannot be written down.",
+        _("The lesson: the kernel matrix costs n² evaluations of exp(−γ‖x − y‖²), whatever "
+          "the dimension of φ. Kernel PCA never needs φ — which is why it works even when φ "
+          "cannot be written down."),
         icon=":material/lightbulb:",
     )
 
@@ -337,8 +344,8 @@ def lift(settings: Settings, data, inputs: Inputs) -> None:
     )
     figure, check, text = lift_section(inputs.X, data.y, data.target_names, settings.gamma,
                                        lift_scores(inputs))
-    st.caption("Drag the chart to turn the view (on a touch screen, switch on "
-               f"'{TURN_LABEL}' first: a swipe scrolls the page otherwise).")
+    st.caption(_("Drag the chart to turn the view (on a touch screen, switch on '{toggle}' "
+                 "first: a swipe scrolls the page otherwise).").format(toggle=_(TURN_LABEL)))
     show_chart(figure, key="trick_lift", name=f"{file_stem(settings, coef0=0.0)}-lift")
     show_check(check)
     if data.y is not None:
@@ -347,6 +354,8 @@ def lift(settings: Settings, data, inputs: Inputs) -> None:
 
 
 def feature_count_note(d: int) -> None:
-    counts = ", ".join(f"P = {p}: {math.comb(d + p, p):,}" for p in (2, 3, 5, 10))
-    st.caption(f"Coordinates of the explicit maps for d = {d}: {counts} "
-               f"(degree-p monomials alone: {n_monomials(d, 2):,} at p = 2).")
+    counts = join_list([f"P = {p}: {format_number(math.comb(d + p, p), ',')}"
+                        for p in (2, 3, 5, 10)])
+    st.caption(_("Coordinates of the explicit maps for d = {d}: {counts} (degree-p monomials "
+                 "alone: {monomials} at p = 2).").format(
+        d=d, counts=counts, monomials=format_number(n_monomials(d, 2), ",")))
