@@ -56,8 +56,13 @@ def chart_texts(at):
                 if text:
                     yield "chart.axis", text
         legend = (layout.get("legend") or {}).get("title") or {}
-        if legend.get("text"):
+        # The shell's legend title ("class", shell.figures.BASE_LAYOUT, set when the module
+        # is imported) is the shell's to translate: left out here.
+        if legend.get("text") and legend["text"] != "class":
             yield "chart.legend", legend["text"]
+        for annotation in layout.get("annotations", []):  # subplot titles
+            if annotation.get("text"):
+                yield "chart.annotation", annotation["text"]
         for trace in spec.get("data", []):
             if trace.get("hovertemplate"):
                 yield "chart.hover", trace["hovertemplate"]
@@ -83,8 +88,8 @@ def _outside_brackets(text: str) -> str:
 def english_left(text: str, allowed: set[str] = frozenset()) -> list[str]:
     """The English words of ``text`` outside the pseudo-locale's brackets (HTML tags,
     formulas, code spans, hover fields and names aside)."""
-    rest = _outside_brackets(text)
-    rest = re.sub(r"<[^>]*>|\$[^$]*\$|`[^`]*`|%\{[^}]*\}", " ", rest)
+    rest = re.sub(r"<[^>]*>|\$[^$]*\$|`[^`]*`|%\{[^}]*\}|:[a-z]+(?=\[)", " ", text)
+    rest = _outside_brackets(rest)
     return [word for word in re.findall(r"[A-Za-z]{3,}", rest)
             if word not in NAMES and word not in allowed]
 
