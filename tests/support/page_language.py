@@ -13,7 +13,7 @@ from tests.support.plotly_json import chart_specs
 _VALUED = ("markdown", "caption", "subheader", "title", "header", "alert", "warning", "info",
            "error", "success")
 # English left outside the brackets that is not a sentence: names and symbols.
-NAMES = {"RBF", "PCA", "KPCA", "CSV", "USPS", "Lab", "exp", "trace", "max", "sup"}
+NAMES = {"RBF", "PCA", "KPCA", "CSV", "USPS", "MSE", "Lab", "exp", "trace", "max", "sup"}
 
 
 def page_texts(node):
