@@ -8,31 +8,32 @@ from lessons.denoising import caches as compute
 from lessons.denoising import experiment as dn
 from lessons.denoising import view
 from shell import findings
+from shell.i18n import N_, _
 from shell.memory import guard_memory
 from shell.source import show_source
 
-st.title("De-noising digits")
-st.write(
+st.title(_("De-noising digits"))
+st.write(_(
     "Keep only the first m principal components of a noisy digit and map it back: for "
     "linear PCA the noise lives mostly in the components you drop. Kernel PCA works in "
     "feature space, where a noisy digit also leaves the span of the training digits, and "
     "the projection removes that part at any m (section 4 measures which of the two does "
     "the work); and it raises a new problem — getting back to an image at all."
-)
-st.caption(
+))
+st.caption(_(
     "This lesson always uses the USPS digits and the RBF kernel, with its own settings "
     "below (the sidebar's settings belong to the other pages). Defaults follow Mika et "
     "al. (1999): γ = 1/128, Gaussian σ = 0.5 or speckle p = 0.4, clean training digits."
-)
+))
 
 
 
 def without_usps(error: datasets.UspsUnavailableError) -> None:
-    st.error(f"{error}\n\nThe other pages work without the USPS digits.")
+    st.error(_("{error}\n\nThe other pages work without the USPS digits.").format(error=error))
     st.stop()
 
 
-st.header("1 · Digits, noise and model")
+st.header(_("1 · Digits, noise and model"))
 try:
     settings = view.controls()  # reads the training digits (the RBF width's choices)
 except datasets.UspsUnavailableError as error:
@@ -40,19 +41,19 @@ except datasets.UspsUnavailableError as error:
 # The kernel PCA fit keeps its eigenvectors, α and the training coordinates (n × (n − 1)
 # each); the learned pre-image then solves one more n × n system in place.
 guard_memory(settings.n_train, copies=compute.PEAK_COPIES,
-             what="the kernel matrices of the training digits")
+             what=N_("the kernel matrices of the training digits"))
 
 try:
     curves = compute.compute_all(settings)
 except datasets.UspsUnavailableError as error:
     without_usps(error)
 except ValueError as error:  # e.g. k larger than the number of training digits
-    st.error(f"These settings do not work: {error}")
+    st.error(_("These settings do not work: {error}").format(error=error))
     st.stop()
 view.noise_check(settings)
 
-st.header("2 · Why kernel PCA needs a pre-image")
-st.markdown(
+st.header(_("2 · Why kernel PCA needs a pre-image"))
+st.markdown(_(
     "Linear PCA projects a digit onto a flat subspace of pixel space; the projection *is* "
     "an image, so reconstructing it is one matrix product. Kernel PCA projects φ(x), the "
     "digit's image in feature space, onto the first m kernel principal axes. That "
@@ -68,19 +69,19 @@ st.markdown(
     "training digits into pixel distances, then place z by multidimensional scaling. Those "
     "distances come from a point that is the image of no digit, so they contradict each "
     "other; where the original method divides by tiny singular values, KPCA Lab's solves a "
-    "Tikhonov-regularised (trust-region) system that keeps z among its neighbours.",
+    "Tikhonov-regularised (trust-region) system that keeps z among its neighbours."),
     unsafe_allow_html=True,
 )
 
-st.header("3 · Original, noisy, PCA and kernel PCA")
+st.header(_("3 · Original, noisy, PCA and kernel PCA"))
 view.digit_grid(settings, curves)
 
-st.header("4 · Error against the clean digits, for every m")
-st.write(
+st.header(_("4 · Error against the clean digits, for every m"))
+st.write(_(
     "One PCA and one kernel PCA fit with all n − 1 components serve every m below, up to "
     "the number of training digits; each curve reconstructs all the test digits at every "
     "m. The star marks each method's best m; the time is for the whole curve."
-)
+))
 noisy_error = dn.mse(compute.noisy_test(settings.test_key, settings.noise_key),
                      compute.test_digits(*settings.test_key)[0])
 stored = compute.stored_result()
@@ -99,8 +100,8 @@ if stored is not None:
     st.dataframe(view.stored_table(stored), hide_index=True, width="stretch")
     st.caption(view.stored_text(stored))
 
-st.header("5 · Clean digits: worse reconstruction, better de-noising")
+st.header(_("5 · Clean digits: worse reconstruction, better de-noising"))
 view.clean_section(settings, curves)
 
 show_source(fixed_point_preimage, kwok_tsang_preimage,
-            label="The kpca_core pre-image code behind this page")
+            label=N_("The kpca_core pre-image code behind this page"))

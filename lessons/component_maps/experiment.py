@@ -27,6 +27,16 @@ from experiments.plane_grid import (  # noqa: F401  (the grid is shared with Nov
     grid_side,
     plane_grid,
 )
+from shell.i18n import (
+    DEFAULT_LANGUAGE,
+    N_,
+    PSEUDO,
+    _,
+    current_language,
+    format_number,
+    join_list,
+    ngettext,
+)
 
 MAPPED = 8  # components mapped in section 1 (Fig. 4 shows eight)
 # Grid cells sent to the browser per figure, all panels together: 100 × 100 for eight
@@ -226,6 +236,15 @@ SEPARATES = 0.9  # a component with this share of its variance between the class
 INSIDE = 0.1  # ... and one with at most this share varies inside the classes
 
 
+def _and(items: list[str]) -> str:
+    """'a', 'a and b', 'a, b and c' in English; the language's own list otherwise."""
+    if len(items) == 1:
+        return items[0]
+    if current_language() in (DEFAULT_LANGUAGE, PSEUDO):
+        return f"{', '.join(items[:-1])} and {items[-1]}"
+    return join_list(items)
+
+
 def _numbers(components: list[int]) -> str:
     """'1', '1 and 2', '2–8', '1, 3 and 5' (1-based; runs of three or more as a range)."""
     runs: list[list[int]] = []
@@ -237,26 +256,35 @@ def _numbers(components: list[int]) -> str:
     names = []
     for run in runs:
         if len(run) >= 3:
-            names.append(f"{run[0] + 1}–{run[-1] + 1}")
+            names.append(f"{format_number(run[0] + 1)}–{format_number(run[-1] + 1)}")
         else:
-            names += [str(c + 1) for c in run]
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+            names += [format_number(c + 1) for c in run]
+    return _and(names)
 
 
 def _percent(share: float) -> str:
-    return f"{100 * share:.0f} %" if share >= 0.01 or share == 0 else "< 1 %"
+    return f"{format_number(100 * share, '.0f')} %" if share >= 0.01 or share == 0 else "< 1 %"
 
 
 def _list(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+    return _and(items)
 
 
-def _plural(components: list[int], one: str, many: str) -> str:
-    return one if len(components) == 1 and "–" not in _numbers(components) else many
+def _count(components: list[int]) -> int:
+    """The count that picks a sentence's singular or plural: one component, or several (a
+    range is at least three)."""
+    return len(components)
 
 
-def _named(components: list[int]) -> str:
-    return f"{_plural(components, 'component', 'components')} {_numbers(components)}"
+def _then(first: str, second: str) -> str:
+    """Two clauses of one sentence, as the language separates them ('a; b')."""
+    return _("{first}; {second}").format(first=first, second=second)
+
+
+def _sentences(parts: list[str]) -> str:
+    """Sentences one after the other, as the language writes them (a space in English)."""
+    return _("{first} {second}").format(first=parts[0], second=_sentences(parts[1:])) \
+        if len(parts) > 1 else parts[0]
 
 
 def roles_sentence(roles: ClusterRoles, explained: np.ndarray, class_names: list[str], *,
@@ -268,6 +296,8 @@ def roles_sentence(roles: ClusterRoles, explained: np.ndarray, class_names: list
     separates them in between; a class is cut in two as :class:`ClusterRoles` says. Fig. 4
     of the paper is brought in only when ``paper_figure`` (its data and kernel are on
     screen), with each of its two observations said to hold or not, and why not.
+    Whole sentences in the language of this run (one per case: Chinese orders them
+    otherwise).
     """
     share = roles.between_share
     k = len(share)
@@ -276,60 +306,102 @@ def roles_sentence(roles: ClusterRoles, explained: np.ndarray, class_names: list
     partly = [c for c in range(k) if INSIDE < share[c] < SEPARATES]
     parts = []
     if separating:
-        noun = _plural(separating, "Component", "Components")
-        verb = _plural(separating, "separates", "separate")
-        its = _plural(separating, "its variance lies", "their variance lie")
-        parts.append(f"{noun} {_numbers(separating)} {verb} the classes: "
-                     f"{_list([_percent(share[c]) for c in separating])} of {its} "
-                     "between the class means.")
+        parts.append(ngettext(
+            "Component {numbers} separates the classes: {shares} of its variance lies "
+            "between the class means.",
+            "Components {numbers} separate the classes: {shares} of their variance lie "
+            "between the class means.", _count(separating)).format(
+            numbers=_numbers(separating), shares=_list([_percent(share[c]) for c in separating])))
     else:
-        parts.append(f"No component separates the classes on its own: at most "
-                     f"{_percent(share.max())} of a component's variance lies between the "
-                     f"class means ({100 * SEPARATES:.0f} % would).")
+        parts.append(_(
+            "No component separates the classes on its own: at most {share} of a component's "
+            "variance lies between the class means ({needed} % would).").format(
+            share=_percent(share.max()), needed=format_number(100 * SEPARATES, ".0f")))
     if partly:
-        parts.append(f"{_plural(partly, 'Component', 'Components')} {_numbers(partly)} "
-                     f"partly {_plural(partly, 'does', 'do')} "
-                     f"({_list([_percent(share[c]) for c in partly])} between the means).")
+        parts.append(ngettext(
+            "Component {numbers} partly does ({shares} between the means).",
+            "Components {numbers} partly do ({shares} between the means).",
+            _count(partly)).format(numbers=_numbers(partly),
+                                   shares=_list([_percent(share[c]) for c in partly])))
     if inside:
         cutting = [c for c in inside if roles.splits[c]]
         most = share[inside].max()
-        between = ("under 1 %" if most < 0.01 else f"at most {_percent(most)}") + " between them"
-        text = (f"{_plural(inside, 'Component', 'Components')} {_numbers(inside)} "
-                f"{_plural(inside, 'varies', 'vary')} inside the classes ({between})")
+        between = (_("under 1 % between them") if most < 0.01
+                   else _("at most {share} between them").format(share=_percent(most)))
+        numbers, n_inside = _numbers(inside), _count(inside)
         if cutting == inside:
-            text += f"; {_plural(inside, 'it cuts', 'each cuts')} a class in two"
+            text = ngettext(
+                "Component {numbers} varies inside the classes ({between}); it cuts a class "
+                "in two.",
+                "Components {numbers} vary inside the classes ({between}); each cuts a class "
+                "in two.", n_inside)
         elif cutting:
-            text += (f"; of these, {_named(cutting)} {_plural(cutting, 'cuts', 'cut')} a "
-                     "class in two")
-        parts.append(text + ".")
+            text = ngettext(
+                "Component {numbers} varies inside the classes ({between}); of these, "
+                "{cutting}.",
+                "Components {numbers} vary inside the classes ({between}); of these, "
+                "{cutting}.", n_inside)
+        else:
+            text = ngettext("Component {numbers} varies inside the classes ({between}).",
+                            "Components {numbers} vary inside the classes ({between}).",
+                            n_inside)
+        parts.append(text.format(numbers=numbers, between=between, cutting=ngettext(
+            "component {numbers} cuts a class in two",
+            "components {numbers} cut a class in two", _count(cutting)).format(
+            numbers=_numbers(cutting)) if cutting and cutting != inside else ""))
     if paper_figure:
         parts.append(_fig4_sentence(roles, explained, len(class_names)))
-    return " ".join(parts)
+    return _sentences(parts)
+
+
+# Fig. 4's first observation, held or not; then its second (each later component splits
+# a cluster) held, not held for the reasons given, or not applicable (no later component).
+_FIG4 = {
+    (True, "held"): N_("As in Fig. 4, components 1 and 2 separate the clusters, and each "
+                       "later component splits a cluster."),
+    (False, "held"): N_("Unlike Fig. 4, components 1 and 2 do not both separate the "
+                        "clusters, and each later component splits a cluster."),
+    (True, "none"): N_("As in Fig. 4, components 1 and 2 separate the clusters."),
+    (False, "none"): N_("Unlike Fig. 4, components 1 and 2 do not both separate the "
+                        "clusters."),
+    (True, "not"): N_("As in Fig. 4, components 1 and 2 separate the clusters; its later "
+                      "components each split a cluster, which does not hold here: {reasons}."),
+    (False, "not"): N_("Unlike Fig. 4, components 1 and 2 do not both separate the clusters; "
+                       "its later components each split a cluster, which does not hold "
+                       "here: {reasons}."),
+}
 
 
 def _fig4_sentence(roles: ClusterRoles, explained: np.ndarray, n_classes: int) -> str:
     """Fig. 4's two observations (:func:`fig4_claims`) against these numbers, with why not."""
     claims = fig4_claims(roles, explained, n_classes)
-    first = ("As in Fig. 4, components 1 and 2 separate the clusters" if claims["separate"]
-             else "Unlike Fig. 4, components 1 and 2 do not both separate the clusters")
     if claims["split_each"]:
-        return first + ", and each later component splits a cluster."
+        return _(_FIG4[claims["separate"], "held"])
     later = list(range(2, len(roles.between_share)))
+    if not later:
+        return _(_FIG4[claims["separate"], "none"])
     reasons = []
     weak = [c for c in later if explained[c] < MIN_EXPLAINED]
     if weak:
-        reasons.append(f"{_named(weak)} {_plural(weak, 'carries', 'carry')} under "
-                       f"{100 * MIN_EXPLAINED:.0f} % of the variance (too little to count)")
+        reasons.append(ngettext(
+            "component {numbers} carries under {percent} % of the variance (too little to "
+            "count)",
+            "components {numbers} carry under {percent} % of the variance (too little to "
+            "count)", _count(weak)).format(numbers=_numbers(weak),
+                                          percent=format_number(100 * MIN_EXPLAINED, ".0f")))
     mixed = [c for c in later if roles.between_share[c] > INSIDE]
     if mixed:
-        reasons.append(f"{_named(mixed)} {_plural(mixed, 'lies', 'lie')} partly between "
-                       "the clusters")
+        reasons.append(ngettext("component {numbers} lies partly between the clusters",
+                                "components {numbers} lie partly between the clusters",
+                                _count(mixed)).format(numbers=_numbers(mixed)))
     uncut = [c for c in later if not roles.splits[c]]
     if uncut:
-        reasons.append(f"{_named(uncut)} {_plural(uncut, 'cuts', 'cut')} no cluster in two")
-    if not reasons and later:
-        reasons.append("not every cluster is cut by some later component")
-    if not later:
-        return first + "."
-    return (first + "; its later components each split a cluster, which does not hold here: "
-            + "; ".join(reasons) + ".")
+        reasons.append(ngettext("component {numbers} cuts no cluster in two",
+                                "components {numbers} cut no cluster in two",
+                                _count(uncut)).format(numbers=_numbers(uncut)))
+    if not reasons:
+        reasons.append(_("not every cluster is cut by some later component"))
+    joined = reasons[0]
+    for reason in reasons[1:]:
+        joined = _then(joined, reason)
+    return _(_FIG4[claims["separate"], "not"]).format(reasons=joined)

@@ -17,6 +17,7 @@ from shell.figures import (
     class_name,
     classes,
 )
+from shell.i18n import _
 
 PANEL_HEIGHT = 250
 MAX_POINTS_DRAWN = 600  # per panel; the data on top of a map is context, not the subject
@@ -92,7 +93,7 @@ def map_grid(
                 contours=dict(coloring="heatmap", showlines=True),
                 line=dict(width=0.6, color="rgba(0,0,0,0.35)"),
                 showscale=False,
-                hovertemplate="x₁ %{x:.3g}, x₂ %{y:.3g}<br>value %{z:.4g}<extra></extra>",
+                hovertemplate=_("x₁ %{x:.3g}, x₂ %{y:.3g}<br>value %{z:.4g}") + "<extra></extra>",
                 name=panel.title,
             ),
             row=row + 1,
@@ -111,7 +112,7 @@ def map_grid(
                     legendgroup=str(label),
                     showlegend=i == 0,
                     customdata=rows_shown,
-                    hovertemplate="point %{customdata}<extra></extra>",
+                    hovertemplate=_("point %{customdata}") + "<extra></extra>",
                 ),
                 row=row + 1,
                 col=col + 1,
@@ -134,7 +135,7 @@ def map_grid(
     for r in range(rows):
         fig.update_yaxes(title_text=axis_titles[1], row=r + 1, col=1)
     layout = dict(BASE_LAYOUT)
-    layout["legend"] = dict(title_text="data", orientation="h", y=-0.08 if rows > 1 else -0.25,
+    layout["legend"] = dict(title_text=_("data"), orientation="h", y=-0.08 if rows > 1 else -0.25,
                             itemsizing="constant")
     layout["margin"] = dict(l=10, r=10, t=125, b=10)  # a two-line title above 3-line panels
     fig.update_layout(title=title, height=panel_height * rows + 150, **layout)

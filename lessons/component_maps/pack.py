@@ -24,6 +24,7 @@ from lessons.component_maps.sections import (
     map_figure,
     roles,
 )
+from shell.i18n import _
 from shell.state import Settings
 
 PACK_SIDE = 24  # grid points a side of each map in the file (the page: up to 100)
@@ -50,7 +51,7 @@ def frames(X: np.ndarray, y: np.ndarray | None, data,
         found = roles(result, y, data.target_names, settings)
         k = drawn_components(result.fit)
         sentences = [*captions, check_text(map_agreement(result)),
-                     NO_CLASSES if found is None else found[2] + CUT_RULE]
+                     _(NO_CLASSES) if found is None else found[2] + _(CUT_RULE)]
         out.append(PackFrame((("maps", figure),), tuple(sentences), {
             "explained": [float(v) for v in result.fit.explained_ratio[:k]],
             "between": None if found is None else [float(v) for v in found[0].between_share],

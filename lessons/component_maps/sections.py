@@ -22,6 +22,7 @@ from lessons.component_maps.experiment import (
 )
 from lessons.component_maps.figures import PANEL_HEIGHT, MapPanel, map_grid, panel_title
 from shell.figures import class_label, plot_text
+from shell.i18n import N_, _, format_number, join_list, ngettext
 from shell.state import Settings, params_text
 
 CHECK_TOLERANCE = 1e-8  # relative to the largest |projection|
@@ -29,9 +30,9 @@ CHECK_TOLERANCE = 1e-8  # relative to the largest |projection|
 # wide and their titles ran into each other (the server knows the device, not the width).
 MAP_COLUMNS, MAP_COLUMNS_TOUCH = 4, 2
 PANEL_HEIGHT_TOUCH = 210  # a two-column panel on a phone: its square plot and two lines
-NO_CLASSES = ("These data have no classes, so there is nothing to separate or split: "
+NO_CLASSES = N_("These data have no classes, so there is nothing to separate or split: "
               "read the maps as functions of the input.")
-CUT_RULE = (" A class is cut in two when it holds at least a third of the component's "
+CUT_RULE = N_(" A class is cut in two when it holds at least a third of the component's "
             "variance and at least 20 % of its points lie on each side of its mean.")
 
 
@@ -43,7 +44,7 @@ def drawn_components(fit) -> int:
 def axis_names(feature_names, settings: Settings) -> list[str]:
     names = [plot_text(name) for name in feature_names[:2]] or ["x₁", "x₂"]
     if settings.standardize:
-        names = [f"{name} (standardised)" for name in names]
+        names = [_("{name} (standardised)").format(name=name) for name in names]
     return names
 
 
@@ -59,34 +60,56 @@ def map_figure(result: ComponentMaps, y: np.ndarray | None, target_names, featur
                  panel_title(c + 1, fit.eigenvalues[c], fit.explained_ratio[c]))
         for c in range(k)
     ]
-    kernel = KERNELS[settings.kernel].title
+    kernel = _(KERNELS[settings.kernel].title)
     params = params_text(settings)
     fig = map_grid(
         panels, fit.X, y, target_names,
         columns=min(columns or (MAP_COLUMNS_TOUCH if phone else MAP_COLUMNS), k),
         panel_height=PANEL_HEIGHT_TOUCH if phone else PANEL_HEIGHT,
-        title=f"First {k} component{'s' if k > 1 else ''} over the plane<br><sup>{kernel}"
-        + (f", {params}" if params else "") + "</sup>",
+        title=ngettext("First {k} component over the plane", "First {k} components over the plane",
+                       k).format(k=format_number(k))
+        + "<br><sup>" + (_("{kernel}, {params}").format(kernel=kernel, params=params)
+                         if params else kernel) + "</sup>",
         axis_titles=axis_names(feature_names, settings),
     )
     side = len(result.xs)
-    captions = [
-        f"Colour = value of yₖ(x) = Σᵢ αᵢᵏ k̃(xᵢ, x) at each of {side} × {side} grid points "
-        "(red positive, blue negative, white 0); contour lines join points with equal value. "
-        "μ is the eigenvalue of K̃ (the paper's λ = μ / n)"
-        + (" and % its share of trace(K̃), the variance in feature space."
-           if fit.share_problem is None else f". {fit.share_problem}")
-    ]
+    colour = dict(side=format_number(side))
+    if fit.share_problem is None:
+        captions = [_(
+            "Colour = value of yₖ(x) = Σᵢ αᵢᵏ k̃(xᵢ, x) at each of {side} × {side} grid points "
+            "(red positive, blue negative, white 0); contour lines join points with equal "
+            "value. μ is the eigenvalue of K̃ (the paper's λ = μ / n) and {percent} its share "
+            "of trace(K̃), the variance in feature space.").format(percent="%", **colour)]
+    else:
+        captions = [_(
+            "Colour = value of yₖ(x) = Σᵢ αᵢᵏ k̃(xᵢ, x) at each of {side} × {side} grid points "
+            "(red positive, blue negative, white 0); contour lines join points with equal "
+            "value. μ is the eigenvalue of K̃ (the paper's λ = μ / n). {share_problem}").format(
+                share_problem=fit.share_problem, **colour)]
     held = len(fit.eigenvalues)
     if k < held:
-        hidden = f"{k + 1}–{held}" if held > k + 1 else f"{held}"
-        captions.append(
-            f"Component{'s' if held > k + 1 else ''} {hidden} not drawn: μ is 0"
-            f"{' or negative' if fit.negative.any() else ''} to within the rounding of K's "
-            "entries (μ ≤ 10·n·ε·max|K| = "
-            f"{signed(fit.eigenvalue_floor, '.2g')} counts as 0), so the "
-            "map is 0 everywhere, or would draw only rounding noise magnified by α = v/√μ."
-        )
+        hidden = (f"{format_number(k + 1)}–{format_number(held)}" if held > k + 1
+                  else format_number(held))
+        floor = signed(fit.eigenvalue_floor, '.2g')
+        if fit.negative.any():
+            text = ngettext(
+                "Component {hidden} not drawn: μ is 0 or negative to within the rounding of "
+                "K's entries (μ ≤ 10·n·ε·max|K| = {floor} counts as 0), so the map is 0 "
+                "everywhere, or would draw only rounding noise magnified by α = v/√μ.",
+                "Components {hidden} not drawn: μ is 0 or negative to within the rounding of "
+                "K's entries (μ ≤ 10·n·ε·max|K| = {floor} counts as 0), so the map is 0 "
+                "everywhere, or would draw only rounding noise magnified by α = v/√μ.",
+                held - k)
+        else:
+            text = ngettext(
+                "Component {hidden} not drawn: μ is 0 to within the rounding of K's entries "
+                "(μ ≤ 10·n·ε·max|K| = {floor} counts as 0), so the map is 0 everywhere, or "
+                "would draw only rounding noise magnified by α = v/√μ.",
+                "Components {hidden} not drawn: μ is 0 to within the rounding of K's entries "
+                "(μ ≤ 10·n·ε·max|K| = {floor} counts as 0), so the map is 0 everywhere, or "
+                "would draw only rounding noise magnified by α = v/√μ.",
+                held - k)
+        captions.append(text.format(hidden=hidden, floor=floor))
     return fig, captions
 
 
@@ -102,11 +125,16 @@ def map_agreement(result: ComponentMaps) -> Check:
     fit = result.fit
     rounding = kernel_rounding(len(fit.X), kernel_bound(fit.X, fit.kernel, fit.kernel_params))
     clear = above_rounding(fit.eigenvalues, rounding)
-    label = "largest |map value at a data point − that point's projection √μ·v|"
-    if not clear.all():
-        noise = ", ".join(str(c + 1) for c in np.flatnonzero(~clear))
-        label += (f" (component{'s' if (~clear).sum() > 1 else ''} {noise}: μ within "
-                  "rounding of 0, no direction to check)")
+    if clear.all():
+        label = _("largest |map value at a data point − that point's projection √μ·v|")
+    else:
+        noise = join_list([format_number(c + 1) for c in np.flatnonzero(~clear)])
+        label = ngettext(
+            "largest |map value at a data point − that point's projection √μ·v| (component "
+            "{noise}: μ within rounding of 0, no direction to check)",
+            "largest |map value at a data point − that point's projection √μ·v| (components "
+            "{noise}: μ within rounding of 0, no direction to check)",
+            int((~clear).sum())).format(noise=noise)
     if not clear.any():
         return Check(label, 0.0, tolerance=0.0)
     gaps = np.max(np.abs(result.at_data - fit.projection)[:, clear], axis=0)

@@ -43,6 +43,7 @@ from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
 from shell.checks import show_check
 from shell.display import number_caption, touch_screen
+from shell.i18n import N_, _, format_number, join_list, ngettext
 from shell.memory import guard_memory
 from shell.sidebar import apply_settings
 from shell.state import KernelKey, Settings, default_options, format_gamma
@@ -60,20 +61,20 @@ def paper_presets(settings: Settings) -> None:
     """Two buttons that load the settings of the paper's Figs. 4 and 3."""
     left, right = st.columns(2)
     left.button(
-        "Load Fig. 4: three clusters, RBF γ = 10",
+        _("Load Fig. 4: three clusters, RBF γ = 10"),
         key="load_fig4",
         on_click=apply_settings,
         args=(_fig_settings(settings, FIG4),),
         width="stretch",
-        help="Schölkopf, Smola & Müller (1998), Fig. 4: k(x, y) = exp(−‖x − y‖²/0.1).",
+        help=_("Schölkopf, Smola & Müller (1998), Fig. 4: k(x, y) = exp(−‖x − y‖²/0.1)."),
     )
     right.button(
-        "Load Fig. 3: noisy parabola, polynomial (x·y)ᵈ",
+        _("Load Fig. 3: noisy parabola, polynomial (x·y)ᵈ"),
         key="load_fig3",
         on_click=apply_settings,
         args=(_fig_settings(settings, FIG3, degree=2),),
         width="stretch",
-        help="Schölkopf, Smola & Müller (1998), Fig. 3: k(x, y) = (x·y)ᵈ, d = 1 … 4.",
+        help=_("Schölkopf, Smola & Müller (1998), Fig. 3: k(x, y) = (x·y)ᵈ, d = 1 … 4."),
     )
 
 
@@ -85,14 +86,14 @@ def maps(inputs: Inputs, kernel: KernelKey) -> ComponentMaps:
     # K plus the eigensolver's copy, then the (grid + data) × n test kernel.
     guard_memory(n_points, copies=2)
     guard_memory(side * side + n_points, n_points,
-                 what="the kernel between the grid points and the data")
+                 what=N_("the kernel between the grid points and the data"))
     return _maps(inputs, kernel, k, side)
 
 
 # An entry: ≤ 8 maps of ≤ 200² float64 (2.6 MB) plus n × 8 projections.
 @bounded_cache(max_entries=8)
 def _maps(inputs: Inputs, kernel: KernelKey, n_components: int, side: int) -> ComponentMaps:
-    with queued(len(inputs.X), copies=2, what="these component maps"):
+    with queued(len(inputs.X), copies=2, what=N_("these component maps")):
         return component_maps(inputs.X, kernel=kernel.kernel,
                               kernel_params=kernel.kernel_params(),
                               n_components=n_components, side=side)
@@ -102,7 +103,7 @@ def _maps(inputs: Inputs, kernel: KernelKey, n_components: int, side: int) -> Co
 @bounded_cache(max_entries=4)
 def _degree_maps(inputs: Inputs, gamma: float, coef0: float, side: int) -> list[ComponentMaps]:
     X = inputs.X
-    with queued(len(X), copies=2, what="these component maps"):
+    with queued(len(X), copies=2, what=N_("these component maps")):
         return degree_maps(X, gamma=gamma, coef0=coef0, n_components=min(3, len(X) - 1),
                            side=side)
 
@@ -124,28 +125,29 @@ def what_the_components_do(result: ComponentMaps, data, settings: Settings) -> N
     fit = result.fit
     found = roles(result, data.y, data.target_names, settings)
     if found is None:
-        st.caption(NO_CLASSES)
+        st.caption(_(NO_CLASSES))
         return
     k = drawn_components(fit)
     found_roles, names, text = found
     label_of = {int(c): name for c, name in zip(np.unique(data.y), names, strict=True)}
+    share_title, between_title = _("% of trace(K̃)"), _("between classes (%)")
     table = pd.DataFrame({
-        "component": np.arange(1, k + 1),
+        _("component"): np.arange(1, k + 1),
         "μ": fit.eigenvalues[:k],
-        "% of trace(K̃)": 100 * fit.explained_ratio[:k],
-        "between classes (%)": 100 * found_roles.between_share,
-        "cuts in two": [", ".join(label_of[c] for c in cut) or "—"
-                                   for cut in found_roles.splits],
+        share_title: 100 * fit.explained_ratio[:k],
+        between_title: 100 * found_roles.between_share,
+        _("cuts in two"): [join_list([label_of[c] for c in cut]) or "—"
+                           for cut in found_roles.splits],
     })
     st.dataframe(table, hide_index=True, width="stretch",
                  column_config={"μ": st.column_config.NumberColumn(format="%.4g"),
-                                "% of trace(K̃)": st.column_config.NumberColumn(format="%.1f"),
-                                "between classes (%)": st.column_config.NumberColumn(
+                                share_title: st.column_config.NumberColumn(format="%.1f"),
+                                between_title: st.column_config.NumberColumn(
                                     format="%.1f",
-                                    help="Share of the component's variance that lies between "
-                                    "the class means")})
+                                    help=_("Share of the component's variance that lies "
+                                           "between the class means"))})
     findings.publish("component_roles", text)
-    number_caption(text + CUT_RULE)
+    number_caption(text + _(CUT_RULE))
 
 
 def map_downloads(result: ComponentMaps, data, settings: Settings) -> None:
@@ -154,12 +156,12 @@ def map_downloads(result: ComponentMaps, data, settings: Settings) -> None:
     stem = exports.view_name(settings, "component-maps")
     left, right = st.columns(2)
     exports.csv_download(
-        "Projections: each map at the data points (CSV)",
+        _("Projections: each map at the data points (CSV)"),
         exports.projections_csv(fit.projection[:, :k], None, data.y, data.target_names),
         f"{stem}-projections", container=left,
     )
     exports.csv_download(
-        "Eigenvalues (CSV)",
+        _("Eigenvalues (CSV)"),
         exports.eigenvalues_csv(fit.eigenvalues[:k], np.arange(1, k + 1), fit.trace),
         f"{stem}-eigenvalues", container=right,
     )
@@ -171,7 +173,7 @@ def degree_grid(settings: Settings, data, inputs: Inputs) -> None:
     side = min(grid_side(n_points), math.isqrt(MAX_CELLS // 12))
     guard_memory(n_points, copies=2)
     guard_memory(side * side + n_points, n_points,
-                 what="the kernel between the grid points and the data")
+                 what=N_("the kernel between the grid points and the data"))
     gamma, coef0 = settings.gamma, settings.coef0
     results = _degree_maps(inputs, gamma, coef0, side)
     panels = []
@@ -180,11 +182,12 @@ def degree_grid(settings: Settings, data, inputs: Inputs) -> None:
         for c in range(len(fit.eigenvalues)):
             panels.append(MapPanel(result.xs, result.ys, result.values[c], panel_title(
                 c + 1, fit.eigenvalues[c], fit.explained_ratio[c], prefix=f"d = {d} · ")))
-    kernel = "(x·y)ᵈ" if coef0 == 0 and gamma == 1 else f"({format_gamma(gamma)} x·y + {coef0})ᵈ"
+    kernel = ("(x·y)ᵈ" if coef0 == 0 and gamma == 1
+              else f"({format_gamma(gamma)} x·y + {format_number(coef0)})ᵈ")
     fig = map_grid(panels, results[0].fit.X, data.y, data.target_names,
                    columns=len(results[0].fit.eigenvalues),
-                   title=f"Polynomial kernel {kernel}: degrees 1–4<br><sup>one row per degree "
-                         "d, first components across</sup>",
+                   title=_("Polynomial kernel {kernel}: degrees 1–4<br><sup>one row per "
+                           "degree d, first components across</sup>").format(kernel=kernel),
                    axis_titles=axis_names(data.feature_names, settings))
     stem = exports.view_name(settings, "component-maps-by-degree", swept="degree")
     show_chart(fig, key="chart_degree_maps", name=stem)
@@ -195,19 +198,26 @@ def degree_grid(settings: Settings, data, inputs: Inputs) -> None:
     closest, scale = max(checks, key=lambda pair: pair[0].value / pair[0].tolerance
                          if pair[0].tolerance > 0 else 0.0)
     worst, allowed = closest.value / scale, closest.tolerance / scale
-    st.caption(
-        "Degree 1 is linear PCA: its contour lines are straight and perpendicular to the "
-        "principal axes. "
-        + (f"With d = 1 only {ranks[0]} components carry variance (2-D inputs). "
-           if ranks[0] < 3 else "")
-        + "From d = 2 on the contour lines bend: the components are polynomials of degree d "
-        "in the inputs."
-    )
-    show_check(Check("largest relative |map at a data point − its projection| over the "
-                     "12 panels (components with μ within rounding of 0 left out)", worst,
+    if ranks[0] < 3:
+        st.caption(ngettext(
+            "Degree 1 is linear PCA: its contour lines are straight and perpendicular to the "
+            "principal axes. With d = 1 only {rank} component carries variance (2-D inputs). "
+            "From d = 2 on the contour lines bend: the components are polynomials of degree d "
+            "in the inputs.",
+            "Degree 1 is linear PCA: its contour lines are straight and perpendicular to the "
+            "principal axes. With d = 1 only {rank} components carry variance (2-D inputs). "
+            "From d = 2 on the contour lines bend: the components are polynomials of degree d "
+            "in the inputs.", ranks[0]).format(rank=format_number(ranks[0])))
+    else:
+        st.caption(_(
+            "Degree 1 is linear PCA: its contour lines are straight and perpendicular to the "
+            "principal axes. From d = 2 on the contour lines bend: the components are "
+            "polynomials of degree d in the inputs."))
+    show_check(Check(_("largest relative |map at a data point − its projection| over the "
+                       "12 panels (components with μ within rounding of 0 left out)"), worst,
                      tolerance=allowed))
     exports.csv_download(
-        "Eigenvalues at every degree (CSV)",
+        _("Eigenvalues at every degree (CSV)"),
         exports.spectra_csv("degree", [(d, r.fit.eigenvalues, r.fit.trace)
                                        for d, r in zip(FIG3_DEGREES, results, strict=True)]),
         f"{stem}-eigenvalues",
@@ -216,8 +226,9 @@ def degree_grid(settings: Settings, data, inputs: Inputs) -> None:
 
 def fig3_offer(settings: Settings) -> None:
     st.info(
-        "This section draws Fig. 3 of the paper: the polynomial kernel for degrees 1 to 4. "
-        f"The current kernel is {KERNELS[settings.kernel].title}; choose the polynomial "
-        "kernel in the sidebar, or load the paper's settings with the button above.",
+        _("This section draws Fig. 3 of the paper: the polynomial kernel for degrees 1 to 4. "
+          "The current kernel is {kernel}; choose the polynomial kernel in the sidebar, or "
+          "load the paper's settings with the button above.").format(
+            kernel=_(KERNELS[settings.kernel].title)),
         icon=":material/functions:",
     )

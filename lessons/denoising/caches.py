@@ -33,6 +33,7 @@ from lessons.denoising.sections import (  # noqa: F401  (the page's settings, re
 from shell import costs
 from shell.admission import queued, taking_turn
 from shell.caches import bounded_cache
+from shell.i18n import N_, _, format_number
 from shell.memory import matrix_bytes
 
 STORE = Path(__file__).resolve().parent / "results" / "mika1999.json"
@@ -77,7 +78,7 @@ def fitted(fit_key: tuple) -> dn.DenoisingFit:
         X_train = dn.add_noise(X_train, *noise, seed=seed + 1)
     # K, centred in place, then its n − 1 eigenvectors, α and the training coordinates.
     with queued(n_train, copies=FIT_COPIES, estimate=fit_estimate(n_train, max_components),
-                what="kernel PCA of the training digits"):
+                what=N_("kernel PCA of the training digits")):
         return dn.fit_denoisers(X_train, gamma, max_components)
 
 
@@ -197,13 +198,15 @@ def noise_split(settings: DenoisingSettings) -> dn.NoiseSplit:
 
 def compute_all(settings: DenoisingSettings) -> dict[str, dn.MethodCurve]:
     """Every method's curve, with a progress bar while anything is computed."""
-    bar = st.progress(0.0, text="Fitting PCA and kernel PCA once for every m…")
+    bar = st.progress(0.0, text=_("Fitting PCA and kernel PCA once for every m…"))
     fitted(settings.fit_key)
     curves = {}
     for i, method in enumerate(dn.METHODS):
         def step(done, total, i=i, method=method):
             fraction = (i + done / total) / len(dn.METHODS)
-            bar.progress(fraction, text=f"{dn.METHOD_TITLES[method]}: m {done} of {total}")
+            bar.progress(fraction, text=_("{method}: m {done} of {total}").format(
+                method=_(dn.METHOD_TITLES[method]), done=format_number(done),
+                total=format_number(total)))
 
         curves[method] = curve(curve_settings(settings, method), method, on_step=step)
     bar.empty()

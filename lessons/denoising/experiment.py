@@ -50,16 +50,18 @@ from kpca_core import (
     fixed_point_preimage,
     kwok_tsang_preimage,
 )
+from shell.i18n import N_
 
 NOISE_KINDS = ("gaussian", "speckle")
-NOISE_TITLES = {"gaussian": "Gaussian", "speckle": "speckle"}
+# English messages (N_): said with _() where shown.
+NOISE_TITLES = {"gaussian": N_("Gaussian"), "speckle": N_("speckle")}
 PREIMAGE_METHODS = ("learned", "fixed_point", "kwok_tsang")
 METHODS = ("pca", *PREIMAGE_METHODS)
 METHOD_TITLES = {
-    "pca": "linear PCA",
-    "learned": "KPCA · learned (kernel ridge)",
-    "fixed_point": "KPCA · fixed point (Mika)",
-    "kwok_tsang": "KPCA · Kwok–Tsang (regularised)",
+    "pca": N_("linear PCA"),
+    "learned": N_("KPCA · learned (kernel ridge)"),
+    "fixed_point": N_("KPCA · fixed point (Mika)"),
+    "kwok_tsang": N_("KPCA · Kwok–Tsang (regularised)"),
 }
 # m on a log scale up to the training size: m_grid adds n - 1, all of kernel PCA's
 # components (K~ has rank <= n - 1), so a best m is never the grid's edge by accident.

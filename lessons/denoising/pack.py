@@ -23,6 +23,7 @@ from lessons.denoising.sections import (
     testing_digits,
     training_digits,
 )
+from shell.i18n import _, format_number
 from shell.state import Settings
 
 # The curves the two shown need: linear PCA and the page's default pre-image method.
@@ -30,10 +31,12 @@ PAGE = DenoisingSettings()
 
 
 def slider(X: np.ndarray, y: np.ndarray | None, settings: Settings) -> Slider:
-    return Slider(None, (), "No slider: this page has its own settings, not the sidebar's γ "
-                  f"(here its defaults: {PAGE.n_train:,} training digits, γ = 1/128 as in "
-                  f"Mika et al., Gaussian noise σ = {PAGE.level:g}, m = {PAGE.m}); each "
-                  "setting costs a kernel PCA of the training digits.")
+    return Slider(None, (), _("No slider: this page has its own settings, not the sidebar's "
+                              "γ (here its defaults: {n} training digits, γ = 1/128 as in Mika "
+                              "et al., Gaussian noise σ = {sigma}, m = {m}); each setting costs "
+                              "a kernel PCA of the training digits.").format(
+        n=format_number(PAGE.n_train, ","), sigma=format_number(PAGE.level, "g"),
+        m=format_number(PAGE.m)))
 
 
 def curves_at(page: DenoisingSettings) -> tuple[np.ndarray, np.ndarray, np.ndarray,

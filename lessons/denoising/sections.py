@@ -14,6 +14,7 @@ import plotly.graph_objects as go
 import datasets
 from lessons.denoising import experiment as dn
 from lessons.denoising import figures
+from shell.i18n import N_, _, format_number
 from shell.registry import DENOISING_N_TRAIN
 
 DEFAULT_N_TRAIN = DENOISING_N_TRAIN  # stated in the registry (the memory guard's size)
@@ -99,28 +100,45 @@ def digit_grid_figure(X_clean: np.ndarray, X_noisy: np.ndarray, y: np.ndarray,
 
 def fixed_point_text(report: dn.FixedPointReport, m: int, count: int) -> str:
     it = report.iterations
-    text = (
-        f"Fixed point at m = {m}: {report.converged_first} of {count} digits converged from "
-        f"the noisy digit (steps: mean {it.mean():.1f}, max {it.max()}, budget "
-        f"{report.max_iter} per start)"
-    )
-    if report.restarted:
-        text += (f"; {report.restarted} restarted from the nearest training digit, "
-                 f"{report.converged_after_restart} of them converged")
-    if report.n_failed:
-        text += (f"; **{report.n_failed} failed** and keep their last position (raise the "
-                 "step budget under Pre-image settings)")
-    return text + "."
+    numbers = dict(m=format_number(m), first=format_number(report.converged_first),
+                   count=format_number(count), mean=format_number(it.mean(), ".1f"),
+                   max=format_number(it.max()), budget=format_number(report.max_iter),
+                   restarted=format_number(report.restarted),
+                   after=format_number(report.converged_after_restart),
+                   failed=format_number(report.n_failed))
+    return _(_FIXED_POINT[bool(report.restarted), bool(report.n_failed)]).format(**numbers)
+
+
+# The fixed point's report: with or without restarts, with or without failures.
+_FIXED_POINT = {
+    (False, False): N_("Fixed point at m = {m}: {first} of {count} digits converged from the "
+                       "noisy digit (steps: mean {mean}, max {max}, budget {budget} per "
+                       "start)."),
+    (True, False): N_("Fixed point at m = {m}: {first} of {count} digits converged from the "
+                      "noisy digit (steps: mean {mean}, max {max}, budget {budget} per "
+                      "start); {restarted} restarted from the nearest training digit, {after} "
+                      "of them converged."),
+    (False, True): N_("Fixed point at m = {m}: {first} of {count} digits converged from the "
+                      "noisy digit (steps: mean {mean}, max {max}, budget {budget} per "
+                      "start); **{failed} failed** and keep their last position (raise the "
+                      "step budget under Pre-image settings)."),
+    (True, True): N_("Fixed point at m = {m}: {first} of {count} digits converged from the "
+                     "noisy digit (steps: mean {mean}, max {max}, budget {budget} per start); "
+                     "{restarted} restarted from the nearest training digit, {after} of them "
+                     "converged; **{failed} failed** and keep their last position (raise the "
+                     "step budget under Pre-image settings)."),
+}
 
 
 def best_m_text(curve: dn.MethodCurve) -> str:
     """'m = 64', or, at the end of the grid, that the error still falls where m runs out."""
-    m, _ = curve.best
+    m = curve.best[0]
     if m != curve.m_values[-1] or len(curve.m_values) < 2:
-        return f"m = {m:,}"
+        return f"m = {format_number(m, ',')}"
     drop = 1 - curve.errors[-1] / curve.errors[-2]
-    return (f"m = {m:,}, all the components: still {100 * drop:.1f} % lower than at "
-            f"m = {curve.m_values[-2]:,}")
+    return _("m = {m}, all the components: still {drop} % lower than at m = {before}").format(
+        m=format_number(m, ","), drop=format_number(100 * drop, ".1f"),
+        before=format_number(curve.m_values[-2], ","))
 
 
 def comparison_text(curves: dict[str, dn.MethodCurve], method: str, noise: str) -> str:
@@ -129,14 +147,27 @@ def comparison_text(curves: dict[str, dn.MethodCurve], method: str, noise: str) 
     pca_err = curves["pca"].best[1]
     k_err = curves[method].best[1]
     ratio = pca_err / k_err
-    verdict = (f"kernel PCA de-noises **{ratio:.2f}× better** than linear PCA"
-               if ratio > 1.005 else
-               f"linear PCA de-noises **{1 / ratio:.2f}× better** than kernel PCA"
-               if ratio < 0.995 else "the two de-noise equally well")
-    paper = (f"Mika et al., 3,000 training digits, γ = 1/128: about "
-             f"{dn.PAPER_RATIO[noise]}× with the fixed point, best m = {dn.PAPER_BEST_M[noise]}")
-    return (
-        f"At their best m, linear PCA reaches MSE {pca_err:.4f} "
-        f"({best_m_text(curves['pca'])}) and {dn.METHOD_TITLES[method]} {k_err:.4f} "
-        f"({best_m_text(curves[method])}): here {verdict} ({paper})."
-    )
+    verdict = ("kernel" if ratio > 1.005 else "linear" if ratio < 0.995 else "equal")
+    return _(_COMPARISON[verdict]).format(
+        pca=format_number(pca_err, ".4f"), pca_m=best_m_text(curves["pca"]),
+        method=_(dn.METHOD_TITLES[method]), kpca=format_number(k_err, ".4f"),
+        kpca_m=best_m_text(curves[method]), ratio=format_number(ratio, ".2f"),
+        inverse=format_number(1 / ratio, ".2f"), paper_ratio=dn.PAPER_RATIO[noise],
+        paper_m=dn.PAPER_BEST_M[noise])
+
+
+# Which of the two de-noises better at its best m, one whole sentence each.
+_COMPARISON = {
+    "kernel": N_("At their best m, linear PCA reaches MSE {pca} ({pca_m}) and {method} {kpca} "
+                 "({kpca_m}): here kernel PCA de-noises **{ratio}× better** than linear PCA "
+                 "(Mika et al., 3,000 training digits, γ = 1/128: about {paper_ratio}× with "
+                 "the fixed point, best m = {paper_m})."),
+    "linear": N_("At their best m, linear PCA reaches MSE {pca} ({pca_m}) and {method} {kpca} "
+                 "({kpca_m}): here linear PCA de-noises **{inverse}× better** than kernel PCA "
+                 "(Mika et al., 3,000 training digits, γ = 1/128: about {paper_ratio}× with "
+                 "the fixed point, best m = {paper_m})."),
+    "equal": N_("At their best m, linear PCA reaches MSE {pca} ({pca_m}) and {method} {kpca} "
+                "({kpca_m}): here the two de-noise equally well (Mika et al., 3,000 training "
+                "digits, γ = 1/128: about {paper_ratio}× with the fixed point, best m = "
+                "{paper_m})."),
+}

@@ -52,6 +52,7 @@ from lessons.mistakes.formulas import (
     wrong_scale_one_over_mu_n,
     wrong_scale_unnormalised,
 )
+from shell.i18n import N_, _, format_number
 
 # np.linalg.eig (a general non-symmetric solver) is several times slower than eigh.
 EIG_MAX_N = 200
@@ -210,15 +211,21 @@ class Picture:
 
     ``right`` and ``wrong`` are (m, k) projections, or with ``spectrum`` the two spectra
     ((p,) eigenvalues each); ``rows`` are the rows of X the projections are of (None:
-    all of them, in order).
+    all of them, in order). ``title`` and ``wrong_title`` are English messages (``N_``),
+    the title's ``{placeholders}`` filled from ``counts``: :meth:`shown_title` says them in
+    the language of the run that draws the picture (a cached Mistake holds no sentence).
     """
 
     title: str
     right: np.ndarray
     wrong: np.ndarray
-    wrong_title: str = "wrong"
+    wrong_title: str = N_("wrong")
     rows: np.ndarray | None = None
     spectrum: bool = False
+    counts: tuple[tuple[str, int], ...] = ()
+
+    def shown_title(self) -> str:
+        return _(self.title).format(**{name: format_number(value) for name, value in self.counts})
 
     def __post_init__(self) -> None:
         for array in (self.right, self.wrong):
@@ -234,6 +241,8 @@ class Mistake:
     (:meth:`checks`, :meth:`caption`).
     """
 
+    # title, description and source: English messages (N_), said with _() where shown.
+    # The formulas stay as they are (the catalog reads a formula's braces as placeholders).
     key: ClassVar[str]
     title: ClassVar[str]
     description: ClassVar[str]
@@ -267,28 +276,44 @@ class Mistake:
     def caption(self) -> str:
         raise NotImplementedError
 
+    def source_text(self) -> str:
+        """Where it was found, in the language of this run."""
+        return _(self.source).format(**{name: _(text) for name, text in DOCUMENTS.items()})
+
+
+def _sentences(*parts: str) -> str:
+    """Sentences one after the other, as the language writes them (a space in English)."""
+    text = parts[-1]
+    for part in reversed(parts[:-1]):
+        text = _("{first} {second}").format(first=part, second=text)
+    return text
+
 
 # --------------------------------------------------------------------------- the mistakes
 
 # The public documents the mistakes were found in (the project's reference documents).
-MATLAB_NOTE = ("the lecture note “Kernel PCA” with a MATLAB function KPCA (its eqs. 108–113 "
-               "and code)")
-DISIDORO = "L. D'Isidoro, “PCA Kernel Notes” (its Ka = λa, our K v = μ v, with K not centred)"
-DE_SOUZA = "C. de Souza, “Kernel Principal Component Analysis in C#” (2010)"
-CHINESE_NOTE = "the Chinese-language derivation “核PCA原理解析”, step 3 of its algorithm"
+MATLAB_NOTE = N_("the lecture note “Kernel PCA” with a MATLAB function KPCA (its eqs. "
+                 "108–113 and code)")
+DISIDORO = N_("L. D'Isidoro, “PCA Kernel Notes” (its Ka = λa, our K v = μ v, with K not "
+              "centred)")
+DE_SOUZA = N_("C. de Souza, “Kernel Principal Component Analysis in C#” (2010)")
+CHINESE_NOTE = N_("the Chinese-language derivation “核PCA原理解析”, step 3 of its algorithm")
+# The names a mistake's ``source`` fills in ({matlab_note}…).
+DOCUMENTS = {"matlab_note": MATLAB_NOTE, "disidoro": DISIDORO, "de_souza": DE_SOUZA,
+             "chinese_note": CHINESE_NOTE}
 
 
 
 @dataclass(frozen=True, eq=False)
 class NoCentring(Mistake):
     key = "no_centering"
-    title = "No centring at all"
-    description = ("Eigenvectors of K itself: the first axis points at the data's mean in "
-                   "feature space instead of along its spread.")
+    title = N_("No centring at all")
+    description = N_("Eigenvectors of K itself: the first axis points at the data's mean in "
+                     "feature space instead of along its spread.")
     wrong_latex = r"K\,v = \mu\, v \quad\text{(K not centred)}"
     right_latex = r"\tilde K\, v = \mu\, v,\qquad \tilde K = K - 1_n K - K 1_n + 1_n K 1_n"
     correct_function = "kpca_core.center_kernel"
-    source = (DISIDORO + "; centring is an option one can switch off in " + DE_SOUZA)
+    source = N_("{disidoro}; centring is an option one can switch off in {de_souza}")
 
     angle: float  # largest principal angle (degrees) between the right and wrong subspaces
     max_row_sum: float  # largest |row sum| of K (0 for K̃)
@@ -302,34 +327,42 @@ class NoCentring(Mistake):
                               random_state=0)
         right, wrong = ref.fit.projection, _scores(none)
         return cls(
-            Picture("Projections: centred K̃ (left) vs uncentred K (right)", right, wrong,
-                    wrong_title="wrong: eigenvectors of K"),
-            (Damage("largest difference of the components (up to sign), relative to their "
-                    "size", relative_difference(wrong, right), 1e-6),),
+            Picture(N_("Projections: centred K̃ (left) vs uncentred K (right)"), right, wrong,
+                    wrong_title=N_("wrong: eigenvectors of K")),
+            (Damage(N_("largest difference of the components (up to sign), relative to their "
+                       "size"), relative_difference(wrong, right), 1e-6),),
             angle=largest_principal_angle(none.eigenvectors, ref.fit.eigenvectors),
             max_row_sum=float(np.abs(ref.K.sum(axis=1)).max()),
             mean_alignment=_abs_correlation(none.eigenvectors[:, 0], ref.K.mean(axis=1)),
         )
 
     def caption(self) -> str:
-        text = (f"The largest principal angle between the right and the wrong 2-D subspaces "
-                f"is {self.angle:.1f}°. Rows of K sum to up to {self.max_row_sum:.4g}, not 0. ")
+        text = _("The largest principal angle between the right and the wrong 2-D subspaces "
+                 "is {angle}°. Rows of K sum to up to {row_sum}, not 0.").format(
+            angle=format_number(self.angle, ".1f"), row_sum=format_number(self.max_row_sum, ".4g"))
         if self.angle < 5:
-            return text + ("Here the components barely turn: the mean of the points in "
-                           "feature space is small next to their spread, but the coordinates "
-                           "still differ (see the damage number).")
-        return text + (f"The wrong component 1 correlates at {self.mean_alignment:.2f} with "
-                       "each point's average kernel value (its inner product with the mean φ̄)"
-                       + (": it measures where the mean is, not how the points spread."
-                          if self.mean_alignment >= 0.9 else "."))
+            return _sentences(text, _(
+                "Here the components barely turn: the mean of the points in feature space is "
+                "small next to their spread, but the coordinates still differ (see the damage "
+                "number)."))
+        correlation = format_number(self.mean_alignment, ".2f")
+        if self.mean_alignment >= 0.9:
+            return _sentences(text, _(
+                "The wrong component 1 correlates at {correlation} with each point's average "
+                "kernel value (its inner product with the mean φ̄): it measures where the mean "
+                "is, not how the points spread.").format(correlation=correlation))
+        return _sentences(text, _(
+            "The wrong component 1 correlates at {correlation} with each point's average "
+            "kernel value (its inner product with the mean φ̄).").format(
+            correlation=correlation))
 
 
 @dataclass(frozen=True, eq=False)
 class LastSign(Mistake):
     key = "last_sign"
-    title = "Wrong sign on the last centring term"
-    description = ("−1ₙK1ₙ instead of +1ₙK1ₙ: the rows no longer sum to 0 and a spurious "
-                   "eigenvalue −2n·mean(K) appears.")
+    title = N_("Wrong sign on the last centring term")
+    description = N_("−1ₙK1ₙ instead of +1ₙK1ₙ: the rows no longer sum to 0 and a spurious "
+                     "eigenvalue −2n·mean(K) appears.")
     wrong_latex = r"\tilde K_{\text{wrong}} = K - 1_n K - K 1_n - 1_n K 1_n"
     right_latex = r"\tilde K = K - 1_n K - K 1_n + 1_n K 1_n"
     correct_function = "kpca_core.center_kernel"
@@ -357,9 +390,9 @@ class LastSign(Mistake):
         expected = spectrum_right.copy()
         expected[np.argmin(np.abs(expected))] = predicted
         return cls(
-            Picture("Spectra: leading and trailing eigenvalues", spectrum_right,
+            Picture(N_("Spectra: leading and trailing eigenvalues"), spectrum_right,
                     spectrum_wrong, spectrum=True),
-            (Damage("largest |row sum| of the wrong K̃ (should be 0)",
+            (Damage(N_("largest |row sum| of the wrong K̃ (should be 0)"),
                     float(np.abs(Kw.sum(axis=1)).max()), 1e-9 * n * ref.scale),),
             n=n,
             predicted_eigenvalue=predicted,
@@ -374,42 +407,63 @@ class LastSign(Mistake):
     def checks(self) -> tuple[Check, ...]:
         predicted = self.predicted_eigenvalue
         return (
-            Check("right K̃: largest |row sum|", self.row_sum_right,
+            Check(_("right K̃: largest |row sum|"), self.row_sum_right,
                   1e-9 * self.n * max(1.0, abs(predicted) / self.n)),
-            Check("largest |wrong spectrum − (right spectrum with its 0 for the constant "
-                  "vector replaced by −2n·mean(K))|", self.spectrum_difference,
+            Check(_("largest |wrong spectrum − (right spectrum with its 0 for the constant "
+                    "vector replaced by −2n·mean(K))|"), self.spectrum_difference,
                   1e-8 * max(1.0, abs(predicted))),
         )
 
     def caption(self) -> str:
         moved = self.projection_difference
-        text = (f"The wrong matrix is K̃ − 2·mean(K)·11ᵀ: the constant vector gets the "
-                f"eigenvalue −2n·mean(K) = {format_value(self.predicted_eigenvalue)}, every "
-                "other eigenpair is unchanged. ")
-        place = ("the smallest" if self.rank == self.n else
-                 "the largest" if self.rank == 1 else f"number {self.rank} of {self.n}")
-        if self.rank > self.k:
-            return text + (f"Here it is {place} of the {self.n} eigenvalues, not among the "
-                           f"{self.k} leading ones, so the first {self.k} components are "
-                           f"unchanged (measured difference {format_value(moved)} of their "
-                           "size, rounding); the error hides in the spectrum as a spurious "
-                           "eigenvalue.")
-        return text + (f"Here it is {place} of the {self.n} eigenvalues, among the {self.k} "
-                       "leading ones, so the components change (largest difference "
-                       f"{format_value(100 * moved)} % of their size).")
+        text = _("The wrong matrix is K̃ − 2·mean(K)·11ᵀ: the constant vector gets the "
+                 "eigenvalue −2n·mean(K) = {eigenvalue}, every other eigenpair is "
+                 "unchanged.").format(eigenvalue=format_value(self.predicted_eigenvalue))
+        place = ("smallest" if self.rank == self.n else "largest" if self.rank == 1 else "rank")
+        among = "outside" if self.rank > self.k else "among"
+        return _sentences(text, _(_LAST_SIGN_PLACE[place, among]).format(
+            rank=format_number(self.rank), n=format_number(self.n), k=format_number(self.k),
+            moved=format_value(moved), percent=format_value(100 * moved)))
+
+
+# Where the spurious eigenvalue ranks (the smallest, the largest, or its rank), and whether
+# that is among the k leading ones the pictures compare: one whole sentence each.
+_LAST_SIGN_PLACE = {
+    ("smallest", "outside"): N_(
+        "Here it is the smallest of the {n} eigenvalues, not among the {k} leading ones, so "
+        "the first {k} components are unchanged (measured difference {moved} of their size, "
+        "rounding); the error hides in the spectrum as a spurious eigenvalue."),
+    ("largest", "outside"): N_(
+        "Here it is the largest of the {n} eigenvalues, not among the {k} leading ones, so "
+        "the first {k} components are unchanged (measured difference {moved} of their size, "
+        "rounding); the error hides in the spectrum as a spurious eigenvalue."),
+    ("rank", "outside"): N_(
+        "Here it is number {rank} of {n} of the {n} eigenvalues, not among the {k} leading "
+        "ones, so the first {k} components are unchanged (measured difference {moved} of "
+        "their size, rounding); the error hides in the spectrum as a spurious eigenvalue."),
+    ("smallest", "among"): N_(
+        "Here it is the smallest of the {n} eigenvalues, among the {k} leading ones, so the "
+        "components change (largest difference {percent} % of their size)."),
+    ("largest", "among"): N_(
+        "Here it is the largest of the {n} eigenvalues, among the {k} leading ones, so the "
+        "components change (largest difference {percent} % of their size)."),
+    ("rank", "among"): N_(
+        "Here it is number {rank} of {n} of the {n} eigenvalues, among the {k} leading ones, "
+        "so the components change (largest difference {percent} % of their size)."),
+}
 
 
 @dataclass(frozen=True, eq=False)
 class CentredInputs(Mistake):
     key = "centred_inputs"
-    title = "Centring the inputs instead of the feature space"
-    description = ("Subtracting the input mean before the kernel: harmless for kernels of "
-                   "x − y only (RBF, Laplacian) and for the linear kernel (its feature space "
-                   "is the input space), wrong for polynomial, sigmoid and cosine kernels.")
+    title = N_("Centring the inputs instead of the feature space")
+    description = N_("Subtracting the input mean before the kernel: harmless for kernels of "
+                     "x − y only (RBF, Laplacian) and for the linear kernel (its feature space "
+                     "is the input space), wrong for polynomial, sigmoid and cosine kernels.")
     wrong_latex = r"K_{\text{wrong}} = k(x_i - \bar x,\; x_j - \bar x),\ \text{then centred}"
     right_latex = r"K = k(x_i, x_j),\ \text{centred in feature space: } \tilde K"
     correct_function = "kpca_core.compute_kernel + kpca_core.center_kernel"
-    source = DE_SOUZA + ", its Compute method (the kernel of the centred inputs)"
+    source = N_("{de_souza}, its Compute method (the kernel of the centred inputs)")
 
     kernel: str
     degree: int | None
@@ -423,9 +477,9 @@ class CentredInputs(Mistake):
                                                    kernel_params=ref.kernel_params)
         wrong = _scores(eigendecompose(Kc_inputs, ref.k, solver=SOLVER, random_state=0))
         return cls(
-            Picture("Projections: raw inputs (left) vs inputs centred first (right)",
-                    ref.fit.projection, wrong, wrong_title="wrong: k(x − x̄, y − x̄)"),
-            (Damage("largest |K̃_wrong − K̃| relative to max |K̃|",
+            Picture(N_("Projections: raw inputs (left) vs inputs centred first (right)"),
+                    ref.fit.projection, wrong, wrong_title=N_("wrong: k(x − x̄, y − x̄)")),
+            (Damage(N_("largest |K̃_wrong − K̃| relative to max |K̃|"),
                     float(np.abs(Kc_inputs - ref.Kc).max()) / ref.scale, 1e-9),),
             kernel=ref.kernel,
             degree=ref.kernel_params.get("degree"),
@@ -435,42 +489,59 @@ class CentredInputs(Mistake):
         )
 
     def caption(self) -> str:
-        title = KERNELS[self.kernel].title
+        title = _(KERNELS[self.kernel].title)
         if self.harmless:
-            reason = {
-                "rbf": "depends on x − y only",
-                "laplacian": "depends on x − y only",
-                "linear": "has input space as its feature space",
-            }.get(self.kernel)
+            reason = {"rbf": "shift", "laplacian": "shift", "linear": "linear"}.get(self.kernel)
             if self.kernel == "poly" and self.degree == 1:
-                reason = ("with d = 1 is γ xᵀy + c₀, the linear kernel up to a constant that "
-                          "centring removes: its feature space is the input space")
+                reason = "degree 1"
+            mean = self.input_mean
+            shown = ", ".join(format_number(v, ".2g") for v in mean[:3]) + (
+                ", …" if len(mean) > 3 else "")
             if reason is None:  # measured, not assumed: how far centring moved the inputs
-                mean = self.input_mean
-                shown = ", ".join(f"{v:.2g}" for v in mean[:3]) + (", …" if len(mean) > 3 else "")
                 zero = max(abs(v) for v in mean) <= 1e-9 * max(1.0, self.input_scale)
-                reason = (f"sees inputs whose mean is already 0 here (mean ({shown}))" if zero
-                          else f"is moved by centring (the inputs' mean is ({shown})), yet too "
-                               "little to show on these data")
-            return (f"The {title} kernel {reason}, so centring the inputs changes nothing "
-                    f"visible (damage {format_value(self.damage.value)}): the mistake is "
-                    "invisible with this kernel on these data.")
-        return (f"The {title} kernel is not translation-invariant: K of the shifted inputs "
-                "is a different matrix, and centring it cannot undo that (projections "
-                f"differ by {100 * self.projection_difference:.1f}% of their size).")
+                reason = "mean 0" if zero else "moved"
+            return _(_HARMLESS_BECAUSE[reason]).format(
+                title=title, mean=shown, damage=format_value(self.damage.value))
+        return _("The {title} kernel is not translation-invariant: K of the shifted inputs is "
+                 "a different matrix, and centring it cannot undo that (projections differ by "
+                 "{percent}% of their size).").format(
+            title=title, percent=format_number(100 * self.projection_difference, ".1f"))
+
+
+# Why centring the inputs did no visible harm with this kernel on these data: one whole
+# sentence per reason ({title}: the kernel's; {mean}: the inputs' mean; {damage}).
+_HARMLESS_BECAUSE = {
+    "shift": N_("The {title} kernel depends on x − y only, so centring the inputs changes "
+                "nothing visible (damage {damage}): the mistake is invisible with this kernel "
+                "on these data."),
+    "linear": N_("The {title} kernel has input space as its feature space, so centring the "
+                 "inputs changes nothing visible (damage {damage}): the mistake is invisible "
+                 "with this kernel on these data."),
+    "degree 1": N_("The {title} kernel with d = 1 is γ xᵀy + c₀, the linear kernel up to a "
+                   "constant that centring removes: its feature space is the input space, so "
+                   "centring the inputs changes nothing visible (damage {damage}): the mistake "
+                   "is invisible with this kernel on these data."),
+    "mean 0": N_("The {title} kernel sees inputs whose mean is already 0 here (mean ({mean})), "
+                 "so centring the inputs changes nothing visible (damage {damage}): the "
+                 "mistake is invisible with this kernel on these data."),
+    "moved": N_("The {title} kernel is moved by centring (the inputs' mean is ({mean})), yet "
+                "too little to show on these data, so centring the inputs changes nothing "
+                "visible (damage {damage}): the mistake is invisible with this kernel on these "
+                "data."),
+}
 
 
 @dataclass(frozen=True, eq=False)
 class NewPointsOwnMeans(Mistake):
     key = "test_own_means"
-    title = "Test kernel centred with its own means"
-    description = ("New points must be centred with the training statistics (1ₜ: m × n, "
-                   "entries 1/n), not their own (1ₘ: m × m, entries 1/m): the origin of "
-                   "feature space was fixed by the training set.")
+    title = N_("Test kernel centred with its own means")
+    description = N_("New points must be centred with the training statistics (1ₜ: m × n, "
+                     "entries 1/n), not their own (1ₘ: m × m, entries 1/m): the origin of "
+                     "feature space was fixed by the training set.")
     wrong_latex = r"\tilde K_t^{\text{wrong}} = K_t - 1_m K_t - K_t 1_n + 1_m K_t 1_n"
     right_latex = r"\tilde K_t = K_t - 1_t K - K_t 1_n + 1_t K 1_n"
     correct_function = "kpca_core.center_test_kernel"
-    source = DE_SOUZA + ", its Transform method"
+    source = N_("{de_souza}, its Transform method")
 
     n_train: int
     n_test: int
@@ -498,10 +569,11 @@ class NewPointsOwnMeans(Mistake):
         train_scale = max(float(np.abs(train_right).max()), 1e-300)
         shift = wrong - right
         return cls(
-            Picture(f"{len(test)} held-out points projected (model fitted on the other "
-                    f"{len(train)})", right, wrong, wrong_title="wrong: own means", rows=test),
-            (Damage("largest difference on held-out points, relative to the training "
-                    "projections' size", float(np.abs(shift).max()) / train_scale, 1e-9),),
+            Picture(N_("{n_test} held-out points projected (model fitted on the other "
+                       "{n_train})"), right, wrong, wrong_title=N_("wrong: own means"),
+                    rows=test, counts=(("n_test", len(test)), ("n_train", len(train)))),
+            (Damage(N_("largest difference on held-out points, relative to the training "
+                       "projections' size"), float(np.abs(shift).max()) / train_scale, 1e-9),),
             n_train=len(train),
             n_test=len(test),
             on_training_points=float(np.abs(train_wrong - train_right).max()) / train_scale,
@@ -510,28 +582,28 @@ class NewPointsOwnMeans(Mistake):
         )
 
     def checks(self) -> tuple[Check, ...]:
-        return (Check("on the training points themselves, |wrong − right| (their own means "
-                      "are the training means)", self.on_training_points, 1e-9),)
+        return (Check(_("on the training points themselves, |wrong − right| (their own "
+                        "means are the training means)"), self.on_training_points, 1e-9),)
 
     def caption(self) -> str:
-        return (f"Every held-out point moves by the same vector (spread of the shifts "
-                f"{format_value(self.shift_spread)}), so the picture looks plausible and is "
-                "still wrong. Projected one at a time, a new point centred with its own means "
-                "always lands on the origin: largest |coordinate| = "
-                f"{format_value(self.single_point_max)}.")
+        return _("Every held-out point moves by the same vector (spread of the shifts "
+                 "{spread}), so the picture looks plausible and is still wrong. Projected one "
+                 "at a time, a new point centred with its own means always lands on the "
+                 "origin: largest |coordinate| = {largest}.").format(
+            spread=format_value(self.shift_spread), largest=format_value(self.single_point_max))
 
 
 @dataclass(frozen=True, eq=False)
 class Scaling(Mistake):
     key = "scaling"
-    title = "Eigenvectors not normalised in feature space"
-    description = ("The unit eigenvector v (or v/(μn)) used as α: the axes V = Σαᵢφ̃(xᵢ) are "
-                   "not unit length, so every component is stretched by its own factor.")
+    title = N_("Eigenvectors not normalised in feature space")
+    description = N_("The unit eigenvector v (or v/(μn)) used as α: the axes V = Σαᵢφ̃(xᵢ) are "
+                     "not unit length, so every component is stretched by its own factor.")
     wrong_latex = r"\alpha = v \quad\text{or}\quad \alpha = \frac{v}{\mu\, n}"
     right_latex = r"\alpha = \frac{v}{\sqrt{\mu}} \iff \alpha^\top \tilde K \alpha = 1"
     correct_function = "kpca_core.scale_eigenvectors"
-    source = ("α = v/(μn): " + MATLAB_NOTE + " (U(:,n)/d(n)/N); α = v is what leaving the "
-              "step out gives")
+    source = N_("α = v/(μn): {matlab_note} (U(:,n)/d(n)/N); α = v is what leaving the step "
+                "out gives")
 
     length_right: float  # largest |αᵀK̃α − 1| with the right α = v/√μ: 0
     stretch_1: float  # √μ₁: how much α = v stretches component 1
@@ -552,11 +624,12 @@ class Scaling(Mistake):
             return float(np.abs(np.einsum("ik,ik->k", alpha, ref.Kc @ alpha) - 1.0).max())
 
         return cls(
-            Picture("Projections: α = v/√μ (left) vs α = v (right)", ref.Kc @ good_alpha,
-                    ref.Kc @ alpha_v, wrong_title="wrong: α = v"),
-            (Damage("largest |αᵀK̃α − 1| with α = v (should be 0: unit-length axes)",
+            Picture(N_("Projections: α = v/√μ (left) vs α = v (right)"), ref.Kc @ good_alpha,
+                    ref.Kc @ alpha_v, wrong_title=N_("wrong: α = v")),
+            (Damage(N_("largest |αᵀK̃α − 1| with α = v (should be 0: unit-length axes)"),
                     length_error(alpha_v), 1e-9),
-             Damage("largest |αᵀK̃α − 1| with α = v/(μn)", length_error(alpha_mu_n), 1e-9)),
+             Damage(N_("largest |αᵀK̃α − 1| with α = v/(μn)"), length_error(alpha_mu_n),
+                    1e-9)),
             length_right=length_error(good_alpha),
             stretch_1=float(np.sqrt(values[0])) if len(values) else 0.0,
             stretch_2=float(np.sqrt(values[1])) if len(values) > 1 else 0.0,
@@ -564,32 +637,45 @@ class Scaling(Mistake):
         )
 
     def checks(self) -> tuple[Check, ...]:
-        return (Check("with α = v/√μ: largest |αᵀK̃α − 1|", self.length_right, 1e-8),)
+        return (Check(_("with α = v/√μ: largest |αᵀK̃α − 1|"), self.length_right, 1e-8),)
 
     def caption(self) -> str:
         ratio = self.stretch_1 / self.stretch_2 if self.stretch_2 > 0 else float("inf")
         stretches = [s for s in (self.stretch_1, self.stretch_2) if s > 0]
         size = ("grows" if all(s > 1 for s in stretches) else
-                "shrinks" if all(s < 1 for s in stretches) else
-                "grows along one axis and shrinks along the other")
-        return (f"With α = v every coordinate is multiplied by √μ: component 1 by "
-                f"{format_value(self.stretch_1)}, component 2 by "
-                f"{format_value(self.stretch_2)}, so the picture {size} and its aspect "
-                f"ratio changes by a factor {ratio:.3g}. With "
-                "α = v/(μn) all coordinates shrink to at most "
-                f"{format_value(self.mu_n_projection_max)}.")
+                "shrinks" if all(s < 1 for s in stretches) else "both")
+        return _(_STRETCHED[size]).format(
+            first=format_value(self.stretch_1), second=format_value(self.stretch_2),
+            ratio=format_number(ratio, ".3g"), largest=format_value(self.mu_n_projection_max))
+
+
+# What α = v does to the picture: it grows, shrinks, or both (one whole sentence each).
+_STRETCHED = {
+    "grows": N_("With α = v every coordinate is multiplied by √μ: component 1 by {first}, "
+                "component 2 by {second}, so the picture grows and its aspect ratio changes "
+                "by a factor {ratio}. With α = v/(μn) all coordinates shrink to at most "
+                "{largest}."),
+    "shrinks": N_("With α = v every coordinate is multiplied by √μ: component 1 by {first}, "
+                  "component 2 by {second}, so the picture shrinks and its aspect ratio "
+                  "changes by a factor {ratio}. With α = v/(μn) all coordinates shrink to at "
+                  "most {largest}."),
+    "both": N_("With α = v every coordinate is multiplied by √μ: component 1 by {first}, "
+               "component 2 by {second}, so the picture grows along one axis and shrinks "
+               "along the other and its aspect ratio changes by a factor {ratio}. With "
+               "α = v/(μn) all coordinates shrink to at most {largest}."),
+}
 
 
 @dataclass(frozen=True, eq=False)
 class UncentredProjection(Mistake):
     key = "uncentred_projection"
-    title = "Projecting with the uncentred K"
-    description = ("Eigenvectors from K̃ but coordinates from K: every point moves by the "
-                   "same vector.")
+    title = N_("Projecting with the uncentred K")
+    description = N_("Eigenvectors from K̃ but coordinates from K: every point moves by the "
+                     "same vector.")
     wrong_latex = r"y_{\text{wrong}} = K\,\alpha"
     right_latex = r"y = \tilde K\,\alpha"
     correct_function = "kpca_core.project_new_points (with a centred kernel)"
-    source = MATLAB_NOTE + " (Y = (K*U)')"
+    source = N_("{matlab_note} (Y = (K*U)')")
 
     shift_1: float  # the common shift of component 1
     shift_2: float
@@ -603,9 +689,9 @@ class UncentredProjection(Mistake):
         wrong = wrong_project_uncentred(ref.K, alphas)
         shift = wrong - right
         return cls(
-            Picture("Projections: K̃α (left) vs Kα (right)", right, wrong,
-                    wrong_title="wrong: Kα"),
-            (Damage("largest difference of the coordinates, relative to their size",
+            Picture(N_("Projections: K̃α (left) vs Kα (right)"), right, wrong,
+                    wrong_title=N_("wrong: Kα")),
+            (Damage(N_("largest difference of the coordinates, relative to their size"),
                     float(np.abs(shift).max()) / max(float(np.abs(right).max()), 1e-300),
                     1e-9),),
             shift_1=float(shift[:, 0].mean()),
@@ -615,28 +701,29 @@ class UncentredProjection(Mistake):
         )
 
     def checks(self) -> tuple[Check, ...]:
-        return (Check("largest deviation of (Kα − K̃α) from one common shift",
+        return (Check(_("largest deviation of (Kα − K̃α) from one common shift"),
                       self.shift_spread, 1e-9 * max(1.0, abs(self.shift_1))),)
 
     def caption(self) -> str:
-        return (f"Since 1ᵀα = 0, Kα = K̃α + (column means of K)·α: every point moves by "
-                f"({format_value(self.shift_1)}, {format_value(self.shift_2)}). Same shape, "
-                "but the coordinates no longer have mean 0 (the right ones do, to "
-                f"{format_value(self.mean_right)}).")
+        return _("Since 1ᵀα = 0, Kα = K̃α + (column means of K)·α: every point moves by "
+                 "({first}, {second}). Same shape, but the coordinates no longer have mean 0 "
+                 "(the right ones do, to {mean}).").format(
+            first=format_value(self.shift_1), second=format_value(self.shift_2),
+            mean=format_value(self.mean_right))
 
 
 @dataclass(frozen=True, eq=False)
 class UnsortedEig(Mistake):
     key = "unsorted_eig"
-    title = "A non-symmetric eigensolver, eigenvalues unsorted"
-    description = ("np.linalg.eig returns eigenvalues in no particular order; taking its "
-                   "first k columns picks arbitrary components.")
+    title = N_("A non-symmetric eigensolver, eigenvalues unsorted")
+    description = N_("np.linalg.eig returns eigenvalues in no particular order; taking its "
+                     "first k columns picks arbitrary components.")
     wrong_latex = r"\texttt{np.linalg.eig}(\tilde K)[\,:k\,]\ \text{(as returned)}"
     right_latex = r"\texttt{eigh}(\tilde K),\ \mu_1 \ge \mu_2 \ge \dots"
     correct_function = "kpca_core.eigendecompose"
-    source = ("none of the documents: the MATLAB function sorts its eigenvalues explicitly "
-              "and the C# article by absolute value. It is here because np.linalg.eig "
-              "promises no order.")
+    source = N_("none of the documents: the MATLAB function sorts its eigenvalues explicitly "
+                "and the C# article by absolute value. It is here because np.linalg.eig "
+                "promises no order.")
 
     ranks: tuple[int, ...]  # ranks (1 = largest) of eig's first eigenvalues, in its order
     rank_1: int  # rank of the eigenvalue eig gives first
@@ -667,11 +754,11 @@ class UnsortedEig(Mistake):
             np.clip(values_eig, 0.0, None)
         )
         return cls(
-            Picture(f"Projections on the first {m} points: eigh, sorted (left) vs eig as "
-                    "returned (right)", small.projection, wrong, wrong_title="wrong: eig[:, :2]",
-                    rows=np.arange(m)),
-            (Damage("largest angle between the subspaces of the wrong and the right "
-                    "components (degrees)",
+            Picture(N_("Projections on the first {m} points: eigh, sorted (left) vs eig as "
+                       "returned (right)"), small.projection, wrong,
+                    wrong_title=N_("wrong: eig[:, :2]"), rows=np.arange(m), counts=(("m", m),)),
+            (Damage(N_("largest angle between the subspaces of the wrong and the right "
+                       "components (degrees)"),
                     largest_principal_angle(vectors_eig, small.eigenvectors), 1e-4),),
             ranks=tuple(rank(value) for value in all_values.real[:10]),
             rank_1=ranks[0],
@@ -683,19 +770,24 @@ class UnsortedEig(Mistake):
         )
 
     def caption(self) -> str:
-        ranks = ", ".join(str(k) for k in self.ranks)
-        text = (f"eig returned its first {len(self.ranks)} eigenvalues in the order of ranks "
-                f"{ranks} (largest imaginary part {format_value(self.max_imaginary)}). ")
+        ranks = ", ".join(format_number(k) for k in self.ranks)
+        text = _("eig returned its first {count} eigenvalues in the order of ranks {ranks} "
+                 "(largest imaginary part {imaginary}).").format(
+            count=format_number(len(self.ranks)), ranks=ranks,
+            imaginary=format_value(self.max_imaginary))
         if self.leading_gap < 1e-8:
-            return text + ("The second and third eigenvalues are equal here, so the leading "
-                           "subspace is not unique and no choice is more right than another: "
-                           "the angle means nothing on these data.")
+            return _sentences(text, _(
+                "The second and third eigenvalues are equal here, so the leading subspace is "
+                "not unique and no choice is more right than another: the angle means nothing "
+                "on these data."))
         if self.harmless:
-            return text + ("Its first two happen to be the two largest here, so no damage on "
-                           "these data, but nothing guarantees it: other data or another "
-                           "LAPACK build give another order.")
-        return text + (f"Its first two are the eigenvalues of rank {self.rank_1} and "
-                       f"{self.rank_2}: the wrong components.")
+            return _sentences(text, _(
+                "Its first two happen to be the two largest here, so no damage on these data, "
+                "but nothing guarantees it: other data or another LAPACK build give another "
+                "order."))
+        return _sentences(text, _("Its first two are the eigenvalues of rank {first} and "
+                                  "{second}: the wrong components.").format(
+            first=format_number(self.rank_1), second=format_number(self.rank_2)))
 
 
 MISTAKES: tuple[type[Mistake], ...] = (
@@ -710,12 +802,18 @@ def damage_summary(mistakes: tuple[Mistake, ...]) -> str:
     harmful, harmless = [], []
     for number, mistake in enumerate(mistakes, start=1):
         damaged = any(not damage.harmless for damage in mistake.damages)
-        (harmful if damaged else harmless).append(f"{number} ({mistake.title})")
-    text = (f"On these data {len(harmful)} of the {len(mistakes)} mistakes do damage"
-            + (f": {', '.join(harmful)}" if harmful else ""))
-    if harmless:
-        text += f"; no damage here from {', '.join(harmless)}"
-    return text + "."
+        (harmful if damaged else harmless).append(_("{number} ({title})").format(
+            number=format_number(number), title=_(mistake.title)))
+    counts = dict(harmful=format_number(len(harmful)), total=format_number(len(mistakes)),
+                  which=", ".join(harmful), spared=", ".join(harmless))
+    if harmful and harmless:
+        return _("On these data {harmful} of the {total} mistakes do damage: {which}; no damage "
+                 "here from {spared}.").format(**counts)
+    if harmful:
+        return _("On these data {harmful} of the {total} mistakes do damage: {which}.").format(
+            **counts)
+    return _("On these data {harmful} of the {total} mistakes do damage; no damage here from "
+             "{spared}.").format(**counts)
 
 
 def compare_mistakes(

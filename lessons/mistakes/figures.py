@@ -15,6 +15,7 @@ from shell.figures import (
     class_name,
     classes,
 )
+from shell.i18n import _
 
 SPECTRUM_LEADING = 10
 SPECTRUM_TRAILING = 3
@@ -68,12 +69,13 @@ def right_and_wrong(
                 x=Z[idx, 0], y=Z[idx, 1], mode="markers", name=name, legendgroup=name,
                 showlegend=axis == "", customdata=idx, xaxis=f"x{axis}", yaxis=f"y{axis}",
                 marker=dict(color=class_colour(label), size=5),
-                hovertemplate=f"point %{{customdata}}<br>class: {name}<extra></extra>",
+                hovertemplate=_("point %{customdata}<br>class: {name}").replace(
+                    "{name}", name) + "<extra></extra>",
             ))
-    layout = _two_panel_layout("right", wrong_title, share=True)
-    layout["xaxis"]["title"] = "component 1"
-    layout["xaxis2"]["title"] = "component 1"
-    layout["yaxis"]["title"] = "component 2"
+    layout = _two_panel_layout(_("right"), wrong_title, share=True)
+    layout["xaxis"]["title"] = _("component 1")
+    layout["xaxis2"]["title"] = _("component 1")
+    layout["yaxis"]["title"] = _("component 2")
     fig = go.Figure(data=traces, layout=dict(title=title, height=380, **layout, **BASE_LAYOUT))
     fig.update_layout(margin=dict(l=10, r=10, t=80, b=10))
     return fig
@@ -98,13 +100,13 @@ def spectra_right_and_wrong(
             x=[f"#{r}" for r in ranks], y=shown, showlegend=False, xaxis=f"x{axis}",
             yaxis=f"y{axis}",
             marker_color=[NEGATIVE_COLOUR if v < 0 else KEPT_COLOUR for v in shown],
-            hovertemplate="rank %{x}: μ = %{y:.4g}<extra></extra>",
+            hovertemplate=_("rank %{x}: μ = %{y:.4g}") + "<extra></extra>",
         ))
-    layout = _two_panel_layout("right K̃", "wrong K̃", share=False)
+    layout = _two_panel_layout(_("right K̃"), _("wrong K̃"), share=False)
     for name in ("xaxis", "xaxis2"):
-        layout[name].update(type="category", title="rank")
+        layout[name].update(type="category", title=_("rank"))
     for name in ("yaxis", "yaxis2"):
-        layout[name]["title"] = "eigenvalue μ"
+        layout[name]["title"] = _("eigenvalue μ")
     fig = go.Figure(data=traces, layout=dict(
         title=title, height=360, **layout,
         **{k: v for k, v in BASE_LAYOUT.items() if k != "legend"}))

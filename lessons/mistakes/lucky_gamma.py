@@ -27,6 +27,7 @@ from experiments.kpca_steps import fit_kpca
 from experiments.separability import linear_separability
 from lessons.mistakes.experiment import Damage
 from shell.figures import BASE_LAYOUT, class_colour
+from shell.i18n import N_, _, format_number, join_list
 
 # The gallery's setting (scikit-learn's plot_kernel_pca.py before 2021, and issue #10530).
 GALLERY = {"n": 400, "factor": 0.3, "noise": 0.05, "seed": 0, "gamma": 10.0}
@@ -38,7 +39,7 @@ STEPS = {"gamma": (0.7, 1.4), "noise": (0.03, 0.07), "seed": (1, 2, 3, 4),
 # of its own at ≥ SEPARATES.
 CANDIDATES = (7.0, 5.0, 3.0)
 SEPARATES = 0.95  # "separates": the site's threshold for components 1–2
-NAMES = {"gamma": "γ", "noise": "noise", "seed": "seed", "factor": "inner radius"}
+NAMES = {"gamma": "γ", "noise": N_("noise"), "seed": N_("seed"), "factor": N_("inner radius")}
 
 
 @dataclass(frozen=True)
@@ -56,8 +57,9 @@ class Setting:
         if not self.changed:
             return f"γ = {format_gamma(self.values['gamma'])}"
         value = self.values[self.changed]
-        shown = format_gamma(value) if self.changed == "gamma" else f"{value:g}"
-        return f"{NAMES[self.changed]} = {shown}"
+        shown = format_gamma(value) if self.changed == "gamma" else format_number(value, "g")
+        name = NAMES[self.changed]
+        return f"{_(name) if name != 'γ' else name} = {shown}"
 
 
 @dataclass(frozen=True)
@@ -92,9 +94,11 @@ class LuckyGamma:
     @property
     def damage(self) -> Damage:
         """Points of separability lost one small step from the gallery's setting."""
-        return Damage(f"points of separability (components 1–2) lost one small step from the "
-                      f"gallery's setting: {100 * self.worst.score:.0f} % at "
-                      f"{self.worst.label}, against {100 * self.gallery.score:.0f} %",
+        return Damage(_("points of separability (components 1–2) lost one small step from "
+                        "the gallery's setting: {worst} % at {setting}, against {gallery} "
+                        "%").format(worst=format_number(100 * self.worst.score, ".0f"),
+                                    setting=self.worst.label,
+                                    gallery=format_number(100 * self.gallery.score, ".0f")),
                       float(100 * (self.gallery.score - self.worst.score)),
                       100 * (1.0 - SEPARATES))
 
@@ -137,28 +141,41 @@ def lucky_gamma() -> LuckyGamma:
 
 def caption(result: LuckyGamma) -> str:
     """What the numbers say: the gallery's score, each kind's worst step, the γ that holds."""
-    families = "; ".join(f"{result.worst_of(key).label}: "
-                         f"{100 * result.worst_of(key).score:.0f} %" for key in STEPS)
-    text = (f"At the gallery's setting components 1–2 separate "
-            f"{100 * result.gallery.score:.0f} % of the points. One small step away, the "
-            f"worst of each kind: {families}.")
+    def percent(share: float) -> str:
+        return format_number(100 * share, ".0f")
+
+    families = _("; ").join(_("{setting}: {percent} %").format(
+        setting=result.worst_of(key).label, percent=percent(result.worst_of(key).score))
+        for key in STEPS)
+    parts = [_("At the gallery's setting components 1–2 separate {percent} % of the points. One "
+               "small step away, the worst of each kind: {families}.").format(
+        percent=percent(result.gallery.score), families=families)]
     seeds = [s for s in result.near if s.changed == "seed"]
     kept = sum(s.score >= SEPARATES for s in seeds)
-    text += f" Of the {len(seeds)} other seeds, {kept} keep ≥ {100 * SEPARATES:.0f} %."
+    parts.append(_("Of the {seeds} other seeds, {kept} keep ≥ {percent} %.").format(
+        seeds=format_number(len(seeds)), kept=format_number(kept), percent=percent(SEPARATES)))
     steps = 1 + sum(len(v) for v in STEPS.values())
     failed = [t for t in result.trials if not t.steady]
     steady = [t for t in result.trials if t.steady]
     for trial in failed:
-        text += (f" γ = {format_gamma(trial.gamma)} does not hold either: "
-                 f"{100 * trial.worst:.0f} % within its first {trial.scored} settings.")
+        parts.append(_("γ = {gamma} does not hold either: {percent} % within its first "
+                       "{scored} settings.").format(gamma=format_gamma(trial.gamma),
+                                                    percent=percent(trial.worst),
+                                                    scored=format_number(trial.scored)))
     if steady:
         trial = steady[0]
-        text += (f" Right: judge γ on its neighbourhood. γ = {format_gamma(trial.gamma)} keeps "
-                 f"every one of its {steps} settings (itself and the same small steps) at ≥ "
-                 f"{100 * SEPARATES:.0f} %: {100 * trial.worst:.0f} % at worst.")
+        parts.append(_("Right: judge γ on its neighbourhood. γ = {gamma} keeps every one of its "
+                       "{steps} settings (itself and the same small steps) at ≥ {percent} %: "
+                       "{worst} % at worst.").format(
+            gamma=format_gamma(trial.gamma), steps=format_number(steps),
+            percent=percent(SEPARATES), worst=percent(trial.worst)))
     else:
-        tried = ", ".join(format_gamma(t.gamma) for t in result.trials)
-        text += f" None of γ = {tried} keeps every small step at ≥ {100 * SEPARATES:.0f} %."
+        parts.append(_("None of γ = {tried} keeps every small step at ≥ {percent} %.").format(
+            tried=join_list([format_gamma(t.gamma) for t in result.trials]),
+            percent=percent(SEPARATES)))
+    text = parts[-1]
+    for part in reversed(parts[:-1]):
+        text = _("{first} {second}").format(first=part, second=text)
     return text
 
 
@@ -169,14 +186,18 @@ def panels(settings: list[Setting], *, title: str, columns: int | None = None) -
     rows = -(-len(settings) // columns)
     fig = make_subplots(rows=rows, cols=columns, horizontal_spacing=0.03,
                         vertical_spacing=0.12,
-                        subplot_titles=[f"{'' if s.changed else 'gallery: '}{s.label}<br>"
-                                        f"{100 * s.score:.0f} %" for s in settings])
+                        subplot_titles=[(_("{setting}<br>{percent} %") if s.changed else
+                                         _("gallery: {setting}<br>{percent} %")).format(
+                                            setting=s.label,
+                                            percent=format_number(100 * s.score, ".0f"))
+                                        for s in settings])
     for i, setting in enumerate(settings):
         for label in np.unique(setting.y):
             Z = setting.projection[setting.y == label].astype(np.float32)
             fig.add_trace(go.Scatter(
                 x=Z[:, 0], y=Z[:, 1], mode="markers", showlegend=i == 0,
-                name="outer circle" if label == 0 else "inner circle", legendgroup=str(label),
+                name=_("outer circle") if label == 0 else _("inner circle"),
+                legendgroup=str(label),
                 marker=dict(color=class_colour(int(label)), size=4), hoverinfo="skip"),
                 row=i // columns + 1, col=i % columns + 1)
     fig.update_xaxes(showticklabels=False)

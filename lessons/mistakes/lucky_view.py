@@ -23,6 +23,7 @@ from shell.admission import queued
 from shell.caches import bounded_cache
 from shell.charts import show_chart
 from shell.display import number_caption, touch_screen
+from shell.i18n import N_, _
 from shell.memory import guard_memory
 
 # The fits, at most: the gallery's and its small steps, the same for each γ tried (of 400
@@ -35,39 +36,41 @@ FITS = (1 + len(CANDIDATES)) * (1 + sum(len(v) for v in STEPS.values()))
 def cached_lucky() -> LuckyGamma:
     n = GALLERY["n"]
     estimate = FITS * (costs.kernel_pca(n, 2, 2) + costs.Estimate(0.1))
-    with queued(n, copies=2, estimate=estimate, what="the lucky-γ card"):
+    with queued(n, copies=2, estimate=estimate, what=N_("the lucky-γ card")):
         return lucky_gamma()
 
 
 def card(number: int) -> None:
     """The card, numbered after the page's other mistakes."""
     guard_memory(GALLERY["n"], copies=2)
-    with st.spinner("Moving the gallery's setting a little…"):
+    with st.spinner(_("Moving the gallery's setting a little…")):
         result = cached_lucky()
-    st.subheader(f"{number} · One lucky γ")
-    st.write(
+    st.subheader(_("{number} · One lucky γ").format(number=number))
+    st.write(_(
         "scikit-learn's kernel PCA example drew two circles (400 points, inner radius 0.3, "
         "noise 0.05, seed 0) that kernel PCA with an RBF kernel, γ = 10, pulls apart on its "
         "first two components. Here is that setting, and the same moved one small step at "
-        "a time: γ, the noise, the seed, the inner radius.")
-    st.markdown(":red[**Wrong**] · take one γ because it worked once, on one draw of the data.")
-    st.markdown(":green[**Right**] · judge γ on its neighbourhood: other seeds, a little more "
-                "or less noise, a step of γ either way; keep a γ that works on all of them.")
-    st.caption("Reported in: scikit-learn issue #10530 (\"Misleading kernel PCA examples\"), on "
-               "its kernel PCA example (plot_kernel_pca.py, until 2021): \"very fine tuned\".")
+        "a time: γ, the noise, the seed, the inner radius."))
+    st.markdown(_(":red[**Wrong**] · take one γ because it worked once, on one draw of the "
+                  "data."))
+    st.markdown(_(":green[**Right**] · judge γ on its neighbourhood: other seeds, a little more "
+                  "or less noise, a step of γ either way; keep a γ that works on all of them."))
+    st.caption(_("Reported in: scikit-learn issue #10530 (\"Misleading kernel PCA examples\"), "
+                 "on its kernel PCA example (plot_kernel_pca.py, until 2021): \"very fine "
+                 "tuned\"."))
     shown = [result.gallery, *(result.worst_of(key) for key in STEPS)]
     fig = panels(shown, columns=3 if touch_screen() else None,  # a phone: two rows
-                 title="Components 1–2<br><sup>the gallery's setting, then the worst small step "
-                       "of each kind</sup>")
+                 title=_("Components 1–2<br><sup>the gallery's setting, then the worst small "
+                         "step of each kind</sup>"))
     show_chart(fig, key="mistake_lucky_gamma")
     damage = result.damage
     # Its own data, not the sidebar's: said apart from the other cards' damage lines.
     if damage.harmless:
-        st.markdown(f":green[**No damage to the gallery's picture**] · {damage.label}: "
-                    f"{format_value(damage.value)}")
+        st.markdown(_(":green[**No damage to the gallery's picture**] · {label}: "
+                      "{value}").format(label=damage.label, value=format_value(damage.value)))
     else:
-        st.markdown(f":red[**Damage to the gallery's picture**] · {damage.label}: "
-                    f"**{format_value(damage.value)}**")
+        st.markdown(_(":red[**Damage to the gallery's picture**] · {label}: **{value}**").format(
+            label=damage.label, value=format_value(damage.value)))
     text = caption(result)
     findings.publish("lucky_gamma", text)
     number_caption(text)

@@ -13,6 +13,7 @@ from experiments.checks import check_text
 from lessons.common.pack import PackFrame
 from lessons.mistakes.experiment import EIG_MAX_N, compare_mistakes
 from lessons.mistakes.sections import damage_words, picture, sample_rows
+from shell.i18n import _, format_number
 from shell.state import Settings
 
 # The mistakes the step's question is about ("forget to centre, or centre with the wrong
@@ -29,14 +30,15 @@ def frames(X: np.ndarray, y: np.ndarray | None, data,
                                 kernel_params=settings.kernel_params(), eig_max_n=EIG_MAX_N)
         figures, sentences, numbers = [], [], {}
         if len(rows) < len(X):  # as the page says it
-            sentences.append(f"Each mistake needs its own eigendecomposition: this page uses "
-                             f"a fixed random sample of {len(rows):,} of the {len(X):,} "
-                             "points.")
+            sentences.append(_("Each mistake needs its own eigendecomposition: this page uses "
+                               "a fixed random sample of {sample} of the {n} points.").format(
+                sample=format_number(len(rows), ","), n=format_number(len(X), ",")))
         for number, mistake in enumerate(made, 1):
             if mistake.key not in SHOWN:
                 continue
             figures.append((mistake.key, picture(mistake, y, data.target_names, rows)))
-            sentences.append(f"**{number} · {mistake.title}.** {mistake.description}")
+            sentences.append(_("**{number} · {title}.** {description}").format(
+                number=number, title=_(mistake.title), description=_(mistake.description)))
             for damage in mistake.damages:
                 verdict, rest = damage_words(damage)
                 sentences.append(f"**{verdict}**{rest}")

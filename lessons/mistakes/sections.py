@@ -12,6 +12,7 @@ from experiments import sampling
 from experiments.checks import format_value
 from lessons.mistakes import figures as fig
 from lessons.mistakes.experiment import Damage, Mistake
+from shell.i18n import _
 from shell.registry import MISTAKES_MAX_N
 
 
@@ -26,16 +27,19 @@ def picture(mistake: Mistake, y: np.ndarray | None, target_names,
     ``rows``: the rows of data measured."""
     shown = mistake.picture
     if shown.spectrum:
-        return fig.spectra_right_and_wrong(shown.right, shown.wrong, title=shown.title)
+        return fig.spectra_right_and_wrong(shown.right, shown.wrong, title=shown.shown_title())
     drawn = rows if shown.rows is None else rows[shown.rows]
     return fig.right_and_wrong(shown.right, shown.wrong, None if y is None else y[drawn],
-                               target_names, title=shown.title, wrong_title=shown.wrong_title)
+                               target_names, title=shown.shown_title(),
+                               wrong_title=_(shown.wrong_title))
 
 
 def damage_words(damage: Damage) -> tuple[str, str]:
     """The damage line's verdict ("No damage on these data" or "Damage") and the rest
-    (" · label: value"), the value bold where there is damage."""
+    (" · label: value"), the value bold where there is damage; in the language of this
+    run (the label is an English message, said here)."""
     value = format_value(damage.value)
     if damage.harmless:
-        return "No damage on these data", f" · {damage.label}: {value}"
-    return "Damage", f" · {damage.label}: **{value}**"
+        return _("No damage on these data"), _(" · {label}: {value}").format(
+            label=_(damage.label), value=value)
+    return _("Damage"), _(" · {label}: **{value}**").format(label=_(damage.label), value=value)

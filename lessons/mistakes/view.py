@@ -24,6 +24,7 @@ from shell.admission import queued
 from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
 from shell.checks import show_check
+from shell.i18n import N_, _
 from shell.state import KernelKey
 
 # K, K̃, a wrong K̃ and the eigensolver's copy at once (the app page's guard counts the same).
@@ -49,7 +50,7 @@ def cached_mistakes(inputs: Inputs, kernel: KernelKey) -> tuple[Mistake, ...]:
     rows = sample_rows(len(X))
     # A turn in the server's queue like every other page's n × n work (shell.admission).
     with queued(len(rows), copies=MISTAKES_COPIES, estimate=mistakes_estimate(*X[rows].shape),
-                what="the seven mistakes"):
+                what=N_("the seven mistakes")):
         return compare_mistakes(
             X[rows], kernel=kernel.kernel, kernel_params=kernel.kernel_params(),
             eig_max_n=EIG_MAX_N,
@@ -63,14 +64,14 @@ def show_damage(damage: Damage) -> None:
 
 
 def _header(mistake: Mistake, number: int) -> None:
-    st.subheader(f"{number} · {mistake.title}")
-    st.write(mistake.description)
+    st.subheader(f"{number} · {_(mistake.title)}")
+    st.write(_(mistake.description))
     # One above the other: side by side, long formulas are clipped in narrow windows.
-    st.markdown(":red[**Wrong**]")
+    st.markdown(_(":red[**Wrong**]"))
     st.latex(mistake.wrong_latex)
-    st.markdown(f":green[**Right**] · `{mistake.correct_function}`")
+    st.markdown(_(":green[**Right**] · `{function}`").format(function=mistake.correct_function))
     st.latex(mistake.right_latex)
-    st.caption(f"Found in: {mistake.source}.")
+    st.caption(_("Found in: {source}.").format(source=mistake.source_text()))
 
 
 def _picture(mistake: Mistake, data, rows: np.ndarray) -> None:
