@@ -6,7 +6,7 @@ from kpca_core import choose_eigen_solver
 from lessons.scale import approx_view, view
 from lessons.scale.approximations import approximate_kpca
 from lessons.scale.experiment import measure_once
-from shell.i18n import _
+from shell.i18n import N_, _
 from shell.page import page_data
 from shell.sidebar import current_settings, with_valid_components
 from shell.source import show_source
@@ -35,4 +35,4 @@ st.header(_("4 · When to use which"))
 view.plain_words(run)
 
 show_source(choose_eigen_solver, measure_once, approximate_kpca,
-            label=_("The code behind these measurements"))
+            label=N_("The code behind these measurements"))

@@ -13,6 +13,7 @@ import re
 
 from streamlit.testing.v1 import AppTest
 
+import datasets
 from tests.shell.test_language import shell_texts
 from tests.support.plotly_json import chart_specs, title
 
@@ -54,6 +55,13 @@ def unbracketed(at: AppTest, allowed: set[str] = frozenset()) -> list[tuple[str,
     return [(kind, attribute, text) for kind, attribute, text in texts
             if not bracketed(text) and text not in allowed and not _NOT_WORDS.fullmatch(text)
             and not any(bracketed(part) for part in text.split(" · "))]
+
+
+def data_names(dataset: str = "circles", **options) -> set[str]:
+    """A dataset's class and feature names: the data's own words, shown as they are (like a
+    CSV's columns), not the app's; a figure draws them as plain text ("x₁" stays "x1")."""
+    data = datasets.load(dataset, **options)
+    return {str(name) for name in (*data.target_names, *data.feature_names)}
 
 
 def numbers(text: str) -> list[str]:
