@@ -237,13 +237,13 @@ class TermsSummary:
                    "{y} = {kernel_part} (kernel part, Σᵢ αᵢ k(xᵢ, x)) − {centring} (centring "
                    "part, −Σᵢ αᵢ · mean of k(xᵢ, ·) over the training points: the same for every "
                    "new point); the centring part is {centring_share} % of the two together."))
-        near = (_("The {count} training points nearest x carry {near} % of the kernel part's "
+        near = (_(" The {count} training points nearest x carry {near} % of the kernel part's "
                   "|terms|, so the kernel part comes from x's neighbourhood")
                 if self.near_share >= 0.5 else
-                _("The {count} training points nearest x carry {near} % of the kernel part's "
+                _(" The {count} training points nearest x carry {near} % of the kernel part's "
                   "|terms|, so the kernel part is spread over many training points, near and "
                   "far"))
-        text = split.format(**values) + " " + near.format(**values)
+        text = split.format(**values) + near.format(**values)
         if self.centring_share >= 0.5:
             text += _("; but most of {y} is the centring constant (the nearest training "
                       "point has k = {nearest}), which only shifts every new point alike").format(
