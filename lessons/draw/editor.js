@@ -58,6 +58,8 @@ function build(root) {
   const state = { rev: null, points: [], tool: 0, limit: 1.5, max: 300, names: [], colours: [],
                   cursor: [0, 0], drag: null, locked: false, words: {} };
   const words = () => state.words;
+  // A class inside a sentence, in the page's language (its data name before any words).
+  const named = (c) => (words().names || [])[c] || state.names[c];
   const editor = { send: null, update: null };
   const wrap = el("div", { class: "kpca-draw" }, root);
   const toolbar = el("div", { class: "tools", role: "toolbar" }, wrap);
@@ -120,7 +122,8 @@ function build(root) {
     const [cx, cy] = toView(...state.cursor);
     cursor.setAttribute("transform", `translate(${cx} ${cy})`);
     const counts = state.names.map((_, c) => state.points.filter((p) => p[2] === c).length);
-    const parts = state.names.map((name, c) => say(words().part, { count: counts[c], name }))
+    const parts = state.names
+      .map((_, c) => say(words().part, { count: counts[c], name: named(c) }))
       .join(words().separator);
     const values = { n: state.points.length, max: state.max, parts };
     status.textContent = say(state.locked ? words().locked : words().status, values);
@@ -242,7 +245,7 @@ function build(root) {
         ? say(words().erase) : say(words().buttons[c]);
       button.querySelector(".label").textContent = text;
       button.setAttribute("aria-label", tool === "move" ? say(words().move_help)
-        : tool === "erase" ? text : say(words().add, { name: state.names[c] }));
+        : tool === "erase" ? text : say(words().add, { name: named(c) }));
     });
   }
 

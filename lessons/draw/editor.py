@@ -61,6 +61,9 @@ def words() -> dict:
                   "nearest the cross, 1 to 3 choose the class, E erases."),
         "buttons": [_("Class {letter}").format(letter=name.removeprefix("class "))
                     for name in drawn.CLASS_NAMES],
+        # The classes inside a sentence ("60 in class A"): the data's names, said.
+        "names": [_("class {letter}").format(letter=name.removeprefix("class "))
+                  for name in drawn.CLASS_NAMES],
         "add": _("Add points of {name}"),
         "move": _("Move"),
         "move_help": _("Move points: drag a point (a finger's swipe then moves points instead "

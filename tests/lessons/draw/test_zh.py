@@ -46,6 +46,7 @@ def test_the_pseudo_locale_leaves_nothing_unwrapped(name):
 def test_the_editors_words_come_from_python_in_the_sessions_language():
     english = editor.words()
     assert english["buttons"] == ["Class A", "Class B", "Class C"]
+    assert english["names"] == list(drawn.CLASS_NAMES)  # "60 in class A", as before
     assert english["erase"] == "Erase"  # the browser test finds the button by it
     with i18n.use_language("en-XA"):
         pseudo = editor.words()
@@ -53,7 +54,7 @@ def test_the_editors_words_come_from_python_in_the_sessions_language():
     with i18n.use_language("zh-CN"):
         chinese = editor.words()
     for key, text in english.items():
-        if key not in ("buttons", "separator"):
+        if key not in ("buttons", "names", "separator"):
             assert chinese[key] == ZH[text]
             # The JavaScript fills these placeholders: each translation keeps them.
             assert sorted(set(placeholders(chinese[key]))) == sorted(set(placeholders(text)))
