@@ -5,17 +5,18 @@ import streamlit as st
 from datasets import drawn
 from kpca_core import center_kernel
 from lessons.draw import view
+from shell.i18n import N_, _
 from shell.memory import guard_memory
 from shell.page import kernel_errors, page_data
 from shell.sidebar import current_settings, with_valid_components
 from shell.source import show_source
 
-st.title("Draw your own data")
-st.write(
+st.title(_("Draw your own data"))
+st.write(_(
     "Put points of up to three classes on the plane, move them, erase them, or start from "
     "a shape: kernel PCA of your points follows every edit, beside linear PCA. The Explorer, "
     "Component maps, New points and Choosing γ show them too ('Drawn on the Draw page')."
-)
+))
 
 settings = current_settings()
 # Guarded at the most points a drawing can have: no edit can be refused halfway.
@@ -27,9 +28,8 @@ draw_col, kpca_col = st.columns(2)
 with draw_col:
     view.drawing(data)
 n = len(data.X)
-if problem := drawn.analysis_problem(data.X):
-    kpca_col.info(f"So far {problem}. Click the plane to add some, or start from a shape "
-                  "above.", icon=":material/draw:")
+if drawn.analysis_problem(data.X):
+    kpca_col.info(view.not_yet(data.X), icon=":material/draw:")
     st.stop()
 
 settings = with_valid_components(settings, n)
@@ -43,9 +43,9 @@ with pca_col:
 with verdict_col:
     view.separability(result, data)
 
-st.subheader("K and K̃ of your points")
+st.subheader(_("K and K̃ of your points"))
 view.kernel_matrices(result, data)
-st.subheader("The spectrum of K̃")
+st.subheader(_("The spectrum of K̃"))
 view.spectrum(result, settings)
 
-show_source(center_kernel, label="The kpca_core code behind these pictures")
+show_source(center_kernel, label=N_("The kpca_core code behind these pictures"))

@@ -5,38 +5,39 @@ import streamlit as st
 from experiments.novelty import errors_and_spread
 from lessons.novelty import view
 from lessons.novelty.experiment import novelty
+from shell.i18n import N_, _
 from shell.memory import guard_memory
 from shell.page import kernel_errors, page_data
 from shell.sidebar import current_settings
 from shell.source import show_source
 
-st.title("Novelty detection")
-st.write(
+st.title(_("Novelty detection"))
+st.write(_(
     "Fit kernel PCA on normal data only. A new point that resembles them lies close to "
     "their principal subspace in feature space; a novel one lies far from it. That "
     "distance, the reconstruction error, is computed from the kernel alone (Hoffmann 2007), "
     "and here it is scored against scikit-learn's one-class SVM and isolation forest."
-)
+))
 
 settings = current_settings()
 data, inputs = page_data(settings)
 if len(data.X) < 8:
-    st.warning("Use at least 8 points: a quarter of the normal points is held out, and kernel "
-               "PCA needs a few to fit on.")
+    st.warning(_("Use at least 8 points: a quarter of the normal points is held out, and "
+                 "kernel PCA needs a few to fit on."))
     st.stop()
 normal = view.normal_choice(data)
 n_normal = len(data.X) if normal is None else int((data.y == normal).sum())
 side = view.training_size(n_normal)
 guard_memory(side, copies=view.copies_for(side),
-             what="kernel PCA of the normal points and the explicit check")
+             what=N_("kernel PCA of the normal points and the explicit check"))
 
-with kernel_errors(), st.spinner("Fitting kernel PCA on the normal points…"):
+with kernel_errors(), st.spinner(_("Fitting kernel PCA on the normal points…")):
     result = view.compute(inputs, settings, normal)
 
-st.header("1 · The reconstruction error")
+st.header(_("1 · The reconstruction error"))
 view.formula(result)
 
-st.header("2 · Normal points, outliers and a threshold")
+st.header(_("2 · Normal points, outliers and a threshold"))
 view.outliers_note(result, data)
 percent = view.threshold_slider()
 cut = view.cut_for(result, percent)
@@ -45,7 +46,7 @@ if result.grid is not None:
 view.threshold_section(result, percent)
 view.most_novel(result, data, inputs.X, cut)
 
-st.header("3 · Beside the one-class SVM and the isolation forest")
+st.header(_("3 · Beside the one-class SVM and the isolation forest"))
 view.roc(result, cut)
 
-show_source(errors_and_spread, novelty, label="The code behind the scores")
+show_source(errors_and_spread, novelty, label=N_("The code behind the scores"))

@@ -28,6 +28,7 @@ from kpca_core import (
     explained_variance_ratio,
     kernel_spectrum,
 )
+from shell.i18n import _, format_number
 
 # Never send more than MAX_HEATMAP_SIDE² cells of a kernel matrix to the browser.
 MAX_HEATMAP_SIDE = 500
@@ -225,30 +226,32 @@ def analyse(
     k = n_components
     order, sizes = class_order(y, n)
 
-    report(0.05, f"Kernel matrix K ({n:,} × {n:,})")
+    # The steps' words in the language of the thread that computes (a session's run shows
+    # them; a background thread's, in English, are seen by no one).
+    report(0.05, _("Kernel matrix K ({n} × {n})").format(n=format_number(n, ",")))
     K = compute_kernel(X, kernel=kernel, **kernel_params)
     kernel_scale = max(float(K.max()), -float(K.min()))  # max|K|, without an n × n |K|
     K_display, block = block_average(K, order, min(display_side, MAX_HEATMAP_SIDE))
     class_means = None if y is None else class_block_means(K, y)
 
-    report(0.3, "Centring K in feature space")
+    report(0.3, _("Centring K in feature space"))
     dense = n <= DENSE_MAX_N
     # K is only needed for its heatmap, already made: overwrite it with K̃ so a single
     # n × n matrix is alive (kernel_spectrum still makes one working copy).
     Kc = center_kernel(K, copy=False)
     del K
-    Kc_display, _ = block_average(Kc, order, min(display_side, MAX_HEATMAP_SIDE))
+    Kc_display, _block = block_average(Kc, order, min(display_side, MAX_HEATMAP_SIDE))
     trace = float(np.trace(Kc))
 
     if dense:
-        report(0.45, "All eigenvalues of K̃")
+        report(0.45, _("All eigenvalues of K̃"))
         values = kernel_spectrum(Kc)
         ranks = np.arange(1, n + 1)
-        report(0.7, f"Leading {k} eigenvectors of K̃")
+        report(0.7, _("Leading {k} eigenvectors of K̃").format(k=k))
         # K̃ is symmetric by construction: skip the core's check (two passes over K̃).
         leading = eigendecompose(Kc, k, random_state=0, check_symmetry=False)
     else:
-        report(0.45, f"Leading {ITERATIVE_TOP} eigenvalues of K̃ (iterative)")
+        report(0.45, _("Leading {k} eigenvalues of K̃ (iterative)").format(k=ITERATIVE_TOP))
         n_top = max(ITERATIVE_TOP, k)
         leading = eigendecompose(
             Kc, n_top, solver="arpack", random_state=0, check_symmetry=False
@@ -256,7 +259,7 @@ def analyse(
         values, ranks = leading.eigenvalues, np.arange(1, n_top + 1)
     del Kc
 
-    report(0.9, "Projections and linear PCA")
+    report(0.9, _("Projections and linear PCA"))
     # Scores = unit eigenvector × sqrt(μ) (= KernelPCA.fit_transform); a component with
     # μ ≤ 0 has no real axis and scores 0, as in kpca_core.scale_eigenvectors. μ within
     # round-off of 0 (relative to the largest) counts as 0: its sign is noise, and a
@@ -289,7 +292,7 @@ def analyse(
     for value in vars(result).values():
         if isinstance(value, np.ndarray):
             value.setflags(write=False)
-    report(1.0, "Done")
+    report(1.0, _("Done"))
     return result
 
 

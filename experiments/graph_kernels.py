@@ -33,6 +33,7 @@ from sklearn.metrics import pairwise_distances
 from sklearn.neighbors import kneighbors_graph
 
 from kpca_core import squared_euclidean_distances
+from shell.i18n import N_
 
 
 @dataclass(frozen=True)
@@ -64,21 +65,22 @@ class Method:
 
 
 METHODS: dict[str, Method] = {m.code: m for m in (
-    Method("kpca", "Kernel PCA", "the kernel matrix of the sidebar's kernel",
+    Method("kpca", N_("Kernel PCA"), N_("the kernel matrix of the sidebar's kernel"),
            r"K_{ij} = k(x_i, x_j)", "K = compute_kernel(X, {kernel})", False),
-    Method("mds", "Classical MDS", "−½ × the squared Euclidean distances ‖xᵢ − xⱼ‖²",
-           r"K = -\tfrac12\, D^{(2)}",
+    Method("mds", N_("Classical MDS"),
+           N_("−½ × the squared Euclidean distances ‖xᵢ − xⱼ‖²"), r"K = -\tfrac12\, D^{(2)}",
            "K = classical_mds_kernel(X)", False),
-    Method("isomap", "Isomap", "−½ × the squared geodesic distances: the lengths of the "
-           "shortest paths between points along the k-nearest-neighbour graph",
+    Method("isomap", "Isomap", N_("−½ × the squared geodesic distances: the lengths of the "
+           "shortest paths between points along the k-nearest-neighbour graph"),
            r"K = -\tfrac12\, D_G^{(2)}",
            "K = mds_kernel(geodesic_distances(X, neighbour_graph(X, k={k})))", True),
-    Method("laplacian", "Laplacian eigenmaps", "the pseudo-inverse of the graph Laplacian "
-           "L = D − A, with A the k-nearest-neighbour graph and D its degrees",
+    Method("laplacian", N_("Laplacian eigenmaps"), N_("the pseudo-inverse of the graph "
+           "Laplacian L = D − A, with A the k-nearest-neighbour graph and D its degrees"),
            r"K = L^{+},\quad L = D - A",
            "K = laplacian_pinv(neighbour_affinity(X, k={k}))", True),
-    Method("spectral", "Spectral clustering", "the normalised affinity of the k-nearest-"
-           "neighbour graph A, D its degrees; k-means then runs on its leading components",
+    Method("spectral", N_("Spectral clustering"), N_("the normalised affinity of the "
+           "k-nearest-neighbour graph A, D its degrees; k-means then runs on its leading "
+           "components"),
            r"K = D^{-1/2} A\, D^{-1/2}",
            "K = normalised_affinity(neighbour_affinity(X, k={k}))", True),
 )}

@@ -29,7 +29,7 @@ from scipy.spatial.distance import pdist
 
 from experiments.kernel_params import GAMMA
 from experiments.sampling import sample_rows
-from shell.i18n import N_
+from shell.i18n import N_, _, format_number
 
 GAMMA_KERNELS = ("rbf", "laplacian", "poly", "sigmoid")
 DISTANCE_KERNELS = ("rbf", "laplacian")
@@ -40,7 +40,7 @@ SATURATED_VALUE = 0.99
 SCALE_RATIO = 100.0
 
 REFERENCE_NAMES = {
-    "rbf": "the median heuristic 1/median ‖x−y‖²",
+    "rbf": N_("the median heuristic 1/median ‖x−y‖²"),  # translated where shown
     "laplacian": "1/median ‖x−y‖₁",
     "poly": "1/median |xᵀy|",
     "sigmoid": "1/median |xᵀy|",
@@ -158,9 +158,10 @@ def scales_differ_message(scale_ratio: float, standardized: bool) -> str | None:
     """The hint to standardise, when the features' spreads differ by more than SCALE_RATIO."""
     if scale_ratio <= SCALE_RATIO or standardized:
         return None
-    return (f"The input features' spreads differ by a factor of {scale_ratio:,.0f}: the "
-            "kernel sees almost only the widest ones. Consider 'Standardise inputs' "
-            "(γ then follows the new scale).")
+    return _("The input features' spreads differ by a factor of {ratio}: the kernel sees "
+             "almost only the widest ones. Consider '{control}' (γ then follows the new "
+             "scale).").format(ratio=format_number(scale_ratio, ",.0f"),
+                               control=_("Standardise inputs"))
 
 
 def feature_scale_ratio(X: np.ndarray) -> float:

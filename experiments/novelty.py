@@ -33,6 +33,7 @@ from sklearn.svm import OneClassSVM
 
 from experiments.kpca_steps import KpcaFit, fit_kpca
 from experiments.plane_grid import MARGIN
+from shell.i18n import N_
 from shell.registry import NOVELTY_HELD_OUT as HELD_OUT  # kept out of the fit, to be scored
 
 # "Off the shape": an outlier drawn uniformly is kept only if it is farther from every
@@ -40,7 +41,8 @@ from shell.registry import NOVELTY_HELD_OUT as HELD_OUT  # kept out of the fit, 
 OFF_SHAPE = 3.0
 NU = 0.1  # OneClassSVM's ν: at most a tenth of the training points outside its boundary
 SEED = 0
-BASELINES = ("One-class SVM", "Isolation forest")
+# Names (keys of the scores and AUCs, English), translated where shown.
+BASELINES = (N_("One-class SVM"), N_("Isolation forest"))
 
 
 def kernel_diagonal(X: np.ndarray, kernel: str, kernel_params: dict) -> np.ndarray:

@@ -10,6 +10,9 @@
 // and cancels the press); a tap adds a point (or erases one). Moving a point by touch is
 // deliberate: the Move tool hands the plane's drags to the editor. A mouse, which does not
 // scroll by dragging, moves a point with any tool.
+//
+// Every word it shows comes from Python in `data.words` (lessons/draw/editor.py), in the
+// session's language, as templates with {named} placeholders that `say` fills in.
 const SVG = "http://www.w3.org/2000/svg";
 const SIZE = 400; // viewBox units per side
 const SHAPES = ["circle", "square", "diamond"];
@@ -26,6 +29,11 @@ export default function (component) {
   }
   editor.send = setTriggerValue;
   editor.update(data || {});
+}
+
+function say(template, values = {}) {
+  return String(template || "").replace(/\{(\w+)\}/g, (whole, name) =>
+    (name in values ? String(values[name]) : whole));
 }
 
 function el(tag, attrs = {}, parent = null, ns = null) {
@@ -48,14 +56,16 @@ function marker(shape, colour, size, parent) {
 
 function build(root) {
   const state = { rev: null, points: [], tool: 0, limit: 1.5, max: 300, names: [], colours: [],
-                  cursor: [0, 0], drag: null, locked: false };
+                  cursor: [0, 0], drag: null, locked: false, words: {} };
+  const words = () => state.words;
+  // A class inside a sentence, in the page's language (its data name before any words).
+  const named = (c) => (words().names || [])[c] || state.names[c];
   const editor = { send: null, update: null };
   const wrap = el("div", { class: "kpca-draw" }, root);
-  const toolbar = el("div", { class: "tools", role: "toolbar", "aria-label": "Drawing tools" },
-                     wrap);
+  const toolbar = el("div", { class: "tools", role: "toolbar" }, wrap);
   const svg = el("svg", {
     viewBox: `0 0 ${SIZE} ${SIZE}`, tabindex: "0", role: "application", class: "plane",
-    "aria-label": "Drawing plane", "aria-describedby": "kpca-draw-help",
+    "aria-describedby": "kpca-draw-help",
   }, wrap, SVG);
   el("rect", { x: 0, y: 0, width: SIZE, height: SIZE, class: "paper" }, svg, SVG);
   const grid = el("g", { class: "grid" }, svg, SVG);
@@ -64,12 +74,6 @@ function build(root) {
   el("circle", { r: 9 }, cursor, SVG);
   el("path", { d: "M -14 0 H -5 M 5 0 H 14 M 0 -14 V -5 M 0 5 V 14" }, cursor, SVG);
   const help = el("p", { id: "kpca-draw-help", class: "help" }, wrap);
-  help.textContent = "Click or tap the plane to add a point of the chosen class; with Erase, "
-    + "click or tap a point to remove it. Drag a point to move it: with a mouse in any tool, "
-    + "with a finger after choosing Move (otherwise a swipe over the plane scrolls the page). "
-    + "Keyboard: arrows move the cross (with Shift, faster), Enter adds a point there (or "
-    + "erases), Delete removes the point nearest the cross, 1 to 3 choose the class, "
-    + "E erases.";
   const status = el("p", { class: "status", role: "status", "aria-live": "polite" }, wrap);
   const buttons = [];
 
@@ -118,11 +122,12 @@ function build(root) {
     const [cx, cy] = toView(...state.cursor);
     cursor.setAttribute("transform", `translate(${cx} ${cy})`);
     const counts = state.names.map((_, c) => state.points.filter((p) => p[2] === c).length);
-    const parts = state.names.map((name, c) => `${counts[c]} in ${name}`).join(", ");
-    status.textContent = state.locked
-      ? `${state.points.length} points (${parts}): locked by this link, edits are not taken.`
-      : `${state.points.length} of at most ${state.max} points: ${parts}.`;
-    svg.setAttribute("aria-label", `Drawing plane, ${state.points.length} points`);
+    const parts = state.names
+      .map((_, c) => say(words().part, { count: counts[c], name: named(c) }))
+      .join(words().separator);
+    const values = { n: state.points.length, max: state.max, parts };
+    status.textContent = say(state.locked ? words().locked : words().status, values);
+    svg.setAttribute("aria-label", say(words().plane_points, values));
   }
 
   function setTool(tool) {
@@ -142,7 +147,7 @@ function build(root) {
 
   function add(x, y) {
     if (state.points.length >= state.max) {
-      status.textContent = `At most ${state.max} points: erase some first.`;
+      status.textContent = say(words().full, { max: state.max });
       return false;
     }
     state.points.push([x, y, state.tool]);
@@ -212,7 +217,7 @@ function build(root) {
       if (state.tool === "erase") {
         if (hit >= 0) { state.points.splice(hit, 1); commit(); }
       } else if (state.tool === "move") {
-        status.textContent = "Move drags points: choose a class to add one with Enter.";
+        status.textContent = say(words().move_keys);
       } else if (add(...state.cursor)) {
         commit();
       }
@@ -229,31 +234,47 @@ function build(root) {
     event.preventDefault();
   });
 
+  // The words of the toolbar, the plane and the help, set again when the language changes.
+  function label() {
+    toolbar.setAttribute("aria-label", say(words().tools));
+    help.textContent = say(words().help);
+    buttons.forEach((button) => {
+      const tool = button.dataset.tool;
+      const c = Number(tool);
+      const text = tool === "move" ? say(words().move) : tool === "erase"
+        ? say(words().erase) : say(words().buttons[c]);
+      button.querySelector(".label").textContent = text;
+      button.setAttribute("aria-label", tool === "move" ? say(words().move_help)
+        : tool === "erase" ? text : say(words().add, { name: named(c) }));
+    });
+  }
+
+  function button(tool, shape) {
+    const node = el("button", { type: "button", "data-tool": String(tool) }, toolbar);
+    if (shape !== undefined) {
+      const icon = el("svg", { viewBox: "-8 -8 16 16", "aria-hidden": "true", class: "icon" },
+                      node, SVG);
+      marker(SHAPES[shape], state.colours[shape], 10, icon);
+    }
+    el("span", { class: "label" }, node);
+    node.addEventListener("click", () => setTool(tool));
+    buttons.push(node);
+  }
+
   editor.update = (data) => {
+    const relabel = data.words && JSON.stringify(data.words) !== JSON.stringify(state.words);
+    if (data.words) state.words = data.words;
     if (Array.isArray(data.names) && state.names.length === 0) {
       state.names = data.names.map(String);
       state.colours = (data.colours || []).map(String);
-      state.names.forEach((name, c) => {
-        const button = el("button", { type: "button", "data-tool": String(c) }, toolbar);
-        const icon = el("svg", { viewBox: "-8 -8 16 16", "aria-hidden": "true", class: "icon" },
-                        button, SVG);
-        marker(SHAPES[c], state.colours[c], 10, icon);
-        button.append(name.replace(/^class /, "Class "));
-        button.setAttribute("aria-label", `Add points of ${name}`);
-        button.addEventListener("click", () => setTool(c));
-        buttons.push(button);
-      });
-      const move = el("button", { type: "button", "data-tool": "move" }, toolbar);
-      move.textContent = "Move";
-      move.setAttribute("aria-label", "Move points: drag a point (a finger's swipe then "
-                        + "moves points instead of scrolling)");
-      move.addEventListener("click", () => setTool("move"));
-      buttons.push(move);
-      const erase = el("button", { type: "button", "data-tool": "erase" }, toolbar);
-      erase.textContent = "Erase";
-      erase.addEventListener("click", () => setTool("erase"));
-      buttons.push(erase);
+      state.names.forEach((name, c) => button(c, c));
+      button("move");
+      button("erase");
       setTool(0);
+    }
+    if (relabel) {
+      label();
+      render();
     }
     if (Boolean(data.locked) !== state.locked) {
       state.locked = Boolean(data.locked);

@@ -28,6 +28,7 @@ from lessons.draw.experiment import read_edit
 from shell import drawn as drawn_source
 from shell import locks
 from shell.figures import PALETTE
+from shell.i18n import N_, _
 
 HERE = Path(__file__).parent
 K_EDITOR = "draw_editor"
@@ -38,6 +39,44 @@ _mount = st.components.v2.component(
     js=(HERE / "editor.js").read_text(encoding="utf-8"),
     css=(HERE / "editor.css").read_text(encoding="utf-8"),
 )
+
+
+# Why an edit was refused: kept as a message and its values (a callback runs before the
+# page's run, and the language may change before the warning is shown), said in the run.
+N_LOCKED = N_("That edit was not used: this link locks the dataset, so the drawing stays "
+              "the link's.")
+N_REFUSED = N_("That edit could not be used: {error}")
+
+
+def words() -> dict:
+    """Every word the editor's JavaScript shows, in the run's language: templates whose
+    {placeholders} it fills in (editor.js ``say``)."""
+    return {
+        "tools": _("Drawing tools"),
+        "help": _("Click or tap the plane to add a point of the chosen class; with Erase, "
+                  "click or tap a point to remove it. Drag a point to move it: with a mouse in "
+                  "any tool, with a finger after choosing Move (otherwise a swipe over the "
+                  "plane scrolls the page). Keyboard: arrows move the cross (with Shift, "
+                  "faster), Enter adds a point there (or erases), Delete removes the point "
+                  "nearest the cross, 1 to 3 choose the class, E erases."),
+        "buttons": [_("Class {letter}").format(letter=name.removeprefix("class "))
+                    for name in drawn.CLASS_NAMES],
+        # The classes inside a sentence ("60 in class A"): the data's names, said.
+        "names": [_("class {letter}").format(letter=name.removeprefix("class "))
+                  for name in drawn.CLASS_NAMES],
+        "add": _("Add points of {name}"),
+        "move": _("Move"),
+        "move_help": _("Move points: drag a point (a finger's swipe then moves points instead "
+                       "of scrolling)"),
+        "erase": _("Erase"),
+        "part": _("{count} in {name}"),
+        "separator": _(", "),
+        "status": _("{n} of at most {max} points: {parts}."),
+        "locked": _("{n} points ({parts}): locked by this link, edits are not taken."),
+        "plane_points": _("Drawing plane, {n} points"),
+        "full": _("At most {max} points: erase some first."),
+        "move_keys": _("Move drags points: choose a class to add one with Enter."),
+    }
 
 
 def revision() -> int:
@@ -54,15 +93,14 @@ def replace_points(X: np.ndarray, y: np.ndarray) -> None:
 def _on_edit() -> None:
     value = (st.session_state.get(K_EDITOR) or {}).get("edit")
     if locks.locked("dataset"):  # the link's points stay (the editor takes no edit then)
-        st.session_state[_PROBLEM] = ("That edit was not used: this link locks the dataset, "
-                                      "so the drawing stays the link's.")
+        st.session_state[_PROBLEM] = (N_LOCKED, {})
         st.session_state[_REVISION] = revision() + 1
         return
     try:
         points = read_edit(value, revision())
     except drawn.DrawnError as error:
         # Reload the drawing the session holds into the editor, and say why.
-        st.session_state[_PROBLEM] = f"That edit could not be used: {error}"
+        st.session_state[_PROBLEM] = (N_REFUSED, {"error": str(error)})
         st.session_state[_REVISION] = revision() + 1
         return
     if points is not None:
@@ -75,7 +113,8 @@ def editor(X: np.ndarray, y: np.ndarray, *, locked: bool = False) -> None:
     it shows them and takes no edit."""
     problem = st.session_state.get(_PROBLEM)
     if problem:
-        st.warning(problem, icon=":material/draw:")
+        message, values = problem
+        st.warning(_(message).format(**values), icon=":material/draw:")
     _mount(
         key=K_EDITOR,
         data={
@@ -86,6 +125,7 @@ def editor(X: np.ndarray, y: np.ndarray, *, locked: bool = False) -> None:
             "names": list(drawn.CLASS_NAMES),
             "colours": list(PALETTE[: len(drawn.CLASS_NAMES)]),
             "locked": locked,
+            "words": words(),
         },
         on_edit_change=_on_edit,
     )

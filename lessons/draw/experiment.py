@@ -17,6 +17,7 @@ import numpy as np
 from datasets import drawn
 from experiments.analysis import Analysis
 from experiments.separability import linear_separability
+from shell.i18n import _, format_number
 
 
 def read_edit(value: object, revision: int) -> tuple[np.ndarray, np.ndarray] | None:
@@ -57,20 +58,21 @@ def separation_sentence(scores: Separation) -> str | None:
     kpca, pca = scores.kernel_pca, scores.linear_pca
     if kpca is None or pca is None:
         return None
-    numbers = (f"A straight line (a linear classifier, cross-validated) separates the classes "
-               f"with {kpca:.0%} accuracy on kernel PCA's first two components and "
-               f"{pca:.0%} on linear PCA's.")
+    numbers = _("A straight line (a linear classifier, cross-validated) separates the classes "
+                "with {kpca} accuracy on kernel PCA's first two components and "
+                "{pca} on linear PCA's.").format(kpca=format_number(kpca, ".0%"),
+                                                 pca=format_number(pca, ".0%"))
     gap = kpca - pca
     if gap >= 0.05:
-        verdict = "Kernel PCA has made your classes more linearly separable."
+        verdict = _(" Kernel PCA has made your classes more linearly separable.")
     elif gap <= -0.05:
-        verdict = ("Linear PCA separates them better here: this kernel and γ do not suit "
-                   "your drawing.")
+        verdict = _(" Linear PCA separates them better here: this kernel and γ do not suit "
+                    "your drawing.")
     elif min(kpca, pca) >= 0.95:
-        verdict = "Both separate them: a straight line already did in the plane."
+        verdict = _(" Both separate them: a straight line already did in the plane.")
     else:
-        verdict = "Neither separates them much better than the other."
-    return f"{numbers} {verdict}"
+        verdict = _(" Neither separates them much better than the other.")
+    return numbers + verdict
 
 
 def points_csv(X: np.ndarray, y: np.ndarray) -> str:

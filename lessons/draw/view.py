@@ -21,6 +21,7 @@ from shell.admission import queued
 from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
 from shell.display import number_caption
+from shell.i18n import N_, _, format_number, ngettext
 from shell.sidebar import apply_kernel_params
 from shell.state import KernelKey, Settings
 
@@ -28,7 +29,7 @@ PROJECTION_HEIGHT = 420  # px: about the editor's plane beside it
 # K and K̃ are sent again after every edit: one cell per point up to this many points, then
 # block means. 100² float32 cells are ~53 kB a heatmap on the wire; 300² would be ~480 kB.
 HEATMAP_SIDE = 100
-PRESET_TITLES = {"circles": "Circles", "moons": "Moons", "spiral": "Spiral"}
+PRESET_TITLES = {"circles": N_("Circles"), "moons": N_("Moons"), "spiral": N_("Spiral")}
 
 
 # An entry: two ≤ 100² heatmaps, ≤ 300 × 20 projections and 300 eigenvalues (< 0.3 MB).
@@ -40,7 +41,7 @@ def analysis(inputs: Inputs, kernel: KernelKey, n_components: int) -> Analysis:
     At most ``drawn.MAX_POINTS`` points, but it takes its turn like every computation:
     many small ones add up (``shell.admission``).
     """
-    with queued(len(inputs.X), copies=2, what="kernel PCA of your drawing"):
+    with queued(len(inputs.X), copies=2, what=N_("kernel PCA of your drawing")):
         return analyse(inputs.X, inputs.y, kernel=kernel.kernel,
                        kernel_params=kernel.kernel_params(), n_components=n_components,
                        display_side=HEATMAP_SIDE)
@@ -62,29 +63,47 @@ def starting_points(kernel: str) -> None:
     locked = locks.locked("dataset")
     with st.container(horizontal=True, key="draw_presets"):
         for name in drawn.PRESETS:
-            st.button(PRESET_TITLES[name], key=f"draw_preset_{name}", on_click=_preset,
+            st.button(_(PRESET_TITLES[name]), key=f"draw_preset_{name}", on_click=_preset,
                       args=(name, kernel), icon=":material/scatter_plot:", disabled=locked,
-                      help=f"Start again from {drawn.PRESET_POINTS} points in this shape; "
-                      f"with the RBF kernel, γ = {drawn.PRESET_GAMMA[name]:g}, where it "
-                      "separates best.")
-        st.button("Clear", key="draw_clear", on_click=_clear, icon=":material/delete:",
+                      help=_("Start again from {n} points in this shape; with the RBF kernel, "
+                             "γ = {gamma}, where it separates best.").format(
+                          n=drawn.PRESET_POINTS,
+                          gamma=format_number(drawn.PRESET_GAMMA[name], "g")))
+        st.button(_("Clear"), key="draw_clear", on_click=_clear, icon=":material/delete:",
                   disabled=locked)
+
+
+def not_yet(X: np.ndarray) -> str:
+    """Why kernel PCA waits for more points (``drawn.analysis_problem``'s two cases), in the
+    run's language."""
+    n = len(X)
+    if n < drawn.MIN_POINTS:
+        return ngettext("So far {n} point drawn: kernel PCA needs at least {least}. Click the "
+                        "plane to add some, or start from a shape above.",
+                        "So far {n} points drawn: kernel PCA needs at least {least}. Click the "
+                        "plane to add some, or start from a shape above.", n).format(
+            n=n, least=drawn.MIN_POINTS)
+    return _("So far all {n} points drawn are at the same place: kernel PCA needs at least two "
+             "different points. Click the plane to add some, or start from a shape above."
+             ).format(n=n)
 
 
 def drawing(data) -> None:
     """The editor with the session's points, and how to take them away."""
     locked = locks.locked("dataset")
     if locked:
-        how = ("press **Unlock the controls** above" if locks.can_unlock() else
-               "open the Draw page in a new browser tab, without this link")
-        st.info(f"This link locks the dataset: the plane shows its {len(data.X)} points and "
-                f"takes no clicks, so every page shows the same drawing. To draw your own, {how}.",
-                icon=":material/lock:")
+        message = (_("This link locks the dataset: the plane shows its {n} points and takes no "
+                     "clicks, so every page shows the same drawing. To draw your own, press "
+                     "**Unlock the controls** above.") if locks.can_unlock() else
+                   _("This link locks the dataset: the plane shows its {n} points and takes no "
+                     "clicks, so every page shows the same drawing. To draw your own, open the "
+                     "Draw page in a new browser tab, without this link."))
+        st.info(message.format(n=len(data.X)), icon=":material/lock:")
     editor.editor(data.X, data.y, locked=locked)
-    exports.csv_download("These points (CSV)", points_csv(data.X, data.y), "drawn-points")
-    st.caption("The address bar holds your drawing (the link parameter `points`): copy it "
-               "to share it. The CSV opens with 'Your own CSV' in the sidebar, its label "
-               "column 'class'.")
+    exports.csv_download(_("These points (CSV)"), points_csv(data.X, data.y), "drawn-points")
+    st.caption(_("The address bar holds your drawing (the link parameter `points`): copy it "
+                 "to share it. The CSV opens with 'Your own CSV' in the sidebar, its label "
+                 "column 'class'."))
 
 
 def _class_names(data) -> list[str]:
@@ -93,11 +112,12 @@ def _class_names(data) -> list[str]:
 
 def projection(result: Analysis, data, *, kernel: bool) -> None:
     Z = result.projection[:, :2] if kernel else result.pca_projection[:, :2]
-    name = "Kernel PCA" if kernel else "Linear PCA"
+    title = (_("Kernel PCA: {n} points on components 1 and 2") if kernel else
+             _("Linear PCA: {n} points on components 1 and 2"))
     fig = figures.point_scatter(
         Z, data.y, data.target_names,
-        title=f"{name}: {len(Z)} points on components 1 and 2",
-        axis_titles=("component 1", "component 2"), height=PROJECTION_HEIGHT,
+        title=title.format(n=len(Z)),
+        axis_titles=(_("component 1"), _("component 2")), height=PROJECTION_HEIGHT,
     )
     show_chart(fig, key="draw_kpca" if kernel else "draw_pca", columns=2)
 
@@ -105,8 +125,8 @@ def projection(result: Analysis, data, *, kernel: bool) -> None:
 def separability(result: Analysis, data) -> None:
     sentence = separation_sentence(separation(result, data.y))
     if sentence is None:
-        number_caption("Draw at least two points in each of two classes to score how well "
-                       "a straight line separates them in each projection.")
+        number_caption(_("Draw at least two points in each of two classes to score how well "
+                         "a straight line separates them in each projection."))
     else:
         number_caption(sentence)
 
@@ -115,21 +135,23 @@ def kernel_matrices(result: Analysis, data) -> None:
     left, right = st.columns(2)
     for column, centered in ((left, False), (right, True)):
         matrix = result.centered_display if centered else result.kernel_display
-        name = "Centred K̃" if centered else "Kernel matrix K"
+        title = (_("Centred K̃ ({side} × {side})") if centered else
+                 _("Kernel matrix K ({side} × {side})"))
         fig = kernel_figures.kernel_heatmap(
             matrix, result.class_sizes, _class_names(data), centered=centered,
             block_size=result.block_size,
-            title=f"{name} ({matrix.shape[0]} × {matrix.shape[0]})",
+            title=title.format(side=matrix.shape[0]),
             point_index=result.order,
         )
         with column:
             show_chart(fig, key="draw_centered" if centered else "draw_kernel", columns=2)
-    per = ("one row and one column per point you drew" if result.block_size == 1 else
-           f"one cell per block of {result.block_size} × {result.block_size} points (more "
-           f"than {HEATMAP_SIDE} points: block means)")
-    number_caption(f"Rows and columns sorted by class, {per}. K̃ = K − 1ₙK − K1ₙ + 1ₙK1ₙ "
-                   "is K measured from the data's centre in feature space (red: more alike "
-                   "than average, blue: less).")
+    per = (_("Rows and columns sorted by class, one row and one column per point you drew. ")
+           if result.block_size == 1 else
+           _("Rows and columns sorted by class, one cell per block of {size} × {size} points "
+             "(more than {side} points: block means). ").format(size=result.block_size,
+                                                                 side=HEATMAP_SIDE))
+    number_caption(per + _("K̃ = K − 1ₙK − K1ₙ + 1ₙK1ₙ is K measured from the data's centre "
+                           "in feature space (red: more alike than average, blue: less)."))
 
 
 def spectrum(result: Analysis, settings: Settings) -> None:
@@ -140,6 +162,8 @@ def spectrum(result: Analysis, settings: Settings) -> None:
     show_chart(fig, key="draw_spectrum")
     share = float(np.sum(result.explained_ratio[:2]))
     kernel_share = (result.share_problem if result.share_problem is not None else
-                    "The first two kernel principal components (the chart at the top) hold "
-                    f"{share:.0%} of the variance in feature space.")
-    number_caption(f"{kernel_share} Linear PCA's two hold all of the plane's.")
+                    _("The first two kernel principal components (the chart at the top) hold "
+                      "{share} of the variance in feature space.").format(
+                        share=format_number(share, ".0%")))
+    number_caption(_("{kernel_share} Linear PCA's two hold all of the plane's.").format(
+        kernel_share=kernel_share))

@@ -25,6 +25,7 @@ from kpca_core import (
     compute_kernel,
     scale_eigenvectors,
 )
+from shell.i18n import _, format_number
 from shell.registry import NEW_POINTS_HELD_OUT
 
 HELDOUT_FRACTION = NEW_POINTS_HELD_OUT  # stated in the registry (its training side)
@@ -217,27 +218,37 @@ class TermsSummary:
         return abs(self.centring_part) / total if total > 0 else 0.0
 
     def sentence(self, component: int) -> str:
-        """What the numbers say about yₖ(x), and only that (component is 1-based)."""
+        """What the numbers say about yₖ(x), and only that (component is 1-based), in the
+        run's language."""
         y = f"y{component}(x)"
-        sign = "+" if self.centring_part >= 0 else "−"
-        text = (f"The {self.count} largest terms carry {100 * self.top_share:.0f} % of "
-                f"Σ|terms|. Split differently, {y} = {signed(self.kernel_part, '.4g')} "
-                f"(kernel part, Σᵢ αᵢ k(xᵢ, x)) {sign} "
-                f"{abs(self.centring_part):.4g} (centring part, −Σᵢ αᵢ · mean of k(xᵢ, ·) "
-                "over the training points: the same for every new point); the centring "
-                "part is "
-                f"{100 * self.centring_share:.0f} % of the two together. The "
-                f"{self.count} training points nearest x carry {100 * self.near_share:.0f} % "
-                "of the kernel part's |terms|")
-        if self.near_share >= 0.5:
-            text += ", so the kernel part comes from x's neighbourhood"
-        else:
-            text += ", so the kernel part is spread over many training points, near and far"
+        values = dict(
+            count=format_number(self.count), top=format_number(100 * self.top_share, ".0f"),
+            y=y, kernel_part=signed(self.kernel_part, ".4g"),
+            centring=format_number(abs(self.centring_part), ".4g"),
+            centring_share=format_number(100 * self.centring_share, ".0f"),
+            near=format_number(100 * self.near_share, ".0f"),
+            nearest=format_number(self.nearest_kernel, ".2g"))
+        split = (_("The {count} largest terms carry {top} % of Σ|terms|. Split differently, "
+                   "{y} = {kernel_part} (kernel part, Σᵢ αᵢ k(xᵢ, x)) + {centring} (centring "
+                   "part, −Σᵢ αᵢ · mean of k(xᵢ, ·) over the training points: the same for every "
+                   "new point); the centring part is {centring_share} % of the two together.")
+                 if self.centring_part >= 0 else
+                 _("The {count} largest terms carry {top} % of Σ|terms|. Split differently, "
+                   "{y} = {kernel_part} (kernel part, Σᵢ αᵢ k(xᵢ, x)) − {centring} (centring "
+                   "part, −Σᵢ αᵢ · mean of k(xᵢ, ·) over the training points: the same for every "
+                   "new point); the centring part is {centring_share} % of the two together."))
+        near = (_(" The {count} training points nearest x carry {near} % of the kernel part's "
+                  "|terms|, so the kernel part comes from x's neighbourhood")
+                if self.near_share >= 0.5 else
+                _(" The {count} training points nearest x carry {near} % of the kernel part's "
+                  "|terms|, so the kernel part is spread over many training points, near and "
+                  "far"))
+        text = split.format(**values) + near.format(**values)
         if self.centring_share >= 0.5:
-            text += (f"; but most of {y} is the centring constant (the nearest training "
-                     f"point has k = {self.nearest_kernel:.2g}), which only shifts every new "
-                     "point alike")
-        return text + "."
+            text += _("; but most of {y} is the centring constant (the nearest training "
+                      "point has k = {nearest}), which only shifts every new point alike").format(
+                **values)
+        return text + _(".")
 
 
 def summarise_terms(fit: NewPointsFit, parts: Contributions, x: np.ndarray, component: int,

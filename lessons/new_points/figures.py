@@ -8,6 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from shell.figures import BASE_LAYOUT, EQUAL_SCALE, class_colour, class_name, classes
+from shell.i18n import _
 
 NEW_POINT_COLOUR = "#111111"
 POSITIVE_TERM, NEGATIVE_TERM = "#D62728", "#1F77B4"
@@ -25,13 +26,15 @@ def projection_with_heldout(
     new_point: np.ndarray | None,
     title: str,
     axis_titles: Sequence[str],
-    new_point_label: str = "your point",
+    new_point_label: str | None = None,
 ) -> go.Figure:
     """Training points (filled), held-out points (open diamonds), the new point (star).
 
     Both use the class palette. ``train_rows``/``held_rows`` are the rows in the full
-    data set, carried as ``customdata`` and shown on hover.
+    data set, carried as ``customdata`` and shown on hover. ``new_point_label``: the new
+    point's legend entry (by default "your point").
     """
+    new_point_label = _("your point") if new_point_label is None else new_point_label
     fig = go.Figure()
     for label, idx in classes(y_train, len(Z_train)):
         name = class_name(target_names, label, y_train)
@@ -41,7 +44,8 @@ def projection_with_heldout(
                 name=name, legendgroup=str(label),
                 marker=dict(color=class_colour(label), size=6, opacity=0.75),
                 customdata=train_rows[idx],
-                hovertemplate=f"point %{{customdata}} ({name}, training)<extra></extra>",
+                hovertemplate=_("point %{{customdata}} ({name}, training)").format(name=name)
+                + "<extra></extra>",
             )
         )
     for label, idx in classes(y_held, len(Z_held)):
@@ -49,18 +53,20 @@ def projection_with_heldout(
         fig.add_trace(
             go.Scatter(
                 x=Z_held[idx, 0], y=Z_held[idx, 1], mode="markers",
-                name=f"{name} · held out", legendgroup=str(label), showlegend=False,
+                name=_("{name} · held out").format(name=name), legendgroup=str(label),
+                showlegend=False,
                 # An open symbol is drawn in the marker colour, with the line's width.
                 marker=dict(color=class_colour(label), size=10, symbol="diamond-open",
                             line=dict(width=2)),
                 customdata=held_rows[idx],
-                hovertemplate=f"point %{{customdata}} ({name}, held out)<extra></extra>",
+                hovertemplate=_("point %{{customdata}} ({name}, held out)").format(name=name)
+                + "<extra></extra>",
             )
         )
     # One legend entry per class (colour) and one per role (symbol), not one per pair.
     for name, marker in (
-        ("training", dict(color="#888888", size=6)),
-        ("held out", dict(color="#888888", size=10, symbol="diamond-open", line=dict(width=2))),
+        (_("training"), dict(color="#888888", size=6)),
+        (_("held out"), dict(color="#888888", size=10, symbol="diamond-open", line=dict(width=2))),
     ):
         fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=name, marker=marker,
                                  hoverinfo="skip"))
@@ -97,7 +103,8 @@ def terms_in_input_space(
     largest = float(size.max()) or 1.0
     diameters = 4 + 22 * np.sqrt(size / largest)
     fig = go.Figure()
-    for sign, colour, name in ((1, POSITIVE_TERM, "term > 0"), (-1, NEGATIVE_TERM, "term < 0")):
+    for sign, colour, name in ((1, POSITIVE_TERM, _("term > 0")),
+                               (-1, NEGATIVE_TERM, _("term < 0"))):
         idx = np.flatnonzero(np.sign(terms) == sign)
         fig.add_trace(
             go.Scatter(
@@ -105,18 +112,17 @@ def terms_in_input_space(
                 marker=dict(color=colour, size=diameters[idx], opacity=0.6,
                             line=dict(color="white", width=0.5)),
                 customdata=np.column_stack([idx, terms[idx]]),
-                hovertemplate=(
-                    f"training point %{{customdata[0]}}<br>α·k̃ for y{component} = "
-                    "%{customdata[1]:.3g}<extra></extra>"
-                ),
+                hovertemplate=_("training point %{{customdata[0]}}<br>α·k̃ for y{component} = "
+                                "%{{customdata[1]:.3g}}").format(component=component)
+                + "<extra></extra>",
             )
         )
     fig.add_trace(
         go.Scatter(
-            x=[x_new[0]], y=[x_new[1]], mode="markers", name="your point",
+            x=[x_new[0]], y=[x_new[1]], mode="markers", name=_("your point"),
             marker=dict(color="#FFD700", size=20, symbol="star",
                         line=dict(color=NEW_POINT_COLOUR, width=2)),
-            hovertemplate="your point (%{x:.3g}, %{y:.3g})<extra></extra>",
+            hovertemplate=_("your point (%{x:.3g}, %{y:.3g})") + "<extra></extra>",
         )
     )
     fig.update_xaxes(title=axis_titles[0], constrain="domain")

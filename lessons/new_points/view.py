@@ -30,6 +30,7 @@ from shell.charts import show_chart
 from shell.checks import show_check
 from shell.display import number_caption
 from shell.figures import class_label, digit_mosaic, plot_text
+from shell.i18n import N_, _, format_number
 from shell.memory import guard_memory
 from shell.registry import new_points_training
 from shell.state import KernelKey, Settings, params_text
@@ -68,7 +69,7 @@ def _split_and_fit(inputs: Inputs, kernel: KernelKey, n_components: int,
                    _n_train: int) -> HeldOutFit:
     X = inputs.X
     train, held = split_indices(len(X), inputs.y)
-    with queued(_n_train, copies=2, what="this kernel PCA"):
+    with queued(_n_train, copies=2, what=N_("this kernel PCA")):
         fit = fit_new_points(X[train], kernel=kernel.kernel,
                              kernel_params=kernel.kernel_params(),
                              n_components=n_components)
@@ -91,7 +92,8 @@ def _pad(Z: np.ndarray) -> np.ndarray:
 
 def _kernel_text(settings: Settings) -> str:
     params = params_text(settings)
-    return KERNELS[settings.kernel].title + (f", {params}" if params else "")
+    title = _(KERNELS[settings.kernel].title)
+    return _("{kernel}, {params}").format(kernel=title, params=params) if params else title
 
 
 @dataclass(frozen=True)
@@ -100,7 +102,8 @@ class NewPoint:
 
     kpca: np.ndarray  # KernelPCA.transform(x), (k,)
     pca: np.ndarray  # linear PCA coordinates, (min(k, d),)
-    label: str = "your point"  # its legend entry and its 'set' in the CSV
+    label: str = N_("your point")  # its 'set' in the CSV (English) and, translated, its legend
+    shown: str | None = None  # its legend entry when it is not _(label) ("test digit 12")
     row: int | str = ""  # its row in the data ('' when it is not one of them)
     target: int | None = None  # its class, when known
 
@@ -114,15 +117,15 @@ def heldout_projections(split: HeldOutFit, data, settings: Settings, *,
     """KPCA and linear PCA side by side: training, held-out, and optionally one new point."""
     y_train, y_held = _labels(data, split.train), _labels(data, split.held)
     stem = file_stem(settings)
-    label = point.label if point is not None else ""
+    label = "" if point is None else point.shown or _(point.label)
     left, right = st.columns(2)
     with left:
         fig = projection_with_heldout(
             split.fit.train_projection, y_train, split.Z_held, y_held, data.target_names,
             train_rows=split.train, held_rows=split.held,
             new_point=None if point is None else point.kpca,
-            title=f"Kernel PCA<br><sup>{_kernel_text(settings)}</sup>",
-            axis_titles=("KPCA component 1", "KPCA component 2"), new_point_label=label,
+            title=_("Kernel PCA<br><sup>{kernel}</sup>").format(kernel=_kernel_text(settings)),
+            axis_titles=(_("KPCA component 1"), _("KPCA component 2")), new_point_label=label,
         )
         show_chart(fig, key=f"chart_np_kpca{key_suffix}", name=f"{stem}-kpca", columns=2)
     with right:
@@ -130,11 +133,11 @@ def heldout_projections(split: HeldOutFit, data, settings: Settings, *,
             _pad(split.P_train), y_train, _pad(split.P_held), y_held, data.target_names,
             train_rows=split.train, held_rows=split.held,
             new_point=None if point is None else _pad(point.pca[None, :])[0],
-            title="Linear PCA<br><sup>same training points</sup>",
-            axis_titles=("PCA component 1", "PCA component 2"), new_point_label=label,
+            title=_("Linear PCA<br><sup>same training points</sup>"),
+            axis_titles=(_("PCA component 1"), _("PCA component 2")), new_point_label=label,
         )
         show_chart(fig, key=f"chart_np_pca{key_suffix}", name=f"{stem}-pca", columns=2)
-    exports.csv_download("Projections (CSV)", projections_csv(split, data, point),
+    exports.csv_download(_("Projections (CSV)"), projections_csv(split, data, point),
                          f"{stem}-projections")
 
 
@@ -156,20 +159,35 @@ def heldout_lesson(split: HeldOutFit) -> None:
     n_train, n_held = len(split.train), len(split.held)
     shift = float(np.max(np.linalg.norm(split.Z_held_own[:, :2] - split.Z_held[:, :2], axis=1)))
     spread = float(np.max(np.abs(split.fit.train_projection[:, :2]))) or 1.0
-    st.caption(
-        f"Fitted on {n_train:,} points (filled); the {n_held:,} held-out points (open diamonds) "
+    st.caption(_(
+        "Fitted on {n_train} points (filled); the {n_held} held-out points (open diamonds) "
         "were projected afterwards with KernelPCA.transform: the kernel between each new point "
         "and the training points, centred with the training means, times α. Each lands among "
         "training points of its own kind when the components generalise."
-    )
+    ).format(n_train=format_number(n_train, ","), n_held=format_number(n_held, ",")))
     if split.fit.warning:
-        st.warning(split.fit.warning, icon=":material/warning:")
-    st.markdown(
-        f"**A common mistake:** centring the held-out kernel with the held-out points' own "
-        f"means instead would move them by up to **{shift:.3g}** in the first two components "
-        f"({100 * shift / spread:.0f} % of the training points' largest coordinate), and a "
+        st.warning(indefinite_warning(split.fit.model), icon=":material/warning:")
+    st.markdown(_(
+        "**A common mistake:** centring the held-out kernel with the held-out points' own "
+        "means instead would move them by up to **{shift}** in the first two components "
+        "({share} % of the training points' largest coordinate), and a "
         "single new point would always land exactly at the origin."
-    )
+    ).format(shift=format_number(shift, ".3g"),
+             share=format_number(100 * shift / spread, ".0f")))
+
+
+def indefinite_warning(model) -> str:
+    """kpca_core's IndefiniteKernelWarning, said in the run's language from the fit's numbers
+    (its significantly negative eigenvalues are the negative ones it keeps): the English is
+    kpca_core's message, word for word."""
+    eigenvalues = np.asarray(model.eigenvalues_)
+    negative = eigenvalues[eigenvalues < 0]
+    return _("The centred kernel matrix has {count} significantly negative eigenvalue(s) among "
+             "the {k} computed (smallest {smallest}): the {kernel} kernel is not positive "
+             "semi-definite for these data, so those components have no real feature-space "
+             "axis and project to 0.").format(
+        count=format_number(len(negative)), k=format_number(len(eigenvalues)),
+        smallest=format_number(float(negative.min()), ".3g"), kernel=repr(model.kernel))
 
 
 # --------------------------------------------------------------------------- placing a point
@@ -195,23 +213,24 @@ def typed_point(split: HeldOutFit, data, X: np.ndarray, settings: Settings) -> n
         st.session_state.setdefault(key, round(float(start[j]), 3))
         values.append(columns[j % len(columns)].number_input(
             # A widget label is Markdown: a column name from an upload is shown as text.
-            f"{inert(name)}{' (standardised)' if settings.standardize else ''}",
+            _("{name} (standardised)").format(name=inert(name)) if settings.standardize
+            else inert(name),
             step=float(f"{span[j] / 50:.1g}"), format="%.3f", key=key,
         ))
-    st.caption(
+    st.caption(_(
         "Type the coordinates of a new point. (Streamlit charts report clicks on drawn "
         "points only, not on empty space, so a point cannot be placed by clicking the plot.) "
-        f"It starts at the first held-out point: point {split.held[0]} of the data (points "
+        "It starts at the first held-out point: point {row} of the data (points "
         "are numbered from 0, as in the CSV downloads and the charts' hover labels)."
-    )
+    ).format(row=split.held[0]))
     return np.array(values, dtype=float)
 
 
 def picked_point(split: HeldOutFit, X: np.ndarray) -> tuple[np.ndarray, int]:
     """Too many features to type: pick one of the held-out points (its inputs in ``X``, as
     the kernel sees them, and its row)."""
-    row = st.selectbox("Held-out point", list(split.held), key="np_pick_row",
-                       help="These data have too many features to type a point in.")
+    row = st.selectbox(_("Held-out point"), list(split.held), key="np_pick_row",
+                       help=_("These data have too many features to type a point in."))
     return X[int(row)], int(row)
 
 
@@ -222,7 +241,8 @@ def locate(split: HeldOutFit, x: np.ndarray) -> tuple[Contributions, np.ndarray]
 
 def coordinates_check(parts: Contributions) -> None:
     scale = float(np.max(np.abs(parts.transform))) or 1.0
-    show_check(Check("largest |Σᵢ αᵢᵏ k̃(xᵢ, x) − KernelPCA.transform(x)| over the components",
+    show_check(Check(_("largest |Σᵢ αᵢᵏ k̃(xᵢ, x) − KernelPCA.transform(x)| over the "
+                       "components"),
                      parts.max_difference, tolerance=CHECK_TOLERANCE * max(scale, 1.0)))
 
 
@@ -231,16 +251,17 @@ def terms(split: HeldOutFit, parts: Contributions, x: np.ndarray, data,
     """The top training points' terms for one component, and where the sum comes from."""
     k = len(parts.coordinates)
     component = st.segmented_control(
-        "Component", list(range(1, k + 1)), default=1, key="np_component", required=True,
+        _("Component"), list(range(1, k + 1)), default=1, key="np_component", required=True,
         format_func=lambda c: f"y{c}",
     )
     c = int(component) - 1
     top = parts.top(c, TOP_TERMS)
     X_train = split.fit.X_train
+    point_column, class_column = _("training point"), _("class")
     table = {
-        "training point": split.train[top],
-        "class": [class_label(data.target_names, int(data.y[split.train[i]]), data.y)
-                  for i in top] if data.y is not None else ["—"] * len(top),
+        point_column: split.train[top],
+        class_column: [class_label(data.target_names, int(data.y[split.train[i]]), data.y)
+                       for i in top] if data.y is not None else ["—"] * len(top),
     }
     if X_train.shape[1] <= 3:
         for j in range(X_train.shape[1]):
@@ -249,26 +270,29 @@ def terms(split: HeldOutFit, parts: Contributions, x: np.ndarray, data,
         f"α{c + 1}": split.fit.alphas[top, c],
         "k(xᵢ, x)": parts.kernel[top],
         "k̃(xᵢ, x)": parts.centered[top],
-        "term αᵢ·k̃": parts.terms[top, c],
+        _("term αᵢ·k̃"): parts.terms[top, c],
     })
     st.dataframe(pd.DataFrame(table), hide_index=True, width="stretch",
                  column_config={name: st.column_config.NumberColumn(format="%.4g")
-                                for name in table if name not in ("training point", "class")})
+                                for name in table if name not in (point_column, class_column)})
     total = parts.coordinates[c]
     top_sum = float(parts.terms[top, c].sum())
     magnitude = np.abs(parts.terms[:, c])
     share = float(magnitude[top].sum() / magnitude.sum()) if magnitude.sum() > 0 else 0.0
-    st.markdown(
-        f"Sum over all **{len(split.train):,}** training points: y{c + 1}(x) = "
-        f"**{signed(total, '.6g')}**; the {len(top)} rows above add up to "
-        f"{signed(top_sum, '.6g')} and carry {100 * share:.0f} % of the total |terms|. "
-        f"KernelPCA.transform(x) gives **{signed(parts.transform[c], '.6g')}**."
-    )
+    st.markdown(_(
+        "Sum over all **{n}** training points: y{component}(x) = "
+        "**{total}**; the {rows} rows above add up to "
+        "{top_sum} and carry {share} % of the total |terms|. "
+        "KernelPCA.transform(x) gives **{transform}**."
+    ).format(n=format_number(len(split.train), ","), component=c + 1,
+             total=signed(total, ".6g"), rows=format_number(len(top)),
+             top_sum=signed(top_sum, ".6g"), share=format_number(100 * share, ".0f"),
+             transform=signed(parts.transform[c], ".6g")))
     summary = summarise_terms(split.fit, parts, x, c, TOP_TERMS)
     number_caption(summary.sentence(c + 1))
     if split.fit.model.eigenvalues_[c] <= 0:
-        st.caption(f"μ{c + 1} ≤ 0 (the eigenvalue of K̃): this component has no real axis, so "
-                       "α = 0 and y = 0.")
+        st.caption(_("μ{component} ≤ 0 (the eigenvalue of K̃): this component has no real "
+                     "axis, so α = 0 and y = 0.").format(component=c + 1))
     return c
 
 
@@ -276,18 +300,21 @@ def terms_picture(split: HeldOutFit, parts: Contributions, x: np.ndarray, c: int
                   settings: Settings) -> None:
     fig = terms_in_input_space(
         split.fit.X_train, parts.terms[:, c], x, component=c + 1,
-        title=f"Each training point's term in y{c + 1}(x): size = |αᵢ k̃(xᵢ, x)|",
+        title=_("Each training point's term in y{component}(x): size = |αᵢ k̃(xᵢ, x)|").format(
+            component=c + 1),
         axis_titles=[plot_text(name) for name in data.feature_names[:2]] or ["x₁", "x₂"],
     )
     show_chart(fig, key="chart_np_terms", name=f"{file_stem(settings)}-terms")
     distance = np.linalg.norm(split.fit.X_train - x[None, :], axis=1)
     top = parts.top(c, TOP_TERMS)
     near, everyone = float(np.median(distance[top])), float(np.median(distance))
-    st.caption(f"Red terms push y{c + 1}(x) up, blue ones down. The {len(top)} largest terms "
-               f"come from training points at a median distance of {near:.3g} from your "
-               f"point; the median over all training points is {everyone:.3g}. Each term "
-               "αᵢ k̃(xᵢ, x) holds x's kernel value with xᵢ and xᵢ's share of the centring "
-               "(see the split above the picture).")
+    st.caption(_("Red terms push y{component}(x) up, blue ones down. The {count} largest terms "
+                 "come from training points at a median distance of {near} from your "
+                 "point; the median over all training points is {everyone}. Each term "
+                 "αᵢ k̃(xᵢ, x) holds x's kernel value with xᵢ and xᵢ's share of the centring "
+                 "(see the split above the picture).").format(
+        component=c + 1, count=format_number(len(top)), near=format_number(near, ".3g"),
+        everyone=format_number(everyone, ".3g")))
 
 
 # --------------------------------------------------------------------------- USPS
@@ -304,10 +331,13 @@ def usps_test_digit(settings: Settings, data) -> tuple[np.ndarray, np.ndarray, i
         st.error(str(error))
         return None
     left, right = st.columns([1, 3])
-    digit = left.selectbox("Digit", ["any", *range(10)], key="np_usps_digit")
+    any_digit = _("any")
+    digit = left.selectbox(_("Digit"), ["any", *range(10)], key="np_usps_digit",
+                           format_func=lambda d: any_digit if d == "any" else str(d))
     rows = np.arange(len(pool.X)) if digit == "any" else np.flatnonzero(pool.y == digit)
-    position = right.slider("Which test image", 0, len(rows) - 1, 0, key="np_usps_index",
-                            help="Images of the published USPS test split (2,007 digits).")
+    position = right.slider(_("Which test image"), 0, len(rows) - 1, 0, key="np_usps_index",
+                            help=_("Images of the published USPS test split ({n} digits).")
+                            .format(n=format_number(len(pool.X), ",")))
     row = int(rows[position])
     raw = pool.X[row]
     if settings.standardize:  # the same transform the training digits went through
@@ -318,8 +348,8 @@ def usps_test_digit(settings: Settings, data) -> tuple[np.ndarray, np.ndarray, i
     else:
         x = raw
     if dict(settings.dataset_options).get("split") != "train":
-        st.info("The sidebar's USPS split is not 'train': the test digit may also be among the "
-                "digits kernel PCA was fitted on.", icon=":material/info:")
+        st.info(_("The sidebar's USPS split is not 'train': the test digit may also be among the "
+                  "digits kernel PCA was fitted on."), icon=":material/info:")
     return x, raw, row, int(pool.y[row])
 
 
@@ -333,17 +363,20 @@ def usps_neighbours(split: HeldOutFit, parts: Contributions, data, settings: Set
     fig = digit_mosaic(
         np.vstack([x_raw[None, :], data.X[rows]]), data.image_shape,
         columns=NEAREST_DIGITS + 1,
-        hover_labels=[f"test digit {row}: {label}"]
-        + [f"training digit {r}: {data.target_names[data.y[r]]}" for r in rows],
-        title=f"Test digit {row} (a {label}), then its {NEAREST_DIGITS} nearest training digits",
+        hover_labels=[_("test digit {row}: {label}").format(row=row, label=label)]
+        + [_("training digit {row}: {label}").format(row=r, label=data.target_names[data.y[r]])
+           for r in rows],
+        title=_("Test digit {row} (a {label}), then its {count} nearest training digits").format(
+            row=row, label=label, count=format_number(NEAREST_DIGITS)),
     )
     _fit_images(fig)
     show_chart(fig, key="chart_np_neighbours", name=f"{file_stem(settings)}-neighbours")
-    st.caption(
-        f"First image: the test digit. {same} of its {NEAREST_DIGITS} nearest training digits "
-        f"are {label}s, its true label. Nearest in the first {len(z)} kernel components: "
+    st.caption(_(
+        "First image: the test digit. {same} of its {count} nearest training digits "
+        "are {label}s, its true label. Nearest in the first {k} kernel components: "
         "distances between KPCA coordinates, the test digit's from KernelPCA.transform."
-    )
+    ).format(same=format_number(same), count=format_number(NEAREST_DIGITS), label=label,
+             k=format_number(len(z))))
 
 
 def _fit_images(fig) -> None:

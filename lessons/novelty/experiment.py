@@ -38,8 +38,9 @@ from experiments.novelty import (
 from experiments.plane_grid import grid_points, grid_side, plane_grid
 from experiments.sampling import sample_rows
 from kpca_core import compute_kernel
+from shell.i18n import N_, _, current_language, format_number
 
-KPCA = "Kernel PCA"
+KPCA = N_("Kernel PCA")  # a method's name (a key of the scores), translated where shown
 CHECKED_MAX = 100  # points whose error is recomputed explicitly
 EXPLICIT_MAX_TRAIN = 300  # training points of the explicit check's fit, at most
 MAX_MONOMIALS = 2000  # the polynomial kernel's explicit φ, when it has at most this many
@@ -61,12 +62,18 @@ class ExplicitCheck:
     runs on a fit to a sample of this many of the ``of`` training points.
     """
 
-    how: str
+    how: str  # an English phrase marked with N_: the page translates it
     gap: float | None
     points: int
-    why: str = ""
+    why: str = ""  # an English message marked with N_, with {q}, {next}, {tolerance}
     sample: int = 0  # training points of the fit checked, when a sample (0: the page's fit)
     of: int = 0  # ... of this many
+    q: int = 0  # the components of the fit checked (``why``'s {q})
+
+    def why_text(self) -> str:
+        """``why`` in the run's language, its numbers filled in."""
+        return _(self.why).format(q=self.q, next=self.q + 1,
+                                  tolerance=format_number(DEGENERATE, "g"))
 
 
 @dataclass(frozen=True, eq=False)
@@ -119,20 +126,20 @@ def explicit_features(Z: np.ndarray, kernel: str, kernel_params: dict
     with genuinely negative eigenvalues (no real feature map).
     """
     if kernel == "linear":
-        return Z, "the inputs themselves (the linear kernel's φ)"
+        return Z, N_("the inputs themselves (the linear kernel's φ)")
     d = Z.shape[1]
     if (kernel == "poly" and kernel_params["coef0"] >= 0
             and n_monomials(d, int(kernel_params["degree"])) <= MAX_MONOMIALS):
         features, _ = poly_feature_map(Z, degree=int(kernel_params["degree"]),
                                        gamma=float(kernel_params["gamma"]),
                                        coef0=float(kernel_params["coef0"]))
-        return features, "the polynomial kernel's explicit φ (one coordinate per monomial)"
+        return features, N_("the polynomial kernel's explicit φ (one coordinate per monomial)")
     K = compute_kernel(Z, kernel=kernel, **kernel_params)
     values, vectors = linalg.eigh(K)
     if values.min() < -1e-8 * max(values.max(), 1e-300):
-        return None, "this kernel has negative eigenvalues: no real feature map exists"
+        return None, N_("this kernel has negative eigenvalues: no real feature map exists")
     return (vectors * np.sqrt(np.clip(values, 0.0, None)),
-            "Φ = V√Λ from the eigendecomposition of the kernel matrix of these points")
+            N_("Φ = V√Λ from the eigendecomposition of the kernel matrix of these points"))
 
 
 def explicit_errors(X_train: np.ndarray, X_check: np.ndarray, *, kernel: str,
@@ -220,13 +227,13 @@ def _check(fit, train, held, outliers, errors, kernel, params, q, following,
         ours = reconstruction_errors(fit, checked)
     mu = fit.eigenvalues
     if following is not None and abs(mu[-1] - following) <= DEGENERATE * abs(mu[0]):
-        return ExplicitCheck("", None, 0, why=(
-            f"μ{q} and μ{q + 1} are equal (to within {DEGENERATE:g} of μ₁): the first {q} "
+        return ExplicitCheck("", None, 0, q=q, why=N_(
+            "μ{q} and μ{next} are equal (to within {tolerance} of μ₁): the first {q} "
             "components are no single subspace, and the error depends on which is taken"))
     explicit, spread, how = explicit_errors(train, checked, kernel=kernel, kernel_params=params,
                                             q=q)
     if explicit is None:
-        return ExplicitCheck(how, None, 0, why=how)
+        return ExplicitCheck(how, None, 0, why=how, q=q)
     # Relative to ‖φ̃(x)‖², of which the error is the part outside the subspace: the
     # subtraction p = ‖φ̃‖² − Σ f² leaves rounding of that size, whatever p is.
     scale = max(float(spread.max()), np.finfo(float).tiny)
@@ -263,31 +270,39 @@ ABOUT_THE_SAME = 0.02  # AUCs closer than this: "about as well"
 
 
 def _named(name: str) -> str:
-    """A method's name inside a sentence ("the one-class SVM")."""
-    return name[:1].lower() + name[1:]
+    """A method's name inside a sentence ("the one-class SVM"), in the run's language."""
+    name = _(name)
+    return name[:1].lower() + name[1:] if current_language() in ("en", "en-XA") else name
 
 
 def comparison_sentence(result: Novelty) -> str:
     """Kernel PCA's AUC beside the baselines', and which does better, from the numbers."""
     ours = result.aucs[KPCA]
+    aucs = {name: format_number(result.aucs[name], ".3f") for name in result.aucs}
+    svm, forest = BASELINES
     if result.vanishing:
-        others = ", ".join(f"{_named(name)} {result.aucs[name]:.3f}" for name in BASELINES)
-        return (f"Every error is 0 to within rounding here: {result.q} components hold all "
-                "the variance of these points in feature space, so nothing is left to "
-                f"score, and kernel PCA's AUC ({ours:.3f}) is rounding noise. Use fewer "
-                f"components or another kernel setting. The baselines: {others}.")
-    parts = [f"AUC: kernel PCA {ours:.3f}"] + [f"{_named(name)} {result.aucs[name]:.3f}"
-                                               for name in BASELINES]
-    text = ", ".join(parts) + " (1 = every outlier scores above every normal point, "
-    text += "0.5 = no better than chance)."
+        return _("Every error is 0 to within rounding here: {q} components hold all "
+                 "the variance of these points in feature space, so nothing is left to "
+                 "score, and kernel PCA's AUC ({ours}) is rounding noise. Use fewer "
+                 "components or another kernel setting. The baselines: {svm} {svm_auc}, "
+                 "{forest} {forest_auc}.").format(
+            q=format_number(result.q), ours=aucs[KPCA], svm=_named(svm), svm_auc=aucs[svm],
+            forest=_named(forest), forest_auc=aucs[forest])
+    text = _("AUC: kernel PCA {ours}, {svm} {svm_auc}, {forest} {forest_auc} (1 = every "
+             "outlier scores above every normal point, 0.5 = no better than chance).").format(
+        ours=aucs[KPCA], svm=_named(svm), svm_auc=aucs[svm], forest=_named(forest),
+        forest_auc=aucs[forest])
     for name in BASELINES:
         theirs = result.aucs[name]
         if abs(ours - theirs) < ABOUT_THE_SAME:
-            text += f" Kernel PCA does about as well as the {_named(name)}."
+            text += _(" Kernel PCA does about as well as the {method}.").format(
+                method=_named(name))
         elif ours > theirs:
-            text += f" Kernel PCA does better than the {_named(name)} (by {ours - theirs:.3f})."
+            text += _(" Kernel PCA does better than the {method} (by {by}).").format(
+                method=_named(name), by=format_number(ours - theirs, ".3f"))
         else:
-            text += f" The {_named(name)} does better than kernel PCA (by {theirs - ours:.3f})."
+            text += _(" The {method} does better than kernel PCA (by {by}).").format(
+                method=_named(name), by=format_number(theirs - ours, ".3f"))
     return text
 
 
@@ -298,8 +313,13 @@ def threshold_sentence(result: Novelty, percent: float) -> str:
     held, outliers = len(result.held_errors), len(result.outlier_errors)
     within = int(np.sum(result.train_errors <= cut))
     train = len(result.train_errors)
-    return (f"Flag a point when p(x) > {cut:.4g}, an error that {within} of the {train} "
-            f"training points ({100 * within / train:.1f} %) do not exceed: "
-            f"{round(false_alarm * held)} of the {held} held-out normal points are flagged "
-            f"({100 * false_alarm:.1f} %, false alarms) and {round(found * outliers)} of the "
-            f"{outliers} outliers ({100 * found:.1f} %).")
+    return _("Flag a point when p(x) > {cut}, an error that {within} of the {train} "
+             "training points ({within_share} %) do not exceed: "
+             "{alarms} of the {held} held-out normal points are flagged "
+             "({alarm_share} %, false alarms) and {found} of the "
+             "{outliers} outliers ({found_share} %).").format(
+        cut=format_number(cut, ".4g"), within=within, train=train,
+        within_share=format_number(100 * within / train, ".1f"),
+        alarms=round(false_alarm * held), held=held,
+        alarm_share=format_number(100 * false_alarm, ".1f"), found=round(found * outliers),
+        outliers=outliers, found_share=format_number(100 * found, ".1f"))

@@ -14,6 +14,7 @@ from shell.figures import (
     LINEAR_PCA_COLOUR,
     REFERENCE_COLOUR,
 )
+from shell.i18n import _, format_number
 
 ERROR_SCALE = "YlOrRd"  # sequential: 0 (pale) to large errors (dark red)
 NORMAL_COLOUR = "#366CA2"  # the palette's first class colour: the normal points
@@ -36,18 +37,19 @@ def error_map(xs: np.ndarray, ys: np.ndarray, values: np.ndarray, *, train: np.n
         x=np.asarray(xs, dtype=np.float32), y=np.asarray(ys, dtype=np.float32),
         z=np.asarray(values, dtype=np.float32), colorscale=ERROR_SCALE, ncontours=12,
         line=dict(width=0.5), colorbar=dict(title=dict(text="p(x)"), thickness=14),
-        hovertemplate="x = %{x:.3g}, %{y:.3g}<br>p(x) = %{z:.4g}<extra></extra>"))
+        hovertemplate="x = %{x:.3g}, %{y:.3g}<br>p(x) = %{z:.4g}<extra></extra>"))  # no words
     fig.add_trace(go.Contour(
         x=np.asarray(xs, dtype=np.float32), y=np.asarray(ys, dtype=np.float32),
         z=np.asarray(values, dtype=np.float32), showscale=False, hoverinfo="skip",
         contours=dict(coloring="none", start=cut, end=cut, size=1.0, showlabels=False),
-        line=dict(color=THRESHOLD_COLOUR, width=3), name=f"threshold p(x) = {cut:.3g}",
+        line=dict(color=THRESHOLD_COLOUR, width=3),
+        name=_("threshold p(x) = {cut}").format(cut=format_number(cut, ".3g")),
         showlegend=True))
     for points, name, marker in (
-        (train, "training (normal)", dict(color=REFERENCE_COLOUR, size=4)),
-        (held, "held-out normal", dict(color=NORMAL_COLOUR, size=7, symbol="circle",
+        (train, _("training (normal)"), dict(color=REFERENCE_COLOUR, size=4)),
+        (held, _("held-out normal"), dict(color=NORMAL_COLOUR, size=7, symbol="circle",
                                        line=dict(color="white", width=1))),
-        (outliers, "outlier", dict(color=OUTLIER_COLOUR, size=9, symbol="x",
+        (outliers, _("outlier"), dict(color=OUTLIER_COLOUR, size=9, symbol="x",
                                    line=dict(color="white", width=1))),
     ):
         P = np.asarray(points, dtype=np.float32)
@@ -65,28 +67,30 @@ def roc_figure(curves: Mapping[str, tuple[np.ndarray, np.ndarray]], aucs: Mappin
     """ROC curves (true-positive rate against false-positive rate) with each AUC in its
     name; ``marker``: kernel PCA's (false-positive, true-positive) rates at the threshold."""
     fig = go.Figure()
-    fig.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="chance (AUC 0.5)",
+    fig.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name=_("chance (AUC 0.5)"),
                              line=dict(color=LINEAR_PCA_COLOUR, dash="dot", width=1),
                              hoverinfo="skip"))
     for name, (fpr, tpr) in curves.items():
         fig.add_trace(go.Scatter(
             x=np.asarray(fpr, dtype=np.float32), y=np.asarray(tpr, dtype=np.float32),
-            mode="lines", name=f"{name} (AUC {aucs[name]:.3f})",
+            mode="lines", name=_("{method} (AUC {auc})").format(
+                method=_(name), auc=format_number(aucs[name], ".3f")),
             line=dict(color=CURVE_COLOURS.get(name, KEPT_COLOUR), width=3 if name ==
                       "Kernel PCA" else 2, shape="hv"),
-            hovertemplate="false alarms %{x:.1%}<br>outliers found %{y:.1%}<extra>"
-                          + name + "</extra>"))
+            hovertemplate=_("false alarms %{x:.1%}<br>outliers found %{y:.1%}")
+            + "<extra>" + _(name) + "</extra>"))
     fig.add_trace(go.Scatter(x=[marker[0]], y=[marker[1]], mode="markers",
-                             name="kernel PCA at the threshold",
+                             name=_("kernel PCA at the threshold"),
                              marker=dict(color=THRESHOLD_COLOUR, size=13, symbol="diamond",
                                          line=dict(color="white", width=1)),
-                             hovertemplate="false alarms %{x:.1%}<br>outliers found "
-                                           "%{y:.1%}<extra>threshold</extra>"))
+                             hovertemplate=_("false alarms %{x:.1%}<br>outliers found "
+                                             "%{y:.1%}") + "<extra>" + _("threshold")
+                             + "</extra>"))
     fig.update_layout(title=title, height=520, **BASE_LAYOUT)
     # Below the plot: inside it, the legend covered the axis on a phone.
     fig.update_layout(legend=dict(title_text="", orientation="h", y=-0.25))
-    fig.update_xaxes(title="false alarms: normal points flagged", range=[-0.01, 1.01],
+    fig.update_xaxes(title=_("false alarms: normal points flagged"), range=[-0.01, 1.01],
                      tickformat=".0%", constrain="domain")
-    fig.update_yaxes(title="outliers flagged", range=[-0.01, 1.01], tickformat=".0%",
+    fig.update_yaxes(title=_("outliers flagged"), range=[-0.01, 1.01], tickformat=".0%",
                      **EQUAL_SCALE)
     return fig

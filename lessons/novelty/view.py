@@ -36,6 +36,7 @@ from shell.charts import show_chart
 from shell.checks import show_check
 from shell.display import number_caption
 from shell.figures import class_label, digit_mosaic, plot_text
+from shell.i18n import N_, _, format_number
 from shell.registry import NOVELTY_MAX_TRAIN, novelty_training
 from shell.state import KernelKey, Settings
 from shell.text import quoted
@@ -80,9 +81,12 @@ def from_link(query: Mapping[str, Any], n_classes: int) -> tuple[dict[str, Any],
         if raw == ALL or (raw.isdigit() and 1 <= int(raw) <= n_classes):
             chosen["normal"] = raw
         else:
-            allowed = f"all or a class from 1 to {n_classes}" if n_classes else "all"
-            warnings.append(f"Link parameter `{Q_NORMAL}` should be {allowed}, not "
-                            f"{quoted(raw)}.")
+            warnings.append(
+                _("Link parameter `{name}` should be all or a class from 1 to {classes}, not "
+                  "{value}.").format(name=Q_NORMAL, classes=n_classes, value=quoted(raw))
+                if n_classes else
+                _("Link parameter `{name}` should be all, not {value}.").format(
+                    name=Q_NORMAL, value=quoted(raw)))
     if Q_THRESHOLD in query:
         raw = str(query[Q_THRESHOLD]).strip()
         try:
@@ -92,9 +96,11 @@ def from_link(query: Mapping[str, Any], n_classes: int) -> tuple[dict[str, Any],
         if THRESHOLD_MIN <= value <= THRESHOLD_MAX:
             chosen["threshold"] = value
         else:
-            warnings.append(f"Link parameter `{Q_THRESHOLD}` should be a percentage from "
-                            f"{THRESHOLD_MIN:g} to {THRESHOLD_MAX:g}, not {quoted(raw)}; using "
-                            f"{THRESHOLD_DEFAULT:g}.")
+            warnings.append(_("Link parameter `{name}` should be a percentage from {low} to "
+                              "{high}, not {value}; using {default}.").format(
+                name=Q_THRESHOLD, low=format_number(THRESHOLD_MIN, "g"),
+                high=format_number(THRESHOLD_MAX, "g"), value=quoted(raw),
+                default=format_number(THRESHOLD_DEFAULT, "g")))
     return chosen, warnings
 
 
@@ -116,27 +122,30 @@ def normal_choice(data) -> int | None:
         if "threshold" in chosen or first:
             ss[K_THRESHOLD] = chosen.get("threshold", ss.get(K_THRESHOLD, THRESHOLD_DEFAULT))
     options = [ALL] + [str(i + 1) for i in range(len(labels))]
-    noun = "digit " if data.image_shape is not None else ""
     if ss[K_NORMAL] not in options:  # other data: fall back
         ss[K_NORMAL] = default_normal(data) if default_normal(data) in options else ALL
-    left, _ = st.columns(2)
+    one_class = (_("digit {name} (outliers: the other classes)")
+                 if data.image_shape is not None else
+                 _("{name} (outliers: the other classes)"))
+    titles = {ALL: _("all points (outliers: drawn off their shape)")} | {
+        option: one_class.format(name=plot_text(names[int(option) - 1]))
+        for option in options[1:]}
+    left, _right = st.columns(2)
     with left:
         picked = st.selectbox(
-            "Normal data", options, key=K_NORMAL,
-            format_func=lambda o: "all points (outliers: drawn off their shape)" if o == ALL
-            else f"{noun}{plot_text(names[int(o) - 1])} (outliers: the other classes)",
-            help="Kernel PCA is fitted on normal points only; a quarter of them is held out "
-            "and scored against as many outliers.")
+            _("Normal data"), options, key=K_NORMAL, format_func=titles.__getitem__,
+            help=_("Kernel PCA is fitted on normal points only; a quarter of them is held out "
+                   "and scored against as many outliers."))
     written({**st.session_state.get(_WRITTEN, {}), Q_NORMAL: picked}, _WRITTEN)
     return None if picked == ALL else labels[int(picked) - 1]
 
 
 def threshold_slider() -> float:
     value = st.slider(
-        "Threshold: the training error's percentile", THRESHOLD_MIN, THRESHOLD_MAX,
+        _("Threshold: the training error's percentile"), THRESHOLD_MIN, THRESHOLD_MAX,
         key=K_THRESHOLD, step=0.5, format="%g %%",
-        help="A point is flagged as novel when its error exceeds the error of this share of "
-        "the training points.")
+        help=_("A point is flagged as novel when its error exceeds the error of this share of "
+               "the training points."))
     written({**st.session_state.get(_WRITTEN, {}), Q_THRESHOLD: f"{value:g}"}, _WRITTEN)
     return float(value)
 
@@ -166,7 +175,7 @@ def _novelty(inputs: Inputs, kernel: KernelKey, q: int, normal: int | None) -> N
     n_normal = len(X) if normal is None else int(np.sum(y == normal))
     side = training_size(n_normal)
     with queued(side, copies=copies_for(side), estimate=estimate(side, X.shape[1], q),
-                what="novelty detection and its two baselines"):
+                what=N_("novelty detection and its two baselines")):
         return novelty(X, y, kernel=kernel.kernel, kernel_params=kernel.kernel_params(),
                        q=q, normal=normal, max_train=NOVELTY_MAX_TRAIN)
 
@@ -177,24 +186,30 @@ def formula(result: Novelty) -> None:
              r"\sum_{i,j} k(x_i, x_j)}_{\lVert \varphi(x) - \bar\varphi \rVert^2}"
              r" \;-\; \sum_{l=1}^{q} f_l(x)^2,\qquad f_l(x) = \sum_i \alpha_i^l\,"
              r"\tilde k(x_i, x)")
-    st.caption(
+    st.caption(_(
         "The squared distance from φ(x) to the mean of the training points, minus the part "
-        f"of it along the first q = {result.q} components: what is left is the distance to "
+        "of it along the first q = {q} components: what is left is the distance to "
         "the principal subspace, the reconstruction error in feature space (Hoffmann 2007). "
         "It needs only k(x, x), the kernel row of x to the training points and the training "
-        "statistics.")
+        "statistics.").format(q=result.q))
     check = result.check
     if check.gap is None:
-        number_caption(f"Not checked against an explicit computation here: {check.why}.")
+        number_caption(_("Not checked against an explicit computation here: {why}.").format(
+            why=check.why_text()))
         return
-    on = (f", on a fit to a sample of {check.sample} of the {check.of:,} training points"
-          if check.sample else "")
-    show_check(Check(f"largest |p(x) from the kernel formula − p(x) from explicit feature "
-                     f"vectors and scikit-learn's PCA| / max ‖φ(x) − φ̄‖², over {check.points} "
-                     f"held-out and outlier points{on}", check.gap, CHECK_TOLERANCE))
-    st.caption(f"Explicit feature vectors: {check.how}; PCA with {result.q} components fitted "
-               "on the training points' vectors, each point's vector minus its "
-               "reconstruction (inverse_transform).")
+    label = (_("largest |p(x) from the kernel formula − p(x) from explicit feature vectors and "
+               "scikit-learn's PCA| / max ‖φ(x) − φ̄‖², over {points} held-out and outlier "
+               "points, on a fit to a sample of {sample} of the {of} training points")
+             if check.sample else
+             _("largest |p(x) from the kernel formula − p(x) from explicit feature vectors and "
+               "scikit-learn's PCA| / max ‖φ(x) − φ̄‖², over {points} held-out and outlier "
+               "points"))
+    show_check(Check(label.format(points=check.points, sample=check.sample,
+                                  of=format_number(check.of, ",")),
+                     check.gap, CHECK_TOLERANCE))
+    st.caption(_("Explicit feature vectors: {how}; PCA with {q} components fitted "
+                 "on the training points' vectors, each point's vector minus its "
+                 "reconstruction (inverse_transform).").format(how=_(check.how), q=result.q))
 
 
 def plane_map(result: Novelty, data, X: np.ndarray, cut: float, settings: Settings) -> None:
@@ -202,44 +217,50 @@ def plane_map(result: Novelty, data, X: np.ndarray, cut: float, settings: Settin
     split = result.split
     names = [plot_text(name) for name in data.feature_names[:2]]
     if settings.standardize:
-        names = [f"{name} (standardised)" for name in names]
+        names = [_("{name} (standardised)").format(name=name) for name in names]
     fig = error_map(xs, ys, values, train=X[split.train], held=X[split.held_out],
                     outliers=split.outliers, cut=cut,
-                    title=f"Reconstruction error p(x) over the plane, q = {result.q}",
+                    title=_("Reconstruction error p(x) over the plane, q = {q}").format(
+                        q=result.q),
                     axis_titles=names)
     show_chart(fig, key="novelty_map")
-    number_caption(f"Colour: p(x) on a {len(xs)} × {len(ys)} grid (pale: close to the "
-                   "principal subspace of the training points; dark: far from it). Green line: "
-                   f"the threshold p(x) = {cut:.4g}; points outside it are flagged as novel.")
+    number_caption(_("Colour: p(x) on a {columns} × {rows} grid (pale: close to the "
+                     "principal subspace of the training points; dark: far from it). Green "
+                     "line: the threshold p(x) = {cut}; points outside it are flagged as "
+                     "novel.").format(columns=len(xs), rows=len(ys),
+                                      cut=format_number(cut, ".4g")))
 
 
 def outliers_note(result: Novelty, data) -> None:
     split = result.split
     if split.kind == "off the shape":
-        st.caption(f"Outliers: {len(split.outliers)} points drawn uniformly in the data's box "
-                   f"(with a margin), kept only if farther from every normal point than "
-                   f"{OFF_SHAPE:g} × the normal points' median nearest-neighbour distance.")
+        st.caption(_("Outliers: {n} points drawn uniformly in the data's box "
+                     "(with a margin), kept only if farther from every normal point than "
+                     "{factor} × the normal points' median nearest-neighbour distance.").format(
+            n=len(split.outliers), factor=format_number(OFF_SHAPE, "g")))
         if len(split.outliers) < len(split.held_out):
-            st.warning(f"Only {len(split.outliers)} such points could be drawn (the shape fills "
-                       "its box): the ROC curve compares fewer outliers than normal points.",
-                       icon=":material/scatter_plot:")
+            st.warning(_("Only {n} such points could be drawn (the shape fills "
+                         "its box): the ROC curve compares fewer outliers than normal points.")
+                       .format(n=len(split.outliers)), icon=":material/scatter_plot:")
     else:
-        st.caption(f"Outliers: {len(split.outliers)} points of the other classes, a seeded "
-                   "sample as large as the held-out normal points.")
+        st.caption(_("Outliers: {n} points of the other classes, a seeded "
+                     "sample as large as the held-out normal points.").format(
+            n=len(split.outliers)))
 
 
 def roc(result: Novelty, cut: float) -> None:
     false_alarm, found = rates(result, cut)
     fig = roc_figure(result.curves, result.aucs, marker=(false_alarm, found),
-                     title="ROC curves<br><sup>held-out normal points against "
-                           "outliers</sup>")
+                     title=_("ROC curves<br><sup>held-out normal points against "
+                             "outliers</sup>"))
     show_chart(fig, key="novelty_roc")
-    table = pd.DataFrame({"method": [KPCA, *BASELINES],
+    table = pd.DataFrame({_("method"): [_(KPCA), *(_(b) for b in BASELINES)],
                           "AUC": [result.aucs[KPCA], *(result.aucs[b] for b in BASELINES)],
-                          "fitted on": ["the training points' kernel PCA, q = "
-                                        f"{result.q}",
-                                        f"the same kernel (scikit-learn's), ν = {NU:g}",
-                                        "the inputs, 100 trees"]})
+                          _("fitted on"): [
+                              _("the training points' kernel PCA, q = {q}").format(q=result.q),
+                              _("the same kernel (scikit-learn's), ν = {nu}").format(
+                                  nu=format_number(NU, "g")),
+                              _("the inputs, 100 trees")]})
     st.dataframe(table, hide_index=True, width="stretch",
                  column_config={"AUC": st.column_config.NumberColumn(format="%.3f")})
     text = comparison_sentence(result)
@@ -273,16 +294,22 @@ def most_novel(result: Novelty, data, X: np.ndarray, cut: float) -> None:
     top = np.argsort(-errors, kind="stable")[:MOST_NOVEL]
 
     def label(i: int) -> str:
-        what = "outlier" if outlier[i] else "held-out normal"
-        digit = (f", digit {class_label(data.target_names, int(data.y[rows[i]]), data.y)}"
-                 if rows[i] >= 0 and data.y is not None else "")
-        return f"{what}{digit}, p(x) = {errors[i]:.4g}"
+        error = format_number(errors[i], ".4g")
+        if rows[i] >= 0 and data.y is not None:
+            digit = class_label(data.target_names, int(data.y[rows[i]]), data.y)
+            return (_("outlier, digit {digit}, p(x) = {error}") if outlier[i] else
+                    _("held-out normal, digit {digit}, p(x) = {error}")).format(
+                digit=digit, error=error)
+        return (_("outlier, p(x) = {error}") if outlier[i] else
+                _("held-out normal, p(x) = {error}")).format(error=error)
 
     fig = digit_mosaic(images[top], data.image_shape, columns=min(MOST_NOVEL, len(top)),
                        hover_labels=[label(i) for i in top],
-                       title=f"The {len(top)} scored digits with the largest error")
+                       title=_("The {count} scored digits with the largest error").format(
+                           count=len(top)))
     show_chart(fig, key="novelty_most_novel")
     found = int(outlier[top].sum())
     flagged = int(np.sum(errors[top] > cut))
-    number_caption(f"{found} of these {len(top)} are outliers and {len(top) - found} held-out "
-                   f"normal digits; {flagged} lie above the threshold.")
+    number_caption(_("{found} of these {count} are outliers and {normal} held-out "
+                     "normal digits; {flagged} lie above the threshold.").format(
+        found=found, count=len(top), normal=len(top) - found, flagged=flagged))

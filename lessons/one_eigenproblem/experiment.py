@@ -59,6 +59,7 @@ from experiments.graph_kernels import (
 )
 from experiments.kpca_steps import rounding_floor
 from kpca_core import KernelPCA, compute_kernel
+from shell.i18n import _, format_number, ngettext
 
 # Isomap warns when it joins the pieces of a graph that falls apart, and the spectral
 # methods when theirs does: the page says it in words, from the numbers. (A filter set
@@ -573,31 +574,34 @@ def _clusters(X, y, ours, n_clusters, k) -> Clusters:
 FOLLOWS, PARTLY = 0.95, 0.5  # |ρ| with the distance along the sheet
 
 
-def _count(n: int, noun: str, plural: str | None = None) -> str:
-    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
-
-
 def _percent(share: float) -> str:
     if share == 0:
         return "0 %"
-    return "< 0.1 %" if share < 0.001 else f"{100 * share:.1f} %"
+    return "< 0.1 %" if share < 0.001 else f"{format_number(100 * share, '.1f')} %"
 
 
 def _sizes(sizes: np.ndarray) -> str:
-    shown = [f"{s:,}" for s in sizes[:5]]
-    more = f" and {len(sizes) - 5:,} smaller" if len(sizes) > 5 else ""
-    listed = shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
-    return f"{listed}{more} points"
+    """The pieces' sizes: "1,000, 20 and 5 points", the five largest and how many more."""
+    shown = [format_number(s, ",") for s in sizes[:5]]
+    listed = shown[0] if len(shown) == 1 else _("{first} and {last}").format(
+        first=_(", ").join(shown[:-1]), last=shown[-1])
+    if len(sizes) > 5:
+        return _("{listed} and {more} smaller points").format(
+            listed=listed, more=format_number(len(sizes) - 5, ","))
+    return _("{listed} points").format(listed=listed)
 
 
 def sheet_sentence(rho: float) -> str:
     """Whether component 1 follows the distance along the sheet, from |ρ|."""
-    value = f"|ρ| = {rho:.3f}, Spearman's rank correlation"
+    value = _("|ρ| = {rho}, Spearman's rank correlation").format(rho=format_number(rho, ".3f"))
     if rho >= FOLLOWS:
-        return f"Component 1 follows the distance along the sheet ({value})."
+        return _("Component 1 follows the distance along the sheet ({value}).").format(
+            value=value)
     if rho >= PARTLY:
-        return f"Component 1 follows the distance along the sheet only partly ({value})."
-    return f"Component 1 does not follow the distance along the sheet ({value})."
+        return _("Component 1 follows the distance along the sheet only partly ({value}).")\
+            .format(value=value)
+    return _("Component 1 does not follow the distance along the sheet ({value}).").format(
+        value=value)
 
 
 def graph_sentence(result: Eigenproblem) -> str:
@@ -606,26 +610,39 @@ def graph_sentence(result: Eigenproblem) -> str:
     if report is None:
         return ""
     m, pieces = len(report.edges), report.pieces
-    text = f"The {report.k}-nearest-neighbour graph has {_count(m, 'edge')}"
+    values = dict(k=report.k, m=format_number(m, ","), n=format_number(result.n, ","),
+                  pieces=format_number(pieces.count, ","), sizes=_sizes(pieces.sizes),
+                  count=format_number(report.n_flagged, ","),
+                  share=_percent(report.flagged_share),
+                  factor=format_number(SHORT_CIRCUIT, "g"))
     if pieces.count == 1:
-        text += f" and joins all {result.n:,} points in one piece."
+        text = ngettext("The {k}-nearest-neighbour graph has {m} edge and joins all {n} points "
+                        "in one piece.",
+                        "The {k}-nearest-neighbour graph has {m} edges and joins all {n} "
+                        "points in one piece.", m).format(**values)
     else:
-        text += (f" and falls apart into {pieces.count:,} pieces of {_sizes(pieces.sizes)}: "
-                 "no path leads from one piece to another.")
+        text = ngettext("The {k}-nearest-neighbour graph has {m} edge and falls apart into "
+                        "{pieces} pieces of {sizes}: no path leads from one piece to another.",
+                        "The {k}-nearest-neighbour graph has {m} edges and falls apart into "
+                        "{pieces} pieces of {sizes}: no path leads from one piece to another.",
+                        m).format(**values)
     if report.kind == "short-circuit":
         if report.n_flagged == 0:
-            text += (" None of its edges jumps between layers of the roll: no edge's ends "
-                     f"are more than {SHORT_CIRCUIT:g} times its length apart along the sheet.")
+            text += _(" None of its edges jumps between layers of the roll: no edge's ends "
+                      "are more than {factor} times its length apart along the sheet.").format(
+                **values)
         else:
-            text += (f" {_count(report.n_flagged, 'edge')} ({_percent(report.flagged_share)}) "
-                     f"{'jumps' if report.n_flagged == 1 else 'jump'} between layers of the "
-                     f"roll: {'its' if report.n_flagged == 1 else 'their'} ends are more than "
-                     f"{SHORT_CIRCUIT:g} times {'its' if report.n_flagged == 1 else 'their'} "
-                     "length apart along the sheet, a short cut through the air.")
+            text += ngettext(
+                " {count} edge ({share}) jumps between layers of the roll: its ends are more "
+                "than {factor} times its length apart along the sheet, a short cut through "
+                "the air.",
+                " {count} edges ({share}) jump between layers of the roll: their ends are more "
+                "than {factor} times their length apart along the sheet, a short cut through "
+                "the air.", report.n_flagged).format(**values)
     elif report.kind == "between classes":
-        text += (f" {_count(report.n_flagged, 'edge')} ({_percent(report.flagged_share)}) "
-                 f"{'joins' if report.n_flagged == 1 else 'join'} points of different "
-                 "classes.")
+        text += ngettext(" {count} edge ({share}) joins points of different classes.",
+                         " {count} edges ({share}) join points of different classes.",
+                         report.n_flagged).format(**values)
     return text
 
 
@@ -638,54 +655,83 @@ def pieces_sentence(result: Eigenproblem) -> str:
     if result.method == "isomap":
         share = result.piece_share or 0.0
         joins = len(report.joins)
-        return (f"Between pieces the geodesic distance is infinite, and −½ D_G² is not "
-                f"defined. scikit-learn's Isomap (with a warning) adds an edge between the "
-                f"closest points of every two pieces ({_count(joins, 'edge')}, dashed), and "
-                f"so does K here. Component 1 then has {_percent(share)} of its variance "
-                "between the pieces: "
-                + ("it mostly says which piece a point is in." if share >= 0.5 else
-                   "most of it lies inside them."))
+        values = dict(joins=format_number(joins, ","), share=_percent(share))
+        if share >= 0.5:
+            return ngettext(
+                "Between pieces the geodesic distance is infinite, and −½ D_G² is not "
+                "defined. scikit-learn's Isomap (with a warning) adds an edge between the "
+                "closest points of every two pieces ({joins} edge, dashed), and so does K "
+                "here. Component 1 then has {share} of its variance between the pieces: it "
+                "mostly says which piece a point is in.",
+                "Between pieces the geodesic distance is infinite, and −½ D_G² is not "
+                "defined. scikit-learn's Isomap (with a warning) adds an edge between the "
+                "closest points of every two pieces ({joins} edges, dashed), and so does K "
+                "here. Component 1 then has {share} of its variance between the pieces: it "
+                "mostly says which piece a point is in.", joins).format(**values)
+        return ngettext(
+            "Between pieces the geodesic distance is infinite, and −½ D_G² is not "
+            "defined. scikit-learn's Isomap (with a warning) adds an edge between the "
+            "closest points of every two pieces ({joins} edge, dashed), and so does K "
+            "here. Component 1 then has {share} of its variance between the pieces: most "
+            "of it lies inside them.",
+            "Between pieces the geodesic distance is infinite, and −½ D_G² is not "
+            "defined. scikit-learn's Isomap (with a warning) adds an edge between the "
+            "closest points of every two pieces ({joins} edges, dashed), and so does K "
+            "here. Component 1 then has {share} of its variance between the pieces: most "
+            "of it lies inside them.", joins).format(**values)
     if result.method == "laplacian":
-        return (f"L then has {p:,} zero eigenvalues, one per piece, whose eigenvectors are "
-                "constant on each piece: they only say which piece a point is in. L⁺ has "
-                "no axis for them (1/0 is left out); scikit-learn's SpectralEmbedding "
-                f"returns {_count(p - 1, 'of them', 'of them')} before its other components "
-                "(its first is dropped), so the check below compares ours with the library's "
-                f"components from {p} on.")
-    return (f"For clustering this is welcome: D^(−½) A D^(−½) has the eigenvalue 1 once "
-            f"per piece ({p:,} times), with an eigenvector that lives on that piece alone, "
-            "so the leading components tell the pieces apart"
-            + (f"; with {p:,} pieces and {result.clusters.n_clusters} clusters wanted, "
-               "k-means must merge pieces, and which it merges is arbitrary."
-               if result.clusters is not None and p > result.clusters.n_clusters else "."))
+        return _("L then has {p} zero eigenvalues, one per piece, whose eigenvectors are "
+                 "constant on each piece: they only say which piece a point is in. L⁺ has "
+                 "no axis for them (1/0 is left out); scikit-learn's SpectralEmbedding "
+                 "returns {extra} of them before its other components "
+                 "(its first is dropped), so the check below compares ours with the library's "
+                 "components from {first} on.").format(
+            p=format_number(p, ","), extra=format_number(p - 1, ","), first=p)
+    if result.clusters is not None and p > result.clusters.n_clusters:
+        return _("For clustering this is welcome: D^(−½) A D^(−½) has the eigenvalue 1 once "
+                 "per piece ({p} times), with an eigenvector that lives on that piece alone, "
+                 "so the leading components tell the pieces apart; with {p} pieces and "
+                 "{clusters} clusters wanted, k-means must merge pieces, and which it merges "
+                 "is arbitrary.").format(p=format_number(p, ","),
+                                         clusters=result.clusters.n_clusters)
+    return _("For clustering this is welcome: D^(−½) A D^(−½) has the eigenvalue 1 once "
+             "per piece ({p} times), with an eigenvector that lives on that piece alone, "
+             "so the leading components tell the pieces apart.").format(
+        p=format_number(p, ","))
 
 
 def differs_sentence(comparison: Comparison, result: Eigenproblem) -> str:
     """How the library's method differs by design, and by how much here."""
-    values = ", ".join(f"{r:.4f}" for r in comparison.correlations)
+    values = _(", ").join(format_number(r, ".4f") for r in comparison.correlations)
     low, high = result.degree_range or (0.0, 0.0)
-    degrees_text = (f"here every point has degree {low:g}" if low == high else
-                    f"degrees here range from {low:g} to {high:g}")
+    degrees_text = (_("here every point has degree {low}").format(low=format_number(low, "g"))
+                    if low == high else
+                    _("degrees here range from {low} to {high}").format(
+                        low=format_number(low, "g"), high=format_number(high, "g")))
     if comparison.differs == "normalised":
-        return (f"{comparison.library} normalises: it decomposes I − D^(−½) A D^(−½), not "
-                "L = D − A, and divides its eigenvectors by √degree. The two agree exactly "
-                f"only when every point has the same degree; {degrees_text}. Its "
-                f"|correlation| with ours, component by component: {values}.")
-    return ("SpectralClustering runs k-means on spectral_embedding's columns: the "
-            "eigenvectors of the normalised Laplacian divided by √degree, the trivial one "
-            "(constant) included. Kernel PCA of D^(−½) A D^(−½) removes the plain mean "
-            "(J K J) instead of that eigenvector, D^(½)1: the two coincide when every point "
-            f"has the same degree; {degrees_text}. |correlation| of our components with the "
-            f"library's next ones: {values}.")
+        return _("{library} normalises: it decomposes I − D^(−½) A D^(−½), not "
+                 "L = D − A, and divides its eigenvectors by √degree. The two agree exactly "
+                 "only when every point has the same degree; {degrees}. Its "
+                 "|correlation| with ours, component by component: {values}.").format(
+            library=comparison.library, degrees=degrees_text, values=values)
+    return _("SpectralClustering runs k-means on spectral_embedding's columns: the "
+             "eigenvectors of the normalised Laplacian divided by √degree, the trivial one "
+             "(constant) included. Kernel PCA of D^(−½) A D^(−½) removes the plain mean "
+             "(J K J) instead of that eigenvector, D^(½)1: the two coincide when every point "
+             "has the same degree; {degrees}. |correlation| of our components with the "
+             "library's next ones: {values}.").format(degrees=degrees_text, values=values)
 
 
 def clusters_sentence(clusters: Clusters) -> str:
     """The clusters found, against the library's, the classes and plain k-means."""
-    text = (f"Adjusted Rand index (1 = the same partition, about 0 = no better than chance) "
-            f"between our {clusters.n_clusters} clusters and scikit-learn's "
-            f"SpectralClustering: {clusters.agreement:.3f}.")
+    text = _("Adjusted Rand index (1 = the same partition, about 0 = no better than chance) "
+             "between our {clusters} clusters and scikit-learn's "
+             "SpectralClustering: {agreement}.").format(
+        clusters=clusters.n_clusters, agreement=format_number(clusters.agreement, ".3f"))
     if clusters.ours_truth is not None:
-        text += (f" Against the classes: ours {clusters.ours_truth:.3f}, the library's "
-                 f"{clusters.library_truth:.3f}, and k-means on the inputs themselves "
-                 f"{clusters.raw_truth:.3f}.")
+        text += _(" Against the classes: ours {ours}, the library's {library}, and k-means on "
+                  "the inputs themselves {raw}.").format(
+            ours=format_number(clusters.ours_truth, ".3f"),
+            library=format_number(clusters.library_truth, ".3f"),
+            raw=format_number(clusters.raw_truth, ".3f"))
     return text

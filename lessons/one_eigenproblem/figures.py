@@ -8,6 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from shell.figures import BASE_LAYOUT, REFERENCE_COLOUR, point_scatter
+from shell.i18n import _, format_number
 
 # The reference grey, solid: WebGL's 3-D lines ignore a colour's alpha (an rgba grey drew
 # white, invisible on the light theme and glaring on the dark one).
@@ -27,11 +28,13 @@ def aligned_signs(theirs: np.ndarray, ours: np.ndarray) -> np.ndarray:
 
 
 def embedding_scatter(Z: np.ndarray, y: np.ndarray | None, names: Sequence[str], *,
-                      title: str, axis_titles: Sequence[str] = ("component 1", "component 2"),
-                      noun: str = "class", height: int = 420) -> go.Figure:
-    """Columns 1 and 2 of Z (or the only one, against 0), per class."""
+                      title: str, axis_titles: Sequence[str] | None = None,
+                      noun: str | None = None, height: int = 420) -> go.Figure:
+    """Columns 1 and 2 of Z (or the only one, against 0), per class (by default the axes
+    are "component 1" and "component 2", the hover's noun "class", in the run's language)."""
     Z = np.asarray(Z, dtype=float)
-    titles = list(axis_titles)
+    titles = list(axis_titles or (_("component 1"), _("component 2")))
+    noun = _("class") if noun is None else noun
     if Z.shape[1] == 1:
         Z = np.column_stack([Z[:, 0], np.zeros(len(Z))])
         titles[1] = ""
@@ -75,11 +78,11 @@ def graph_figure(P: np.ndarray, edges: np.ndarray, flagged: np.ndarray | None,
         keep = np.random.default_rng(seed).choice(len(plain), MAX_EDGES_DRAWN, replace=False)
         plain = plain[np.sort(keep)]
     traces = []
-    layers = [(plain, "edge", EDGE_COLOUR, "solid", 1)]
+    layers = [(plain, _("edge"), EDGE_COLOUR, "solid", 1)]
     if flagged is not None:
         layers.append((edges[flagged][:MAX_EDGES_DRAWN], flagged_name, FLAGGED_COLOUR,
                        "solid", 3))
-    layers.append((joins, "edge joining two pieces", JOIN_COLOUR, "dash", 3))
+    layers.append((joins, _("edge joining two pieces"), JOIN_COLOUR, "dash", 3))
     for chosen, name, colour, dash, width in layers:
         if not len(chosen):
             continue
@@ -88,7 +91,8 @@ def graph_figure(P: np.ndarray, edges: np.ndarray, flagged: np.ndarray | None,
         if not three_d:
             style["dash"] = dash
         axes = dict(zip(("x", "y", "z"), coords, strict=False))
-        traces.append(line(mode="lines", name=f"{name} ({len(chosen):,})", line=style,
+        traces.append(line(mode="lines", name=_("{name} ({count})").format(
+            name=name, count=format_number(len(chosen), ",")), line=style,
                            hoverinfo="skip", **axes))
     fig = go.Figure(data=[*traces, *points], layout=fig.layout)
     fig.update_layout(legend=dict(title_text="", orientation="h", y=-0.05),

@@ -45,6 +45,7 @@ from shell.charts import show_chart
 from shell.checks import show_check
 from shell.display import number_caption
 from shell.figures import class_label, plot_text
+from shell.i18n import N_, _, format_number, ngettext
 from shell.registry import EIGENPROBLEM_MAX_N
 from shell.state import KernelKey, Settings
 from shell.text import quoted
@@ -73,8 +74,9 @@ def from_link(query: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
         if raw in METHODS:
             chosen["method"] = raw
         else:
-            warnings.append(f"Link parameter `{Q_METHOD}` should be one of "
-                            f"{', '.join(METHODS)}, not {quoted(raw)}; showing kernel PCA.")
+            warnings.append(_("Link parameter `{name}` should be one of {methods}, not "
+                              "{value}; showing kernel PCA.").format(
+                name=Q_METHOD, methods=", ".join(METHODS), value=quoted(raw)))
     if Q_NEIGHBOURS in query:
         raw = str(query[Q_NEIGHBOURS]).strip()
         try:
@@ -84,8 +86,10 @@ def from_link(query: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
         if k is not None and K_MIN <= k <= K_MAX:
             chosen["k"] = k
         else:
-            warnings.append(f"Link parameter `{Q_NEIGHBOURS}` should be a whole number from "
-                            f"{K_MIN} to {K_MAX}, not {quoted(raw)}; using {K_DEFAULT}.")
+            warnings.append(_("Link parameter `{name}` should be a whole number from {low} to "
+                              "{high}, not {value}; using {default}.").format(
+                name=Q_NEIGHBOURS, low=K_MIN, high=K_MAX, value=quoted(raw),
+                default=K_DEFAULT))
     return chosen, warnings
 
 
@@ -119,18 +123,20 @@ def controls(n: int) -> tuple[str, int]:
     ss = st.session_state
     if ss.get(K_METHOD) not in METHODS:  # the segmented control was cleared
         ss[K_METHOD] = DEFAULT_METHOD
+    titles = {code: _(spec.title) for code, spec in METHODS.items()}
     method = st.segmented_control(
-        "Method: only the matrix K changes", list(METHODS), key=K_METHOD, required=True,
-        format_func=lambda code: METHODS[code].title)
+        _("Method: only the matrix K changes"), list(METHODS), key=K_METHOD, required=True,
+        format_func=titles.__getitem__)
     highest = max(K_MIN, min(K_MAX, n - 1))
     if not K_MIN <= int(ss.get(K_NEIGHBOURS, K_DEFAULT)) <= highest:
         ss[K_NEIGHBOURS] = min(max(int(ss.get(K_NEIGHBOURS, K_DEFAULT)), K_MIN), highest)
-    k_col, _ = st.columns(2)
+    k_col, _right = st.columns(2)
     with k_col:
-        k = st.slider("Neighbours k in the graph", K_MIN, max(highest, K_MIN + 1),
+        k = st.slider(_("Neighbours k in the graph"), K_MIN, max(highest, K_MIN + 1),
                       key=K_NEIGHBOURS, disabled=not METHODS[method].graph,
-                      help="Each point is joined to its k nearest points. Isomap, Laplacian "
-                      "eigenmaps and spectral clustering build their K from this graph.")
+                      help=_("Each point is joined to its k nearest points. Isomap, Laplacian "
+                             "eigenmaps and spectral clustering build their K from this "
+                             "graph."))
     k = min(int(k), n - 1)
     _write_to_link(method, k)
     return method, k
@@ -174,7 +180,8 @@ def _eigenproblem(inputs: Inputs, kernel: KernelKey | None, method: str, k: int,
     rows = sample_rows(len(inputs.X), inputs.y)
     X = inputs.X[rows]
     with queued(len(rows), copies=COPIES, estimate=estimate(*X.shape, method, k),
-                what=f"{METHODS[method].title} and scikit-learn's own"):
+                what=_("{method} and scikit-learn's own").format(
+                    method=_(METHODS[method].title))):
         return eigenproblem(
             X, None if inputs.y is None else inputs.y[rows], method=method,
             kernel=kernel.kernel if kernel else "linear",
@@ -189,8 +196,9 @@ def _eigenproblem(inputs: Inputs, kernel: KernelKey | None, method: str, k: int,
 
 def sample_note(rows: np.ndarray, n: int) -> None:
     if len(rows) < n:
-        st.info(f"Each method builds an n × n matrix and runs scikit-learn's own beside it: "
-                f"this page uses a stratified sample of {len(rows):,} of the {n:,} points.",
+        st.info(_("Each method builds an n × n matrix and runs scikit-learn's own beside it: "
+                  "this page uses a stratified sample of {sample} of the {n} points.").format(
+            sample=format_number(len(rows), ","), n=format_number(n, ",")),
                 icon=":material/filter_alt:")
 
 
@@ -206,16 +214,17 @@ def recipe(method: str, k: int, n_components: int, settings: Settings) -> None:
     if method == "spectral":
         lines.append("clusters = KMeans(n_clusters).fit_predict(Z)")
     st.code("\n".join(lines), language="python")
-    st.caption(f"{spec.title}: K is {spec.matrix}. Switch the method: only the line that "
-               "builds K changes (spectral clustering keeps n_clusters − 1 components and "
-               "adds k-means). The functions are in experiments/graph_kernels.py.")
+    st.caption(_("{method}: K is {matrix}. Switch the method: only the line that "
+                 "builds K changes (spectral clustering keeps n_clusters − 1 components and "
+                 "adds k-means). The functions are in experiments/graph_kernels.py.").format(
+        method=_(spec.title), matrix=_(spec.matrix)))
 
 
 def matrices(result: Eigenproblem, data, method: str) -> None:
     """K and K̃ = J K J as heatmaps, in class order (along the sheet within a class)."""
     names = [plot_text(class_label(data.target_names, int(c), data.y))
              for c in range(len(result.class_sizes))] if data.y is not None else []
-    title = METHODS[method].title
+    title = _(METHODS[method].title)
     left, right = st.columns(2)
     for column, centred in ((left, False), (right, True)):
         with column:
@@ -223,29 +232,30 @@ def matrices(result: Eigenproblem, data, method: str) -> None:
                 result.centered_display if centred else result.kernel_display,
                 result.class_sizes, names if len(result.class_sizes) > 1 else [],
                 centered=centred, block_size=result.block_size,
-                title="K̃ = J K J, what kernel PCA decomposes" if centred else
-                f"K of {title}")
+                title=_("K̃ = J K J, what kernel PCA decomposes") if centred else
+                _("K of {method}").format(method=title))
             show_chart(fig, key=f"eigen_{'centred' if centred else 'kernel'}", columns=2)
-    order = ("by class, and along the sheet within a class" if data.unrolled is not None
-             else "by class" if data.y is not None else "in the data's order")
-    text = f"Points {order}"
+    text = (_("Points by class, and along the sheet within a class") if data.unrolled is not None
+            else _("Points by class") if data.y is not None else _("Points in the data's order"))
     if result.block_size > 1:
-        text += f"; each cell averages {result.block_size} × {result.block_size} entries"
+        text += _("; each cell averages {size} × {size} entries").format(size=result.block_size)
     if method == "laplacian":
-        text += (". Every row of L⁺ sums to 0 (L 1 = 0), so L⁺ is centred already: K̃ = K")
-    number_caption(text + ".")
+        text += _(". Every row of L⁺ sums to 0 (L 1 = 0), so L⁺ is centred already: K̃ = K")
+    number_caption(text + _("."))
     if method == "laplacian":
-        show_check(Check("largest |row sum of L⁺| / (n · max|L⁺|)", result.row_sum, 1e-10))
+        show_check(Check(_("largest |row sum of L⁺| / (n · max|L⁺|)"), result.row_sum, 1e-10))
 
 
 def _short(comparison: Comparison) -> str:
+    """The library's result by a short name: a class or function of scikit-learn (a name),
+    or words, in the run's language."""
     name = comparison.library
     for full, short in (("sklearn.manifold.spectral_embedding(norm_laplacian=False)",
-                         "spectral_embedding, unnormalised"),
+                         N_("spectral_embedding, unnormalised")),
                         ("sklearn.manifold.spectral_embedding", "spectral_embedding"),
-                        ("classical MDS computed directly", "MDS computed directly")):
+                        ("classical MDS computed directly", N_("MDS computed directly"))):
         if name.startswith(full):
-            return short
+            return _(short)
     return name.removeprefix("sklearn.").split("(")[0].split(".")[-1]
 
 
@@ -259,13 +269,13 @@ def embeddings(result: Eigenproblem, data) -> None:
     left, right = st.columns(2)
     with left:
         show_chart(embedding_scatter(result.projection, y, names,
-                                     title="Kernel PCA of K (kpca_core)"),
+                                     title=_("Kernel PCA of K (kpca_core)")),
                    key="eigen_ours", columns=2)
     with right:
         theirs = aligned_signs(first.projection, result.projection)
-        show_chart(embedding_scatter(theirs, y, names, title=f"{_short(first)} (scikit-learn)"
-                                     if first.library.startswith("sklearn") else
-                                     "Classical MDS, computed directly"),
+        show_chart(embedding_scatter(theirs, y, names, title=_("{name} (scikit-learn)").format(
+            name=_short(first)) if first.library.startswith("sklearn") else
+                                     _("Classical MDS, computed directly")),
                    key="eigen_theirs", columns=2)
 
 
@@ -280,49 +290,63 @@ def _clusters(result: Eigenproblem, data) -> None:
     P = data.X[_rows(result, data)] if plane else result.projection
     if P.shape[1] == 1:
         P = np.column_stack([P[:, 0], np.zeros(len(P))])
-    names = [f"cluster {c + 1}" for c in range(clusters.n_clusters)]
+    names = [_("cluster {number}").format(number=c + 1) for c in range(clusters.n_clusters)]
     axes = ([plot_text(name) for name in data.feature_names] if plane
-            else ["component 1", "component 2"])
-    panels = (("ours: k-means on kernel PCA of K", clusters.ours),
-              ("scikit-learn's SpectralClustering", clusters.library),
-              ("k-means on the inputs", clusters.raw))
-    for i, (column, (title, labels)) in enumerate(zip(st.columns(3), panels, strict=True)):
+            else [_("component 1"), _("component 2")])
+    # The chart keys are the English titles' first words: the same in every language.
+    panels = (("ours:", _("ours: k-means on kernel PCA of K"), clusters.ours),
+              ("scikit-learn's", _("scikit-learn's SpectralClustering"), clusters.library),
+              ("k-means", _("k-means on the inputs"), clusters.raw))
+    for i, (column, (key, title, labels)) in enumerate(zip(st.columns(3), panels,
+                                                           strict=True)):
         with column:
             fig = embedding_scatter(P, labels, names, title=title, axis_titles=axes,
-                                    noun="cluster", height=340)
+                                    noun=_("cluster"), height=340)
             fig.update_layout(showlegend=i == 0)  # one legend for the three (same colours)
-            show_chart(fig, key=f"eigen_clusters_{title.split()[0].strip(':')}", columns=3)
-    where = "where they lie in the plane" if plane else "at our components 1–2"
-    number_caption(f"Points drawn {where}, coloured by the cluster each method found. "
-                   + clusters_sentence(clusters))
+            show_chart(fig, key=f"eigen_clusters_{key.strip(':')}", columns=3)
+    drawn = (_("Points drawn where they lie in the plane, coloured by the cluster each method "
+               "found. ") if plane else
+             _("Points drawn at our components 1–2, coloured by the cluster each method "
+               "found. "))
+    number_caption(drawn + clusters_sentence(clusters))
 
 
 def agreement(result: Eigenproblem) -> None:
     """Per component: μ and |correlation| with each library result; the checks; how a
     library differs by design."""
     c = result.projection.shape[1]
-    table = {"component": np.arange(1, c + 1), "μ (eigenvalue of K̃)": result.eigenvalues}
-    for comparison in result.comparisons:
-        table[f"|corr| with {_short(comparison)}"] = comparison.correlations
-    config = {name: st.column_config.NumberColumn(format="%.7f")
-              for name in table if name.startswith("|corr|")}
-    config["μ (eigenvalue of K̃)"] = st.column_config.NumberColumn(format="%.4g")
+    mu = _("μ (eigenvalue of K̃)")
+    table = {_("component"): np.arange(1, c + 1), mu: result.eigenvalues}
+    correlations = [_("|corr| with {name}").format(name=_short(comparison))
+                    for comparison in result.comparisons]
+    for name, comparison in zip(correlations, result.comparisons, strict=True):
+        table[name] = comparison.correlations
+    config = {name: st.column_config.NumberColumn(format="%.7f") for name in correlations}
+    config[mu] = st.column_config.NumberColumn(format="%.4g")
     st.dataframe(pd.DataFrame(table), hide_index=True, width="stretch", column_config=config)
     undetermined = np.flatnonzero(~result.comparisons[0].determined) + 1
     if len(undetermined):
-        listed = ", ".join(map(str, undetermined))
-        number_caption(
-            f"Component{'s' if len(undetermined) > 1 else ''} {listed}: the eigenvalue is "
-            f"repeated past the components compared (equal to within {DEGENERATE:g} of the "
+        listed = _(", ").join(map(str, undetermined))
+        number_caption(ngettext(
+            "Component {listed}: the eigenvalue is "
+            "repeated past the components compared (equal to within {tolerance} of the "
             "largest), so any axes of its eigenspace are right and two solvers pick "
-            "different ones: not compared.")
+            "different ones: not compared.",
+            "Components {listed}: the eigenvalue is "
+            "repeated past the components compared (equal to within {tolerance} of the "
+            "largest), so any axes of its eigenspace are right and two solvers pick "
+            "different ones: not compared.", len(undetermined)).format(
+            listed=listed, tolerance=format_number(DEGENERATE, "g")))
     compared = int(result.comparisons[0].determined.sum())
     for comparison in result.comparisons:
         if comparison.same and compared:
-            which = (f", its components {comparison.offset + 1}–{comparison.offset + c}"
-                     if comparison.offset else "")
-            show_check(Check(f"largest 1 − |correlation| over components "
-                             f"{_range(compared)}, ours against {_short(comparison)}{which}",
+            label = (_("largest 1 − |correlation| over components {range}, ours against "
+                       "{name}, its components {first}–{last}") if comparison.offset else
+                     _("largest 1 − |correlation| over components {range}, ours against "
+                       "{name}"))
+            show_check(Check(label.format(range=_range(compared), name=_short(comparison),
+                                          first=comparison.offset + 1,
+                                          last=comparison.offset + c),
                              1.0 - comparison.worst, tolerance=1.0 - SAME))
         elif not comparison.same:
             number_caption(differs_sentence(comparison, result))
@@ -339,9 +363,12 @@ def agreement_summary(result: Eigenproblem) -> str:
     if not same:
         return ""
     worst = min(c.worst for c in same)
-    names = " and ".join(_short(c) for c in same)
-    return (f"Kernel PCA of K agrees with {names} to |correlation| ≥ {worst:.6f} on every "
-            "component: the same eigenproblem.")
+    names = (_short(same[0]) if len(same) == 1 else
+             _("{first} and {second}").format(first=_short(same[0]), second=_short(same[1]))
+             if len(same) == 2 else " and ".join(_short(c) for c in same))
+    return _("Kernel PCA of K agrees with {names} to |correlation| ≥ {worst} on every "
+             "component: the same eigenproblem.").format(
+        names=names, worst=format_number(worst, ".6f"))
 
 
 def sheet(result: Eigenproblem) -> None:
@@ -364,22 +391,23 @@ def graph(result: Eigenproblem, data) -> None:
     d = data.X.shape[1]
     if d in (2, 3):
         P, axes = data.X[rows], [plot_text(name) for name in data.feature_names]
-        where = "in the input space"
+        title = _("The {k}-nearest-neighbour graph<br><sup>in the input space</sup>")
     else:
-        P, axes = result.projection[:, :2], ["component 1", "component 2"]
-        where = "on our components 1–2"
+        P, axes = result.projection[:, :2], [_("component 1"), _("component 2")]
+        title = _("The {k}-nearest-neighbour graph<br><sup>on our components 1–2</sup>")
         if P.shape[1] < 2:
             return
-    flagged_name = ("short-circuit" if report.kind == "short-circuit" else
-                    "edge between classes")
+    flagged_name = (_("short-circuit") if report.kind == "short-circuit" else
+                    _("edge between classes"))
     fig = graph_figure(P, report.edges, report.flagged, report.joins,
                        None if data.y is None else data.y[rows], data.target_names,
-                       title=f"The {report.k}-nearest-neighbour graph<br><sup>{where}</sup>",
+                       title=title.format(k=report.k),
                        axis_titles=axes, flagged_name=flagged_name,
                        # A rolled sheet (x₂ its height): look down its axis.
                        along=1 if data.unrolled is not None else None)
     show_chart(fig, key="eigen_graph")
     if report.kind == "short-circuit":
-        st.caption(f"Red: edges whose ends lie more than {SHORT_CIRCUIT:g} times their length "
-                   "apart along the sheet the points were rolled from. A larger k adds them; "
-                   "a smaller one can break the graph into pieces.")
+        st.caption(_("Red: edges whose ends lie more than {factor} times their length "
+                     "apart along the sheet the points were rolled from. A larger k adds them; "
+                     "a smaller one can break the graph into pieces.").format(
+            factor=format_number(SHORT_CIRCUIT, "g")))

@@ -16,15 +16,16 @@ from experiments.sampling import sample_rows
 from kpca_core import KERNELS
 from lessons.scale import approximations as approx
 from lessons.scale import figures
+from lessons.scale.sections import WORKER_WHAT
 from shell import costs, memory
 from shell.admission import server_worker, taking_turn
 from shell.budget import WORKER_BYTES
 from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
 from shell.checks import show_check
+from shell.i18n import N_, _, format_number, join_list, ngettext
 from shell.sidebar import apply_settings
 from shell.state import KernelKey, Settings
-from shell.worker import WORKER_WHAT
 
 LANDMARKS = (10, 20, 50, 100, 200, 500, 1000)
 FEATURES = (10, 20, 50, 100, 200, 500, 1000, 2000)
@@ -34,7 +35,12 @@ EXACT_CHECK_MAX_N = 1500
 # Above this n the comparison (exact + 15 approximations) waits for a button press.
 AUTO_COMPARE_MAX_N = 2500
 OVERLAY_MAX_POINTS = 2000
-NAMES = {key: f"{m.title} ({m.size_name})" for key, m in approx.METHODS.items()}
+
+
+def method_names() -> dict[str, str]:
+    """Each method's name with its size parameter, "Nyström (m)", in the run's language."""
+    return {key: _("{method} ({size})").format(method=_(m.title), size=m.size_name)
+            for key, m in approx.METHODS.items()}
 
 
 @dataclass(frozen=True)
@@ -84,8 +90,8 @@ def compute_comparison(X, kernel: KernelKey, k: int, on_progress=None, *, run=No
     turn = turn or (lambda n_bytes, estimate, what: nullcontext())
     n, d = X.shape
     params = kernel.kernel_params()
-    report(0.0, f"Exact kernel PCA (n = {n:,})")
-    with turn(approx.exact_bytes(n, k), exact_estimate(n, d, k), "exact kernel PCA"):
+    report(0.0, _("Exact kernel PCA (n = {n})").format(n=format_number(n, ",")))
+    with turn(approx.exact_bytes(n, k), exact_estimate(n, d, k), N_("exact kernel PCA")):
         exact = run(approx.exact_kpca, X, k, kernel=kernel.kernel, kernel_params=params)
     results: dict[str, list[approx.Approximation]] = {}
     plans = planned_sizes(kernel.kernel, k, n)
@@ -93,30 +99,33 @@ def compute_comparison(X, kernel: KernelKey, k: int, on_progress=None, *, run=No
     done = 0
     for method, sizes in plans.items():
         results[method] = []
-        title, size_name = approx.METHODS[method].title, approx.METHODS[method].size_name
+        title, size_name = _(approx.METHODS[method].title), approx.METHODS[method].size_name
         for size in sizes:
-            report(0.1 + 0.85 * done / total, f"{title}, {size_name} = {size:,}")
+            size_text = format_number(size, ",")
+            report(0.1 + 0.85 * done / total, _("{method}, {size_name} = {size}").format(
+                method=title, size_name=size_name, size=size_text))
             with turn(approx.approximation_bytes(method, n, d, size, k),
                       approximation_estimate(method, n, d, size),
-                      f"{title} with {size_name} = {size:,}"):
+                      _("{method} with {size_name} = {size}").format(
+                          method=title, size_name=size_name, size=size_text)):
                 result = run(approx.approximate_and_compare, X, exact, method, size,
                              kernel=kernel.kernel, kernel_params=params)
             results[method].append(replace(result, aligned=result.aligned[:, :2].copy()))
             done += 1
     full = None
     if n <= EXACT_CHECK_MAX_N:
-        report(0.97, "Nyström with every point as a landmark")
+        report(0.97, _("Nyström with every point as a landmark"))
         with turn(approx.approximation_bytes("nystroem", n, d, n, k),
-                  approximation_estimate("nystroem", n, d, n), "Nyström with m = n"):
-            values, scores, _ = run(approx.approximate_kpca, X, "nystroem", n, k,
+                  approximation_estimate("nystroem", n, d, n), N_("Nyström with m = n")):
+            values, scores, _vectors = run(approx.approximate_kpca, X, "nystroem", n, k,
                                     kernel=kernel.kernel, kernel_params=params)
-        errors, *_ = approx.compare(exact, values, scores)
+        errors, *_rest = approx.compare(exact, values, scores)
         full = errors
     # Cached: only what the section draws. (A [:, :0] slice would keep all n × k
     # eigenvectors alive through its base array.)
     exact = replace(exact, eigenvectors=np.empty((n, 0)),
                     projection=exact.projection[:, :2].copy())
-    report(1.0, "Done")
+    report(1.0, _("Done"))
     return Comparison(exact, results, full)
 
 
@@ -129,10 +138,14 @@ def comparison(settings: Settings, inputs: Inputs) -> Comparison | None:
     if n > AUTO_COMPARE_MAX_N:
         count = sum(len(sizes) for sizes in
                     planned_sizes(settings.kernel, settings.n_components, n).values())
-        st.info(f"n = {n:,}: exact kernel PCA and {count} approximations take a minute or "
-                "more here. Press the button to run them (the result is kept for everyone).",
+        st.info(ngettext(
+            "n = {n}: exact kernel PCA and {count} approximation take a minute or "
+            "more here. Press the button to run them (the result is kept for everyone).",
+            "n = {n}: exact kernel PCA and {count} approximations take a minute or "
+            "more here. Press the button to run them (the result is kept for everyone).",
+            count).format(n=format_number(n, ","), count=format_number(count)),
                 icon=":material/hourglass:")
-        if not st.button("Compare with exact kernel PCA", key="scale_compare",
+        if not st.button(_("Compare with exact kernel PCA"), key="scale_compare",
                          icon=":material/play_arrow:"):
             return None
     return cached_comparison(inputs, settings.kernel_key, settings.n_components)
@@ -147,7 +160,7 @@ def cached_comparison(inputs: Inputs, kernel: KernelKey, k: int) -> Comparison:
         # a copy): between two steps the server serves other students.
         return taking_turn(n_bytes, estimate=estimate, what=what, in_worker=True)
 
-    bar = st.progress(0.0, text="Starting…")
+    bar = st.progress(0.0, text=_("Starting…"))
     # The steps are timed with BLAS on one thread, in the server's worker process: the
     # limit does not reach the other sessions (shell.worker).
     result = compute_comparison(inputs.X, kernel, k,
@@ -169,11 +182,11 @@ def full_landmarks_check(errors: np.ndarray, eigenvalues: np.ndarray, rounding: 
     eigenvalues = np.asarray(eigenvalues, dtype=np.float64)
     checked = above_rounding(eigenvalues, rounding) & np.isfinite(errors)
     k = len(eigenvalues)
-    label = (f"Nyström with m = n = {n:,}: largest relative error of the top {k} eigenvalues "
-             "(ΦΦᵀ = K, so only rounding)")
+    label = _("Nyström with m = n = {n}: largest relative error of the top {k} eigenvalues "
+              "(ΦΦᵀ = K, so only rounding)").format(n=format_number(n, ","), k=format_number(k))
     if not checked.all():
-        left_out = ", ".join(f"μ{i + 1}" for i in np.flatnonzero(~checked))
-        label += f" ({left_out} within rounding of 0: left out)"
+        left_out = join_list([f"μ{i + 1}" for i in np.flatnonzero(~checked)])
+        label += _(" ({left_out} within rounding of 0: left out)").format(left_out=left_out)
     if not checked.any():
         return Check(label, 0.0, tolerance=0.0)
     # Each eigenvalue's own tolerance (rounding / μ): shown, the one closest to failing.
@@ -194,23 +207,23 @@ def _pick(label: str, sizes: list[int], default: int, key: str) -> int:
 
 def approximation_section(settings: Settings, data, inputs: Inputs) -> None:
     n = len(inputs.X)
-    kernel = KERNELS[settings.kernel].title
-    st.write(
+    kernel = _(KERNELS[settings.kernel].title)
+    st.write(_(
         "Both build explicit features Φ (n × m or n × D) with ΦΦᵀ ≈ K and run linear PCA "
         "(scikit-learn) on them. **Nyström** (`Nystroem`) supports every kernel of this app "
         "(anything scikit-learn's pairwise kernels know); **random Fourier features** "
         "(`RBFSampler`) only the RBF kernel."
-    )
+    ))
     indefinite = may_be_indefinite(settings.kernel, settings.kernel_params())
     if indefinite:
-        st.caption(f"This {kernel} kernel is not positive semi-definite: Nyström's features "
-                   "give a positive semi-definite ΦΦᵀ, so they cannot reproduce K̃'s "
-                   "negative eigenvalues, and even m = n is not exact.")
-    problem = memory.memory_problem(n, copies=2, what="exact kernel PCA (K̃ and a copy)",
+        st.caption(_("This {kernel} kernel is not positive semi-definite: Nyström's features "
+                     "give a positive semi-definite ΦΦᵀ, so they cannot reproduce K̃'s "
+                     "negative eigenvalues, and even m = n is not exact.").format(kernel=kernel))
+    problem = memory.memory_problem(n, copies=2, what=N_("exact kernel PCA (K̃ and a copy)"),
                                     extra=(WORKER_BYTES, WORKER_WHAT))
     if problem is not None:
-        st.error(f"{problem} Without the exact answer there is nothing to compare with.",
-                 icon=":material/memory:")
+        st.error(_("{problem} Without the exact answer there is nothing to compare with.")
+                 .format(problem=problem), icon=":material/memory:")
         return
     result = comparison(settings, inputs)
     if result is None:
@@ -219,16 +232,16 @@ def approximation_section(settings: Settings, data, inputs: Inputs) -> None:
     k = len(exact.eigenvalues)
     if not np.any(exact.eigenvalues > 0):
         # E.g. iris with the sigmoid at γ ≥ 1: tanh(γ xᵀy + c₀) = 1 for every pair, K̃ = 0.
-        st.info("At these settings K̃ has no positive eigenvalue (its largest is 0 up to "
-                "rounding, as when the kernel gives every pair of points the same value: a "
-                "saturated sigmoid does), so kernel PCA finds no component and there is "
-                "nothing for an approximation to reproduce. Lower γ, or standardise the "
-                "inputs in the sidebar.", icon=":material/info:")
+        st.info(_("At these settings K̃ has no positive eigenvalue (its largest is 0 up to "
+                  "rounding, as when the kernel gives every pair of points the same value: a "
+                  "saturated sigmoid does), so kernel PCA finds no component and there is "
+                  "nothing for an approximation to reproduce. Lower γ, or standardise the "
+                  "inputs in the sidebar."), icon=":material/info:")
         return
     if not approx.supports("rff", settings.kernel):
-        st.info(f"Random Fourier features approximate only the RBF kernel; the current "
-                f"kernel is {kernel}.", icon=":material/info:")
-        st.button("Switch to the RBF kernel", key="scale_use_rbf", on_click=_use_rbf,
+        st.info(_("Random Fourier features approximate only the RBF kernel; the current "
+                  "kernel is {kernel}.").format(kernel=kernel), icon=":material/info:")
+        st.button(_("Switch to the RBF kernel"), key="scale_use_rbf", on_click=_use_rbf,
                   args=(settings,))
 
     chosen: dict[str, approx.Approximation] = {}
@@ -238,14 +251,16 @@ def approximation_section(settings: Settings, data, inputs: Inputs) -> None:
             continue
         info = approx.METHODS[method]
         with column:
-            size = _pick(f"{info.size_name}: {info.size_title} ({info.title})",
+            size = _pick(_("{size_name}: {size_title} ({method})").format(
+                size_name=info.size_name, size_title=_(info.size_title), method=_(info.title)),
                          [r.size for r in runs],
                          DEFAULT_M if method == "nystroem" else DEFAULT_D,
                          key=f"scale_size_{method}")
             chosen[method] = next(r for r in runs if r.size == size)
             show_metrics(chosen[method], exact)
     if not chosen:
-        st.info(f"No approximation size fits between k = {k} and n = {n}.")
+        st.info(_("No approximation size fits between k = {k} and n = {n}.").format(
+            k=format_number(k), n=format_number(n)))
         return
     errors = result.full_landmarks_errors
     if errors is not None and not indefinite:
@@ -254,36 +269,44 @@ def approximation_section(settings: Settings, data, inputs: Inputs) -> None:
         show_check(full_landmarks_check(errors, exact.eigenvalues, rounding, n))
     elif errors is not None:
         worst = float(np.nanmax(errors)) if np.isfinite(errors).any() else 0.0
-        st.caption(f"Nyström with m = n = {n:,} (every point a landmark): largest relative "
-                   f"error of the top {k} eigenvalues {100 * worst:.3g} "
-                   "%, not rounding error, because this kernel is indefinite.")
+        st.caption(_("Nyström with m = n = {n} (every point a landmark): largest relative "
+                     "error of the top {k} eigenvalues {error} "
+                     "%, not rounding error, because this kernel is indefinite.").format(
+            n=format_number(n, ","), k=format_number(k), error=format_number(100 * worst, ".3g")))
 
     fig = figures.eigenvalue_figure(
         exact.eigenvalues, {m: r.eigenvalues for m, r in chosen.items()},
-        names={m: f"{NAMES[m].split(' (')[0]}, {approx.METHODS[m].size_name} = {r.size:,}"
-               for m, r in chosen.items()},
-        title=f"Top {k} eigenvalues of K̃: exact and (n − 1) × PCA variance of the features",
+        names={m: _("{method}, {size_name} = {size}").format(
+            method=_(approx.METHODS[m].title), size_name=approx.METHODS[m].size_name,
+            size=format_number(r.size, ",")) for m, r in chosen.items()},
+        title=_("Top {k} eigenvalues of K̃: exact and (n − 1) × PCA variance of the features")
+        .format(k=format_number(k)),
     )
     show_chart(fig, key="scale_eigenvalues", name="scale-eigenvalues")
-    st.caption("Scale: kpca_core reports the eigenvalues μ of K̃. PCA on the features reports "
-               "variances σ²/(n − 1) of the centred features Φ̃, and Φ̃Φ̃ᵀ ≈ K̃ has the same "
-               "non-zero eigenvalues σ² as Φ̃ᵀΦ̃; so μ̂ = (n − 1) × explained_variance_.")
+    st.caption(_("Scale: kpca_core reports the eigenvalues μ of K̃. PCA on the features reports "
+                 "variances σ²/(n − 1) of the centred features Φ̃, and Φ̃Φ̃ᵀ ≈ K̃ has the same "
+                 "non-zero eigenvalues σ² as Φ̃ᵀΦ̃; so μ̂ = (n − 1) × explained_variance_."))
     show_sweeps(result)
     show_overlays(chosen, exact, data)
 
 
 def show_metrics(result: approx.Approximation, exact: approx.ExactKPCA) -> None:
     size_name = approx.METHODS[result.method].size_name
-    st.metric(f"Eigenvalue error (top {len(result.eigenvalues)})",
-              f"{100 * result.max_relative_error:.2f} %",
-              help="Largest |μ̂ − μ| / μ over the top k eigenvalues μ of K̃.")
-    st.metric("Largest principal angle", f"{result.largest_angle_degrees:.2f}°",
-              help="Between the exact and the approximate top-k subspaces "
-                   "(scipy.linalg.subspace_angles); 0° when they are the same.")
-    st.caption(f"{size_name} = {result.size:,}: {result.seconds:.3g} s and "
-               f"{memory.format_bytes(result.memory_bytes)} (exact: {exact.seconds:.3g} s, "
-               f"{memory.format_bytes(approx.exact_bytes(exact.n, len(exact.eigenvalues)))}); "
-               f"Procrustes residual {result.procrustes_error:.3g}.")
+    st.metric(_("Eigenvalue error (top {k})").format(k=format_number(len(result.eigenvalues))),
+              f"{format_number(100 * result.max_relative_error, '.2f')} %",
+              help=_("Largest |μ̂ − μ| / μ over the top k eigenvalues μ of K̃."))
+    st.metric(_("Largest principal angle"),
+              f"{format_number(result.largest_angle_degrees, '.2f')}°",
+              help=_("Between the exact and the approximate top-k subspaces "
+                     "(scipy.linalg.subspace_angles); 0° when they are the same."))
+    st.caption(_("{size_name} = {size}: {seconds} s and {memory} (exact: {exact_seconds} s, "
+                 "{exact_memory}); Procrustes residual {residual}.").format(
+        size_name=size_name, size=format_number(result.size, ","),
+        seconds=format_number(result.seconds, ".3g"),
+        memory=memory.format_bytes(result.memory_bytes),
+        exact_seconds=format_number(exact.seconds, ".3g"),
+        exact_memory=memory.format_bytes(approx.exact_bytes(exact.n, len(exact.eigenvalues))),
+        residual=format_number(result.procrustes_error, ".3g")))
 
 
 def show_sweeps(result: Comparison) -> None:
@@ -295,29 +318,32 @@ def show_sweeps(result: Comparison) -> None:
                     scale * np.array([getattr(r, attr) for r in runs]))
                 for m, runs in curves.items()}
 
-    x_title = " / ".join(f"{approx.METHODS[m].size_name} {approx.METHODS[m].size_title}"
-                         for m in curves)
+    x_title = " / ".join(_("{size_name} {size_title}").format(
+        size_name=approx.METHODS[m].size_name, size_title=_(approx.METHODS[m].size_title))
+        for m in curves)
+    names = method_names()
 
     left, right = st.columns(2)
     with left:
         show_chart(figures.sweep_figure(
-            series("max_relative_error", 100.0), names=NAMES,
-            y_title="largest relative error (%)", x_title=x_title,
-            title="Eigenvalue error against m or D"), key="scale_sweep_error",
+            series("max_relative_error", 100.0), names=names,
+            y_title=_("largest relative error (%)"), x_title=x_title,
+            title=_("Eigenvalue error against m or D")), key="scale_sweep_error",
             name="scale-eigenvalue-error", columns=2)
         show_chart(figures.sweep_figure(
-            series("seconds"), names=NAMES, y_title="seconds", exact=exact.seconds,
+            series("seconds"), names=names, y_title=_("seconds"), exact=exact.seconds,
             x_title=x_title,
-            title="Time against m or D"), key="scale_sweep_time", name="scale-time", columns=2)
+            title=_("Time against m or D")), key="scale_sweep_time", name="scale-time", columns=2)
     with right:
         show_chart(figures.sweep_figure(
-            series("largest_angle_degrees"), names=NAMES, y_title="degrees", x_title=x_title,
-            title="Largest principal angle against m or D"), key="scale_sweep_angle",
+            series("largest_angle_degrees"), names=names, y_title=_("degrees"),
+            x_title=x_title,
+            title=_("Largest principal angle against m or D")), key="scale_sweep_angle",
             name="scale-angle", columns=2)
         show_chart(figures.sweep_figure(
-            series("memory_bytes"), names=NAMES, y_title="bytes (model)", x_title=x_title,
+            series("memory_bytes"), names=names, y_title=_("bytes (model)"), x_title=x_title,
             exact=float(approx.exact_bytes(exact.n, len(exact.eigenvalues))),
-            title="Memory against m or D"), key="scale_sweep_memory", name="scale-memory-approx",
+            title=_("Memory against m or D")), key="scale_sweep_memory", name="scale-memory-approx",
             columns=2)
     st.caption(_sweep_caption(curves) + " " + _gap_caption(exact))
 
@@ -327,11 +353,19 @@ def _sweep_caption(curves: dict[str, list[approx.Approximation]]) -> str:
     for method, runs in curves.items():
         first, last = runs[0], runs[-1]
         name = approx.METHODS[method].size_name
-        trend = "fell" if last.max_relative_error < first.max_relative_error else "did not fall"
-        parts.append(f"{approx.METHODS[method].title}: the eigenvalue error {trend} from "
-                     f"{100 * first.max_relative_error:.3g} % ({name} = {first.size:,}) to "
-                     f"{100 * last.max_relative_error:.3g} % ({name} = {last.size:,})")
-    return "; ".join(parts) + ". Times are measured once per setting (cached)."
+        sentence = (_("{method}: the eigenvalue error fell from {first} % ({name} = "
+                      "{first_size}) to {last} % ({name} = {last_size})")
+                    if last.max_relative_error < first.max_relative_error else
+                    _("{method}: the eigenvalue error did not fall from {first} % ({name} = "
+                      "{first_size}) to {last} % ({name} = {last_size})"))
+        parts.append(sentence.format(
+            method=_(approx.METHODS[method].title), name=name,
+            first=format_number(100 * first.max_relative_error, ".3g"),
+            first_size=format_number(first.size, ","),
+            last=format_number(100 * last.max_relative_error, ".3g"),
+            last_size=format_number(last.size, ",")))
+    return _("{parts}. Times are measured once per setting (cached).").format(
+        parts=_("; ").join(parts))
 
 
 def _sub(number: int) -> str:
@@ -343,12 +377,15 @@ def _gap_caption(exact: approx.ExactKPCA) -> str:
     k, gap = len(exact.eigenvalues), exact.relative_gap
     if not np.isfinite(gap):
         return ""
-    text = f"μ{_sub(k)} and μ{_sub(k + 1)} differ by {100 * gap:.3g} %"
+    values = dict(mu_k=f"μ{_sub(k)}", mu_next=f"μ{_sub(k + 1)}",
+                  gap=format_number(100 * gap, ".3g"))
     if gap < 0.05:
-        return (text + ": the top-k subspace is nearly undefined (a tiny change of the data "
-                "swaps the two directions), so large principal angles here say more about "
-                "the data than about the approximation; change k to compare.")
-    return text + ": the top-k subspace is well separated, so the angles measure the approximation."
+        return _("{mu_k} and {mu_next} differ by {gap} %: the top-k subspace is nearly "
+                 "undefined (a tiny change of the data swaps the two directions), so large "
+                 "principal angles here say more about the data than about the approximation; "
+                 "change k to compare.").format(**values)
+    return _("{mu_k} and {mu_next} differ by {gap} %: the top-k subspace is well separated, "
+             "so the angles measure the approximation.").format(**values)
 
 
 def show_overlays(chosen: dict[str, approx.Approximation], exact: approx.ExactKPCA,
@@ -361,11 +398,14 @@ def show_overlays(chosen: dict[str, approx.Approximation], exact: approx.ExactKP
         with column:
             fig = figures.overlay_figure(
                 exact.projection, result.aligned, data.y, data.target_names, shown=shown,
-                title=f"{approx.METHODS[method].title} ({name} = {result.size:,}) over exact",
+                title=_("{method} ({name} = {size}) over exact").format(
+                    method=_(approx.METHODS[method].title), name=name,
+                    size=format_number(result.size, ",")),
             )
             show_chart(fig, key=f"scale_overlay_{method}", name=f"scale-overlay-{method}",
                        columns=len(columns))
-    note = "" if shown is None else f" ({OVERLAY_MAX_POINTS:,} of {n:,} points drawn)"
-    st.caption("First two components, after rotating the approximate scores onto the exact "
-               "ones with orthogonal Procrustes (signs and rotations inside the subspace are "
-               f"arbitrary){note}. Rings: exact; dots: approximation.")
+    note = "" if shown is None else _(" ({shown} of {n} points drawn)").format(
+        shown=format_number(OVERLAY_MAX_POINTS, ","), n=format_number(n, ","))
+    st.caption(_("First two components, after rotating the approximate scores onto the exact "
+                 "ones with orthogonal Procrustes (signs and rotations inside the subspace are "
+                 "arbitrary){note}. Rings: exact; dots: approximation.").format(note=note))

@@ -52,6 +52,7 @@ from threadpoolctl import threadpool_limits
 
 from experiments.kpca_steps import fit_kpca
 from kpca_core import KERNELS
+from lessons.scale.experiment import N_  # the mark without Babel (the worker imports this)
 
 FLOAT_BYTES = 8
 
@@ -70,10 +71,10 @@ class Method:
 
 METHODS: dict[str, Method] = {
     "nystroem": Method(
-        "nystroem", "Nyström", "m", "landmarks", tuple(KERNELS), "Nystroem"
+        "nystroem", "Nyström", "m", N_("landmarks"), tuple(KERNELS), "Nystroem"
     ),
     "rff": Method(
-        "rff", "Random Fourier features", "D", "features", ("rbf",), "RBFSampler"
+        "rff", N_("Random Fourier features"), "D", N_("features"), ("rbf",), "RBFSampler"
     ),
 }
 

@@ -49,14 +49,21 @@ from threadpoolctl import threadpool_limits
 
 from kpca_core import center_kernel, choose_eigen_solver, compute_kernel, eigendecompose
 
+
+def N_(message: str) -> str:
+    """``shell.i18n.N_``'s mark for the catalog, without Babel: the server's worker process
+    imports this module to time the steps (shell.worker), and needs no translations."""
+    return message
+
+
 STEPS: tuple[str, ...] = ("build", "centre", "dense", "arpack", "randomized")
 SOLVERS: tuple[str, ...] = ("dense", "arpack", "randomized")
 STEP_TITLES = {
-    "build": "build K",
-    "centre": "centre K (in place)",
-    "dense": "dense LAPACK (top k)",
-    "arpack": "ARPACK (Lanczos)",
-    "randomized": "randomized (Halko)",
+    "build": N_("build K"),
+    "centre": N_("centre K (in place)"),
+    "dense": N_("dense LAPACK (top k)"),
+    "arpack": N_("ARPACK (Lanczos)"),
+    "randomized": N_("randomized (Halko)"),
 }
 # The exponent of n in each step's cost (d and k held fixed).
 THEORY_EXPONENT = {"build": 2, "centre": 2, "dense": 3, "arpack": 2, "randomized": 2}
@@ -64,8 +71,8 @@ THEORY_COST = {
     "build": "n² d",
     "centre": "n²",
     "dense": "n³",
-    "arpack": "n² per sweep",
-    "randomized": "n² (k + 10) per pass",
+    "arpack": N_("n² per sweep"),
+    "randomized": N_("n² (k + 10) per pass"),
 }
 FLOAT_BYTES = 8
 # The Scale page's default measurement (also timed by benchmarks/bench_scale.py):

@@ -18,6 +18,7 @@ from shell.figures import (
     class_name,
     classes,
 )
+from shell.i18n import _, format_number
 
 STEP_COLOURS = {
     "build": PALETTE[0],
@@ -53,14 +54,15 @@ def timing_figure(
         fig.add_trace(go.Scatter(
             x=sizes, y=values, mode="lines+markers", name=labels[step],
             line=dict(color=STEP_COLOURS.get(step), width=2), marker=dict(size=7),
-            hovertemplate=f"{step}<br>n = %{{x:,}}<br>%{{y:.3g}} s<extra></extra>",
+            hovertemplate=_("{step}<br>n = %{{x:,}}<br>%{{y:.3g}} s").format(step=step)
+            + "<extra></extra>",
         ))
     picked = np.array([seconds[s][i] for i, s in enumerate(auto_solver)])
     fig.add_trace(go.Scatter(
-        x=sizes, y=picked, mode="markers", name='○ = what eigen_solver="auto" picks',
+        x=sizes, y=picked, mode="markers", name=_('○ = what eigen_solver="auto" picks'),
         customdata=list(auto_solver),
         marker=dict(symbol="circle-open", size=17, line=dict(width=2, color=EXACT_COLOUR)),
-        hovertemplate="auto picks %{customdata}<br>n = %{x:,}<extra></extra>",
+        hovertemplate=_("auto picks %{customdata}<br>n = %{x:,}") + "<extra></extra>",
     ))
     n = np.asarray(sizes, dtype=float)
     for step, power in (("build", 2), ("dense", 3)):
@@ -69,14 +71,14 @@ def timing_figure(
             continue
         fig.add_trace(go.Scatter(
             x=n, y=anchor[-1] * (n / n[-1]) ** power, mode="lines",
-            name=f"guide: ∝ n{'²' if power == 2 else '³'}",
+            name=_("guide: ∝ n²") if power == 2 else _("guide: ∝ n³"),
             line=dict(color=GUIDE_COLOUR, dash="dot", width=1), hoverinfo="skip",
         ))
     fig.update_layout(title=title, legend=LEGEND_BELOW, height=560, **LAYOUT)
     # Ticks at the measured n only, and decades on the time axis: no minor-digit clutter.
-    fig.update_xaxes(type="log", title="n (points)", tickvals=list(sizes),
-                     ticktext=[f"{int(v):,}" for v in sizes])
-    fig.update_yaxes(type="log", title="seconds", dtick=1)
+    fig.update_xaxes(type="log", title=_("n (points)"), tickvals=list(sizes),
+                     ticktext=[format_number(int(v), ",") for v in sizes])
+    fig.update_yaxes(type="log", title=_("seconds"), dtick=1)
     return fig
 
 
@@ -110,17 +112,17 @@ def memory_figure(
     low = min(float(np.min(v)) for v in bytes_by_step.values())
     fig.add_trace(go.Scatter(
         x=[sizes[0], sizes[-1]], y=[budget, budget], mode="lines",
-        name=f"budget per computation ({budget_text})",
+        name=_("budget per computation ({budget})").format(budget=budget_text),
         line=dict(color=BUDGET_COLOUR, dash="dash", width=1.5), hoverinfo="skip",
     ))
     fig.add_trace(go.Scatter(
         x=[largest_n, largest_n], y=[low, budget * 10], mode="lines",
-        name=f"{largest_label}: {largest_n:,}",
+        name=_("{label}: {n}").format(label=largest_label, n=format_number(largest_n, ",")),
         line=dict(color=BUDGET_COLOUR, dash="dot", width=1.5), hoverinfo="skip",
     ))
     fig.update_layout(title=title, legend=LEGEND_BELOW, height=520, **LAYOUT)
-    fig.update_xaxes(type="log", title="n (points)", dtick=1)
-    fig.update_yaxes(type="log", title="bytes", exponentformat="SI", dtick=1)
+    fig.update_xaxes(type="log", title=_("n (points)"), dtick=1)
+    fig.update_yaxes(type="log", title=_("bytes"), exponentformat="SI", dtick=1)
     return fig
 
 
@@ -131,20 +133,23 @@ def sweep_figure(
     title: str,
     y_title: str,
     exact: float | None = None,
-    exact_name: str = "exact kernel PCA",
+    exact_name: str | None = None,
     log_y: bool = True,
     x_title: str = "m landmarks / D random features",
 ) -> go.Figure:
     """One quantity (error, angle, seconds, bytes) against m or D, one line per method.
 
-    ``curves[method] = (sizes, values)``; ``exact`` draws a horizontal line.
+    ``curves[method] = (sizes, values)``; ``exact`` draws a horizontal line (named
+    ``exact_name``, by default "exact kernel PCA").
     """
+    exact_name = _("exact kernel PCA") if exact_name is None else exact_name
     fig = go.Figure()
     for method, (sizes, values) in curves.items():
         fig.add_trace(go.Scatter(
             x=sizes, y=values, mode="lines+markers", name=names[method],
             line=dict(color=METHOD_COLOURS.get(method)),
-            hovertemplate=f"{names[method]}<br>size %{{x:,}}<br>%{{y:.3g}}<extra></extra>",
+            hovertemplate=_("{name}<br>size %{{x:,}}<br>%{{y:.3g}}").format(name=names[method])
+            + "<extra></extra>",
         ))
     if exact is not None:
         every = np.concatenate([np.asarray(sizes) for sizes, _ in curves.values()])
@@ -156,7 +161,7 @@ def sweep_figure(
     fig.update_layout(title=title, legend=LEGEND_BELOW, height=400, **LAYOUT)
     sizes = sorted({int(v) for sizes, _ in curves.values() for v in sizes})
     fig.update_xaxes(type="log", title=x_title, tickvals=sizes,
-                     ticktext=[f"{v:,}" for v in sizes])
+                     ticktext=[format_number(v, ",") for v in sizes])
     fig.update_yaxes(type="log" if log_y else "linear", title=y_title,
                      dtick=1 if log_y else None, exponentformat="SI")
     return fig
@@ -179,13 +184,13 @@ def eigenvalue_figure(
         ))
     # Exact last, as a short bar over the dots, so a dot sitting on it stays visible.
     fig.add_trace(go.Scatter(
-        x=ranks, y=exact, mode="markers", name="exact (kpca_core)",
+        x=ranks, y=exact, mode="markers", name=_("exact (kpca_core)"),
         marker=dict(color=EXACT_COLOUR, size=22, symbol="line-ew-open",
                     line=dict(width=2, color=EXACT_COLOUR)),
     ))
     fig.update_layout(title=title, legend=LEGEND_BELOW, height=420, **LAYOUT)
-    fig.update_xaxes(title="rank i", dtick=1 if len(exact) <= 20 else None)
-    fig.update_yaxes(title="eigenvalue lᵢ of K̃")
+    fig.update_xaxes(title=_("rank i"), dtick=1 if len(exact) <= 20 else None)
+    fig.update_yaxes(title=_("eigenvalue lᵢ of K̃"))
     return fig
 
 
@@ -200,21 +205,22 @@ def overlay_figure(
     """
     rows = np.arange(exact.shape[0]) if shown is None else np.asarray(shown)
     fig = go.Figure(go.Scatter(
-        x=exact[rows, 0], y=exact[rows, 1], mode="markers", name="exact",
+        x=exact[rows, 0], y=exact[rows, 1], mode="markers", name=_("exact"),
         customdata=rows,
         marker=dict(symbol="circle-open", size=9, color=LINEAR_PCA_COLOUR),
-        hovertemplate="exact, point %{customdata}<extra></extra>",
+        hovertemplate=_("exact, point %{customdata}") + "<extra></extra>",
     ))
     labels = None if y is None else np.asarray(y)[rows]
     for label, idx in classes(labels, len(rows)):
         name = class_name(target_names, label, labels)
         fig.add_trace(go.Scatter(
             x=aligned[rows[idx], 0], y=aligned[rows[idx], 1], mode="markers",
-            name=f"approx. · {name}", customdata=rows[idx],
+            name=_("approx. · {name}").format(name=name), customdata=rows[idx],
             marker=dict(size=4, color=class_colour(label)),
-            hovertemplate=f"approximation, point %{{customdata}} ({name})<extra></extra>",
+            hovertemplate=_("approximation, point %{{customdata}} ({name})").format(name=name)
+            + "<extra></extra>",
         ))
     fig.update_layout(title=title, legend=LEGEND_BELOW, height=480, **LAYOUT)
-    fig.update_xaxes(title="component 1", constrain="domain")
-    fig.update_yaxes(title="component 2", **EQUAL_SCALE)
+    fig.update_xaxes(title=_("component 1"), constrain="domain")
+    fig.update_yaxes(title=_("component 2"), **EQUAL_SCALE)
     return fig

@@ -14,6 +14,7 @@ from lessons.scale import experiment as scaling
 from lessons.scale import figures
 from shell import budget as memory
 from shell.budget import WORKER_BYTES
+from shell.i18n import N_, _, format_number
 
 # The measurement holds K̃ and, while LAPACK runs, its working copy.
 MEASURE_COPIES = 2
@@ -23,12 +24,16 @@ MEASURE_COPIES = 2
 LIVE_MAX_N = 2000
 SMALLEST_N = 100
 # The two limits the page shows, named the same wherever they appear (metrics, chart).
-LARGEST_ALONE = "Largest n for K alone"
-LARGEST_MEASURED = "Largest n for K̃ + a copy"
-MEMORY_STEPS = {"build": "K (build; centring works in place, adds nothing)",
-                "dense": "dense solver: a copy of K̃ + workspace (dashed: same size as K)",
-                "arpack": "ARPACK: Lanczos vectors",
-                "randomized": "randomized: n × (k + 10) blocks"}
+LARGEST_ALONE = N_("Largest n for K alone")
+LARGEST_MEASURED = N_("Largest n for K̃ + a copy")
+MEMORY_STEPS = {"build": N_("K (build; centring works in place, adds nothing)"),
+                "dense": N_("dense solver: a copy of K̃ + workspace (dashed: same size as K)"),
+                "arpack": N_("ARPACK: Lanczos vectors"),
+                "randomized": N_("randomized: n × (k + 10) blocks")}
+# How the memory guard names the server's worker process (shell.worker.WORKER_WHAT, English
+# there: the child process imports no Babel), marked here for the catalog; the guard
+# translates it. tests/lessons/scale/test_zh.py checks the two are the same words.
+WORKER_WHAT = N_("the worker process that times it")
 
 
 def n_option(dataset: str) -> datasets.Option | None:
@@ -70,18 +75,20 @@ def memory_chart(sizes: np.ndarray, d: int, k: int,
     grid = np.unique(np.geomspace(sizes[0], top, 60).astype(int))
     shown = {s: np.array([scaling.step_memory_bytes(s, int(n), d, k) for n in grid])
              for s in MEMORY_STEPS}
-    fig = figures.memory_figure(grid, shown, labels=MEMORY_STEPS, budget=budget,
+    fig = figures.memory_figure(grid, shown, labels={s: _(label) for s, label in
+                                                     MEMORY_STEPS.items()}, budget=budget,
                                 budget_text=memory.format_bytes(budget), largest_n=largest,
-                                largest_label=LARGEST_MEASURED,
-                                title=f"Memory each step adds, against n (model, k = {k})")
+                                largest_label=_(LARGEST_MEASURED),
+                                title=_("Memory each step adds, against n (model, k = {k})")
+                                .format(k=format_number(k)))
     n = int(sizes[-1])
     k_bytes = memory.format_bytes(scaling.step_memory_bytes("build", n, d, k))
     arpack_bytes = memory.format_bytes(scaling.step_memory_bytes("arpack", n, d, k))
-    caption = (
+    caption = _(
         "Computed from the arrays each step allocates (checked against Python's tracemalloc "
         "in the tests), not traced live: tracing is process-wide and this server is shared. "
-        f"At n = {n:,}: K takes {k_bytes}, ARPACK's vectors {arpack_bytes}. The iterative "
+        "At n = {n}: K takes {k_bytes}, ARPACK's vectors {arpack_bytes}. The iterative "
         "solvers need only O(n k) beyond K̃; the dense one needs a second n × n matrix "
         "unless it may overwrite K̃ (kpca_core's KernelPCA lets it)."
-    )
+    ).format(n=format_number(n, ","), k_bytes=k_bytes, arpack_bytes=arpack_bytes)
     return fig, caption

@@ -1,0 +1,63 @@
+"""The novelty page in the en-XA pseudo-locale and in zh-CN (issue 37): every visible text
+wrapped, the Chinese page's numbers the English page's, the cached check holding English
+phrases that the page translates."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.shell.test_language import ZH
+from tests.support.apptest import assert_clean, needs_usps, open_app
+from tests.support.page_words import data_names, sentence_numbers, unbracketed
+
+SETTINGS = {
+    "defaults": {},
+    # An indefinite kernel: no explicit check, and why; the threshold at its top end.
+    "sigmoid": {"dataset": "moons", "kernel": "sigmoid", "gamma": 0.5, "coef0": -1,
+                "threshold": 100},
+    # γ at its bottom end: the subspace is ambiguous, the check says why; the threshold low.
+    "tiny-gamma": {"dataset": "circles", "kernel": "rbf", "gamma": "1e-06", "threshold": 50},
+    # Another dataset, one class normal (the others are the outliers).
+    "iris-class": {"dataset": "iris", "kernel": "rbf", "gamma": 0.5, "normal": 1},
+}
+USPS = {"dataset": "usps", "n": 300, "kernel": "rbf", "gamma": 0.004}
+CASES = [*SETTINGS.values(), pytest.param(USPS, marks=needs_usps)]
+IDS = [*SETTINGS, "usps"]
+
+
+@pytest.mark.parametrize("query", CASES, ids=IDS)
+def test_the_pseudo_locale_leaves_nothing_unwrapped(query):
+    at = open_app("novelty", {**query, "lang": "en-XA"})
+    assert_clean(at)
+    options = {"n": 20} if query.get("dataset") == "usps" else {}
+    assert unbracketed(at, data_names(query.get("dataset", "circles"), **options)) == []
+    columns = list(at.dataframe[0].value.columns)
+    assert columns[0].startswith("[") and columns[2].startswith("[")
+
+
+@pytest.mark.parametrize("query", CASES, ids=IDS)
+def test_the_chinese_page_shows_the_english_numbers(query):
+    english = open_app("novelty", query)
+    chinese = open_app("novelty", {**query, "lang": "zh-CN"})
+    assert_clean(chinese)
+    assert chinese.title[0].value == ZH["Novelty detection"]
+    assert sentence_numbers(chinese) == sentence_numbers(english)
+    assert len(sentence_numbers(english)) >= 4
+
+
+def test_why_there_is_no_check_is_said_in_chinese():
+    chinese = open_app("novelty", {**SETTINGS["tiny-gamma"], "lang": "zh-CN"})
+    said = " ".join(c.value for c in chinese.caption) + " ".join(
+        m.value for m in chinese.markdown)
+    assert "这里没有与显式计算对照" in said and "不构成唯一的子空间" in said
+    chinese = open_app("novelty", {**SETTINGS["sigmoid"], "lang": "zh-CN"})
+    said = " ".join(c.value for c in chinese.caption) + " ".join(
+        m.value for m in chinese.markdown)
+    assert ZH["this kernel has negative eigenvalues: no real feature map exists"] in said
+
+
+def test_a_bad_link_warns_in_chinese():
+    at = open_app("novelty", {"normal": 9, "threshold": 20, "lang": "zh-CN"})
+    warnings = [w.value for w in at.warning]
+    assert any(w.startswith("链接参数 `threshold` 应为 50 到 100 之间的百分数") for w in warnings)
+    assert any(w.startswith("链接参数 `normal` 应为 all") for w in warnings)

@@ -1,0 +1,52 @@
+"""The one-eigenproblem page in the en-XA pseudo-locale and in zh-CN (issue 37): every
+visible text wrapped, the Chinese page's numbers the English page's, for each method."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.shell.test_language import ZH
+from tests.support.apptest import assert_clean, open_app
+from tests.support.page_words import data_names, sentence_numbers, unbracketed
+
+SETTINGS = {
+    "defaults": {},
+    # Isomap on the rolled sheet with few neighbours: pieces and short-circuits, γ unused.
+    "isomap": {"dataset": "swiss_roll", "method": "isomap", "neighbours": 4},
+    # Laplacian eigenmaps: L⁺'s row sums checked, the library's normalised embedding.
+    "laplacian": {"dataset": "circles", "method": "laplacian", "neighbours": 3},
+    # Spectral clustering on moons: three clustering panels, edges between classes.
+    "spectral": {"dataset": "moons", "method": "spectral", "neighbours": 10},
+    # Classical MDS on iris (four features: the graph is drawn on our components).
+    "mds": {"dataset": "iris", "method": "mds", "kernel": "rbf", "gamma": 10000},
+}
+# Names, not words: scikit-learn's classes and functions, the methods' own names.
+NAMES = {"Isomap", "spectral_embedding", "Isomap (scikit-learn)"}
+
+
+@pytest.mark.parametrize("name", list(SETTINGS))
+def test_the_pseudo_locale_leaves_nothing_unwrapped(name):
+    query = SETTINGS[name]
+    at = open_app("one_eigenproblem", {**query, "lang": "en-XA"})
+    assert_clean(at)
+    names = NAMES | data_names(query.get("dataset", "circles"))
+    assert unbracketed(at, names) == []
+    columns = list(at.dataframe[0].value.columns)
+    assert all(c.startswith("[") for c in columns), columns
+
+
+@pytest.mark.parametrize("name", list(SETTINGS))
+def test_the_chinese_page_shows_the_english_numbers(name):
+    english = open_app("one_eigenproblem", SETTINGS[name])
+    chinese = open_app("one_eigenproblem", {**SETTINGS[name], "lang": "zh-CN"})
+    assert_clean(chinese)
+    assert chinese.title[0].value == ZH["One eigenproblem"]
+    assert sentence_numbers(chinese) == sentence_numbers(english)
+    assert len(sentence_numbers(english)) >= 2
+
+
+def test_a_bad_link_warns_in_chinese():
+    at = open_app("one_eigenproblem", {"method": "tsne", "neighbours": 999, "lang": "zh-CN"})
+    warnings = [w.value for w in at.warning]
+    assert any(w.startswith("链接参数 `method` 应为 kpca, mds, isomap") for w in warnings)
+    assert any(w.startswith("链接参数 `neighbours` 应为") for w in warnings)

@@ -1,0 +1,86 @@
+"""The Scale page in the en-XA pseudo-locale and in zh-CN (issue 37): every visible text
+wrapped, the Chinese page's numbers the English page's, the worker's process free of Babel."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from lessons.scale import sections
+from shell.worker import WORKER_WHAT
+from tests.shell.test_language import ZH
+from tests.support.apptest import ROOT, assert_clean, open_app
+from tests.support.page_words import numbers, sentence_numbers, unbracketed
+
+SMALL = {"dataset": "circles", "n": 200, "kernel": "rbf", "gamma": 10}
+SETTINGS = {
+    "defaults": {},
+    # No random Fourier features: the info and the button to switch kernel.
+    "laplacian": {**SMALL, "kernel": "laplacian", "gamma": 1},
+    # Indefinite: m = n is not exact, said in a caption; γ at its top end.
+    "sigmoid": {**SMALL, "kernel": "sigmoid", "gamma": 10000, "coef0": -1},
+}
+# Names, not words (the same in every language).
+NAMES = {"Nyström"}
+# The markdown that says "53 million" cells as 5300 万 (a number written the Chinese way).
+EXPLORER_AT_LARGE_N = "What the Explorer does at large n"
+
+
+def _measure(at, low: int = 100, high: int = 400):
+    slider = next(s for s in at.select_slider if s.key.startswith("scale_range_"))
+    slider.set_value((low, high))
+    next(b for b in at.button if b.proto.is_form_submitter).click()
+    return at.run()
+
+
+@pytest.mark.parametrize("name", list(SETTINGS))
+def test_the_pseudo_locale_leaves_nothing_unwrapped(name):
+    at = open_app("scale", {**SETTINGS[name], "lang": "en-XA"})
+    assert_clean(at)
+    assert unbracketed(at, NAMES) == []
+
+
+def test_the_pseudo_locale_wraps_the_measurement_too():
+    at = _measure(open_app("scale", {**SMALL, "lang": "en-XA"}))
+    assert_clean(at)
+    assert unbracketed(at, NAMES) == []
+    headers = list(at.dataframe[0].value.columns)
+    assert all(h.startswith("[") for h in headers), headers
+
+
+@pytest.mark.parametrize("name", list(SETTINGS))
+def test_the_chinese_page_shows_the_english_numbers(name):
+    english = open_app("scale", SETTINGS[name])
+    chinese = open_app("scale", {**SETTINGS[name], "lang": "zh-CN"})
+    assert_clean(chinese)
+    assert chinese.title[0].value == ZH["Scale"]
+
+    def shown(at):
+        return sentence_numbers(at, skip=lambda text: EXPLORER_AT_LARGE_N in text
+                                or "5300 万" in text)
+
+    assert shown(chinese) == shown(english)
+    assert len(shown(english)) > 5
+
+
+def test_the_chinese_measurement_has_chinese_headers_and_the_same_sizes():
+    at = _measure(open_app("scale", {**SMALL, "lang": "zh-CN"}))
+    assert_clean(at)
+    table = at.dataframe[0].value
+    assert list(table.columns) == [ZH[c] for c in ("step", "fitted slope", "theory", "cost")]
+    assert table[ZH["step"]].tolist()[0] == ZH["build K"]
+    caption = next(c.value for c in at.caption if c.value.startswith("在 n = "))
+    assert numbers(caption)[:1] and "400" in numbers(caption)
+
+
+def test_the_workers_words_are_the_catalogs_and_its_process_needs_no_babel():
+    assert sections.WORKER_WHAT == WORKER_WHAT and ZH[WORKER_WHAT]
+    # What the worker process imports to time the steps (python -m shell.worker unpickles
+    # functions of these modules): no Babel, no shell.i18n.
+    code = ("import sys, shell.worker, lessons.scale.experiment, lessons.scale.approximations;"
+            "print(sorted(m for m in sys.modules if m.startswith(('babel', 'shell.i18n'))))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                         text=True, check=True)
+    assert out.stdout.strip() == "[]"
