@@ -44,8 +44,8 @@ def frames(X: np.ndarray, y: np.ndarray | None, data,
         # question only at a third of their size.
         # Each map is to scale and shows the same plane as the grid's: the row leaves out
         # the axes' ticks and names, for which a panel a seventh of the width has no room.
-        one_row, _ = map_figure(result, y, data.target_names, data.feature_names, settings,
-                                columns=MAPPED)
+        one_row = map_figure(result, y, data.target_names, data.feature_names, settings,
+                             columns=MAPPED)[0]
         one_row.update_xaxes(showticklabels=False, title_text=None)
         one_row.update_yaxes(showticklabels=False, title_text=None)
         found = roles(result, y, data.target_names, settings)
