@@ -6,7 +6,8 @@ language's ``.po``, check them.
     python scripts/i18n.py check     # what the tests check: nothing to extract that
                                      # cannot be read, the .pot up to date, every
                                      # language complete with its placeholders kept
-    python scripts/i18n.py todo [PATH...]  # sentence-like strings not yet wrapped, per file
+    python scripts/i18n.py todo [--lines] [PATH...]  # sentence-like strings not yet
+                                     # wrapped, per file (--lines: each one)
 
 Extraction is Babel's (``pybabel extract`` with ``babel.cfg`` and the keywords ``_``,
 ``N_``, ``ngettext:1,2``), plus the words of the ground layer, which imports nothing of the
@@ -175,8 +176,9 @@ def sentence_like(text: str) -> bool:
                 or "\n  " in repr(stripped) and ("{" in stripped and ";" in stripped))
 
 
-def ui_strings(path: Path) -> tuple[int, int]:
-    """(sentence-like strings, of them wrapped in _/N_/ngettext) in one file: string
+def ui_strings(path: Path, unwrapped: list | None = None) -> tuple[int, int]:
+    """(sentence-like strings, of them wrapped in _/N_/ngettext) in one file, and the
+    unwrapped ones' (line, text) appended to ``unwrapped`` when given: string
     literals and f-strings, docstrings, logging and exception messages aside (a heuristic:
     a count for planning, not a test)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -205,20 +207,26 @@ def ui_strings(path: Path) -> tuple[int, int]:
         if not sentence_like(text):
             continue
         total += 1
-        wrapped += isinstance(call, ast.Call) and name in KEYWORDS
+        is_wrapped = isinstance(call, ast.Call) and name in KEYWORDS
+        wrapped += is_wrapped
+        if not is_wrapped and unwrapped is not None:
+            unwrapped.append((node.lineno, text))
     return total, wrapped
 
 
-def todo(paths: list[str]) -> int:
+def todo(paths: list[str], *, lines: bool = False) -> int:
     files = [file for name in paths or UI_PATHS
              for file in ([ROOT / name] if name.endswith(".py") else
                           sorted((ROOT / name).rglob("*.py")))]
     total = wrapped = 0
     for file in files:
-        count, done = ui_strings(file)
+        left: list[tuple[int, str]] = []
+        count, done = ui_strings(file, left)
         total, wrapped = total + count, wrapped + done
         if count - done:
             print(f"{count - done:5d} of {count:5d}  {file.relative_to(ROOT)}")
+        for lineno, text in left if lines else ():
+            print(f"         {lineno:5d}: {text[:100]!r}")
     print(f"{total - wrapped:5d} of {total:5d}  unwrapped, in {len(files)} files")
     return 0
 
@@ -227,10 +235,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("command", choices=("extract", "update", "check", "todo"))
     parser.add_argument("paths", nargs="*", help="for todo: files or folders (default: the UI)")
-    arguments = parser.parse_args()
+    parser.add_argument("--lines", action="store_true",
+                        help="for todo: each unwrapped string with its line")
+    arguments = parser.parse_intermixed_args()
     command = arguments.command
     if command == "todo":
-        return todo(arguments.paths)
+        return todo(arguments.paths, lines=arguments.lines)
     if command == "extract":
         catalog, warnings = extract()
         for warning in warnings:

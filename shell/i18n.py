@@ -237,3 +237,16 @@ def join_list(items: list[str]) -> str:
     if code in (DEFAULT_LANGUAGE, PSEUDO):
         return ", ".join(items)
     return format_list(list(items), locale=_BABEL_LOCALE.get(code, code.replace("-", "_")))
+
+
+# Languages whose sentences end in a full-width stop and sit side by side without a space.
+_NO_SPACE_BETWEEN_SENTENCES = {"zh-CN"}
+
+
+def join_sentences(sentences) -> str:
+    """Sentences as one paragraph (empty ones left out): a space between them in English,
+    none in Chinese, where a sentence ends in 。 and a space after it reads as a gap."""
+    parts = [sentence for sentence in sentences if sentence]
+    if current_language() in _NO_SPACE_BETWEEN_SENTENCES:
+        return "".join(part.strip() for part in parts)
+    return " ".join(parts)

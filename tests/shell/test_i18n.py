@@ -300,3 +300,13 @@ def test_a_thread_without_a_language_asks_the_resolver_for_its_sessions(monkeypa
     thread.start()
     thread.join()
     assert turns == ["主成分个数", "Number of components"]
+
+
+def test_join_sentences_puts_a_space_between_english_sentences_and_none_between_chinese():
+    sentences = ["The first holds 40 %.", "", "The second 10 %."]
+    assert i18n.join_sentences(sentences) == "The first holds 40 %. The second 10 %."
+    with i18n.use_language("en-XA"):
+        assert i18n.join_sentences(sentences) == "The first holds 40 %. The second 10 %."
+    with i18n.use_language("zh-CN"):
+        assert i18n.join_sentences(["第一个占 40 %。 ", None, "第二个占 10 %。"]) == (
+            "第一个占 40 %。第二个占 10 %。")
