@@ -87,7 +87,12 @@ class Dataset:
     feature_names : tuple of str
         Name of each column of ``X``.
     description : str
-        One plain-language paragraph for students.
+        One plain-language paragraph for students, in English.
+    description_message, description_values : str, tuple of (name, value) pairs
+        The same paragraph as a message with named values (``description`` is
+        ``description_message.format(**dict(description_values))``), for a page that says
+        it in another language: the ground layer imports nothing of the app and cannot
+        translate. Empty when the text is the user's own (an upload's description).
     citation : str
         Where the data comes from.
     image_shape : tuple of int, optional
@@ -107,8 +112,13 @@ class Dataset:
     citation: str
     image_shape: tuple[int, int] | None = field(default=None)
     unrolled: np.ndarray | None = field(default=None)
+    description_message: str = ""
+    description_values: tuple[tuple[str, object], ...] = ()
 
     def __post_init__(self) -> None:
+        if self.description_message and self.description != self.description_message.format(
+                **dict(self.description_values)):
+            raise ValueError("description must be description_message with its values.")
         # `.view()` so that freezing never changes the flags of the caller's array.
         X = np.ascontiguousarray(self.X, dtype=np.float64).view()
         if X.ndim != 2:
@@ -147,3 +157,11 @@ class Dataset:
     def n_samples(self) -> int:
         """Number of rows of ``X``."""
         return self.X.shape[0]
+
+
+def described(message: str, **values: object) -> dict:
+    """A dataset's description as ``Dataset``'s keyword arguments: the English paragraph
+    and the message with its named values it was made from. ``scripts/i18n.py`` extracts
+    the message of every ``described(...)`` call for the translators."""
+    return {"description": message.format(**values), "description_message": message,
+            "description_values": tuple(values.items())}

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.datasets import make_circles, make_moons, make_s_curve, make_swiss_roll
 
-from ._types import Dataset, DatasetInfo, Option
+from ._types import Dataset, DatasetInfo, Option, described
 
 SKLEARN_CITATION = (
     "Generated with scikit-learn: Pedregosa, F. et al. (2011). Scikit-learn: Machine "
@@ -72,12 +72,13 @@ def load_circles(n: int, noise: float, factor: float, seed: int) -> Dataset:
         y=y,
         target_names=("outer circle", "inner circle"),
         feature_names=XY,
-        description=(
-            f"{n} points on two concentric circles (inner radius {factor:g}, noise {noise:g}). "
+        **described(
+            "{n} points on two concentric circles (inner radius {factor:g}, noise {noise:g}). "
             "Linear PCA can only rotate the plane, so the circles stay nested in every "
             "projection. With an RBF kernel (γ around 5) the first kernel principal "
             "component measures roughly the distance from the centre, and the two circles "
-            "fall apart along it: look at component 1 on its own."
+            "fall apart along it: look at component 1 on its own.",
+            n=n, factor=factor, noise=noise,
         ),
         citation=SKLEARN_CITATION,
     )
@@ -111,12 +112,13 @@ def load_moons(n: int, noise: float, seed: int) -> Dataset:
         y=y,
         target_names=("upper moon", "lower moon"),
         feature_names=XY,
-        description=(
-            f"{n} points on two interleaving half circles (noise {noise:g}). No straight "
+        **described(
+            "{n} points on two interleaving half circles (noise {noise:g}). No straight "
             "line separates them, so linear PCA mixes the moons in every projection. An RBF "
             "kernel with a large γ (around 15) bends the space so that the leading kernel "
             "components pull the moons apart; with a small γ it behaves like linear PCA, and "
-            "with a very large γ every point becomes its own cluster. Vary γ and watch."
+            "with a very large γ every point becomes its own cluster. Vary γ and watch.",
+            n=n, noise=noise,
         ),
         citation=SKLEARN_CITATION,
     )
@@ -161,13 +163,14 @@ def load_swiss_roll(n: int, noise: float, seed: int) -> Dataset:
         y=y,
         target_names=tuple(f"segment {k + 1}" for k in range(SWISS_ROLL_SEGMENTS)),
         feature_names=("x1", "x2", "x3"),
-        description=(
-            f"{n} points on a flat sheet rolled up into a spiral in three dimensions, "
-            f"coloured by {SWISS_ROLL_SEGMENTS} segments along the sheet (1 at the centre). "
+        **described(
+            "{n} points on a flat sheet rolled up into a spiral in three dimensions, "
+            "coloured by {segments} segments along the sheet (1 at the centre). "
             "Unrolling it would line the colours up in order. Kernel PCA with an RBF kernel "
             "does not do that: it only sees distances through the air between the layers, "
             "not along the sheet, so neighbouring layers stay mixed for every γ. This is "
-            "the classic example where methods that follow the manifold (Isomap, LLE) win."
+            "the classic example where methods that follow the manifold (Isomap, LLE) win.",
+            n=n, segments=SWISS_ROLL_SEGMENTS,
         ),
         citation=(
             "Tenenbaum, J. B., de Silva, V. & Langford, J. C. (2000). A global geometric "
@@ -223,13 +226,14 @@ def load_s_curve(n: int, noise: float, seed: int) -> Dataset:
         y=y,
         target_names=tuple(f"segment {k + 1}" for k in range(S_CURVE_SEGMENTS)),
         feature_names=("x1", "x2", "x3"),
-        description=(
-            f"{n} points on a flat sheet 2 units high bent into an S (three half circles of "
-            f"radius 1) in three dimensions, coloured by {S_CURVE_SEGMENTS} segments along "
+        **described(
+            "{n} points on a flat sheet 2 units high bent into an S (three half circles of "
+            "radius 1) in three dimensions, coloured by {segments} segments along "
             "the sheet. Where the S turns, points of segments far apart along the sheet lie "
             "close together through the air: a kernel on straight-line distances mixes "
             "them, while Isomap, which measures distances along a neighbour graph, lays the "
-            "segments out in order."
+            "segments out in order.",
+            n=n, segments=S_CURVE_SEGMENTS,
         ),
         citation=SKLEARN_CITATION,
         unrolled=unrolled,
@@ -276,14 +280,15 @@ def load_scholkopf_toy(n: int, seed: int) -> Dataset:
         y=y,
         target_names=("cluster 1", "cluster 2", "cluster 3"),
         feature_names=XY,
-        description=(
-            f"{n} points in three round Gaussian clusters (σ = 0.1) centred at (-0.5, -0.2), "
+        **described(
+            "{n} points in three round Gaussian clusters (σ = 0.1) centred at (-0.5, -0.2), "
             "(0, 0.6) and (0.5, 0), as in Fig. 4 of Schölkopf, Smola & Müller (1998), which "
             "shows them on [-1, 1] × [-0.5, 1]. With the RBF kernel exp(-‖x-y‖²/0.1) (γ = 10) "
             "the first two kernel components separate the three clusters. The paper also "
             "draws contour lines of the later components over the plane; this page shows the "
             "points' coordinates instead: choose other components for the axes to look at "
-            "them."
+            "them.",
+            n=n,
         ),
         citation=SCHOLKOPF_1998,
     )
@@ -322,14 +327,15 @@ def load_parabola(n: int, noise: float, seed: int) -> Dataset:
         y=None,
         target_names=(),
         feature_names=("x", "y"),
-        description=(
-            f"{n} points with x drawn uniformly from [-1, 1] and y = x² plus Gaussian noise "
-            f"(standard deviation {noise:g}), as in Fig. 3 of Schölkopf, Smola & Müller "
+        **described(
+            "{n} points with x drawn uniformly from [-1, 1] and y = x² plus Gaussian noise "
+            "(standard deviation {noise:g}), as in Fig. 3 of Schölkopf, Smola & Müller "
             "(1998). There are no classes. Use the polynomial kernel (x·y)^d with degree d "
             "from 1 to 4: degree 1 is linear PCA, a rotation of the plane; from degree 2 on, "
             "the first kernel component is a curved function of the inputs (the paper draws "
             "its contour lines following the parabola; this page shows the points' "
-            "coordinates)."
+            "coordinates).",
+            n=n, noise=noise,
         ),
         citation=SCHOLKOPF_1998,
     )
@@ -370,12 +376,13 @@ def load_four_classes(n: int, noise: float, seed: int) -> Dataset:
         y=y,
         target_names=tuple(f"ring r={r:g}" for r in FOUR_CLASSES_RADII),
         feature_names=XY,
-        description=(
-            f"{n} points on four nested rings (radii 0.25, 0.5, 0.75, 1; noise {noise:g}), "
+        **described(
+            "{n} points on four nested rings (radii 0.25, 0.5, 0.75, 1; noise {noise:g}), "
             "one class per ring. Every straight-line projection, and so every linear "
             "principal component, lays the rings on top of each other. With an RBF kernel "
             "(γ around 2) one of the first three kernel components orders the points by "
-            "radius, and the four classes line up side by side: find which component does it."
+            "radius, and the four classes line up side by side: find which component does it.",
+            n=n, noise=noise,
         ),
         citation="Made for KPCA Lab.",
     )

@@ -10,10 +10,11 @@ language's ``.po``, check them.
                                      # wrapped, per file (--lines: each one)
 
 Extraction is Babel's (``pybabel extract`` with ``babel.cfg`` and the keywords ``_``,
-``N_``, ``ngettext:1,2``), plus the words of the ground layer, which imports nothing of the
-app and so cannot mark its strings: the kernels' titles (``kpca_core.KERNELS``) and the
-datasets' titles, summaries and options' help (``datasets.available()``), translated
-where the sidebar shows them. See docs/translating.md.
+``N_``, ``ngettext:1,2`` and ``described``, the datasets' descriptions), plus the words of
+the ground layer, which imports nothing of the app and so cannot mark its strings: the
+kernels' titles and notes (``kpca_core.KERNELS``) and the datasets' titles, summaries and
+options' help (``datasets.available()``), translated where a page shows them.
+See docs/translating.md.
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ sys.path.insert(0, str(ROOT))
 from shell.i18n import LANGUAGES, catalog_path  # noqa: E402
 
 TEMPLATE = ROOT / "locale" / "messages.pot"
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
+# described(...): a dataset's description in the ground layer (datasets/_types.py).
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "described": None}
 PROJECT = "KPCA Lab"
 # {name}, {0}, {n:,}, {value:.3g}; printf-style %s, %(name)s, %d (none are used, but a
 # translation must not add or drop one either).
@@ -57,6 +59,8 @@ def ground_messages() -> Iterator[tuple[str, str]]:
 
     for name, kernel in KERNELS.items():
         yield kernel.title, f"kpca_core.KERNELS[{name!r}].title"
+        if kernel.note:
+            yield kernel.note, f"kpca_core.KERNELS[{name!r}].note"
     for name, info in datasets.available().items():
         yield info.title, f"datasets.available()[{name!r}].title"
         yield info.summary, f"datasets.available()[{name!r}].summary"

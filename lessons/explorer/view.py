@@ -91,6 +91,15 @@ _INPUT_TITLES = {
 }
 
 
+def description_text(data) -> str:
+    """The dataset's paragraph in the session's language: a built-in dataset's message
+    translated and filled with its values (the ground layer cannot translate), a drawing's
+    or an upload's as it is."""
+    if not data.description_message:
+        return data.description
+    return _(data.description_message).format(**dict(data.description_values))
+
+
 def about_data(data, settings: Settings) -> None:
     """What the data is and what the kernel does to it, in numbers a lecturer can quote."""
     n, d = data.X.shape
@@ -103,11 +112,11 @@ def about_data(data, settings: Settings) -> None:
                             else ""))
     # An upload's description names its columns and classes: text, never Markdown.
     st.write(inert(data.description, DESCRIPTION_CHARS) if data.name == "csv"
-             else data.description)
+             else description_text(data))
     suggestion_note(settings)
     kernel = KERNELS[settings.kernel]
     st.latex(kernel.formula)
-    note = getattr(kernel, "note", "")
+    note = _(kernel.note) if kernel.note else ""
     st.caption(_("{kernel} kernel{params}. {note}").format(
         kernel=_(kernel.title), params=params_text(settings), note=note
     ).strip())

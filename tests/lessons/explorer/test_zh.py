@@ -66,9 +66,6 @@ def explorer_texts(query: dict, language: str, *, motion: bool = False):
 def test_the_pseudo_locale_leaves_no_english_unwrapped(query):
     motion = query.get("kernel") == "laplacian"  # γ in motion too, on 60 points
     _at, texts = explorer_texts(query, "en-XA", motion=motion)
-    # The dataset's description comes from the ground layer (datasets), with its numbers
-    # written in: not the app's words (its translation waits for the ground layer's).
-    texts = [(kind, text) for kind, text in texts if text != _data(query).description]
     assert len(texts) > 40
     assert unwrapped(texts, NAMES | _data_words(query)) == []
 
