@@ -18,7 +18,7 @@ from classroom import focus, lecturer, predict
 from classroom.tour import STEPS, differences, parse_step, tally_id
 from shell import findings
 from shell.display import number_caption, pin_beside, projector_on
-from shell.i18n import _
+from shell.i18n import _, join_sentences
 from shell.sidebar import apply_settings
 from shell.state import Settings
 
@@ -242,4 +242,4 @@ def finish(url_path: str, slot) -> None:
     if slot is not None and slot is not SEALED and said:
         with slot.container():
             st.markdown(_("**On this screen:** {findings}").format(
-                findings=" ".join(said.values())))
+                findings=join_sentences(said.values())))

@@ -138,7 +138,7 @@ def record(question_id: str, option: int, right: bool) -> None:
         STORE.answer(code, _token(), question_id, option, right)
     except TallyRefused as refusal:
         st.session_state[_MESSAGE] = refusal.said()
-        if "No class" in str(refusal):  # the class ended: leave it
+        if isinstance(refusal, UnknownClass):  # the class ended: leave it
             st.session_state.pop(_CODE, None)
     else:
         st.session_state.pop(_MESSAGE, None)

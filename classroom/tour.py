@@ -14,8 +14,6 @@ from typing import Any
 from experiments.kernel_params import KERNEL_PARAMS
 from shell.i18n import N_, _, format_number
 from shell.state import Settings, default_settings, format_gamma, parse_page_number
-from shell.state import _shown_number as shown_number
-from shell.text import quoted
 
 
 @dataclass(frozen=True)
@@ -274,16 +272,7 @@ def total_minutes(part: str = "") -> int:
 def parse_step(raw: Any) -> tuple[int, str | None]:
     """A 1-based step number from the URL; (1, problem) when it is not a valid step (the
     problem in the language of this run)."""
-    number, problem = parse_page_number(raw, param="step", noun="step",
-                                        owner="The tour has steps", count=len(STEPS),
-                                        fallback="starting at step 1")
-    if problem is None:
-        return number, None
-    text = str(raw).strip()
-    try:
-        asked = int(text)
-    except ValueError:
-        return 1, _("`step=`{value} is not a step number; starting at step 1.").format(
-            value=quoted(text))
-    return 1, _("The tour has steps 1 to {count}, not {value}; starting at step 1.").format(
-        count=len(STEPS), value=shown_number(asked))
+    return parse_page_number(
+        raw, count=len(STEPS),
+        not_a_number=N_("`step=`{value} is not a step number; starting at step 1."),
+        out_of_range=N_("The tour has steps 1 to {count}, not {value}; starting at step 1."))

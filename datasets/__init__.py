@@ -40,6 +40,7 @@ from .iris import IRIS_INFO, load_iris
 from .safe_text import spreadsheet_safe, spreadsheet_safe_row
 from .synthetic import (
     CIRCLES_INFO,
+    CLASS_NAMES,
     FOUR_CLASSES_INFO,
     MOONS_INFO,
     PARABOLA_INFO,
@@ -66,6 +67,7 @@ from .usps import (
 
 __all__ = [
     "BINARY_SIGNATURES",
+    "CLASS_NAMES",
     "MAX_BYTES",
     "MAX_COLUMNS",
     "MAX_ROWS",

@@ -70,7 +70,7 @@ def load_circles(n: int, noise: float, factor: float, seed: int) -> Dataset:
         name="circles",
         X=X,
         y=y,
-        target_names=("outer circle", "inner circle"),
+        target_names=CLASS_NAMES["circles"],
         feature_names=XY,
         **described(
             "{n} points on two concentric circles (inner radius {factor:g}, noise {noise:g}). "
@@ -110,7 +110,7 @@ def load_moons(n: int, noise: float, seed: int) -> Dataset:
         name="moons",
         X=X,
         y=y,
-        target_names=("upper moon", "lower moon"),
+        target_names=CLASS_NAMES["moons"],
         feature_names=XY,
         **described(
             "{n} points on two interleaving half circles (noise {noise:g}). No straight "
@@ -161,7 +161,7 @@ def load_swiss_roll(n: int, noise: float, seed: int) -> Dataset:
         name="swiss_roll",
         X=X,
         y=y,
-        target_names=tuple(f"segment {k + 1}" for k in range(SWISS_ROLL_SEGMENTS)),
+        target_names=CLASS_NAMES["swiss_roll"],
         feature_names=("x1", "x2", "x3"),
         **described(
             "{n} points on a flat sheet rolled up into a spiral in three dimensions, "
@@ -224,7 +224,7 @@ def load_s_curve(n: int, noise: float, seed: int) -> Dataset:
         name="s_curve",
         X=X,
         y=y,
-        target_names=tuple(f"segment {k + 1}" for k in range(S_CURVE_SEGMENTS)),
+        target_names=CLASS_NAMES["s_curve"],
         feature_names=("x1", "x2", "x3"),
         **described(
             "{n} points on a flat sheet 2 units high bent into an S (three half circles of "
@@ -278,7 +278,7 @@ def load_scholkopf_toy(n: int, seed: int) -> Dataset:
         name="scholkopf_toy",
         X=X,
         y=y,
-        target_names=("cluster 1", "cluster 2", "cluster 3"),
+        target_names=CLASS_NAMES["scholkopf_toy"],
         feature_names=XY,
         **described(
             "{n} points in three round Gaussian clusters (σ = 0.1) centred at (-0.5, -0.2), "
@@ -374,7 +374,7 @@ def load_four_classes(n: int, noise: float, seed: int) -> Dataset:
         name="four_classes",
         X=X,
         y=y,
-        target_names=tuple(f"ring r={r:g}" for r in FOUR_CLASSES_RADII),
+        target_names=CLASS_NAMES["four_classes"],
         feature_names=XY,
         **described(
             "{n} points on four nested rings (radii 0.25, 0.5, 0.75, 1; noise {noise:g}), "
@@ -386,3 +386,17 @@ def load_four_classes(n: int, noise: float, seed: int) -> Dataset:
         ),
         citation="Made for KPCA Lab.",
     )
+
+
+# The class names these data sets get from the app itself (not from the data: iris's
+# species and the digits are the data's own). In English here, as every CSV export and the
+# "Reproduce in Python" script write them; a figure shows them in the session's language
+# (``shell.figures.class_name``; ``scripts/i18n.py`` extracts them).
+CLASS_NAMES: dict[str, tuple[str, ...]] = {
+    "circles": ("outer circle", "inner circle"),
+    "moons": ("upper moon", "lower moon"),
+    "swiss_roll": tuple(f"segment {k + 1}" for k in range(SWISS_ROLL_SEGMENTS)),
+    "s_curve": tuple(f"segment {k + 1}" for k in range(S_CURVE_SEGMENTS)),
+    "scholkopf_toy": ("cluster 1", "cluster 2", "cluster 3"),
+    "four_classes": tuple(f"ring r={r:g}" for r in FOUR_CLASSES_RADII),
+}

@@ -14,6 +14,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from shell.i18n import N_, _
+
 PASS, FAIL = "✓", "✗"
 
 
@@ -56,11 +58,18 @@ def format_value(value: float) -> str:
     return text.replace("-", "−")  # a true minus sign, as every page writes one
 
 
+# One whole sentence for each case, keyed by (a target other than 0, passed): Chinese
+# puts "expected" and "off" elsewhere than English does.
+_CHECK_TEXTS = {
+    (False, True): N_("{label}: {value} {mark}"),
+    (True, True): N_("{label}: {value} (expected {target}) {mark}"),
+    (False, False): N_("{label}: {value} {mark} — more than {tolerance} off"),
+    (True, False): N_("{label}: {value} (expected {target}) {mark} — more than {tolerance} off"),
+}
+
+
 def check_text(check: Check) -> str:
-    """'label: value ✓' (or ✗ with the tolerance it missed)."""
-    text = f"{check.label}: {format_value(check.value)}"
-    if check.target != 0:
-        text += f" (expected {format_value(check.target)})"
-    if check.passed:
-        return f"{text} {PASS}"
-    return f"{text} {FAIL} — more than {format_value(check.tolerance)} off"
+    """'label: value ✓' (or ✗ with the tolerance it missed), in this run's language."""
+    return _(_CHECK_TEXTS[check.target != 0, check.passed]).format(
+        label=check.label, value=format_value(check.value), target=format_value(check.target),
+        tolerance=format_value(check.tolerance), mark=PASS if check.passed else FAIL)

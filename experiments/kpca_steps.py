@@ -29,6 +29,7 @@ from kpca_core import (
     project_training_points,
     scale_eigenvectors,
 )
+from shell.i18n import N_
 
 # Eigenvalues of K̃ carry the rounding of K's entries, about eps · max|K| each: up to
 # n · eps · max|K| in all. When K ≈ all ones (a tiny RBF γ) that floor is far above
@@ -58,14 +59,15 @@ def variance_share_problem(trace: float, floor: float = 0.0) -> str | None:
     an indefinite kernel (the sigmoid) can have negative eigenvalues that outweigh the
     positive ones, and when K̃ is within rounding of 0 (``floor``, :func:`rounding_floor`:
     a saturated sigmoid, K ≈ all ones) there is no variance to share. Every page that
-    would show a share says this sentence instead.
+    would show a share says this sentence instead: in English (a page compares it), marked
+    for the catalog, shown as ``_(sentence)``.
     """
     if abs(trace) <= floor or trace == 0:
-        return ("trace(K̃) is 0 to within the rounding of K, so 'share of variance' means "
-                "nothing here: every point sits at the centre of feature space.")
+        return N_("trace(K̃) is 0 to within the rounding of K, so 'share of variance' means "
+                  "nothing here: every point sits at the centre of feature space.")
     if trace < 0:
-        return ("trace(K̃) is negative, so 'share of variance' means nothing here: negative "
-                "eigenvalues outweigh the positive ones.")
+        return N_("trace(K̃) is negative, so 'share of variance' means nothing here: negative "
+                  "eigenvalues outweigh the positive ones.")
     return None
 
 

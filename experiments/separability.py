@@ -17,8 +17,11 @@ from sklearn.model_selection import StratifiedKFold, cross_val_score
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
+from shell.i18n import N_
+
 CV_FOLDS = 5
-METHOD = "5-fold cross-validated accuracy of a logistic regression (scikit-learn)"
+# English, marked for the catalog: a page shows _(METHOD).
+METHOD = N_("5-fold cross-validated accuracy of a logistic regression (scikit-learn)")
 
 # On (nearly) separable classes Newton's line search can stall; scikit-learn then finishes
 # with L-BFGS and says so. The score is still the model's: not worth a line in the server's

@@ -13,8 +13,9 @@ Extraction is Babel's (``pybabel extract`` with ``babel.cfg`` and the keywords `
 ``N_``, ``ngettext:1,2`` and ``described``, the datasets' descriptions), plus the words of
 the ground layer, which imports nothing of the app and so cannot mark its strings: the
 kernels' titles and notes (``kpca_core.KERNELS``) and the datasets' titles, summaries and
-options' help (``datasets.available()``), translated where a page shows them.
-See docs/translating.md.
+options' help (``datasets.available()``), translated where a page shows them, and the class
+names the app gives its built-in data sets (``datasets.CLASS_NAMES``), translated where a
+figure shows them. See docs/translating.md.
 """
 
 from __future__ import annotations
@@ -53,7 +54,8 @@ def placeholders(text: str) -> list[str]:
 
 
 def ground_messages() -> Iterator[tuple[str, str]]:
-    """(message, where) for the ground layer's words that the sidebar shows."""
+    """(message, where) for the ground layer's words that the app shows: the sidebar's
+    titles, summaries and help, and the built-in data sets' class names (legends, hovers)."""
     import datasets
     from kpca_core import KERNELS
 
@@ -67,6 +69,9 @@ def ground_messages() -> Iterator[tuple[str, str]]:
         for option in info.options:
             if option.help:
                 yield option.help, f"datasets.available()[{name!r}].options.{option.name}.help"
+    for name, class_names in datasets.CLASS_NAMES.items():
+        for class_name in class_names:
+            yield class_name, f"datasets.CLASS_NAMES[{name!r}]"
 
 
 def extract(root: Path = ROOT, *, ground: bool = True) -> tuple[Catalog, list[str]]:

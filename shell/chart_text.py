@@ -16,7 +16,7 @@ import re
 import numpy as np
 import plotly.graph_objects as go
 
-from shell.i18n import _, format_number, ngettext
+from shell.i18n import _, format_number, join_sentences, ngettext
 
 # A series of at most this many values is read out in full (a spectrum's first
 # eigenvalues, a row of errors); a longer one by its range and its ends.
@@ -28,11 +28,22 @@ _BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
 
 
 def plain(text: object) -> str:
-    """Plotly's rich text as plain text: line breaks as '. ', tags dropped, entities read."""
+    """Plotly's rich text as plain text: each line break ends a sentence ('. ' in English,
+    '。' in Chinese), tags dropped, entities read."""
     if text is None:
         return ""
     lines = [html.unescape(_TAG.sub("", part)).strip() for part in _BREAK.split(str(text))]
-    return ". ".join(line.rstrip(".") for line in lines if line)
+    lines = [line.rstrip(".。") for line in lines if line]
+    return join_sentences([_("{sentence}.").format(sentence=line) for line in lines[:-1]]
+                          + lines[-1:])
+
+
+def _semicolons(items: list[str]) -> str:
+    """'a; b; c' ('a；b；c' in Chinese)."""
+    joined = items[0]
+    for item in items[1:]:
+        joined = _("{items}; {item}").format(items=joined, item=item)
+    return joined
 
 
 def number(value: float) -> str:
@@ -143,10 +154,10 @@ def describe(fig: go.Figure) -> str:
     parts = [_("Chart: {title}.").format(title=title) if title else _("Chart.")]
     labels = [plain(a.text) for a in fig.layout.annotations if a.text]  # subplot titles, notes
     if labels:
-        parts.append(_("Labels on the chart: {labels}.").format(labels="; ".join(labels)))
+        parts.append(_("Labels on the chart: {labels}.").format(labels=_semicolons(labels)))
     parts += [_("{sentence}.").format(sentence=_series(fig, trace))
               for trace in shown[:LISTED_SERIES]]
     if len(shown) > LISTED_SERIES:
         parts.append(_("And {n} more series.").format(
             n=format_number(len(shown) - LISTED_SERIES)))
-    return " ".join(parts)
+    return join_sentences(parts)

@@ -39,6 +39,7 @@ from __future__ import annotations
 import copy
 import re
 import textwrap
+import unicodedata
 
 import plotly.graph_objects as go
 import streamlit as st
@@ -364,20 +365,94 @@ def title_width(columns: int, share: float = 1.0) -> int:
     return max(16, int(TITLE_CHARS * share - TITLE_GAP_CHARS * (columns - 1)) // columns)
 
 
+# Chinese (Japanese, Korean) text: a character is drawn about two Latin letters wide, and a
+# line may break between any two of them, not only at spaces. Punctuation that closes
+# stays at the end of its line, punctuation that opens at the start of the next.
+_CLOSING = set("，。、；：！？）」』”’》〉…,.;:!?)]}%")
+_OPENING = set("（「『“‘《〈([{")
+
+
+def _is_wide(char: str) -> bool:
+    return unicodedata.east_asian_width(char) in ("W", "F")
+
+
+def columns_of(text: str) -> int:
+    """Latin columns ``text`` takes: a wide (CJK) character two, a combining mark (the
+    tilde of K̃) none, others one. Text without wide characters: its length, as before
+    (the English titles wrap as they always did)."""
+    if not any(_is_wide(char) for char in text):
+        return len(text)
+    return _columns(text)
+
+
+def _columns(text: str) -> int:
+    return sum(2 if _is_wide(char) else 0 if unicodedata.combining(char) else 1
+               for char in text)
+
+
+def _pieces(line: str) -> list[str]:
+    """``line`` cut where a line may break: spaces (kept as pieces of their own), between
+    two CJK characters, between a CJK character and a Latin word; never inside a Latin
+    word or a number, never before closing punctuation or after opening punctuation."""
+    pieces: list[str] = []
+    glued = False  # the last piece ends in opening punctuation: the next char joins it
+    for char in line:
+        if char.isspace():
+            pieces.append(" ")
+            glued = False
+            continue
+        last = pieces[-1] if pieces and pieces[-1] != " " else None
+        joins = last is not None and (
+            glued or char in _CLOSING or unicodedata.combining(char)
+            or not (_is_wide(char) or _is_wide(last[-1])))
+        if joins:
+            pieces[-1] += char
+        else:
+            pieces.append(char)
+        glued = char in _OPENING
+    return pieces
+
+
+def _wide_wrap(line: str, width: int) -> list[str]:
+    """:func:`textwrap.wrap` for text with CJK characters: at most ``width`` columns
+    (:func:`columns_of`) a line where the pieces allow, spaces at a break dropped."""
+    lines: list[str] = []
+    current = ""
+    for piece in _pieces(line):
+        if piece == " ":
+            if current:
+                current += " "
+            continue
+        if current.strip() and _columns(current + piece) > width:
+            lines.append(current.rstrip())
+            current = ""
+        current += piece
+    if current.strip():
+        lines.append(current.rstrip())
+    return lines
+
+
+def _wrap(line: str, width: int) -> list[str]:
+    if any(_is_wide(char) for char in line):
+        return _wide_wrap(line, width)
+    return textwrap.wrap(line, width)
+
+
 def _balanced(line: str, width: int) -> list[str]:
-    """``line`` in as few lines of at most ``width`` characters, as even as they come."""
-    count = len(textwrap.wrap(line, width)) or 1
-    even = -(-len(line) // count)
-    while len(textwrap.wrap(line, even)) > count:
+    """``line`` in as few lines of at most ``width`` columns (:func:`columns_of`), as even
+    as they come."""
+    count = len(_wrap(line, width)) or 1
+    even = -(-columns_of(line) // count)
+    while len(_wrap(line, even)) > count:
         even += 1
-    return textwrap.wrap(line, even) or [line]
+    return _wrap(line, even) or [line]
 
 
 def legend_rows(names: list[str], width: int) -> int:
-    """Rows a horizontal legend of these entries takes, ``width`` characters to a row."""
+    """Rows a horizontal legend of these entries takes, ``width`` columns to a row."""
     rows, used = 0, width
     for name in names:
-        size = len(re.sub(r"<[^>]+>", "", name)) + 5  # the symbol and the gap
+        size = columns_of(re.sub(r"<[^>]+>", "", name)) + 5  # the symbol and the gap
         if used + size > width:
             rows, used = rows + 1, 0
         used += size
@@ -394,7 +469,8 @@ SUBTITLE_GAP = 1.6  # Plotly's space from the title to its subtitle, in subtitle
 def projector_title(text: str, width: int) -> tuple[list[str], str | None]:
     """The title's lines for projector mode, and its subtitle.
 
-    Plain lines longer than ``width`` characters wrap at spaces. A line in small print
+    Plain lines longer than ``width`` columns wrap at spaces (and between CJK characters:
+    :func:`columns_of`). A line in small print
     (``<sup>…</sup>``, drawn at 70 % of the title's size, or a ``font-size`` span) becomes
     Plotly's own subtitle, drawn at SUBTITLE_FONT below the title.
     """
@@ -403,7 +479,7 @@ def projector_title(text: str, width: int) -> tuple[list[str], str | None]:
         match = _SUBTITLE.match(line.strip())
         if match and subtitle is None:
             subtitle = match[1]
-        elif "<" in line or len(line) <= width:
+        elif "<" in line or columns_of(line) <= width:
             lines.append(line)
         else:
             lines += _balanced(line, width)

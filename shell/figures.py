@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from datasets import CLASS_NAMES
 from shell.i18n import N_, _
 from shell.text import shorten
 
@@ -56,6 +57,9 @@ FADED_OPACITY = 0.12
 EQUAL_SCALE = dict(scaleanchor="x", scaleratio=1, constrain="domain")
 
 LEGEND_TITLE = N_("class")
+# The one "class" of data without labels: English in a table or a CSV file, in the run's
+# language in a figure (class_label, shown_class_label).
+ALL_POINTS = N_("all points")
 # In English; a figure takes base_layout(), whose legend title is in the run's language.
 BASE_LAYOUT = dict(
     margin=dict(l=10, r=10, t=50, b=10),
@@ -105,16 +109,31 @@ def class_label(target_names: Sequence[str], label: int, y: np.ndarray | None) -
     """A class's name as plain text (a table, a CSV file): English, as whatever leaves the
     app (:func:`class_name` for what a figure shows)."""
     if y is None:
-        return "all points"
+        return ALL_POINTS
     return str(target_names[label]) if 0 <= label < len(target_names) else str(label)
 
 
-def class_name(target_names: Sequence[str], label: int, y: np.ndarray | None) -> str:
-    """A class's name for a figure (legend, hover, tick): :func:`plot_text`, in this run's
-    language where the app names it ("all points")."""
+# The class names the app itself gives a built-in data set, as whole tuples: only a data
+# set named exactly so (in order) is shown in the session's language. An upload's or a
+# drawing's own names, and the data's own (iris's species, the digits), pass through as
+# they are.
+_APP_CLASS_NAMES = frozenset(CLASS_NAMES.values())
+
+
+def shown_class_label(target_names: Sequence[str], label: int, y: np.ndarray | None) -> str:
+    """A class's name as plain text on screen (a table's cell, a sentence): in this run's
+    language where the app named it ("all points", a built-in data set's "outer
+    circle"), else as the data names it. :func:`class_label` for what leaves the app."""
     if y is None:
-        return plot_text(_("all points"))
-    return plot_text(class_label(target_names, label, y))
+        return _(ALL_POINTS)
+    name = class_label(target_names, label, y)
+    return _(name) if tuple(target_names) in _APP_CLASS_NAMES else name
+
+
+def class_name(target_names: Sequence[str], label: int, y: np.ndarray | None) -> str:
+    """A class's name for a figure (legend, hover, tick): :func:`plot_text` of
+    :func:`shown_class_label`, in this run's language where the app named it."""
+    return plot_text(shown_class_label(target_names, label, y))
 
 
 def point_scatter(

@@ -162,7 +162,7 @@ def _follow_data(previous: tuple, current: tuple, dataset: str, options: dict,
         suggested = None if standardize else state.dataset_gamma(dataset, kernel, options)
         new = suggested if suggested is not None else round_gamma(new_reference)
         why = ("suggested" if suggested is not None
-               else "new data" if dataset != state.CSV else "uploaded")
+               else "new_data" if dataset != state.CSV else "uploaded")
     new = min(max(new, state.GAMMA_MIN), state.GAMMA_MAX)
     if math.isclose(new, old, rel_tol=1e-9):
         return
@@ -183,7 +183,7 @@ _GAMMA_NOTES = {
         "{reference}: a start on the data's scale, not a tuned value; the γ check on the "
         "Explorer and Choosing γ says whether another γ separates the classes better). "
         "Tick '{keep}' to keep γ as it is."),
-    "new data": N_(
+    "new_data": N_(
         "γ changed from {old} to {new} for the new data ({multiple} × {reference}: a start "
         "on the data's scale, not a tuned value; the γ check on the Explorer and Choosing γ "
         "says whether another γ separates the classes better). Tick '{keep}' to keep γ as "
