@@ -55,7 +55,7 @@ from shell.figures import (
     classes,
     faded,
 )
-from shell.i18n import N_, _, format_number
+from shell.i18n import N_, _, format_number, join_sentences
 from shell.memory import guard_memory
 from shell.page import kernel_errors
 from shell.sidebar import apply_kernel_params
@@ -393,11 +393,11 @@ def motion_section(settings: Settings, data, inputs: Inputs, *, key: str,
     with use:
         number_caption(_("On screen: {frame}").format(
             frame=frame_title(motion, i).replace("<br>", " · ")))
-    sample = (" " + _("Drawn on a stratified sample of {n_sample} of the {n_total} points, to "
-                      "keep the frames quick and small.").format(
+    sample = (_("Drawn on a stratified sample of {n_sample} of the {n_total} points, to keep "
+                "the frames quick and small.").format(
         n_sample=format_number(len(motion.rows), ","), n_total=format_number(len(data.X), ","))
         if len(motion.rows) < len(data.X) else "")
-    number_caption(" ".join((
+    number_caption(join_sentences((
         words["scope"].format(count=len(motion.values), symbol=symbol, first=labels[0],
                               last=labels[-1]),
         words["matched"],
@@ -406,4 +406,5 @@ def motion_section(settings: Settings, data, inputs: Inputs, *, key: str,
           "whose eigenvalue is below 1,000 × the rounding of K's entries is drawn as 0 (its "
           "picture would be rounding noise, magnified). Separability: {method}, on the drawn "
           "components; variance: their share of trace(K̃).").format(method=_(METHOD)),
-    )) + sample)
+        sample,
+    )))
