@@ -13,8 +13,14 @@ from lessons.scale import sections
 from shell.worker import WORKER_WHAT
 from tests.shell.test_language import ZH
 from tests.support.apptest import ROOT, assert_clean, open_app
-from tests.support.page_language import english_left
-from tests.support.page_words import numbers, sentence_numbers, unbracketed
+from tests.support.page_language import (
+    english_left,
+    numbers,
+    same_numbers,
+    sentences,
+    stray_spaces,
+    unwrapped,
+)
 
 SMALL = {"dataset": "circles", "n": 200, "kernel": "rbf", "gamma": 10}
 SETTINGS = {
@@ -42,13 +48,13 @@ def _measure(at, low: int = 100, high: int = 400):
 def test_the_pseudo_locale_leaves_nothing_unwrapped(name):
     at = open_app("scale", {**SETTINGS[name], "lang": "en-XA"})
     assert_clean(at)
-    assert unbracketed(at, NAMES) == []
+    assert unwrapped(at, NAMES) == []
 
 
 def test_the_pseudo_locale_wraps_the_measurement_too():
     at = _measure(open_app("scale", {**SMALL, "lang": "en-XA"}))
     assert_clean(at)
-    assert unbracketed(at, NAMES) == []
+    assert unwrapped(at, NAMES) == []
     headers = list(at.dataframe[0].value.columns)
     assert all(h.startswith("[") for h in headers), headers
 
@@ -60,12 +66,10 @@ def test_the_chinese_page_shows_the_english_numbers(name):
     assert_clean(chinese)
     assert chinese.title[0].value == ZH["Scale"]
 
-    def shown(at):
-        return sentence_numbers(at, skip=lambda text: EXPLORER_AT_LARGE_N in text
-                                or "5300 万" in text)
-
-    assert shown(chinese) == shown(english)
-    assert len(shown(english)) > 5
+    same_numbers(english, chinese,
+                 skip=lambda text: EXPLORER_AT_LARGE_N in text or "5300 万" in text)
+    assert sum(bool(numbers(text)) for _, text in sentences(english)) > 5
+    assert stray_spaces(chinese) == []
 
 
 def test_the_chinese_measurement_has_chinese_headers_and_the_same_sizes():
