@@ -38,7 +38,7 @@ from lessons.classification import pack as classification
 from lessons.common.pack import PackFrame, Slider
 from lessons.component_maps import pack as component_maps
 from lessons.denoising import pack as denoising
-from lessons.explorer.projections import separability_sentence
+from lessons.explorer.projections import scored, separability_sentence
 from lessons.explorer.view import kernel_blocks
 from lessons.how_it_works import pack as how_it_works
 from lessons.kernel_trick import pack as kernel_trick
@@ -178,11 +178,9 @@ def build_frame(step: TourStep, number: int, settings: Settings, result: Analysi
     numbers = frame_numbers(result, y)
     sentences = []
     if numbers.separability is not None:
-        sentences.append(separability_sentence(numbers.separability,
-                                               numbers.linear_separability,
-                                               numbers.first_alone, y, (0, 1))
-                         + _("Score: {method}, on the drawn coordinates.").format(
-                             method=_(METHOD)))
+        sentences.append(scored(separability_sentence(numbers.separability,
+                                                      numbers.linear_separability,
+                                                      numbers.first_alone, y, (0, 1))))
     frame = {
         "kpca": rounded(result.projection[rows, :2].T),
         # NaN (no variance to share: trace(K̃) is rounding) travels as null, shown as "—".

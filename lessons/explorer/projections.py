@@ -41,7 +41,7 @@ from lessons.explorer.view_link import (
 from shell import figures, findings
 from shell.caches import Inputs, bounded_cache
 from shell.display import number_caption
-from shell.i18n import _, format_number
+from shell.i18n import _, format_number, join_sentences
 from shell.state import DataKey, KernelKey, Settings
 
 MAX_DIGITS_SHOWN = 60
@@ -221,13 +221,20 @@ def separability_sentence(kpca: float, linear: float, alone: float | None, y: np
         "PCA {kpca}%, linear PCA {linear}%** (the largest class alone: {chance}%)."
     ).format(shown=shown, kpca=format_number(100 * kpca, ".0f"),
              linear=format_number(100 * linear, ".0f"),
-             chance=format_number(100 * chance, ".0f")) + " "
+             chance=format_number(100 * chance, ".0f"))
     if alone is not None and alone >= 0.95 and alone - linear >= 0.1:
-        text += _("Component {c} alone already separates {alone}%.").format(
-            c=columns[0] + 1, alone=format_number(100 * alone, ".0f")) + " "
-    elif kpca + 0.05 < linear:
-        text += _("Here the kernel makes the classes harder to tell apart, not easier.") + " "
+        return join_sentences((text, _("Component {c} alone already separates {alone}%.").format(
+            c=columns[0] + 1, alone=format_number(100 * alone, ".0f"))))
+    if kpca + 0.05 < linear:
+        return join_sentences((text, _("Here the kernel makes the classes harder to tell "
+                                       "apart, not easier.")))
     return text
+
+
+def scored(sentence: str) -> str:
+    """The separability sentence with what the score is (the caption under the charts)."""
+    return join_sentences((sentence, _("Score: {method}, on the drawn coordinates.").format(
+        method=_(METHOD))))
 
 
 def separability_caption(result, data, settings, columns, linear_columns) -> None:
@@ -242,9 +249,8 @@ def separability_caption(result, data, settings, columns, linear_columns) -> Non
         return
     alone = first_alone(result, data, settings, columns[0])
     text = separability_sentence(kpca, linear, alone, data.y, columns)
-    findings.publish("separability", text.replace("**", "").strip())
-    number_caption(text + _("Score: {method}, on the drawn coordinates.").format(
-        method=_(METHOD)))
+    findings.publish("separability", text.replace("**", ""))
+    number_caption(scored(text))
 
 
 def gamma_hint_slot(inputs: Inputs, settings: Settings):

@@ -19,7 +19,16 @@ from lessons.explorer.charts import SCATTERGL_ABOVE, params_text, plot, selectio
 from shell import figures, findings
 from shell.caches import reference_gamma_for
 from shell.display import number_caption
-from shell.i18n import DEFAULT_LANGUAGE, N_, PSEUDO, _, current_language, format_number, join_list
+from shell.i18n import (
+    DEFAULT_LANGUAGE,
+    N_,
+    PSEUDO,
+    _,
+    current_language,
+    format_number,
+    join_list,
+    join_sentences,
+)
 from shell.state import Settings, format_gamma, format_multiple, with_suggested_kernel
 from shell.text import inert
 
@@ -176,14 +185,13 @@ def kernel_matrix(result: Analysis, data, settings: Settings, *, centered: bool)
     plot(fig, key="chart_centered" if centered else "chart_kernel", settings=settings)
     blocks = kernel_blocks(result, data)
     if centered:
-        number_caption(_(
+        number_caption(join_sentences((_(
             "K̃ = K − 1ₙK − K1ₙ + 1ₙK1ₙ: the same similarities measured from the centre of "
             "the data in feature space. Red: more alike than average; blue: less; every "
-            "row sums to 0.") + (f" {blocks[1]}" if blocks else "")
-        )
+            "row sums to 0."), blocks[1] if blocks else "")))
     else:
-        number_caption(_("Rows and columns sorted by class.")
-                       + (f" {blocks[0]}" if blocks else ""))
+        number_caption(join_sentences((_("Rows and columns sorted by class."),
+                                       blocks[0] if blocks else "")))
     if picked:
         bands = (_("Amber bands: the rows and columns (cells) of the {n} selected point(s).")
                  if result.block_size == 1 else
@@ -255,31 +263,31 @@ def kernel_blocks(result: Analysis, data) -> tuple[str, str] | None:
     k_text = _("Mean of K in each class's diagonal block: {means}; between classes "
                "{between} (colour scale {low} to {high}).").format(
         means=means, between=_range(between, ".3g"), low=format_number(low, ".2f"),
-        high=format_number(high, ".2f")) + " "
+        high=format_number(high, ".2f"))
     if not dull:
-        k_text += (_("Every class's block is bright: points of one class resemble each other "
+        k_verdict = (_("Every class's block is bright: points of one class resemble each other "
                      "more than points of different classes.") if c > 2 else
                    _("Both blocks are bright: points of one class resemble each other more "
                      "than points of different classes."))
     elif bright:
-        k_text += _(_ONLY_BRIGHT[len(bright) > 1, len(dull) > 1]).format(
+        k_verdict = _(_ONLY_BRIGHT[len(bright) > 1, len(dull) > 1]).format(
             bright=_listed(bright), dull=_listed(dull))
     elif (between.max() - low) / span >= BRIGHT:
-        k_text += _("No class block stands out: K is bright between classes too, so points "
+        k_verdict = _("No class block stands out: K is bright between classes too, so points "
                     "of different classes look about as alike as points of one class.")
     else:
-        k_text += _("No block is bright: off its diagonal K is dark, each point resembling "
+        k_verdict = _("No block is bright: off its diagonal K is dark, each point resembling "
                     "only its nearest neighbours.")
     c_within, c_between = np.diag(Bc), Bc[off]
     bound = float(np.abs(result.centered_display).max()) or 1.0
     within = join_list([f"{names[a]} {signed(c_within[a], '+.3g')}" for a in range(c)])
     c_text = _("Mean of K̃ in each class's diagonal block: {means}; between classes "
                "{between} (colour scale ±{bound}).").format(
-        means=within, between=_range(c_between, "+.3g"), bound=format_number(bound, ".2f")) + " "
+        means=within, between=_range(c_between, "+.3g"), bound=format_number(bound, ".2f"))
     faint = max(np.abs(c_within).max(), np.abs(c_between).max()) < FAINT * bound
     if np.all(c_within > 0) and np.all(c_between < 0):
         count = _(COUNTS[c]) if c in COUNTS else format_number(c)
-        c_text += (_("Every class's block is red and every block between classes blue: K̃ "
+        c_verdict = (_("Every class's block is red and every block between classes blue: K̃ "
                      "shows {count} blocks, though faintly (under {share} % of the colour "
                      "scale).") if faint else
                    _("Every class's block is red and every block between classes blue: K̃ "
@@ -287,7 +295,7 @@ def kernel_blocks(result: Analysis, data) -> tuple[str, str] | None:
                                                        share=format_number(100 * FAINT, ".0f"))
     else:
         red = [names[a] for a in range(c) if c_within[a] > 0]
-        c_text += (_("Red (above average) diagonal blocks: {red}; {m} of {total} blocks "
+        c_verdict = (_("Red (above average) diagonal blocks: {red}; {m} of {total} blocks "
                      "between classes are red too, so K̃ does not split cleanly by class, "
                      "though faintly (under {share} % of the colour scale).") if faint else
                    _("Red (above average) diagonal blocks: {red}; {m} of {total} blocks "
@@ -296,14 +304,14 @@ def kernel_blocks(result: Analysis, data) -> tuple[str, str] | None:
                             m=format_number(int(np.sum(c_between > 0))),
                             total=format_number(len(c_between)),
                             share=format_number(100 * FAINT, ".0f"))
-    return k_text, c_text
+    return join_sentences((k_text, k_verdict)), join_sentences((c_text, c_verdict))
 
 
 def publish_findings(result: Analysis, data) -> None:
     """The sentences the tour reads off this view (``shell.findings``)."""
     blocks = kernel_blocks(result, data)
     if blocks:
-        findings.publish("kernel_blocks", " ".join(blocks))
+        findings.publish("kernel_blocks", join_sentences(blocks))
 
 
 def heatmap_note(result: Analysis) -> None:
@@ -343,34 +351,28 @@ def spectrum(result: Analysis, settings: Settings) -> None:
     numbers = dict(k=format_number(k), linear_k=format_number(min(k, len(result.pca_ratio))),
                    kept=format_number(kept, ".1f"), linear=format_number(linear, ".1f"))
     if result.share_problem:
-        kernel_share = " ".join((_(result.share_problem), _(
+        kernel_share = join_sentences((_(result.share_problem), _(
             "The first {linear_k} linear components carry {linear}% of the input "
             "variance.").format(**numbers)))
     else:
         kernel_share = _("The first {k} kernel components (dark bars) carry {kept}% of the "
                          "variance in feature space; the first {linear_k} linear components "
                          "carry {linear}% of the input variance.").format(**numbers)
-    number_caption(
-        kernel_share + " " + _("μ is an eigenvalue of K̃ itself (scikit-learn's "
-                               "`eigenvalues_`); the paper's λ = μ / n is the variance along "
-                               "that axis in feature space.")
-        + ("" if result.share_problem is not None else f" {base}")
-    )
+    number_caption(join_sentences((
+        kernel_share, _("μ is an eigenvalue of K̃ itself (scikit-learn's `eigenvalues_`); the "
+                        "paper's λ = μ / n is the variance along that axis in feature space."),
+        "" if result.share_problem is not None else base)))
     kernel = _(KERNELS[settings.kernel].title)
     if not result.spectrum_complete:
-        st.caption(
+        st.caption(join_sentences((
             _("n = {n} is large: only the {leading} leading eigenvalues were computed "
               "(iteratively); trace(K̃) still counts all of them.").format(
-                n=format_number(result.n, ","), leading=format_number(len(result.eigenvalues)))
-            + " "
-            + (
-                _("The {kernel} kernel can have negative eigenvalues here: use at most "
-                  "{max_n} points to see the whole spectrum.").format(
-                    kernel=kernel, max_n=format_number(DENSE_MAX_N, ","))
-                if may_be_indefinite(settings.kernel, settings.kernel_params())
-                else ""
-            )
-        )
+                n=format_number(result.n, ","), leading=format_number(len(result.eigenvalues))),
+            _("The {kernel} kernel can have negative eigenvalues here: use at most "
+              "{max_n} points to see the whole spectrum.").format(
+                kernel=kernel, max_n=format_number(DENSE_MAX_N, ","))
+            if may_be_indefinite(settings.kernel, settings.kernel_params()) else "",
+        )))
 
 
 def negative_eigenvalues(result: Analysis, settings: Settings) -> None:

@@ -47,7 +47,15 @@ from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
 from shell.checks import show_check
 from shell.exports import view_name
-from shell.i18n import DEFAULT_LANGUAGE, N_, _, current_language, format_number, join_list
+from shell.i18n import (
+    DEFAULT_LANGUAGE,
+    N_,
+    _,
+    current_language,
+    format_number,
+    join_list,
+    join_sentences,
+)
 from shell.source import show_source
 from shell.state import KernelKey, Settings
 
@@ -365,4 +373,4 @@ def cost_text(steps: StepByStep) -> str:
         verdict = _("Measured, the slowest step of kernel PCA was {step} ({ms} ms of "
                     "{kernel_ms} ms; linear PCA {linear_ms} ms): at this size the count's n³ "
                     "is not what the time goes to.")
-    return counted + " " + verdict.format(**numbers)
+    return join_sentences((counted, verdict.format(**numbers)))

@@ -12,7 +12,7 @@ from experiments.checks import Check
 from experiments.feature_maps import Plane, quadratic_lift, separating_plane
 from experiments.separability import linear_separability
 from lessons.kernel_trick import figures as fig
-from shell.i18n import _, format_number
+from shell.i18n import _, format_number, join_sentences
 from shell.state import format_gamma
 
 LiftScores = tuple[Plane | None, float | None, float | None, Plane | None]
@@ -59,8 +59,8 @@ def lift_section(X: np.ndarray, y: np.ndarray | None, target_names, gamma: float
     ).format(lifted=format_number(100 * lifted_score, ".0f") + "%",
              raw=format_number(100 * raw_score, ".0f") + "%")
     if plane is None:
-        return figure, check, text + " " + _("With more than two classes no single plane is "
-                                             "drawn.")
+        return figure, check, join_sentences((text, _("With more than two classes no single "
+                                                      "plane is drawn.")))
     numbers = dict(plane=format_number(100 * plane.accuracy, ".0f"))
     if plane.accuracy >= 0.99:
         words = _("The green plane (fitted on all points) puts {plane}% of them on their "
@@ -81,4 +81,4 @@ def lift_section(X: np.ndarray, y: np.ndarray | None, target_names, gamma: float
             "classes. With the x₁, x₂ coordinates c₀ > 0 adds, a plane is any conic: the best "
             "one puts {conic}% on their side, so an off-centre quadratic curve does split "
             "them."))
-    return figure, check, text + " " + words.format(**numbers)
+    return figure, check, join_sentences((text, words.format(**numbers)))

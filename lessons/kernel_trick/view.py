@@ -37,7 +37,7 @@ from shell.admission import queued, taking_turn
 from shell.caches import Inputs, bounded_cache
 from shell.charts import TURN_LABEL, show_chart
 from shell.checks import show_check
-from shell.i18n import N_, _, format_number, join_list
+from shell.i18n import N_, _, format_number, join_list, join_sentences
 from shell.memory import FLOAT_BYTES, matrix_bytes
 from shell.state import Settings, format_gamma
 
@@ -161,7 +161,7 @@ def derivation(settings: Settings) -> None:
         parts.append(_("The sidebar's c₀ = {coef0} is negative: √(2γc₀) would be imaginary (no "
                        "real φ exists, and the kernel can be indefinite), so c₀ = 0 is "
                        "used.").format(coef0=format_number(settings.coef0, "g")))
-    st.info(" ".join(parts), icon=":material/info:")
+    st.info(join_sentences(parts), icon=":material/info:")
 
 
 def map_check(settings: Settings, X: np.ndarray, result: ExplicitPCA, n_total: int,
@@ -322,7 +322,7 @@ def rbf_series(settings: Settings, X: np.ndarray, conv: TaylorConvergence) -> No
             "The terms (2γxᵀy)ᵖ/p! only start to shrink once p exceeds 2γ|xᵀy| (up to {t} "
             "here), so large γ or large inputs need many orders.").format(
             t=format_number(_largest_t(X, settings.gamma), ".3g")))
-    st.caption(" ".join(sentences))
+    st.caption(join_sentences(sentences))
     st.success(
         _("The lesson: the kernel matrix costs n² evaluations of exp(−γ‖x − y‖²), whatever "
           "the dimension of φ. Kernel PCA never needs φ — which is why it works even when φ "

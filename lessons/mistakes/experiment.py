@@ -24,6 +24,7 @@ Facts the measurements rely on (derived here, checked by the tests):
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -242,7 +243,8 @@ class Mistake:
     """
 
     # title, description and source: English messages (N_), said with _() where shown.
-    # The formulas stay as they are (the catalog reads a formula's braces as placeholders).
+    # The formulas are LaTeX (the catalog reads a formula's braces as placeholders): only
+    # the words of their \text{…} are messages (N_ inside), said by formula_in_language.
     key: ClassVar[str]
     title: ClassVar[str]
     description: ClassVar[str]
@@ -281,6 +283,26 @@ class Mistake:
         return _(self.source).format(**{name: _(text) for name, text in DOCUMENTS.items()})
 
 
+# A formula's words: the contents of each \text{…} (not \texttt{…}, which is code).
+_FORMULA_WORDS = re.compile(r"\\text\{([^{}]*)\}")
+# "wrong" as the formulas' subscript (\tilde K_{\text{wrong}}).
+WRONG = N_("wrong")
+
+
+def formula_in_language(latex: str) -> str:
+    r"""A mistake's formula with the words of its ``\text{…}`` in this run's language (KaTeX
+    sets CJK only inside ``\text``); the spaces around the words are the formula's own."""
+    def said(match: re.Match) -> str:
+        words = match.group(1)
+        core = words.strip()
+        if not core:
+            return match.group(0)
+        start = words.index(core)
+        return r"\text{" + words[:start] + _(core) + words[start + len(core):] + "}"
+
+    return _FORMULA_WORDS.sub(said, latex)
+
+
 def _sentences(*parts: str) -> str:
     """Sentences one after the other, as the language writes them (a space in English)."""
     text = parts[-1]
@@ -310,7 +332,7 @@ class NoCentring(Mistake):
     title = N_("No centring at all")
     description = N_("Eigenvectors of K itself: the first axis points at the data's mean in "
                      "feature space instead of along its spread.")
-    wrong_latex = r"K\,v = \mu\, v \quad\text{(K not centred)}"
+    wrong_latex = r"K\,v = \mu\, v \quad\text{" + N_("(K not centred)") + "}"
     right_latex = r"\tilde K\, v = \mu\, v,\qquad \tilde K = K - 1_n K - K 1_n + 1_n K 1_n"
     correct_function = "kpca_core.center_kernel"
     source = N_("{disidoro}; centring is an option one can switch off in {de_souza}")
@@ -363,7 +385,7 @@ class LastSign(Mistake):
     title = N_("Wrong sign on the last centring term")
     description = N_("−1ₙK1ₙ instead of +1ₙK1ₙ: the rows no longer sum to 0 and a spurious "
                      "eigenvalue −2n·mean(K) appears.")
-    wrong_latex = r"\tilde K_{\text{wrong}} = K - 1_n K - K 1_n - 1_n K 1_n"
+    wrong_latex = r"\tilde K_{\text{" + WRONG + r"}} = K - 1_n K - K 1_n - 1_n K 1_n"
     right_latex = r"\tilde K = K - 1_n K - K 1_n + 1_n K 1_n"
     correct_function = "kpca_core.center_kernel"
     source = CHINESE_NOTE
@@ -460,8 +482,10 @@ class CentredInputs(Mistake):
     description = N_("Subtracting the input mean before the kernel: harmless for kernels of "
                      "x − y only (RBF, Laplacian) and for the linear kernel (its feature space "
                      "is the input space), wrong for polynomial, sigmoid and cosine kernels.")
-    wrong_latex = r"K_{\text{wrong}} = k(x_i - \bar x,\; x_j - \bar x),\ \text{then centred}"
-    right_latex = r"K = k(x_i, x_j),\ \text{centred in feature space: } \tilde K"
+    wrong_latex = (r"K_{\text{" + WRONG + r"}} = k(x_i - \bar x,\; x_j - \bar x),\ \text{"
+                   + N_("then centred") + "}")
+    right_latex = (r"K = k(x_i, x_j),\ \text{" + N_("centred in feature space:")
+                   + r" } \tilde K")
     correct_function = "kpca_core.compute_kernel + kpca_core.center_kernel"
     source = N_("{de_souza}, its Compute method (the kernel of the centred inputs)")
 
@@ -538,7 +562,7 @@ class NewPointsOwnMeans(Mistake):
     description = N_("New points must be centred with the training statistics (1ₜ: m × n, "
                      "entries 1/n), not their own (1ₘ: m × m, entries 1/m): the origin of "
                      "feature space was fixed by the training set.")
-    wrong_latex = r"\tilde K_t^{\text{wrong}} = K_t - 1_m K_t - K_t 1_n + 1_m K_t 1_n"
+    wrong_latex = r"\tilde K_t^{\text{" + WRONG + r"}} = K_t - 1_m K_t - K_t 1_n + 1_m K_t 1_n"
     right_latex = r"\tilde K_t = K_t - 1_t K - K_t 1_n + 1_t K 1_n"
     correct_function = "kpca_core.center_test_kernel"
     source = N_("{de_souza}, its Transform method")
@@ -599,7 +623,7 @@ class Scaling(Mistake):
     title = N_("Eigenvectors not normalised in feature space")
     description = N_("The unit eigenvector v (or v/(μn)) used as α: the axes V = Σαᵢφ̃(xᵢ) are "
                      "not unit length, so every component is stretched by its own factor.")
-    wrong_latex = r"\alpha = v \quad\text{or}\quad \alpha = \frac{v}{\mu\, n}"
+    wrong_latex = r"\alpha = v \quad\text{" + N_("or") + r"}\quad \alpha = \frac{v}{\mu\, n}"
     right_latex = r"\alpha = \frac{v}{\sqrt{\mu}} \iff \alpha^\top \tilde K \alpha = 1"
     correct_function = "kpca_core.scale_eigenvectors"
     source = N_("α = v/(μn): {matlab_note} (U(:,n)/d(n)/N); α = v is what leaving the step "
@@ -672,7 +696,7 @@ class UncentredProjection(Mistake):
     title = N_("Projecting with the uncentred K")
     description = N_("Eigenvectors from K̃ but coordinates from K: every point moves by the "
                      "same vector.")
-    wrong_latex = r"y_{\text{wrong}} = K\,\alpha"
+    wrong_latex = r"y_{\text{" + WRONG + r"}} = K\,\alpha"
     right_latex = r"y = \tilde K\,\alpha"
     correct_function = "kpca_core.project_new_points (with a centred kernel)"
     source = N_("{matlab_note} (Y = (K*U)')")
@@ -718,7 +742,8 @@ class UnsortedEig(Mistake):
     title = N_("A non-symmetric eigensolver, eigenvalues unsorted")
     description = N_("np.linalg.eig returns eigenvalues in no particular order; taking its "
                      "first k columns picks arbitrary components.")
-    wrong_latex = r"\texttt{np.linalg.eig}(\tilde K)[\,:k\,]\ \text{(as returned)}"
+    wrong_latex = (r"\texttt{np.linalg.eig}(\tilde K)[\,:k\,]\ \text{" + N_("(as returned)")
+                   + "}")
     right_latex = r"\texttt{eigh}(\tilde K),\ \mu_1 \ge \mu_2 \ge \dots"
     correct_function = "kpca_core.eigendecompose"
     source = N_("none of the documents: the MATLAB function sorts its eigenvalues explicitly "

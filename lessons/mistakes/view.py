@@ -17,6 +17,7 @@ from lessons.mistakes.experiment import (
     Mistake,
     compare_mistakes,
     damage_summary,
+    formula_in_language,
 )
 from lessons.mistakes.sections import damage_words, picture, sample_rows
 from shell import costs, findings
@@ -68,9 +69,9 @@ def _header(mistake: Mistake, number: int) -> None:
     st.write(_(mistake.description))
     # One above the other: side by side, long formulas are clipped in narrow windows.
     st.markdown(_(":red[**Wrong**]"))
-    st.latex(mistake.wrong_latex)
+    st.latex(formula_in_language(mistake.wrong_latex))
     st.markdown(_(":green[**Right**] · `{function}`").format(function=mistake.correct_function))
-    st.latex(mistake.right_latex)
+    st.latex(formula_in_language(mistake.right_latex))
     st.caption(_("Found in: {source}.").format(source=mistake.source_text()))
 
 

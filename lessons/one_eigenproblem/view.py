@@ -45,7 +45,7 @@ from shell.charts import show_chart
 from shell.checks import show_check
 from shell.display import number_caption
 from shell.figures import class_label, plot_text
-from shell.i18n import N_, _, format_number, ngettext
+from shell.i18n import N_, _, format_number, join_sentences, ngettext
 from shell.registry import EIGENPROBLEM_MAX_N
 from shell.state import KernelKey, Settings
 from shell.text import quoted
@@ -384,7 +384,7 @@ def graph(result: Eigenproblem, data) -> None:
     rows = _rows(result, data)
     text = graph_sentence(result)
     extra = pieces_sentence(result)
-    findings.publish("eigen_graph", " ".join(filter(None, (text, extra))))
+    findings.publish("eigen_graph", join_sentences((text, extra)))
     number_caption(text)
     if extra:
         number_caption(extra)

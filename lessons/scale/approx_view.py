@@ -23,7 +23,7 @@ from shell.budget import WORKER_BYTES
 from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
 from shell.checks import show_check
-from shell.i18n import N_, _, format_number, join_list, ngettext
+from shell.i18n import N_, _, format_number, join_list, join_sentences, ngettext
 from shell.sidebar import apply_settings
 from shell.state import KernelKey, Settings
 
@@ -345,7 +345,7 @@ def show_sweeps(result: Comparison) -> None:
             exact=float(approx.exact_bytes(exact.n, len(exact.eigenvalues))),
             title=_("Memory against m or D")), key="scale_sweep_memory", name="scale-memory-approx",
             columns=2)
-    st.caption(_sweep_caption(curves) + " " + _gap_caption(exact))
+    st.caption(join_sentences((_sweep_caption(curves), _gap_caption(exact))))
 
 
 def _sweep_caption(curves: dict[str, list[approx.Approximation]]) -> str:

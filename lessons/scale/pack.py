@@ -23,12 +23,13 @@ from lessons.scale.sections import (
     pool_size,
 )
 from shell import budget as memory
+from shell.i18n import _, format_number
 from shell.state import Settings
 
 
 def slider(X: np.ndarray, y: np.ndarray | None, settings: Settings) -> Slider:
-    return Slider(None, (), "No slider: K holds n² numbers of 8 bytes whatever the kernel "
-                  "and γ; memory moves with n, which the chart runs over.")
+    return Slider(None, (), _("No slider: K holds n² numbers of 8 bytes whatever the kernel "
+                              "and γ; memory moves with n, which the chart runs over."))
 
 
 def frames(X: np.ndarray, y: np.ndarray | None, data,
@@ -45,12 +46,17 @@ def frames(X: np.ndarray, y: np.ndarray | None, data,
         alone = memory.largest_square(1, budget)
         measured = memory.largest_square(MEASURE_COPIES, budget)
         sentences = (
-            f"K holds n² numbers of 8 bytes: at this step's n = {n:,} that is "
-            f"{memory.format_bytes(now)}; at n = {2 * n:,}, {memory.format_bytes(doubled)}, "
-            f"{doubled / now:g} × as much. On the log-log chart K's line rises two decades "
-            "for each decade of n.",
-            f"Budget per computation: {memory.format_bytes(budget)} (the build's setting). "
-            f"{LARGEST_ALONE}: {alone:,}. {LARGEST_MEASURED}: {measured:,}.",
+            _("K holds n² numbers of 8 bytes: at this step's n = {n} that is {now}; at "
+              "n = {doubled_n}, {doubled}, {ratio} × as much. On the log-log chart K's line "
+              "rises two decades for each decade of n.").format(
+                n=format_number(n, ","), now=memory.format_bytes(now),
+                doubled_n=format_number(2 * n, ","), doubled=memory.format_bytes(doubled),
+                ratio=format_number(doubled / now, "g")),
+            _("Budget per computation: {budget} (the build's setting). {largest_alone}: "
+              "{alone}. {largest_measured}: {measured}.").format(
+                budget=memory.format_bytes(budget), largest_alone=_(LARGEST_ALONE),
+                alone=format_number(alone, ","), largest_measured=_(LARGEST_MEASURED),
+                measured=format_number(measured, ",")),
             caption,
         )
         out.append(PackFrame((("memory", figure),), sentences, {

@@ -9,7 +9,7 @@ import datasets
 from experiments.analysis import analyse
 from experiments.kernel_diagnostics import scales_differ_message
 from shell import i18n
-from tests.support.page_words import numbers
+from tests.support.page_language import numbers
 
 
 def test_the_hint_to_standardise_keeps_its_english_and_numbers_in_chinese():

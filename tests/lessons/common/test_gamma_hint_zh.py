@@ -10,7 +10,7 @@ from experiments.gamma_guidance import guide
 from lessons.common.gamma_hint import no_hint_text
 from shell.i18n import use_language
 from shell.state import format_gamma
-from tests.lessons.common.zh import numbers
+from tests.support.page_language import numbers
 
 
 def _verdict(gamma: float):

@@ -16,7 +16,7 @@ from shell import i18n
 from tests.lessons.draw.test_page import LINK
 from tests.shell.test_language import ZH
 from tests.support.apptest import assert_clean, open_app
-from tests.support.page_words import numbers, sentence_numbers, unbracketed
+from tests.support.page_language import numbers, same_numbers, sentences, unwrapped, words
 
 SETTINGS = {
     # The page as a student first opens it: the default drawing.
@@ -26,7 +26,11 @@ SETTINGS = {
     # The same drawing, locked by the link, with the sigmoid at γ's top end.
     "locked-sigmoid": {**LINK, "kernel": "sigmoid", "gamma": 10000, "lock": "dataset"},
 }
-SPECTRUM = "Eigenvalues μ of K̃ | Cumulative explained variance"
+
+
+def _with_numbers(at) -> int:
+    """How many of the page's sentences (metrics, titles) state a number."""
+    return sum(bool(numbers(text)) for _, text in sentences(at))
 
 
 def _words(values) -> list[str]:
@@ -37,10 +41,7 @@ def _words(values) -> list[str]:
 def test_the_pseudo_locale_leaves_nothing_unwrapped(name):
     at = open_app("draw", {**SETTINGS[name], "lang": "en-XA"})
     assert_clean(at)
-    left = unbracketed(at, set(drawn.CLASS_NAMES))
-    # The spectrum is lessons/common/kernel_figures.spectrum_figure, the Explorer's chart,
-    # translated with the Explorer (another part of the sweep), not here.
-    assert [t for t in left if not t[0].startswith(SPECTRUM)] == []
+    assert unwrapped(at, words(*drawn.CLASS_NAMES)) == []
 
 
 def test_the_editors_words_come_from_python_in_the_sessions_language():
@@ -70,8 +71,8 @@ def test_the_chinese_page_shows_the_english_numbers(name):
     chinese = open_app("draw", {**SETTINGS[name], "lang": "zh-CN"})
     assert_clean(chinese)
     assert chinese.title[0].value == ZH["Draw your own data"]
-    assert sentence_numbers(chinese) == sentence_numbers(english)
-    assert len(sentence_numbers(english)) >= 2
+    same_numbers(english, chinese)
+    assert _with_numbers(english) >= 2
 
 
 def test_too_few_points_are_said_with_the_same_numbers():

@@ -5,15 +5,19 @@ ends of its range, the sigmoid's negative eigenvalues, another dataset)."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 import datasets
 from lessons.explorer.steps import SECTION_KEY, SECTIONS
 from shell.i18n import _, use_language
-from tests.lessons.common.zh import assert_same_numbers, page_texts, unwrapped
 from tests.support.apptest import assert_clean, open_app
+from tests.support.page_language import (
+    all_texts,
+    same_numbers,
+    stray_spaces,
+    unwrapped,
+    words,
+)
 
 CASES = {
     "defaults": {},
@@ -40,8 +44,7 @@ def _data(query: dict):
 def _data_words(query: dict) -> set[str]:
     """The data's own names (its classes and features): data, not the app's words."""
     data = _data(query)
-    return set(re.findall(r"[A-Za-z][A-Za-z'’]+", " ".join(
-        map(str, [*data.target_names, *data.feature_names]))))
+    return words(*data.target_names, *data.feature_names)
 
 
 def explorer_texts(query: dict, language: str, *, motion: bool = False):
@@ -52,14 +55,21 @@ def explorer_texts(query: dict, language: str, *, motion: bool = False):
     if motion:
         at.toggle(key="explorer_motion_on").set_value(True).run()
         assert_clean(at)
-    texts = page_texts(at)
+    texts = all_texts(at)
     for number in range(2, len(SECTIONS) + 1):
         with use_language(language):
             at.session_state[SECTION_KEY] = _(SECTIONS[number - 1])
         at.run()
         assert_clean(at)
-        texts += page_texts(at)
+        texts += all_texts(at)
     return at, texts
+
+
+# Sentences glued with " " in other areas of the sweep (reported to them): the γ hint's
+# warning (experiments/gamma_guidance.py) and the plane-only warning (shell/page.py).
+def _ours(texts):
+    return [(kind, text) for kind, text in texts
+            if not (text.startswith("**γ = ") or "请选择一个二维数据集" in text)]
 
 
 @pytest.mark.parametrize("query", CASES.values(), ids=CASES.keys())
@@ -75,7 +85,8 @@ def test_zh_cn_states_the_english_numbers(query):
     english = open_app("explorer", query)
     chinese = open_app("explorer", {**query, "lang": "zh-CN"})
     assert_clean(chinese)
-    assert_same_numbers(english, chinese)
+    same_numbers(english, chinese)
+    assert _ours(stray_spaces(chinese)) == []
     for number in range(2, len(SECTIONS) + 1):
         english.session_state[SECTION_KEY] = SECTIONS[number - 1]
         with use_language("zh-CN"):
@@ -83,7 +94,8 @@ def test_zh_cn_states_the_english_numbers(query):
         english.run()
         chinese.run()
         assert_clean(chinese)
-        assert_same_numbers(english, chinese)
+        same_numbers(english, chinese)
+        assert _ours(stray_spaces(chinese)) == []
 
 
 def test_the_open_tab_survives_a_switch_of_language():
@@ -95,5 +107,5 @@ def test_the_open_tab_survives_a_switch_of_language():
     assert_clean(at)
     with use_language("zh-CN"):
         assert at.session_state[SECTION_KEY] == _(SECTIONS[1]) == "2 · K 与 K̃"
-    assert any(title.startswith("核矩阵 K") for kind, title in page_texts(at)
+    assert any(title.startswith("核矩阵 K") for kind, title in all_texts(at)
                if kind == "chart.title")

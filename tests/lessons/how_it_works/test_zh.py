@@ -6,13 +6,11 @@ size)."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 import datasets
-from tests.lessons.common.zh import assert_same_numbers, page_texts, unwrapped
 from tests.support.apptest import assert_clean, open_app
+from tests.support.page_language import all_texts, same_numbers, stray_spaces, unwrapped, words
 
 CASES = {
     "defaults": {},
@@ -38,15 +36,14 @@ def _data_words(query: dict) -> set[str]:
     size = {"n": int(query["n"])} if "n" in query else {}
     data = datasets.load(info.name, **(size if any(o.name == "n" for o in info.options)
                                        else {}))
-    return set(re.findall(r"[A-Za-z][A-Za-z'’]+", " ".join(
-        map(str, [*data.target_names, *data.feature_names]))))
+    return words(*data.target_names, *data.feature_names)
 
 
 @pytest.mark.parametrize("query", CASES.values(), ids=CASES.keys())
 def test_the_pseudo_locale_leaves_no_english_unwrapped(query):
     at = open_app("how_it_works", {**query, "lang": "en-XA"})
     assert_clean(at)
-    texts = page_texts(at)
+    texts = all_texts(at)
     assert len(texts) > 60
     assert unwrapped(texts, NAMES | _data_words(query)) == []
 
@@ -56,7 +53,8 @@ def test_zh_cn_states_the_english_numbers(query):
     english = open_app("how_it_works", query)
     chinese = open_app("how_it_works", {**query, "lang": "zh-CN"})
     assert_clean(chinese)
-    assert_same_numbers(english, chinese)
+    same_numbers(english, chinese)
+    assert stray_spaces(chinese) == []
     # The tables: the same numbers under translated headers.
     for en_table, zh_table in zip(english.dataframe, chinese.dataframe, strict=True):
         assert en_table.value.to_numpy().tolist() == zh_table.value.to_numpy().tolist()

@@ -7,15 +7,18 @@ its own reason)."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
 from lessons.mistakes.experiment import MISTAKES, Damage, Picture
 from lessons.mistakes.sections import damage_words
 from shell.i18n import use_language
-from tests.support.page_language import open_in, same_numbers, unwrapped
+from tests.support.page_language import data_words, open_in, same_numbers, unwrapped
 
 PAGE = "mistakes"
+CJK = re.compile(r"[\u4e00-\u9fff]")
 SETTINGS = {
     "defaults": {},
     "sigmoid": {"kernel": "sigmoid"},
@@ -28,7 +31,8 @@ SETTINGS = {
 def test_the_pseudo_locale_leaves_nothing_unwrapped(query):
     at = open_in(PAGE, query, "en-XA")
     assert len(at.main.get("subheader")) == len(MISTAKES) + 1  # every card, the lucky γ's too
-    assert unwrapped(at) == []
+    # The data's class names are the data's (a legend's entries), not the app's words.
+    assert unwrapped(at, data_words(query.get("dataset", "circles"))) == []
 
 
 @pytest.mark.parametrize("query", SETTINGS.values(), ids=SETTINGS.keys())
@@ -53,3 +57,39 @@ def test_the_cached_mistakes_hold_no_sentence_of_one_language():
     with use_language("zh-CN"):
         assert picture.shown_title() == "投影 75 个留出点（模型在其余 225 个点上拟合）"
         assert damage_words(damage) == ("有损害", " · 坐标的最大差异，相对其大小：**0.5**")
+
+
+def _balanced(latex: str) -> bool:
+    depth = 0
+    for char in latex.replace(r"\{", "").replace(r"\}", ""):
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def test_the_formulas_words_are_said_in_the_language_and_the_formulas_kept():
+    english, chinese = open_in(PAGE, {}, "en"), open_in(PAGE, {}, "zh-CN")
+    pseudo = open_in(PAGE, {}, "en-XA")
+    shown = {code: [element.value.removeprefix("$$\n").removesuffix("\n$$")
+                     for element in at.main.get("latex")]
+             for code, at in (("en", english), ("zh-CN", chinese), ("en-XA", pseudo))}
+    # The English page's formulas are the mistakes' own, unchanged.
+    assert shown["en"] == [latex for m in MISTAKES for latex in (m.wrong_latex, m.right_latex)]
+    words = [re.findall(r"\\text\{([^{}]*)\}", latex) for latex in shown["en"]]
+    assert sum(map(len, words)) == 9  # (K not centred), wrong ×4, then centred, …
+    for en, zh, xa, en_words in zip(shown["en"], shown["zh-CN"], shown["en-XA"], words,
+                                    strict=True):
+        assert _balanced(zh) and _balanced(xa), zh
+        zh_words = re.findall(r"\\text\{([^{}]*)\}", zh)
+        assert len(zh_words) == len(en_words)
+        # Every word is Chinese (names and symbols aside: "K"); nothing outside \text{} is.
+        for word in zh_words:
+            assert CJK.search(word) and not re.search(r"[A-Za-z]{2,}", word), (en, zh)
+        assert not CJK.search(re.sub(r"\\text\{[^{}]*\}", "", zh)), zh
+        # The formula around the words is the English one.
+        assert re.sub(r"\\text\{[^{}]*\}", "#", zh) == re.sub(r"\\text\{[^{}]*\}", "#", en)
+        assert all(word.strip().startswith("[") for word in re.findall(
+            r"\\text\{([^{}]*)\}", xa)), xa
+    assert r"\quad\text{（K 未中心化）}" in shown["zh-CN"][0]
+    assert any(r"\text{在特征空间中中心化： } \tilde K" in latex for latex in shown["zh-CN"])

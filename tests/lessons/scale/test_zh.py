@@ -3,6 +3,7 @@ wrapped, the Chinese page's numbers the English page's, the worker's process fre
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -12,7 +13,14 @@ from lessons.scale import sections
 from shell.worker import WORKER_WHAT
 from tests.shell.test_language import ZH
 from tests.support.apptest import ROOT, assert_clean, open_app
-from tests.support.page_words import numbers, sentence_numbers, unbracketed
+from tests.support.page_language import (
+    english_left,
+    numbers,
+    same_numbers,
+    sentences,
+    stray_spaces,
+    unwrapped,
+)
 
 SMALL = {"dataset": "circles", "n": 200, "kernel": "rbf", "gamma": 10}
 SETTINGS = {
@@ -22,6 +30,7 @@ SETTINGS = {
     # Indefinite: m = n is not exact, said in a caption; γ at its top end.
     "sigmoid": {**SMALL, "kernel": "sigmoid", "gamma": 10000, "coef0": -1},
 }
+CJK = re.compile(r"[\u4e00-\u9fff]")
 # Names, not words (the same in every language).
 NAMES = {"Nyström"}
 # The markdown that says "53 million" cells as 5300 万 (a number written the Chinese way).
@@ -39,13 +48,13 @@ def _measure(at, low: int = 100, high: int = 400):
 def test_the_pseudo_locale_leaves_nothing_unwrapped(name):
     at = open_app("scale", {**SETTINGS[name], "lang": "en-XA"})
     assert_clean(at)
-    assert unbracketed(at, NAMES) == []
+    assert unwrapped(at, NAMES) == []
 
 
 def test_the_pseudo_locale_wraps_the_measurement_too():
     at = _measure(open_app("scale", {**SMALL, "lang": "en-XA"}))
     assert_clean(at)
-    assert unbracketed(at, NAMES) == []
+    assert unwrapped(at, NAMES) == []
     headers = list(at.dataframe[0].value.columns)
     assert all(h.startswith("[") for h in headers), headers
 
@@ -57,12 +66,10 @@ def test_the_chinese_page_shows_the_english_numbers(name):
     assert_clean(chinese)
     assert chinese.title[0].value == ZH["Scale"]
 
-    def shown(at):
-        return sentence_numbers(at, skip=lambda text: EXPLORER_AT_LARGE_N in text
-                                or "5300 万" in text)
-
-    assert shown(chinese) == shown(english)
-    assert len(shown(english)) > 5
+    same_numbers(english, chinese,
+                 skip=lambda text: EXPLORER_AT_LARGE_N in text or "5300 万" in text)
+    assert sum(bool(numbers(text)) for _, text in sentences(english)) > 5
+    assert stray_spaces(chinese) == []
 
 
 def test_the_chinese_measurement_has_chinese_headers_and_the_same_sizes():
@@ -84,3 +91,32 @@ def test_the_workers_words_are_the_catalogs_and_its_process_needs_no_babel():
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                          text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def _pack(language: str):
+    """The offline lecture's Scale step (its slider note and frame) built in ``language``."""
+    from classroom.tour import STEPS
+    from lecture_pack.build import LESSON_PACKS, build_lesson_step
+    from shell.i18n import use_language
+
+    number, step = next((i, s) for i, s in enumerate(STEPS, start=1)
+                        if s.page == "app_pages/scale.py" and not s.part)
+    with use_language(language):
+        return build_lesson_step(number, step, LESSON_PACKS[step.page])
+
+
+def test_the_offline_packs_scale_step_speaks_the_language_with_the_english_numbers():
+    english, chinese, pseudo = _pack("en"), _pack("zh-CN"), _pack("en-XA")
+    assert english["slider_note"].startswith("No slider: K holds n² numbers")
+    assert chinese["slider_note"] == ZH[english["slider_note"]]
+    assert pseudo["slider_note"].startswith("[")
+    (en,), (zh,), (xa,) = english["frames"], chinese["frames"], pseudo["frames"]
+    assert zh["numbers"] == en["numbers"]
+    assert "K holds n² numbers of 8 bytes: at this step's n = " in en["sentences"][0]
+    for en_text, zh_text, xa_text in zip(en["sentences"], zh["sentences"], xa["sentences"],
+                                         strict=True):
+        assert CJK.search(zh_text), zh_text
+        assert numbers(zh_text) == numbers(en_text), (en_text, zh_text)
+        # Units and names are not words: the memory chart's caption names them.
+        assert english_left(xa_text, {"MB", "KB", "ARPACK", "tracemalloc", "kpca_core",
+                                      "KernelPCA", "Python"}) == [], xa_text
