@@ -21,6 +21,14 @@ SETTINGS = {
     "circles, polynomial d = 3, c₀ = 0": {"dataset": "circles", "n": 120, "kernel": "poly",
                                           "gamma": 2, "degree": 3, "coef0": 0},
 }
+# Quick pages of their own: γ at the top of its range with the Laplacian kernel, data with
+# no labels (no scores, no alignment), and a kernel without γ (the offer of RBF).
+MORE = {
+    "moons, Laplacian, γ = 1e4": {"dataset": "moons", "n": 80, "kernel": "laplacian",
+                                  "gamma": 1e4},
+    "parabola (no labels)": {"dataset": "parabola", "n": 80, "kernel": "rbf", "gamma": 1},
+    "moons, linear kernel": {"dataset": "moons", "n": 60, "kernel": "linear"},
+}
 
 # experiments.alignment.agreement_sentence: the shared experiments' words, not this lesson's
 # (still English there); the lesson's own sentence before it is checked.
@@ -32,7 +40,8 @@ def unwrapped(at) -> list[tuple[str, str]]:
             if english_left(AGREEMENT.sub("", text))]
 
 
-@pytest.mark.parametrize("query", SETTINGS.values(), ids=SETTINGS.keys())
+@pytest.mark.parametrize("query", [*SETTINGS.values(), *MORE.values()],
+                         ids=[*SETTINGS.keys(), *MORE.keys()])
 def test_nothing_unwrapped_and_the_chinese_numbers_are_the_english(query):
     pseudo = open_in("choosing_gamma", query, "en-XA")
     assert unwrapped(pseudo) == []
