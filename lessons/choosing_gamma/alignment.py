@@ -22,6 +22,7 @@ from shell.admission import queued
 from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
 from shell.display import number_caption
+from shell.i18n import N_, _, join_sentences
 from shell.memory import guard_memory
 from shell.state import Settings
 
@@ -39,7 +40,7 @@ def _curve(inputs: Inputs, kernel: str, params: tuple, values: tuple) -> np.ndar
     estimate = len(values) * (costs.kernel_matrix(len(X), len(X), X.shape[1])
                               + costs.passes(len(X), 3))
     # One K at a time, and its centred copy.
-    with queued(len(rows), copies=2, estimate=estimate, what="the alignment of each γ"):
+    with queued(len(rows), copies=2, estimate=estimate, what=N_("the alignment of each γ")):
         return alignment_curve(X, y, kernel=kernel, kernel_params=dict(params),
                                param="gamma", values=values)
 
@@ -52,23 +53,27 @@ def curve_of(result: Sweep, settings: Settings, inputs: Inputs) -> np.ndarray:
 
 def section(result: Sweep, settings: Settings, inputs: Inputs) -> None:
     """The alignment curve beside the separability curve of the γ sweep ``result``."""
-    st.subheader("Alignment: a score without a classifier")
+    st.subheader(_("Alignment: a score without a classifier"))
     if result.param != "gamma" or result.score_two is None:
-        st.info("Alignment compares K with the labels: these data have no classes to compare "
-                "with.", icon=":material/label_off:")
+        st.info(_("Alignment compares K with the labels: these data have no classes to "
+                  "compare with."), icon=":material/label_off:")
         return
+    # The formula's two words in \text{…}, the formula itself unchanged (built around them).
     st.latex(r"A(K, Y) = \frac{\langle \tilde K, \tilde Y\rangle_F}{\lVert \tilde K\rVert_F"
-             r"\,\lVert \tilde Y\rVert_F},\qquad Y_{ij} = 1 \text{ if } y_i = y_j \text{ else } 0")
+             r"\,\lVert \tilde Y\rVert_F},\qquad Y_{ij} = 1 \text{ " + _("if")
+             + r" } y_i = y_j \text{ " + _("else") + " } 0")
     guard_memory(result.n, copies=2)
     curve = curve_of(result, settings, inputs)
     fig = alignment_and_separability(result.values, curve, result.score_two,
-                                     title="Centred kernel–target alignment beside "
-                                           "separability, against γ")
+                                     title=_("Centred kernel–target alignment beside "
+                                             "separability, against γ"))
     show_chart(fig, key="chart_alignment",
                name=f"{file_stem(settings, swept='gamma')}-alignment")
     text = agreement_sentence(result.values, curve, result.score_two)
     findings.publish("alignment", text)
-    number_caption(
-        "A is the cosine between K̃ and the centred label matrix Ỹ (Cortes, Mohri & "
-        "Rostamizadeh 2012): near 1 when points of a class are alike under the kernel and "
-        "unlike the others, with no classifier and no eigenvectors. " + text)
+    # The agreement sentence is experiments.alignment's (English until that module says it
+    # in the student's language).
+    number_caption(join_sentences([
+        _("A is the cosine between K̃ and the centred label matrix Ỹ (Cortes, Mohri & "
+          "Rostamizadeh 2012): near 1 when points of a class are alike under the kernel and "
+          "unlike the others, with no classifier and no eigenvectors."), text]))

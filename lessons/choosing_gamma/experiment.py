@@ -38,6 +38,7 @@ from experiments.kernel_params import SYMBOLS
 from experiments.kpca_steps import fit_kpca
 from experiments.separability import linear_separability
 from kpca_core import explained_variance_ratio
+from shell.i18n import _, format_number
 
 DEGREES = tuple(range(1, 9))
 # c₀ of the polynomial kernel (all in the sidebar's range, on its 0.1 steps; c₀ ≥ 0 keeps
@@ -222,15 +223,17 @@ def sweep(
         pca = PCA(svd_solver="full").fit(X)
         linear = pca.transform(X)
         for i, value in enumerate(values):
-            shown = format_gamma(value) if param == "gamma" else f"{value:g}"
+            shown = format_gamma(value) if param == "gamma" else format_number(value, "g")
             report(i / len(values),
-                   f"Kernel PCA with {symbol} = {shown} ({i + 1} of {len(values)})")
+                   _("Kernel PCA with {symbol} = {value} ({done} of {total})").format(
+                       symbol=symbol, value=shown, done=format_number(i + 1),
+                       total=format_number(len(values))))
             params = {**kernel_params, param: int(value) if param == "degree" else float(value)}
             evaluations.append(
                 evaluate(X, y, kernel=kernel, kernel_params=params, n_components=k,
                          linear_plane=linear[:, :two])
             )
-        report(1.0, "Done")
+        report(1.0, _("Done"))
     result = Sweep(
         param=param,
         values=np.asarray(values, dtype=float),

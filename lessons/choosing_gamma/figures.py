@@ -21,6 +21,7 @@ from shell.figures import (
     class_name,
     classes,
 )
+from shell.i18n import _, format_number
 
 HIGHLIGHT = "#D62728"
 BEST_COLOUR = "#2CA02C"
@@ -34,7 +35,7 @@ def format_swept_number(param: str, value: float) -> str:
     1.26e-5), a degree as an integer, c₀ as it is (0.5)."""
     if param == "gamma":
         return format_gamma(value)
-    return str(int(value)) if param == "degree" else f"{value:g}"
+    return str(int(value)) if param == "degree" else format_number(value, "g")
 
 
 def format_swept_value(param: str, value: float) -> str:
@@ -65,13 +66,14 @@ def small_multiples(
     carry no numbers: each panel has its own scale (the same across and up), and only the
     shape matters.
     """
-    m, n, _ = projections.shape
+    m, n, _dims = projections.shape
     rows = -(-m // columns)
     titles = []
     for i, value in enumerate(values):
         text = format_swept_value(param, value)
         if i == current:
-            text = f"<b>{text} ◀ {'yours' if current_exact else 'nearest yours'}</b>"
+            mark = _("yours") if current_exact else _("nearest yours")
+            text = f"<b>{text} ◀ {mark}</b>"
         if reference is not None and i == reference:
             text += f" · {reference_label}"
         if notes is not None and notes[i]:
@@ -110,7 +112,8 @@ def small_multiples(
     fig.update_yaxes(showticklabels=False, showgrid=False, zeroline=True,
                      zerolinecolor="#DDDDDD")
     layout = dict(BASE_LAYOUT)
-    layout["legend"] = dict(orientation="h", y=-0.06, itemsizing="constant", title_text="class")
+    layout["legend"] = dict(orientation="h", y=-0.06, itemsizing="constant",
+                            title_text=_("class"))
     layout["margin"] = dict(l=10, r=10, t=80, b=10)  # a two-line title
     fig.update_layout(title=title, height=210 * rows + 130, **layout)
     fig.update_annotations(font_size=12)
@@ -137,38 +140,43 @@ def separability_vs_value(
     fig = go.Figure()
     symbol = SYMBOLS[param]
     fig.add_trace(go.Scatter(
-        x=values, y=100 * score_two, mode="lines+markers", name="kernel PCA, components 1–2",
-        line=dict(color=KEPT_COLOUR, width=3),
-        hovertemplate=f"{symbol} = %{{x:g}}: %{{y:.1f}}%<extra>components 1–2</extra>",
+        x=values, y=100 * score_two, mode="lines+markers",
+        name=_("kernel PCA, components 1–2"), line=dict(color=KEPT_COLOUR, width=3),
+        hovertemplate=_("{symbol} = %{x:g}: %{y:.1f}%<extra>components 1–2</extra>").replace(
+            "{symbol}", symbol),
     ))
     fig.add_trace(go.Scatter(
-        x=values, y=100 * score_k, mode="lines+markers", name=f"kernel PCA, components 1–{k}",
+        x=values, y=100 * score_k, mode="lines+markers",
+        name=_("kernel PCA, components 1–{k}").format(k=k),
         line=dict(color=KEPT_COLOUR, dash="dot"),
-        hovertemplate=f"{symbol} = %{{x:g}}: %{{y:.1f}}%<extra>components 1–{k}</extra>",
+        hovertemplate=_("{symbol} = %{x:g}: %{y:.1f}%<extra>components 1–{k}</extra>").replace(
+            "{symbol}", symbol).replace("{k}", str(k)),
     ))
     if linear_two is not None:
         fig.add_trace(go.Scatter(
             x=[values[0], values[-1]], y=[100 * linear_two] * 2, mode="lines",
-            name="linear PCA, components 1–2", line=dict(color=LINEAR_PCA_COLOUR, dash="dash"),
-            hovertemplate="linear PCA: %{y:.1f}%<extra></extra>",
+            name=_("linear PCA, components 1–2"),
+            line=dict(color=LINEAR_PCA_COLOUR, dash="dash"),
+            hovertemplate=_("linear PCA: %{y:.1f}%") + "<extra></extra>",
         ))
     fig.add_trace(go.Scatter(
         x=[values[best]], y=[100 * score_two[best]], mode="markers+text",
-        name=f"best {symbol} (components 1–2)",
+        name=_("best {symbol} (components 1–2)").format(symbol=symbol),
         marker=dict(color=BEST_COLOUR, size=16, symbol="star"),
         # The label above its star, on the side away from your value's line (so the line
         # never crosses it): below, it sat by the curve rising to the star, nearer the
         # curve than the star. Drawn past the axes' top when the star is at 100 %.
-        text=[f"best {format_swept_value(param, values[best])}"],
+        text=[_("best {value}").format(value=format_swept_value(param, values[best]))],
         textposition="top left" if current_value > values[best] else "top right",
         cliponaxis=False,
-        hovertemplate=f"best {symbol} = %{{x:g}}: %{{y:.1f}}%<extra></extra>",
+        hovertemplate=_("best {symbol} = %{x:g}: %{y:.1f}%").replace("{symbol}", symbol)
+        + "<extra></extra>",
     ))
     # Vertical markers as traces (not add_vline annotations, which a log axis would place
     # at 10^value): they get legend entries and hover like everything else.
     fig.add_trace(go.Scatter(
         x=[current_value, current_value], y=[0, 104], mode="lines",
-        name=f"your {format_swept_value(param, current_value)}",
+        name=_("your {value}").format(value=format_swept_value(param, current_value)),
         line=dict(color=HIGHLIGHT, width=2),
         hoverinfo="skip",
     ))
@@ -179,12 +187,12 @@ def separability_vs_value(
             line=dict(color=REFERENCE_COLOUR, dash="dot", width=1), hoverinfo="skip",
         ))
     if param == "gamma":
-        fig.update_xaxes(type="log", title="γ (log scale)", dtick=1, exponentformat="power")
+        fig.update_xaxes(type="log", title=_("γ (log scale)"), dtick=1, exponentformat="power")
     elif param == "degree":
-        fig.update_xaxes(title="degree d", dtick=1)
+        fig.update_xaxes(title=_("degree d"), dtick=1)
     else:
         fig.update_xaxes(title="c₀")
-    fig.update_yaxes(title="cross-validated accuracy (%)", range=[0, 108])
+    fig.update_yaxes(title=_("cross-validated accuracy (%)"), range=[0, 108])
     layout = dict(BASE_LAYOUT)
     layout["legend"] = dict(orientation="h", y=-0.3)
     fig.update_layout(title=title, height=440, **layout)
@@ -219,7 +227,8 @@ def spectra_lines(
             marker=dict(size=8, color=HIGHLIGHT, line=dict(color="white", width=1.5))
             if mine else None,
             name=name, showlegend=False,
-            hovertemplate=f"{name}: μ%{{x}} holds %{{y:.3g}}%<extra></extra>",
+            hovertemplate=_("{value}: μ%{x} holds %{y:.3g}%").replace("{value}", name)
+            + "<extra></extra>",
         ))
     # A colour bar says which line is which value (12 legend entries would bury the plot).
     scale_values = np.log10(values) if param == "gamma" else values
@@ -231,9 +240,9 @@ def spectra_lines(
                     colorbar=dict(title="log₁₀ γ" if param == "gamma" else "d", thickness=12)),
     ))
     fig.add_hline(y=100 * flat_share, line=dict(color=REFERENCE_COLOUR, dash="dash", width=1),
-                  annotation_text="flat: K̃ ∝ I − 1/n", annotation_position="bottom left")
-    fig.update_xaxes(title="eigenvalue rank")
-    fig.update_yaxes(type="log", title="% of trace(K̃)", dtick=2, exponentformat="power")
+                  annotation_text=_("flat: K̃ ∝ I − 1/n"), annotation_position="bottom left")
+    fig.update_xaxes(title=_("eigenvalue rank"))
+    fig.update_yaxes(type="log", title=_("% of trace(K̃)"), dtick=2, exponentformat="power")
     fig.update_layout(title=title, height=400, **BASE_LAYOUT)
     return fig
 
@@ -253,22 +262,22 @@ def share_vs_value(
     fig.add_trace(go.Scatter(
         x=values, y=100 * np.asarray(top_share), mode="lines+markers", name="μ₁ / trace(K̃)",
         line=dict(color=KEPT_COLOUR, width=3),
-        hovertemplate="%{x:g}: μ₁ holds %{y:.3g}%<extra></extra>",
+        hovertemplate=_("%{x:g}: μ₁ holds %{y:.3g}%") + "<extra></extra>",
     ))
     if mean_similarity is not None:  # only for kernels with 0 < k ≤ 1 (RBF, Laplacian)
         fig.add_trace(go.Scatter(
             x=values, y=100 * np.asarray(mean_similarity), mode="lines+markers",
-            name="mean k(xᵢ, xⱼ), i ≠ j, in %", line=dict(color="#9467BD", dash="dot"),
-            hovertemplate="%{x:g}: mean similarity %{y:.3g} %<extra></extra>",
+            name=_("mean k(xᵢ, xⱼ), i ≠ j, in %"), line=dict(color="#9467BD", dash="dot"),
+            hovertemplate=_("%{x:g}: mean similarity %{y:.3g} %") + "<extra></extra>",
         ))
     fig.add_trace(go.Scatter(
         x=[values[0], values[-1]], y=[100 * flat_share] * 2, mode="lines",
-        name="flat spectrum, 1/(n − 1)", line=dict(color=REFERENCE_COLOUR, dash="dash", width=1),
+        name=_("flat spectrum, 1/(n − 1)"), line=dict(color=REFERENCE_COLOUR, dash="dash", width=1),
         hoverinfo="skip",
     ))
     fig.update_xaxes(type="log" if param == "gamma" else "linear", dtick=1,
                      exponentformat="power",
-                     title="γ (log scale)" if param == "gamma" else "degree d")
+                     title=_("γ (log scale)") if param == "gamma" else _("degree d"))
     fig.update_yaxes(type="log", title="%", dtick=1, exponentformat="power")
     layout = dict(BASE_LAYOUT)
     layout["legend"] = dict(orientation="h", y=-0.3)

@@ -25,6 +25,7 @@ from lessons.choosing_gamma.sections import (
     smoothing_figures,
 )
 from lessons.common.pack import PackFrame, Slider
+from shell.i18n import _
 from shell.state import Settings
 
 
@@ -48,13 +49,13 @@ def page_sweep(X: np.ndarray, y: np.ndarray | None, settings: Settings) -> Sweep
 
 
 def slider(X: np.ndarray, y: np.ndarray | None, settings: Settings) -> Slider:
-    grid, _ = _grid(X, settings)
+    grid, _reference = _grid(X, settings)
     values = tuple(sorted({float(v) for v in grid} | {float(settings.gamma)}))
     return Slider("gamma", values,
-                  "The slider is your γ, as the sidebar's on the page: it moves the red frame "
-                  "and the sentences about your γ. The panels are the page's sweep around the "
-                  "kernel's reference γ, the same at every position (the page does not "
-                  "recompute them for a change of γ).")
+                  _("The slider is your γ, as the sidebar's on the page: it moves the red "
+                    "frame and the sentences about your γ. The panels are the page's sweep "
+                    "around the kernel's reference γ, the same at every position (the page "
+                    "does not recompute them for a change of γ)."))
 
 
 def frames(X: np.ndarray, y: np.ndarray | None, data,
@@ -66,13 +67,14 @@ def frames(X: np.ndarray, y: np.ndarray | None, data,
     shown_y = None if y is None else y[rows]
     out = []
     for settings in at:
-        panels, caption, _ = panels_figure(result, shown_y, data.target_names, settings, len(X))
+        panels, caption, _aligned = panels_figure(result, shown_y, data.target_names, settings,
+                                                  len(X))
         figures, sentences = [("panels", panels)], [caption]
         scored = scores_figure(result, settings, len(X))
         if scored is not None:
             figures.append(("scores", scored[0]))
             sentences.append(scored[1])
-        spectra, _, lines, indefinite = smoothing_figures(result, settings)
+        spectra, _share, lines, indefinite = smoothing_figures(result, settings)
         figures.append(("spectra", spectra))
         sentences += [*lines, *([indefinite] if indefinite else [])]
         current, exact = scores_at(result, settings.gamma)

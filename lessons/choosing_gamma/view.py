@@ -11,7 +11,6 @@ from dataclasses import replace
 import numpy as np
 import streamlit as st
 
-from experiments.kernel_params import KERNEL_PARAMS
 from experiments.sampling import stratified_rows
 from kpca_core import KERNELS, median_heuristic_gamma
 from lessons.choosing_gamma.experiment import (
@@ -29,6 +28,7 @@ from lessons.choosing_gamma.sections import (  # noqa: F401 - has_gamma: the pag
     NO_LABELS,
     gamma_only_rescales,
     has_gamma,
+    in_text,
     panels_figure,
     scores_at,
     scores_figure,
@@ -40,6 +40,7 @@ from shell.caches import Inputs, bounded_cache, reference_gamma_for
 from shell.charts import show_chart
 from shell.checks import Check, show_check
 from shell.display import number_caption
+from shell.i18n import N_, _, format_number
 from shell.memory import guard_memory
 from shell.sidebar import apply_settings
 from shell.state import Settings, format_gamma
@@ -54,29 +55,32 @@ def rescaling_note(settings: Settings, inputs: Inputs) -> None:
     """Why there is no γ sweep for (γ xᵀy)ᵈ, checked on these data."""
     d = settings.degree
     st.info(
-        f"With c₀ = 0 the kernel is (γ xᵀy)^{d} = γ^{d} · (xᵀy)^{d}: γ only multiplies K "
-        f"by a number. K̃ scales with it, its eigenvectors stay, and every projection is "
-        f"the same picture, stretched by γ^({d}/2) — so a sweep of γ would show "
-        f"{PANELS} identical panels with identical scores. The feature space "
-        f"holds the monomials of degree exactly {d} (with c₀ > 0: every degree up to "
-        f"{d}). What changes the picture is the degree and c₀: both are swept below.",
+        _("With c₀ = 0 the kernel is (γ xᵀy)^{d} = γ^{d} · (xᵀy)^{d}: γ only multiplies K "
+          "by a number. K̃ scales with it, its eigenvectors stay, and every projection is "
+          "the same picture, stretched by γ^({d}/2) — so a sweep of γ would show "
+          "{panels} identical panels with identical scores. The feature space "
+          "holds the monomials of degree exactly {d} (with c₀ > 0: every degree up to "
+          "{d}). What changes the picture is the degree and c₀: both are swept below.").format(
+            d=format_number(d), panels=format_number(PANELS)),
         icon=":material/functions:",
     )
     gap = _rescaling_gap(inputs, d, settings.gamma, _rows=_rows(inputs))
-    show_check(Check(f"components 1–2 at 10γ against those at γ = {format_gamma(settings.gamma)} "
-                     f"times 10^({d}/2): largest difference / largest entry", gap, 1e-6))
+    show_check(Check(_("components 1–2 at 10γ against those at γ = {gamma} times 10^({d}/2): "
+                       "largest difference / largest entry").format(
+        gamma=format_gamma(settings.gamma), d=format_number(d)), gap, 1e-6))
 
 
 def offer_rbf(settings: Settings, X: np.ndarray) -> None:
     """The kernel has no γ: say so and offer the RBF kernel at the median heuristic."""
     gamma = float(f"{median_heuristic_gamma(X):.2g}")
     st.info(
-        f"The {KERNELS[settings.kernel].title} kernel has no γ to choose: its feature space "
-        "is fixed. Switch to a kernel with a width, for example the RBF kernel at the "
-        f"median heuristic (γ ≈ {format_gamma(gamma)}).",
+        _("The {kernel} kernel has no γ to choose: its feature space is fixed. Switch to a "
+          "kernel with a width, for example the RBF kernel at the median heuristic "
+          "(γ ≈ {gamma}).").format(kernel=_(KERNELS[settings.kernel].title),
+                                   gamma=format_gamma(gamma)),
         icon=":material/tune:",
     )
-    st.button("Use the RBF kernel", key="gamma_use_rbf", on_click=apply_settings,
+    st.button(_("Use the RBF kernel"), key="gamma_use_rbf", on_click=apply_settings,
               args=(replace(settings, kernel="rbf", gamma=gamma),))
 
 
@@ -110,8 +114,8 @@ def _sweep(inputs: Inputs, kernel: str, others: tuple, n_components: int, param:
     gamma_reference = reference_gamma_for(inputs.key, kernel)
     values = _values(param, gamma_reference)
     # One fit at a time: K and the solver's copy (small up to SWEEP_MAX_N: no wait).
-    with queued(len(_rows), copies=2, what="this sweep"):
-        bar = st.progress(0.0, text="Starting the sweep…")
+    with queued(len(_rows), copies=2, what=N_("this sweep")):
+        bar = st.progress(0.0, text=_("Starting the sweep…"))
         try:
             return sweep(X, _y, kernel=kernel, kernel_params=dict(others), param=param,
                          values=values, n_components=n_components,
@@ -137,12 +141,12 @@ def panels(result: Sweep, data, settings: Settings) -> None:
     show_chart(fig, key=f"chart_multiples_{param}",
                name=f"{file_stem(settings, swept=param)}-panels")
     st.caption(text)
-    current, _ = scores_at(result, getattr(settings, param))
+    current, _exact = scores_at(result, getattr(settings, param))
     shown = result.values[current]
     at = replace(settings, **{param: int(shown) if param == "degree" else float(shown)})
-    symbol = KERNEL_PARAMS[param].in_text
     exports.csv_download(
-        f"Projection at {symbol} = {format_swept_number(param, shown)}, the red panel (CSV)",
+        _("Projection at {symbol} = {value}, the red panel (CSV)").format(
+            symbol=in_text(param), value=format_swept_number(param, shown)),
         exports.projections_csv(aligned[current], None, y, data.target_names, points=rows),
         f"{file_stem(at)}-projection",
     )
@@ -151,7 +155,7 @@ def panels(result: Sweep, data, settings: Settings) -> None:
 def scores(result: Sweep, data, settings: Settings) -> None:
     shown = scores_figure(result, settings, len(data.X))
     if shown is None:
-        st.info(NO_LABELS, icon=":material/label_off:")
+        st.info(_(NO_LABELS), icon=":material/label_off:")
         return
     fig, text = shown
     show_chart(fig, key=f"chart_scores_{result.param}",
@@ -166,7 +170,7 @@ def smoothing_lesson(result: Sweep, settings: Settings) -> None:
     show_chart(spectra, key="chart_spectra_gamma", name=f"{stem}-spectra")
     show_chart(share, key="chart_top_share_gamma", name=f"{stem}-top-share")
     exports.csv_download(
-        "Eigenvalues at every γ (CSV)",
+        _("Eigenvalues at every γ (CSV)"),
         exports.spectra_csv("gamma", [(value, e.eigenvalues, e.trace)
                                       for value, e in zip(result.values, result.evaluations,
                                                           strict=True)]),
