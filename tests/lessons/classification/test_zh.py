@@ -81,3 +81,21 @@ def test_kpca_cores_warning_is_read_back_word_for_word():
         chinese = fit_warning(message)
     assert chinese.startswith("在计算出的 59 个特征值中") and "'sigmoid' 核" in chinese
     assert numbers(chinese) == numbers(message)
+
+
+@pytest.mark.slow  # two kernel PCA curves up to k = 139, in each language: ~8 s
+def test_the_offline_packs_sentences_hold_the_english_numbers():
+    """The lecture pack's Classification step (circles at the app's defaults), built in
+    Chinese: the same sentences' numbers as in English, and no English sentence left."""
+    from lessons.classification import pack
+    from shell.state import default_settings
+
+    def sentences(language: str) -> list[str]:
+        with use_language(language):
+            (frame,) = pack.frames(None, None, None, [default_settings("circles")])
+            return [*frame.sentences, pack.slider([0] * 140, None, None).note]
+
+    english, chinese = sentences("en"), sentences("zh-CN")
+    assert [numbers(text) for text in chinese] == [numbers(text) for text in english]
+    assert chinese[0].startswith("同一个线性 SVM（C = 1）的测试误差")
+    assert all(text != english_text for text, english_text in zip(chinese, english, strict=True))
