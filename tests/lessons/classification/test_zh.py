@@ -3,8 +3,8 @@ left unbracketed (headers, labels, helps, options, the sentences on the split, t
 the curve, the table's captions and its expander, the charts' titles, axes and hovers); in
 zh-CN every sentence, metric and chart title holds the English page's numbers. At the
 defaults (circles, RBF), on iris with the Laplacian kernel, on circles with the sigmoid
-kernel (negative eigenvalues: kpca_core's warning said in the page's language), and on a
-small USPS subset (the misclassified digits' mosaic, the published split's sentence)."""
+kernel (negative eigenvalues: kpca_core's warning said in the page's language), on iris with
+the linear kernel (fewer components than asked for; a tie), and on a small USPS subset (the misclassified digits' mosaic, the published split's sentence)."""
 
 from __future__ import annotations
 
@@ -25,6 +25,8 @@ SETTINGS = {
     "iris, Laplacian": {"dataset": "iris", "kernel": "laplacian", "gamma": 1},
     "circles, sigmoid": {"dataset": "circles", "n": 200, "kernel": "sigmoid", "gamma": 1,
                          "coef0": 1},
+    # Only 4 components exist (the info on k), and kernel and linear PCA tie.
+    "iris, linear": {"dataset": "iris", "kernel": "linear"},
 }
 USPS = {"dataset": "usps", "n": 300, "kernel": "poly", "gamma": 1, "degree": 3, "coef0": 0}
 
@@ -51,6 +53,14 @@ def test_nothing_unwrapped_and_the_chinese_numbers_are_the_english(query):
 def test_the_sigmoid_kernels_negative_eigenvalues_are_said_in_chinese():
     _, chinese = check_page(SETTINGS["circles, sigmoid"])
     assert any("个明显为负" in w.value for w in chinese.warning)
+
+
+def test_the_missing_components_and_the_tie_are_said_in_chinese():
+    english, chinese = check_page(SETTINGS["iris, linear"])
+    assert any("gives only 4 with a non-zero eigenvalue" in i.value for i in english.info)
+    assert any("只有 4 个特征值不为零的主成分" in i.value for i in chinese.info)
+    assert any("make the same number of test errors" in c.value for c in english.caption)
+    assert any("的测试错误数相同" in c.value for c in chinese.caption)
 
 
 @needs_usps
