@@ -4,7 +4,8 @@ the curve, the table's captions and its expander, the charts' titles, axes and h
 zh-CN every sentence, metric and chart title holds the English page's numbers. At the
 defaults (circles, RBF), on iris with the Laplacian kernel, on circles with the sigmoid
 kernel (negative eigenvalues: kpca_core's warning said in the page's language), on iris with
-the linear kernel (fewer components than asked for; a tie), and on a small USPS subset (the misclassified digits' mosaic, the published split's sentence)."""
+the linear kernel (fewer components than asked for; a tie), and on a small USPS subset (the
+misclassified digits' mosaic, the published split's sentence)."""
 
 from __future__ import annotations
 
