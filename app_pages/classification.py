@@ -4,23 +4,24 @@ import streamlit as st
 
 from lessons.classification import table1 as table1_view
 from lessons.classification import view
+from shell.i18n import _, format_number
 from shell.page import page_data
 from shell.sidebar import current_settings, standardise_hint
 
-st.title("Classification on kernel principal components")
-st.write(
+st.title(_("Classification on kernel principal components"))
+st.write(_(
     "Kernel PCA's classic claim: a *linear* classifier trained on nonlinear components "
     "beats the same classifier on the raw inputs. Train one here on the kernel from the "
     "sidebar, and compare it with linear PCA and with no features at all."
-)
+))
 
 settings = current_settings()
-data, _ = page_data(settings)  # a clear message and stop when the data cannot be loaded
+data = page_data(settings)[0]  # a clear message and stop when the data cannot be loaded
 if data.y is None:
     st.info(
-        "Classification needs class labels, and this dataset has none. Pick a dataset "
-        "with classes in the sidebar (USPS, iris, circles, moons…), or upload a CSV and "
-        "choose its label column.",
+        _("Classification needs class labels, and this dataset has none. Pick a dataset "
+          "with classes in the sidebar (USPS, iris, circles, moons…), or upload a CSV and "
+          "choose its label column."),
         icon=":material/label_off:",
     )
     st.stop()
@@ -30,16 +31,16 @@ k, classifier, C = view.controls(view.n_train_of(settings, n), settings.dataset 
 split, result, seconds = view.run(settings, n, k, classifier, C)
 n_features = split.X_train.shape[1]
 
-st.header("1 · Training and test data")
+st.header(_("1 · Training and test data"))
 view.split_section(split)
 # The Explorer's hint, here too: unscaled features leave the classifiers almost only the
 # widest (issue 23: wine's 29.6 % against 33.3 %, 0 % and 2.1 % once standardised).
 standardise_hint(split.X_train, settings.standardize, key="cls_standardise")
 
-st.header("2 · Test error: kernel PCA, linear PCA, raw inputs")
+st.header(_("2 · Test error: kernel PCA, linear PCA, raw inputs"))
 view.errors_section(result, settings, classifier, C, n_features, split.y_test)
 
-st.header("3 · Which classes are confused")
+st.header(_("3 · Which classes are confused"))
 confusion_col, digits_col = st.columns([2, 3]) if split.image_shape else (st.container(), None)
 with confusion_col:
     view.confusion_section(result, split)
@@ -47,17 +48,18 @@ if digits_col is not None:
     with digits_col:
         view.misclassified_section(result, split)
 
-st.header("4 · Error against the number of components")
+st.header(_("4 · Error against the number of components"))
 view.curve_section(result, settings, classifier, n_features, k)
 
-st.header("5 · The pipeline, as code")
+st.header(_("5 · The pipeline, as code"))
 view.code_section(result, split)
 
-st.header("6 · The paper's Table 1, reproduced")
-st.write(
+st.header(_("6 · The paper's Table 1, reproduced"))
+st.write(_(
     "Schölkopf, Smola & Müller (1998) extracted polynomial kernel components from 3,000 "
     "USPS digits and trained a linear SVM on them. Their test errors next to ours, "
     "computed by `benchmarks/reproduce_table1.py` with the same pipeline as above:"
-)
+))
 table1_view.table_section(table1_view.load_table())
-st.caption(f"Everything above this section took {seconds:.2f} s to compute (cached afterwards).")
+st.caption(_("Everything above this section took {seconds} s to compute (cached "
+             "afterwards).").format(seconds=format_number(seconds, ".2f")))

@@ -8,6 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from shell.figures import BASE_LAYOUT, LINEAR_PCA_COLOUR, PALETTE, digit_mosaic
+from shell.i18n import _, format_number
 
 KERNEL_COLOUR = PALETTE[0]
 RAW_COLOUR = PALETTE[2]
@@ -27,13 +28,13 @@ def confusion_figure(confusion: np.ndarray, class_names: Sequence[str], *, title
             texttemplate="%{text}",
             colorscale="Blues",
             showscale=False,
-            hovertemplate="true %{y}, predicted %{x}: %{z}<extra></extra>",
+            hovertemplate=_("true %{y}, predicted %{x}: %{z}") + "<extra></extra>",
         )
     )
     side = min(640, 160 + 42 * len(names))
     fig.update_layout(title=title, height=side, **LAYOUT)
-    fig.update_xaxes(title="predicted class", type="category", side="bottom")
-    fig.update_yaxes(title="true class", type="category", autorange="reversed")
+    fig.update_xaxes(title=_("predicted class"), type="category", side="bottom")
+    fig.update_yaxes(title=_("true class"), type="category", autorange="reversed")
     return fig
 
 
@@ -62,14 +63,16 @@ def error_curve_figure(
                 mode="lines+markers",
                 name=name,
                 line=dict(color=colour, width=3),
-                hovertemplate=f"{name}<br>%{{x}} components: %{{y:.2f}} %<extra></extra>",
+                hovertemplate=f"{name}<br>" + _("%{x} components: %{y:.2f} %")
+                + "<extra></extra>",
             )
         )
     if raw_error is not None:
         fig.add_hline(
             y=100 * raw_error,
             line=dict(color=RAW_COLOUR, dash="dash"),
-            annotation_text=f"{raw_label}: {100 * raw_error:.1f} %",
+            annotation_text=_("{label}: {error} %").format(
+                label=raw_label, error=format_number(100 * raw_error, ".1f")),
             annotation_position="top left",
         )
     fig.add_vline(x=chosen_k, line=dict(color="#555", dash="dot"))
@@ -80,9 +83,9 @@ def error_curve_figure(
         font=BASE_LAYOUT["font"],
     )
     ticks = sorted({k for curve in curves.values() for k in curve})
-    fig.update_xaxes(type="log", title="number of components (log scale)",
+    fig.update_xaxes(type="log", title=_("number of components (log scale)"),
                      tickvals=[k for k in ticks if k & (k - 1) == 0 or k == chosen_k])
-    fig.update_yaxes(title="test error (%)", rangemode="tozero")
+    fig.update_yaxes(title=_("test error (%)"), rangemode="tozero")
     return fig
 
 
@@ -105,7 +108,8 @@ def misclassified_figure(
     # Room for the label: each tile is the image over LABEL_ROWS blank (NaN) rows.
     padded = np.full((count, height + LABEL_ROWS, width), np.nan)
     padded[:, :height, :] = np.asarray(images, dtype=float).reshape(count, height, width)
-    hover = [f"true {t}, predicted {p}" for t, p in zip(true_names, predicted_names, strict=True)]
+    hover = [_("true {true}, predicted {predicted}").format(true=t, predicted=p)
+             for t, p in zip(true_names, predicted_names, strict=True)]
     fig = digit_mosaic(padded.reshape(count, -1), (height + LABEL_ROWS, width),
                        columns=columns, hover_labels=hover, title=title)
     for i in range(count):
@@ -159,12 +163,12 @@ def table_heatmap(
             zmin=zrange[0],
             zmax=zrange[1],
             showscale=show_scale,
-            colorbar=dict(title="error %", thickness=12),
-            hovertemplate="d = %{y}, %{x} components: %{z:.2f} %<extra></extra>",
+            colorbar=dict(title=_("error %"), thickness=12),
+            hovertemplate=_("d = %{y}, %{x} components: %{z:.2f} %") + "<extra></extra>",
             hoverongaps=False,
         )
     )
     fig.update_layout(title=title, height=380, plot_bgcolor="#F4F4F4", **LAYOUT)
-    fig.update_xaxes(title="number of components", type="category")
-    fig.update_yaxes(title="degree d", type="category", autorange="reversed")
+    fig.update_xaxes(title=_("number of components"), type="category")
+    fig.update_yaxes(title=_("degree d"), type="category", autorange="reversed")
     return fig

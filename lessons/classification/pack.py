@@ -26,6 +26,7 @@ from lessons.classification.sections import (
     pct,
 )
 from lessons.common.pack import PackFrame, Slider
+from shell.i18n import _, format_number
 from shell.state import Settings
 
 # The page's first settings (lessons.classification.view: its controls' defaults on USPS,
@@ -34,9 +35,9 @@ CLASSIFIER, C, COMPONENTS, CURVE_MAX = "linear_svm", 1.0, 128, 256
 
 
 def slider(X: np.ndarray, y: np.ndarray | None, settings: Settings) -> Slider:
-    return Slider(None, (), "No slider: each setting is a kernel PCA of the "
-                  f"{len(X):,} training digits and a classifier at every k; this is the "
-                  "step's own.")
+    return Slider(None, (), _("No slider: each setting is a kernel PCA of the {n} training "
+                              "digits and a classifier at every k; this is the step's "
+                              "own.").format(n=format_number(len(X), ",")))
 
 
 def experiment_at(settings: Settings):
@@ -56,10 +57,13 @@ def frames(X: np.ndarray, y: np.ndarray | None, data,
     for settings in at:
         split, result = experiment_at(settings)
         n_features = split.X_train.shape[1]
-        errors = (f"Test error of the same {cls.CLASSIFIERS[CLASSIFIER]} (C = {C:g}): "
-                  f"**kernel PCA, k = {result.n_components}: {pct(result.kernel.error)}**; "
-                  f"linear PCA, k = {result.pca_components}: {pct(result.pca.error)}; raw "
-                  f"inputs, {n_features} features: {pct(result.raw.error)}.")
+        errors = _("Test error of the same {classifier} (C = {C}): **kernel PCA, k = {k}: "
+                   "{kernel_error}**; linear PCA, k = {linear_k}: {linear_error}; raw inputs, "
+                   "{n} features: {raw_error}.").format(
+            classifier=_(cls.CLASSIFIERS[CLASSIFIER]), C=format_number(C, "g"),
+            k=format_number(result.n_components), kernel_error=pct(result.kernel.error),
+            linear_k=format_number(result.pca_components), linear_error=pct(result.pca.error),
+            n=format_number(n_features), raw_error=pct(result.raw.error))
         confusion, confusion_caption, check = confusion_chart(result, split)
         curve, curve_caption = curve_chart(result, settings, CLASSIFIER, n_features)
         sentences = (errors, comparison_caption(result, kernel_label(settings), split.y_test),

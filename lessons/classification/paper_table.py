@@ -83,6 +83,7 @@ from lessons.classification.experiment import (
     select_C,
     usable_components,
 )
+from shell.i18n import N_, _
 
 DEGREES = (1, 2, 3, 4, 5, 6, 7)
 COMPONENTS = (32, 64, 128, 256, 512, 1024, 2048)
@@ -109,6 +110,10 @@ PAPER_CITATION = (
     "kernel eigenvalue problem. Neural Computation 10(5), 1299–1319, Table 1."
 )
 C_SELECT_COMPONENTS = 256
+# How C is chosen, in the results file's settings (English) and, translated, on the page.
+C_SELECTION_PER_CELL = N_("stratified 20% validation split of the training images, per cell")
+C_SELECTION_PER_DEGREE = N_("stratified 20% validation split of the training images, once "
+                            "per degree on the first {k} components")
 TOLERANCE = 0.7  # the issue's aim: every cell within ±0.7 points of the paper
 
 Progress = Callable[[float, str], None]
@@ -143,14 +148,20 @@ class TableConfig:
         return {**asdict(self), "kernel": "poly", "gamma": 1.0, "coef0": 0.0,
                 "classifier": f"LinearSVC (squared hinge, L2, {MULTICLASS[self.multiclass]}) "
                 "after RmsScaler",
-                "C_selection": "stratified 20% validation split of the training images, "
-                + ("per cell" if self.C_select_k is None
-                   else f"once per degree on the first {self.C_select_k} components")}
+                "C_selection": c_selection(self.C_select_k, translate=str)}
 
     def same_experiment(self, other: TableConfig) -> bool:
         """Equal except for which cells are run (so partial results can be merged)."""
         keep = ("n_fit", "n_train", "n_test", "seed", "C_grid", "C_select_k", "multiclass")
         return all(getattr(self, name) == getattr(other, name) for name in keep)
+
+
+def c_selection(C_select_k: int | None, translate: Callable[[str], str] = _) -> str:
+    """How C was chosen, for ``C_select_k`` (None: per cell): in the run's language, or in
+    English with ``translate=str`` (the results file)."""
+    if C_select_k is None:
+        return translate(C_SELECTION_PER_CELL)
+    return translate(C_SELECTION_PER_DEGREE).format(k=C_select_k)
 
 
 @dataclass(frozen=True)

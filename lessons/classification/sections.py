@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -20,6 +21,7 @@ from experiments.checks import Check
 from lessons.classification import experiment as cls
 from lessons.classification import figures as figs
 from shell.figures import plot_text
+from shell.i18n import N_, _, format_number, join_sentences
 from shell.registry import TEST_FRACTION
 from shell.state import DataKey, Settings, params_text
 
@@ -37,8 +39,47 @@ class TrainTestData:
     y_test: np.ndarray
     target_names: tuple[str, ...]
     image_shape: tuple[int, int] | None
-    description: str
+    seed: int
+    usps: bool  # USPS's published split (else a seeded stratified split)
+    sidebar_split_ignored: bool  # the sidebar's "USPS split" is not "train"
     code: tuple[str, ...]  # the lines that load the same split, for the snippet
+
+
+def describe_split(split: TrainTestData) -> str:
+    """How the split was made, in the language of this run (the split itself is cached
+    for every session: numbers only)."""
+    n_train, n_test = len(split.y_train), len(split.y_test)
+    if split.usps:
+        note = (_("The sidebar's 'USPS split' is not used here: training digits always "
+                  "come from the training set and test digits from the test set.")
+                if split.sidebar_split_ignored else "")
+        return join_sentences([
+            _("USPS's own split: **{train} training digits** (a stratified subset of the "
+              "7,291, seed {seed}; 'Digits used' in the sidebar) and **all {test} test "
+              "digits** of the published test set.").format(
+                train=format_number(n_train, ","), seed=split.seed,
+                test=format_number(n_test, ",")),
+            note])
+    return _("A seeded stratified split of the {n} points: **{train} for training, {test} "
+             "for testing** ({held_out} held out, every class in proportion, seed "
+             "{seed}).").format(
+        n=format_number(n_train + n_test, ","), train=format_number(n_train, ","),
+        test=format_number(n_test, ","), held_out=format_number(TEST_FRACTION, ".0%"),
+        seed=split.seed)
+
+
+class SplitError(ValueError):
+    """A split that cannot be made. Its message is said when it is read, in the language
+    of whoever shows it: a cache may hand one session's error to another."""
+
+    def __init__(self, message: str, phrases: tuple[str, ...] = (), **values) -> None:
+        super().__init__(message)
+        self.message, self.phrases, self.values = message, phrases, values
+
+    def __str__(self) -> str:
+        return _(self.message).format(**{
+            name: _(value) if name in self.phrases else value
+            for name, value in self.values.items()})
 
 
 def _options_text(options: dict) -> str:
@@ -57,11 +98,12 @@ def _check_split_sizes(n: int, n_classes: int, where: str) -> None:
         return
     needed = next(m for m in itertools.count(n) if fits(m))
     n_test = math.ceil(TEST_FRACTION * n)
-    raise ValueError(
-        f"{n} points give {n - n_test} for training and {n_test} for testing "
-        f"({TEST_FRACTION:.0%} held out), but each side needs at least one point of each "
-        f"of the {n_classes} classes. Use at least {needed} points: {where}."
-    )
+    raise SplitError(
+        N_("{n} points give {train} for training and {test} for testing ({held_out} held "
+           "out), but each side needs at least one point of each of the {classes} classes. "
+           "Use at least {needed} points: {where}."), ("where",),
+        n=n, train=n - n_test, test=n_test, held_out=f"{TEST_FRACTION:.0%}",
+        classes=n_classes, needed=needed, where=where)
 
 
 def builtin_data(dataset: str, options: tuple[tuple[str, object], ...]) -> datasets.Dataset:
@@ -81,15 +123,9 @@ def make_split(data_key: DataKey, load: Loader = builtin_data) -> TrainTestData:
         n, seed = int(options.get("n", 2000)), int(options.get("seed", 0))
         train = load("usps", (("n", n), ("seed", seed), ("split", "train")))
         test = load("usps", (("n", USPS_TEST_SIZE), ("seed", seed), ("split", "test")))
-        note = ""
-        if options.get("split", "train") != "train":
-            note = (" The sidebar's 'USPS split' is not used here: training digits always "
-                    "come from the training set and test digits from the test set.")
         return TrainTestData(
             train.X, train.y, test.X, test.y, train.target_names, train.image_shape,
-            f"USPS's own split: **{len(train.y):,} training digits** (a stratified subset of "
-            f"the 7,291, seed {seed}; 'Digits used' in the sidebar) and **all "
-            f"{len(test.y):,} test digits** of the published test set.{note}",
+            seed, True, options.get("split", "train") != "train",
             (
                 "import datasets",
                 "",
@@ -100,17 +136,18 @@ def make_split(data_key: DataKey, load: Loader = builtin_data) -> TrainTestData:
         )
     data = load(data_key.dataset, data_key.options)
     if data.y is None:
-        raise ValueError("this dataset has no class labels. Pick a dataset with classes, or "
-                         "upload a CSV and choose its label column in the sidebar.")
-    _, counts = np.unique(data.y, return_counts=True)
+        raise SplitError(N_("this dataset has no class labels. Pick a dataset with classes, "
+                            "or upload a CSV and choose its label column in the sidebar."))
+    counts = np.unique(data.y, return_counts=True)[1]
     if len(counts) < 2 or counts.min() < 2:
-        raise ValueError("a stratified split needs at least 2 classes and at least 2 points "
-                         f"in every class; the smallest class here has {counts.min()}.")
+        raise SplitError(N_("a stratified split needs at least 2 classes and at least 2 points "
+                            "in every class; the smallest class here has {smallest}."),
+                         smallest=int(counts.min()))
     _check_split_sizes(
         len(data.y), len(counts),
-        "raise 'Number of points n' in the sidebar" if "n" in options
-        else "upload a file with more rows" if data_key.dataset == "csv"
-        else "choose a dataset with more points",
+        N_("raise 'Number of points n' in the sidebar") if "n" in options
+        else N_("upload a file with more rows") if data_key.dataset == "csv"
+        else N_("choose a dataset with more points"),
     )
     seed = int(options.get("seed", 0))
     X_train, X_test, y_train, y_test = train_test_split(
@@ -126,9 +163,7 @@ def make_split(data_key: DataKey, load: Loader = builtin_data) -> TrainTestData:
                 "X, y = data.X, data.y")
     return TrainTestData(
         X_train, y_train, X_test, y_test, data.target_names, data.image_shape,
-        f"A seeded stratified split of the {len(data.y):,} points: **{len(y_train):,} for "
-        f"training, {len(y_test):,} for testing** ({TEST_FRACTION:.0%} held out, every "
-        f"class in proportion, seed {seed}).",
+        seed, False, False,
         (*load,
          "from sklearn.model_selection import train_test_split",
          "",
@@ -138,7 +173,7 @@ def make_split(data_key: DataKey, load: Loader = builtin_data) -> TrainTestData:
 
 
 def pct(error: float) -> str:
-    return f"{100 * error:.2f} %"
+    return f"{format_number(100 * error, '.2f')} %"
 
 
 def kernel_label(settings: Settings) -> str:
@@ -146,38 +181,67 @@ def kernel_label(settings: Settings) -> str:
     return f"{settings.kernel}" + (f", {params}" if params else "")
 
 
+# The three kinds of features as a sentence names them, in the order a tie lists them.
+_FEATURES = {"kernel": N_("kernel PCA ({kernel})"), "linear": N_("linear PCA"),
+             "raw": N_("the raw inputs")}
+_TIES = {2: N_("{first} and {second} make the same number of test errors ({error})."),
+         3: N_("{first} and {second} and {third} make the same number of test errors "
+               "({error}).")}
+# The kernel features against the raw inputs: fewer or more errors, and whether the
+# difference is beyond chance (McNemar), each a whole sentence.
+_AGAINST_RAW = {
+    (True, True): N_("On kernel PCA's components the same linear classifier makes {count} "
+                     "fewer errors than on the raw inputs, of {total} test points: the two "
+                     "disagree on {disagree} points and kernel PCA is right on {kernel} of "
+                     "them, more one-sided than chance would make it."),
+    (False, True): N_("On kernel PCA's components the same linear classifier makes {count} "
+                      "more errors than on the raw inputs, of {total} test points: the two "
+                      "disagree on {disagree} points and kernel PCA is right on {kernel} of "
+                      "them, more one-sided than chance would make it."),
+    (True, False): N_("On kernel PCA's components the same linear classifier makes {count} "
+                      "fewer errors than on the raw inputs, of {total} test points, a "
+                      "difference chance could make on this test set (the two disagree on "
+                      "{disagree} points: kernel PCA right on {kernel}, the raw inputs on "
+                      "{raw})."),
+    (False, False): N_("On kernel PCA's components the same linear classifier makes {count} "
+                       "more errors than on the raw inputs, of {total} test points, a "
+                       "difference chance could make on this test set (the two disagree on "
+                       "{disagree} points: kernel PCA right on {kernel}, the raw inputs on "
+                       "{raw})."),
+}
+
+
 def comparison_caption(result: cls.Experiment, kernel_text: str, y_test: np.ndarray) -> str:
     """Which features won and by how many test points, and whether that is more than the
     test set's chance: only what the numbers show, no cause."""
-    k_err, p_err, r_err = result.kernel.error, result.pca.error, result.raw.error
-    ranking = sorted([(k_err, f"kernel PCA ({kernel_text})"), (p_err, "linear PCA"),
-                      (r_err, "the raw inputs")])
+    errors = {"kernel": result.kernel.error, "linear": result.pca.error,
+              "raw": result.raw.error}
+    names = {key: _(label) for key, label in _FEATURES.items()}
+    names["kernel"] = names["kernel"].format(kernel=kernel_text)
+    ranking = sorted((error, key) for key, error in errors.items())
     best_error, best = ranking[0]
-    ties = [label for error, label in ranking if error == best_error]
+    ties = [names[key] for error, key in ranking if error == best_error]
     if len(ties) > 1:
-        return f"{' and '.join(ties)} make the same number of test errors ({pct(best_error)})."
-    text = f"Best here: {best}, {pct(best_error)} test error."
+        return _(_TIES[len(ties)]).format(
+            **dict(zip(("first", "second", "third"), ties, strict=False)), error=pct(best_error))
+    verdict = _("Best here: {best}, {error} test error.").format(best=names[best],
+                                                                 error=pct(best_error))
     kernel_right = result.kernel.predicted == y_test
     raw_right = result.raw.predicted == y_test
     only_kernel = int(np.sum(kernel_right & ~raw_right))
     only_raw = int(np.sum(raw_right & ~kernel_right))
     fewer = only_kernel - only_raw
     if fewer == 0:
-        return text + (" Kernel PCA's components and the raw inputs make the same number of "
-                       "errors with the same linear classifier.")
-    more_or_fewer = "fewer" if fewer > 0 else "more"
-    text += (f" On kernel PCA's components the same linear classifier makes {abs(fewer)} "
-             f"{more_or_fewer} errors than on the raw inputs, of {len(y_test)} test points")
-    if beyond_chance(only_kernel, only_raw):
-        text += (f": the two disagree on {only_kernel + only_raw} points and kernel PCA is "
-                 f"right on {only_kernel} of them, more one-sided than chance would make it.")
-    else:
-        text += (f", a difference chance could make on this test set (the two disagree on "
-                 f"{only_kernel + only_raw} points: kernel PCA right on {only_kernel}, the "
-                 f"raw inputs on {only_raw}).")
-    if not best.startswith("kernel"):
-        text += " Another kernel, γ or degree, or more components may do better."
-    return text
+        return join_sentences([verdict, _(
+            "Kernel PCA's components and the raw inputs make the same number of errors with "
+            "the same linear classifier.")])
+    against_raw = _(_AGAINST_RAW[fewer > 0, beyond_chance(only_kernel, only_raw)]).format(
+        count=format_number(abs(fewer)), total=format_number(len(y_test)),
+        disagree=format_number(only_kernel + only_raw), kernel=format_number(only_kernel),
+        raw=format_number(only_raw))
+    more = (_("Another kernel, γ or degree, or more components may do better.")
+            if best != "kernel" else "")
+    return join_sentences([verdict, against_raw, more])
 
 
 def beyond_chance(only_a: int, only_b: int) -> bool:
@@ -195,12 +259,14 @@ def confusion_chart(result: cls.Experiment, split: TrainTestData
     names = [plot_text(split.target_names[int(c)] if int(c) < len(split.target_names) else c)
              for c in evaluation.labels]
     fig = figs.confusion_figure(evaluation.confusion, names,
-                                title="Confusion matrix (test set)")
+                                title=_("Confusion matrix (test set)"))
     wrong = int(evaluation.confusion.sum() - np.trace(evaluation.confusion))
     total = int(evaluation.confusion.sum())
-    caption = (f"Off the diagonal: {wrong} of {total} test points, so the test error is "
-               f"{wrong} / {total} = {pct(wrong / total if total else float('nan'))}.")
-    check = Check("test points predicted wrongly − off-diagonal count of the matrix",
+    caption = _("Off the diagonal: {wrong} of {total} test points, so the test error is "
+                "{wrong} / {total} = {error}.").format(
+        wrong=format_number(wrong), total=format_number(total),
+        error=pct(wrong / total if total else float("nan")))
+    check = Check(_("test points predicted wrongly − off-diagonal count of the matrix"),
                   float(np.count_nonzero(evaluation.predicted != split.y_test) - wrong), 0.0)
     return fig, caption, check
 
@@ -209,20 +275,46 @@ def curve_chart(result: cls.Experiment, settings: Settings, classifier: str,
                 n_features: int) -> tuple[go.Figure, str]:
     """Test error against the number of components, kernel and linear PCA, and the caption
     on each curve's best k."""
-    curves = {f"kernel PCA ({kernel_label(settings)})": result.kernel_curve,
-              "linear PCA": result.pca_curve}
+    curves = {_("kernel PCA ({kernel})").format(kernel=kernel_label(settings)):
+              result.kernel_curve,
+              _("linear PCA"): result.pca_curve}
     fig = figs.error_curve_figure(
         curves, chosen_k=result.n_components, raw_error=result.raw.error,
-        raw_label=f"raw inputs ({n_features} features)",
-        title=f"Test error of a {cls.CLASSIFIERS[classifier]} against the number of components",
+        raw_label=_("raw inputs ({n} features)").format(n=format_number(n_features)),
+        title=_("Test error of a {classifier} against the number of components").format(
+            classifier=_(cls.CLASSIFIERS[classifier])),
     )
     best_k = min(result.kernel_curve, key=lambda k: (result.kernel_curve[k], k))
     best_p = min(result.pca_curve, key=lambda k: (result.pca_curve[k], k))
-    caption = (
-        f"Kernel PCA is best here at k = {best_k} ({pct(result.kernel_curve[best_k])}), "
-        f"linear PCA at k = {best_p} ({pct(result.pca_curve[best_p])}); linear PCA stops at "
-        f"{max(result.pca_curve)} components (at most one per input feature). Each curve "
-        "comes from one decomposition: the first k columns of the largest fit are the "
-        "k-component fit, so nothing is refitted."
-    )
+    caption = _(
+        "Kernel PCA is best here at k = {kernel_k} ({kernel_error}), linear PCA at k = "
+        "{linear_k} ({linear_error}); linear PCA stops at {linear_max} components (at most "
+        "one per input feature). Each curve comes from one decomposition: the first k columns "
+        "of the largest fit are the k-component fit, so nothing is refitted."
+    ).format(kernel_k=format_number(best_k), kernel_error=pct(result.kernel_curve[best_k]),
+             linear_k=format_number(best_p), linear_error=pct(result.pca_curve[best_p]),
+             linear_max=format_number(max(result.pca_curve)))
     return fig, caption
+
+
+# kpca_core's IndefiniteKernelWarning (kpca_core/estimator.py), word for word: its numbers
+# are read back so that the run's language can say it.
+_INDEFINITE = re.compile(
+    r"The centred kernel matrix has (\d+) significantly negative eigenvalue\(s\) among the "
+    r"(\d+) computed \(smallest (\S+)\): the ('[^']*') kernel is not positive semi-definite "
+    r"for these data, so those components have no real feature-space axis and project to 0\.")
+
+
+def fit_warning(message: str) -> str:
+    """A warning of the fit, in the language of this run when it is kpca_core's message on
+    negative eigenvalues (the English is that message, unchanged); any other as it is."""
+    match = _INDEFINITE.fullmatch(message)
+    if match is None:
+        return message
+    count, computed, smallest, kernel = match.groups()
+    return _("The centred kernel matrix has {count} significantly negative eigenvalue(s) among "
+             "the {k} computed (smallest {smallest}): the {kernel} kernel is not positive "
+             "semi-definite for these data, so those components have no real feature-space "
+             "axis and project to 0.").format(
+        count=format_number(int(count)), k=format_number(int(computed)),
+        smallest=format_number(float(smallest), ".3g"), kernel=kernel)

@@ -18,6 +18,7 @@ import streamlit as st
 from lessons.classification import figures as figs
 from lessons.classification import paper_table as pt
 from shell.charts import show_chart
+from shell.i18n import N_, _, format_number, join_sentences
 from shell.sidebar import apply_settings
 from shell.state import default_settings
 
@@ -44,8 +45,8 @@ def _use_paper_kernel() -> None:
 
 def table_section(store: dict | None) -> None:
     if store is None:
-        st.info("The reproduced table has not been computed yet: run "
-                "`python benchmarks/reproduce_table1.py`.")
+        st.info(_("The reproduced table has not been computed yet: run "
+                  "`python benchmarks/reproduce_table1.py`."))
         return
     settings = store["settings"]
     degrees, components = list(pt.DEGREES), list(pt.COMPONENTS)
@@ -63,27 +64,31 @@ def table_section(store: dict | None) -> None:
     with left:
         show_chart(figs.table_heatmap(paper, degrees, components, zrange=zrange,
                                       missing_text=paper_missing, show_scale=False,
-                                      title="Paper (1998): test error (%)"),
+                                      title=_("Paper (1998): test error (%)")),
                    key="cls_table_paper", name="table1-paper", columns=2)
     with right:
         show_chart(figs.table_heatmap(ours, degrees, components, zrange=zrange,
                                       missing_text=ours_missing, show_scale=False,
-                                      title="Reproduced here: test error (%)"),
+                                      title=_("Reproduced here: test error (%)")),
                    key="cls_table_ours", name="table1-reproduced", columns=2)
     st.caption(table_caption(store))
-    st.button("Try the paper's kernel (x·y)³ on USPS above", on_click=_use_paper_kernel,
+    st.button(_("Try the paper's kernel (x·y)³ on USPS above"), on_click=_use_paper_kernel,
               key="cls_paper_kernel")
-    with st.expander("How the table was made", icon=":material/science:"):
+    with st.expander(_("How the table was made"), icon=":material/science:"):
+        updated = store.get("run", {}).get("updated")
+        # How C was chosen: said from the file's C_select_k (its C_selection is English).
+        selection = (pt.c_selection(settings["C_select_k"]) if "C_select_k" in settings
+                     else settings["C_selection"])
         st.markdown(
-            f"Polynomial kernel (x·y)^d, kernel PCA fitted on {settings['n_fit']:,} "
-            "training digits, the first k components of all training and test digits, a "
-            f"linear SVM trained on the training digits. C chosen from {settings['C_grid']} "
-            f"on a validation split of the training set ({settings['C_selection']}); the "
-            "test set is never used to choose anything. '·' marks a cell not run yet; "
-            "'–' a cell that does not exist (the linear kernel has at most 256 "
-            "components). Last run: "
-            f"{store.get('run', {}).get('updated', 'unknown')}.\n\n"
-            f"Source: {pt.PAPER_CITATION}"
+            _("Polynomial kernel (x·y)^d, kernel PCA fitted on {n_fit} training digits, the "
+              "first k components of all training and test digits, a linear SVM trained on "
+              "the training digits. C chosen from {grid} on a validation split of the "
+              "training set ({selection}); the test set is never used to choose anything. "
+              "'·' marks a cell not run yet; '–' a cell that does not exist (the linear "
+              "kernel has at most 256 components). Last run: {updated}.").format(
+                n_fit=format_number(settings["n_fit"], ","), grid=settings["C_grid"],
+                selection=selection, updated=updated if updated is not None else _("unknown"))
+            + "\n\n" + _("Source: {citation}").format(citation=pt.PAPER_CITATION)
         )
         other = load_table(OVO_FILE)
         if other is not None:
@@ -104,60 +109,94 @@ def _agreement(store: dict) -> tuple[int, int, float | None]:
     return pt.within_tolerance(diffs), len(diffs), sum(row1) / len(row1) if row1 else None
 
 
+# The two runs' agreement with the paper, and (where both runs have them) their mean gaps
+# at few components for high degrees and at the most components: one sentence per case.
+_AGREEMENT = {
+    (True, True): N_("**Which multi-class SVM?** The paper does not say. With one-vs-one SVMs "
+                     "instead (`--multiclass ovo`), {ovo_within} of {ovo_compared} cells are "
+                     "within ±{tolerance} points (one-vs-rest: {ovr_within} of "
+                     "{ovr_compared}); at 32–64 components for d ≥ 3 one-vs-one is off by "
+                     "{few_ovo} points on average, one-vs-rest by {few_ovr}; at 2048 "
+                     "components one-vs-one is off by {most_ovo} points on average, "
+                     "one-vs-rest by {most_ovr}."),
+    (True, False): N_("**Which multi-class SVM?** The paper does not say. With one-vs-one SVMs "
+                      "instead (`--multiclass ovo`), {ovo_within} of {ovo_compared} cells are "
+                      "within ±{tolerance} points (one-vs-rest: {ovr_within} of "
+                      "{ovr_compared}); at 32–64 components for d ≥ 3 one-vs-one is off by "
+                      "{few_ovo} points on average, one-vs-rest by {few_ovr}."),
+    (False, True): N_("**Which multi-class SVM?** The paper does not say. With one-vs-one SVMs "
+                      "instead (`--multiclass ovo`), {ovo_within} of {ovo_compared} cells are "
+                      "within ±{tolerance} points (one-vs-rest: {ovr_within} of "
+                      "{ovr_compared}); at 2048 components one-vs-one is off by {most_ovo} "
+                      "points on average, one-vs-rest by {most_ovr}."),
+    (False, False): N_("**Which multi-class SVM?** The paper does not say. With one-vs-one "
+                       "SVMs instead (`--multiclass ovo`), {ovo_within} of {ovo_compared} "
+                       "cells are within ±{tolerance} points (one-vs-rest: {ovr_within} of "
+                       "{ovr_compared})."),
+}
+
+
 def scheme_comparison(ovr: dict, ovo: dict) -> str:
     """Why the table uses one-vs-rest SVMs: the numbers of both runs, side by side."""
     within_ovr, compared_ovr, row1_ovr = _agreement(ovr)
     within_ovo, compared_ovo, row1_ovo = _agreement(ovo)
-    text = (
-        "**Which multi-class SVM?** The paper does not say. With one-vs-one SVMs instead "
-        f"(`--multiclass ovo`), {within_ovo} of {compared_ovo} cells are within "
-        f"±{pt.TOLERANCE} points (one-vs-rest: {within_ovr} of {compared_ovr})"
-    )
+    values = {"ovo_within": format_number(within_ovo), "ovo_compared": format_number(compared_ovo),
+              "ovr_within": format_number(within_ovr), "ovr_compared": format_number(compared_ovr),
+              "tolerance": format_number(pt.TOLERANCE)}
     few = [(d, k) for d in pt.DEGREES if d >= 3 for k in (32, 64)]
     most = [(d, 2048) for d in pt.DEGREES]
-    for name, cells in (("at 32–64 components for d ≥ 3", few), ("at 2048 components", most)):
+    shown = []
+    for name, cells in (("few", few), ("most", most)):
         gap_ovo, gap_ovr = _mean_gap(ovo, cells), _mean_gap(ovr, cells)
-        if not (math.isnan(gap_ovo) or math.isnan(gap_ovr)):
-            text += (f"; {name} one-vs-one is off by {gap_ovo:.1f} points on average, "
-                     f"one-vs-rest by {gap_ovr:.1f}")
-    text += "."
+        shown.append(not (math.isnan(gap_ovo) or math.isnan(gap_ovr)))
+        if shown[-1]:
+            values[f"{name}_ovo"] = format_number(gap_ovo, ".1f")
+            values[f"{name}_ovr"] = format_number(gap_ovr, ".1f")
+    sentences = [_(_AGREEMENT[tuple(shown)]).format(**values)]
     if row1_ovr is not None and row1_ovo is not None:
-        text += (
-            f" But on row d = 1 (linear PCA) one-vs-one is {row1_ovo:+.1f} points off the "
-            f"paper on average, one-vs-rest {row1_ovr:+.1f}"
-        )
+        row1 = {"ovo": format_number(row1_ovo, "+.1f"), "ovr": format_number(row1_ovr, "+.1f")}
         raw_ovr, raw_ovo = ovr.get("raw_pixels") or {}, ovo.get("raw_pixels") or {}
         if raw_ovr.get("error_pct") is not None and raw_ovo.get("error_pct") is not None:
-            text += (
-                f"; on the raw pixels {raw_ovo['error_pct']:.1f} % against "
-                f"{raw_ovr['error_pct']:.1f} % (paper: {pt.PAPER_RAW_PIXELS} %)"
-            )
-        text += (
-            ". The paper's linear rows pin its SVM to one-vs-rest, so that is the table "
-            "shown; the remaining gaps are not the multi-class scheme."
-        )
-    return text
+            sentences.append(_(
+                "But on row d = 1 (linear PCA) one-vs-one is {ovo} points off the paper on "
+                "average, one-vs-rest {ovr}; on the raw pixels {raw_ovo} % against {raw_ovr} % "
+                "(paper: {paper} %).").format(
+                **row1, raw_ovo=format_number(raw_ovo["error_pct"], ".1f"),
+                raw_ovr=format_number(raw_ovr["error_pct"], ".1f"),
+                paper=format_number(pt.PAPER_RAW_PIXELS)))
+        else:
+            sentences.append(_("But on row d = 1 (linear PCA) one-vs-one is {ovo} points off "
+                               "the paper on average, one-vs-rest {ovr}.").format(**row1))
+        sentences.append(_("The paper's linear rows pin its SVM to one-vs-rest, so that is the "
+                           "table shown; the remaining gaps are not the multi-class scheme."))
+    return join_sentences(sentences)
 
 
 def table_caption(store: dict) -> str:
     ours = pt.cell_errors(store["cells"])
     diffs = pt.difference_table(ours)
-    parts = [f"{sum(v is not None for v in ours.values())} cells reproduced ('·': not run "
-             "yet, '–': no such component)."]
+    parts = [_("{count} cells reproduced ('·': not run yet, '–': no such component).").format(
+        count=format_number(sum(v is not None for v in ours.values())))]
     if diffs:
         within = pt.within_tolerance(diffs)
         worst = max(diffs, key=lambda key: abs(diffs[key]))
-        parts.append(f"Of the {len(diffs)} cells we can compare with the paper, {within} are "
-                     f"within ±{pt.TOLERANCE} points; the largest difference is "
-                     f"{diffs[worst]:+.2f}".replace("-", "−")
-                     + f" points (d = {worst[0]}, {worst[1]} components).")
+        parts.append(_("Of the {compared} cells we can compare with the paper, {within} are "
+                       "within ±{tolerance} points; the largest difference is {difference} "
+                       "points (d = {d}, {k} components).").format(
+            compared=format_number(len(diffs)), within=format_number(within),
+            tolerance=format_number(pt.TOLERANCE),
+            difference=format_number(diffs[worst], "+.2f").replace("-", "−"),
+            d=format_number(worst[0]), k=format_number(worst[1])))
     raw = store.get("raw_pixels")
     if raw and raw.get("error_pct") is not None:
-        parts.append(f"Linear SVM on the raw pixels: {raw['error_pct']:.2f} % here, "
-                     f"{pt.PAPER_RAW_PIXELS} % in the paper.")
+        # The per cent signs go with the numbers: "% h" would read as a printf directive.
+        parts.append(_("Linear SVM on the raw pixels: {ours} here, {paper} in the "
+                       "paper.").format(ours=f"{format_number(raw['error_pct'], '.2f')} %",
+                                        paper=f"{format_number(pt.PAPER_RAW_PIXELS)} %"))
     best = min(((v, key) for key, v in ours.items() if v is not None), default=None)
     if best is not None:
-        parts.append(f"Our best cell: {best[0]:.2f} % at d = {best[1][0]}, "
-                     f"{best[1][1]} components (the paper's best: 4.0 % at d = 5, 2048).")
-    return " ".join(parts)
-
+        parts.append(_("Our best cell: {error} % at d = {d}, {k} components (the paper's best: "
+                       "4.0 % at d = 5, 2048).").format(
+            error=format_number(best[0], ".2f"), d=format_number(best[1][0]),
+            k=format_number(best[1][1])))
+    return join_sentences(parts)

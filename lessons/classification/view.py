@@ -22,6 +22,8 @@ from lessons.classification.sections import (  # noqa: F401  (the page's, read f
     comparison_caption,
     confusion_chart,
     curve_chart,
+    describe_split,
+    fit_warning,
     kernel_label,
     make_split,
     pct,
@@ -32,6 +34,7 @@ from shell.caches import bounded_cache, load_data
 from shell.charts import show_chart
 from shell.checks import show_check
 from shell.display import number_caption
+from shell.i18n import N_, _, format_number
 from shell.memory import guard_memory
 from shell.registry import TEST_FRACTION, classification_training  # noqa: F401  (the tests read it here)
 from shell.state import DataKey, KernelKey, Settings
@@ -52,7 +55,7 @@ def cached_experiment(data_key: DataKey, kernel: KernelKey, n_components: int, c
     split = make_split(data_key, load_data)
     n_train = len(split.y_train)
     # Kernel PCA's K and the eigensolver's copy: big fits take turns on the server.
-    with queued(n_train, copies=2, what="this kernel PCA and its classifiers"):
+    with queued(n_train, copies=2, what=N_("this kernel PCA and its classifiers")):
         start = time.perf_counter()
         result = cls.run_experiment(
             split.X_train, split.y_train, split.X_test, split.y_test,
@@ -82,12 +85,13 @@ def controls(n_train_hint: int, is_usps: bool) -> tuple[int, str, float]:
     ss.setdefault(K_CLASSIFIER, DEFAULT_CLASSIFIER)
     ss.setdefault(K_C, DEFAULT_C)
     left, middle, right = st.columns([2, 2, 3])
-    classifier = left.radio("Linear classifier", list(cls.CLASSIFIERS), key=K_CLASSIFIER,
-                            format_func=cls.CLASSIFIERS.get, horizontal=True)
+    titles = {key: _(title) for key, title in cls.CLASSIFIERS.items()}
+    classifier = left.radio(_("Linear classifier"), list(cls.CLASSIFIERS), key=K_CLASSIFIER,
+                            format_func=titles.__getitem__, horizontal=True)
     C = middle.select_slider("C", C_CHOICES, key=K_C, format_func=lambda c: f"{c:g}",
-                             help="Inverse regularisation strength of the classifier: larger C "
-                             "fits the training points more closely.")
-    k = right.select_slider("Kernel principal components k", choices, key=K_COMPONENTS)
+                             help=_("Inverse regularisation strength of the classifier: larger "
+                                    "C fits the training points more closely."))
+    k = right.select_slider(_("Kernel principal components k"), choices, key=K_COMPONENTS)
     return int(k), str(classifier), float(C)
 
 
@@ -106,48 +110,53 @@ def run(settings: Settings, n_points: int, k: int, classifier: str, C: float):
     n_test = USPS_TEST_SIZE if settings.dataset == "usps" else n_points - n_train
     # K and the eigensolver's working copy, then the test kernel against the training set.
     guard_memory(n_train, copies=2)
-    guard_memory(n_test, n_train, what="the test kernel K_t")
+    guard_memory(n_test, n_train, what=N_("the test kernel K_t"))
     try:
-        with st.spinner("Fitting kernel PCA and the classifiers…"):
+        with st.spinner(_("Fitting kernel PCA and the classifiers…")):
             return cached_experiment(settings.data_key, settings.kernel_key, k, classifier, C)
     except ValueError as error:
-        st.error(f"This cannot be classified with these settings: {error}")
+        # A SplitError says itself in this run's language when formatted.
+        st.error(_("This cannot be classified with these settings: {error}").format(
+            error=error))
         st.stop()
         raise AssertionError("unreachable") from error
 
 
 def split_section(split: TrainTestData) -> None:
-    st.markdown(split.description)
+    st.markdown(describe_split(split))
 
 
 def _delta(error: float, raw: float) -> dict:
     """st.metric's delta against the raw inputs (grey when equal: nothing gained or lost)."""
     if error == raw:
-        return {"delta": "same as raw", "delta_color": "off", "delta_arrow": "off"}
-    return {"delta": f"{100 * (error - raw):+.2f} vs raw",
+        return {"delta": _("same as raw"), "delta_color": "off", "delta_arrow": "off"}
+    # The number first in every language: st.metric reads the arrow from its sign.
+    return {"delta": _("{difference} vs raw").format(
+                difference=format_number(100 * (error - raw), "+.2f")),
             "delta_color": "inverse"}
 
 
 def errors_section(result: cls.Experiment, settings: Settings, classifier: str, C: float,
                    n_features: int, y_test: np.ndarray) -> None:
-    name = cls.CLASSIFIERS[classifier]
-    st.markdown(f"Test error of the same **{name}** (C = {C:g}) on three kinds of features:")
+    name = _(cls.CLASSIFIERS[classifier])
+    st.markdown(_("Test error of the same **{classifier}** (C = {C}) on three kinds of "
+                  "features:").format(classifier=name, C=format_number(C, "g")))
     kernel_col, pca_col, raw_col = st.columns(3)
     raw = result.raw.error
-    kernel_col.metric(f"Kernel PCA, k = {result.n_components}", pct(result.kernel.error),
-                      **_delta(result.kernel.error, raw))
-    pca_col.metric(f"Linear PCA, k = {result.pca_components}", pct(result.pca.error),
-                   **_delta(result.pca.error, raw))
-    raw_col.metric(f"Raw inputs, {n_features} features", pct(raw))
+    kernel_col.metric(_("Kernel PCA, k = {k}").format(k=format_number(result.n_components)),
+                      pct(result.kernel.error), **_delta(result.kernel.error, raw))
+    pca_col.metric(_("Linear PCA, k = {k}").format(k=format_number(result.pca_components)),
+                   pct(result.pca.error), **_delta(result.pca.error, raw))
+    raw_col.metric(_("Raw inputs, {n} features").format(n=format_number(n_features)), pct(raw))
     text = comparison_caption(result, kernel_label(settings), y_test)
     findings.publish("classification", text)
     number_caption(text)
     notes = [m for m in result.warnings if "negative eigenvalue" in m]
     for message in notes:
-        st.warning(message, icon=":material/warning:")
+        st.warning(fit_warning(message), icon=":material/warning:")
     if any("converge" in m.lower() for m in result.warnings):
-        st.caption(f"The {name} solver stopped at its iteration limit for at least one "
-                   "fit; a smaller C converges faster.")
+        st.caption(_("The {classifier} solver stopped at its iteration limit for at least one "
+                     "fit; a smaller C converges faster.").format(classifier=name))
 
 
 def confusion_section(result: cls.Experiment, split: TrainTestData) -> None:
@@ -162,15 +171,15 @@ def misclassified_section(result: cls.Experiment, split: TrainTestData) -> None:
         return
     wrong = np.flatnonzero(result.kernel.predicted != split.y_test)
     if len(wrong) == 0:
-        st.success("Every test digit is classified correctly.")
+        st.success(_("Every test digit is classified correctly."))
         return
     shown = wrong[:MISCLASSIFIED_SHOWN]
     true_names = [split.target_names[int(c)] for c in split.y_test[shown]]
     predicted = [split.target_names[int(c)] for c in result.kernel.predicted[shown]]
     fig = figs.misclassified_figure(
         split.X_test[shown], split.image_shape, true_names, predicted,
-        title=f"Misclassified test digits (first {len(shown)} of {len(wrong)}): "
-              "true → predicted",
+        title=_("Misclassified test digits (first {shown} of {wrong}): true → predicted").format(
+            shown=format_number(len(shown)), wrong=format_number(len(wrong))),
     )
     show_chart(fig, key="cls_misclassified", name="misclassified-digits")
 
@@ -181,20 +190,24 @@ def curve_section(result: cls.Experiment, settings: Settings, classifier: str,
     show_chart(fig, key="cls_curve", name="error-vs-components")
     number_caption(caption)
     if result.n_components < requested_k:
-        st.info(f"{requested_k} components asked for, but this kernel gives only "
-                f"{result.usable} with a non-zero eigenvalue on these training points, so "
-                f"k = {result.n_components} is used.")
+        st.info(_("{requested} components asked for, but this kernel gives only {usable} with "
+                  "a non-zero eigenvalue on these training points, so k = {k} is "
+                  "used.").format(requested=format_number(requested_k),
+                                  usable=format_number(result.usable),
+                                  k=format_number(result.n_components)))
     curve_error = result.kernel_curve.get(result.n_components)
     if curve_error is not None:
         n_test = len(result.kernel.predicted)
         show_check(Check(
-            f"curve at k = {result.n_components} (one decomposition, first k columns) − the "
-            "pipeline refitted with n_components = k, in test points",
+            _("curve at k = {k} (one decomposition, first k columns) − the pipeline refitted "
+              "with n_components = k, in test points").format(
+                k=format_number(result.n_components)),
             float(round((curve_error - result.kernel.error) * n_test)), 1.0))
 
 
 def code_section(result: cls.Experiment, split: TrainTestData) -> None:
     st.code(cls.pipeline_code(result.pipeline, data_lines=split.code), language="python")
-    st.caption("Generated from the fitted pipeline's parameters: this is the pipeline that "
-               "produced the numbers above. `RmsScaler` divides every component by one "
-               "number (see lessons/classification/experiment.py for why not StandardScaler).")
+    st.caption(_("Generated from the fitted pipeline's parameters: this is the pipeline that "
+                 "produced the numbers above. `RmsScaler` divides every component by one "
+                 "number (see lessons/classification/experiment.py for why not "
+                 "StandardScaler)."))
