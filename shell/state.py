@@ -455,29 +455,21 @@ def page_query(page_path: str, query: Mapping[str, Any]) -> dict[str, str]:
     return {name: str(query[name]) for name in PAGE_PARAMS.get(page_path, ()) if name in query}
 
 
-def parse_page_number(raw: Any, *, count: int, not_a_number: str | None = None,
-                      out_of_range: str | None = None, param: str = "", noun: str = "",
-                      owner: str = "", fallback: str = "") -> tuple[int, str | None]:
+def parse_page_number(raw: Any, *, count: int, not_a_number: str,
+                      out_of_range: str) -> tuple[int, str | None]:
     """A page's 1-based number from its link (the tour's step, the Explorer's section).
 
     Returns (1, problem) when ``raw`` is not a whole number in 1..``count``: ``problem``
-    says what was wrong and what the page does instead, in this run's language when the
-    page gives its two whole sentences, English and marked with ``N_``: ``not_a_number``
-    with ``{value}`` (what the link holds) and ``out_of_range`` with ``{count}`` and
-    ``{value}``. Without them (the older call), an English sentence is made from
-    ``param``, ``noun``, ``owner`` (e.g. "The tour has steps") and ``fallback`` (e.g.
-    "starting at step 1").
+    says what was wrong and what the page does instead, in this run's language, from the
+    page's two whole sentences, English and marked with ``N_``: ``not_a_number`` with
+    ``{value}`` (what the link holds) and ``out_of_range`` with ``{count}`` and ``{value}``.
     """
     text = str(raw).strip()
     try:
         number = int(text)
     except ValueError:
-        if not_a_number is not None:
-            return 1, _(not_a_number).format(value=quoted(text))
-        return 1, f"`{param}=`{quoted(text)} is not a {noun} number; {fallback}."
+        return 1, _(not_a_number).format(value=quoted(text))
     if not 1 <= number <= count:
-        if out_of_range is not None:
-            return 1, _(out_of_range).format(count=format_number(count),
-                                             value=_shown_number(number))
-        return 1, f"{owner} 1 to {count}, not {_shown_number(number)}; {fallback}."
+        return 1, _(out_of_range).format(count=format_number(count),
+                                         value=_shown_number(number))
     return number, None

@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from experiments.kernel_diagnostics import format_gamma
-from shell.figures import BASE_LAYOUT, KEPT_COLOUR
+from shell.figures import KEPT_COLOUR, base_layout
 from shell.i18n import _
 
 ALIGNMENT_COLOUR = "#CC6618"  # the palette's orange, apart from the separability's blue
@@ -43,7 +43,7 @@ def alignment_and_separability(values: Sequence[float], alignment: np.ndarray,
         hoverinfo="skip"))
     top = max(1.0, float(np.nanmax(alignment)))
     fig.update_layout(
-        title=title, height=440, **BASE_LAYOUT,
+        title=title, height=440, **base_layout(),
         yaxis=dict(title=_("separability (%)"), range=[0, 108]),
         yaxis2=dict(title=_("alignment A"), range=[min(0.0, float(np.nanmin(alignment))) * 1.08,
                                                 top * 1.08],

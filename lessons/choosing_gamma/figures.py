@@ -12,11 +12,11 @@ from plotly.subplots import make_subplots
 from experiments.kernel_diagnostics import format_gamma
 from experiments.kernel_params import SYMBOLS
 from shell.figures import (
-    BASE_LAYOUT,
     EQUAL_SCALE,
     KEPT_COLOUR,
     LINEAR_PCA_COLOUR,
     REFERENCE_COLOUR,
+    base_layout,
     class_colour,
     class_name,
     classes,
@@ -111,7 +111,7 @@ def small_multiples(
                      zerolinecolor="#DDDDDD")
     fig.update_yaxes(showticklabels=False, showgrid=False, zeroline=True,
                      zerolinecolor="#DDDDDD")
-    layout = dict(BASE_LAYOUT)
+    layout = base_layout()
     layout["legend"] = dict(orientation="h", y=-0.06, itemsizing="constant",
                             title_text=_("class"))
     layout["margin"] = dict(l=10, r=10, t=80, b=10)  # a two-line title
@@ -193,7 +193,7 @@ def separability_vs_value(
     else:
         fig.update_xaxes(title="c₀")
     fig.update_yaxes(title=_("cross-validated accuracy (%)"), range=[0, 108])
-    layout = dict(BASE_LAYOUT)
+    layout = base_layout()
     layout["legend"] = dict(orientation="h", y=-0.3)
     fig.update_layout(title=title, height=440, **layout)
     return fig
@@ -243,7 +243,7 @@ def spectra_lines(
                   annotation_text=_("flat: K̃ ∝ I − 1/n"), annotation_position="bottom left")
     fig.update_xaxes(title=_("eigenvalue rank"))
     fig.update_yaxes(type="log", title=_("% of trace(K̃)"), dtick=2, exponentformat="power")
-    fig.update_layout(title=title, height=400, **BASE_LAYOUT)
+    fig.update_layout(title=title, height=400, **base_layout())
     return fig
 
 
@@ -279,7 +279,7 @@ def share_vs_value(
                      exponentformat="power",
                      title=_("γ (log scale)") if param == "gamma" else _("degree d"))
     fig.update_yaxes(type="log", title="%", dtick=1, exponentformat="power")
-    layout = dict(BASE_LAYOUT)
+    layout = base_layout()
     layout["legend"] = dict(orientation="h", y=-0.3)
     fig.update_layout(title=title, height=420, **layout)
     return fig

@@ -10,9 +10,9 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from shell.figures import (
-    BASE_LAYOUT,
     CENTERED_SCALE,
     EQUAL_SCALE,
+    base_layout,
     class_colour,
     class_name,
     classes,
@@ -134,7 +134,7 @@ def map_grid(
         fig.update_xaxes(title_text=axis_titles[0], row=rows, col=c + 1)
     for r in range(rows):
         fig.update_yaxes(title_text=axis_titles[1], row=r + 1, col=1)
-    layout = dict(BASE_LAYOUT)
+    layout = base_layout()
     layout["legend"] = dict(title_text=_("data"), orientation="h", y=-0.08 if rows > 1 else -0.25,
                             itemsizing="constant")
     layout["margin"] = dict(l=10, r=10, t=125, b=10)  # a two-line title above 3-line panels

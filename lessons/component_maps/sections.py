@@ -21,7 +21,7 @@ from lessons.component_maps.experiment import (
     roles_sentence,
 )
 from lessons.component_maps.figures import PANEL_HEIGHT, MapPanel, map_grid, panel_title
-from shell.figures import class_label, plot_text
+from shell.figures import plot_text, shown_class_label
 from shell.i18n import N_, _, format_number, join_list, ngettext
 from shell.state import Settings, params_text
 
@@ -157,7 +157,7 @@ def roles(result: ComponentMaps, y: np.ndarray | None, target_names, settings: S
         return None
     k = drawn_components(fit)
     found = cluster_roles(fit.projection[:, :k], y)
-    names = [class_label(target_names, int(c), y) for c in np.unique(y)]
+    names = [shown_class_label(target_names, int(c), y) for c in np.unique(y)]
     text = roles_sentence(found, fit.explained_ratio[:k], names,
                           paper_figure=shows_fig4(settings))
     return found, names, text

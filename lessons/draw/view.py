@@ -161,7 +161,7 @@ def spectrum(result: Analysis, settings: Settings) -> None:
     )
     show_chart(fig, key="draw_spectrum")
     share = float(np.sum(result.explained_ratio[:2]))
-    kernel_share = (result.share_problem if result.share_problem is not None else
+    kernel_share = (_(result.share_problem) if result.share_problem is not None else
                     _("The first two kernel principal components (the chart at the top) hold "
                       "{share} of the variance in feature space.").format(
                         share=format_number(share, ".0%")))

@@ -25,9 +25,11 @@ SECTION_KEY = "explorer_section"  # the tabs' widget key: the open tab's label, 
 
 def parse_section(raw: Any) -> tuple[int, str | None]:
     """A 1-based section number from the URL; (1, problem) when it is not a valid one."""
-    return parse_page_number(raw, param=SECTION_PARAM, noun="section",
-                             owner="The Explorer's steps are numbered", count=len(SECTIONS),
-                             fallback="showing section 1")
+    return parse_page_number(
+        raw, count=len(SECTIONS),
+        not_a_number=N_("`section=`{value} is not a section number; showing section 1."),
+        out_of_range=N_("The Explorer's steps are numbered 1 to {count}, not {value}; "
+                        "showing section 1."))
 
 
 def _labels() -> list[str]:

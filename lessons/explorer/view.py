@@ -247,7 +247,7 @@ def kernel_blocks(result: Analysis, data) -> tuple[str, str] | None:
     if B is None or len(B) < 2:
         return None
     # Markdown text: a name from an upload is shown as typed, never as a link or markup.
-    names = [inert(figures.class_label(data.target_names, int(label), data.y))
+    names = [inert(figures.shown_class_label(data.target_names, int(label), data.y))
              for label in np.unique(data.y)]
     c = len(B)
     off = ~np.eye(c, dtype=bool)

@@ -17,7 +17,7 @@ from lessons.common import kernel_figures
 from lessons.how_it_works import figures as fig
 from lessons.how_it_works.experiment import PAIRS_CHECKED, StepByStep
 from shell import figures
-from shell.i18n import _, format_number
+from shell.i18n import _, format_number, join_sentences
 
 HEATMAP_SIDE = 250
 # The checks need K and K̃ in memory at once (plus the solver's copy): above this n they
@@ -67,10 +67,11 @@ def eigen_caption(steps: StepByStep) -> str:
     """The eigenvalue table's caption: n, trace(K̃) and the solver (and why μ/trace(K̃)
     is no share of variance, when it is not)."""
     no_share = variance_share_problem(steps.trace, rounding_floor(steps.n, steps.kernel_scale))
-    return (_("n = {n}; trace(K̃) = Σ of all n eigenvalues μ = {trace}. Solver: "
-              "{solver}.").format(n=format_number(steps.n, ","),
-                                  trace=signed(steps.trace, ".5g"), solver=steps.solver)
-            + ("" if no_share is None else f" {_(no_share)}"))
+    return join_sentences((
+        _("n = {n}; trace(K̃) = Σ of all n eigenvalues μ = {trace}. Solver: "
+          "{solver}.").format(n=format_number(steps.n, ","),
+                              trace=signed(steps.trace, ".5g"), solver=steps.solver),
+        None if no_share is None else _(no_share)))
 
 
 def kernel_checks(steps: StepByStep) -> list[Check]:

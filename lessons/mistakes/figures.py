@@ -11,6 +11,7 @@ from shell.figures import (
     BASE_LAYOUT,
     KEPT_COLOUR,
     NEGATIVE_COLOUR,
+    base_layout,
     class_colour,
     class_name,
     classes,
@@ -76,7 +77,7 @@ def right_and_wrong(
     layout["xaxis"]["title"] = _("component 1")
     layout["xaxis2"]["title"] = _("component 1")
     layout["yaxis"]["title"] = _("component 2")
-    fig = go.Figure(data=traces, layout=dict(title=title, height=380, **layout, **BASE_LAYOUT))
+    fig = go.Figure(data=traces, layout=dict(title=title, height=380, **layout, **base_layout()))
     fig.update_layout(margin=dict(l=10, r=10, t=80, b=10))
     return fig
 

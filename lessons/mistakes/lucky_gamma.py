@@ -26,7 +26,7 @@ from experiments.kernel_diagnostics import format_gamma
 from experiments.kpca_steps import fit_kpca
 from experiments.separability import linear_separability
 from lessons.mistakes.experiment import Damage
-from shell.figures import BASE_LAYOUT, class_colour
+from shell.figures import base_layout, class_colour
 from shell.i18n import N_, _, format_number, join_list
 
 # The gallery's setting (scikit-learn's plot_kernel_pca.py before 2021, and issue #10530).
@@ -202,7 +202,7 @@ def panels(settings: list[Setting], *, title: str, columns: int | None = None) -
                 row=i // columns + 1, col=i % columns + 1)
     fig.update_xaxes(showticklabels=False)
     fig.update_yaxes(showticklabels=False)
-    fig.update_layout(title=title, height=60 + 240 * rows, **BASE_LAYOUT)
+    fig.update_layout(title=title, height=60 + 240 * rows, **base_layout())
     fig.update_layout(margin=dict(l=10, r=10, t=100, b=10),
                       legend=dict(orientation="h", y=-0.05))
     return fig

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from shell.figures import BASE_LAYOUT, EQUAL_SCALE, class_colour, class_name, classes
+from shell.figures import EQUAL_SCALE, base_layout, class_colour, class_name, classes
 from shell.i18n import _
 
 NEW_POINT_COLOUR = "#111111"
@@ -81,7 +81,7 @@ def projection_with_heldout(
         )
     fig.update_xaxes(title=axis_titles[0], constrain="domain")
     fig.update_yaxes(title=axis_titles[1], **EQUAL_SCALE)  # coordinates in one space
-    layout = dict(BASE_LAYOUT)
+    layout = base_layout()
     # Below the plot, clear of the axis title: two half-width charts have no room at the side.
     layout["legend"] = dict(orientation="h", yanchor="top", y=-0.3, itemsizing="constant",
                             font=dict(size=12))
@@ -127,7 +127,7 @@ def terms_in_input_space(
     )
     fig.update_xaxes(title=axis_titles[0], constrain="domain")
     fig.update_yaxes(title=axis_titles[1], **EQUAL_SCALE)
-    layout = dict(BASE_LAYOUT)
+    layout = base_layout()
     layout["legend"] = dict(orientation="h", y=-0.22, itemsizing="constant")
     fig.update_layout(title=title, height=460, **layout)
     return fig

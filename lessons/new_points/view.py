@@ -29,7 +29,7 @@ from shell.caches import Inputs, bounded_cache, load_data
 from shell.charts import show_chart
 from shell.checks import show_check
 from shell.display import number_caption
-from shell.figures import class_label, digit_mosaic, plot_text
+from shell.figures import digit_mosaic, plot_text, shown_class_label
 from shell.i18n import N_, _, format_number
 from shell.memory import guard_memory
 from shell.registry import new_points_training
@@ -260,7 +260,7 @@ def terms(split: HeldOutFit, parts: Contributions, x: np.ndarray, data,
     point_column, class_column = _("training point"), _("class")
     table = {
         point_column: split.train[top],
-        class_column: [class_label(data.target_names, int(data.y[split.train[i]]), data.y)
+        class_column: [shown_class_label(data.target_names, int(data.y[split.train[i]]), data.y)
                        for i in top] if data.y is not None else ["—"] * len(top),
     }
     if X_train.shape[1] <= 3:

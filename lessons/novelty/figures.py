@@ -8,11 +8,11 @@ import numpy as np
 import plotly.graph_objects as go
 
 from shell.figures import (
-    BASE_LAYOUT,
     EQUAL_SCALE,
     KEPT_COLOUR,
     LINEAR_PCA_COLOUR,
     REFERENCE_COLOUR,
+    base_layout,
 )
 from shell.i18n import _, format_number
 
@@ -55,7 +55,7 @@ def error_map(xs: np.ndarray, ys: np.ndarray, values: np.ndarray, *, train: np.n
         P = np.asarray(points, dtype=np.float32)
         fig.add_trace(go.Scatter(x=P[:, 0], y=P[:, 1], mode="markers", name=name,
                                  marker=marker, hoverinfo="skip"))
-    fig.update_layout(title=title, height=520, **BASE_LAYOUT)
+    fig.update_layout(title=title, height=520, **base_layout())
     fig.update_layout(legend=dict(title_text="", orientation="h", y=-0.12))
     fig.update_xaxes(title=axis_titles[0], constrain="domain", range=[xs[0], xs[-1]])
     fig.update_yaxes(title=axis_titles[1], range=[ys[0], ys[-1]], **EQUAL_SCALE)
@@ -86,7 +86,7 @@ def roc_figure(curves: Mapping[str, tuple[np.ndarray, np.ndarray]], aucs: Mappin
                              hovertemplate=_("false alarms %{x:.1%}<br>outliers found "
                                              "%{y:.1%}") + "<extra>" + _("threshold")
                              + "</extra>"))
-    fig.update_layout(title=title, height=520, **BASE_LAYOUT)
+    fig.update_layout(title=title, height=520, **base_layout())
     # Below the plot: inside it, the legend covered the axis on a phone.
     fig.update_layout(legend=dict(title_text="", orientation="h", y=-0.25))
     fig.update_xaxes(title=_("false alarms: normal points flagged"), range=[-0.01, 1.01],

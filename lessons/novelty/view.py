@@ -35,7 +35,7 @@ from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
 from shell.checks import show_check
 from shell.display import number_caption
-from shell.figures import class_label, digit_mosaic, plot_text
+from shell.figures import digit_mosaic, plot_text, shown_class_label
 from shell.i18n import N_, _, format_number
 from shell.registry import NOVELTY_MAX_TRAIN, novelty_training
 from shell.state import KernelKey, Settings
@@ -108,7 +108,7 @@ def normal_choice(data) -> int | None:
     """Which points are normal: a select box (all points, or one class), from the link
     when it asks (``lessons.common.page_link``). Returns the class label, or None for all."""
     ss = st.session_state
-    names = [] if data.y is None else [class_label(data.target_names, int(c), data.y)
+    names = [] if data.y is None else [shown_class_label(data.target_names, int(c), data.y)
                                        for c in np.unique(data.y)]
     labels = [] if data.y is None else [int(c) for c in np.unique(data.y)]
     first = K_NORMAL not in ss or K_THRESHOLD not in ss
@@ -296,7 +296,7 @@ def most_novel(result: Novelty, data, X: np.ndarray, cut: float) -> None:
     def label(i: int) -> str:
         error = format_number(errors[i], ".4g")
         if rows[i] >= 0 and data.y is not None:
-            digit = class_label(data.target_names, int(data.y[rows[i]]), data.y)
+            digit = shown_class_label(data.target_names, int(data.y[rows[i]]), data.y)
             return (_("outlier, digit {digit}, p(x) = {error}") if outlier[i] else
                     _("held-out normal, digit {digit}, p(x) = {error}")).format(
                 digit=digit, error=error)

@@ -44,7 +44,7 @@ from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
 from shell.checks import show_check
 from shell.display import number_caption
-from shell.figures import class_label, plot_text
+from shell.figures import plot_text, shown_class_label
 from shell.i18n import N_, _, format_number, join_sentences, ngettext
 from shell.registry import EIGENPROBLEM_MAX_N
 from shell.state import KernelKey, Settings
@@ -222,7 +222,7 @@ def recipe(method: str, k: int, n_components: int, settings: Settings) -> None:
 
 def matrices(result: Eigenproblem, data, method: str) -> None:
     """K and K̃ = J K J as heatmaps, in class order (along the sheet within a class)."""
-    names = [plot_text(class_label(data.target_names, int(c), data.y))
+    names = [plot_text(shown_class_label(data.target_names, int(c), data.y))
              for c in range(len(result.class_sizes))] if data.y is not None else []
     title = _(METHODS[method].title)
     left, right = st.columns(2)

@@ -10,7 +10,7 @@ from experiments import checks
 from experiments.kpca_steps import variance_share_problem
 from experiments.separability import METHOD
 from shell import i18n
-from tests.support.page_words import numbers
+from tests.support.page_language import numbers
 
 
 def _glued(check: checks.Check) -> str:

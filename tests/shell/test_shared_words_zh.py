@@ -12,7 +12,7 @@ from shell import i18n
 from shell.chart_text import describe, plain
 from shell.figures import point_scatter
 from shell.state import parse_page_number
-from tests.support.page_words import numbers
+from tests.support.page_language import numbers
 
 
 def test_a_titles_lines_end_as_sentences_of_the_runs_language():
@@ -62,12 +62,3 @@ def test_a_links_page_number_is_refused_in_whole_sentences():
         assert "The tour" not in problem and "starting" not in problem
         number, problem = parse_page_number("x", count=12, **sentences)
         assert number == 1 and "`step=`“x”" in problem and "is not" not in problem
-    # The older call (the Explorer's section) is answered as before.
-    assert parse_page_number("9", param="section", noun="section",
-                             owner="The Explorer's steps are numbered", count=4,
-                             fallback="showing section 1") == (
-        1, "The Explorer's steps are numbered 1 to 4, not 9; showing section 1.")
-    assert parse_page_number("a", param="section", noun="section",
-                             owner="The Explorer's steps are numbered", count=4,
-                             fallback="showing section 1") == (
-        1, "`section=`“a” is not a section number; showing section 1.")

@@ -8,7 +8,7 @@ import json
 
 from experiments.morph import MOTION_MAX_N
 from tests.support.apptest import assert_clean, open_app
-from tests.support.page_words import numbers
+from tests.support.page_language import numbers
 
 
 def _motion(language: str):

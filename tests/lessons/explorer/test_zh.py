@@ -5,6 +5,8 @@ ends of its range, the sigmoid's negative eigenvalues, another dataset)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import datasets
@@ -109,3 +111,13 @@ def test_the_open_tab_survives_a_switch_of_language():
         assert at.session_state[SECTION_KEY] == _(SECTIONS[1]) == "2 · K 与 K̃"
     assert any(title.startswith("核矩阵 K") for kind, title in all_texts(at)
                if kind == "chart.title")
+
+
+def test_a_bad_section_in_a_link_is_refused_in_the_sessions_language():
+    from lessons.explorer.steps import parse_section
+    with use_language("zh-CN"):
+        number, problem = parse_section("9")
+        assert number == 1 and "9" in problem and "4" in problem
+        assert not re.search(r"[A-Za-z]{3,}", problem.replace("section", "")), problem
+        number, problem = parse_section("a")
+        assert number == 1 and "`section=`“a”" in problem and "is not" not in problem
