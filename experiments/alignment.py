@@ -25,6 +25,7 @@ from scipy.stats import spearmanr
 
 from experiments.kernel_diagnostics import format_gamma
 from kpca_core import center_kernel, compute_kernel
+from shell.i18n import N_, _, format_number, join_sentences
 
 
 def one_hot(y: np.ndarray) -> np.ndarray:
@@ -96,31 +97,56 @@ def compare_curves(alignment: np.ndarray, separability: np.ndarray) -> Agreement
     return Agreement(int(np.argmax(alignment)), tuple(int(i) for i in best), rho)
 
 
+# Where the two curves agree: one whole sentence per case (Chinese orders the clauses its
+# own way); the trend of the two over the sweep, one per strength of Spearman's ρ.
+_AGREE = N_("Alignment is highest at {gamma} (A = {a}), where components 1–2 separate {share} % "
+            "of the points, the best of the sweep: here the two scores pick the same width.")
+_AGREE_TIE = N_("Alignment is highest at {gamma} (A = {a}), where components 1–2 separate "
+                "{share} % of the points, the best of the sweep (a tie): here the two scores "
+                "pick the same width.")
+_DISAGREE = N_("Alignment is highest at {gamma} (A = {a}), where components 1–2 separate "
+               "{share} % of the points; they separate best at {best} ({best_share} %), where "
+               "A = {best_a}: here the two disagree, by {gap} points of separability.")
+_DISAGREE_TIE = N_("Alignment is highest at {gamma} (A = {a}), where components 1–2 separate "
+                   "{share} % of the points; they separate best at {best} and {more} more "
+                   "({best_share} %), where A = {best_a}: here the two disagree, by {gap} "
+                   "points of separability.")
+_TREND = {
+    "together": N_("Over the {count} values the two curves rise and fall together "
+                   "(Spearman's ρ = {rho})."),
+    "opposite": N_("Over the {count} values the two curves move in opposite directions "
+                   "(Spearman's ρ = {rho})."),
+    "loose": N_("Over the {count} values the two curves are only loosely related "
+                "(Spearman's ρ = {rho})."),
+}
+
+
 def agreement_sentence(values: np.ndarray, alignment: np.ndarray,
                        separability: np.ndarray) -> str:
-    """Where the two curves of a γ sweep agree and where they do not, in its numbers."""
+    """Where the two curves of a γ sweep agree and where they do not, in its numbers, in
+    this run's language."""
     found = compare_curves(alignment, separability)
     a, s = found.best_alignment, found.best_separability
 
     def at(i: int) -> str:
         return f"γ = {format_gamma(values[i])}"
 
-    text = (f"Alignment is highest at {at(a)} (A = {alignment[a]:.3f}), where components 1–2 "
-            f"separate {100 * separability[a]:.0f} % of the points")
+    def percent(value: float) -> str:
+        return format_number(100 * value, ".0f")
+
+    said = dict(gamma=at(a), a=format_number(alignment[a], ".3f"),
+                share=percent(separability[a]))
     if found.agree:
-        text += (f", the best of the sweep{' (a tie)' if len(s) > 1 else ''}: here the two "
-                 "scores pick the same width.")
+        text = _(_AGREE_TIE if len(s) > 1 else _AGREE).format(**said)
     else:
         best = s[0]
-        text += (f"; they separate best at {at(best)}"
-                 f"{f' and {len(s) - 1} more' if len(s) > 1 else ''} "
-                 f"({100 * separability[best]:.0f} %), where A = {alignment[best]:.3f}: here the "
-                 f"two disagree, by {100 * (separability[best] - separability[a]):.0f} points "
-                 "of separability.")
-    if np.isfinite(found.rank_correlation):
-        rho = found.rank_correlation
-        trend = ("rise and fall together" if rho >= 0.7 else
-                 "move in opposite directions" if rho <= -0.3 else "are only loosely related")
-        text += (f" Over the {len(values)} values the two curves {trend} (Spearman's ρ = "
-                 f"{rho:.2f}).")
-    return text
+        text = _(_DISAGREE_TIE if len(s) > 1 else _DISAGREE).format(
+            **said, best=at(best), more=format_number(len(s) - 1),
+            best_share=percent(separability[best]), best_a=format_number(alignment[best], ".3f"),
+            gap=percent(separability[best] - separability[a]))
+    if not np.isfinite(found.rank_correlation):
+        return text
+    rho = found.rank_correlation
+    trend = "together" if rho >= 0.7 else "opposite" if rho <= -0.3 else "loose"
+    return join_sentences((text, _(_TREND[trend]).format(
+        count=format_number(len(values)), rho=format_number(rho, ".2f"))))
