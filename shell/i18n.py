@@ -230,17 +230,27 @@ def format_number(value: float | int, spec: str = "") -> str:
     return re.sub(r"[.,-]", lambda m: swap[m.group()], text)
 
 
+# Languages whose sentences end in a full-width stop and sit side by side without a space.
+_NO_SPACE_BETWEEN_SENTENCES = {"zh-CN"}
+_LATIN_EDGE = re.compile(r"[A-Za-z0-9γ.%)\]]")
+
+
 def join_list(items: list[str]) -> str:
     """Items of a sentence's list: ``"a, b, c"`` in English, as the app has always written
     them; in another language, its own way (Babel's CLDR lists: Chinese ``"a、b和c"``)."""
     code = current_language()
     if code in (DEFAULT_LANGUAGE, PSEUDO):
         return ", ".join(items)
-    return format_list(list(items), locale=_BABEL_LOCALE.get(code, code.replace("-", "_")))
+    joined = format_list(list(items), locale=_BABEL_LOCALE.get(code, code.replace("-", "_")))
+    if code in _NO_SPACE_BETWEEN_SENTENCES and len(items) > 1:
+        # CLDR's "a和b" reads run together when an item ends or starts in Latin letters or
+        # digits ("0.1和0.3"): a space there, as the course writes "核 PCA".
+        head, last = joined[:-len(items[-1]) - 1], items[-1]
+        joined = (head + (" " if _LATIN_EDGE.match(head[-1:]) else "") + joined[len(head)]
+                  + (" " if _LATIN_EDGE.match(last[:1]) else "") + last)
+    return joined
 
 
-# Languages whose sentences end in a full-width stop and sit side by side without a space.
-_NO_SPACE_BETWEEN_SENTENCES = {"zh-CN"}
 
 
 def join_sentences(sentences) -> str:

@@ -130,11 +130,17 @@ def test_the_check_command_reports_a_missing_translation(monkeypatch, tmp_path):
 
 
 def glossary() -> list[tuple[str, list[str]]]:
-    """(English term, its Chinese terms) from locale/glossary.tsv (alternatives " / ")."""
+    """(English term, its Chinese terms) from locale/glossary.tsv (alternatives " / "). A
+    word with several senses ("classes (of points)" 类别, "classes (of students)" 课堂)
+    is one term whose Chinese is any of its senses'."""
     with (ROOT / "locale" / "glossary.tsv").open(encoding="utf-8") as tsv:
         rows = list(csv.DictReader(tsv, delimiter="\t"))
-    return [(re.sub(r"\s*\(.*?\)", "", row["English"]).strip().lower(),
-             [term.strip() for term in row["中文"].split(" / ")]) for row in rows]
+    terms: dict[str, list[str]] = {}
+    for row in rows:
+        english = re.sub(r"\s*\(.*?\)", "", row["English"]).strip().lower()
+        terms.setdefault(english, []).extend(
+            term.strip() for term in row["中文"].split(" / "))
+    return list(terms.items())
 
 
 def test_the_glossary_is_used_wherever_its_terms_are():

@@ -244,8 +244,12 @@ def test_join_list_is_the_apps_english_and_cldrs_chinese():
     with i18n.use_language("en-XA"):
         assert i18n.join_list(items) == ", ".join(items)
     with i18n.use_language("zh-CN"):
-        assert i18n.join_list(["核函数", "γ", "主成分个数"]) == "核函数、γ和主成分个数"
+        assert i18n.join_list(["核函数", "γ", "主成分个数"]) == "核函数、γ 和主成分个数"
         assert i18n.join_list(["核函数"]) == "核函数"
+        # A space between the conjunction and a number or a Latin word, none between CJK.
+        assert i18n.join_list(["0.1", "0.3"]) == "0.1 和 0.3"
+        assert i18n.join_list(["γ = 1", "γ = 2", "γ = 3"]) == "γ = 1、γ = 2 和 γ = 3"
+        assert i18n.join_list(["外圈", "RBF"]) == "外圈和 RBF"
 
 
 def test_a_charts_text_alternative_in_chinese_has_the_english_numbers():
@@ -258,7 +262,7 @@ def test_a_charts_text_alternative_in_chinese_has_the_english_numbers():
                        "to 3. bars (bars, y (x₂) against x (x₁)): a: 1, b: 2.")
     with i18n.use_language("zh-CN"):
         chinese = describe(fig)
-    assert chinese == ("图表：Input space。 class 0：3 个点，x (x₁) 0.5 至 2.5, y (x₂) −1 至 3。 "
+    assert chinese == ("图表：Input space。class 0：3 个点，x (x₁) 0.5 至 2.5, y (x₂) −1 至 3。"
                        "柱状图（柱状图，y (x₂) 对 x (x₁)）：a: 1, b: 2。")
     assert sorted(numbers(chinese)) == sorted(numbers(english))
 
