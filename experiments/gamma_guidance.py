@@ -70,7 +70,7 @@ from kpca_core import (
     eigendecompose,
     project_training_points,
 )
-from shell.i18n import N_, _, format_number
+from shell.i18n import N_, _, format_number, join_sentences
 
 # Points a search looks at: larger data are swept on a seeded stratified sample of this
 # size (every built-in data set at its default size but USPS fits; USPS-1000 and
@@ -280,7 +280,10 @@ class Hint:
     def text(self) -> str:
         """The whole hint as one Markdown paragraph."""
         title, message, why, _button = self._words()
-        return " ".join(part for part in (f"**{title}**", message, why) if part)
+        # A space after the bold title whatever the language: CommonMark closes ** after
+        # a full stop only before a space or punctuation ("**γ 太小。**消息" stays open).
+        return " ".join(part for part in (f"**{title}**", join_sentences((message, why)))
+                        if part)
 
 
 @dataclass(frozen=True)
@@ -709,12 +712,14 @@ def _hint_words(hint: Hint) -> tuple[str, str, str, str]:
             gain=format_number(100 * (chosen.score - current.score), ".0f"), **numbers)
     why = _why(found, current, kind)
     if both:
-        why += " " + _("The degree changes too, from {current} to {chosen}: it sets which "
-                       "products of input coordinates the features hold.").format(
-            current=current.degree, chosen=chosen.degree)
+        why = join_sentences((why, _(
+            "The degree changes too, from {current} to {chosen}: it sets which products of "
+            "input coordinates the features hold.").format(
+                current=current.degree, chosen=chosen.degree)))
     if chosen.score <= found.linear_score + TIE:
-        why += " " + _("At its best this kernel only matches linear PCA here ({linear}).").format(
-            linear=_percent(found.linear_score))
+        why = join_sentences((why, _(
+            "At its best this kernel only matches linear PCA here ({linear}).").format(
+                linear=_percent(found.linear_score))))
     if kind == "degree":
         button = _("Use degree {degree}").format(degree=chosen.degree)
     elif chosen.degree is not None and chosen.degree != current.degree:

@@ -67,13 +67,6 @@ def explorer_texts(query: dict, language: str, *, motion: bool = False):
     return at, texts
 
 
-# Sentences glued with " " in other areas of the sweep (reported to them): the γ hint's
-# warning (experiments/gamma_guidance.py) and the plane-only warning (shell/page.py).
-def _ours(texts):
-    return [(kind, text) for kind, text in texts
-            if not (text.startswith("**γ = ") or "请选择一个二维数据集" in text)]
-
-
 @pytest.mark.parametrize("query", CASES.values(), ids=CASES.keys())
 def test_the_pseudo_locale_leaves_no_english_unwrapped(query):
     motion = query.get("kernel") == "laplacian"  # γ in motion too, on 60 points
@@ -88,7 +81,7 @@ def test_zh_cn_states_the_english_numbers(query):
     chinese = open_app("explorer", {**query, "lang": "zh-CN"})
     assert_clean(chinese)
     same_numbers(english, chinese)
-    assert _ours(stray_spaces(chinese)) == []
+    assert stray_spaces(chinese) == []
     for number in range(2, len(SECTIONS) + 1):
         english.session_state[SECTION_KEY] = SECTIONS[number - 1]
         with use_language("zh-CN"):
@@ -97,7 +90,7 @@ def test_zh_cn_states_the_english_numbers(query):
         chinese.run()
         assert_clean(chinese)
         same_numbers(english, chinese)
-        assert _ours(stray_spaces(chinese)) == []
+        assert stray_spaces(chinese) == []
 
 
 def test_the_open_tab_survives_a_switch_of_language():

@@ -35,13 +35,6 @@ def _data_words(query: dict) -> set[str]:
     return words(*data.target_names, *data.feature_names)
 
 
-# Sentences glued with " " in other areas of the sweep (reported to them): the γ hint's
-# warning (experiments/gamma_guidance.py) and the plane-only warning (shell/page.py).
-def _ours(texts):
-    return [(kind, text) for kind, text in texts
-            if not (text.startswith("**γ = ") or "请选择一个二维数据集" in text)]
-
-
 @pytest.mark.parametrize("query", CASES.values(), ids=CASES.keys())
 def test_the_pseudo_locale_leaves_no_english_unwrapped(query):
     at = open_app("kernel_trick", {**query, "lang": "en-XA"})
@@ -60,4 +53,4 @@ def test_zh_cn_states_the_english_numbers(query):
     chinese = open_app("kernel_trick", {**query, "lang": "zh-CN"})
     assert_clean(chinese)
     same_numbers(english, chinese)
-    assert _ours(stray_spaces(chinese)) == []
+    assert stray_spaces(chinese) == []
