@@ -45,6 +45,7 @@ from lessons.kernel_trick import pack as kernel_trick
 from lessons.mistakes import pack as mistakes
 from lessons.scale import pack as scale
 from shell.caches import inputs_of, load_data
+from shell.figures import shown_class_label
 from shell.i18n import N_, _, current_language, format_number
 from shell.state import Settings, format_gamma, params_text, settings_to_query
 
@@ -270,7 +271,10 @@ def build_step(number: int, step: TourStep, *, max_frames: int | None = None,
         result = explorer_analysis(X, y, at)
         frames.append(build_frame(step, number, at, result, X, y, data, rows, base_url))
         pca = result.pca_projection  # linear PCA: the data's alone, the same in every frame
-    names = [str(name) for name in data.target_names] if y is not None else [_("all points")]
+    # The app's own class names ("outer circle") in the file's language, the data's as they are.
+    names = ([shown_class_label(data.target_names, label, y)
+              for label in range(len(data.target_names))] if y is not None
+             else [shown_class_label((), 0, None)])
     return {
         **step_header(number, step, settings, len(X), param, values, anchor),
         "classes": names,

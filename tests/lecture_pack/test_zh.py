@@ -51,6 +51,9 @@ def test_a_step_built_in_a_background_thread_takes_the_language_passed_in():
         assert CJK.search(chinese[key]), (key, chinese[key])
         assert numbers(chinese[key]) == numbers(english[key]), key
     assert chinese["kernel"] == "线性核"
+    # The app's names of the circles' classes, in the legend's language.
+    assert english["classes"] == ["outer circle", "inner circle"]
+    assert chinese["classes"] == ["外圈", "内圈"]
     assert len(chinese["frames"]) == len(english["frames"])
     for en, zh in zip(english["frames"], chinese["frames"], strict=True):
         assert zh["numbers"] == en["numbers"] and zh["kpca"] == en["kpca"]
