@@ -36,11 +36,11 @@ from .csv_loader import (
     load_csv,
 )
 from .csv_uploads import UploadReader
+from .drawn import CLASS_NAMES as _DRAWN_CLASS_NAMES
 from .iris import IRIS_INFO, load_iris
 from .safe_text import spreadsheet_safe, spreadsheet_safe_row
 from .synthetic import (
     CIRCLES_INFO,
-    CLASS_NAMES,
     FOUR_CLASSES_INFO,
     MOONS_INFO,
     PARABOLA_INFO,
@@ -55,6 +55,7 @@ from .synthetic import (
     load_scholkopf_toy,
     load_swiss_roll,
 )
+from .synthetic import CLASS_NAMES as _SYNTHETIC_CLASS_NAMES
 from .usps import (
     USPS_INFO,
     UspsUnavailableError,
@@ -64,6 +65,12 @@ from .usps import (
     usps_source_description,
     usps_split_sizes,
 )
+
+# The class names the app gives the data it makes (the drawing's "class A" too), by data
+# set: shown in the session's language (shell.figures.class_name), English where they
+# leave the app.
+CLASS_NAMES: dict[str, tuple[str, ...]] = {**_SYNTHETIC_CLASS_NAMES,
+                                           "drawn": _DRAWN_CLASS_NAMES}
 
 __all__ = [
     "BINARY_SIGNATURES",
