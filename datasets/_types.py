@@ -88,11 +88,11 @@ class Dataset:
         Name of each column of ``X``.
     description : str
         One plain-language paragraph for students, in English.
-    description_message, description_values : str, tuple of (name, value) pairs
-        The same paragraph as a message with named values (``description`` is
-        ``description_message.format(**dict(description_values))``), for a page that says
-        it in another language: the ground layer imports nothing of the app and cannot
-        translate. Empty when the text is the user's own (an upload's description).
+    description_sentences : tuple of (message, ((name, value), ...)) pairs
+        The same paragraph as its sentences, each an English message with its named values
+        (``description`` is their English, side by side), for a page that says it in
+        another language: the ground layer imports nothing of the app and cannot translate.
+        Made with :func:`described` and :func:`said`.
     citation : str
         Where the data comes from.
     image_shape : tuple of int, optional
@@ -112,13 +112,12 @@ class Dataset:
     citation: str
     image_shape: tuple[int, int] | None = field(default=None)
     unrolled: np.ndarray | None = field(default=None)
-    description_message: str = ""
-    description_values: tuple[tuple[str, object], ...] = ()
+    description_sentences: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] = ()
 
     def __post_init__(self) -> None:
-        if self.description_message and self.description != self.description_message.format(
-                **dict(self.description_values)):
-            raise ValueError("description must be description_message with its values.")
+        if self.description_sentences and self.description != english(
+                self.description_sentences):
+            raise ValueError("description must be the English of description_sentences.")
         # `.view()` so that freezing never changes the flags of the caller's array.
         X = np.ascontiguousarray(self.X, dtype=np.float64).view()
         if X.ndim != 2:
@@ -159,9 +158,22 @@ class Dataset:
         return self.X.shape[0]
 
 
-def described(message: str, **values: object) -> dict:
+Sentence = tuple[str, tuple[tuple[str, object], ...]]
+
+
+def said(message: str, **values: object) -> Sentence:
+    """One sentence of a dataset's description: its English message with named
+    placeholders, and their values. ``scripts/i18n.py`` extracts the message of every
+    ``said(...)`` call for the translators."""
+    return message, tuple(values.items())
+
+
+def english(sentences: tuple[Sentence, ...]) -> str:
+    """The sentences in English, side by side."""
+    return " ".join(message.format(**dict(values)) for message, values in sentences)
+
+
+def described(*sentences: Sentence) -> dict:
     """A dataset's description as ``Dataset``'s keyword arguments: the English paragraph
-    and the message with its named values it was made from. ``scripts/i18n.py`` extracts
-    the message of every ``described(...)`` call for the translators."""
-    return {"description": message.format(**values), "description_message": message,
-            "description_values": tuple(values.items())}
+    and the sentences (:func:`said`) it was made from."""
+    return {"description": english(sentences), "description_sentences": sentences}

@@ -19,9 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ._types import Dataset
+from ._types import Dataset, Sentence, described, said
 from .csv_table import (
-    DELIMITERS,
     MAX_COLUMNS,
     MAX_ROW_CHARS,
     MAX_ROWS,
@@ -52,6 +51,9 @@ BINARY_SIGNATURES = {
     b"\xd0\xcf\x11\xe0": "an old Excel (.xls) workbook",
 }
 EXPORT_HINT = "Export the data as CSV (comma-separated values) and upload that."
+
+# What an upload is called when it has no file name of its own.
+UPLOADED = "the uploaded file"
 
 
 def load_csv(
@@ -117,14 +119,14 @@ def load_csv(
         y=y,
         target_names=target_names,
         feature_names=tuple(table.names[j] for j in features),
-        description=_describe(table, origin, X, label, target_names, dropped),
+        **described(*_describe(table, origin, X, label, target_names, dropped)),
         citation="Your own data, uploaded to KPCA Lab.",
     )
 
 
 def _read_bytes(source: bytes | str | os.PathLike) -> tuple[bytes, str]:
     if isinstance(source, bytes | bytearray | memoryview):
-        data, origin = bytes(source), "the uploaded file"
+        data, origin = bytes(source), UPLOADED
     else:
         path = Path(source)
         origin = path.name
@@ -379,19 +381,30 @@ def _encode_labels(labels: list[str]) -> tuple[np.ndarray, tuple[str, ...]]:
 def _describe(
     table: Table, origin: str, X: np.ndarray, label: int | None,
     target_names: tuple[str, ...], dropped: int,
-) -> str:
-    parts = [f"Your data from {origin}: {X.shape[0]} rows and {X.shape[1]} numeric columns"]
-    parts.append(
-        "named in the header row" if table.has_header
-        else f"named x1..x{X.shape[1]} because the file has no header row"
-    )
+) -> tuple[Sentence, ...]:
+    """The upload's description, sentence by sentence (a page translates each)."""
+    rows, columns = X.shape
+    sentences = [
+        said("Your data from the uploaded file: {rows} rows and {columns} numeric columns.",
+             rows=rows, columns=columns) if origin == UPLOADED else
+        said("Your data from {origin}: {rows} rows and {columns} numeric columns.",
+             origin=origin, rows=rows, columns=columns),
+        said("The columns are named in the header row.") if table.has_header else
+        said("The file has no header row, so the columns are named x1 to x{columns}.",
+             columns=columns),
+    ]
     if len(table.names) > 1:
-        parts.append(f"separated by {DELIMITERS[table.delimiter]}s")
+        sentences.append({
+            "\t": said("Its values are separated by tabs."),
+            ";": said("Its values are separated by semicolons."),
+            ",": said("Its values are separated by commas."),
+        }[table.delimiter])
     if label is not None:
-        parts.append(f"classes from column {table.names[label]!r} ({len(target_names)} classes)")
+        sentences.append(said("The classes come from column {column} ({count} classes).",
+                              column=repr(table.names[label]), count=len(target_names)))
     if dropped:
-        parts.append(f"{dropped} rows with missing, NaN or infinite values were dropped")
-    return (
-        "; ".join(parts) + ". The columns are used as they are: if their scales differ "
-        "a lot, the largest one dominates both linear and RBF kernels."
-    )
+        sentences.append(said("{dropped} rows with missing, NaN or infinite values were "
+                              "dropped.", dropped=dropped))
+    sentences.append(said("The columns are used as they are: if their scales differ a lot, "
+                          "the largest one dominates both linear and RBF kernels."))
+    return tuple(sentences)

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ._types import Dataset
+from ._types import Dataset, described, said
 from .synthetic import load_circles, load_moons
 
 # Both axes run over [-LIMIT, LIMIT]: the built-in circles (radius 1) fit as they are.
@@ -152,17 +152,19 @@ def as_browser_points(X: np.ndarray, y: np.ndarray) -> list[list[float | int]]:
 
 def drawn_dataset(X: np.ndarray, y: np.ndarray) -> Dataset:
     """Snapped points as a :class:`Dataset` (read-only arrays, the three class names)."""
-    counts = np.bincount(np.asarray(y, dtype=np.int64), minlength=len(CLASS_NAMES))
-    shown = ", ".join(f"{c} in {name}" for name, c in zip(CLASS_NAMES, counts, strict=True)
-                      if c)
+    a, b, c = (int(count) for count in
+               np.bincount(np.asarray(y, dtype=np.int64), minlength=len(CLASS_NAMES)))
+    sentences = [said("{n} points drawn by hand on the Draw page, in the square "
+                      "[-{limit}, {limit}]².", n=len(X), limit=LIMIT)]
+    if len(X):
+        sentences.append(said("Class A has {a}, class B {b} and class C {c}.", a=a, b=b, c=c))
     return Dataset(
         name="drawn",
         X=np.array(X, dtype=float).reshape(-1, 2),
         y=np.array(y, dtype=np.int64),
         target_names=CLASS_NAMES,
         feature_names=("x1", "x2"),
-        description=(f"{len(X)} points drawn by hand on the Draw page ({shown or 'none yet'}), "
-                     f"in the square [-{LIMIT}, {LIMIT}]²."),
+        **described(*sentences),
         citation="",
     )
 

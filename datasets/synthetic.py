@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.datasets import make_circles, make_moons, make_s_curve, make_swiss_roll
 
-from ._types import Dataset, DatasetInfo, Option, described
+from ._types import Dataset, DatasetInfo, Option, described, said
 
 SKLEARN_CITATION = (
     "Generated with scikit-learn: Pedregosa, F. et al. (2011). Scikit-learn: Machine "
@@ -72,14 +72,14 @@ def load_circles(n: int, noise: float, factor: float, seed: int) -> Dataset:
         y=y,
         target_names=CLASS_NAMES["circles"],
         feature_names=XY,
-        **described(
+        **described(said(
             "{n} points on two concentric circles (inner radius {factor:g}, noise {noise:g}). "
             "Linear PCA can only rotate the plane, so the circles stay nested in every "
             "projection. With an RBF kernel (γ around 5) the first kernel principal "
             "component measures roughly the distance from the centre, and the two circles "
             "fall apart along it: look at component 1 on its own.",
             n=n, factor=factor, noise=noise,
-        ),
+        )),
         citation=SKLEARN_CITATION,
     )
 
@@ -112,14 +112,14 @@ def load_moons(n: int, noise: float, seed: int) -> Dataset:
         y=y,
         target_names=CLASS_NAMES["moons"],
         feature_names=XY,
-        **described(
+        **described(said(
             "{n} points on two interleaving half circles (noise {noise:g}). No straight "
             "line separates them, so linear PCA mixes the moons in every projection. An RBF "
             "kernel with a large γ (around 15) bends the space so that the leading kernel "
             "components pull the moons apart; with a small γ it behaves like linear PCA, and "
             "with a very large γ every point becomes its own cluster. Vary γ and watch.",
             n=n, noise=noise,
-        ),
+        )),
         citation=SKLEARN_CITATION,
     )
 
@@ -163,7 +163,7 @@ def load_swiss_roll(n: int, noise: float, seed: int) -> Dataset:
         y=y,
         target_names=CLASS_NAMES["swiss_roll"],
         feature_names=("x1", "x2", "x3"),
-        **described(
+        **described(said(
             "{n} points on a flat sheet rolled up into a spiral in three dimensions, "
             "coloured by {segments} segments along the sheet (1 at the centre). "
             "Unrolling it would line the colours up in order. Kernel PCA with an RBF kernel "
@@ -171,7 +171,7 @@ def load_swiss_roll(n: int, noise: float, seed: int) -> Dataset:
             "not along the sheet, so neighbouring layers stay mixed for every γ. This is "
             "the classic example where methods that follow the manifold (Isomap, LLE) win.",
             n=n, segments=SWISS_ROLL_SEGMENTS,
-        ),
+        )),
         citation=(
             "Tenenbaum, J. B., de Silva, V. & Langford, J. C. (2000). A global geometric "
             "framework for nonlinear dimensionality reduction. Science 290, 2319-2323. "
@@ -226,7 +226,7 @@ def load_s_curve(n: int, noise: float, seed: int) -> Dataset:
         y=y,
         target_names=CLASS_NAMES["s_curve"],
         feature_names=("x1", "x2", "x3"),
-        **described(
+        **described(said(
             "{n} points on a flat sheet 2 units high bent into an S (three half circles of "
             "radius 1) in three dimensions, coloured by {segments} segments along "
             "the sheet. Where the S turns, points of segments far apart along the sheet lie "
@@ -234,7 +234,7 @@ def load_s_curve(n: int, noise: float, seed: int) -> Dataset:
             "them, while Isomap, which measures distances along a neighbour graph, lays the "
             "segments out in order.",
             n=n, segments=S_CURVE_SEGMENTS,
-        ),
+        )),
         citation=SKLEARN_CITATION,
         unrolled=unrolled,
     )
@@ -280,7 +280,7 @@ def load_scholkopf_toy(n: int, seed: int) -> Dataset:
         y=y,
         target_names=CLASS_NAMES["scholkopf_toy"],
         feature_names=XY,
-        **described(
+        **described(said(
             "{n} points in three round Gaussian clusters (σ = 0.1) centred at (-0.5, -0.2), "
             "(0, 0.6) and (0.5, 0), as in Fig. 4 of Schölkopf, Smola & Müller (1998), which "
             "shows them on [-1, 1] × [-0.5, 1]. With the RBF kernel exp(-‖x-y‖²/0.1) (γ = 10) "
@@ -289,7 +289,7 @@ def load_scholkopf_toy(n: int, seed: int) -> Dataset:
             "points' coordinates instead: choose other components for the axes to look at "
             "them.",
             n=n,
-        ),
+        )),
         citation=SCHOLKOPF_1998,
     )
 
@@ -327,7 +327,7 @@ def load_parabola(n: int, noise: float, seed: int) -> Dataset:
         y=None,
         target_names=(),
         feature_names=("x", "y"),
-        **described(
+        **described(said(
             "{n} points with x drawn uniformly from [-1, 1] and y = x² plus Gaussian noise "
             "(standard deviation {noise:g}), as in Fig. 3 of Schölkopf, Smola & Müller "
             "(1998). There are no classes. Use the polynomial kernel (x·y)^d with degree d "
@@ -336,7 +336,7 @@ def load_parabola(n: int, noise: float, seed: int) -> Dataset:
             "its contour lines following the parabola; this page shows the points' "
             "coordinates).",
             n=n, noise=noise,
-        ),
+        )),
         citation=SCHOLKOPF_1998,
     )
 
@@ -376,14 +376,14 @@ def load_four_classes(n: int, noise: float, seed: int) -> Dataset:
         y=y,
         target_names=CLASS_NAMES["four_classes"],
         feature_names=XY,
-        **described(
+        **described(said(
             "{n} points on four nested rings (radii 0.25, 0.5, 0.75, 1; noise {noise:g}), "
             "one class per ring. Every straight-line projection, and so every linear "
             "principal component, lays the rings on top of each other. With an RBF kernel "
             "(γ around 2) one of the first three kernel components orders the points by "
             "radius, and the four classes line up side by side: find which component does it.",
             n=n, noise=noise,
-        ),
+        )),
         citation="Made for KPCA Lab.",
     )
 

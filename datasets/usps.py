@@ -46,7 +46,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ._types import Dataset, DatasetInfo, Option, described
+from ._types import Dataset, DatasetInfo, Option, described, said
 from .synthetic import SEED
 
 Progress = Callable[[float, str], None]
@@ -678,7 +678,7 @@ def load_usps(split: str, n: int, seed: int) -> Dataset:
         feature_names=tuple(
             f"r{r + 1}c{c + 1}" for r in range(IMAGE_SHAPE[0]) for c in range(IMAGE_SHAPE[1])
         ),
-        **described(
+        **described(said(
             "{n} of the {total} images in the {split!r} part of the USPS handwritten "
             "digits, picked in proportion to how often each digit occurs (seed "
             "{seed}). Each image has 16 × 16 grey values between -1 (paper) and +1 (ink), "
@@ -686,7 +686,7 @@ def load_usps(split: str, n: int, seed: int) -> Dataset:
             "already sort the digits roughly (0s against 1s); an RBF kernel separates more "
             "digits in the leading components.",
             n=n, total=len(y), split=split, seed=seed,
-        ),
+        )),
         citation=CITATION,
         image_shape=IMAGE_SHAPE,
     )

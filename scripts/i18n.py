@@ -10,7 +10,7 @@ language's ``.po``, check them.
                                      # wrapped, per file (--lines: each one)
 
 Extraction is Babel's (``pybabel extract`` with ``babel.cfg`` and the keywords ``_``,
-``N_``, ``ngettext:1,2`` and ``described``, the datasets' descriptions), plus the words of
+``N_``, ``ngettext:1,2`` and ``said``, the datasets' descriptions), plus the words of
 the ground layer, which imports nothing of the app and so cannot mark its strings: the
 kernels' titles and notes (``kpca_core.KERNELS``) and the datasets' titles, summaries and
 options' help (``datasets.available()``), translated where a page shows them, and the class
@@ -39,8 +39,8 @@ sys.path.insert(0, str(ROOT))
 from shell.i18n import LANGUAGES, catalog_path  # noqa: E402
 
 TEMPLATE = ROOT / "locale" / "messages.pot"
-# described(...): a dataset's description in the ground layer (datasets/_types.py).
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "described": None}
+# said(...): a sentence of a dataset's description in the ground layer (datasets/_types.py).
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "said": None}
 PROJECT = "KPCA Lab"
 # {name}, {0}, {n:,}, {value:.3g}; printf-style %s, %(name)s, %d (none are used, but a
 # translation must not add or drop one either).

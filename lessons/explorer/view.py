@@ -101,12 +101,10 @@ _INPUT_TITLES = {
 
 
 def description_text(data) -> str:
-    """The dataset's paragraph in the session's language: a built-in dataset's message
-    translated and filled with its values (the ground layer cannot translate), a drawing's
-    or an upload's as it is."""
-    if not data.description_message:
-        return data.description
-    return _(data.description_message).format(**dict(data.description_values))
+    """The dataset's paragraph in the session's language: its sentences' messages
+    translated and filled with their values (the ground layer cannot translate)."""
+    return join_sentences([_(message).format(**dict(values))
+                           for message, values in data.description_sentences])
 
 
 def about_data(data, settings: Settings) -> None:

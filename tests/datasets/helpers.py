@@ -55,6 +55,8 @@ def check_invariants(data: Dataset, name: str) -> None:
     if data.image_shape is not None:
         assert np.prod(data.image_shape) == data.X.shape[1]
     assert len(data.description) > 100 and "\n" not in data.description
-    # A built-in dataset's description is a message a page can translate.
-    assert data.description == data.description_message.format(**dict(data.description_values))
+    # A dataset's description is sentences a page can translate.
+    assert data.description_sentences
+    assert data.description == " ".join(message.format(**dict(values))
+                                        for message, values in data.description_sentences)
     assert data.citation

@@ -87,7 +87,8 @@ def test_a_drawing_is_a_read_only_dataset_with_three_class_names():
     data = drawn.drawn_dataset(X, y)
     assert data.X.shape == (2, 2) and not data.X.flags.writeable
     assert data.target_names == drawn.CLASS_NAMES
-    assert "1 in class A, 1 in class C" in data.description
+    assert data.description == ("2 points drawn by hand on the Draw page, in the square "
+                                "[-1.5, 1.5]². Class A has 1, class B 0 and class C 1.")
 
 
 def test_a_drawing_kernel_pca_cannot_run_on_says_why():

@@ -136,13 +136,14 @@ def test_freezing_a_dataset_leaves_the_callers_array_writeable():
     assert X.flags.writeable
 
 
-def test_a_description_that_is_not_its_message_with_its_values_is_refused():
-    from datasets._types import Dataset, described
+def test_a_description_that_is_not_the_english_of_its_sentences_is_refused():
+    from datasets._types import Dataset, described, said
 
     kwargs = dict(name="x", X=np.zeros((2, 1)), y=None, target_names=(), feature_names=("a",),
                   citation="")
-    good = Dataset(**kwargs, **described("{n} points, noise {noise:g}.", n=2, noise=0.5))
-    assert good.description == "2 points, noise 0.5."
-    with pytest.raises(ValueError, match="description_message"):
-        Dataset(**kwargs, description="3 points.", description_message="{n} points.",
-                description_values=(("n", 2),))
+    good = Dataset(**kwargs, **described(said("{n} points, noise {noise:g}.", n=2, noise=0.5),
+                                         said("No classes.")))
+    assert good.description == "2 points, noise 0.5. No classes."
+    with pytest.raises(ValueError, match="description_sentences"):
+        Dataset(**kwargs, description="3 points.",
+                description_sentences=(("{n} points.", (("n", 2),)),))

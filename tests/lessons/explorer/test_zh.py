@@ -114,3 +114,23 @@ def test_a_bad_section_in_a_link_is_refused_in_the_sessions_language():
         assert not re.search(r"[A-Za-z]{3,}", problem.replace("section", "")), problem
         number, problem = parse_section("a")
         assert number == 1 and "`section=`“a”" in problem and "is not" not in problem
+
+
+def test_an_uploads_and_a_drawings_descriptions_are_said_in_the_sessions_language():
+    from datasets import drawn
+    from lessons.explorer.view import description_text
+    from tests.support.page_language import numbers
+
+    upload = datasets.load_csv(b"a;b;kind\n1;2;x\n3;4;y\n;5;x\n6;7;y\n", label_column="kind",
+                               drop_nonfinite=True)
+    X, y = drawn.snap([[0.1, 0.2, 0], [0.3, 0.4, 2]])
+    drawing = drawn.drawn_dataset(X, y)
+    for data in (upload, drawing):
+        english = description_text(data)
+        assert english == data.description
+        with use_language("zh-CN"):
+            chinese = description_text(data)
+        assert re.search(r"[\u4e00-\u9fff]", chinese) and "。 " not in chinese
+        assert not re.search(r"\b(?:rows|columns|drawn|points|class)\b", chinese), chinese
+        assert numbers(chinese) == numbers(english), (english, chinese)
+    assert "'kind'" in description_text(upload) and "1 rows with missing" in upload.description
