@@ -4,9 +4,12 @@ shows the view."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from classroom.tour import STEPS, main_steps
+from shell.i18n import _, use_language
 from tests.support.browser import (
     assert_no_exception,
     new_page,
@@ -88,7 +91,7 @@ def test_a_view_opened_from_the_tour_shows_the_prompt_and_next_moves_on(server, 
 
 # Where things are on the screen (viewport pixels): the open step's number, its question,
 # the verdict on the answer given, and the view's first chart (not in the prompt).
-ON_SCREEN = """() => {
+ON_SCREEN = """([stepLine, answered]) => {
   const rect = (e) => { if (!e) return null; const r = e.getBoundingClientRect();
                         return {top: r.top, bottom: r.bottom, width: r.width}; };
   const main = document.querySelector('[data-testid="stMain"]');
@@ -96,17 +99,43 @@ ON_SCREEN = """() => {
   const chart = Array.from(main.querySelectorAll('.js-plotly-plot'))
       .find((p) => !p.closest('.st-key-tour_prompt'));
   const verdict = Array.from(prompt.querySelectorAll('[data-testid="stMarkdownContainer"]'))
-      .filter((e) => e.innerText.includes('(your answer)')).pop();
+      .filter((e) => e.innerText.includes(answered)).pop();
   const header = document.querySelector('[data-testid="stHeader"]');
   return {step: rect(Array.from(prompt.querySelectorAll('p'))
-                       .find((e) => e.innerText.startsWith('Step '))),
+                       .find((e) => e.innerText.startsWith(stepLine))),
           verdict: rect(verdict), chart: rect(chart),
           header: header ? header.getBoundingClientRect().bottom : 0};
 }"""
 
 
-CHART_ON_SCREEN = f"""(height) => {{ const at = ({ON_SCREEN})();
+CHART_ON_SCREEN = f"""([height, words]) => {{ const at = ({ON_SCREEN})(words);
   return at.chart && at.chart.top >= at.header - 1 && at.chart.bottom <= height + 1; }}"""
+
+
+ENGLISH = ["Step ", "(your answer)"]
+
+
+def answer_on_the_projector(page, url: str, words: list[str], open_view: str) -> dict:
+    """Open a step's view from the tour at ``url``, answer its question with the first
+    option and wait for the view's first chart to come to rest: where things are."""
+    page.goto(url)
+    wait_until_idle(page)
+    page.get_by_role("button", name=open_view).click()
+    option = page.locator(".st-key-tour_prompt [role='radiogroup'] label").first
+    option.click()
+    page.locator(".st-key-tour_prompt").get_by_text(words[1]).wait_for()
+    wait_until_idle(page, min_charts=1)
+    assert_no_exception(page)
+    # The view is scrolled once its first chart is drawn: wait for it to come to rest.
+    page.wait_for_function(CHART_ON_SCREEN, arg=[PROJECTOR["height"], words], timeout=60_000)
+    return page.evaluate(ON_SCREEN, words)
+
+
+def assert_fits_one_screen(number: int, at: dict) -> None:
+    for name in ("step", "verdict"):
+        assert at["header"] <= at[name]["top"], (number, name, at)
+        assert at[name]["bottom"] <= PROJECTOR["height"], (number, name, at)
+    assert at["chart"]["width"] >= 300, (number, at)
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -116,22 +145,56 @@ def test_every_step_answered_on_the_projector_fits_one_screen(server, browser, s
     (the prompt pinned beside the view, the view brought to its first chart)."""
     page = new_page(browser, viewport=PROJECTOR, color_scheme=scheme)
     for number in range(1, len(main_steps()) + 1):
-        page.goto(f"{server.url}/tour?step={number}&projector=1")
-        wait_until_idle(page)
-        page.get_by_role("button", name="Open this view").click()
-        option = page.locator(".st-key-tour_prompt [role='radiogroup'] label").first
-        option.click()
-        page.locator(".st-key-tour_prompt").get_by_text("(your answer)").wait_for()
-        wait_until_idle(page, min_charts=1)
-        assert_no_exception(page)
-        # The view is scrolled once its first chart is drawn: wait for it to come to rest.
-        page.wait_for_function(CHART_ON_SCREEN, arg=PROJECTOR["height"], timeout=60_000)
-        at = page.evaluate(ON_SCREEN)
-        for name in ("step", "verdict"):
-            assert at["header"] <= at[name]["top"], (number, name, at)
-            assert at[name]["bottom"] <= PROJECTOR["height"], (number, name, at)
-        assert at["chart"]["width"] >= 300, (number, at)
+        at = answer_on_the_projector(page, f"{server.url}/tour?step={number}&projector=1",
+                                     ENGLISH, "Open this view")
+        assert_fits_one_screen(number, at)
         shot(page, f"tour-projector-{scheme}-step-{number}-answered")
+    page.context.close()
+
+
+def chinese_words() -> tuple[list[str], str]:
+    """ON_SCREEN's words and the Open button's name in zh-CN, from the catalog."""
+    with use_language("zh-CN"):
+        step_line = _("**Step {number} of {count}** · {title}").replace("**", "")
+        answered = _("{mark} **{answer}** (your answer)").split("**")[-1]
+        return [step_line.split("{number}")[0], answered], _("Open this view")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_tour_in_chinese_on_the_projector_fits_one_screen(server, browser, scheme):
+    """Issue 37: the tour in zh-CN at 1280 × 720 in projector mode (Chinese text is denser,
+    titles wrap otherwise): answered steps (the Explorer, Choosing γ, Classification) keep
+    the step's line, the verdict and the first chart on the first screen, in Chinese."""
+    words, open_view = chinese_words()
+    page = new_page(browser, viewport=PROJECTOR, color_scheme=scheme)
+    for number in (1, 5, 9):
+        url = f"{server.url}/tour?step={number}&projector=1&lang=zh-CN"
+        at = answer_on_the_projector(page, url, words, open_view)
+        assert_fits_one_screen(number, at)
+        prompt = page.locator(".st-key-tour_prompt").inner_text()
+        assert re.search(r"[\u4e00-\u9fff]", prompt) and "Step " not in prompt, prompt
+        shot(page, f"tour-zh-CN-projector-{scheme}-step-{number}-answered")
+    page.context.close()
+
+
+def test_the_tour_in_chinese_on_a_phone(server, browser):
+    """Issue 37: the tour's first step in zh-CN on a 390 × 844 touch phone: the question,
+    its options and the verdict in Chinese, nothing wider than the screen."""
+    words, open_view = chinese_words()
+    page = new_page(browser, viewport={"width": 390, "height": 844}, is_mobile=True,
+                    has_touch=True)
+    page.goto(f"{server.url}/tour?step=1&lang=zh-CN")
+    wait_until_idle(page)
+    assert_no_exception(page)
+    page.get_by_role("button", name=open_view).click()
+    prompt = page.locator(".st-key-tour_prompt")
+    prompt.locator("[role='radiogroup'] label").first.tap()
+    prompt.get_by_text(words[1]).wait_for()
+    wait_until_idle(page, min_charts=1)
+    assert_no_exception(page)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    assert re.search(r"[\u4e00-\u9fff]", prompt.inner_text())
+    shot(page, "tour-zh-CN-phone-step-1-answered")
     page.context.close()
 
 
