@@ -235,6 +235,14 @@ _NO_SPACE_BETWEEN_SENTENCES = {"zh-CN"}
 _LATIN_EDGE = re.compile(r"[A-Za-z0-9γ.%)\]]")
 
 
+def join_and(items: list[str]) -> str:
+    """Items of a sentence's list with a conjunction: ``"a, b and c"`` in English; in
+    another language, its own way, as :func:`join_list` writes it."""
+    if current_language() not in (DEFAULT_LANGUAGE, PSEUDO):
+        return join_list(items)
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
 def join_list(items: list[str]) -> str:
     """Items of a sentence's list: ``"a, b, c"`` in English, as the app has always written
     them; in another language, its own way (Babel's CLDR lists: Chinese ``"a、b和c"``)."""

@@ -27,16 +27,7 @@ from experiments.plane_grid import (  # noqa: F401  (the grid is shared with Nov
     grid_side,
     plane_grid,
 )
-from shell.i18n import (
-    DEFAULT_LANGUAGE,
-    N_,
-    PSEUDO,
-    _,
-    current_language,
-    format_number,
-    join_list,
-    ngettext,
-)
+from shell.i18n import N_, _, format_number, join_and, ngettext
 
 MAPPED = 8  # components mapped in section 1 (Fig. 4 shows eight)
 # Grid cells sent to the browser per figure, all panels together: 100 × 100 for eight
@@ -236,15 +227,6 @@ SEPARATES = 0.9  # a component with this share of its variance between the class
 INSIDE = 0.1  # ... and one with at most this share varies inside the classes
 
 
-def _and(items: list[str]) -> str:
-    """'a', 'a and b', 'a, b and c' in English; the language's own list otherwise."""
-    if len(items) == 1:
-        return items[0]
-    if current_language() in (DEFAULT_LANGUAGE, PSEUDO):
-        return f"{', '.join(items[:-1])} and {items[-1]}"
-    return join_list(items)
-
-
 def _numbers(components: list[int]) -> str:
     """'1', '1 and 2', '2–8', '1, 3 and 5' (1-based; runs of three or more as a range)."""
     runs: list[list[int]] = []
@@ -259,15 +241,11 @@ def _numbers(components: list[int]) -> str:
             names.append(f"{format_number(run[0] + 1)}–{format_number(run[-1] + 1)}")
         else:
             names += [format_number(c + 1) for c in run]
-    return _and(names)
+    return join_and(names)
 
 
 def _percent(share: float) -> str:
     return f"{format_number(100 * share, '.0f')} %" if share >= 0.01 or share == 0 else "< 1 %"
-
-
-def _list(items: list[str]) -> str:
-    return _and(items)
 
 
 def _count(components: list[int]) -> int:
@@ -311,7 +289,8 @@ def roles_sentence(roles: ClusterRoles, explained: np.ndarray, class_names: list
             "between the class means.",
             "Components {numbers} separate the classes: {shares} of their variance lie "
             "between the class means.", _count(separating)).format(
-            numbers=_numbers(separating), shares=_list([_percent(share[c]) for c in separating])))
+            numbers=_numbers(separating),
+            shares=join_and([_percent(share[c]) for c in separating])))
     else:
         parts.append(_(
             "No component separates the classes on its own: at most {share} of a component's "
@@ -322,7 +301,7 @@ def roles_sentence(roles: ClusterRoles, explained: np.ndarray, class_names: list
             "Component {numbers} partly does ({shares} between the means).",
             "Components {numbers} partly do ({shares} between the means).",
             _count(partly)).format(numbers=_numbers(partly),
-                                   shares=_list([_percent(share[c]) for c in partly])))
+                                   shares=join_and([_percent(share[c]) for c in partly])))
     if inside:
         cutting = [c for c in inside if roles.splits[c]]
         most = share[inside].max()

@@ -20,12 +20,10 @@ from shell import figures, findings
 from shell.caches import reference_gamma_for
 from shell.display import number_caption
 from shell.i18n import (
-    DEFAULT_LANGUAGE,
     N_,
-    PSEUDO,
     _,
-    current_language,
     format_number,
+    join_and,
     join_list,
     join_sentences,
 )
@@ -206,13 +204,6 @@ STANDS_OUT = 0.1
 FAINT = 0.05
 
 
-def _listed(names: list[str]) -> str:
-    """"a, b and c" in English; another language's own list ("a、b和c")."""
-    if current_language() not in (DEFAULT_LANGUAGE, PSEUDO):
-        return join_list(names)
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-
-
 def _range(values: np.ndarray, fmt: str) -> str:
     low, high = float(values.min()), float(values.max())
     return (signed(low, fmt) if np.isclose(low, high) else
@@ -269,7 +260,7 @@ def kernel_blocks(result: Analysis, data) -> tuple[str, str] | None:
                      "than points of different classes."))
     elif bright:
         k_verdict = _(_ONLY_BRIGHT[len(bright) > 1, len(dull) > 1]).format(
-            bright=_listed(bright), dull=_listed(dull))
+            bright=join_and(bright), dull=join_and(dull))
     elif (between.max() - low) / span >= BRIGHT:
         k_verdict = _("No class block stands out: K is bright between classes too, so points "
                     "of different classes look about as alike as points of one class.")
@@ -298,7 +289,7 @@ def kernel_blocks(result: Analysis, data) -> tuple[str, str] | None:
                      "though faintly (under {share} % of the colour scale).") if faint else
                    _("Red (above average) diagonal blocks: {red}; {m} of {total} blocks "
                      "between classes are red too, so K̃ does not split cleanly by class.")
-                   ).format(red=_listed(red) if red else _("none"),
+                   ).format(red=join_and(red) if red else _("none"),
                             m=format_number(int(np.sum(c_between > 0))),
                             total=format_number(len(c_between)),
                             share=format_number(100 * FAINT, ".0f"))

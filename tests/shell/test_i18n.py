@@ -314,3 +314,12 @@ def test_join_sentences_puts_a_space_between_english_sentences_and_none_between_
     with i18n.use_language("zh-CN"):
         assert i18n.join_sentences(["第一个占 40 %。 ", None, "第二个占 10 %。"]) == (
             "第一个占 40 %。第二个占 10 %。")
+
+
+def test_join_and_is_a_b_and_c_in_english_and_the_languages_list_otherwise():
+    assert i18n.join_and(["a"]) == "a"
+    assert i18n.join_and(["a", "b"]) == "a and b"
+    assert i18n.join_and(["a", "b", "c"]) == "a, b and c"
+    with i18n.use_language("zh-CN"):
+        assert i18n.join_and(["外圈", "内圈"]) == "外圈和内圈"
+        assert i18n.join_and(["1", "2", "3"]) == "1、2 和 3"
