@@ -197,7 +197,7 @@ def test_a_refusal_is_english_in_the_log_and_in_the_readers_language_on_screen()
     with use_language("zh-CN"):
         said = refused.value.said()
         assert duration(7200) == "2 小时" and duration(90) == "90 秒"
-    assert said == ("本服务器已在运行 1 个课堂，达到此类会话的上限；请在某个课堂结束后再试"
+    assert said == ("本服务器已在运行 1 个课堂，已达上限；请在某个课堂结束后再试"
                     "（教师关闭页面 2 分钟后课堂结束）。")
     with pytest.raises(UnknownClass) as unknown:
         store.live("NOPE99")
