@@ -30,11 +30,6 @@ from contextvars import ContextVar, Token
 from functools import lru_cache
 from pathlib import Path
 
-from babel import Locale
-from babel.lists import format_list
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-
 from shell.text import quoted
 
 # The languages a student can choose, each by its own name (the sidebar's selector).
@@ -176,6 +171,11 @@ def translations(code: str) -> gettext.NullTranslations:
         return gettext.NullTranslations()
     if code == PSEUDO:
         return _Pseudo()
+    # Babel only where it is needed: a process that never translates (the server's worker,
+    # which imports the Scale lesson's experiment) never imports it.
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
     with catalog_path(code).open("rb") as po:
         catalog = read_po(po, locale=code.replace("-", "_"))
     buffer = io.BytesIO()
@@ -223,6 +223,8 @@ def format_number(value: float | int, spec: str = "") -> str:
     code = current_language()
     if code in (DEFAULT_LANGUAGE, PSEUDO):
         return text
+    from babel import Locale  # only here: see translations()
+
     symbols = Locale.parse(_BABEL_LOCALE.get(code, code.replace("-", "_"))).number_symbols[
         "latn"]
     swap = {".": symbols["decimal"], ",": symbols["group"], "-": symbols["minusSign"]}
@@ -249,6 +251,8 @@ def join_list(items: list[str]) -> str:
     code = current_language()
     if code in (DEFAULT_LANGUAGE, PSEUDO):
         return ", ".join(items)
+    from babel.lists import format_list  # only here: see translations()
+
     joined = format_list(list(items), locale=_BABEL_LOCALE.get(code, code.replace("-", "_")))
     if code in _NO_SPACE_BETWEEN_SENTENCES and len(items) > 1:
         # CLDR's "a和b" reads run together when an item ends or starts in Latin letters or

@@ -48,13 +48,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from kpca_core import center_kernel, choose_eigen_solver, compute_kernel, eigendecompose
-
-
-def N_(message: str) -> str:
-    """``shell.i18n.N_``'s mark for the catalog, without Babel: the server's worker process
-    imports this module to time the steps (shell.worker), and needs no translations."""
-    return message
-
+from shell.i18n import N_  # pure, and imports Babel only to translate: the worker needs none
 
 STEPS: tuple[str, ...] = ("build", "centre", "dense", "arpack", "randomized")
 SOLVERS: tuple[str, ...] = ("dense", "arpack", "randomized")
