@@ -37,10 +37,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from shell.i18n import N_, _
+
 ROOT = Path(__file__).resolve().parents[1]
-# How the memory guard names it (an English noun phrase it translates; not marked with N_
-# here, so that the child process imports no Babel: the catalog gets it from lessons/scale).
-WORKER_WHAT = "the worker process that times it"
+# How the memory guard names it (an English noun phrase it translates).
+WORKER_WHAT = N_("the worker process that times it")
 IDLE_S = 120.0
 # The child's environment: BLAS on one thread (the point of the worker), and glibc's
 # allocator told to give large freed blocks back (see shell.memory's allocator notes).
@@ -131,9 +132,6 @@ class Worker:
 
     # -- internals -----------------------------------------------------------------
     def _exchange(self, job: tuple) -> tuple[bool, Any]:
-        # Here, not at the top: the child process (python -m shell.worker) needs no Babel.
-        from shell.i18n import _
-
         for attempt in (1, 2):
             process = self._ensure_started()
             try:

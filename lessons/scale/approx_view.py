@@ -16,7 +16,6 @@ from experiments.sampling import sample_rows
 from kpca_core import KERNELS
 from lessons.scale import approximations as approx
 from lessons.scale import figures
-from lessons.scale.sections import WORKER_WHAT
 from shell import costs, memory
 from shell.admission import server_worker, taking_turn
 from shell.budget import WORKER_BYTES
@@ -26,6 +25,7 @@ from shell.checks import show_check
 from shell.i18n import N_, _, format_number, join_list, join_sentences, ngettext
 from shell.sidebar import apply_settings
 from shell.state import KernelKey, Settings
+from shell.worker import WORKER_WHAT
 
 LANDMARKS = (10, 20, 50, 100, 200, 500, 1000)
 FEATURES = (10, 20, 50, 100, 200, 500, 1000, 2000)

@@ -30,11 +30,6 @@ MEMORY_STEPS = {"build": N_("K (build; centring works in place, adds nothing)"),
                 "dense": N_("dense solver: a copy of K̃ + workspace (dashed: same size as K)"),
                 "arpack": N_("ARPACK: Lanczos vectors"),
                 "randomized": N_("randomized: n × (k + 10) blocks")}
-# How the memory guard names the server's worker process (shell.worker.WORKER_WHAT, English
-# there: the child process imports no Babel), marked here for the catalog; the guard
-# translates it. tests/lessons/scale/test_zh.py checks the two are the same words.
-WORKER_WHAT = N_("the worker process that times it")
-
 
 def n_option(dataset: str) -> datasets.Option | None:
     """The dataset's "n" option (how many points it generates), None if it has none."""

@@ -22,7 +22,6 @@ from lessons.scale.sections import (
     LIVE_MAX_N,
     MEASURE_COPIES,
     SMALLEST_N,
-    WORKER_WHAT,
     largest_live,
     largest_timed,
     memory_chart,
@@ -37,6 +36,7 @@ from shell.charts import show_chart
 from shell.display import number_caption
 from shell.i18n import N_, _, format_number, join_list
 from shell.state import Settings
+from shell.worker import WORKER_WHAT
 
 # The default range (lessons.scale.experiment, also timed by the benchmark). The limits
 # (LIVE_MAX_N and the others) are in lessons.scale.sections, which the offline lecture reads.

@@ -9,7 +9,6 @@ import sys
 
 import pytest
 
-from lessons.scale import sections
 from shell.worker import WORKER_WHAT
 from tests.shell.test_language import ZH
 from tests.support.apptest import ROOT, assert_clean, open_app
@@ -83,7 +82,7 @@ def test_the_chinese_measurement_has_chinese_headers_and_the_same_sizes():
 
 
 def test_the_workers_words_are_the_catalogs_and_its_process_needs_no_babel():
-    assert sections.WORKER_WHAT == WORKER_WHAT and ZH[WORKER_WHAT]
+    assert ZH[WORKER_WHAT]
     # What the worker process imports to time the steps (python -m shell.worker unpickles
     # functions of these modules): no Babel (shell.i18n imports it only to translate).
     code = ("import sys, shell.worker, lessons.scale.experiment, lessons.scale.approximations;"
