@@ -143,6 +143,13 @@ def data_words(dataset: str = "circles", **options) -> set[str]:
     return words(*data.target_names, *data.feature_names)
 
 
+def link_data_words(query: dict) -> set[str]:
+    """:func:`data_words` of the data a page's link asks for (its ``dataset`` and ``n``)."""
+    info = datasets.available()[query.get("dataset", "circles")]
+    takes_n = "n" in query and any(option.name == "n" for option in info.options)
+    return data_words(info.name, **({"n": int(query["n"])} if takes_n else {}))
+
+
 # "2-D", "3-D": names of a space, not numbers (Chinese writes 二维 or 2 维).
 _DIMENSIONS = re.compile(r"\b[23]-D\b|[23] ?维|[二三]维")
 

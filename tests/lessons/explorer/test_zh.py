@@ -15,10 +15,10 @@ from shell.i18n import _, use_language
 from tests.support.apptest import assert_clean, open_app
 from tests.support.page_language import (
     all_texts,
+    link_data_words,
     same_numbers,
     stray_spaces,
     unwrapped,
-    words,
 )
 
 CASES = {
@@ -33,20 +33,6 @@ CASES = {
 NAMES = {"PCA", "KPCA", "CSV", "PNG", "RBF", "scikit", "learn", "kpca_core", "eigenvalues_",
          "trace", "Sigmoid", "median", "px", "size", "font", "span", "style"}
 
-
-
-def _data(query: dict):
-    dataset = query.get("dataset", "circles")
-    info = datasets.available()[dataset]
-    size = {"n": int(query["n"])} if "n" in query else {}
-    return datasets.load(dataset, **({**size} if any(o.name == "n" for o in info.options)
-                                      else {}))
-
-
-def _data_words(query: dict) -> set[str]:
-    """The data's own names (its classes and features): data, not the app's words."""
-    data = _data(query)
-    return words(*data.target_names, *data.feature_names)
 
 
 def explorer_texts(query: dict, language: str, *, motion: bool = False):
@@ -72,7 +58,7 @@ def test_the_pseudo_locale_leaves_no_english_unwrapped(query):
     motion = query.get("kernel") == "laplacian"  # γ in motion too, on 60 points
     _at, texts = explorer_texts(query, "en-XA", motion=motion)
     assert len(texts) > 40
-    assert unwrapped(texts, NAMES | _data_words(query)) == []
+    assert unwrapped(texts, NAMES | link_data_words(query)) == []
 
 
 @pytest.mark.parametrize("query", CASES.values(), ids=CASES.keys())

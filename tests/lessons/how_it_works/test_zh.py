@@ -8,9 +8,14 @@ from __future__ import annotations
 
 import pytest
 
-import datasets
 from tests.support.apptest import assert_clean, open_app
-from tests.support.page_language import all_texts, same_numbers, stray_spaces, unwrapped, words
+from tests.support.page_language import (
+    all_texts,
+    link_data_words,
+    same_numbers,
+    stray_spaces,
+    unwrapped,
+)
 
 CASES = {
     "defaults": {},
@@ -30,22 +35,13 @@ NAMES = {"PCA", "KPCA", "CSV", "RBF", "scikit", "learn", "kpca_core", "eigenvalu
          "style"}
 
 
-def _data_words(query: dict) -> set[str]:
-    """The data's own names (its classes and features): data, not the app's words."""
-    info = datasets.available()[query.get("dataset", "circles")]
-    size = {"n": int(query["n"])} if "n" in query else {}
-    data = datasets.load(info.name, **(size if any(o.name == "n" for o in info.options)
-                                       else {}))
-    return words(*data.target_names, *data.feature_names)
-
-
 @pytest.mark.parametrize("query", CASES.values(), ids=CASES.keys())
 def test_the_pseudo_locale_leaves_no_english_unwrapped(query):
     at = open_app("how_it_works", {**query, "lang": "en-XA"})
     assert_clean(at)
     texts = all_texts(at)
     assert len(texts) > 60
-    assert unwrapped(texts, NAMES | _data_words(query)) == []
+    assert unwrapped(texts, NAMES | link_data_words(query)) == []
 
 
 @pytest.mark.parametrize("query", CASES.values(), ids=CASES.keys())

@@ -9,9 +9,14 @@ import re
 
 import pytest
 
-import datasets
 from tests.support.apptest import assert_clean, open_app
-from tests.support.page_language import all_texts, same_numbers, stray_spaces, unwrapped, words
+from tests.support.page_language import (
+    all_texts,
+    link_data_words,
+    same_numbers,
+    stray_spaces,
+    unwrapped,
+)
 
 CASES = {
     "defaults": {},
@@ -26,15 +31,6 @@ NAMES = {"PCA", "KPCA", "CSV", "RBF", "scikit", "learn", "const", "exp", "px", "
          "span", "style"}
 
 
-def _data_words(query: dict) -> set[str]:
-    """The data's own names (its classes and features): data, not the app's words."""
-    info = datasets.available()[query.get("dataset", "circles")]
-    size = {"n": int(query["n"])} if "n" in query else {}
-    data = datasets.load(info.name, **(size if any(o.name == "n" for o in info.options)
-                                       else {}))
-    return words(*data.target_names, *data.feature_names)
-
-
 @pytest.mark.parametrize("query", CASES.values(), ids=CASES.keys())
 def test_the_pseudo_locale_leaves_no_english_unwrapped(query):
     at = open_app("kernel_trick", {**query, "lang": "en-XA"})
@@ -44,7 +40,7 @@ def test_the_pseudo_locale_leaves_no_english_unwrapped(query):
     # The monomials' names in the φ table's header (x1·x2, x1^2): symbols, not words.
     texts = [(kind, text) for kind, text in texts
              if not (kind == "dataframe.header" and re.fullmatch(r"[x\d·^1 ]+", text))]
-    assert unwrapped(texts, NAMES | _data_words(query)) == []
+    assert unwrapped(texts, NAMES | link_data_words(query)) == []
 
 
 @pytest.mark.parametrize("query", CASES.values(), ids=CASES.keys())
