@@ -1,11 +1,11 @@
 """The session's language in the app (AppTest): the link's ``lang``, the sidebar's selector,
 the browser's locale; the shared sidebar and the home page in zh-CN and in the en-XA
-pseudo-locale; two sessions at once."""
+pseudo-locale. Two sessions at once are tested on a live server in Chromium
+(``test_language_browser.py``): AppTest's harness is not thread-safe."""
 
 from __future__ import annotations
 
 import re
-from concurrent.futures import ThreadPoolExecutor
 
 from babel.messages.pofile import read_po
 from streamlit.testing.v1 import AppTest
@@ -181,24 +181,6 @@ def test_the_gamma_note_follows_a_language_switch():
     assert len(chinese) == 1 and "γ 从 10 改为" in chinese[0]
     assert numbers(chinese[0]) == numbers(english)
     assert ZH["Keep γ when the data change"] in chinese[0]
-
-
-def test_two_sessions_at_once_keep_their_own_languages():
-    """One session in Chinese and one in English, run at the same time, again and again:
-    neither ever shows the other's language. Fresh sessions each round: AppTest keeps its
-    widgets' format functions in a registry a concurrent AppTest's rerun can overwrite (a
-    flaky KeyError of the harness, not of the app), and a first run reads none."""
-    def run(query: dict) -> tuple[str, str]:
-        at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-        at.query_params = query
-        at.run()
-        return _label(at, "w_components"), at.subheader[0].value
-
-    with ThreadPoolExecutor(2) as pool:
-        for _round in range(3):
-            zh_run, en_run = pool.submit(run, {"lang": "zh-CN"}), pool.submit(run, {})
-            assert zh_run.result() == ("主成分个数", ZH["Start with a classroom preset"])
-            assert en_run.result() == ("Number of components", "Start with a classroom preset")
 
 
 def test_a_locked_link_says_what_is_locked_in_chinese():

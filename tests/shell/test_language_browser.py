@@ -83,3 +83,31 @@ def test_a_fragments_rerun_keeps_the_sessions_language(server, page):
     three_d = [text for text in shown if "三维空间中的" in text]
     assert len(three_d) == 2, shown  # the fragment's two projections, in Chinese
     assert not [text for text in shown if text.startswith("Chart")]
+
+
+def test_two_sessions_at_once_keep_their_own_languages(server, browser):
+    """Two students on one server at the same time, one in Chinese and one in English: their
+    scripts run side by side in the server's threads, round after round, and neither page
+    ever shows the other's language (the language lives in each run's context, never in
+    the process)."""
+    chinese, english = new_page(browser), new_page(browser)
+    label = '[data-testid="stSidebar"] [data-testid="stWidgetLabel"] p'
+    try:
+        for _round in range(3):
+            # Both loads sent before either is awaited: the two runs overlap on the server.
+            chinese.goto(f"{server.url}/?lang=zh-CN", wait_until="commit")
+            english.goto(f"{server.url}/", wait_until="commit")
+            for page in (chinese, english):
+                wait_until_idle(page)
+                assert_no_exception(page)
+            chinese_labels = chinese.locator(label).all_inner_texts()
+            english_labels = english.locator(label).all_inner_texts()
+            assert "主成分个数" in chinese_labels and "Number of components" in english_labels
+            assert "Number of components" not in chinese_labels
+            assert "主成分个数" not in english_labels
+            assert chinese.get_by_text("从课堂预设开始").count() == 1
+            assert english.get_by_text("Start with a classroom preset").count() == 1
+            assert english.get_by_text("从课堂预设开始").count() == 0
+    finally:
+        chinese.context.close()
+        english.context.close()
