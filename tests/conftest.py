@@ -8,6 +8,7 @@ marked here, once: ``browser``, and skipped where Debian's chromium is missing.
 
 from __future__ import annotations
 
+import functools
 import os
 
 import pytest
@@ -20,8 +21,16 @@ os.environ["KPCA_PREPARE_AHEAD"] = "0"
 # computed. tests/shell/test_shared_cache.py sets its own directory.
 os.environ["KPCA_SHARED_CACHE"] = "off"
 
+from streamlit.components.v2 import manifest_scanner
+
 from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, HAS_CHROMIUM, Server, new_page
 from tests.support.downloads import downloads  # noqa: F401  (a fixture: pytest finds it here)
+
+# AppTest scans every installed distribution for Streamlit components on the first run of
+# each new AppTest (streamlit 1.67: about 0.3 s, most of a warm page's run). What is
+# installed cannot change while the suite runs, so the scan is done once per process.
+manifest_scanner.scan_component_manifests = functools.cache(
+    manifest_scanner.scan_component_manifests)
 
 
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
