@@ -47,7 +47,7 @@ from lessons.scale import pack as scale
 from shell.caches import inputs_of, load_data
 from shell.figures import shown_class_label
 from shell.i18n import N_, _, current_language, format_number
-from shell.state import Settings, format_gamma, params_text, settings_to_query
+from shell.state import Settings, dataset_title, format_gamma, params_text, settings_to_query
 
 # The steps whose page is another lesson's: its pack module gives the page's own figures
 # and sentences (lessons/<name>/pack.py). The others show the Explorer's analysis.
@@ -229,8 +229,8 @@ def step_header(number: int, step: TourStep, settings: Settings, n: int,
     prompt = catalogue(step.check)[0] if step.check else ""
     kernel = _(KERNELS[settings.kernel].title)
     params = params_text(settings)
-    said = {"dataset": settings.dataset, "n": format_number(n, ","), "kernel": kernel,
-            "params": params, "components": settings.n_components}
+    said = {"dataset": dataset_title(settings.dataset), "n": format_number(n, ","),
+            "kernel": kernel, "params": params, "components": settings.n_components}
     return {
         "number": number, "title": _(step.title), "question": _(step.question),
         "check": prompt, "look_for": _(step.look_for), "minutes": step.minutes,

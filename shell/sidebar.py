@@ -326,11 +326,11 @@ def _data_controls(catalogue: dict, page_path: str = "") -> tuple[str, dict, boo
     st.subheader(_("Data"))
     # The titles in this run's language, made here: a format_func may be called later,
     # outside this run's context (AppTest does), where the language is not this session's.
-    titles = {name: _(info.title) for name, info in catalogue.items()}
-    titles |= {name: _(title) for name, title in state.SOURCE_TITLES.items()}
+    names = [*catalogue, state.CSV, state.DRAWN]
+    titles = {name: state.dataset_title(name) for name in names}
     dataset = st.selectbox(
         _("Dataset"),
-        [*catalogue, state.CSV, state.DRAWN],
+        names,
         format_func=titles.__getitem__,
         key=K_DATASET,
         disabled=locks.locked("dataset"),

@@ -123,6 +123,13 @@ class Settings:
         return KernelKey(self.kernel, tuple(self.kernel_params().items()))
 
 
+def dataset_title(name: str) -> str:
+    """A dataset's title in this run's language, as the sidebar lists it: a built-in
+    dataset's, or an upload's or a drawing's."""
+    info = datasets.available().get(name)
+    return _(info.title if info is not None else SOURCE_TITLES[name])
+
+
 def params_text(settings: Settings) -> str:
     """The kernel's parameters as figures and sentences write them: "γ = 5, d = 3" (empty
     for a kernel without any)."""

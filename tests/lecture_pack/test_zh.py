@@ -51,6 +51,9 @@ def test_a_step_built_in_a_background_thread_takes_the_language_passed_in():
         assert CJK.search(chinese[key]), (key, chinese[key])
         assert numbers(chinese[key]) == numbers(english[key]), key
     assert chinese["kernel"] == "线性核"
+    # The data named by their title in the sidebar, in each language (not by their key).
+    assert english["settings"].startswith("Two circles, n = ")
+    assert chinese["settings"].startswith("两个同心圆，")
     # The app's names of the circles' classes, in the legend's language.
     assert english["classes"] == ["outer circle", "inner circle"]
     assert chinese["classes"] == ["外圈", "内圈"]
