@@ -8,7 +8,7 @@ from lessons.denoising import caches as compute
 from lessons.denoising import experiment as dn
 from lessons.denoising import view
 from shell import findings
-from shell.i18n import N_, _
+from shell.i18n import N_, _, said_text
 from shell.memory import guard_memory
 from shell.source import show_source
 
@@ -29,7 +29,8 @@ st.caption(_(
 
 
 def without_usps(error: datasets.UspsUnavailableError) -> None:
-    st.error(_("{error}\n\nThe other pages work without the USPS digits.").format(error=error))
+    st.error(_("{error}\n\nThe other pages work without the USPS digits.").format(
+        error=said_text(error.sentences)))
     st.stop()
 
 

@@ -169,8 +169,10 @@ def said(message: str, **values: object) -> Sentence:
 
 
 def english(sentences: tuple[Sentence, ...]) -> str:
-    """The sentences in English, side by side."""
-    return " ".join(message.format(**dict(values)) for message, values in sentences)
+    """The sentences in English, side by side (a message without values is as written:
+    a plain string, braces and all)."""
+    return " ".join(message.format(**dict(values)) if values else message
+                    for message, values in sentences)
 
 
 def described(*sentences: Sentence) -> dict:

@@ -46,7 +46,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ._types import Dataset, DatasetInfo, Option, described, said
+from ._types import Dataset, DatasetInfo, Option, Sentence, described, english, said
 from .synthetic import SEED
 
 Progress = Callable[[float, str], None]
@@ -98,7 +98,17 @@ CITATION = (
 
 
 class UspsUnavailableError(RuntimeError):
-    """The USPS digits cannot be loaded; the message says what to do about it."""
+    """The USPS digits cannot be loaded; the message says what to do about it.
+
+    Raised with the message's sentences (:func:`said`, or a plain English string): its
+    ``sentences`` let the app show it in the reader's language (this layer cannot
+    translate); ``str()`` is the English, for logs and scripts.
+    """
+
+    def __init__(self, *sentences: Sentence | str) -> None:
+        self.sentences: tuple[Sentence, ...] = tuple(
+            (sentence, ()) if isinstance(sentence, str) else sentence for sentence in sentences)
+        super().__init__(english(self.sentences))
 
 
 def cache_dir() -> Path:
@@ -111,15 +121,15 @@ def base_url() -> str:
     return os.environ.get("KPCA_USPS_URL") or DEFAULT_BASE_URL
 
 
-def _unavailable(reason: str, cache: Path | None = None, url: str | None = None) -> str:
-    cache = cache or cache_dir()
-    return (
-        f"The USPS digits are not available: {reason}. To fix this, either set the "
-        "environment variable KPCA_USPS_PATH to an .npz file in the format described in "
-        "datasets/usps.py (keys X_train, y_train, X_test, y_test, divisor), or connect to "
-        f"the internet so that KPCA Lab can download them once from {url or base_url()} "
-        f"into {cache}."
-    )
+def _unavailable(reason: Sentence, cache: Path | None = None,
+                 url: str | None = None) -> UspsUnavailableError:
+    """The digits could not be found or downloaded: ``reason`` (a whole sentence beginning
+    "The USPS digits are not available: "), then how to fix it."""
+    return UspsUnavailableError(reason, said(
+        "To fix this, either set the environment variable KPCA_USPS_PATH to an .npz file in "
+        "the format described in datasets/usps.py (keys X_train, y_train, X_test, y_test, "
+        "divisor), or connect to the internet so that KPCA Lab can download them once from "
+        "{url} into {cache}.", url=url or base_url(), cache=str(cache or cache_dir())))
 
 
 def usps_split_sizes() -> dict[str, int]:
@@ -165,18 +175,18 @@ def ensure_usps(progress: Progress | None = None) -> Path:
         path = Path(env).expanduser()
         if not path.is_file():
             raise UspsUnavailableError(
-                f"KPCA_USPS_PATH is set to {env!r}, but there is no file there. Correct the "
-                f"path, or unset KPCA_USPS_PATH to use the per-user cache in {cache_dir()} "
-                "(downloaded once if needed)."
-            )
+                said("KPCA_USPS_PATH is set to {path}, but there is no file there.",
+                     path=repr(env)),
+                said("Correct the path, or unset KPCA_USPS_PATH to use the per-user cache in "
+                     "{cache} (downloaded once if needed).", cache=str(cache_dir())))
         return path
     cached = cache_dir() / CACHE_FILENAME
     if cached.is_file():
         return cached
     # The longest another session's download can take, and a margin.
     if not _DOWNLOAD_LOCK.acquire(timeout=DOWNLOAD_DEADLINE + READ_TIMEOUT + 5):
-        raise UspsUnavailableError(_unavailable(
-            "another session's download of them has not finished; try again in a minute"))
+        raise _unavailable(said("The USPS digits are not available: another session's "
+                                "download of them has not finished; try again in a minute."))
     try:
         if cached.is_file():  # the download this session waited for succeeded
             return cached
@@ -185,17 +195,16 @@ def ensure_usps(progress: Progress | None = None) -> Path:
         if failed is not None:
             elapsed = time.monotonic() - failed[0]
             if elapsed < FAILURE_MEMORY:
-                raise UspsUnavailableError(
-                    f"{failed[1]} (Tried {elapsed:.0f} s ago; the next try is in "
-                    f"{FAILURE_MEMORY - elapsed:.0f} s.)"
-                )
+                raise UspsUnavailableError(*failed[1], said(
+                    "(Tried {ago} s ago; the next try is in {next} s.)",
+                    ago=format(elapsed, ".0f"), next=format(FAILURE_MEMORY - elapsed, ".0f")))
         _LAST_FAILURE.clear()
         began = time.monotonic()
         try:
             return download_usps(progress=progress)
         except UspsUnavailableError as error:
             if time.monotonic() - began >= FAILURE_COST:
-                _LAST_FAILURE[source] = (time.monotonic(), str(error))
+                _LAST_FAILURE[source] = (time.monotonic(), error.sentences)
             raise
     finally:
         _DOWNLOAD_LOCK.release()
@@ -204,7 +213,7 @@ def ensure_usps(progress: Progress | None = None) -> Path:
 # One download at a time per server process; the last failure, keyed by where it was
 # downloaded from and to (another URL or cache directory is tried at once).
 _DOWNLOAD_LOCK = threading.Lock()
-_LAST_FAILURE: dict[tuple[str, str], tuple[float, str]] = {}
+_LAST_FAILURE: dict[tuple[str, str], tuple[float, tuple[Sentence, ...]]] = {}
 
 
 def forget_download_failures() -> None:
@@ -265,9 +274,8 @@ def download_usps(
     try:
         cache.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise UspsUnavailableError(
-            _unavailable(f"the cache directory cannot be created ({exc})", cache, url)
-        ) from exc
+        raise _unavailable(said("The USPS digits are not available: the cache directory cannot "
+                                "be created ({error}).", error=str(exc)), cache, url) from exc
 
     temporaries: list[Path] = []
     try:
@@ -340,29 +348,29 @@ def _fetch(
                 raise _too_slow(url, deadline, cache, base) from exc
             if isinstance(exc, urllib.error.HTTPError):
                 exc.close()  # it holds the open connection, which would otherwise leak
-                raise UspsUnavailableError(
-                    _unavailable(f"the server answered HTTP {exc.code} for {url}", cache, base)
-                ) from exc
+                raise _unavailable(said("The USPS digits are not available: the server "
+                                        "answered HTTP {code} for {url}.", code=exc.code,
+                                        url=url), cache, base) from exc
             if isinstance(exc, urllib.error.URLError | OSError | http.client.HTTPException):
                 reason = getattr(exc, "reason", None) or exc
-                raise UspsUnavailableError(
-                    _unavailable(f"cannot download {url} ({reason})", cache, base)
-                ) from exc
+                raise _unavailable(said("The USPS digits are not available: cannot download "
+                                        "{url} ({reason}).", url=url, reason=str(reason)),
+                                   cache, base) from exc
             raise
         if watchdog.expired:  # the cut ended the body early, without an error
             raise _too_slow(url, deadline, cache, base)
     # http.client returns a short body without complaint when the connection drops.
     if total and received < total:
-        raise UspsUnavailableError(
-            _unavailable(f"the download of {url} stopped after {received} of {total} bytes; "
-                         "nothing was cached", cache, base)
-        )
+        raise _unavailable(said("The USPS digits are not available: the download of {url} "
+                                "stopped after {received} of {total} bytes; nothing was "
+                                "cached.", url=url, received=received, total=total), cache, base)
 
 
 def _too_slow(url: str, deadline: float, cache: Path, base: str) -> UspsUnavailableError:
-    return UspsUnavailableError(_unavailable(
-        f"the download of {url} did not finish within {deadline:g} s (the server answers "
-        "too slowly, or not at all); nothing was cached", cache, base))
+    return _unavailable(said(
+        "The USPS digits are not available: the download of {url} did not finish within "
+        "{seconds} s (the server answers too slowly, or not at all); nothing was cached.",
+        url=url, seconds=format(deadline, "g")), cache, base)
 
 
 class _Watchdog:
@@ -435,10 +443,9 @@ def _parse_esl_file(path: Path, filename: str, url: str, cache: Path) -> tuple[n
         with gzip.open(path, "rt", encoding="ascii") as lines:
             return parse_esl_rows(lines, filename)
     except (OSError, EOFError, zlib.error, UnicodeDecodeError, ValueError) as exc:
-        raise UspsUnavailableError(
-            _unavailable(f"the downloaded {filename} is corrupt ({exc}); nothing was cached",
-                         cache, url)
-        ) from exc
+        raise _unavailable(said("The USPS digits are not available: the downloaded {file} is "
+                                "corrupt ({error}); nothing was cached.", file=filename,
+                                error=str(exc)), cache, url) from exc
 
 
 def esl_rows(X: np.ndarray, y: np.ndarray) -> list[str]:
@@ -504,13 +511,11 @@ def _check_counts(
 ) -> None:
     counts = np.bincount(y, minlength=10)
     if counts.tolist() != list(expected):
-        raise UspsUnavailableError(
-            _unavailable(
-                f"the downloaded {filename} has {len(y)} images with digit counts "
-                f"{counts.tolist()}, not the published {list(expected)}; nothing was cached",
-                cache, url,
-            )
-        )
+        raise _unavailable(said(
+            "The USPS digits are not available: the downloaded {file} has {n} images with "
+            "digit counts {counts}, not the published {expected}; nothing was cached.",
+            file=filename, n=len(y), counts=str(counts.tolist()), expected=str(list(expected))),
+            cache, url)
 
 
 @functools.lru_cache(maxsize=2)
@@ -527,29 +532,38 @@ def _read_npz(path: str, mtime_ns: int, size: int) -> dict[str, np.ndarray]:
     if divisor.size != 1 or not _is_real(divisor) or not np.isfinite(divisor).all() or (
         divisor.reshape(-1)[0] == 0
     ):
-        raise _damaged(path, f"its divisor is {_show(divisor)}; expected one non-zero "
-                             f"number such as {DIVISOR}")
+        raise _damaged(path, said(
+            "{path} is not a USPS .npz file: its divisor is {divisor}; expected one non-zero "
+            "number such as {example}.", path=path, divisor=_show(divisor), example=DIVISOR))
     divisor = float(divisor.reshape(-1)[0])
     arrays = {}
     for split in FILES:
         X, y = raw[f"X_{split}"], raw[f"y_{split}"]
         if not (_is_real(X) and _is_real(y)):
-            raise _damaged(path, f"X_{split} holds {X.dtype} and y_{split} {y.dtype}; "
-                                 "expected numbers")
+            raise _damaged(path, said(
+                "{path} is not a USPS .npz file: X_{split} holds {x_type} and y_{split} "
+                "{y_type}; expected numbers.", path=path, split=split, x_type=str(X.dtype),
+                y_type=str(y.dtype)))
         if X.ndim != 2 or X.shape[1] != N_PIXELS or y.shape != (X.shape[0],) or not len(y):
-            raise _damaged(path, f"X_{split} has shape {X.shape} and y_{split} shape "
-                                 f"{y.shape}; expected (n, {N_PIXELS}) and (n,) with n > 0")
+            raise _damaged(path, said(
+                "{path} is not a USPS .npz file: X_{split} has shape {x_shape} and y_{split} "
+                "shape {y_shape}; expected (n, {pixels}) and (n,) with n > 0.", path=path,
+                split=split, x_shape=str(X.shape), y_shape=str(y.shape), pixels=N_PIXELS))
         digits = np.isfinite(y) & (y == np.round(y)) & (y >= 0) & (y <= 9)
         if not digits.all():
             bad = int(np.argmin(digits))
-            raise _damaged(path, f"y_{split}[{bad}] is {y[bad]}; every label must be a "
-                                 "digit 0..9")
+            raise _damaged(path, said(
+                "{path} is not a USPS .npz file: y_{split}[{row}] is {label}; every label must "
+                "be a digit 0..9.", path=path, split=split, row=bad, label=str(y[bad])))
         pixels = X / divisor
         inside = np.abs(pixels) <= 1  # False for NaN and infinite values too
         if not inside.all():
             bad = np.unravel_index(int(np.argmin(inside)), X.shape)
-            raise _damaged(path, f"X_{split}[{bad[0]}, {bad[1]}] is {X[bad]}, which over the "
-                                 f"divisor {divisor:g} is not a grey value in [-1, 1]")
+            raise _damaged(path, said(
+                "{path} is not a USPS .npz file: X_{split}[{row}, {column}] is {value}, which "
+                "over the divisor {divisor} is not a grey value in [-1, 1].", path=path,
+                split=split, row=bad[0], column=bad[1], value=str(X[bad]),
+                divisor=format(divisor, "g")))
         arrays[f"X_{split}"] = pixels
         arrays[f"y_{split}"] = y.astype(np.int64)
     for array in arrays.values():
@@ -566,25 +580,36 @@ def _load_arrays(path: str) -> dict[str, np.ndarray]:
         with open(path, "rb") as file:
             magic = file.read(6)
             if not magic:
-                raise _damaged(path, "it is empty")
+                raise _damaged(path, said("{path} is not a USPS .npz file: it is empty.",
+                                          path=path))
             if magic == b"\x93NUMPY":
-                raise _damaged(path, "it holds a single array (a .npy file), not an .npz "
-                                     "archive of arrays")
+                raise _damaged(path, said(
+                    "{path} is not a USPS .npz file: it holds a single array (a .npy file), "
+                    "not an .npz archive of arrays.", path=path))
             if not magic.startswith(b"PK\x03\x04"):
-                raise _damaged(path, "it is not an .npz archive (a zip file of arrays)")
+                raise _damaged(path, said(
+                    "{path} is not a USPS .npz file: it is not an .npz archive (a zip file of "
+                    "arrays).", path=path))
             file.seek(0)
             with np.load(file, allow_pickle=False) as archive:
-                missing = [key for key in _KEYS if key not in archive.files]
+                missing = ", ".join(key for key in _KEYS if key not in archive.files)
+                if missing and archive.files:
+                    raise _damaged(path, said(
+                        "{path} is not a USPS .npz file: it has no {missing} (it holds: "
+                        "{held}).", path=path, missing=missing, held=", ".join(archive.files)))
                 if missing:
-                    raise _damaged(path, f"it has no {', '.join(missing)} (it holds: "
-                                         f"{', '.join(archive.files) or 'nothing'})")
+                    raise _damaged(path, said(
+                        "{path} is not a USPS .npz file: it has no {missing} (it holds "
+                        "nothing).", path=path, missing=missing))
                 return {key: np.asarray(archive[key]) for key in _KEYS}
     except UspsUnavailableError:
         raise
     # The failures of a truncated or corrupt archive are not one documented set (OSError,
     # EOFError, ValueError, zipfile.BadZipFile, zlib.error, ...): each means the same.
     except Exception as exc:
-        raise _damaged(path, f"it cannot be read ({type(exc).__name__}: {exc})") from exc
+        raise _damaged(path, said(
+            "{path} is not a USPS .npz file: it cannot be read ({error}).", path=path,
+            error=type(exc).__name__ + ": " + str(exc))) from exc
 
 
 def _is_real(array: np.ndarray) -> bool:
@@ -596,17 +621,18 @@ def _show(array: np.ndarray) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _damaged(path: str, problem: str) -> UspsUnavailableError:
-    cached = Path(path) == cache_dir() / CACHE_FILENAME
-    fix = (
-        "delete it, and KPCA Lab downloads the digits again" if cached else
-        "fix or replace it, or unset KPCA_USPS_PATH to use the per-user cache "
-        f"in {cache_dir()} (downloaded once if needed)"
-    )
-    return UspsUnavailableError(
-        f"{path} is not a USPS .npz file: {problem}. It needs the keys X_train, y_train, "
-        f"X_test, y_test and divisor described in datasets/usps.py; {fix}."
-    )
+def _damaged(path: str, problem: Sentence) -> UspsUnavailableError:
+    """The file at ``path`` is not a USPS .npz file: ``problem`` (a whole sentence beginning
+    "{path} is not a USPS .npz file: "), then what it needs and how to fix it."""
+    if Path(path) == cache_dir() / CACHE_FILENAME:
+        fix = said("It needs the keys X_train, y_train, X_test, y_test and divisor described in "
+                   "datasets/usps.py; delete it, and KPCA Lab downloads the digits again.")
+    else:
+        fix = said("It needs the keys X_train, y_train, X_test, y_test and divisor described in "
+                   "datasets/usps.py; fix or replace it, or unset KPCA_USPS_PATH to use the "
+                   "per-user cache in {cache} (downloaded once if needed).",
+                   cache=str(cache_dir()))
+    return UspsUnavailableError(problem, fix)
 
 
 def read_usps(path: Path) -> dict[str, np.ndarray]:
@@ -615,9 +641,10 @@ def read_usps(path: Path) -> dict[str, np.ndarray]:
         stat = path.stat()
     except OSError as exc:
         raise UspsUnavailableError(
-            f"{path} cannot be read ({exc.strerror or exc}). Check the file and its "
-            "permissions, or delete it if it is the per-user cache."
-        ) from exc
+            said("{path} cannot be read ({error}).", path=str(path),
+                 error=str(exc.strerror or exc)),
+            said("Check the file and its permissions, or delete it if it is the per-user "
+                 "cache.")) from exc
     return _read_npz(str(path), stat.st_mtime_ns, stat.st_size)
 
 

@@ -265,6 +265,14 @@ def join_list(items: list[str]) -> str:
 
 
 
+def said_text(sentences) -> str:
+    """Sentences the ground layer said (``datasets``' ``said()``: an English message and its
+    values, e.g. a dataset's description, why the USPS digits are missing) as one paragraph
+    in this run's language; a message without values is shown as written."""
+    return join_sentences([_(message).format(**dict(values)) if values else _(message)
+                           for message, values in sentences])
+
+
 def join_sentences(sentences) -> str:
     """Sentences as one paragraph (empty ones left out): a space between them in English,
     none in Chinese, where a sentence ends in 。 and a space after it reads as a gap."""

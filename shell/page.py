@@ -20,7 +20,7 @@ import datasets
 from datasets import drawn
 from shell.caches import Inputs, inputs_of, load_data
 from shell.drawn import DRAW_PAGE
-from shell.i18n import N_, _, format_number
+from shell.i18n import N_, _, format_number, said_text
 from shell.sidebar import apply_settings, current_settings
 from shell.state import DRAWN, Settings, default_settings, with_suggested_kernel
 from shell.uploads import NoUploadError
@@ -58,7 +58,7 @@ def page_data(settings: Settings, *, few_points_ok: bool = False) -> PageData:
         return PageData(data, inputs_of(settings))
     except datasets.UspsUnavailableError as error:
         st.error(_("{error}\n\nPick another dataset in the sidebar; everything else still "
-                   "works.").format(error=error))
+                   "works.").format(error=said_text(error.sentences)))
     except NoUploadError as error:
         st.info(str(error), icon=":material/upload_file:")
     except ValueError as error:

@@ -26,6 +26,7 @@ from shell.i18n import (
     join_and,
     join_list,
     join_sentences,
+    said_text,
 )
 from shell.state import Settings, format_gamma, format_multiple, with_suggested_kernel
 from shell.text import inert
@@ -101,8 +102,7 @@ _INPUT_TITLES = {
 def description_text(data) -> str:
     """The dataset's paragraph in the session's language: its sentences' messages
     translated and filled with their values (the ground layer cannot translate)."""
-    return join_sentences([_(message).format(**dict(values))
-                           for message, values in data.description_sentences])
+    return said_text(data.description_sentences)
 
 
 def about_data(data, settings: Settings) -> None:

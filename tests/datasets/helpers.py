@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import gzip
+import re
 import socket
 from pathlib import Path
 
 import numpy as np
 
-from datasets import Dataset
+from datasets import Dataset, UspsUnavailableError
 from datasets.usps import esl_rows
+from shell.i18n import _, said_text, use_language
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def closed_port() -> int:
@@ -17,6 +21,20 @@ def closed_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def said_in_chinese(error: UspsUnavailableError) -> str:
+    """Why the digits are missing as a Chinese page shows it, after checking it: every
+    sentence translated (none left in English), the same numbers as the English, which is
+    ``str(error)`` (logs, scripts) word for word."""
+    assert said_text(error.sentences) == str(error)  # English: the message as raised
+    with use_language("zh-CN"):
+        untranslated = [message for message, _values in error.sentences if _(message) == message]
+        chinese = said_text(error.sentences)
+    assert not untranslated, untranslated
+    assert CJK.search(chinese), chinese
+    assert sorted(re.findall(r"\d+", chinese)) == sorted(re.findall(r"\d+", str(error)))
+    return chinese
 
 
 def write_esl_gz(

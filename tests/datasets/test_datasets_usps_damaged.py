@@ -13,7 +13,7 @@ import pytest
 import datasets
 from datasets.usps import CACHE_FILENAME
 
-from .helpers import small_usps
+from .helpers import said_in_chinese, small_usps
 
 
 def arrays(**replace) -> dict[str, np.ndarray]:
@@ -93,12 +93,16 @@ def env_file(no_usps, monkeypatch, tmp_path) -> Path:
     return path
 
 
-def refusal(**options) -> str:
+def refused(**options) -> datasets.UspsUnavailableError:
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no RuntimeWarning from dividing by zero or NaN
         with pytest.raises(datasets.UspsUnavailableError) as error:
             datasets.load("usps", **options)
-    return str(error.value)
+    return error.value
+
+
+def refusal(**options) -> str:
+    return str(refused(**options))
 
 
 def test_the_small_file_itself_loads(env_file):
@@ -118,14 +122,24 @@ def test_a_damaged_kpca_usps_path_file_says_what_and_how_to_fix_it(env_file, dam
     assert "fix or replace it, or unset KPCA_USPS_PATH" in message
 
 
+@pytest.mark.parametrize("damage", list(DAMAGED))
+def test_a_damaged_file_is_said_in_chinese_too(env_file, damage):
+    DAMAGED[damage][0](env_file)
+    chinese = said_in_chinese(refused(split="all", n=30))
+    assert chinese.startswith(f"{env_file} 不是 USPS .npz 文件：")
+    assert "请修复或替换它，或取消设置 KPCA_USPS_PATH" in chinese
+
+
 @pytest.mark.parametrize("damage", ["truncated", "an .npy", "zero divisor", "NaN labels"])
 def test_a_damaged_cache_file_says_to_delete_it(no_usps, damage):
     no_usps.mkdir(parents=True)
     cached = no_usps / CACHE_FILENAME
     DAMAGED[damage][0](cached)
-    message = refusal()
+    error = refused()
+    message = str(error)
     assert message.startswith(f"{cached} is not a USPS .npz file")
     assert "delete it, and KPCA Lab downloads the digits again" in message
+    assert "删除它，KPCA Lab 会重新下载这些数字" in said_in_chinese(error)
 
 
 def test_a_replaced_file_is_read_again(env_file):

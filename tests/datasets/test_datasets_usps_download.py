@@ -16,6 +16,8 @@ import pytest
 import datasets
 from datasets import usps
 
+from .helpers import said_in_chinese
+
 DEADLINE = 1.0
 # Generous: the download must *end*, at its deadline plus a little (the watchdog checks
 # again every 0.2 s); this is no benchmark.
@@ -148,6 +150,23 @@ def test_a_quick_failure_is_not_remembered(stalling):
         message, _ = timed_refusal(datasets.ensure_usps)
         assert "the server answered HTTP 503" in message and "next try" not in message
     assert server.connections == 3
+
+
+def test_each_refusal_of_a_download_is_said_in_chinese_too(stalling, monkeypatch):
+    """Refused (HTTP 503), stalled past its deadline, then remembered: the reason, how to
+    fix it and when the next try is, each in Chinese with the English numbers."""
+    stalling("unavailable")
+    with pytest.raises(datasets.UspsUnavailableError) as refused:
+        datasets.ensure_usps()
+    assert "服务器对" in said_in_chinese(refused.value) and "HTTP 503" in str(refused.value)
+    stalling("silent")
+    with pytest.raises(datasets.UspsUnavailableError) as stalled:
+        datasets.ensure_usps()
+    assert f"未能在 {DEADLINE:g} 秒内完成" in said_in_chinese(stalled.value)
+    with pytest.raises(datasets.UspsUnavailableError) as remembered:
+        datasets.load("usps")
+    chinese = said_in_chinese(remembered.value)
+    assert "秒前；下次尝试在" in chinese and "解决办法：" in chinese
 
 
 def test_two_sessions_at_once_make_one_request(stalling):

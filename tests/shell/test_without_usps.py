@@ -39,3 +39,29 @@ def test_a_page_without_the_digits_explains_instead_of_a_traceback(no_usps, less
         assert not shown
     else:  # every other page draws the link's data (De-noising: always the digits)
         assert "not available (test)" in shown
+
+
+@pytest.mark.parametrize("page", ["explorer", "denoising"])
+def test_why_the_digits_are_missing_is_said_in_the_readers_language(page, monkeypatch,
+                                                                   tmp_path):
+    """A real refusal (KPCA_USPS_PATH names no file), not a stand-in: the English page shows
+    the refusal as datasets words it; the Chinese page shows it in Chinese, path and all,
+    with the page's own advice after it."""
+    missing = str(tmp_path / "nowhere" / "usps.npz")
+    monkeypatch.setenv("KPCA_USPS_PATH", missing)
+    st.cache_resource.clear()
+    st.cache_data.clear()
+    try:
+        english = " ".join(e.value for e in open_app(page, USPS_LINK).error)
+        chinese = " ".join(e.value for e in open_app(page, {**USPS_LINK, "lang": "zh-CN"}).error)
+    finally:
+        st.cache_resource.clear()
+        st.cache_data.clear()
+    assert english.startswith(f"KPCA_USPS_PATH is set to {missing!r}, but there is no file "
+                              "there. Correct the path, or unset KPCA_USPS_PATH")
+    assert chinese.startswith(f"KPCA_USPS_PATH 被设为 {missing!r}，但那里没有文件。请更正路径，"
+                              "或取消设置 KPCA_USPS_PATH")
+    assert "is set to" not in chinese and "Correct the path" not in chinese
+    advice = {"explorer": ("Pick another dataset in the sidebar", "侧边栏"),
+              "denoising": ("The other pages work without the USPS digits", "其他页面")}[page]
+    assert advice[0] in english and advice[1] in chinese
