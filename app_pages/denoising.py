@@ -8,8 +8,9 @@ from lessons.denoising import caches as compute
 from lessons.denoising import experiment as dn
 from lessons.denoising import view
 from shell import findings
-from shell.i18n import N_, _, said_text
+from shell.i18n import N_, _
 from shell.memory import guard_memory
+from shell.page import refusal_text
 from shell.source import show_source
 
 st.title(_("De-noising digits"))
@@ -30,7 +31,7 @@ st.caption(_(
 
 def without_usps(error: datasets.UspsUnavailableError) -> None:
     st.error(_("{error}\n\nThe other pages work without the USPS digits.").format(
-        error=said_text(error.sentences)))
+        error=refusal_text(error)))
     st.stop()
 
 

@@ -7,7 +7,7 @@ from lessons.scale import approx_view, view
 from lessons.scale.approximations import approximate_kpca
 from lessons.scale.experiment import measure_once
 from shell.i18n import N_, _
-from shell.page import page_data
+from shell.page import kernel_errors, page_data
 from shell.sidebar import current_settings, with_valid_components
 from shell.source import show_source
 
@@ -29,7 +29,8 @@ st.header(_("2 · Time: how each step grows with n"))
 run = view.scaling_section(settings, inputs)
 
 st.header(_("3 · Approximations next to exact kernel PCA"))
-approx_view.approximation_section(settings, data, inputs)
+with kernel_errors(stop=False):  # e.g. an overflowing polynomial kernel: section 4 still stands
+    approx_view.approximation_section(settings, data, inputs)
 
 st.header(_("4 · When to use which"))
 view.plain_words(run)

@@ -22,7 +22,7 @@ import numbers
 from collections.abc import Callable
 from typing import Any
 
-from ._types import Dataset, DatasetInfo, Option
+from ._types import Dataset, DatasetInfo, Option, SaidError
 from .csv_loader import (
     BINARY_SIGNATURES,
     MAX_BYTES,
@@ -83,6 +83,7 @@ __all__ = [
     "Dataset",
     "DatasetInfo",
     "Option",
+    "SaidError",
     "UploadReader",
     "UspsUnavailableError",
     "available",

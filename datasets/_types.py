@@ -175,6 +175,23 @@ def english(sentences: tuple[Sentence, ...]) -> str:
                     for message, values in sentences)
 
 
+class SaidError(Exception):
+    """A refusal the ground layer says in sentences (:func:`said`), which the app shows in
+    the reader's language (this layer cannot translate); ``str()`` is the English, for logs
+    and scripts. A plain string is a sentence as written (a stand-in in a test).
+
+    Mixed in before the built-in error it is: ``class CSVError(SaidError, ValueError)``.
+    """
+
+    def __init__(self, *sentences: Sentence | str) -> None:
+        self.sentences: tuple[Sentence, ...] = tuple(
+            (sentence, ()) if isinstance(sentence, str) else sentence for sentence in sentences)
+        super().__init__(english(self.sentences))
+
+    def __reduce__(self):  # pickled with its sentences, not only their English
+        return type(self), self.sentences
+
+
 def described(*sentences: Sentence) -> dict:
     """A dataset's description as ``Dataset``'s keyword arguments: the English paragraph
     and the sentences (:func:`said`) it was made from."""

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ._types import Dataset, Sentence, described, said
+from ._types import Dataset, Sentence, described, english, said
 from .csv_table import (
     MAX_COLUMNS,
     MAX_ROW_CHARS,
@@ -42,15 +42,17 @@ __all__ = [
 MAX_BYTES = 20 * 10**6
 MIN_ROWS = 3
 
+# The first bytes of files that are not text, and what each file is (said as a refusal).
 BINARY_SIGNATURES = {
-    b"\x89PNG": "a PNG image",
-    b"\xff\xd8\xff": "a JPEG image",
-    b"GIF8": "a GIF image",
-    b"%PDF": "a PDF document",
-    b"PK\x03\x04": "a zip archive or an Excel (.xlsx) workbook",
-    b"\xd0\xcf\x11\xe0": "an old Excel (.xls) workbook",
+    b"\x89PNG": said("This is a PNG image, not a CSV text file."),
+    b"\xff\xd8\xff": said("This is a JPEG image, not a CSV text file."),
+    b"GIF8": said("This is a GIF image, not a CSV text file."),
+    b"%PDF": said("This is a PDF document, not a CSV text file."),
+    b"PK\x03\x04": said("This is a zip archive or an Excel (.xlsx) workbook, not a CSV text "
+                         "file."),
+    b"\xd0\xcf\x11\xe0": said("This is an old Excel (.xls) workbook, not a CSV text file."),
 }
-EXPORT_HINT = "Export the data as CSV (comma-separated values) and upload that."
+EXPORT_HINT = said("Export the data as CSV (comma-separated values) and upload that.")
 
 # What an upload is called when it has no file name of its own.
 UPLOADED = "the uploaded file"
@@ -96,10 +98,8 @@ def load_csv(
     label = _label_index(table, label_column)
     features = [j for j in range(len(table.names)) if j != label]
     if not features:
-        raise CSVError(
-            f"{table.names[label]!r} is the only column; KPCA needs at least one column of "
-            "numbers besides the labels."
-        )
+        raise CSVError(said("{column} is the only column; KPCA needs at least one column of "
+                            "numbers besides the labels.", column=repr(table.names[label])))
     X = _numeric_columns(table, features)
     _check_some_number(table, X, features)
     labels = None if label is None else table.column_cells(label)
@@ -135,41 +135,42 @@ def _read_bytes(source: bytes | str | os.PathLike) -> tuple[bytes, str]:
                 _refuse_size(path.stat().st_size)
             data = path.read_bytes()
         except FileNotFoundError:
-            raise CSVError(f"There is no file {str(path)!r}.") from None
+            raise CSVError(said("There is no file {path}.", path=repr(str(path)))) from None
         except OSError as exc:
-            raise CSVError(f"Cannot read {str(path)!r}: {exc.strerror}.") from None
+            raise CSVError(said("Cannot read {path}: {error}.", path=repr(str(path)),
+                                error=str(exc.strerror))) from None
     if len(data) > MAX_BYTES:
         _refuse_size(len(data))
     return data, origin
 
 
 def _refuse_size(size: int) -> None:
-    raise CSVError(
-        f"The file is {size / 10**6:.1f} MB; the app's limit is {MAX_BYTES // 10**6} MB. "
-        "Upload a smaller sample."
-    )
+    raise CSVError(said("The file is {size} MB; the app's limit is {limit} MB. Upload a "
+                        "smaller sample.", size=format(size / 10**6, ".1f"),
+                        limit=MAX_BYTES // 10**6))
 
 
 def _decode(data: bytes) -> str:
     """Bytes to text, refusing binary files and encodings other than UTF-8."""
     if not data or data.isspace():
-        raise CSVError("The file is empty.")
+        raise CSVError(said("The file is empty."))
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise CSVError("The file is UTF-16 text. Save it as 'CSV UTF-8' and upload it again.")
-    for signature, kind in BINARY_SIGNATURES.items():
+        raise CSVError(said("The file is UTF-16 text. Save it as 'CSV UTF-8' and upload it "
+                            "again."))
+    for signature, what in BINARY_SIGNATURES.items():
         if data.startswith(signature):
-            raise CSVError(f"This is {kind}, not a CSV text file. {EXPORT_HINT}")
+            raise CSVError(what, EXPORT_HINT)
     if b"\x00" in data[:8192]:
-        raise CSVError(f"The file holds binary data, not CSV text. {EXPORT_HINT}")
+        raise CSVError(said("The file holds binary data, not CSV text."), EXPORT_HINT)
     try:
         # utf-8-sig reads plain UTF-8 too, and drops the byte-order mark Excel writes.
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise CSVError(
-            f"The file is not UTF-8 text: byte 0x{data[exc.start]:02X} on line {line} cannot "
-            "be read. Save it as 'CSV UTF-8' (in Excel: Save As, CSV UTF-8) and upload it again."
-        ) from None
+        raise CSVError(said(
+            "The file is not UTF-8 text: byte 0x{byte} on line {line} cannot be read. Save it "
+            "as 'CSV UTF-8' (in Excel: Save As, CSV UTF-8) and upload it again.",
+            byte=format(data[exc.start], "02X"), line=line)) from None
 
 
 # Not "y": in a file with columns x, y it is a coordinate.
@@ -192,15 +193,22 @@ class CSVCheck:
         the choices for the label column. Empty when the file is refused.
     label_guess : str or None
         The column that obviously holds class labels (see :func:`guess_label_column`).
-    error : str or None
+    refusal : tuple of sentences (:func:`said`) or None
         Why the file cannot be used whatever its label column (too big, not UTF-8 text,
-        ragged, ...), as :class:`CSVError` would say it; None if it can be tried.
+        ragged, ...), as :class:`CSVError` says it; None if it can be tried.
+        :attr:`error` is its English. The sentences, not the error: an error's traceback
+        would keep the parse's frames, and the file with them, alive.
     """
 
     digest: str
     column_names: tuple[str, ...] = ()
     label_guess: str | None = None
-    error: str | None = None
+    refusal: tuple[Sentence, ...] | None = None
+
+    @property
+    def error(self) -> str | None:
+        """The refusal in English (logs, scripts); None if the file can be tried."""
+        return None if self.refusal is None else english(self.refusal)
 
 
 def csv_digest(content: bytes) -> str:
@@ -218,13 +226,13 @@ def check_csv(source: bytes | str | os.PathLike) -> CSVCheck:
     try:
         data, _ = _read_bytes(source)
     except CSVError as error:
-        return CSVCheck(digest="", error=str(error))
+        return CSVCheck(digest="", refusal=error.sentences)
     digest = csv_digest(data)
     try:
         table = parse_table(_decode(data), None)
         _check_rows_limit(table.n_rows)
     except CSVError as error:
-        return CSVCheck(digest=digest, error=str(error))
+        return CSVCheck(digest=digest, refusal=error.sentences)
     return CSVCheck(digest, tuple(table.names), _label_guess(table))
 
 
@@ -252,22 +260,25 @@ def _label_guess(table: Table) -> str | None:
 def _check_rows_limit(n_rows: int) -> None:
     # Columns were checked while reading, and so were rows past MAX_ROWS + 1.
     if n_rows > MAX_ROWS:
-        raise CSVError(
-            f"The file has {n_rows:,} data rows; the app's limit is {MAX_ROWS:,} rows, so that "
-            f"the n × n kernel matrix stays quick. Upload a sample of at most {MAX_ROWS:,} rows."
-        )
+        raise CSVError(said(
+            "The file has {rows} data rows; the app's limit is {limit} rows, so that the n × n "
+            "kernel matrix stays quick. Upload a sample of at most {limit} rows.",
+            rows=format(n_rows, ","), limit=format(MAX_ROWS, ",")))
 
 
 def _check_some_number(table: Table, X: np.ndarray, features: list[int]) -> None:
     """Refuse a file without a single finite number (e.g. all NaN): no rows to drop."""
     if X.size and not np.isfinite(X).any():
-        besides = " besides the labels" if len(features) < len(table.names) else ""
-        raise CSVError(
-            f"The file holds no numbers: every value in its columns{besides} is missing, "
-            f"NaN or infinite (e.g. {table.odd[features[0]][0]!r} on line {table.lines[0]}, "
-            f"column {table.names[features[0]]!r}). Check that this is the file you meant "
-            "to upload, with its values filled in."
-        )
+        example = {"value": repr(table.odd[features[0]][0]), "line": table.lines[0],
+                   "column": repr(table.names[features[0]])}
+        raise CSVError(said(
+            "The file holds no numbers: every value in its columns besides the labels is "
+            "missing, NaN or infinite (e.g. {value} on line {line}, column {column}). Check "
+            "that this is the file you meant to upload, with its values filled in.", **example)
+            if len(features) < len(table.names) else said(
+            "The file holds no numbers: every value in its columns is missing, NaN or "
+            "infinite (e.g. {value} on line {line}, column {column}). Check that this is the "
+            "file you meant to upload, with its values filled in.", **example))
 
 
 def _complete_rows(
@@ -284,39 +295,50 @@ def _complete_rows(
         first = int(np.argmin(complete))
         bad = [table.names[j] for j, v in zip(features, X[first], strict=True)
                if not np.isfinite(v)]
-        column = bad[0] if bad else table.names[label]
-        these = "that row" if n_bad == 1 else f"these {n_bad} rows"
-        raise CSVError(
-            f"{_rows(n_bad)} of {len(X)} with missing, NaN or infinite values (the first on "
-            f"line {table.lines[first]}, column {column!r}). Fill in those cells, or choose "
-            f"to drop {these}."
-        )
+        where = {"total": len(X), "line": table.lines[first],
+                 "column": repr(bad[0] if bad else table.names[label])}
+        raise CSVError(said(
+            "1 row of {total} with missing, NaN or infinite values (the first on line {line}, "
+            "column {column}). Fill in those cells, or choose to drop that row.", **where)
+            if n_bad == 1 else said(
+            "{count} rows of {total} with missing, NaN or infinite values (the first on line "
+            "{line}, column {column}). Fill in those cells, or choose to drop these {count} "
+            "rows.", count=n_bad, **where))
     return complete
 
 
 def _check_rows(X: np.ndarray, dropped: int) -> None:
     if len(X) < MIN_ROWS:
-        if dropped:
-            raise CSVError(
-                f"Only {_rows(len(X))} left after dropping {_rows(dropped)} with missing "
-                f"values; KPCA needs at least {MIN_ROWS}."
-            )
-        raise CSVError(f"The file has {_rows(len(X))} of data; KPCA needs at least {MIN_ROWS}.")
+        counts = {"left": len(X), "dropped": dropped, "minimum": MIN_ROWS}
+        if dropped:  # English counts rows in the singular or the plural, either number
+            raise CSVError({
+                (True, True): said("Only 1 row left after dropping 1 row with missing values; "
+                                   "KPCA needs at least {minimum}.", **counts),
+                (True, False): said("Only 1 row left after dropping {dropped} rows with "
+                                    "missing values; KPCA needs at least {minimum}.", **counts),
+                (False, True): said("Only {left} rows left after dropping 1 row with missing "
+                                    "values; KPCA needs at least {minimum}.", **counts),
+                (False, False): said("Only {left} rows left after dropping {dropped} rows with "
+                                     "missing values; KPCA needs at least {minimum}.", **counts),
+            }[len(X) == 1, dropped == 1])
+        raise CSVError(said("The file has 1 row of data; KPCA needs at least {minimum}.",
+                            **counts) if len(X) == 1 else
+                       said("The file has {left} rows of data; KPCA needs at least {minimum}.",
+                            **counts))
     if (X == X[0]).all():  # not np.unique(X, axis=0): that sorts a copy of X
-        raise CSVError(
-            f"All {len(X)} rows have the same values; KPCA needs at least two different rows."
-        )
+        raise CSVError(said("All {rows} rows have the same values; KPCA needs at least two "
+                            "different rows.", rows=len(X)))
 
 
 def _label_index(table: Table, label_column: str | None) -> int | None:
     if label_column is None:
         return None
     if label_column not in table.names:
-        unnamed = "" if table.has_header else " (the file has no header row, so they are numbered)"
-        raise CSVError(
-            f"There is no column named {label_column!r}. The columns are: "
-            f"{', '.join(table.names)}{unnamed}."
-        )
+        columns = {"name": repr(label_column), "columns": ", ".join(table.names)}
+        raise CSVError(said("There is no column named {name}. The columns are: {columns}.",
+                            **columns) if table.has_header else
+                       said("There is no column named {name}. The columns are: {columns} (the "
+                            "file has no header row, so they are numbered).", **columns))
     return table.names.index(label_column)
 
 
@@ -330,41 +352,36 @@ def _numeric_columns(table: Table, columns: list[int]) -> np.ndarray:
             example = next((i for i in text if _decimal_comma_hint(table.odd[j][i])), text[0])
             text_columns.append((j, example))
         elif text:
-            raise CSVError(_stray_text_message(table, j, text[0]))
+            raise _stray_text_refusal(table, j, text[0])
     if not text_columns:
         return table.values[:, columns]  # a copy: the table is not the caller's
     j, i = text_columns[0]
     value, line = table.odd[j][i], table.lines[i]
     if len(text_columns) == len(columns):
-        message = (
-            f"No numeric columns found: every column holds text (e.g. {value!r} on line {line}). "
-            "KPCA needs at least one column of numbers."
-        )
+        problem = said("No numeric columns found: every column holds text (e.g. {value} on "
+                       "line {line}). KPCA needs at least one column of numbers.",
+                       value=repr(value), line=line)
     else:
-        message = (
-            f"Column {table.names[j]!r} holds text (e.g. {value!r} on line {line}), not "
-            "numbers. Choose it as the label column, or remove it."
-        )
-    raise CSVError(message + _decimal_comma_hint(value))
+        problem = said("Column {column} holds text (e.g. {value} on line {line}), not numbers. "
+                       "Choose it as the label column, or remove it.",
+                       column=repr(table.names[j]), value=repr(value), line=line)
+    raise CSVError(problem, *_decimal_comma_hint(value))
 
 
-def _stray_text_message(table: Table, j: int, i: int) -> str:
-    value, name = table.odd[j][i], table.names[j]
-    return (
-        f"Column {name!r} has a non-numeric value {value!r} on line {table.lines[i]} of the "
-        f"file. Correct that cell or delete its row, or choose {name!r} as the label column."
-        + _decimal_comma_hint(value)
-    )
+def _stray_text_refusal(table: Table, j: int, i: int) -> CSVError:
+    value = table.odd[j][i]
+    return CSVError(said(
+        "Column {column} has a non-numeric value {value} on line {line} of the file. Correct "
+        "that cell or delete its row, or choose {column} as the label column.",
+        column=repr(table.names[j]), value=repr(value), line=table.lines[i]),
+        *_decimal_comma_hint(value))
 
 
-def _decimal_comma_hint(value: str) -> str:
+def _decimal_comma_hint(value: str) -> tuple[Sentence, ...]:
+    """The hint when ``value`` looks like a number with a decimal comma, else nothing."""
     if re.fullmatch(r"[-+]?\d*,\d+", value):
-        return " It looks like a decimal comma: write numbers as 1.5, not 1,5."
-    return ""
-
-
-def _rows(k: int) -> str:
-    return "1 row" if k == 1 else f"{k} rows"
+        return (said("It looks like a decimal comma: write numbers as 1.5, not 1,5."),)
+    return ()
 
 
 def _encode_labels(labels: list[str]) -> tuple[np.ndarray, tuple[str, ...]]:

@@ -21,6 +21,8 @@ from itertools import islice
 
 import numpy as np
 
+from ._types import SaidError, said
+
 # The app's limits: the kernel matrix is n × n and must stay interactive.
 MAX_ROWS = 5000
 MAX_COLUMNS = 1000
@@ -36,8 +38,8 @@ DELIMITERS = {"\t": "tab", ";": "semicolon", ",": "comma"}
 MISSING = {"", "na", "nan", "n/a", "null"}
 
 
-class CSVError(ValueError):
-    """The file cannot be used; the message is meant for the user as it is."""
+class CSVError(SaidError, ValueError):
+    """The file cannot be used; the message (its sentences) is meant for the user."""
 
 
 @dataclass(frozen=True)
@@ -90,7 +92,7 @@ def parse_table(text: str, label_column: str | None) -> Table:
     delimiter = _detect_delimiter(text)
     first, values, odd, lines = _read_cells(text, delimiter)
     if first is None:
-        raise CSVError("The file is empty.")
+        raise CSVError(said("The file is empty."))
     n = len(lines)
     # A column that is empty everywhere, header included, is an artefact of a
     # trailing separator, not data.
@@ -104,7 +106,8 @@ def parse_table(text: str, label_column: str | None) -> Table:
         label_column is not None and label_column in first
     )
     if not has_header and n == 1 and any(is_text(cell) for cell in first):
-        raise CSVError(f"The file has only a header row ({', '.join(first)}) and no data rows.")
+        raise CSVError(said("The file has only a header row ({names}) and no data rows.",
+                            names=", ".join(first)))
     if has_header:
         names = [name or f"x{j + 1}" for j, name in enumerate(first)]
         _check_unique(names)
@@ -133,11 +136,19 @@ def _read_cells(
             values = np.empty((MAX_ROWS + 2, len(cells)))
             converter = _Converter(len(cells))
         elif len(cells) != len(first):
-            raise CSVError(
-                f"Line {line} has {len(cells)} values but line {lines[0]} has {len(first)} "
-                f"(reading the {DELIMITERS[delimiter]} as the separator). Every row needs the "
-                "same number of columns."
-            )
+            counts = {"line": line, "count": len(cells), "first_line": lines[0],
+                      "first_count": len(first)}
+            raise CSVError({
+                "\t": said("Line {line} has {count} values but line {first_line} has "
+                           "{first_count} (reading the tab as the separator). Every row needs "
+                           "the same number of columns.", **counts),
+                ";": said("Line {line} has {count} values but line {first_line} has "
+                          "{first_count} (reading the semicolon as the separator). Every row "
+                          "needs the same number of columns.", **counts),
+                ",": said("Line {line} has {count} values but line {first_line} has "
+                          "{first_count} (reading the comma as the separator). Every row needs "
+                          "the same number of columns.", **counts),
+            }[delimiter])
         converter.fill(cells, values[len(lines)], odd, len(lines))
         lines.append(line)
     return first, None if values is None else values[: len(lines)], odd, lines
@@ -223,10 +234,10 @@ def _check_unique(names: list[str]) -> None:
     seen: dict[str, int] = {}
     for j, name in enumerate(names):
         if name in seen:
-            raise CSVError(
-                f"The column name {name!r} appears twice in the header (columns {seen[name] + 1} "
-                f"and {j + 1}). Give each column a different name."
-            )
+            raise CSVError(said(
+                "The column name {name} appears twice in the header (columns {first} and "
+                "{second}). Give each column a different name.", name=repr(name),
+                first=seen[name] + 1, second=j + 1))
         seen[name] = j
 
 
@@ -278,47 +289,49 @@ def _rows(text: str, delimiter: str) -> Iterator[tuple[list[str], int]]:
                 yield [cell.strip() for cell in cells], reader.line_num
     except csv.Error as exc:
         if "field larger than field limit" in str(exc):
-            raise CSVError(
-                f"Line {reader.line_num:,} holds a value of more than "
-                f"{csv.field_size_limit():,} characters: a quote (\") is probably not "
-                "closed. Close it, or remove the stray quote, and upload again."
+            raise CSVError(said(
+                "Line {line} holds a value of more than {limit} characters: a quote (\") is "
+                "probably not closed. Close it, or remove the stray quote, and upload again.",
+                line=format(reader.line_num, ","), limit=format(csv.field_size_limit(), ",")),
             ) from None
-        raise CSVError(f"Line {reader.line_num} cannot be read as CSV: {exc}.") from None
+        raise CSVError(said("Line {line} cannot be read as CSV: {error}.",
+                            line=reader.line_num, error=str(exc))) from None
 
 
 def _check_columns(n_columns: int, line: int) -> None:
     if n_columns > MAX_COLUMNS:
-        raise CSVError(
-            f"The file has {n_columns:,} columns (line {line:,}); the app's limit is "
-            f"{MAX_COLUMNS:,} columns. Keep the columns you need and upload again."
-        )
+        raise CSVError(said(
+            "The file has {columns} columns (line {line}); the app's limit is {limit} "
+            "columns. Keep the columns you need and upload again.",
+            columns=format(n_columns, ","), line=format(line, ","),
+            limit=format(MAX_COLUMNS, ",")))
 
 
 def _refuse_rows(text: str) -> None:
     lines = max(text.count("\n"), text.count("\r")) + (not text.endswith(("\n", "\r")))
-    raise CSVError(
-        f"The file has more than {MAX_ROWS:,} data rows ({lines:,} lines); the app's limit "
-        f"is {MAX_ROWS:,} rows, so that the n × n kernel matrix stays quick. Upload a sample "
-        f"of at most {MAX_ROWS:,} rows."
-    )
+    raise CSVError(said(
+        "The file has more than {limit} data rows ({lines} lines); the app's limit is {limit} "
+        "rows, so that the n × n kernel matrix stays quick. Upload a sample of at most "
+        "{limit} rows.", limit=format(MAX_ROWS, ","), lines=format(lines, ",")))
 
 
 def _refuse_long_row(text: str, line: re.Match, row_start: int, number: int) -> None:
-    limit = f"{MAX_ROW_CHARS:,} characters"
+    limit = format(MAX_ROW_CHARS, ",")
     if row_start < number:
-        raise CSVError(
-            f"The row that starts on line {row_start:,} runs on past line {number:,}, for "
-            f"more than {limit}: a quote (\") is probably not closed. Close it, or remove "
-            "the stray quote, and upload again."
-        )
+        raise CSVError(said(
+            "The row that starts on line {start} runs on past line {line}, for more than "
+            "{limit} characters: a quote (\") is probably not closed. Close it, or remove the "
+            "stray quote, and upload again.", start=format(row_start, ","),
+            line=format(number, ","), limit=limit))
     start, end = line.span()
     while end > start and text[end - 1] in "\r\n":  # without its ending, and no copy
         end -= 1
-    raise CSVError(
-        f"Line {number:,} is {end - start:,} characters long; the app reads rows of at most "
-        f"{limit}. Check that the file has one row per line, and upload a table of at most "
-        f"{MAX_ROWS:,} rows and {MAX_COLUMNS:,} columns."
-    )
+    raise CSVError(said(
+        "Line {line} is {length} characters long; the app reads rows of at most {limit} "
+        "characters. Check that the file has one row per line, and upload a table of at most "
+        "{rows} rows and {columns} columns.", line=format(number, ","),
+        length=format(end - start, ","), limit=limit, rows=format(MAX_ROWS, ","),
+        columns=format(MAX_COLUMNS, ",")))
 
 
 def _detect_delimiter(text: str) -> str:

@@ -15,7 +15,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from ._types import Dataset
+from ._types import Dataset, Sentence
 from .csv_loader import CSVCheck, CSVError, check_csv, csv_digest, load_csv
 
 
@@ -45,7 +45,7 @@ class UploadReader:
         self.max_files = max_files
         self.max_refusals = max_refusals
         self._checks: OrderedDict[str, CSVCheck] = OrderedDict()
-        self._refusals: OrderedDict[tuple, str] = OrderedDict()
+        self._refusals: OrderedDict[tuple, tuple[Sentence, ...]] = OrderedDict()
         self._last: tuple[tuple, Dataset] | None = None
         # A session's reruns do not overlap, but a stopped run may still be finishing.
         self._lock = threading.Lock()
@@ -85,21 +85,21 @@ class UploadReader:
             With the message :func:`~datasets.csv_loader.load_csv` gives.
         """
         key = key or csv_digest(content)
-        refused = self.check(content, key=key).error
-        if refused:
-            raise CSVError(refused)
+        refused = self.check(content, key=key).refusal
+        if refused is not None:
+            raise CSVError(*refused)
         options: tuple[Any, ...] = (key, label_column or None, bool(drop_nonfinite))
         with self._lock:
             if self._last is not None and self._last[0] == options:
                 return self._last[1]
             if options in self._refusals:
                 self._refusals.move_to_end(options)
-                raise CSVError(self._refusals[options])
+                raise CSVError(*self._refusals[options])
             try:
                 data = load_csv(content, label_column=label_column or None,
                                 drop_nonfinite=drop_nonfinite)
             except CSVError as error:
-                self._refusals[options] = str(error)
+                self._refusals[options] = error.sentences
                 _trim(self._refusals, self.max_refusals)
                 raise
             self._last = (options, data)

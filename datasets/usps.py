@@ -46,7 +46,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ._types import Dataset, DatasetInfo, Option, Sentence, described, english, said
+from ._types import Dataset, DatasetInfo, Option, SaidError, Sentence, described, said
 from .synthetic import SEED
 
 Progress = Callable[[float, str], None]
@@ -97,18 +97,8 @@ CITATION = (
 )
 
 
-class UspsUnavailableError(RuntimeError):
-    """The USPS digits cannot be loaded; the message says what to do about it.
-
-    Raised with the message's sentences (:func:`said`, or a plain English string): its
-    ``sentences`` let the app show it in the reader's language (this layer cannot
-    translate); ``str()`` is the English, for logs and scripts.
-    """
-
-    def __init__(self, *sentences: Sentence | str) -> None:
-        self.sentences: tuple[Sentence, ...] = tuple(
-            (sentence, ()) if isinstance(sentence, str) else sentence for sentence in sentences)
-        super().__init__(english(self.sentences))
+class UspsUnavailableError(SaidError, RuntimeError):
+    """The USPS digits cannot be loaded; the message (its sentences) says what to do."""
 
 
 def cache_dir() -> Path:

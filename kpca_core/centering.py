@@ -38,6 +38,14 @@ __all__ = [
     "center_test_kernel",
 ]
 
+# The refusal of an overflowed kernel matrix, declared once so that a caller can tell it
+# from other refusals (and say it in its reader's language).
+NON_FINITE_KERNEL = (
+    "The kernel matrix contains NaN or infinite values: its entries overflowed. With a "
+    "polynomial kernel lower gamma or the degree; otherwise rescale the data (e.g. "
+    "standardise it)."
+)
+
 
 @dataclass(frozen=True)
 class KernelCentering:
@@ -88,11 +96,7 @@ def center_kernel(
         centering = KernelCentering.fit(K)
     # A NaN or inf anywhere makes its column mean non-finite: a free check.
     if not np.isfinite(centering.column_means).all():
-        raise ValueError(
-            "The kernel matrix contains NaN or infinite values: its entries overflowed. "
-            "With a polynomial kernel lower gamma or the degree; otherwise rescale the "
-            "data (e.g. standardise it)."
-        )
+        raise ValueError(NON_FINITE_KERNEL)
     if not copy and not K.flags.writeable:
         raise ValueError("center_kernel(copy=False) needs a writeable array.")
     # K~[i, j] = K[i, j] - (h[i] + h[j]): one symmetric formula for both triangles.

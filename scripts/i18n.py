@@ -55,9 +55,11 @@ def placeholders(text: str) -> list[str]:
 
 def ground_messages() -> Iterator[tuple[str, str]]:
     """(message, where) for the ground layer's words that the app shows: the sidebar's
-    titles, summaries and help, and the built-in data sets' class names (legends, hovers)."""
+    titles, summaries and help, the built-in data sets' class names (legends, hovers), and
+    the core's refusal of an overflowed kernel matrix (shell.page.kernel_errors)."""
     import datasets
     from kpca_core import KERNELS
+    from kpca_core.centering import NON_FINITE_KERNEL
 
     for name, kernel in KERNELS.items():
         yield kernel.title, f"kpca_core.KERNELS[{name!r}].title"
@@ -72,6 +74,7 @@ def ground_messages() -> Iterator[tuple[str, str]]:
     for name, class_names in datasets.CLASS_NAMES.items():
         for class_name in class_names:
             yield class_name, f"datasets.CLASS_NAMES[{name!r}]"
+    yield NON_FINITE_KERNEL, "kpca_core.centering.NON_FINITE_KERNEL"
 
 
 def extract(root: Path = ROOT, *, ground: bool = True) -> tuple[Catalog, list[str]]:

@@ -10,7 +10,7 @@ import streamlit as st
 
 import datasets
 from shell import uploads
-from shell.i18n import N_, _, format_number
+from shell.i18n import N_, _, format_number, said_text
 from shell.text import inert
 
 # No "w_" prefix: an uploader's value cannot be re-committed through session state.
@@ -52,8 +52,8 @@ def csv_controls() -> tuple[tuple[str, object], ...]:
         return last_good
     content = upload.getvalue()
     check = uploads.check_upload(content, upload.file_id)
-    if check.error:
-        _refuse(upload.name, check.error, last_good)
+    if check.refusal:
+        _refuse(upload.name, said_text(check.refusal), last_good)
         return last_good
     if ss.get(_CSV_SEEN) != check.digest:  # a new file: offer its obvious label column
         ss[_CSV_SEEN] = check.digest
@@ -74,7 +74,7 @@ def csv_controls() -> tuple[tuple[str, object], ...]:
         options = uploads.load_upload(content, check, upload.file_id,
                                       None if label == NO_LABEL else label, drop)
     except datasets.CSVError as error:
-        _refuse(upload.name, str(error), last_good)
+        _refuse(upload.name, said_text(error.sentences), last_good)
         return last_good
     ss[_CSV_LAST_GOOD] = options
     ss[_CSV_LAST_NAME] = upload.name

@@ -18,6 +18,7 @@ import streamlit as st
 
 import datasets
 from datasets import drawn
+from kpca_core.centering import NON_FINITE_KERNEL
 from shell.caches import Inputs, inputs_of, load_data
 from shell.drawn import DRAW_PAGE
 from shell.i18n import N_, _, format_number, said_text
@@ -58,13 +59,25 @@ def page_data(settings: Settings, *, few_points_ok: bool = False) -> PageData:
         return PageData(data, inputs_of(settings))
     except datasets.UspsUnavailableError as error:
         st.error(_("{error}\n\nPick another dataset in the sidebar; everything else still "
-                   "works.").format(error=said_text(error.sentences)))
+                   "works.").format(error=refusal_text(error)))
     except NoUploadError as error:
         st.info(str(error), icon=":material/upload_file:")
     except ValueError as error:
         st.error(_("These dataset options do not work: {error}").format(error=error))
     st.stop()
     raise AssertionError("unreachable")  # st.stop() raises; this keeps type checkers calm
+
+
+def refusal_text(error: Exception) -> str:
+    """Why the data or the kernel were refused, in this run's language: the ground layer's
+    refusals (the USPS digits missing, an upload refused) say their sentences, and the
+    core's refusal that a student's settings reach (an overflowed kernel matrix) is in the
+    catalog; any other is shown as the library words it."""
+    if isinstance(error, datasets.SaidError):
+        return said_text(error.sentences)
+    if str(error) == NON_FINITE_KERNEL:
+        return _(NON_FINITE_KERNEL)
+    return str(error)
 
 
 @contextmanager
@@ -78,7 +91,7 @@ def kernel_errors(
     try:
         yield
     except ValueError as error:
-        st.error(_("{what}: {error}").format(what=_(what), error=error))
+        st.error(_("{what}: {error}").format(what=_(what), error=refusal_text(error)))
         if stop:
             st.stop()
 

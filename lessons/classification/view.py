@@ -36,6 +36,7 @@ from shell.checks import show_check
 from shell.display import number_caption
 from shell.i18n import N_, _, format_number
 from shell.memory import guard_memory
+from shell.page import refusal_text
 from shell.registry import TEST_FRACTION, classification_training  # noqa: F401  (the tests read it here)
 from shell.state import DataKey, KernelKey, Settings
 
@@ -117,7 +118,7 @@ def run(settings: Settings, n_points: int, k: int, classifier: str, C: float):
     except ValueError as error:
         # A SplitError says itself in this run's language when formatted.
         st.error(_("This cannot be classified with these settings: {error}").format(
-            error=error))
+            error=refusal_text(error)))
         st.stop()
         raise AssertionError("unreachable") from error
 

@@ -30,8 +30,9 @@ from shell.charts import show_chart
 from shell.checks import show_check
 from shell.display import number_caption
 from shell.figures import digit_mosaic, plot_text, shown_class_label
-from shell.i18n import N_, _, format_number, said_text
+from shell.i18n import N_, _, format_number
 from shell.memory import guard_memory
+from shell.page import refusal_text
 from shell.registry import new_points_training
 from shell.state import KernelKey, Settings, params_text
 from shell.text import inert
@@ -328,7 +329,7 @@ def usps_test_digit(settings: Settings, data) -> tuple[np.ndarray, np.ndarray, i
     try:
         pool = load_data("usps", USPS_TEST)
     except datasets.UspsUnavailableError as error:
-        st.error(said_text(error.sentences))
+        st.error(refusal_text(error))
         return None
     left, right = st.columns([1, 3])
     any_digit = _("any")

@@ -59,6 +59,7 @@ from experiments.graph_kernels import (
 )
 from experiments.kpca_steps import rounding_floor
 from kpca_core import KernelPCA, compute_kernel
+from kpca_core.centering import NON_FINITE_KERNEL
 from shell.i18n import _, format_number, ngettext
 
 # Isomap warns when it joins the pieces of a graph that falls apart, and the spectral
@@ -472,6 +473,10 @@ def eigenproblem(
             graph = (_edges(affinity), pieces, np.zeros((0, 2), int))
             spread = degrees(affinity)
             degree_range = (float(spread.min()), float(spread.max()))
+        # An overflowed K (a polynomial kernel on large inputs) is refused as the core's
+        # centring refuses it, before scikit-learn's check words it otherwise.
+        if not np.isfinite(K.mean(axis=0)).all():
+            raise ValueError(NON_FINITE_KERNEL)
         scale = max(float(np.abs(K).max()), np.finfo(float).tiny)
         row_sum = float(np.abs(K.sum(axis=1)).max()) / (n * scale)
         kernel_display, centered_display, block = displays(K, order)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from datasets import Dataset, UspsUnavailableError
+from datasets import Dataset, SaidError
 from datasets.usps import esl_rows
 from shell.i18n import _, said_text, use_language
 
@@ -23,10 +23,10 @@ def closed_port() -> int:
         return s.getsockname()[1]
 
 
-def said_in_chinese(error: UspsUnavailableError) -> str:
-    """Why the digits are missing as a Chinese page shows it, after checking it: every
-    sentence translated (none left in English), the same numbers as the English, which is
-    ``str(error)`` (logs, scripts) word for word."""
+def said_in_chinese(error: SaidError) -> str:
+    """A refusal (the USPS digits missing, an upload refused) as a Chinese page shows it,
+    after checking it: every sentence translated (none left in English), the same numbers
+    as the English, which is ``str(error)`` (logs, scripts) word for word."""
     assert said_text(error.sentences) == str(error)  # English: the message as raised
     with use_language("zh-CN"):
         untranslated = [message for message, _values in error.sentences if _(message) == message]

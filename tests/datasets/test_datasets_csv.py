@@ -9,7 +9,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from datasets import CSVError, guess_label_column, load_csv
+from datasets import CSVError, check_csv, guess_label_column, load_csv
+
+from .helpers import said_in_chinese
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "csv"
 
@@ -62,6 +64,28 @@ def test_malformed_file_is_refused_with_its_message(filename, options, fragments
         assert fragment in message
     assert isinstance(error.value, ValueError)
     assert len(message) < 300, "messages must stay short enough for a toast"
+
+
+@pytest.mark.parametrize(("filename", "options", "fragments"), MALFORMED)
+def test_malformed_file_is_refused_in_chinese_too(filename, options, fragments):
+    """Every refusal's sentences are in the catalog: a Chinese page says each in Chinese,
+    with the English numbers; the check before loading says the same."""
+    content = (CORPUS / filename).read_bytes()
+    with pytest.raises(CSVError) as error:
+        load_csv(content, **options)
+    said_in_chinese(error.value)
+    refusal = check_csv(content).refusal
+    if refusal is not None:  # refused whatever the label column: the same sentences
+        assert refusal == error.value.sentences
+
+
+def test_a_decimal_comma_and_a_path_are_refused_in_chinese_too(tmp_path):
+    with pytest.raises(CSVError) as comma:
+        load_csv(b'a,b\n1,2\n3,"4,5"\n5,6\n7,8\n')
+    assert "这看起来是小数逗号" in said_in_chinese(comma.value)
+    with pytest.raises(CSVError) as missing:
+        load_csv(tmp_path / "nowhere.csv")
+    assert said_in_chinese(missing.value) == f"没有文件 {str(tmp_path / 'nowhere.csv')!r}。"
 
 
 @pytest.mark.parametrize(("filename", "options", "fragments"), MALFORMED)

@@ -262,3 +262,26 @@ def test_parked_bytes_of_a_closed_session_go_after_the_reconnect_time():
     assert janitor.sweep(now=131) == 1 and forgotten == ["script"]
     holding.clear()  # Streamlit's manager no longer lists it
     assert janitor.sweep(now=200) == 0 and janitor.watching() == 0
+
+
+def test_a_refused_file_is_refused_in_the_readers_language():
+    """Refused at the check (a PNG) and at loading (identical rows, after a good file): the
+    Chinese sidebar says why in Chinese, numbers and names as the English says them."""
+    corpus = ROOT / "tests" / "data" / "csv"
+    english = upload(open_app("explorer"), (corpus / "identical_rows.csv").read_bytes(),
+                     "same.csv")
+    assert [as_read(e.value) for e in english.sidebar.error] == [
+        "**same.csv** cannot be used: All 4 rows have the same values; KPCA needs at least two "
+        "different rows."]
+    chinese = upload(open_app("explorer", {"lang": "zh-CN"}), csv_bytes(40, seed=5))
+    assert not chinese.sidebar.error
+    chinese.file_uploader(key="upload_csv").set_value(
+        ("same.csv", (corpus / "identical_rows.csv").read_bytes(), "text/csv")).run()
+    assert [as_read(e.value) for e in chinese.sidebar.error] == [
+        "无法使用 **same.csv**：全部 4 行的值都相同；核 PCA 至少需要两行不同的数据。"
+        "仍在显示之前上传的文件 **mine.csv**。"]
+    chinese.file_uploader(key="upload_csv").set_value(
+        ("picture.csv", (corpus / "image_png.csv").read_bytes(), "text/csv")).run()
+    assert [as_read(e.value) for e in chinese.sidebar.error] == [
+        "无法使用 **picture.csv**：这是一张 PNG 图片，而不是 CSV 文本文件。请把数据导出为 CSV"
+        "（逗号分隔值）文件，再上传那个文件。仍在显示之前上传的文件 **mine.csv**。"]
