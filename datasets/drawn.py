@@ -31,7 +31,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ._types import Dataset, described, said
+from ._types import Dataset, Sentence, described, said
 from .synthetic import load_circles, load_moons
 
 # Both axes run over [-LIMIT, LIMIT]: the built-in circles (radius 1) fit as they are.
@@ -218,17 +218,21 @@ def preset_gamma(code: str) -> float | None:
 MIN_POINTS = 3  # as an upload's (datasets.csv_loader.MIN_ROWS)
 
 
-def analysis_problem(X: np.ndarray) -> str | None:
+def analysis_problem(X: np.ndarray) -> Sentence | None:
     """Why kernel PCA cannot be run on these drawn points, or None when it can: fewer than
     ``MIN_POINTS`` points, or all of them at one place (then K̃ = 0 and there is no
-    component to find). The rule an upload meets (``datasets.csv_loader``)."""
+    component to find). The rule an upload meets (``datasets.csv_loader``). Said as a
+    clause (:func:`said`: a page translates it), e.g. "2 points drawn: kernel PCA needs at
+    least 3"."""
     n = len(X)
+    if n == 1:
+        return said("1 point drawn: kernel PCA needs at least {least}", least=MIN_POINTS)
     if n < MIN_POINTS:
-        return (f"{n} point{'s' if n != 1 else ''} drawn: kernel PCA needs at least "
-                f"{MIN_POINTS}")
+        return said("{n} points drawn: kernel PCA needs at least {least}", n=n,
+                    least=MIN_POINTS)
     if (np.asarray(X) == np.asarray(X)[0]).all():
-        return (f"all {n} points drawn are at the same place: kernel PCA needs at least two "
-                "different points")
+        return said("all {n} points drawn are at the same place: kernel PCA needs at least "
+                    "two different points", n=n)
     return None
 
 

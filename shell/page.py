@@ -52,7 +52,8 @@ def page_data(settings: Settings, *, few_points_ok: bool = False) -> PageData:
         if settings.dataset == DRAWN and not few_points_ok:
             if problem := drawn.analysis_problem(data.X):
                 st.info(_("Too few points for this page: {problem}. Add points on the Draw "
-                          "page.").format(problem=problem), icon=":material/draw:")
+                          "page.").format(problem=said_text((problem,))),
+                        icon=":material/draw:")
                 st.page_link(f"app_pages/{DRAW_PAGE}.py", label=_("Draw points"),
                              icon=":material/draw:")
                 st.stop()

@@ -66,3 +66,20 @@ def test_a_drawing_too_small_for_kernel_pca_is_refused_on_every_page(page, point
 def test_a_degenerate_drawing_computes_or_says_why_on_every_page(page, points):
     at = open_app(page, {"dataset": "drawn", "points": points})
     no_traceback_nor_raw_error(at, page)
+
+
+@pytest.mark.parametrize("points", REFUSED.values(), ids=REFUSED.keys())
+def test_the_refusal_of_a_drawing_is_said_in_the_readers_language(points):
+    english = " ".join(shown(open_app("explorer", {"dataset": "drawn", "points": points}),
+                             "info"))
+    chinese = " ".join(shown(open_app("explorer", {"dataset": "drawn", "points": points,
+                                                  "lang": "zh-CN"}), "info"))
+    if "same place" in english:
+        assert "Too few points for this page: all 300 points drawn are at the same place" \
+            in english
+        assert "数据点太少，无法用于本页面：所画的 300 个点全在同一位置" in chinese
+    else:
+        assert "Too few points for this page: 2 points drawn: kernel PCA needs at least 3." \
+            in english
+        assert "数据点太少，无法用于本页面：只画了 2 个点：核 PCA 至少需要 3 个点。" in chinese
+    assert "points drawn" not in chinese and "kernel PCA needs" not in chinese

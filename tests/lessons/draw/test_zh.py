@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from datasets import drawn
+from datasets._types import english as english_of
 from lessons.draw import editor
 from lessons.draw.view import not_yet
 from shell import i18n
@@ -78,8 +79,8 @@ def test_the_chinese_page_shows_the_english_numbers(name):
 def test_too_few_points_are_said_with_the_same_numbers():
     for X in (np.zeros((0, 2)), np.zeros((1, 2)), np.ones((6, 2))):
         english = not_yet(X)
-        assert english == (f"So far {drawn.analysis_problem(X)}. Click the plane to add "
-                           "some, or start from a shape above.")
+        assert english == (f"So far {english_of((drawn.analysis_problem(X),))}. Click the "
+                           "plane to add some, or start from a shape above.")
         with i18n.use_language("zh-CN"):
             chinese = not_yet(X)
         assert chinese.startswith("目前")
