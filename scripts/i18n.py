@@ -71,6 +71,8 @@ def ground_messages() -> Iterator[tuple[str, str]]:
         for option in info.options:
             if option.help:
                 yield option.help, f"datasets.available()[{name!r}].options.{option.name}.help"
+            for choice in option.choices or ():  # the words a choice shows (USPS: "train")
+                yield choice, f"datasets.available()[{name!r}].options.{option.name}.choices"
     for name, class_names in datasets.CLASS_NAMES.items():
         for class_name in class_names:
             yield class_name, f"datasets.CLASS_NAMES[{name!r}]"

@@ -521,7 +521,10 @@ def _option_widget(dataset: str, opt: datasets.Option):
     label = _(labels.get(opt.name) or OPTION_LABELS.get(opt.name) or opt.name)
     opt = replace(opt, help=_(opt.help))  # the datasets' words (scripts/i18n.py extracts them)
     if opt.kind == "choice":
+        # The choices' words in this run's language, made here (see the dataset's titles).
+        titles = {choice: _(choice) for choice in opt.choices}
         return st.selectbox(label, list(opt.choices), key=key, help=opt.help or None,
+                            format_func=titles.__getitem__,
                             filter_mode=None)  # no soft keyboard on a phone
     if opt.kind == "int":
         if opt.low is None or opt.high is None:

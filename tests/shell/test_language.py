@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from shell import i18n
 from shell.language import K_LANGUAGE
 from shell.registry import LESSONS
-from tests.support.apptest import APP, TIMEOUT, assert_clean, open_app
+from tests.support.apptest import APP, TIMEOUT, assert_clean, needs_usps, open_app
 
 with i18n.catalog_path("zh-CN").open("rb") as _po:
     ZH = {message.id: message.string for message in read_po(_po, locale="zh_CN") if message.id}
@@ -192,3 +192,15 @@ def test_a_locked_link_says_what_is_locked_in_chinese():
     english = open_app("home", {"lock": "gamma,components", "note": "Try γ = 2"})
     assert any(m.value == "**Locked for this exercise:** γ, the number of components. Your "
                "lecturer's note: “Try γ \\= 2”" for m in english.markdown)
+
+
+@needs_usps
+def test_the_usps_split_is_offered_in_chinese_and_kept_in_english_in_the_link():
+    chinese = open_app("explorer", {"dataset": "usps", "n": 200, "lang": "zh-CN"})
+    assert_clean(chinese)
+    split = chinese.sidebar.selectbox(key="w_opt_usps_split")
+    assert split.options == ["训练集", "测试集", "全部"] and split.value == "train"
+    chinese = split.set_value("test").run()
+    assert chinese.query_params.get("split") in (["test"], "test")
+    english = open_app("explorer", {"dataset": "usps", "n": 200, "split": "test"})
+    assert english.sidebar.selectbox(key="w_opt_usps_split").options == ["train", "test", "all"]
