@@ -695,15 +695,21 @@ def load_usps(split: str, n: int, seed: int) -> Dataset:
         feature_names=tuple(
             f"r{r + 1}c{c + 1}" for r in range(IMAGE_SHAPE[0]) for c in range(IMAGE_SHAPE[1])
         ),
-        **described(said(
-            "{n} of the {total} images in the {split!r} part of the USPS handwritten "
-            "digits, picked in proportion to how often each digit occurs (seed "
-            "{seed}). Each image has 16 × 16 grey values between -1 (paper) and +1 (ink), "
-            "so each point lives in 256 dimensions. The first linear principal components "
-            "already sort the digits roughly (0s against 1s); an RBF kernel separates more "
-            "digits in the leading components.",
-            n=n, total=len(y), split=split, seed=seed,
-        )),
+        **described({  # one sentence per part: the part's name is a word to translate
+            "train": said("{n} of the {total} images in the 'train' part of the USPS "
+                          "handwritten digits, picked in proportion to how often each digit "
+                          "occurs (seed {seed}).", n=n, total=len(y), seed=seed),
+            "test": said("{n} of the {total} images in the 'test' part of the USPS "
+                         "handwritten digits, picked in proportion to how often each digit "
+                         "occurs (seed {seed}).", n=n, total=len(y), seed=seed),
+            "all": said("{n} of the {total} images in the 'all' part of the USPS "
+                        "handwritten digits, picked in proportion to how often each digit "
+                        "occurs (seed {seed}).", n=n, total=len(y), seed=seed),
+        }[split], said(
+            "Each image has 16 × 16 grey values between -1 (paper) and +1 (ink), so each "
+            "point lives in 256 dimensions. The first linear principal components already "
+            "sort the digits roughly (0s against 1s); an RBF kernel separates more digits in "
+            "the leading components.")),
         citation=CITATION,
         image_shape=IMAGE_SHAPE,
     )

@@ -200,7 +200,11 @@ def test_the_usps_split_is_offered_in_chinese_and_kept_in_english_in_the_link():
     assert_clean(chinese)
     split = chinese.sidebar.selectbox(key="w_opt_usps_split")
     assert split.options == ["训练集", "测试集", "全部"] and split.value == "train"
+    shown = " ".join(m.value for m in chinese.markdown)
+    assert "USPS 手写数字训练集 7291 幅图像中的 200 幅" in shown and "'train'" not in shown
     chinese = split.set_value("test").run()
     assert chinese.query_params.get("split") in (["test"], "test")
+    shown = " ".join(m.value for m in chinese.markdown)
+    assert "USPS 手写数字测试集 2007 幅图像中的 200 幅" in shown
     english = open_app("explorer", {"dataset": "usps", "n": 200, "split": "test"})
     assert english.sidebar.selectbox(key="w_opt_usps_split").options == ["train", "test", "all"]
