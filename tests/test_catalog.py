@@ -111,6 +111,19 @@ def test_every_message_is_translated_keeping_its_placeholders(code, msgid):
         assert sorted(CODE.findall(translated)) == sorted(CODE.findall(source))
 
 
+# Placeholders that hold a web address: Markdown turns it into a link that ends only at a
+# space (an ASCII full stop or comma before it is left out), so a Chinese character or
+# full-width bracket or full stop right after it joins the link.
+ADDRESS = re.compile(r"\{(?:url|address)\}(?![.,:;!?]?(?:\s|$))")
+
+
+def test_a_web_address_is_followed_by_a_space_in_every_translation():
+    joined = [(code, message.id, message.string) for code, catalog in TRANSLATED.items()
+              for message in catalog if isinstance(message.string, str)
+              and ADDRESS.search(message.string)]
+    assert joined == []
+
+
 def test_the_check_command_reports_a_missing_translation(monkeypatch, tmp_path):
     """``scripts/i18n.py check``, as a contributor runs it, fails on an untranslated
     string and on a translation that drops a placeholder."""
