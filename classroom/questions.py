@@ -247,8 +247,27 @@ def affine_kernel(settings: Settings) -> bool:
     return settings.kernel == "linear" or (settings.kernel == "poly" and settings.degree == 1)
 
 
+def _plane_undetermined(fit) -> bool:
+    """Whether components 1–2 of ``fit`` (three or more components) are any pair of
+    directions in one eigenspace: μ₂ is live and μ₃ equals it to within the rounding of K
+    (at γ → ∞, K → I and K̃ → H, whose n − 1 eigenvalues are all 1)."""
+    mu = fit.eigenvalues
+    if len(mu) < 3 or fit.kernel_scale is None:
+        return False
+    floor = rounding_floor(len(fit.projection), fit.kernel_scale)
+    return bool(mu[1] > floor and mu[1] - mu[2] <= UNDETERMINED_GAP * floor)
+
+
 def _separation(X, y, settings):
-    score = _score(_projection(X, settings, 2), y)
+    fit = _fit(X, settings, min(3, len(X)))
+    if _plane_undetermined(fit):
+        # Which pair of the eigenspace's directions the solver returns decides the score:
+        # every answer is as good as the picture it would draw.
+        why = _("μ₂ and μ₃ of K̃ are equal to within the rounding of K here, so components "
+                "1–2 are any pair of directions in one eigenspace and their score is "
+                "arbitrary: every answer is right")
+        return [[True] * 3, _verdicts([True] * 3, [why] * 3)]
+    score = _score(fit.projection[:, :2], y)
     bands = [score >= SEPARATES, PARTLY <= score < SEPARATES, score < PARTLY]
     shown = _pct(score)
     whys = [
