@@ -7,21 +7,22 @@ the page. Adding a page = one file in app_pages/ plus one ``Lesson`` line in
 
 import streamlit as st
 
-from shell import accessibility, findings, memory, warmup
+from server import memory, warmup
+from shell import accessibility, findings
 
 # Once per process, before the session threads allocate much: two malloc arenas, so that
-# the memory a closed session frees can go back to the system (shell/memory.py).
+# the memory a closed session frees can go back to the system (server/memory.py).
 memory.tune_allocator()
-# First, before any session imports a page's modules concurrently (see shell/warmup.py).
+# First, before any session imports a page's modules concurrently (see server/warmup.py).
 warmup.import_app_modules()
 
 from classroom import hooks as classroom  # noqa: E402
 from lessons.explorer.prepare import start_lab  # noqa: E402
 from shell.display import apply_css, initial_sidebar_state  # noqa: E402
-from shell.i18n import _  # noqa: E402
 from shell.language import choose_language  # noqa: E402
 from shell.registry import HOME, menu  # noqa: E402
 from shell.sidebar import settings_sidebar  # noqa: E402
+from words.i18n import _  # noqa: E402
 
 # The session's language, for everything this run draws (the link, the sidebar's choice or
 # the browser's): first, before any text is made.

@@ -6,10 +6,10 @@ from lessons.choosing_gamma import alignment, view
 from lessons.choosing_gamma.experiment import sweep
 from lessons.common import gamma_hint
 from lessons.common.motion import motion_section
-from shell.i18n import N_, _
 from shell.page import kernel_errors, page_data
 from shell.sidebar import current_settings
 from shell.source import show_source
+from words.i18n import N_, _
 
 st.title(_("Choosing γ"))
 st.write(_(

@@ -4,8 +4,8 @@ import streamlit as st
 
 from classroom.lecturer import how_long, live_tally, start_or_show
 from lecture_pack import ahead
-from shell.i18n import _
 from shell.sidebar import current_settings
+from words.i18n import _
 
 st.title(_("Class tally"))
 opened = start_or_show()

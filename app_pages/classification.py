@@ -4,9 +4,9 @@ import streamlit as st
 
 from lessons.classification import table1 as table1_view
 from lessons.classification import view
-from shell.i18n import _, format_number
 from shell.page import page_data
 from shell.sidebar import current_settings, standardise_hint
+from words.i18n import _, format_number
 
 st.title(_("Classification on kernel principal components"))
 st.write(_(

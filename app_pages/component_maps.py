@@ -4,10 +4,10 @@ import streamlit as st
 
 from lessons.component_maps import view
 from lessons.component_maps.experiment import component_maps
-from shell.i18n import N_, _
 from shell.page import kernel_errors, page_data, require_2d
 from shell.sidebar import current_settings
 from shell.source import show_source
+from words.i18n import N_, _
 
 st.title(_("Component maps"))
 st.write(_(

@@ -7,11 +7,11 @@ from kpca_core import fixed_point_preimage, kwok_tsang_preimage
 from lessons.denoising import caches as compute
 from lessons.denoising import experiment as dn
 from lessons.denoising import view
+from server.memory import guard_memory
 from shell import findings
-from shell.i18n import N_, _
-from shell.memory import guard_memory
 from shell.page import refusal_text
 from shell.source import show_source
+from words.i18n import N_, _
 
 st.title(_("De-noising digits"))
 st.write(_(

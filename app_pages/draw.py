@@ -5,11 +5,11 @@ import streamlit as st
 from datasets import drawn
 from kpca_core import center_kernel
 from lessons.draw import view
-from shell.i18n import N_, _
-from shell.memory import guard_memory
+from server.memory import guard_memory
 from shell.page import kernel_errors, page_data
 from shell.sidebar import current_settings, with_valid_components
 from shell.source import show_source
+from words.i18n import N_, _
 
 st.title(_("Draw your own data"))
 st.write(_(

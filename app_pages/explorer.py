@@ -10,12 +10,12 @@ from lessons.explorer import view
 from lessons.explorer.charts import chart_columns, selection, wrapping_columns
 from lessons.explorer.projections import gamma_hint_slot, gamma_hints, projections
 from lessons.explorer.steps import section_tabs
+from server.memory import guard_memory
 from shell import exports
-from shell.i18n import _
-from shell.memory import guard_memory
 from shell.page import kernel_errors, page_data
 from shell.sidebar import current_settings, standardise_hint, with_valid_components
 from shell.source import show_source
+from words.i18n import _
 
 st.title(_("Explorer"))
 st.write(_(

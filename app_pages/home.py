@@ -3,9 +3,9 @@
 import streamlit as st
 
 from lessons.home.presets import presets
-from shell.i18n import _
 from shell.registry import LESSONS
 from shell.sidebar import apply_settings
+from words.i18n import _
 
 st.title("KPCA Lab")
 st.write(_(

@@ -5,11 +5,11 @@ import streamlit as st
 from experiments.analysis import DENSE_MAX_N
 from lessons.common.analysis import explorer_analysis
 from lessons.how_it_works import view
+from server.memory import guard_memory
 from shell import exports
-from shell.i18n import N_, _
-from shell.memory import guard_memory
 from shell.page import kernel_errors, page_data
 from shell.sidebar import current_settings, with_valid_components
+from words.i18n import N_, _
 
 st.title(_("How kernel PCA works"))
 st.write(_(

@@ -3,10 +3,10 @@
 import streamlit as st
 
 from lessons.kernel_trick import view
-from shell.i18n import N_, _, format_number
-from shell.memory import guard_memory
+from server.memory import guard_memory
 from shell.page import kernel_errors, page_data, require_2d
 from shell.sidebar import current_settings
+from words.i18n import N_, _, format_number
 
 st.title(_("The kernel trick, made explicit"))
 st.write(_(

@@ -4,11 +4,11 @@ import streamlit as st
 
 from kpca_core import center_test_kernel, project_new_points
 from lessons.new_points import view
-from shell.i18n import N_, _
 from shell.page import kernel_errors, page_data
 from shell.registry import new_points_training
 from shell.sidebar import current_settings, with_valid_components
 from shell.source import show_source
+from words.i18n import N_, _
 
 st.title(_("Projecting new points"))
 st.write(_(

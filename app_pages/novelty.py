@@ -5,11 +5,11 @@ import streamlit as st
 from experiments.novelty import errors_and_spread
 from lessons.novelty import view
 from lessons.novelty.experiment import novelty
-from shell.i18n import N_, _
-from shell.memory import guard_memory
+from server.memory import guard_memory
 from shell.page import kernel_errors, page_data
 from shell.sidebar import current_settings
 from shell.source import show_source
+from words.i18n import N_, _
 
 st.title(_("Novelty detection"))
 st.write(_(

@@ -5,11 +5,11 @@ import streamlit as st
 from experiments.graph_kernels import METHODS, geodesic_distances, laplacian_pinv
 from lessons.one_eigenproblem import view
 from lessons.one_eigenproblem.experiment import eigenproblem
-from shell.i18n import N_, _
-from shell.memory import guard_memory
+from server.memory import guard_memory
 from shell.page import kernel_errors, page_data
 from shell.sidebar import current_settings
 from shell.source import show_source
+from words.i18n import N_, _
 
 st.title(_("One eigenproblem"))
 st.write(_(

@@ -6,10 +6,10 @@ from kpca_core import choose_eigen_solver
 from lessons.scale import approx_view, view
 from lessons.scale.approximations import approximate_kpca
 from lessons.scale.experiment import measure_once
-from shell.i18n import N_, _
 from shell.page import kernel_errors, page_data
 from shell.sidebar import current_settings, with_valid_components
 from shell.source import show_source
+from words.i18n import N_, _
 
 st.title(_("Scale"))
 st.write(_(

@@ -7,7 +7,7 @@ from classroom.join import app_url
 from classroom.tour import BEYOND, STEPS, main_steps, parse_step, total_minutes
 from lecture_pack import ahead, download
 from lecture_pack.download import lecture_file
-from shell.i18n import _, current_language, format_number
+from words.i18n import _, current_language, format_number
 
 STEP_PARAM = "step"
 

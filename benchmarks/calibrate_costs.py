@@ -1,4 +1,4 @@
-"""Measure the coefficients of the queue's cost model (shell.costs) on this machine.
+"""Measure the coefficients of the queue's cost model (server.costs) on this machine.
 
 Times each operation of the model at a few sizes (``--repeats`` times, medians), prints
 the coefficient each size gives and their median, then checks the models of whole pieces
@@ -11,7 +11,7 @@ measured / estimated. BLAS runs with the library's own threads, as on the app's 
     python benchmarks/calibrate_costs.py --quick         # smaller sizes, one repeat
     KPCA_USPS_PATH=... python benchmarks/calibrate_costs.py   # + the full USPS and De-noising
 
-Copy the printed medians into shell/costs.py with the load average they were measured at.
+Copy the printed medians into server/costs.py with the load average they were measured at.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from scipy import linalg  # noqa: E402
 
 from experiments.analysis import DENSE_MAX_N, ITERATIVE_TOP, analyse  # noqa: E402
 from kpca_core import center_kernel, compute_kernel, eigendecompose  # noqa: E402
-from shell import costs  # noqa: E402
+from server import costs  # noqa: E402
 
 
 def timed(func, repeats: int) -> float:
@@ -185,7 +185,7 @@ def main(argv: list[str] | None = None) -> None:
     repeats = 1 if args.quick else args.repeats
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     found = coefficients(sizes, repeats)
-    print("\nmedians (for shell/costs.py):")
+    print("\nmedians (for server/costs.py):")
     for name, value in found.items():
         print(f"{name} = {value:.2e}  # was {getattr(costs, name):.2e}")
         setattr(costs, name, value)  # the checks below use the new values

@@ -19,7 +19,7 @@ server process is started:
 * a second start on the same home directory: the same, with the USPS cache.
 
 ``--importtime`` also runs ``python -X importtime`` over what the first script run
-imports (``app.py`` calls ``shell.warmup.import_app_modules()``) and prints the largest
+imports (``app.py`` calls ``server.warmup.import_app_modules()``) and prints the largest
 imports, next to what the home page alone needs.
 """
 

@@ -18,9 +18,9 @@ from classroom import focus, lecturer, predict
 from classroom.tour import STEPS, differences, parse_step, tally_id
 from shell import findings
 from shell.display import number_caption, pin_beside, projector_on
-from shell.i18n import _, join_sentences
 from shell.sidebar import apply_settings
 from shell.state import Settings
+from words.i18n import _, join_sentences
 
 TOUR_VIEW = "tour_view"  # the step whose view is open, while the tour drives the views
 TOUR_STEP = "tour_step"  # the tour page's own step (app_pages/tour.py)

@@ -9,7 +9,7 @@ import streamlit as st
 
 from classroom import banner, focused_link, join, lecturer, predict
 from shell.display import close_drawer_after_change
-from shell.i18n import _
+from words.i18n import _
 
 JOIN_KEY = "class_join_code"
 

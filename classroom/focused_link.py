@@ -8,9 +8,9 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from shell.i18n import _
 from shell.locks import LOCKABLE, NOTE_CHARS
 from shell.state import Q_LOCK, Q_NOTE, Q_UNLOCK
+from words.i18n import _
 
 
 def maker(current_query: Mapping[str, str], base_url: str) -> None:

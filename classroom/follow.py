@@ -17,7 +17,7 @@ import streamlit as st
 
 from classroom import banner, join, predict
 from classroom.tally import Live
-from shell.i18n import _
+from words.i18n import _
 
 POLL_S = 2
 _FOLLOWED = "_follow_followed"  # the lecturer's step this phone last moved with

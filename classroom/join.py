@@ -21,8 +21,8 @@ from urllib.parse import urlsplit
 import streamlit as st
 
 from classroom.tally import STORE, Live, TallyRefused, UnknownClass, new_token, normalise_code
-from shell.i18n import _
 from shell.registry import HOME, LESSONS
+from words.i18n import _
 
 Q_CLASS = "class"  # the link parameter: a class code to join
 Q_SEAT = "seat"  # the link parameter: this browser's anonymous token in that class

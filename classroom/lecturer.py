@@ -44,9 +44,9 @@ from classroom.tally import (
     passcode_matches,
 )
 from classroom.tour import STEPS, tally_id
-from shell.i18n import _, join_list, ngettext
 from shell.registry import LESSONS
 from shell.state import Settings
+from words.i18n import _, join_list, ngettext
 
 REFRESH_S = 2
 NOTE_REFRESH_S = 20  # the sidebar's note of the class on other pages (a sign of life)

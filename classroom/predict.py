@@ -26,13 +26,13 @@ import streamlit as st
 
 from classroom import join
 from classroom.questions import MAX_N, Question, build
-from shell.admission import queued
+from server.admission import queued
 from shell.caches import bounded_cache, inputs, load_data
 from shell.display import projector_on
-from shell.i18n import N_, _, current_language, use_language
 from shell.registry import LESSONS
 from shell.state import Settings
-from shell.text import quoted
+from words.i18n import N_, _, current_language, use_language
+from words.text import quoted
 
 QUESTIONS_KEY = "w_questions"  # w_: the sidebar keeps it across pages
 TOUR, ALL, OFF = "tour", "all", "off"
@@ -135,7 +135,7 @@ def _question(question_id: str, settings: Settings, language: str) -> Question |
     data = load_data(settings.dataset, settings.dataset_options)
     X = inputs(settings)
     # Up to 1,000 points' kernel matrices: a turn in the server's queue like every
-    # computation (shell.admission).
+    # computation (server.admission).
     with queued(min(len(X), MAX_N), copies=2, what=N_("the question's numbers")), \
             use_language(language):
         return build(question_id, X, data.y, settings)

@@ -49,9 +49,9 @@ from experiments.kpca_steps import fit_kpca, rounding_floor
 from experiments.sampling import stratified_rows
 from experiments.separability import linear_separability
 from kpca_core import KERNELS, KernelPCA, center_kernel, compute_kernel, eigendecompose
-from shell.i18n import N_, _, format_number, ngettext
 from shell.registry import NOVELTY_MAX_TRAIN
 from shell.state import Settings
+from words.i18n import N_, _, format_number, ngettext
 
 MAX_N = 1000
 SEPARATES = 0.95  # "separates": cross-validated accuracy of a linear classifier

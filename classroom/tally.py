@@ -62,7 +62,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
-from shell.i18n import DEFAULT_LANGUAGE, N_, _, format_number, use_language
+from words.i18n import DEFAULT_LANGUAGE, N_, _, format_number, use_language
 
 # Letters and digits that cannot be mistaken for each other on a projector (no 0/O,
 # 1/I/L, 5/S, 2/Z, 8/B): 25 symbols, so 6 of them make 244 million codes.

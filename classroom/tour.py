@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from experiments.kernel_params import KERNEL_PARAMS
-from shell.i18n import N_, _, format_number
 from shell.state import Settings, default_settings, format_gamma, parse_page_number
+from words.i18n import N_, _, format_number
+from words.kernel_params import KERNEL_PARAMS
 
 
 @dataclass(frozen=True)

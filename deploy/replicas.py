@@ -5,7 +5,7 @@
 
 The way to serve a class on one machine: one Streamlit process uses about one core (the
 GIL), so a class gets one replica per core by default (at least 2). The replicas share
-the machine's cache on disk (``shell/shared_cache.py``: ``--shared-cache``, by default
+the machine's cache on disk (``server/shared_cache.py``: ``--shared-cache``, by default
 ``$KPCA_SHARED_CACHE`` or ``~/.cache/kpca-lab/shared``), which each fills in the
 background with every built-in dataset × kernel × γ of the grid, splitting the work, so a
 lab's first views are reads in whichever replica a student lands.
@@ -72,7 +72,7 @@ def warm(url: str, timeout: float = START_TIMEOUT, log: Path | None = None) -> f
     """Run the app's script once in the replica, with no student waiting on it: Streamlit's
     script health check (``/_stcore/script-health-check``, on with
     ``server.scriptHealthCheckEnabled``) runs it in a session of its own. The first run of
-    a fresh process imports every module of the app (``shell/warmup.py``), seconds of a
+    a fresh process imports every module of the app (``server/warmup.py``), seconds of a
     core that the first students to arrive would otherwise wait for, each in turn. Seconds
     taken; raises when the script fails or times out (the replica would fail its students
     too)."""
@@ -267,7 +267,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     ports = [args.first_port + i for i in range(args.replicas)]
     sys.path.insert(0, str(ROOT))
-    from shell import shared_cache
+    from server import shared_cache
 
     shared = args.shared_cache or str(shared_cache.directory() or "off")
     # A class's machine: the replicas fill the shared cache in the background (unless

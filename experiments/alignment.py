@@ -25,7 +25,7 @@ from scipy.stats import spearmanr
 
 from experiments.kernel_diagnostics import format_gamma
 from kpca_core import center_kernel, compute_kernel
-from shell.i18n import N_, _, format_number, join_sentences
+from words.i18n import N_, _, format_number, join_sentences
 
 
 def one_hot(y: np.ndarray) -> np.ndarray:

@@ -28,7 +28,7 @@ from kpca_core import (
     explained_variance_ratio,
     kernel_spectrum,
 )
-from shell.i18n import _, format_number
+from words.i18n import _, format_number
 
 # Never send more than MAX_HEATMAP_SIDE² cells of a kernel matrix to the browser.
 MAX_HEATMAP_SIDE = 500

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from shell.i18n import N_, _
+from words.i18n import N_, _
 
 PASS, FAIL = "✓", "✗"
 

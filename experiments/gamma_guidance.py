@@ -60,7 +60,6 @@ from experiments.kernel_diagnostics import (
     saturated_share,
     subspace_similarity,
 )
-from experiments.kernel_params import GAMMA
 from experiments.sampling import stratified_rows
 from experiments.separability import linear_separability
 from kpca_core import (
@@ -70,7 +69,8 @@ from kpca_core import (
     eigendecompose,
     project_training_points,
 )
-from shell.i18n import N_, _, format_number, join_sentences
+from words.i18n import N_, _, format_number, join_sentences
+from words.kernel_params import GAMMA
 
 # Points a search looks at: larger data are swept on a seeded stratified sample of this
 # size (every built-in data set at its default size but USPS fits; USPS-1000 and
@@ -90,7 +90,7 @@ EXTEND = 2
 # and inside steps of the coarse grid where the score changes by at least CLIFF.
 MAX_FINE = 4
 CLIFF = 0.1
-# The sidebar's range (experiments.kernel_params): every suggestion must be reachable.
+# The sidebar's range (words.kernel_params): every suggestion must be reachable.
 GAMMA_MIN, GAMMA_MAX = GAMMA.low, GAMMA.high
 # Degrees tried for a polynomial kernel (the sidebar offers 1–10; beyond 5 the picture
 # is dominated by the few largest inner products).

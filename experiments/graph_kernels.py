@@ -33,7 +33,7 @@ from sklearn.metrics import pairwise_distances
 from sklearn.neighbors import kneighbors_graph
 
 from kpca_core import squared_euclidean_distances
-from shell.i18n import N_
+from words.i18n import N_
 
 
 @dataclass(frozen=True)

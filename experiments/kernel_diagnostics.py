@@ -27,9 +27,9 @@ import math
 import numpy as np
 from scipy.spatial.distance import pdist
 
-from experiments.kernel_params import GAMMA
 from experiments.sampling import sample_rows
-from shell.i18n import N_, _, format_number
+from words.i18n import N_, _, format_number
+from words.kernel_params import GAMMA
 
 GAMMA_KERNELS = ("rbf", "laplacian", "poly", "sigmoid")
 DISTANCE_KERNELS = ("rbf", "laplacian")
@@ -101,7 +101,7 @@ def gamma_grid(reference: float, *, low: float = GAMMA.low, high: float = GAMMA.
     median heuristic for RBF, 1 / median ‖x − y‖₁ for the Laplacian kernel, 1 / median
     |xᵀy| for the polynomial and sigmoid kernels). The grid starts two decades below its
     decade, so that the sweep shows both ends of the kernel's behaviour, and stays inside
-    [``low``, ``high``], the sidebar's range by default (``experiments.kernel_params.GAMMA``).
+    [``low``, ``high``], the sidebar's range by default (``words.kernel_params.GAMMA``).
     The values are round numbers fixed by the data alone, so the sweep does not change
     when the user moves γ.
     """

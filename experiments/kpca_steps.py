@@ -29,7 +29,7 @@ from kpca_core import (
     project_training_points,
     scale_eigenvectors,
 )
-from shell.i18n import N_
+from words.i18n import N_
 
 # Eigenvalues of K̃ carry the rounding of K's entries, about eps · max|K| each: up to
 # n · eps · max|K| in all. When K ≈ all ones (a tiny RBF γ) that floor is far above

@@ -33,8 +33,8 @@ from sklearn.svm import OneClassSVM
 
 from experiments.kpca_steps import KpcaFit, fit_kpca
 from experiments.plane_grid import MARGIN
-from shell.i18n import N_
 from shell.registry import NOVELTY_HELD_OUT as HELD_OUT  # kept out of the fit, to be scored
+from words.i18n import N_
 
 # "Off the shape": an outlier drawn uniformly is kept only if it is farther from every
 # normal point than this many times the normal points' median nearest-neighbour distance.

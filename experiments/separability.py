@@ -17,7 +17,7 @@ from sklearn.model_selection import StratifiedKFold, cross_val_score
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from shell.i18n import N_
+from words.i18n import N_
 
 CV_FOLDS = 5
 # English, marked for the catalog: a page shows _(METHOD).

@@ -2,7 +2,7 @@
 
 When the tour is opened or a class starts (``app_pages/tour.py``, the lecturer's page),
 every step's question and view is computed in the background at the step's settings, one
-after the other in the server's queue (:mod:`shell.ahead`), into the caches the pages
+after the other in the server's queue (:mod:`server.ahead`), into the caches the pages
 read. The step's question comes from the classroom (:func:`classroom.predict.live_question`,
 cached); the view from its lesson's ``prepare(settings)``, which calls the same cached
 functions as the page, with the page's own first values of its controls, so that the
@@ -30,9 +30,9 @@ from lessons.how_it_works.prepare import prepare as how_it_works
 from lessons.kernel_trick.prepare import prepare as kernel_trick
 from lessons.mistakes.prepare import prepare as mistakes
 from lessons.scale.prepare import prepare as scale
-from shell import ahead
-from shell.i18n import LANGUAGES, _, format_number
+from server import ahead
 from shell.state import Settings
+from words.i18n import LANGUAGES, _, format_number
 
 PLAN = "tour"
 # Each page of the tour and what its first view computes.

@@ -28,7 +28,6 @@ from classroom import questions
 from classroom.questions import catalogue
 from classroom.tour import STEPS, TourStep, differences, main_steps
 from experiments.analysis import Analysis, analyse, block_average
-from experiments.kernel_params import DEGREE, GAMMA_GRID, KERNEL_PARAMS
 from experiments.sampling import stratified_rows
 from experiments.separability import METHOD, linear_separability
 from kpca_core import KERNELS, __version__
@@ -46,8 +45,9 @@ from lessons.mistakes import pack as mistakes
 from lessons.scale import pack as scale
 from shell.caches import inputs_of, load_data
 from shell.figures import shown_class_label
-from shell.i18n import N_, _, current_language, format_number
 from shell.state import Settings, dataset_title, format_gamma, params_text, settings_to_query
+from words.i18n import N_, _, current_language, format_number
+from words.kernel_params import DEGREE, GAMMA_GRID, KERNEL_PARAMS
 
 # The steps whose page is another lesson's: its pack module gives the page's own figures
 # and sentences (lessons/<name>/pack.py). The others show the Explorer's analysis.

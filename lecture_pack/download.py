@@ -1,7 +1,7 @@
 """The tour page's "Download this lecture": the file built once per live address, and kept.
 
 The build is heavy (every step's views at every slider value: minutes), so it runs in the
-background (:mod:`shell.ahead`), one step after the other, and each step takes its own
+background (:mod:`server.ahead`), one step after the other, and each step takes its own
 turn in the server's queue: the students' work waits at most one step's turn behind it,
 never the whole build, and the lecturer's page stays free while it goes on (the tour page
 follows its progress). Where work ahead is turned off (``KPCA_PREPARE_AHEAD=0``) the
@@ -14,11 +14,11 @@ from functools import partial
 
 from classroom.tour import STEPS, TourStep, main_steps
 from lecture_pack import build, html
-from shell import ahead
-from shell.admission import queued
+from server import ahead
+from server.admission import queued
+from server.costs import Estimate
 from shell.caches import bounded_cache, inputs_of
-from shell.costs import Estimate
-from shell.i18n import DEFAULT_LANGUAGE, _, use_language
+from words.i18n import DEFAULT_LANGUAGE, _, use_language
 
 # What a step costs: the whole build (ten steps, 60 frames in all, the two
 # USPS pages at their defaults) took 85 s of wall clock on the shared 2-core machine at

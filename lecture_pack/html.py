@@ -17,8 +17,8 @@ from plotly.colors import get_colorscale
 from plotly.offline import get_plotlyjs_version
 
 from shell.figures import CENTERED_SCALE, KERNEL_SCALE, PALETTE
-from shell.i18n import DEFAULT_LANGUAGE, _, current_language
 from shell.registry import LESSONS
+from words.i18n import DEFAULT_LANGUAGE, _, current_language
 
 # The parts of a frame that are figures' data (the rest of the JSON is words and settings).
 FIGURE_KEYS = ("kpca", "pca", "K", "Kc", "spectrum", "y", "traces", "figures")

@@ -232,7 +232,7 @@ LAB: tuple[Link, ...] = (
 # (seeded per student), so that the class's first views are not one shared view.
 LAB_START_SPREAD = 3
 # The sidebar's γ grid, spelled out (the client knows the app from outside): 1-2-3-5 per
-# decade from 1e-6 to 1e4 (tests/loadtest checks it against experiments.kernel_params).
+# decade from 1e-6 to 1e4 (tests/loadtest checks it against words.kernel_params).
 GAMMA_GRID = tuple(float(f"{m}e{e}") for e in range(-6, 4) for m in (1, 2, 3, 5)) + (1e4,)
 # A γ change moves this many steps of the slider's grid, up or down.
 LAB_STEPS = (1, 2, 3)

@@ -1,4 +1,4 @@
-"""Fill the machine's shared cache (shell/shared_cache.py) with every lab setting's first
+"""Fill the machine's shared cache (server/shared_cache.py) with every lab setting's first
 view, in this process, and say how long it took and what it holds on disk.
 
     python scripts/fill_shared_cache.py                  # the whole grid (~1,500 settings)
@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from lessons.explorer.prepare import FILL_UP_TO, fill_one, lab_settings, label  # noqa: E402
-from shell import shared_cache  # noqa: E402
+from server import shared_cache  # noqa: E402
 
 # Streamlit warns on every call outside a server ("No runtime found", "missing
 # ScriptRunContext"): noise here.

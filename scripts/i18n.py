@@ -36,7 +36,7 @@ from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from shell.i18n import LANGUAGES, catalog_path  # noqa: E402
+from words.i18n import LANGUAGES, catalog_path  # noqa: E402
 
 TEMPLATE = ROOT / "locale" / "messages.pot"
 # said(...): a sentence of a dataset's description in the ground layer (datasets/_types.py).

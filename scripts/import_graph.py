@@ -19,7 +19,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("kpca_core", "datasets", "experiments", "shell", "lessons", "classroom",
+PACKAGES = ("words", "kpca_core", "datasets", "experiments", "server", "shell", "lessons",
+            "classroom",
             "lecture_pack")
 
 

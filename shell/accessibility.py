@@ -9,7 +9,7 @@ import json
 
 import streamlit as st
 
-from shell.i18n import N_, _
+from words.i18n import N_, _
 
 # KaTeX ends every stacked sub/superscript with a 2-px strut (``.vlist-s``, a Safari
 # workaround) that sticks out of the formula's box; Streamlit gives display formulas

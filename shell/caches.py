@@ -12,7 +12,7 @@ drive a progress bar that lives outside it. A :class:`BoundedStore` is created o
 server process, is bounded by entry count, and computes each key once even when several
 sessions ask at the same time. Only a computation, never a cached result, takes its turn
 in the server's queue (``queued(...)`` goes inside the decorated function); a computation
-holding a turn never waits for another's key (see ``shell.admission``).
+holding a turn never waits for another's key (see ``server.admission``).
 """
 
 from __future__ import annotations
@@ -31,8 +31,9 @@ import streamlit as st
 import datasets
 from experiments.analysis import standardized
 from experiments.kernel_diagnostics import reference_gamma
-from shell import drawn, shared_cache, uploads
-from shell.admission import holds_turn
+from server import shared_cache
+from server.admission import holds_turn
+from shell import drawn, uploads
 from shell.state import CSV, DRAWN, DataKey, Settings
 
 
@@ -124,7 +125,7 @@ def bounded_cache(max_entries: int, *, ignore: tuple[str, ...] = (), shared: boo
     drawing, its results stay in that session (:func:`results_store`).
 
     ``shared``: results of built-in data also go to the machine's cache on disk
-    (:mod:`shell.shared_cache`), a second level every process reads before it computes;
+    (:mod:`server.shared_cache`), a second level every process reads before it computes;
     an upload's or a drawing's results never do (they stay in the session's store).
 
     The decorated function gains ``.cached(*args, **kwargs)``: the stored value (in the
@@ -192,7 +193,7 @@ _ABSENT = object()
 @contextmanager
 def filling_shared_cache() -> Iterator[None]:
     """Within the block, this thread's calls of shared functions read and fill the disk
-    (:mod:`shell.shared_cache`) but leave the process's stores as they are: filling the
+    (:mod:`server.shared_cache`) but leave the process's stores as they are: filling the
     machine's cache ahead must not push out of memory the views students are on."""
     _filling.on = True
     try:

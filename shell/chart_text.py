@@ -16,7 +16,7 @@ import re
 import numpy as np
 import plotly.graph_objects as go
 
-from shell.i18n import _, format_number, join_sentences, ngettext
+from words.i18n import _, format_number, join_sentences, ngettext
 
 # A series of at most this many values is read out in full (a spectrum's first
 # eigenvalues, a row of errors); a longer one by its range and its ends.

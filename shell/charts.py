@@ -33,7 +33,7 @@ from shell.display import (
     still_scene_css,
     touch_screen,
 )
-from shell.i18n import N_, _
+from words.i18n import N_, _
 
 FILE_PREFIX = "kpca-lab"
 # Each mode-bar button is a tab stop. Kept: the PNG download, reset axes (or camera) and

@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from experiments.checks import Check, check_text
-from shell.i18n import _
+from words.i18n import _
 
 
 def show_check(check: Check) -> bool:

@@ -10,8 +10,8 @@ import streamlit as st
 
 import datasets
 from shell import uploads
-from shell.i18n import N_, _, format_number, said_text
-from shell.text import inert
+from words.i18n import N_, _, format_number, said_text
+from words.text import inert
 
 # No "w_" prefix: an uploader's value cannot be re-committed through session state.
 K_CSV_FILE, K_CSV_LABEL, _CSV_LAST_GOOD = "upload_csv", "w_csv_label", "_kpca_csv_last_good"
@@ -31,7 +31,7 @@ def csv_controls() -> tuple[tuple[str, object], ...]:
     widget, cost no parse, and a refused file costs nothing more. A file that cannot be
     used shows why here and leaves the previous upload in place, so a typo in a CSV never
     costs the student the data already on screen; the sidebar always names the file that
-    is on screen. Names from the file are shown as text (:func:`shell.text.inert`).
+    is on screen. Names from the file are shown as text (:func:`words.text.inert`).
     """
     ss = st.session_state
     last_good = ss.get(_CSV_LAST_GOOD, ())

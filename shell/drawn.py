@@ -16,8 +16,8 @@ import streamlit as st
 
 import datasets
 from datasets import drawn
-from shell.i18n import _, format_number, ngettext
 from shell.state import DRAWN, Q_POINTS
+from words.i18n import _, format_number, ngettext
 
 # The Draw page's URL path: on it the sidebar's dataset is always the drawn points.
 DRAW_PAGE = "draw"

@@ -19,8 +19,8 @@ import streamlit as st
 from datasets import spreadsheet_safe_row
 from experiments.reproduce import explorer_script
 from shell.caches import load_data
-from shell.i18n import _
 from shell.state import Settings
+from words.i18n import _
 
 REPRODUCE_KEY = "reproduce_open"  # the 'Reproduce in Python' expander's open state
 

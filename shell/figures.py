@@ -14,8 +14,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from datasets import CLASS_NAMES
-from shell.i18n import N_, _
-from shell.text import shorten
+from words.i18n import N_, _
+from words.text import shorten
 
 # Ten classes (USPS has ten digits) told apart by everyone, from the back of a hall too.
 # Chosen by a search over sRGB (tests/shell/test_palette.py checks the result) for the
@@ -100,7 +100,7 @@ def plot_text(value: object) -> str:
     Plotly renders a subset of HTML in all of these (``<a href=...>`` is a link,
     ``<img>``-like tags and ``<br>`` change the layout) and fills ``%{...}`` in hover
     templates; ``<``, ``&`` and ``%`` are written as entities, which Plotly shows as the
-    characters. Shortened like Streamlit text (:func:`shell.text.shorten`).
+    characters. Shortened like Streamlit text (:func:`words.text.shorten`).
     """
     return html.escape(shorten(value), quote=False).replace("%", "&#37;")
 

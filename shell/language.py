@@ -5,7 +5,7 @@ parameter; a bad value is warned about with the others by ``shell.state``), else
 student chose in the sidebar's selector, else the browser's language
 (``st.context.locale``, ``navigator.language``), else English. The choice is kept in the
 session's state; :func:`choose_language` sets it for this run's thread
-(``shell.i18n.use_language``), so one session's language never reaches another's.
+(``words.i18n.use_language``), so one session's language never reaches another's.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from shell import i18n
-from shell.i18n import _
 from shell.state import Q_LANG
+from words import i18n
+from words.i18n import _
 
 # The language from the link or the selector (absent: the browser decides).
 _CHOSEN = "_kpca_language"
@@ -32,7 +32,7 @@ def _session_language() -> str | None:
     """The language of the session this thread runs for (None: a thread of no session).
 
     A fragment's rerun (``st.fragment``) starts in a new script thread without running the
-    app's top, so ``choose_language`` has not set it there: ``shell.i18n`` asks this."""
+    app's top, so ``choose_language`` has not set it there: ``words.i18n`` asks this."""
     if get_script_run_ctx(suppress_warning=True) is None:
         return None
     return st.session_state.get(_CHOSEN) or _browser_language()

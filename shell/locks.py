@@ -4,7 +4,7 @@ A lecturer makes one from any view (``classroom/focused_link.py``, in the sideba
 "Classroom" box): e.g. ``…&lock=dataset,kernel&note=Move+only+γ&unlock=1`` keeps the link's dataset
 and kernel and leaves γ free. A student who opens it sees which controls are locked and
 the lecturer's note (:func:`notice`; the note comes from a URL, so it is shown as inert
-text, :func:`shell.text.inert`), and, if the lecturer allowed it, one button that unlocks.
+text, :func:`words.text.inert`), and, if the lecturer allowed it, one button that unlocks.
 
 What "locked" guarantees: while the session keeps the lock, the locked controls are
 disabled and keep the link's values whatever else the page offers (a preset, a hint's
@@ -20,10 +20,10 @@ from typing import Any, NamedTuple
 
 import streamlit as st
 
-from experiments.kernel_params import KERNEL_PARAMS
-from shell.i18n import N_, _, format_number, join_list
 from shell.state import Q_LOCK, Q_NOTE, Q_UNLOCK, Settings, parse_flag
-from shell.text import inert, quoted
+from words.i18n import N_, _, format_number, join_list
+from words.kernel_params import KERNEL_PARAMS
+from words.text import inert, quoted
 
 # The controls a link can lock, in the sidebar's order, with their names on screen.
 LOCKABLE: dict[str, str] = {

@@ -21,10 +21,10 @@ from datasets import drawn
 from kpca_core.centering import NON_FINITE_KERNEL
 from shell.caches import Inputs, inputs_of, load_data
 from shell.drawn import DRAW_PAGE
-from shell.i18n import N_, _, format_number, said_text
 from shell.sidebar import apply_settings, current_settings
 from shell.state import DRAWN, Settings, default_settings, with_suggested_kernel
 from shell.uploads import NoUploadError
+from words.i18n import N_, _, format_number, said_text
 
 # Built-in datasets whose points live in the plane, in the order they are offered.
 PLANE_DATASETS = ("circles", "moons", "scholkopf_toy", "parabola", "four_classes")

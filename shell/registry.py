@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from datasets.drawn import MAX_POINTS as DRAWN_MAX_POINTS
 from experiments.feature_maps import EXPLICIT_MAX_N
-from shell.i18n import N_
+from words.i18n import N_
 
 # The sizes that bound lessons' n × n work, stated once (the lessons import them).
 MISTAKES_MAX_N = 300  # Common mistakes: each mistake costs its own eigendecomposition
@@ -72,7 +72,7 @@ class KernelWork:
         lesson above it.
 
     All of it takes its turn in the server-wide queue, capped samples too: many small
-    computations add up (``shell.admission``), and ``tests/shell/test_admission.py`` fails
+    computations add up (``server.admission``), and ``tests/shell/test_admission.py`` fails
     for any page that builds a kernel matrix outside a turn.
     """
 

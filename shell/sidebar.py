@@ -33,14 +33,14 @@ from experiments.kernel_diagnostics import (
     round_gamma,
     scales_differ_message,
 )
-from experiments.kernel_params import GAMMA, KERNEL_PARAMS, KernelParam
 from kpca_core import KERNELS
 from shell import caches as compute
 from shell import drawn, language, locks, state
 from shell.csv_controls import csv_controls
 from shell.display import PROJECTOR_KEY, close_drawer_after_change
-from shell.i18n import N_, _, format_number
 from shell.state import LinkCheck, Settings
+from words.i18n import N_, _, format_number
+from words.kernel_params import GAMMA, KERNEL_PARAMS, KernelParam
 
 K_DATASET, K_KERNEL = "w_dataset", "w_kernel"
 K_PARAM = {name: f"w_{name}" for name in KERNEL_PARAMS}

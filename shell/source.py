@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from shell.i18n import N_, _
+from words.i18n import N_, _
 
 
 def show_source(*functions: Callable, label: str = N_("The code behind this page")) -> None:

@@ -7,7 +7,7 @@ module turns a :class:`Settings` into query parameters and back.
 A link is untrusted input. :func:`settings_from_query` never raises: every bad or stale
 parameter falls back to its default and yields one plain-English warning saying what
 was wrong and what was used instead. The warnings are Markdown: whatever they repeat
-from the link is :func:`shell.text.quoted` (shortened, and shown as typed: never a link,
+from the link is :func:`words.text.quoted` (shortened, and shown as typed: never a link,
 an image or formatting).
 """
 
@@ -21,11 +21,11 @@ from typing import Any, NamedTuple
 import datasets
 from datasets import drawn
 from experiments.kernel_diagnostics import format_gamma, format_ratio
-from experiments.kernel_params import COEF0, DEGREE, GAMMA, GAMMA_GRID, KERNEL_PARAMS
 from kpca_core import KERNELS
-from shell.i18n import N_, _, format_number, link_language
 from shell.registry import LESSONS
-from shell.text import quoted
+from words.i18n import N_, _, format_number, link_language
+from words.kernel_params import COEF0, DEGREE, GAMMA, GAMMA_GRID, KERNEL_PARAMS
+from words.text import quoted
 
 DEFAULT_DATASET = "circles"
 # An uploaded file: not in datasets.available(), cannot travel in a link.
@@ -39,7 +39,7 @@ SOURCE_TITLES = {CSV: CSV_TITLE, DRAWN: DRAWN_TITLE}
 DEFAULT_KERNEL = "rbf"
 
 # The kernel parameters' ranges, as offered by the sidebar and accepted from a link
-# (declared once, with their symbols and labels, in experiments.kernel_params).
+# (declared once, with their symbols and labels, in words.kernel_params).
 GAMMA_MIN, GAMMA_MAX = GAMMA.low, GAMMA.high
 DEGREE_MIN, DEGREE_MAX = int(DEGREE.low), int(DEGREE.high)
 COEF0_MIN, COEF0_MAX = COEF0.low, COEF0.high
@@ -50,7 +50,7 @@ Q_DATASET, Q_KERNEL, Q_COMPONENTS, Q_STANDARDIZE = "dataset", "kernel", "compone
 Q_PARAMS = tuple(KERNEL_PARAMS)
 # App-wide display setting (shell.display): bigger text for a lecture hall.
 Q_PROJECTOR = "projector"
-# The session's language (shell.language; its values in shell.i18n).
+# The session's language (shell.language; its values in words.i18n).
 Q_LANG = "lang"
 # A lesson link's locked controls, the lecturer's note and whether a student may unlock
 # (shell/locks.py).

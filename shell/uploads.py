@@ -19,7 +19,7 @@ when another tab closes (its store of sessions is cleaned on writes), so the las
 student to leave would keep their file, its parse and its results in the server
 indefinitely. :class:`UploadJanitor` releases them itself once the time is up, tells
 Streamlit's uploaded-file manager to drop the file's bytes, and hands the freed memory
-back to the system (:func:`shell.memory.return_freed_memory`).
+back to the system (:func:`server.memory.return_freed_memory`).
 
 Streamlit keeps the bytes of every file sent to its upload address, whether or not the
 session has an uploader that reads it: a script parked 12 files of 19 MB in a session that
@@ -43,9 +43,9 @@ import numpy as np
 import streamlit as st
 
 import datasets
-from shell import costs, memory
-from shell.admission import taking_turn
-from shell.i18n import N_, _
+from server import costs, memory
+from server.admission import taking_turn
+from words.i18n import N_, _
 
 # Session-state key of the session's files (no "w_" prefix: not a widget).
 FILES_KEY = "_kpca_files"
@@ -136,7 +136,7 @@ def load_upload(
     files = session_files()
     options = csv_options(check.digest, label_column, drop_missing)
     if files.upload is None or files.upload.options != options:
-        # One parse at a time server-wide (shell.admission's upload lane): ten students
+        # One parse at a time server-wide (server.admission's upload lane): ten students
         # uploading at once queue instead of multiplying memory; small views never wait.
         with taking_turn(len(content), estimate=costs.csv_parse(len(content)),
                          what=N_("reading your file"), upload=True):

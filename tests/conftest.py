@@ -13,11 +13,11 @@ import os
 
 import pytest
 
-# Nothing is computed ahead in the background while the suite runs (shell/ahead.py): a
+# Nothing is computed ahead in the background while the suite runs (server/ahead.py): a
 # tour page opened by one test would otherwise start minutes of work under the others.
 # The servers the tests start inherit it; tests/lecture_pack/test_ahead.py turns it on.
 os.environ["KPCA_PREPARE_AHEAD"] = "0"
-# No machine-wide cache on disk either (shell/shared_cache.py): a test reads only what it
+# No machine-wide cache on disk either (server/shared_cache.py): a test reads only what it
 # computed. tests/shell/test_shared_cache.py sets its own directory.
 os.environ["KPCA_SHARED_CACHE"] = "off"
 

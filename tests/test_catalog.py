@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from shell import i18n
+from words import i18n
 
 ROOT = Path(__file__).resolve().parents[1]
 

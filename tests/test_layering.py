@@ -26,7 +26,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("kpca_core", "datasets", "experiments", "shell", "lessons", "classroom",
+PACKAGES = ("words", "kpca_core", "datasets", "experiments", "server", "shell", "lessons",
+            "classroom",
             "lecture_pack")
 # Modules of a lesson that hold numbers or figures, not Streamlit sections: also a page's
 # sections as the offline lecture builds them (``sections``) and its frames (``pack``).
@@ -36,8 +37,8 @@ PURE_LESSON_MODULES = {"experiment", "figures", "formulas", "paper_table", "appr
 # The shell modules without Streamlit: the figures every page shares, the registry, the
 # settings model with its link parsing, text from outside made safe to show, the cost
 # model of the server's queue, the memory budget's numbers, the translations.
-PURE_SHELL_MODULES = {"shell", "shell.budget", "shell.costs", "shell.figures", "shell.i18n",
-                      "shell.registry", "shell.state", "shell.text"}
+PURE_SHELL_MODULES = {"shell", "server.budget", "server.costs", "shell.figures", "words.i18n",
+                      "shell.registry", "shell.state", "words.text"}
 # The classroom's modules without Streamlit: the questions asked before a view, the tally,
 # the tour's steps.
 PURE_CLASSROOM_MODULES = {"classroom", "classroom.questions", "classroom.tally",

@@ -17,14 +17,15 @@ from experiments.sampling import stratified_rows
 from lessons.choosing_gamma.alignment_figures import alignment_and_separability
 from lessons.choosing_gamma.experiment import SWEEP_MAX_N, Sweep
 from lessons.choosing_gamma.view import file_stem
-from shell import costs, findings
-from shell.admission import queued
+from server import costs
+from server.admission import queued
+from server.memory import guard_memory
+from shell import findings
 from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
 from shell.display import number_caption
-from shell.i18n import N_, _, join_sentences
-from shell.memory import guard_memory
 from shell.state import Settings
+from words.i18n import N_, _, join_sentences
 
 
 def _rows(inputs: Inputs) -> np.ndarray:

@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 
 from experiments.kernel_diagnostics import format_gamma
 from shell.figures import KEPT_COLOUR, base_layout
-from shell.i18n import _
+from words.i18n import _
 
 ALIGNMENT_COLOUR = "#CC6618"  # the palette's orange, apart from the separability's blue
 

@@ -34,11 +34,11 @@ from experiments.kernel_diagnostics import (  # noqa: F401 - the page's grid, re
     nearest_gamma_index,
     subspace_similarity,
 )
-from experiments.kernel_params import SYMBOLS
 from experiments.kpca_steps import fit_kpca
 from experiments.separability import linear_separability
 from kpca_core import explained_variance_ratio
-from shell.i18n import _, format_number
+from words.i18n import _, format_number
+from words.kernel_params import SYMBOLS
 
 DEGREES = tuple(range(1, 9))
 # c₀ of the polynomial kernel (all in the sidebar's range, on its 0.1 steps; c₀ ≥ 0 keeps

@@ -10,7 +10,6 @@ from plotly.colors import sample_colorscale
 from plotly.subplots import make_subplots
 
 from experiments.kernel_diagnostics import format_gamma
-from experiments.kernel_params import SYMBOLS
 from shell.figures import (
     EQUAL_SCALE,
     KEPT_COLOUR,
@@ -21,7 +20,8 @@ from shell.figures import (
     class_name,
     classes,
 )
-from shell.i18n import _, format_number
+from words.i18n import _, format_number
+from words.kernel_params import SYMBOLS
 
 HIGHLIGHT = "#D62728"
 BEST_COLOUR = "#2CA02C"

@@ -25,8 +25,8 @@ from lessons.choosing_gamma.sections import (
     smoothing_figures,
 )
 from lessons.common.pack import PackFrame, Slider
-from shell.i18n import _
 from shell.state import Settings
+from words.i18n import _
 
 
 def _grid(X: np.ndarray, settings: Settings) -> tuple[np.ndarray, float | None]:

@@ -10,7 +10,6 @@ import plotly.graph_objects as go
 
 from experiments.gamma_guidance import LINEAR_SIMILARITY
 from experiments.kernel_diagnostics import REFERENCE_SHORT
-from experiments.kernel_params import KERNEL_PARAMS, SYMBOLS
 from experiments.separability import METHOD
 from kpca_core import KERNELS
 from lessons.choosing_gamma.experiment import Sweep, align_signs, nearest_index
@@ -22,8 +21,9 @@ from lessons.choosing_gamma.figures import (
     small_multiples,
     spectra_lines,
 )
-from shell.i18n import N_, _, format_number, join_list, join_sentences
 from shell.state import Settings, format_gamma
+from words.i18n import N_, _, format_number, join_list, join_sentences
+from words.kernel_params import KERNEL_PARAMS, SYMBOLS
 
 
 def has_gamma(settings: Settings) -> bool:

@@ -34,16 +34,16 @@ from lessons.choosing_gamma.sections import (  # noqa: F401 - has_gamma: the pag
     scores_figure,
     smoothing_figures,
 )
+from server.admission import queued
+from server.memory import guard_memory
 from shell import exports
-from shell.admission import queued
 from shell.caches import Inputs, bounded_cache, reference_gamma_for
 from shell.charts import show_chart
 from shell.checks import Check, show_check
 from shell.display import number_caption
-from shell.i18n import N_, _, format_number
-from shell.memory import guard_memory
 from shell.sidebar import apply_settings
 from shell.state import Settings, format_gamma
+from words.i18n import N_, _, format_number
 
 
 @bounded_cache(max_entries=16)  # one float an entry

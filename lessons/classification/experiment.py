@@ -44,7 +44,7 @@ from sklearn.svm import LinearSVC
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from kpca_core import KERNELS, KernelPCA
-from shell.i18n import N_
+from words.i18n import N_
 
 # Said where shown, with _(); the take-home script and the table's settings keep the English.
 CLASSIFIERS = {"linear_svm": N_("linear SVM"), "logistic": N_("logistic regression")}

@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from shell.figures import BASE_LAYOUT, LINEAR_PCA_COLOUR, PALETTE, digit_mosaic
-from shell.i18n import _, format_number
+from words.i18n import _, format_number
 
 KERNEL_COLOUR = PALETTE[0]
 RAW_COLOUR = PALETTE[2]

@@ -26,8 +26,8 @@ from lessons.classification.sections import (
     pct,
 )
 from lessons.common.pack import PackFrame, Slider
-from shell.i18n import _, format_number
 from shell.state import Settings
+from words.i18n import _, format_number
 
 # The page's first settings (lessons.classification.view: its controls' defaults on USPS,
 # and the curve's largest k).

@@ -83,7 +83,7 @@ from lessons.classification.experiment import (
     select_C,
     usable_components,
 )
-from shell.i18n import N_, _
+from words.i18n import N_, _
 
 DEGREES = (1, 2, 3, 4, 5, 6, 7)
 COMPONENTS = (32, 64, 128, 256, 512, 1024, 2048)

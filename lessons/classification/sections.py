@@ -21,9 +21,9 @@ from experiments.checks import Check
 from lessons.classification import experiment as cls
 from lessons.classification import figures as figs
 from shell.figures import plot_text
-from shell.i18n import N_, _, format_number, join_sentences
 from shell.registry import TEST_FRACTION
 from shell.state import DataKey, Settings, params_text
+from words.i18n import N_, _, format_number, join_sentences
 
 USPS_TEST_SIZE = 2007
 Loader = Callable[[str, tuple], datasets.Dataset]

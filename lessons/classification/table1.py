@@ -18,9 +18,9 @@ import streamlit as st
 from lessons.classification import figures as figs
 from lessons.classification import paper_table as pt
 from shell.charts import show_chart
-from shell.i18n import N_, _, format_number, join_sentences
 from shell.sidebar import apply_settings
 from shell.state import default_settings
+from words.i18n import N_, _, format_number, join_sentences
 
 RESULTS = Path(__file__).resolve().parent / "results"
 TABLE_FILE = RESULTS / "table1.json"  # one-vs-rest linear SVMs: the table shown

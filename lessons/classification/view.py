@@ -28,17 +28,17 @@ from lessons.classification.sections import (  # noqa: F401  (the page's, read f
     make_split,
     pct,
 )
+from server.admission import queued
+from server.memory import guard_memory
 from shell import findings
-from shell.admission import queued
 from shell.caches import bounded_cache, load_data
 from shell.charts import show_chart
 from shell.checks import show_check
 from shell.display import number_caption
-from shell.i18n import N_, _, format_number
-from shell.memory import guard_memory
 from shell.page import refusal_text
 from shell.registry import TEST_FRACTION, classification_training  # noqa: F401  (the tests read it here)
 from shell.state import DataKey, KernelKey, Settings
+from words.i18n import N_, _, format_number
 
 CURVE_MAX = 256
 COMPONENT_CHOICES = (1, 2, 4, 8, 16, 32, 64, 128, 256)

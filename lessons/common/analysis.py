@@ -5,11 +5,11 @@ works, computed once per settings in the server's queue."""
 from __future__ import annotations
 
 from experiments.analysis import DENSE_MAX_N, ITERATIVE_TOP, Analysis, ProgressCallback, analyse
-from shell import costs
-from shell.admission import queued
+from server import costs
+from server.admission import queued
 from shell.caches import Inputs, bounded_cache
-from shell.i18n import N_
 from shell.state import KernelKey
+from words.i18n import N_
 
 
 def analysis_is_cached(inputs: Inputs, kernel: KernelKey, n_components: int) -> bool:
@@ -21,7 +21,7 @@ def analysis_is_cached(inputs: Inputs, kernel: KernelKey, n_components: int) -> 
 def explorer_analysis(inputs: Inputs, kernel: KernelKey, n_components: int,
                       on_progress: ProgressCallback | None = None) -> Analysis:
     # Big requests (the full USPS) take turns on the shared server; small ones never
-    # wait (shell.admission). Up to DENSE_MAX_N the full spectrum needs a working copy.
+    # wait (server.admission). Up to DENSE_MAX_N the full spectrum needs a working copy.
     n, d = inputs.X.shape
     dense = n <= DENSE_MAX_N
     # As analyse does it: K, centred, then the dense solver and the whole spectrum, or

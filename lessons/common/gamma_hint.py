@@ -18,13 +18,13 @@ import streamlit as st
 from experiments import gamma_guidance
 from experiments.gamma_guidance import Guidance, Search
 from experiments.kernel_diagnostics import GAMMA_KERNELS
-from shell import costs
-from shell.admission import queued
+from server import costs
+from server.admission import queued
+from server.memory import guard_memory
 from shell.caches import Inputs, bounded_cache
-from shell.i18n import N_, _, format_number
-from shell.memory import guard_memory
 from shell.sidebar import apply_kernel_params
 from shell.state import KernelKey, Settings
+from words.i18n import N_, _, format_number
 
 PENDING = N_("Trying other values of γ on these data…")
 

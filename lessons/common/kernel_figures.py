@@ -18,7 +18,7 @@ from shell.figures import (
     NEGATIVE_COLOUR,
     base_layout,
 )
-from shell.i18n import _
+from words.i18n import _
 
 SPECTRUM_SHOWN = 30  # leading eigenvalues drawn as bars
 # Plotly's automargin grows a margin that is too small for the tick labels or the colour

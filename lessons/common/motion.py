@@ -29,7 +29,6 @@ import streamlit as st
 from plotly.subplots import make_subplots
 
 from experiments.kernel_diagnostics import signed
-from experiments.kernel_params import SYMBOLS
 from experiments.morph import (
     DEGREES,
     MOTION_MAX_N,
@@ -40,8 +39,9 @@ from experiments.morph import (
 from experiments.sampling import stratified_rows
 from experiments.separability import METHOD
 from kpca_core import KERNELS
-from shell import costs
-from shell.admission import queued
+from server import costs
+from server.admission import queued
+from server.memory import guard_memory
 from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
 from shell.display import number_caption
@@ -55,11 +55,11 @@ from shell.figures import (
     classes,
     faded,
 )
-from shell.i18n import N_, _, format_number, join_sentences
-from shell.memory import guard_memory
 from shell.page import kernel_errors
 from shell.sidebar import apply_kernel_params
 from shell.state import GAMMA_MAX, GAMMA_MIN, Settings, format_gamma
+from words.i18n import N_, _, format_number, join_sentences
+from words.kernel_params import SYMBOLS
 
 FRAME_MS = 450  # each frame's time on screen while playing, of which the move takes…
 TRANSITION_MS = 300

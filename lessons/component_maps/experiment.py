@@ -27,7 +27,7 @@ from experiments.plane_grid import (  # noqa: F401  (the grid is shared with Nov
     grid_side,
     plane_grid,
 )
-from shell.i18n import N_, _, format_number, join_and, ngettext
+from words.i18n import N_, _, format_number, join_and, ngettext
 
 MAPPED = 8  # components mapped in section 1 (Fig. 4 shows eight)
 # Grid cells sent to the browser per figure, all panels together: 100 × 100 for eight

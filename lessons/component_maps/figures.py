@@ -17,7 +17,7 @@ from shell.figures import (
     class_name,
     classes,
 )
-from shell.i18n import _
+from words.i18n import _
 
 PANEL_HEIGHT = 250
 MAX_POINTS_DRAWN = 600  # per panel; the data on top of a map is context, not the subject

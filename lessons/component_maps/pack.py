@@ -24,8 +24,8 @@ from lessons.component_maps.sections import (
     map_figure,
     roles,
 )
-from shell.i18n import _
 from shell.state import Settings
+from words.i18n import _
 
 PACK_SIDE = 24  # grid points a side of each map in the file (the page: up to 100)
 

@@ -22,8 +22,8 @@ from lessons.component_maps.experiment import (
 )
 from lessons.component_maps.figures import PANEL_HEIGHT, MapPanel, map_grid, panel_title
 from shell.figures import plot_text, shown_class_label
-from shell.i18n import N_, _, format_number, join_list, ngettext
 from shell.state import Settings, params_text
+from words.i18n import N_, _, format_number, join_list, ngettext
 
 CHECK_TOLERANCE = 1e-8  # relative to the largest |projection|
 # Panels across: four on a laptop or a projector; two on a phone, where four were 65 px

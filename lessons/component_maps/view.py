@@ -37,16 +37,16 @@ from lessons.component_maps.sections import (  # noqa: F401 - map_agreement: the
     roles,
     shows_fig4,
 )
+from server.admission import queued
+from server.memory import guard_memory
 from shell import exports, findings
-from shell.admission import queued
 from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
 from shell.checks import show_check
 from shell.display import number_caption, touch_screen
-from shell.i18n import N_, _, format_number, join_list, ngettext
-from shell.memory import guard_memory
 from shell.sidebar import apply_settings
 from shell.state import KernelKey, Settings, default_options, format_gamma
+from words.i18n import N_, _, format_number, join_list, ngettext
 
 
 def _fig_settings(current: Settings, figure: dict, **extra) -> Settings:

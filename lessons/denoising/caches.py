@@ -4,7 +4,7 @@ The computations are :mod:`lessons.denoising.experiment` (the same code the benc
 runs); this module keys them by small hashable settings and keeps them in bounded
 stores held by ``st.cache_resource`` (results are read-only and shared, never copied per
 rerun, and a first computation can drive a progress bar). Every heavy step takes its turn
-in the server's queue (``shell.admission``) with its own estimate: the kernel PCA fit, and
+in the server's queue (``server.admission``) with its own estimate: the kernel PCA fit, and
 each pre-image method at each m (the fixed point at the largest settings burns both cores
 for over a minute: one turn per m lets other students' work in between).
 The controls and the sections that draw the results are :mod:`lessons.denoising.view`.
@@ -30,11 +30,11 @@ from lessons.denoising.sections import (  # noqa: F401  (the page's settings, re
     testing_digits,
     training_digits,
 )
-from shell import costs
-from shell.admission import queued, taking_turn
+from server import costs
+from server.admission import queued, taking_turn
+from server.memory import matrix_bytes
 from shell.caches import bounded_cache
-from shell.i18n import N_, _, format_number
-from shell.memory import matrix_bytes
+from words.i18n import N_, _, format_number
 
 STORE = Path(__file__).resolve().parent / "results" / "mika1999.json"
 # n × n matrices kept by the kernel PCA fit (experiments.kpca_steps.KpcaFit) when every

@@ -50,7 +50,7 @@ from kpca_core import (
     fixed_point_preimage,
     kwok_tsang_preimage,
 )
-from shell.i18n import N_
+from words.i18n import N_
 
 NOISE_KINDS = ("gaussian", "speckle")
 # English messages (N_): said with _() where shown.

@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 
 from lessons.denoising.experiment import METHOD_TITLES, mse
 from shell.figures import BASE_LAYOUT, LINEAR_PCA_COLOUR, PALETTE, digit_mosaic
-from shell.i18n import N_, _, format_number
+from words.i18n import N_, _, format_number
 
 GRID_ROWS = (N_("original"), N_("noisy"), "PCA", "KPCA")
 METHOD_COLOURS = {

@@ -23,8 +23,8 @@ from lessons.denoising.sections import (
     testing_digits,
     training_digits,
 )
-from shell.i18n import _, format_number
 from shell.state import Settings
+from words.i18n import _, format_number
 
 # The curves the two shown need: linear PCA and the page's default pre-image method.
 PAGE = DenoisingSettings()

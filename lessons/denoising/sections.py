@@ -14,8 +14,8 @@ import plotly.graph_objects as go
 import datasets
 from lessons.denoising import experiment as dn
 from lessons.denoising import figures
-from shell.i18n import N_, _, format_number
 from shell.registry import DENOISING_N_TRAIN
+from words.i18n import N_, _, format_number
 
 DEFAULT_N_TRAIN = DENOISING_N_TRAIN  # stated in the registry (the memory guard's size)
 DEFAULT_TEST_PER_CLASS = 5

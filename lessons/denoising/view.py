@@ -35,7 +35,7 @@ from lessons.denoising.sections import (  # noqa: F401  (the page's words, read 
 )
 from shell.charts import show_chart
 from shell.checks import show_check
-from shell.i18n import N_, _, format_number
+from words.i18n import N_, _, format_number
 
 # Up to the paper's 3,000 digits: every m up to n − 1 needs all n − 1 eigenvectors, kept
 # with the fit with α and the training coordinates, three n × n matrices (3,000: 216 MB,

@@ -28,7 +28,7 @@ from lessons.draw.experiment import read_edit
 from shell import drawn as drawn_source
 from shell import locks
 from shell.figures import PALETTE
-from shell.i18n import N_, _
+from words.i18n import N_, _
 
 HERE = Path(__file__).parent
 K_EDITOR = "draw_editor"

@@ -17,7 +17,7 @@ import numpy as np
 from datasets import drawn
 from experiments.analysis import Analysis
 from experiments.separability import linear_separability
-from shell.i18n import _, format_number
+from words.i18n import _, format_number
 
 
 def read_edit(value: object, revision: int) -> tuple[np.ndarray, np.ndarray] | None:

@@ -16,14 +16,14 @@ from experiments.analysis import Analysis, analyse
 from lessons.common import kernel_figures
 from lessons.draw import editor
 from lessons.draw.experiment import points_csv, separation, separation_sentence
+from server.admission import queued
 from shell import exports, figures, locks
-from shell.admission import queued
 from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
 from shell.display import number_caption
-from shell.i18n import N_, _, format_number, ngettext
 from shell.sidebar import apply_kernel_params
 from shell.state import KernelKey, Settings
+from words.i18n import N_, _, format_number, ngettext
 
 PROJECTION_HEIGHT = 420  # px: about the editor's plane beside it
 # K and K̃ are sent again after every edit: one cell per point up to this many points, then
@@ -39,7 +39,7 @@ def analysis(inputs: Inputs, kernel: KernelKey, n_components: int) -> Analysis:
 
     Kept in this session (the inputs are drawn points: ``shell.caches.results_store``).
     At most ``drawn.MAX_POINTS`` points, but it takes its turn like every computation:
-    many small ones add up (``shell.admission``).
+    many small ones add up (``server.admission``).
     """
     with queued(len(inputs.X), copies=2, what=N_("kernel PCA of your drawing")):
         return analyse(inputs.X, inputs.y, kernel=kernel.kernel,

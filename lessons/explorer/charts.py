@@ -17,9 +17,9 @@ import streamlit as st
 from shell.charts import UNREADABLE_SELECTION, show_chart
 from shell.display import PAIR_COLUMN_REM, touch_screen
 from shell.exports import view_name
-from shell.i18n import _
 from shell.state import Settings
 from shell.state import params_text as state_params_text
+from words.i18n import _
 
 SELECTION = "explorer_selection"  # row indices picked by box/lasso in any chart
 MAX_ROW = 2**31 - 1  # customdata travels as int32 (shell.figures.point_scatter)

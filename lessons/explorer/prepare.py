@@ -10,15 +10,15 @@ from functools import partial
 
 import datasets
 from experiments.kernel_diagnostics import GAMMA_KERNELS
-from experiments.kernel_params import GAMMA_GRID
 from lessons.common import gamma_hint
 from lessons.common.analysis import explorer_analysis
 from lessons.explorer.projections import first_alone, separability_scores, shown_score
 from lessons.explorer.view_link import FIRST_AXES
-from shell import ahead, shared_cache
+from server import ahead, shared_cache
 from shell.caches import filling_shared_cache, inputs_of, load_data, reference_gamma_for
 from shell.sidebar import with_valid_components
 from shell.state import Settings, dataset_gamma, default_options, format_gamma
+from words.kernel_params import GAMMA_GRID
 
 LAB_PLAN = "lab"
 # The shared cache's bound is kept by eviction; the plan stops before it would evict

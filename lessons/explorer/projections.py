@@ -41,8 +41,8 @@ from lessons.explorer.view_link import (
 from shell import figures, findings
 from shell.caches import Inputs, bounded_cache
 from shell.display import number_caption
-from shell.i18n import _, format_number, join_sentences
 from shell.state import DataKey, KernelKey, Settings
+from words.i18n import _, format_number, join_sentences
 
 MAX_DIGITS_SHOWN = 60
 PROJECTION_HEIGHT = 400  # px: both projections and their controls fit a 1280 × 800 screen

@@ -14,8 +14,8 @@ from typing import Any
 
 import streamlit as st
 
-from shell.i18n import N_, _
 from shell.state import parse_page_number
+from words.i18n import N_, _
 
 SECTIONS = (N_("1 · The data"), N_("2 · K and K̃"), N_("3 · Eigen-spectrum"),
             N_("4 · Take it home"))

@@ -19,7 +19,8 @@ from lessons.explorer.charts import SCATTERGL_ABOVE, params_text, plot, selectio
 from shell import figures, findings
 from shell.caches import reference_gamma_for
 from shell.display import number_caption
-from shell.i18n import (
+from shell.state import Settings, format_gamma, format_multiple, with_suggested_kernel
+from words.i18n import (
     N_,
     _,
     format_number,
@@ -28,8 +29,7 @@ from shell.i18n import (
     join_sentences,
     said_text,
 )
-from shell.state import Settings, format_gamma, format_multiple, with_suggested_kernel
-from shell.text import inert
+from words.text import inert
 
 SAMPLES_PER_DIGIT = 8
 # An upload's description names a label column: longer than any name, never 100 kB.

@@ -13,9 +13,9 @@ from typing import Any
 
 import streamlit as st
 
-from shell.i18n import _
 from shell.state import COMPONENTS_MAX
-from shell.text import quoted
+from words.i18n import _
+from words.text import quoted
 
 Q_VIEW, Q_AXES = "view", "axes"
 VIEW_2D, VIEW_3D = "2-D", "3-D"
@@ -29,7 +29,7 @@ def view_from_query(query: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]
     """The Explorer's view from a link: ``view=3d`` and ``axes=1,3`` or ``2,3,4`` (1-based).
 
     Returns ``{"dims": "2-D"|"3-D", "axes": (i, j)}`` with only what the link holds, and
-    one warning per bad value (Markdown, with the link's text :func:`shell.text.quoted`).
+    one warning per bad value (Markdown, with the link's text :func:`words.text.quoted`).
     """
     query = {str(k): (v[-1] if isinstance(v, list | tuple) and v else v) for k, v in query.items()}
     view: dict[str, Any] = {}

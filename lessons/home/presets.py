@@ -6,8 +6,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import datasets
-from shell.i18n import N_
 from shell.state import Settings, default_settings, with_suggested_kernel
+from words.i18n import N_
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from lessons.common import kernel_figures
 from lessons.how_it_works import figures as fig
 from lessons.how_it_works.experiment import PAIRS_CHECKED, StepByStep
 from shell import figures
-from shell.i18n import _, format_number, join_sentences
+from words.i18n import _, format_number, join_sentences
 
 HEATMAP_SIDE = 250
 # The checks need K and K̃ in memory at once (plus the solver's copy): above this n they

@@ -41,13 +41,15 @@ from lessons.how_it_works.sections import (  # noqa: F401 - STEP_MAX_N: the page
     sample_rows,
     spectrum_figure,
 )
-from shell import costs
-from shell.admission import queued
+from server import costs
+from server.admission import queued
 from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
 from shell.checks import show_check
 from shell.exports import view_name
-from shell.i18n import (
+from shell.source import show_source
+from shell.state import KernelKey, Settings
+from words.i18n import (
     DEFAULT_LANGUAGE,
     N_,
     _,
@@ -56,8 +58,6 @@ from shell.i18n import (
     join_list,
     join_sentences,
 )
-from shell.source import show_source
-from shell.state import KernelKey, Settings
 
 # The checks need K and K̃ in memory at once (plus the solver's copy): above this n they
 # run on a seeded sample, and the page says so.

@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from shell.figures import BASE_LAYOUT, KEPT_COLOUR, point_scatter
-from shell.i18n import _
+from words.i18n import _
 
 PLANE_COLOUR = "#59A14F"
 

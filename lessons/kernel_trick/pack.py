@@ -14,8 +14,8 @@ import numpy as np
 from experiments.checks import check_text
 from lessons.common.pack import PackFrame, Slider
 from lessons.kernel_trick.sections import lift_scores_of, lift_section
-from shell.i18n import _
 from shell.state import Settings
+from words.i18n import _
 
 
 def slider(X: np.ndarray, y: np.ndarray | None, settings: Settings) -> Slider:

@@ -12,8 +12,8 @@ from experiments.checks import Check
 from experiments.feature_maps import Plane, quadratic_lift, separating_plane
 from experiments.separability import linear_separability
 from lessons.kernel_trick import figures as fig
-from shell.i18n import _, format_number, join_sentences
 from shell.state import format_gamma
+from words.i18n import _, format_number, join_sentences
 
 LiftScores = tuple[Plane | None, float | None, float | None, Plane | None]
 

@@ -32,14 +32,15 @@ from experiments.roundoff import eigenvalue_groups, kernel_rounding, tolerance
 from experiments.sampling import sample_rows
 from lessons.kernel_trick import figures as fig
 from lessons.kernel_trick.sections import LiftScores, lift_scores_of, lift_section
-from shell import costs, exports, findings
-from shell.admission import queued, taking_turn
+from server import costs
+from server.admission import queued, taking_turn
+from server.memory import FLOAT_BYTES, matrix_bytes
+from shell import exports, findings
 from shell.caches import Inputs, bounded_cache
 from shell.charts import TURN_LABEL, show_chart
 from shell.checks import show_check
-from shell.i18n import N_, _, format_number, join_list, join_sentences
-from shell.memory import FLOAT_BYTES, matrix_bytes
 from shell.state import Settings, format_gamma
+from words.i18n import N_, _, format_number, join_list, join_sentences
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,7 @@ def cached_explicit_pca(inputs: Inputs, params: MapParams) -> ExplicitPCA:
     X = inputs.X
     rows = explicit_rows(*X.shape)
     m, d = len(rows), X.shape[1]
-    # A turn in the server's queue like every other page's n × n work (shell.admission):
+    # A turn in the server's queue like every other page's n × n work (server.admission):
     # up to 96 MB at 2,000 points, and seconds of SVD on high-dimensional data.
     with taking_turn(explicit_bytes(m, d), estimate=explicit_estimate(m, d),
                      what=N_("the explicit feature map and its PCA")):

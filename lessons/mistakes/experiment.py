@@ -53,7 +53,7 @@ from lessons.mistakes.formulas import (
     wrong_scale_one_over_mu_n,
     wrong_scale_unnormalised,
 )
-from shell.i18n import N_, _, format_number
+from words.i18n import N_, _, format_number
 
 # np.linalg.eig (a general non-symmetric solver) is several times slower than eigh.
 EIG_MAX_N = 200

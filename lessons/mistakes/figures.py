@@ -16,7 +16,7 @@ from shell.figures import (
     class_name,
     classes,
 )
-from shell.i18n import _
+from words.i18n import _
 
 SPECTRUM_LEADING = 10
 SPECTRUM_TRAILING = 3

@@ -27,7 +27,7 @@ from experiments.kpca_steps import fit_kpca
 from experiments.separability import linear_separability
 from lessons.mistakes.experiment import Damage
 from shell.figures import base_layout, class_colour
-from shell.i18n import N_, _, format_number, join_list
+from words.i18n import N_, _, format_number, join_list
 
 # The gallery's setting (scikit-learn's plot_kernel_pca.py before 2021, and issue #10530).
 GALLERY = {"n": 400, "factor": 0.3, "noise": 0.05, "seed": 0, "gamma": 10.0}

@@ -18,13 +18,14 @@ from lessons.mistakes.lucky_gamma import (
     lucky_gamma,
     panels,
 )
-from shell import costs, findings
-from shell.admission import queued
+from server import costs
+from server.admission import queued
+from server.memory import guard_memory
+from shell import findings
 from shell.caches import bounded_cache
 from shell.charts import show_chart
 from shell.display import number_caption, touch_screen
-from shell.i18n import N_, _
-from shell.memory import guard_memory
+from words.i18n import N_, _
 
 # The fits, at most: the gallery's and its small steps, the same for each γ tried (of 400
 # points each: K, its centred copy and two components, then a cross-validated score, about

@@ -13,8 +13,8 @@ from experiments.checks import check_text
 from lessons.common.pack import PackFrame
 from lessons.mistakes.experiment import EIG_MAX_N, compare_mistakes
 from lessons.mistakes.sections import damage_words, picture, sample_rows
-from shell.i18n import _, format_number
 from shell.state import Settings
+from words.i18n import _, format_number
 
 # The mistakes the step's question is about ("forget to centre, or centre with the wrong
 # sign"), in the page's order.

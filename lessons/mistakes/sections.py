@@ -12,8 +12,8 @@ from experiments import sampling
 from experiments.checks import format_value
 from lessons.mistakes import figures as fig
 from lessons.mistakes.experiment import Damage, Mistake
-from shell.i18n import _
 from shell.registry import MISTAKES_MAX_N
+from words.i18n import _
 
 
 def sample_rows(n: int) -> np.ndarray:

@@ -20,13 +20,14 @@ from lessons.mistakes.experiment import (
     formula_in_language,
 )
 from lessons.mistakes.sections import damage_words, picture, sample_rows
-from shell import costs, findings
-from shell.admission import queued
+from server import costs
+from server.admission import queued
+from shell import findings
 from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
 from shell.checks import show_check
-from shell.i18n import N_, _
 from shell.state import KernelKey
+from words.i18n import N_, _
 
 # K, K̃, a wrong K̃ and the eigensolver's copy at once (the app page's guard counts the same).
 MISTAKES_COPIES = 4
@@ -49,7 +50,7 @@ def mistakes_estimate(m: int, d: int) -> costs.Estimate:
 def cached_mistakes(inputs: Inputs, kernel: KernelKey) -> tuple[Mistake, ...]:
     X = inputs.X
     rows = sample_rows(len(X))
-    # A turn in the server's queue like every other page's n × n work (shell.admission).
+    # A turn in the server's queue like every other page's n × n work (server.admission).
     with queued(len(rows), copies=MISTAKES_COPIES, estimate=mistakes_estimate(*X[rows].shape),
                 what=N_("the seven mistakes")):
         return compare_mistakes(

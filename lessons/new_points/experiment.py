@@ -25,8 +25,8 @@ from kpca_core import (
     compute_kernel,
     scale_eigenvectors,
 )
-from shell.i18n import _, format_number
 from shell.registry import NEW_POINTS_HELD_OUT
+from words.i18n import _, format_number
 
 HELDOUT_FRACTION = NEW_POINTS_HELD_OUT  # stated in the registry (its training side)
 

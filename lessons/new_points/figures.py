@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from shell.figures import EQUAL_SCALE, base_layout, class_colour, class_name, classes
-from shell.i18n import _
+from words.i18n import _
 
 NEW_POINT_COLOUR = "#111111"
 POSITIVE_TERM, NEGATIVE_TERM = "#D62728", "#1F77B4"

@@ -23,19 +23,19 @@ from lessons.new_points.experiment import (
     summarise_terms,
 )
 from lessons.new_points.figures import projection_with_heldout, terms_in_input_space
+from server.admission import queued
+from server.memory import guard_memory
 from shell import exports
-from shell.admission import queued
 from shell.caches import Inputs, bounded_cache, load_data
 from shell.charts import show_chart
 from shell.checks import show_check
 from shell.display import number_caption
 from shell.figures import digit_mosaic, plot_text, shown_class_label
-from shell.i18n import N_, _, format_number
-from shell.memory import guard_memory
 from shell.page import refusal_text
 from shell.registry import new_points_training
 from shell.state import KernelKey, Settings, params_text
-from shell.text import inert
+from words.i18n import N_, _, format_number
+from words.text import inert
 
 TOP_TERMS = 10
 NEAREST_DIGITS = 8

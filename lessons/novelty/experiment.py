@@ -38,7 +38,7 @@ from experiments.novelty import (
 from experiments.plane_grid import grid_points, grid_side, plane_grid
 from experiments.sampling import sample_rows
 from kpca_core import compute_kernel
-from shell.i18n import N_, _, current_language, format_number
+from words.i18n import N_, _, current_language, format_number
 
 KPCA = N_("Kernel PCA")  # a method's name (a key of the scores), translated where shown
 CHECKED_MAX = 100  # points whose error is recomputed explicitly

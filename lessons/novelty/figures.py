@@ -14,7 +14,7 @@ from shell.figures import (
     REFERENCE_COLOUR,
     base_layout,
 )
-from shell.i18n import _, format_number
+from words.i18n import _, format_number
 
 ERROR_SCALE = "YlOrRd"  # sequential: 0 (pale) to large errors (dark red)
 NORMAL_COLOUR = "#366CA2"  # the palette's first class colour: the normal points

@@ -29,17 +29,18 @@ from lessons.novelty.experiment import (
     threshold_sentence,
 )
 from lessons.novelty.figures import error_map, roc_figure
-from shell import costs, findings
-from shell.admission import queued
+from server import costs
+from server.admission import queued
+from shell import findings
 from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
 from shell.checks import show_check
 from shell.display import number_caption
 from shell.figures import digit_mosaic, plot_text, shown_class_label
-from shell.i18n import N_, _, format_number
 from shell.registry import NOVELTY_MAX_TRAIN, novelty_training
 from shell.state import KernelKey, Settings
-from shell.text import quoted
+from words.i18n import N_, _, format_number
+from words.text import quoted
 
 Q_NORMAL, Q_THRESHOLD = "normal", "threshold"  # the page's link parameters
 K_NORMAL, K_THRESHOLD = "w_novelty_normal", "w_novelty_threshold"

@@ -60,7 +60,7 @@ from experiments.graph_kernels import (
 from experiments.kpca_steps import rounding_floor
 from kpca_core import KernelPCA, compute_kernel
 from kpca_core.centering import NON_FINITE_KERNEL
-from shell.i18n import _, format_number, ngettext
+from words.i18n import _, format_number, ngettext
 
 # Isomap warns when it joins the pieces of a graph that falls apart, and the spectral
 # methods when theirs does: the page says it in words, from the numbers. (A filter set

@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from shell.figures import BASE_LAYOUT, REFERENCE_COLOUR, point_scatter
-from shell.i18n import _, format_number
+from words.i18n import _, format_number
 
 # The reference grey, solid: WebGL's 3-D lines ignore a colour's alpha (an rgba grey drew
 # white, invisible on the light theme and glaring on the dark one).

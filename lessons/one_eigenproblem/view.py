@@ -38,17 +38,18 @@ from lessons.one_eigenproblem.experiment import (
     sheet_sentence,
 )
 from lessons.one_eigenproblem.figures import aligned_signs, embedding_scatter, graph_figure
-from shell import costs, findings
-from shell.admission import queued
+from server import costs
+from server.admission import queued
+from shell import findings
 from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
 from shell.checks import show_check
 from shell.display import number_caption
 from shell.figures import plot_text, shown_class_label
-from shell.i18n import N_, _, format_number, join_sentences, ngettext
 from shell.registry import EIGENPROBLEM_MAX_N
 from shell.state import KernelKey, Settings
-from shell.text import quoted
+from words.i18n import N_, _, format_number, join_sentences, ngettext
+from words.text import quoted
 
 Q_METHOD, Q_NEIGHBOURS = "method", "neighbours"  # the page's link parameters
 K_METHOD, K_NEIGHBOURS = "w_eigen_method", "w_eigen_k"  # their widgets ("w_": kept)

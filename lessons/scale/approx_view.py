@@ -16,16 +16,16 @@ from experiments.sampling import sample_rows
 from kpca_core import KERNELS
 from lessons.scale import approximations as approx
 from lessons.scale import figures
-from shell import costs, memory
-from shell.admission import server_worker, taking_turn
-from shell.budget import WORKER_BYTES
+from server import costs, memory
+from server.admission import server_worker, taking_turn
+from server.budget import WORKER_BYTES
+from server.worker import WORKER_WHAT
 from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
 from shell.checks import show_check
-from shell.i18n import N_, _, format_number, join_list, join_sentences, ngettext
 from shell.sidebar import apply_settings
 from shell.state import KernelKey, Settings
-from shell.worker import WORKER_WHAT
+from words.i18n import N_, _, format_number, join_list, join_sentences, ngettext
 
 LANDMARKS = (10, 20, 50, 100, 200, 500, 1000)
 FEATURES = (10, 20, 50, 100, 200, 500, 1000, 2000)
@@ -82,7 +82,7 @@ def compute_comparison(X, kernel: KernelKey, k: int, on_progress=None, *, run=No
     """Exact kernel PCA with ``k`` components and every planned approximation, compared.
 
     ``run(func, *args, **kwargs)`` runs each timed step (on the server: in its worker
-    process, :mod:`shell.worker`); ``turn(n_bytes, estimate, what)`` gives each step
+    process, :mod:`server.worker`); ``turn(n_bytes, estimate, what)`` gives each step
     its own turn in the server's queue. By default both do nothing special.
     """
     report = on_progress or (lambda f, text: None)
@@ -162,7 +162,7 @@ def cached_comparison(inputs: Inputs, kernel: KernelKey, k: int) -> Comparison:
 
     bar = st.progress(0.0, text=_("Starting…"))
     # The steps are timed with BLAS on one thread, in the server's worker process: the
-    # limit does not reach the other sessions (shell.worker).
+    # limit does not reach the other sessions (server.worker).
     result = compute_comparison(inputs.X, kernel, k,
                                 lambda f, t: bar.progress(min(f, 1.0), text=t),
                                 run=server_worker().call, turn=turn)

@@ -52,7 +52,7 @@ from threadpoolctl import threadpool_limits
 
 from experiments.kpca_steps import fit_kpca
 from kpca_core import KERNELS
-from shell.i18n import N_
+from words.i18n import N_
 
 FLOAT_BYTES = 8
 

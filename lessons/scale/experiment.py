@@ -25,7 +25,7 @@ threads wait for each other and a dense eigensolve can take ten times longer tha
 on one thread (measured here: 15.7 s against 1.6 s at n = 2000 under load), which
 would hide the algorithm's growth behind the machine's. That limit is process-wide
 (OpenBLAS has one thread count per process), so on the app's server the timed work
-runs in the server's worker process (``run``: :mod:`shell.worker`, whose BLAS is on one
+runs in the server's worker process (``run``: :mod:`server.worker`, whose BLAS is on one
 thread): the other sessions' BLAS keeps its threads. Each n is handed out on its own
 (``turn``), so a server's queue can give every size its own turn.
 
@@ -48,7 +48,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from kpca_core import center_kernel, choose_eigen_solver, compute_kernel, eigendecompose
-from shell.i18n import N_  # pure, and imports Babel only to translate: the worker needs none
+from words.i18n import N_  # pure, and imports Babel only to translate: the worker needs none
 
 STEPS: tuple[str, ...] = ("build", "centre", "dense", "arpack", "randomized")
 SOLVERS: tuple[str, ...] = ("dense", "arpack", "randomized")
@@ -246,7 +246,7 @@ def blas_threads(threads: int | None = 1) -> Iterator[Runner]:
     """Run timed work here, with BLAS on ``threads`` threads for the block: yields
     ``run(func, *args, **kwargs)``. threadpoolctl's limit is process-wide, which is right
     for a process that does nothing else (a benchmark, a test, the server's worker); the
-    app's server passes its worker instead (:mod:`shell.worker`)."""
+    app's server passes its worker instead (:mod:`server.worker`)."""
     with threadpool_limits(limits=threads):
         yield lambda func, *args, **kwargs: func(*args, **kwargs)
 

@@ -18,7 +18,7 @@ from shell.figures import (
     class_name,
     classes,
 )
-from shell.i18n import _, format_number
+from words.i18n import _, format_number
 
 STEP_COLOURS = {
     "build": PALETTE[0],

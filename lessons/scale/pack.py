@@ -22,9 +22,9 @@ from lessons.scale.sections import (
     memory_chart,
     pool_size,
 )
-from shell import budget as memory
-from shell.i18n import _, format_number
+from server import budget as memory
 from shell.state import Settings
+from words.i18n import _, format_number
 
 
 def slider(X: np.ndarray, y: np.ndarray | None, settings: Settings) -> Slider:

@@ -12,9 +12,9 @@ import plotly.graph_objects as go
 import datasets
 from lessons.scale import experiment as scaling
 from lessons.scale import figures
-from shell import budget as memory
-from shell.budget import WORKER_BYTES
-from shell.i18n import N_, _, format_number
+from server import budget as memory
+from server.budget import WORKER_BYTES
+from words.i18n import N_, _, format_number
 
 # The measurement holds K̃ and, while LAPACK runs, its working copy.
 MEASURE_COPIES = 2

@@ -28,15 +28,15 @@ from lessons.scale.sections import (
     n_option,
     pool_size,
 )
-from shell import costs, memory
-from shell.admission import queued, server_worker
-from shell.budget import WORKER_BYTES
+from server import costs, memory
+from server.admission import queued, server_worker
+from server.budget import WORKER_BYTES
+from server.worker import WORKER_WHAT
 from shell.caches import Inputs
 from shell.charts import show_chart
 from shell.display import number_caption
-from shell.i18n import N_, _, format_number, join_list
 from shell.state import Settings
-from shell.worker import WORKER_WHAT
+from words.i18n import N_, _, format_number, join_list
 
 # The default range (lessons.scale.experiment, also timed by the benchmark). The limits
 # (LIVE_MAX_N and the others) are in lessons.scale.sections, which the offline lecture reads.
@@ -58,7 +58,7 @@ def memory_section() -> None:
     measured = memory.largest_square(MEASURE_COPIES, budget)
     st.write(_(
         "K holds n² numbers of 8 bytes each. Before any n × n computation every page asks "
-        "one function, `shell.memory.memory_problem`, whether it fits this server's budget "
+        "one function, `server.memory.memory_problem`, whether it fits this server's budget "
         "(the setting `{setting}`, default {mib} MiB = {size}), "
         "and refuses in plain words when it does not."
     ).format(setting=memory.BUDGET_ENV, mib=format_number(memory.DEFAULT_BUDGET_MB, ","),

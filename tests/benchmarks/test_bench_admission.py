@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from shell.admission import AdmissionControl, server_budget_bytes
+from server.admission import AdmissionControl, server_budget_bytes
 from tests.support.benchmarks import load_script
 
 MB = 2**20

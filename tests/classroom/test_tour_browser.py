@@ -9,7 +9,6 @@ import re
 import pytest
 
 from classroom.tour import STEPS, main_steps
-from shell.i18n import _, use_language
 from tests.support.browser import (
     assert_no_exception,
     new_page,
@@ -17,6 +16,7 @@ from tests.support.browser import (
     wait_until_idle,
     wait_until_quiet,
 )
+from words.i18n import _, use_language
 
 PROJECTOR = {"width": 1280, "height": 720}
 

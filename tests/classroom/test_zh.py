@@ -14,11 +14,11 @@ from babel.messages.pofile import read_po
 from classroom import lecturer, questions
 from classroom.tally import STORE, Limits, TallyRefused, TallyStore, UnknownClass, duration
 from classroom.tour import STEPS, differences, parse_step, tally_id
-from shell import i18n
 from shell.caches import inputs_of, load_data
-from shell.i18n import use_language
 from shell.state import default_settings
 from tests.support.apptest import assert_clean, open_app
+from words import i18n
+from words.i18n import use_language
 
 with i18n.catalog_path("zh-CN").open("rb") as _po:
     ZH = {message.id: message.string for message in read_po(_po, locale="zh_CN") if message.id}

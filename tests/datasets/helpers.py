@@ -11,7 +11,7 @@ import numpy as np
 
 from datasets import Dataset, SaidError
 from datasets.usps import esl_rows
-from shell.i18n import _, said_text, use_language
+from words.i18n import _, said_text, use_language
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 

@@ -18,7 +18,7 @@ import requests
 
 from deploy.replicas import HAPROXY, Cluster
 from loadtest.st_client import Disconnected, StreamlitSession
-from shell.text import inert
+from words.text import inert
 
 pytestmark = [
     pytest.mark.slow,

@@ -8,8 +8,8 @@ import numpy as np
 import datasets
 from experiments.analysis import analyse
 from experiments.kernel_diagnostics import scales_differ_message
-from shell import i18n
 from tests.support.page_language import numbers
+from words import i18n
 
 
 def test_the_hint_to_standardise_keeps_its_english_and_numbers_in_chinese():

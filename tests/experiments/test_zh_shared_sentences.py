@@ -9,8 +9,8 @@ import pytest
 from experiments import checks
 from experiments.kpca_steps import variance_share_problem
 from experiments.separability import METHOD
-from shell import i18n
 from tests.support.page_language import numbers
+from words import i18n
 
 
 def _glued(check: checks.Check) -> str:

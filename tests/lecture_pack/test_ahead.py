@@ -10,7 +10,7 @@ import pytest
 
 from classroom.tour import STEPS
 from lecture_pack import ahead
-from shell import ahead as shell_ahead
+from server import ahead as shell_ahead
 from shell.caches import BoundedStore
 from tests.support.apptest import assert_clean, open_app, usps_available
 

@@ -15,13 +15,13 @@ from sklearn.metrics.pairwise import polynomial_kernel, rbf_kernel
 
 from classroom import questions
 from classroom.tour import STEPS
-from experiments.kernel_params import GAMMA_GRID
 from experiments.separability import linear_separability
 from lecture_pack import build
 from lecture_pack.build import HEATMAP_SIDE, build_step, kept_frames, slider
 from lecture_pack.html import render, sizes
 from shell.caches import inputs_of
 from shell.state import settings_from_query
+from words.kernel_params import GAMMA_GRID
 
 
 def step_numbered(title: str) -> int:

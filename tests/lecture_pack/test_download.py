@@ -11,7 +11,7 @@ import classroom.join
 import lecture_pack.ahead
 from classroom.tour import STEPS
 from lecture_pack import build, download
-from shell import ahead
+from server import ahead
 from shell.caches import bounded_cache
 from tests.support.apptest import open_app
 

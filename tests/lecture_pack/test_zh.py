@@ -11,7 +11,7 @@ import threading
 from classroom.tour import STEPS
 from experiments.separability import METHOD
 from lecture_pack import build, download, html
-from shell.i18n import current_language, use_language
+from words.i18n import current_language, use_language
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 URL = "http://zh-test.invalid"
@@ -22,7 +22,7 @@ def numbers(text: str) -> list[str]:
 
 
 def in_thread(function, *args):
-    """``function(*args)`` in a new thread (as shell.ahead runs a build): no language of its
+    """``function(*args)`` in a new thread (as server.ahead runs a build): no language of its
     own, so only what is passed in counts."""
     result = {}
 

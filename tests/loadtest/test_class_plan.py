@@ -143,7 +143,7 @@ def test_widget_values_are_encoded_as_the_frontend_sends_them():
 
 # -- the lab mix (issue 36) -------------------------------------------------------------
 def test_the_lab_grid_is_the_sidebars():
-    from experiments.kernel_params import GAMMA_GRID as APP_GRID
+    from words.kernel_params import GAMMA_GRID as APP_GRID
 
     assert LAB_GRID == APP_GRID
 

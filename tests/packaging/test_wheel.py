@@ -26,7 +26,8 @@ from tests.packaging.tools import ROOT, copy_checkout, make_venv, pip_install, r
 pytestmark = pytest.mark.slow
 
 LIBRARY_DEPENDENCIES = {"numpy", "scipy", "scikit-learn"}
-APP_MODULES = ("streamlit", "plotly", "pandas", "app_pages", "shell", "lessons", "classroom",
+APP_MODULES = ("streamlit", "plotly", "pandas", "app_pages", "words", "server", "shell",
+               "lessons", "classroom",
                "datasets", "experiments", "benchmarks", "loadtest", "tests", "app")
 
 # Run inside the fresh venv, from a directory outside the repository.

@@ -12,8 +12,9 @@ import pytest
 import datasets
 from datasets import drawn
 from experiments.reproduce import explorer_script
-from shell import figures, i18n
+from shell import figures
 from shell.exports import projections_csv
+from words import i18n
 
 ZH = {"circles": ("外圈", "内圈"), "moons": ("上方月牙", "下方月牙"),
       "swiss_roll": tuple(f"第 {k} 段" for k in range(1, 7)),

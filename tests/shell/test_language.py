@@ -10,10 +10,10 @@ import re
 from babel.messages.pofile import read_po
 from streamlit.testing.v1 import AppTest
 
-from shell import i18n
 from shell.language import K_LANGUAGE
 from shell.registry import LESSONS
 from tests.support.apptest import APP, TIMEOUT, assert_clean, needs_usps, open_app
+from words import i18n
 
 with i18n.catalog_path("zh-CN").open("rb") as _po:
     ZH = {message.id: message.string for message in read_po(_po, locale="zh_CN") if message.id}

@@ -18,9 +18,9 @@ from classroom.tour import parse_step
 from lessons.explorer.steps import parse_section
 from lessons.explorer.view_link import view_from_query
 from shell import state
-from shell.text import SHOWN_CHARS, inert, quoted, shorten
 from tests.support.apptest import assert_clean, open_app
 from tests.support.markdown import as_read, unescaped
+from words.text import SHOWN_CHARS, inert, quoted, shorten
 
 PHISH = "[Exam answers](https://evil.example/phish)"
 PIXEL = "x`![t](http://host/pixel.png)`"
@@ -35,7 +35,7 @@ PAYLOADS = [
 ASCII_PUNCTUATION = re.compile(r"[!-/:-@\[-`{-~]")
 
 
-# ------------------------------------------------------------------ shell.text
+# ------------------------------------------------------------------ words.text
 
 
 @pytest.mark.parametrize("payload", PAYLOADS)

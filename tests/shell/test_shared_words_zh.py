@@ -8,11 +8,11 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from shell import i18n
 from shell.chart_text import describe, plain
 from shell.figures import point_scatter
 from shell.state import parse_page_number
 from tests.support.page_language import numbers
+from words import i18n
 
 
 def test_a_titles_lines_end_as_sentences_of_the_runs_language():

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from shell import charts, memory
+from server import memory
+from shell import charts
 from shell.registry import HOME, LESSONS
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from shell.text import WORD_JOINER
 from tests.support.browser import assert_no_exception, choose, shot, wait_for_title, wait_until_idle
+from words.text import WORD_JOINER
 
 NAME = "[exam](http://evil.example).csv"
 

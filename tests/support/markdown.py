@@ -1,11 +1,11 @@
 """Reading the Markdown the app sends: what a person sees of text made inert by
-``shell.text.inert`` (backslash escapes), and what markup could still start from."""
+``words.text.inert`` (backslash escapes), and what markup could still start from."""
 
 from __future__ import annotations
 
 import re
 
-from shell.text import WORD_JOINER
+from words.text import WORD_JOINER
 
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 

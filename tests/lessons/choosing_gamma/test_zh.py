@@ -60,7 +60,7 @@ def test_the_offline_lectures_step_says_the_pages_sentences_in_chinese():
     built in, with the English frames' numbers."""
     from classroom.tour import STEPS
     from lecture_pack.build import LESSON_PACKS, build_lesson_step
-    from shell.i18n import use_language
+    from words.i18n import use_language
 
     number = next(i for i, step in enumerate(STEPS, start=1)
                   if step.page == "app_pages/choosing_gamma.py" and not step.part)

@@ -16,10 +16,10 @@ import pytest
 
 from kpca_core import KernelPCA
 from lessons.classification.sections import fit_warning
-from shell.i18n import use_language
 from tests.lessons.classification.test_page import upload_classes
 from tests.support.apptest import needs_usps
 from tests.support.page_language import numbers, open_in, same_numbers, unwrapped
+from words.i18n import use_language
 
 SETTINGS = {
     "defaults": {},

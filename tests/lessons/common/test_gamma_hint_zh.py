@@ -8,9 +8,9 @@ import pickle
 import datasets
 from experiments.gamma_guidance import guide
 from lessons.common.gamma_hint import no_hint_text
-from shell.i18n import use_language
 from shell.state import format_gamma
 from tests.support.page_language import numbers
+from words.i18n import use_language
 
 
 def _verdict(gamma: float):

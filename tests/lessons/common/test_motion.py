@@ -216,9 +216,9 @@ def test_the_motion_is_queued_as_the_measured_work_it_is(monkeypatch):
     # lane; USPS's ten classes cost more than two circles.
     from experiments.morph import FRAMES
     from lessons.common import motion
-    from shell import costs
-    from shell.admission import QUICK_SECONDS, lane_for
-    from shell.memory import matrix_bytes
+    from server import costs
+    from server.admission import QUICK_SECONDS, lane_for
+    from server.memory import matrix_bytes
 
     asked = []
     real = motion.queued

@@ -261,7 +261,7 @@ def test_each_preimage_method_takes_a_turn_per_m_with_its_own_estimate(monkeypat
     # The curves are CPU-heavy at large settings: every m of every pre-image method asks
     # the server's queue for its own turn, with its own work; the fixed point's number of
     # steps is not known in advance, so its estimate is a lower bound ("at least").
-    import shell.admission as admission
+    import server.admission as admission
 
     tickets: list[tuple[int, float, bool]] = []
     real = admission.AdmissionControl.admit

@@ -13,11 +13,11 @@ from datasets import drawn
 from datasets._types import english as english_of
 from lessons.draw import editor
 from lessons.draw.view import not_yet
-from shell import i18n
 from tests.lessons.draw.test_page import LINK
 from tests.shell.test_language import ZH
 from tests.support.apptest import assert_clean, open_app
 from tests.support.page_language import numbers, same_numbers, sentences, unwrapped, words
+from words import i18n
 
 SETTINGS = {
     # The page as a student first opens it: the default drawing.

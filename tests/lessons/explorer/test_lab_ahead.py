@@ -11,14 +11,14 @@ import pytest
 
 import datasets
 from experiments.kernel_diagnostics import GAMMA_KERNELS
-from experiments.kernel_params import GAMMA_GRID
 from lessons.common import analysis as common_analysis
 from lessons.common import gamma_hint
 from lessons.explorer import prepare as lab
 from lessons.explorer import projections
-from shell import ahead, shared_cache
+from server import ahead, shared_cache
 from shell.state import default_options, default_settings
 from tests.shell.test_shared_cache import disk  # noqa: F401  (a fixture)
+from words.kernel_params import GAMMA_GRID
 
 
 def test_the_plan_is_every_dataset_kernel_and_grid_gamma_nearest_the_defaults_first(

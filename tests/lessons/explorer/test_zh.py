@@ -11,7 +11,6 @@ import pytest
 
 import datasets
 from lessons.explorer.steps import SECTION_KEY, SECTIONS
-from shell.i18n import _, use_language
 from tests.support.apptest import assert_clean, open_app
 from tests.support.page_language import (
     all_texts,
@@ -20,6 +19,7 @@ from tests.support.page_language import (
     stray_spaces,
     unwrapped,
 )
+from words.i18n import _, use_language
 
 CASES = {
     "defaults": {},

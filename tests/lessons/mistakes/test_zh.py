@@ -14,8 +14,8 @@ import pytest
 
 from lessons.mistakes.experiment import MISTAKES, Damage, Picture
 from lessons.mistakes.sections import damage_words
-from shell.i18n import use_language
 from tests.support.page_language import data_words, open_in, same_numbers, unwrapped
+from words.i18n import use_language
 
 PAGE = "mistakes"
 CJK = re.compile(r"[\u4e00-\u9fff]")

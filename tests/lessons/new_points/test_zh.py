@@ -9,7 +9,6 @@ import pytest
 import datasets
 from lessons.new_points.experiment import fit_new_points
 from lessons.new_points.view import indefinite_warning
-from shell import i18n
 from tests.shell.test_language import ZH
 from tests.support.apptest import assert_clean, needs_usps, open_app
 from tests.support.page_language import (
@@ -20,6 +19,7 @@ from tests.support.page_language import (
     stray_spaces,
     unwrapped,
 )
+from words import i18n
 
 SETTINGS = {
     "defaults": {},

@@ -14,9 +14,10 @@ from lessons.scale import approx_view as scale_approx_view
 from lessons.scale import approximations as approx
 from lessons.scale import experiment as scaling
 from lessons.scale import view as scale_view
-from shell import memory, state
-from shell.budget import WORKER_BYTES
-from shell.worker import WORKER_WHAT
+from server import memory
+from server.budget import WORKER_BYTES
+from server.worker import WORKER_WHAT
+from shell import state
 from tests.support.apptest import assert_clean, needs_usps, open_app
 from tests.support.lessons import checks_shown, query
 from tests.support.plotly_json import chart_specs, decode, find_chart, title

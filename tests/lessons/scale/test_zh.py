@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from shell.worker import WORKER_WHAT
+from server.worker import WORKER_WHAT
 from tests.shell.test_language import ZH
 from tests.support.apptest import ROOT, assert_clean, open_app
 from tests.support.page_language import (
@@ -83,9 +83,9 @@ def test_the_chinese_measurement_has_chinese_headers_and_the_same_sizes():
 
 def test_the_workers_words_are_the_catalogs_and_its_process_needs_no_babel():
     assert ZH[WORKER_WHAT]
-    # What the worker process imports to time the steps (python -m shell.worker unpickles
-    # functions of these modules): no Babel (shell.i18n imports it only to translate).
-    code = ("import sys, shell.worker, lessons.scale.experiment, lessons.scale.approximations;"
+    # What the worker process imports to time the steps (python -m server.worker unpickles
+    # functions of these modules): no Babel (words.i18n imports it only to translate).
+    code = ("import sys, server.worker, lessons.scale.experiment, lessons.scale.approximations;"
             "print(sorted(m for m in sys.modules if m.startswith('babel')))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                          text=True, check=True)
@@ -96,7 +96,7 @@ def _pack(language: str):
     """The offline lecture's Scale step (its slider note and frame) built in ``language``."""
     from classroom.tour import STEPS
     from lecture_pack.build import LESSON_PACKS, build_lesson_step
-    from shell.i18n import use_language
+    from words.i18n import use_language
 
     number, step = next((i, s) for i, s in enumerate(STEPS, start=1)
                         if s.page == "app_pages/scale.py" and not s.part)

@@ -10,7 +10,7 @@ The budget is a setting: the environment variable ``KPCA_MEMORY_BUDGET_MB`` (MiB
 computation), default :data:`DEFAULT_BUDGET_MB`, which leaves room for the server
 itself and a few concurrent students on a 2–3 GB container.
 
-:func:`memory_problem` is plain Python (in :mod:`shell.budget`, tested directly);
+:func:`memory_problem` is plain Python (in :mod:`server.budget`, tested directly);
 :func:`guard_memory` is the one Streamlit call pages make.
 """
 
@@ -20,7 +20,7 @@ import os
 
 import streamlit as st
 
-from shell.budget import (  # noqa: F401
+from server.budget import (  # noqa: F401
     BUDGET_ENV,
     DEFAULT_BUDGET_MB,
     FLOAT_BYTES,
@@ -32,9 +32,9 @@ from shell.budget import (  # noqa: F401
     memory_problem,
 )
 
-# The budget's numbers and words live in the pure shell.budget (the offline lecture needs
+# The budget's numbers and words live in the pure server.budget (the offline lecture needs
 # them without Streamlit); the guard's callers read them through this module as before.
-from shell.i18n import N_
+from words.i18n import N_
 
 
 def guard_memory(

@@ -1,4 +1,4 @@
-"""The machine's shared cache on disk (shell/shared_cache.py): a second level under the
+"""The machine's shared cache on disk (server/shared_cache.py): a second level under the
 in-process stores, for built-in data only, bounded, shared by processes."""
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from experiments.analysis import analyse
 from lessons.common import analysis as common_analysis
 from lessons.common import gamma_hint
 from lessons.explorer import projections
-from shell import caches, drawn, shared_cache, uploads
+from server import shared_cache
+from shell import caches, drawn, uploads
 from shell.state import CSV, DRAWN, DataKey, default_settings
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,4 +1,4 @@
-"""Each kernel parameter is declared once (experiments/kernel_params.py); the link parser,
+"""Each kernel parameter is declared once (words/kernel_params.py); the link parser,
 the sidebar's controls, the locks and γ's grid are derived from that declaration."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ import math
 
 import pytest
 
-from experiments.kernel_params import GAMMA, GAMMA_GRID, KERNEL_PARAMS
 from kpca_core import KERNELS
 from shell import locks, state
 from tests.support.apptest import assert_clean, open_app
+from words.kernel_params import GAMMA, GAMMA_GRID, KERNEL_PARAMS
 
 
 def test_every_parameter_a_kernel_uses_is_declared():

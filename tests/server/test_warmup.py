@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from shell import warmup
+from server import warmup
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,7 +27,7 @@ import threading
 errors = []
 def session():
     try:
-        from shell import warmup
+        from server import warmup
         warmup.import_app_modules()
         from lessons.denoising import view as denoising_view  # noqa: F401
         from lessons.explorer import view as explorer_view

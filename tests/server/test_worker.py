@@ -1,4 +1,4 @@
-"""The server's worker process (shell/worker.py): the one child process the app starts,
+"""The server's worker process (server/worker.py): the one child process the app starts,
 only inside a turn of the worker lane, counted there, gone when idle (issue 34: each Scale
 tab started a process of its own outside the queue, ~220 MB each, 1.9 GB for ten)."""
 
@@ -12,10 +12,10 @@ import time
 import psutil
 import pytest
 
-from shell.admission import AdmissionControl, lane_for, server_budget_bytes
-from shell.budget import WORKER_BYTES
-from shell.costs import Estimate
-from shell.worker import Worker, WorkerDied
+from server.admission import AdmissionControl, lane_for, server_budget_bytes
+from server.budget import WORKER_BYTES
+from server.costs import Estimate
+from server.worker import Worker, WorkerDied
 
 
 def blas_threads() -> list[int]:
@@ -67,7 +67,7 @@ def test_the_worker_stays_within_the_memory_its_lane_reserves(worker):
 
 def test_the_worker_runs_only_inside_a_turn_of_its_lane():
     control = AdmissionControl(server_budget_bytes())
-    from shell.admission import holds_turn
+    from server.admission import holds_turn
 
     worker = Worker(lambda: holds_turn("worker"))
     try:
@@ -89,7 +89,7 @@ def test_the_worker_runs_only_inside_a_turn_of_its_lane():
 
 
 def test_ten_students_at_once_share_one_process_one_job_at_a_time():
-    from shell.admission import holds_turn
+    from server.admission import holds_turn
 
     control = AdmissionControl(server_budget_bytes())
     worker = Worker(lambda: holds_turn("worker"))

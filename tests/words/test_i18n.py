@@ -1,4 +1,4 @@
-"""shell/i18n.py: the language of a run, translating, the pseudo-locale, numbers, threads."""
+"""words/i18n.py: the language of a run, translating, the pseudo-locale, numbers, threads."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ import pytest
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
-from shell import i18n
-from shell.admission import Wait, wait_message
-from shell.budget import memory_problem
+from server.admission import Wait, wait_message
+from server.budget import memory_problem
+from server.worker import WORKER_WHAT
 from shell.chart_text import describe
-from shell.i18n import N_, _, ngettext
-from shell.worker import WORKER_WHAT
+from words import i18n
+from words.i18n import N_, _, ngettext
 
 
 def zh_catalog():
@@ -194,7 +194,7 @@ def test_two_threads_translate_in_their_own_language_at_the_same_time():
 
 
 def test_a_thread_started_by_a_session_begins_in_english():
-    """Background work (shell/ahead.py, shell/worker.py) never inherits the language of the
+    """Background work (server/ahead.py, server/worker.py) never inherits the language of the
     session that started it: a new thread starts from the default context."""
     seen = []
     with i18n.use_language("zh-CN"):

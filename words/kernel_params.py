@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from shell.i18n import N_
+from words.i18n import N_
 
 
 @dataclass(frozen=True)

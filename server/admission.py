@@ -10,7 +10,7 @@ The policy (:class:`AdmissionControl`), in four rules:
 
 1. **Everything takes a ticket.** Each n × n computation, each long CPU job and each
    upload's parse asks for a turn, saying the bytes it holds at its peak and how long it
-   should take: its own estimate (:mod:`shell.costs`, a model per kind of work), a lower
+   should take: its own estimate (:mod:`server.costs`, a model per kind of work), a lower
    bound when it cannot know.
 2. **Lanes by cost, each with its own slots and share of memory.** The ticket joins one
    lane (:func:`lane_for`):
@@ -24,7 +24,7 @@ The policy (:class:`AdmissionControl`), in four rules:
              2,500 with a working copy)
    upload    parsing an uploaded file                      1    UPLOAD_SHARE
    worker    timed work in the server's worker process     1    the process and
-             (Scale's timings, :mod:`shell.worker`)              WORKER_JOB_SHARE
+             (Scale's timings, :mod:`server.worker`)              WORKER_JOB_SHARE
    heavy     everything larger or longer (the full USPS,   1    the rest of the budget
              long De-noising)
    ========  ==========================================  =====  ==================
@@ -42,11 +42,11 @@ The policy (:class:`AdmissionControl`), in four rules:
    they came, instead of every request in a busy lane advancing a turn at a time and all
    of them finishing together at the end (issue 34: 24 tabs, the last 212 s). A new run
    of the same session is a new request, at the back. A ticket larger than the whole
-   share runs alone in its lane (the memory guard, :mod:`shell.memory`, has already
+   share runs alone in its lane (the memory guard, :mod:`server.memory`, has already
    refused anything larger than one computation may hold; with the default budget the
    heavy share is larger than that).
 4. **Work done ahead waits for students.** A ticket asked for inside :func:`background`
-   (the cache filled ahead of a lab, ``shell.ahead``) is served after every student's
+   (the cache filled ahead of a lab, ``server.ahead``) is served after every student's
    ticket of its lane, however long it has waited: it takes a slot only when no student
    wants it, and then for one computation at a time (it never holds more than a slot).
 5. **One computation at a time per session.** A session's second ticket (a stopped run
@@ -63,7 +63,7 @@ While a ticket waits, its student reads their place in the lane and the expected
 what remains of the estimates of the work running in the lane, plus the estimates of the
 tickets ahead, spread over the lane's slots; "at least" when one of them is a lower bound
 or a running computation has outlasted its estimate. The estimates come from a cost model
-measured on a host at a given load (:mod:`shell.costs`); on a busier or quieter host the
+measured on a host at a given load (:mod:`server.costs`); on a busier or quieter host the
 same work takes longer or shorter, so each lane keeps its pace (how long its recent work
 took against its estimates, a moving average between PACE_LIMITS) and scales what it
 says by it: the wait said is the wait the lane has been showing.
@@ -85,11 +85,11 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from shell.budget import WORKER_BYTES
-from shell.costs import Estimate, format_seconds
-from shell.i18n import N_, _, current_language, format_number, use_language
-from shell.memory import format_bytes, matrix_bytes, megabytes_from_env
-from shell.worker import Worker
+from server.budget import WORKER_BYTES
+from server.costs import Estimate, format_seconds
+from server.memory import format_bytes, matrix_bytes, megabytes_from_env
+from server.worker import Worker
+from words.i18n import N_, _, current_language, format_number, use_language
 
 SERVER_BUDGET_ENV = "KPCA_SERVER_BUDGET_MB"
 DEFAULT_SERVER_BUDGET_MB = 1536
@@ -432,7 +432,7 @@ def server_admission() -> AdmissionControl:
 
 @st.cache_resource(show_spinner=False)
 def server_worker() -> Worker:
-    """The one worker process of this server (:mod:`shell.worker`); it runs jobs only in a
+    """The one worker process of this server (:mod:`server.worker`); it runs jobs only in a
     turn of the worker lane (``queued(..., in_worker=True)``)."""
     return Worker(lambda: holds_turn("worker"))
 
@@ -486,7 +486,7 @@ def taking_turn(n_bytes: int, *, estimate: Estimate, what: str,
     stands and how long the wait should be; the notice disappears when the work starts.
     """
     session, request = _session_and_request()
-    # Work started ahead of time (shell.ahead) runs outside any page: nobody to tell.
+    # Work started ahead of time (server.ahead) runs outside any page: nobody to tell.
     notice = st.empty() if session is not None else None
     started = time.monotonic()
     language = current_language()  # the waiting session's, whichever thread tells it
@@ -515,7 +515,7 @@ def queued(n: int, *, copies: float = 1.0, estimate: Estimate | None = None,
            what: str = N_("this computation"), in_worker: bool = False):
     """:func:`taking_turn` for work that holds ``copies`` n × n float64 matrices at its peak.
 
-    ``estimate``: the caller's own (:mod:`shell.costs`); without one, a kernel PCA of size
+    ``estimate``: the caller's own (:mod:`server.costs`); without one, a kernel PCA of size
     n (:func:`estimate_seconds`). ``in_worker``: the work runs in the worker process
     (:func:`server_worker`), in its lane.
     """

@@ -1,4 +1,4 @@
-"""Work done ahead (shell/ahead.py): a named plan runs once per process, in order, in the
+"""Work done ahead (server/ahead.py): a named plan runs once per process, in order, in the
 background, and goes on past a job that fails."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from shell import ahead
+from server import ahead
 
 
 @pytest.fixture
@@ -85,7 +85,7 @@ def test_it_can_be_turned_off(monkeypatch, value):
 
 
 def test_a_plan_made_on_its_own_thread_and_run_in_the_background_of_the_queue(enabled):
-    from shell.admission import in_background
+    from server.admission import in_background
 
     made_on, seen = [], []
 

@@ -50,7 +50,7 @@ from pathlib import Path
 import numpy as np
 
 from datasets.usps import cache_dir
-from shell.memory import megabytes_from_env
+from server.memory import megabytes_from_env
 
 ENV, SIZE_ENV = "KPCA_SHARED_CACHE", "KPCA_SHARED_CACHE_MB"
 # Whether a server fills the cache at start-up: minutes of a core and hundreds of MB of
@@ -61,7 +61,7 @@ DEFAULT_MB = 1024
 OFF = {"", "0", "off", "false", "no", "none"}
 # The code the cached results come from: a change to any of it is a new version.
 VERSIONED = ("kpca_core", "datasets", "experiments", "lessons/common", "lessons/explorer",
-             "shell/caches.py", "shell/shared_cache.py")
+             "shell/caches.py", "server/shared_cache.py")
 ROOT = Path(__file__).resolve().parents[1]
 MISSING = object()
 _LOG = logging.getLogger(__name__)

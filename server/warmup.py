@@ -18,7 +18,8 @@ import importlib
 import pkgutil
 import threading
 
-PACKAGES = ("kpca_core", "datasets", "experiments", "shell", "lessons", "classroom",
+PACKAGES = ("words", "kpca_core", "datasets", "experiments", "server", "shell", "lessons",
+            "classroom",
             "lecture_pack")
 _lock = threading.Lock()
 _done = False

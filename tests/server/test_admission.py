@@ -10,8 +10,8 @@ from contextlib import contextmanager
 import pytest
 
 from datasets import drawn
-from shell.admission import AdmissionControl, Lane, estimate_seconds, lane_for
-from shell.costs import Estimate
+from server.admission import AdmissionControl, Lane, estimate_seconds, lane_for
+from server.costs import Estimate
 from shell.registry import LESSONS
 
 MB = 2**20
@@ -246,7 +246,7 @@ def test_fallback_estimate_grows_with_n_and_never_reaches_zero():
 
 
 def test_the_wait_message_keeps_what_is_waiting_as_written():
-    from shell.admission import Wait, wait_message
+    from server.admission import Wait, wait_message
 
     text = wait_message(Wait(1, 0.2, False, "heavy"), "this kernel PCA", 144_000_000)
     assert "you are next. Expected wait: about 1 s. This kernel PCA (144.0 MB)" in text
@@ -257,7 +257,7 @@ def test_the_wait_message_keeps_what_is_waiting_as_written():
 
 
 def test_server_budget_is_a_setting_with_the_memory_guards_rules(monkeypatch):
-    from shell.admission import DEFAULT_SERVER_BUDGET_MB, SERVER_BUDGET_ENV, server_budget_bytes
+    from server.admission import DEFAULT_SERVER_BUDGET_MB, SERVER_BUDGET_ENV, server_budget_bytes
 
     monkeypatch.setenv(SERVER_BUDGET_ENV, "2048")
     assert server_budget_bytes() == 2048 * MB
@@ -332,7 +332,7 @@ def kernels_recorded():
     import sys
 
     import kpca_core
-    from shell.admission import holds_turn
+    from server.admission import holds_turn
 
     original = kpca_core.compute_kernel
     built: list[tuple[int, int, bool]] = []
@@ -360,7 +360,7 @@ class WorkerHere:
     process, so that the kernel matrices the jobs build can be seen."""
 
     def call(self, func, *args, **kwargs):
-        from shell.admission import holds_turn
+        from server.admission import holds_turn
 
         assert holds_turn("worker"), "a job for the worker process outside its lane"
         return func(*args, **kwargs)
@@ -368,7 +368,7 @@ class WorkerHere:
 
 @pytest.fixture
 def timed_work_in_this_process(monkeypatch):
-    """Scale times its steps in the server's worker process (shell.worker): here they run
+    """Scale times its steps in the server's worker process (server.worker): here they run
     in this one."""
     from lessons.scale import approx_view, view
 
@@ -395,14 +395,14 @@ def test_every_kernel_matrix_a_page_builds_is_built_inside_a_turn(page,
 
 @pytest.mark.parametrize("page", list(QUEUED_PAGES))
 def test_a_pages_big_work_waits_its_turn_behind_another_students(page, monkeypatch):
-    from shell.admission import server_admission
+    from server.admission import server_admission
     from tests.support.apptest import assert_clean
 
     control = server_admission()
     # Everything in one lane, behind another student's computation (held below); Scale's
     # timed work runs in the worker process, in the worker's lane.
     in_worker = page == "scale"
-    monkeypatch.setattr("shell.admission.lane_for", lambda *args, in_worker=False, **kwargs:
+    monkeypatch.setattr("server.admission.lane_for", lambda *args, in_worker=False, **kwargs:
                         "worker" if in_worker else "heavy")
     seen: list[int] = []
     done = threading.Event()
@@ -438,7 +438,7 @@ def test_a_pages_big_work_waits_its_turn_behind_another_students(page, monkeypat
 
 
 def test_small_work_on_every_page_never_waits_behind_a_big_one():
-    from shell.admission import SMALL_BYTES, server_admission
+    from server.admission import SMALL_BYTES, server_admission
 
     control = server_admission()
     waited: list[int] = []
@@ -496,7 +496,7 @@ def test_uploads_parse_one_at_a_time_and_small_views_pass_them():
 
 def waiting_texts(monkeypatch) -> list[str]:
     """Every wait notice the pages write (the real messages, recorded as they are made)."""
-    import shell.admission as admission
+    import server.admission as admission
 
     texts: list[str] = []
     real = admission.wait_message
@@ -514,13 +514,13 @@ def test_a_waiting_page_tells_the_wait_it_can_know(at_least, monkeypatch):
     # Another student's 40 s computation holds the lane; the Explorer's kernel PCA waits
     # behind it and says so: "about 40 s", or "at least 40 s" when the other computation's
     # estimate is only a lower bound (ARPACK, a fixed point).
-    from shell.admission import server_admission
+    from server.admission import server_admission
     from tests.support.apptest import assert_clean, open_app
 
     control = server_admission()
     # The server-wide lanes have learned a pace from earlier tests' work: start from none.
     monkeypatch.setattr(control, "pace", dict.fromkeys(control.lanes, 1.0))
-    monkeypatch.setattr("shell.admission.lane_for", lambda *args, **kwargs: "heavy")
+    monkeypatch.setattr("server.admission.lane_for", lambda *args, **kwargs: "heavy")
     texts = waiting_texts(monkeypatch)
     holding = threading.Event()
 
@@ -631,7 +631,7 @@ def test_a_lane_that_runs_slower_than_its_estimates_says_so_in_its_waits():
 
 
 def test_background_work_waits_for_every_students_ticket_of_its_lane():
-    from shell.admission import background
+    from server.admission import background
 
     control = one_lane(1500 * MB)
     record = Recorder()

@@ -1,6 +1,6 @@
 """The memory budget's numbers, without Streamlit: the budget one computation may use, the
 bytes of a float64 matrix, the largest n that fits, how bytes are written for students, and
-the guard's refusal in words. :mod:`shell.memory` (the guard pages call) and the offline
+the guard's refusal in words. :mod:`server.memory` (the guard pages call) and the offline
 lecture (:mod:`lessons.scale.pack`) read them from here.
 """
 
@@ -9,12 +9,12 @@ from __future__ import annotations
 import math
 import os
 
-from shell.i18n import N_, _, format_number
+from words.i18n import N_, _, format_number
 
 DEFAULT_BUDGET_MB = 1024
 BUDGET_ENV = "KPCA_MEMORY_BUDGET_MB"
 FLOAT_BYTES = 8
-# Memory of Scale's timing worker (shell.worker) with its imports (NumPy, SciPy,
+# Memory of Scale's timing worker (server.worker) with its imports (NumPy, SciPy,
 # scikit-learn, kpca_core), beside its jobs' (counted by their tickets), as the server's
 # budget counts it (PSS: its shared libraries' pages split with the server): measured
 # 163 MB (230 MB resident) after one run of Scale's work on the development host
@@ -87,7 +87,7 @@ def memory_problem(
         Bytes allowed; defaults to :func:`budget_bytes`.
     extra : (int, str), optional
         Bytes the computation holds besides the matrices, and what holds them (the worker
-        process that timed work runs in, ``shell.worker``).
+        process that timed work runs in, ``server.worker``).
     """
     budget = budget_bytes() if budget is None else budget
     extra_bytes, extra_what = extra if extra is not None else (0, "")

@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from shell import admission
+from server import admission
 
 ENV = "KPCA_PREPARE_AHEAD"
 THREAD_PREFIX = "kpca-ahead-"
@@ -87,7 +87,7 @@ def prepare(name: str, jobs: Jobs | Callable[[], Jobs], *,
     the plan's labels are empty until then.
 
     ``background``: its turns in the server's queue come after every student's
-    (:func:`shell.admission.background`): for work nobody is waiting for yet (the lab's
+    (:func:`server.admission.background`): for work nobody is waiting for yet (the lab's
     cache), unlike the tour's views, which the lecturer is about to show."""
     if not enabled():
         return None

@@ -8,17 +8,18 @@ kpca_core: ~190 MB resident), and when each Scale tab started its own, ten stude
 the server from 230 MB to 1.9 GB outside the queue (issue 34). So:
 
 1. **One worker per server process**, shared by every session, started on first use and
-   only inside a turn of the admission's worker lane (:mod:`shell.admission`:
+   only inside a turn of the admission's worker lane (:mod:`server.admission`:
    ``queued(..., in_worker=True)``); :meth:`Worker.call` refuses to run outside one.
-2. **Counted.** The worker lane's memory share holds the process (:data:`shell.budget.WORKER_BYTES`,
-   measured: the benchmark prints it, a test checks the live process against it) and the
-   work it runs; the memory guard adds the process to what timed work needs
-   (``shell.memory.memory_problem(..., extra=...)``). One slot: one job at a time.
+2. **Counted.** The worker lane's memory share holds the process
+   (:data:`server.budget.WORKER_BYTES`, measured: the benchmark prints it, a test checks
+   the live process against it) and the work it runs; the memory guard adds the process
+   to what timed work needs
+   (``server.memory.memory_problem(..., extra=...)``). One slot: one job at a time.
 3. **Gone when idle.** The process ends :data:`IDLE_S` seconds after its last job, and is
    started again by the next one (a few seconds of imports); a process that dies (out of
    memory, killed) fails its job with a message and is started afresh for the next.
 
-The child runs ``python -m shell.worker``: it reads (function, args, kwargs) as pickles
+The child runs ``python -m server.worker``: it reads (function, args, kwargs) as pickles
 from its standard input and writes (ok, result or exception) to its standard output, so
 it imports only what the functions it runs need (never Streamlit). Functions travel by
 reference (module and name), arguments by value (n × d points, a few timings back).
@@ -37,14 +38,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from shell.i18n import N_, _
+from words.i18n import N_, _
 
 ROOT = Path(__file__).resolve().parents[1]
 # How the memory guard names it (an English noun phrase it translates).
 WORKER_WHAT = N_("the worker process that times it")
 IDLE_S = 120.0
 # The child's environment: BLAS on one thread (the point of the worker), and glibc's
-# allocator told to give large freed blocks back (see shell.memory's allocator notes).
+# allocator told to give large freed blocks back (see server.memory's allocator notes).
 CHILD_ENV = {
     "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
     "MALLOC_MMAP_THRESHOLD_": str(2**20), "MALLOC_ARENA_MAX": "2",
@@ -155,7 +156,7 @@ class Worker:
         if self._process is not None and self._process.poll() is None:
             return self._process
         self._process = subprocess.Popen(
-            [sys.executable, "-m", "shell.worker"], cwd=ROOT,
+            [sys.executable, "-m", "server.worker"], cwd=ROOT,
             env={**os.environ, **CHILD_ENV, "PYTHONPATH": str(ROOT)},
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None)
         self.starts += 1

@@ -30,7 +30,7 @@ from contextvars import ContextVar, Token
 from functools import lru_cache
 from pathlib import Path
 
-from shell.text import quoted
+from words.text import quoted
 
 # The languages a student can choose, each by its own name (the sidebar's selector).
 LANGUAGES: dict[str, str] = {"en": "English", "zh-CN": "简体中文"}

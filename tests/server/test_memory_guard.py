@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from lessons.denoising import view as denoising_view
-from shell import memory
+from server import memory
 from shell.registry import LESSONS
 from tests.support.apptest import open_app, usps_available
 

@@ -1,6 +1,6 @@
 """What each kind of work costs on this server: the estimates behind the queue's waits.
 
-A page that asks the server's queue for a turn (:func:`shell.admission.queued`) says how
+A page that asks the server's queue for a turn (:func:`server.admission.queued`) says how
 long its work should take, so that the queue can put it in the right lane and tell the
 students behind it how long they will wait. Each kind of work is a sum of a few
 operations, each with its own law in n:
@@ -35,7 +35,7 @@ import math
 from dataclasses import dataclass
 
 from kpca_core import choose_eigen_solver
-from shell.i18n import _, format_number
+from words.i18n import _, format_number
 
 
 @dataclass(frozen=True)
