@@ -18,7 +18,7 @@ FLOAT_BYTES = 8
 # scikit-learn, kpca_core), beside its jobs' (counted by their tickets), as the server's
 # budget counts it (PSS: its shared libraries' pages split with the server): measured
 # 163 MB (230 MB resident) after one run of Scale's work on the development host
-# (tests/shell/test_worker.py checks it).
+# (tests/server/test_worker.py checks it).
 WORKER_BYTES = 192 * 2**20
 
 

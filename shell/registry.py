@@ -6,7 +6,7 @@ importing it (the shell imports no lesson): the link parameters it owns, and the
 work it does, as the memory guard and the server's queue see it. A size that bounds that
 work is imported here where the layers allow (``experiments``, ``datasets``) and otherwise
 stated here once, for the lesson to import. The tests hold every lesson to these facts at
-sizes above its caps (``tests/shell/test_memory_guard.py``, ``tests/shell/test_admission.py``,
+sizes above its caps (``tests/server/test_memory_guard.py``, ``tests/server/test_admission.py``,
 ``tests/shell/test_registry.py``).
 """
 
@@ -72,7 +72,7 @@ class KernelWork:
         lesson above it.
 
     All of it takes its turn in the server-wide queue, capped samples too: many small
-    computations add up (``server.admission``), and ``tests/shell/test_admission.py`` fails
+    computations add up (``server.admission``), and ``tests/server/test_admission.py`` fails
     for any page that builds a kernel matrix outside a turn.
     """
 

@@ -18,7 +18,7 @@ import pytest
 # The servers the tests start inherit it; tests/lecture_pack/test_ahead.py turns it on.
 os.environ["KPCA_PREPARE_AHEAD"] = "0"
 # No machine-wide cache on disk either (server/shared_cache.py): a test reads only what it
-# computed. tests/shell/test_shared_cache.py sets its own directory.
+# computed. tests/server/test_shared_cache.py sets its own directory.
 os.environ["KPCA_SHARED_CACHE"] = "off"
 
 from streamlit.components.v2 import manifest_scanner

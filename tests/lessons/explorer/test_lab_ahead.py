@@ -17,7 +17,7 @@ from lessons.explorer import prepare as lab
 from lessons.explorer import projections
 from server import ahead, shared_cache
 from shell.state import default_options, default_settings
-from tests.shell.test_shared_cache import disk  # noqa: F401  (a fixture)
+from tests.server.test_shared_cache import disk  # noqa: F401  (a fixture)
 from words.kernel_params import GAMMA_GRID
 
 
