@@ -9,7 +9,10 @@ marked here, once: ``browser``, and skipped where Debian's chromium is missing.
 from __future__ import annotations
 
 import functools
+import math
 import os
+import random
+from pathlib import Path
 
 import pytest
 
@@ -33,13 +36,62 @@ manifest_scanner.scan_component_manifests = functools.cache(
     manifest_scanner.scan_component_manifests)
 
 
+# Folders whose tests measure time or load: they run alone (scripts/test.sh), never beside
+# another test worker that would skew what they measure.
+SOLO_FOLDERS = ("loadtest", "deploy", "benchmarks")
+# A property sweep (a test marked ``sweep``) runs whole by default and on CI; a quick run
+# (KPCA_SWEEPS=sample, `scripts/test.sh --quick`) keeps SWEEP_SHARE of each sweep's cases,
+# drawn with KPCA_SWEEP_SEED (else a new seed each run, printed in the header), in the
+# manner of scikit-learn's global_random_seed: any case must pass, CI runs them all.
+SWEEP_SHARE = 0.25
+# Set here, before pytest-xdist starts its workers, so that they inherit it and sample alike.
+os.environ.setdefault("KPCA_SWEEP_SEED", str(random.SystemRandom().randrange(10**6)))
+_SWEEP_SEED = int(os.environ["KPCA_SWEEP_SEED"])
+
+
+def _sampling_sweeps() -> bool:
+    return os.environ.get("KPCA_SWEEPS", "all") == "sample"
+
+
+def pytest_report_header(config):
+    if _sampling_sweeps():
+        return (f"property sweeps: a {SWEEP_SHARE:.0%} sample of each "
+                f"(KPCA_SWEEP_SEED={_SWEEP_SEED} repeats it; KPCA_SWEEPS=all runs them whole)")
+    return "property sweeps: whole"
+
+
+def sample_sweeps(items: list, seed: int, share: float) -> tuple[list, list]:
+    """(kept, dropped): every item not marked ``sweep``, and of each sweep (a test
+    function's cases) a seeded sample of ``share`` of its cases, at least one."""
+    sweeps: dict[str, list] = {}
+    for item in items:
+        if item.get_closest_marker("sweep"):
+            sweeps.setdefault(item.nodeid.split("[")[0], []).append(item)
+    dropped = set()
+    for name, cases in sweeps.items():
+        rng = random.Random(f"{seed}:{name}")
+        keep = max(1, math.ceil(share * len(cases)))
+        dropped |= {id(c) for c in cases} - {id(c) for c in rng.sample(cases, keep)}
+    return ([i for i in items if id(i) not in dropped], [i for i in items if id(i) in dropped])
+
+
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
-def pytest_collection_modifyitems(items):
+def pytest_collection_modifyitems(config, items):
     """Mark every test of a browser module; refuse a test elsewhere that drives Chromium
     (the ``browser`` fixture, or ``page``) without the mark, which ``-m "not browser"``
-    would then run on a machine with no browser."""
+    would then run on a machine with no browser. Mark the tests that measure time or load
+    ``solo``; on a quick run, keep a sample of each property sweep."""
     needs_chromium = pytest.mark.skipif(not HAS_CHROMIUM, reason="needs Debian's chromium")
+    if _sampling_sweeps():
+        items[:], dropped = sample_sweeps(items, _SWEEP_SEED, SWEEP_SHARE)
+        if dropped:
+            config.hook.pytest_deselected(items=dropped)
+    tests_root = Path(__file__).resolve().parent
     for item in items:
+        path = item.path.resolve()
+        folder = path.relative_to(tests_root).parts[0] if path.is_relative_to(tests_root) else ""
+        if folder in SOLO_FOLDERS:
+            item.add_marker(pytest.mark.solo)
         if item.path.name.endswith("browser.py"):
             item.add_marker(pytest.mark.browser)
             item.add_marker(needs_chromium)

@@ -50,6 +50,9 @@ from experiments.sampling import stratified_rows
 from shell.state import GAMMA_MAX, GAMMA_MIN, default_settings
 from tests.support.apptest import usps_available
 
+# Each parametrised test is a property sweep: a quick run samples it (tests/conftest.py).
+pytestmark = pytest.mark.sweep
+
 EPS = np.finfo(float).eps
 BAND = 0.005  # a score this close to a threshold: either verdict
 
