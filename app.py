@@ -8,7 +8,7 @@ the page. Adding a page = one file in app_pages/ plus one ``Lesson`` line in
 import streamlit as st
 
 from server import memory, warmup
-from shell import accessibility, findings
+from shell import accessibility, findings, uploads
 
 # Once per process, before the session threads allocate much: two malloc arenas, so that
 # the memory a closed session frees can go back to the system (server/memory.py).
@@ -46,6 +46,9 @@ page = st.navigation(
 # dataset × kernel × γ of the grid into the machine's shared cache (a lab's first views
 # become reads; nothing without a shared cache or with KPCA_PREPARE_AHEAD=0).
 lab_plan = start_lab()  # assigned: a bare call would be drawn by Streamlit's magic
+# Once per process: only a page with an uploader keeps a file sent to it, within a ceiling
+# on what all sessions hold; what ended sessions held goes (shell/uploads.py).
+uploads.guard_uploads()
 accessibility.apply_css()  # first, so that its rules are in the page before any widget
 classroom.start_run()  # a class code or questions=… in the link, before the sidebar shows them
 # The shared sidebar is drawn here, once per run, for whichever page runs below; the

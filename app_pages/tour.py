@@ -3,7 +3,7 @@
 import streamlit as st
 
 from classroom.banner import open_step
-from classroom.join import app_url
+from classroom.lecturer import running as runs_a_class
 from classroom.tour import BEYOND, STEPS, main_steps, parse_step, total_minutes
 from lecture_pack import ahead, download
 from lecture_pack.download import lecture_file
@@ -96,20 +96,20 @@ st.write(_(
 
 
 @st.fragment(run_every=2)
-def building(address: str, language: str) -> None:
+def building(language: str) -> None:
     """The offline lecture's build, followed live until it ends (then the page offers it)."""
-    plan = download.progress(address, language)
+    plan = download.progress(language)
     if plan is None or plan.finished:
         st.rerun()
     st.markdown(f":material/hourglass_top: {download.status(plan)}")
 
 
 # The file is built in this session's language (its own words, the steps' sentences).
-address, language = app_url(), current_language()
-if lecture_file.cached(address, language) is None:
-    plan = download.progress(address, language)
+language = current_language()
+if lecture_file(language) is None:
+    plan = download.progress(language)
     if plan is not None and not plan.finished:
-        building(address, language)
+        building(language)
     else:
         if plan is not None and plan.failed:
             st.warning(download.status(plan), icon=":material/error:")
@@ -117,14 +117,17 @@ if lecture_file.cached(address, language) is None:
                      "two, in the background."))
         if st.button(_("Prepare the offline lecture"), key="tour_prepare_lecture",
                      icon=":material/build:"):
-            if download.start(address, language) is None:  # work ahead is off here: now
+            try:  # in the background; where work ahead is off, now
                 with st.spinner(_("Computing the {steps} steps at every slider value…").format(
                         steps=len(download.lecture_steps()))):
-                    lecture_file(address, language)
-            st.rerun()
-if (prepared := lecture_file.cached(address, language)) is not None:
+                    download.request(language, is_lecturer=runs_a_class())
+                st.rerun()
+            except download.NotALecturer as refusal:
+                st.warning(str(refusal), icon=":material/lock:")
+if (prepared := lecture_file(language)) is not None:
     st.download_button(_("Download this lecture"), prepared, file_name="kpca-lab-lecture.html",
                        mime="text/html", key="tour_download_lecture", on_click="ignore",
                        icon=":material/download:", type="primary")
     st.caption(_("{size} MB, Plotly's JavaScript included; its links lead back to {address}.")
-               .format(size=format_number(len(prepared) / 1e6, ".1f"), address=address))
+               .format(size=format_number(len(prepared) / 1e6, ".1f"),
+                       address=download.server_address()))

@@ -30,7 +30,7 @@ from lessons.how_it_works.prepare import prepare as how_it_works
 from lessons.kernel_trick.prepare import prepare as kernel_trick
 from lessons.mistakes.prepare import prepare as mistakes
 from lessons.scale.prepare import prepare as scale
-from server import ahead
+from server import ahead, shared_cache
 from shell.state import Settings
 from words.i18n import LANGUAGES, _, format_number
 
@@ -53,11 +53,14 @@ def prepare_step(step: TourStep) -> None:
     """Step ``step``'s question (in each language: its sentences are cached by language)
     and, for a step of the lecture, its view."""
     settings = step.settings()
-    if step.check:
-        for language in LANGUAGES:
-            predict.live_question(step.check, settings, language)
-    if not step.part and (view := VIEWS.get(step.page)):
-        view(settings)
+    # What is prepared for the lecture goes to the shared cache's prefill, where no
+    # student's on-demand work can evict it.
+    with shared_cache.prefilling():
+        if step.check:
+            for language in LANGUAGES:
+                predict.live_question(step.check, settings, language)
+        if not step.part and (view := VIEWS.get(step.page)):
+            view(settings)
 
 
 def start() -> ahead.Plan | None:

@@ -1,5 +1,5 @@
-"""Fill the machine's shared cache (server/shared_cache.py) with every lab setting's first
-view, in this process, and say how long it took and what it holds on disk.
+"""Fill the machine's shared cache (server/shared_cache.py: its prefill) with every lab
+setting's first view, in this process, and say how long it took and what it holds on disk.
 
     python scripts/fill_shared_cache.py                  # the whole grid (~1,500 settings)
     python scripts/fill_shared_cache.py --limit 100      # the 100 nearest the defaults
@@ -37,11 +37,13 @@ def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--limit", type=int, help="only the first N settings (nearest first)")
     args = parser.parse_args(argv)
-    cache = shared_cache.shared_cache()
+    cache = shared_cache.prefill_cache()
     if cache is None:
         sys.exit(f"No shared cache: ${shared_cache.ENV} is {os.environ.get(shared_cache.ENV)!r}")
+    for stale in shared_cache.drop_stale_prefills():
+        print(f"Removed {stale} (another code version's)", flush=True)
     settings = lab_settings()[: args.limit]
-    print(f"Filling {shared_cache.directory()} (bound {shared_cache.size_limit() / 2**20:.0f} "
+    print(f"Filling {cache.directory} (bound {shared_cache.size_limit() / 2**20:.0f} "
           f"MiB) with {len(settings)} settings", flush=True)
     started, cpu_started = time.monotonic(), time.process_time()
     computed = failed = 0

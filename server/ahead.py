@@ -125,18 +125,15 @@ def _run(plan: Plan, jobs: Jobs | Callable[[], Jobs], background: bool = False) 
             else:
                 job()
         except Exception as error:  # noqa: BLE001 - the page says why when it is reached
-            # One line, no traceback: the usual causes are the page's own messages (the
-            # USPS digits not reachable yet, a setting the kernel refuses).
-            _LOG.warning("Preparing %s ahead failed (%s: %s); its page says why when it is "
-                         "opened", label, type(error).__name__, error)
-            plan.failed.append(label)
+            record_failure(plan, label, error)
         plan.done += 1
     plan.seconds = time.monotonic() - started
 
 
-def forget(name: str) -> None:
-    """Let the plan ``name`` be started again (a finished plan that failed somewhere: the
-    person who asked for it asks again). A plan still running is kept."""
-    with _lock:
-        if (plan := _plans.get(name)) is not None and plan.finished:
-            del _plans[name]
+def record_failure(plan: Plan, label: str, error: Exception) -> None:
+    """Count the job ``label`` of ``plan`` as failed, and say why in the server's log: one
+    line, no traceback (the usual causes are the page's own messages: the USPS digits not
+    reachable yet, a setting the kernel refuses)."""
+    _LOG.warning("Preparing %s ahead failed (%s: %s); its page says why when it is opened",
+                 label, type(error).__name__, error)
+    plan.failed.append(label)

@@ -192,12 +192,14 @@ _ABSENT = object()
 
 @contextmanager
 def filling_shared_cache() -> Iterator[None]:
-    """Within the block, this thread's calls of shared functions read and fill the disk
-    (:mod:`server.shared_cache`) but leave the process's stores as they are: filling the
-    machine's cache ahead must not push out of memory the views students are on."""
+    """Within the block, this thread's calls of shared functions read and fill the disk's
+    prefill (:func:`server.shared_cache.prefilling`) but leave the process's stores as
+    they are: filling the machine's cache ahead must not push out of memory the views
+    students are on."""
     _filling.on = True
     try:
-        yield
+        with shared_cache.prefilling():
+            yield
     finally:
         _filling.on = False
 

@@ -47,6 +47,8 @@ def csv_controls() -> tuple[tuple[str, object], ...]:
             rows=format_number(datasets.MAX_ROWS, ","),
             columns=format_number(datasets.MAX_COLUMNS, ","), mb=UPLOAD_LIMIT_MB),
     )
+    if refused := uploads.refused_upload_message():
+        st.warning(refused, icon=":material/cloud_off:")
     if upload is None:
         _name_shown_file(last_good)
         return last_good

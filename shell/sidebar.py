@@ -35,7 +35,7 @@ from experiments.kernel_diagnostics import (
 )
 from kpca_core import KERNELS
 from shell import caches as compute
-from shell import drawn, language, locks, state
+from shell import drawn, language, locks, state, uploads
 from shell.csv_controls import csv_controls
 from shell.display import PROJECTOR_KEY, close_drawer_after_change
 from shell.state import LinkCheck, Settings
@@ -336,6 +336,8 @@ def _data_controls(catalogue: dict, page_path: str = "") -> tuple[str, dict, boo
         disabled=locks.locked("dataset"),
         filter_mode=None,  # no typing: a tap on a phone opens the list, not the keyboard
     )
+    # A file sent to a session whose page shows no uploader is refused (shell/uploads.py).
+    uploads.note_uploader(dataset == state.CSV)
     if dataset == state.CSV:
         options = dict(csv_controls())
     elif dataset == state.DRAWN:

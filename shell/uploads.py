@@ -22,12 +22,28 @@ Streamlit's uploaded-file manager to drop the file's bytes, and hands the freed 
 back to the system (:func:`server.memory.return_freed_memory`).
 
 Streamlit keeps the bytes of every file sent to its upload address, whether or not the
-session has an uploader that reads it: a script parked 12 files of 19 MB in a session that
-never showed one, and they stayed 210 s after it closed (issue 34). The janitor therefore
-watches every session that holds uploaded bytes, not only those that read an upload: a
-session gone for the reconnect time loses them, and a session that holds files without
-ever reading one (no :class:`SessionFiles`: a real upload is read at the next rerun) loses
-them after :data:`PARKED_S`, even while it stays connected.
+session has an uploader that reads it: a script parked 40 files of 19 MB in a session that
+never showed one, and the server still held +727 MiB 210 s after it closed (issues 34 and
+51). So, from the app's first run in the process (:func:`guard_uploads`, called by the
+router):
+
+* **the gate** (:class:`UploadGate`) decides before Streamlit keeps a file: a session
+  whose last run drew no uploader (the sidebar says, :func:`note_uploader`) is refused
+  (HTTP 403), a session keeps one file (its uploader takes one: a new file replaces the
+  one before), and the bytes all sessions hold have a ceiling (``$KPCA_UPLOADS_MB``,
+  :data:`DEFAULT_UPLOADS_MB`; past it, HTTP 503 and a message in the sidebar);
+* **the janitor** watches every session that holds uploaded bytes, not only those that
+  read an upload: a session gone for the reconnect time loses them, a session whose page
+  no longer shows an uploader loses them at the next sweep (every few seconds), and a
+  session that holds a file without ever reading it (no :class:`SessionFiles`: a real
+  upload is read at the next rerun) loses it after :data:`PARKED_S`, even while it stays
+  connected.
+
+The gate sits on Streamlit's own uploaded-file manager (the object its upload route and
+every session use; ``streamlit run`` offers no option to give it another), by wrapping the
+manager's ``add_file`` on that instance (:func:`guard_manager`): the route calls it with the
+session's id and the file, after Streamlit's own checks (the session exists, the size is
+within ``server.maxUploadSize``) and before anything is kept.
 """
 
 from __future__ import annotations
@@ -52,6 +68,13 @@ FILES_KEY = "_kpca_files"
 # Uploaded bytes a session has held this long without reading them are dropped: a real
 # upload is read by the rerun that follows it, within seconds.
 PARKED_S = 60.0
+# The bytes of uploaded files the server holds for all sessions together (MiB): a class
+# uploading CSVs of a few MB each fits many times over; 13 files at the uploader's 20 MB
+# limit fill it.
+UPLOADS_ENV, DEFAULT_UPLOADS_MB = "KPCA_UPLOADS_MB", 256
+# The janitor's round: a session whose page stopped showing an uploader, or whose
+# reconnect time is over, lets its bytes go within this long.
+SWEEP_S = 5.0
 
 
 @dataclass(eq=False)
@@ -158,11 +181,139 @@ def session_upload(options: tuple[tuple[str, object], ...]) -> SessionUpload:
         ))
     return upload
 
+def note_uploader(showing: bool) -> None:
+    """Tell the gate whether this run's page shows the file uploader (the sidebar calls it
+    once per run, as it decides): files sent to a session without one are refused."""
+    gate().note(_session_id(), showing)
+
+
+def refused_upload_message() -> str | None:
+    """Why the gate last refused a file of this session, said once (then forgotten), or
+    None. The browser's uploader shows only an HTTP status: the sidebar says this."""
+    if gate().take_refusal(_session_id()) != FULL:
+        return None
+    return _("The server holds as many uploaded files as it can right now ({size}): your "
+             "file was not kept. Try again in a minute.").format(
+        size=memory.format_bytes(gate().ceiling))
+
+
 def _session_id() -> str | None:
     from streamlit.runtime.scriptrunner import get_script_run_ctx
 
     ctx = get_script_run_ctx()
     return ctx.session_id if ctx is not None else None
+
+
+NO_UPLOADER, FULL = "no uploader", "full"  # why the gate refuses a file
+
+
+class UploadGate:
+    """Whether a file sent to a session may be kept: only where the session's page shows
+    an uploader, and only within the ceiling on the bytes all sessions hold.
+
+    Pure bookkeeping (the server's wiring is :func:`guard_manager`): which sessions' last
+    run drew an uploader (:meth:`note`), and the last refusal of each, for its sidebar.
+    """
+
+    def __init__(self, ceiling: int) -> None:
+        self.ceiling = ceiling
+        self._showing: set[str] = set()
+        self._refused: dict[str, str] = {}
+        self._lock = threading.Lock()
+
+    def note(self, session_id: str | None, showing: bool) -> None:
+        if session_id is None:
+            return
+        with self._lock:
+            if showing:
+                self._showing.add(session_id)
+            else:
+                self._showing.discard(session_id)
+
+    def shows_uploader(self, session_id: str) -> bool:
+        with self._lock:
+            return session_id in self._showing
+
+    def refusal(self, session_id: str, size: int, held_by_others: int) -> str | None:
+        """Why a file of ``size`` bytes for ``session_id`` may not be kept (:data:`NO_UPLOADER`,
+        :data:`FULL`), or None; ``held_by_others``: the bytes the other sessions hold (this
+        session's own file is replaced by the new one)."""
+        with self._lock:
+            if session_id not in self._showing:
+                reason = NO_UPLOADER
+            elif held_by_others + size > self.ceiling:
+                reason = FULL
+            else:
+                return None
+            self._refused[session_id] = reason
+            return reason
+
+    def take_refusal(self, session_id: str | None) -> str | None:
+        with self._lock:
+            return self._refused.pop(session_id, None)
+
+    def forget(self, keep: Callable[[str], bool]) -> None:
+        """Forget the sessions ``keep`` says no to (ended: a session that comes back runs
+        its page again, which notes its uploader again)."""
+        with self._lock:
+            self._showing = {s for s in self._showing if keep(s)}
+            self._refused = {s: r for s, r in self._refused.items() if keep(s)}
+
+
+def uploads_ceiling() -> int:
+    """The bytes of uploaded files the server may hold: ``$KPCA_UPLOADS_MB`` MiB."""
+    return memory.megabytes_from_env(UPLOADS_ENV, DEFAULT_UPLOADS_MB)
+
+
+_GATE: UploadGate | None = None
+_GATE_LOCK = threading.Lock()
+
+
+def gate() -> UploadGate:
+    """The server process's :class:`UploadGate`."""
+    global _GATE
+    with _GATE_LOCK:
+        if _GATE is None:
+            _GATE = UploadGate(uploads_ceiling())
+        return _GATE
+
+
+# HTTP statuses of a refused file: no uploader there (forbidden), or the server full for
+# now (unavailable: try again).
+REFUSED_STATUS = {NO_UPLOADER: 403, FULL: 503}
+
+
+def held_bytes(manager) -> dict[str, int]:
+    """The bytes each session holds in Streamlit's (in-memory) uploaded-file manager (its
+    ``file_storage``: session id → file id → record; copied under the GIL, as
+    :func:`_holding` does)."""
+    storage = getattr(manager, "file_storage", {})
+    return {session_id: sum(len(record.data) for record in list(files.values()))
+            for session_id, files in list(storage.items())}
+
+
+def guard_manager(manager, gate: UploadGate) -> None:
+    """Put ``gate`` in front of ``manager.add_file`` (once): a refused file is answered
+    with its HTTP status (Starlette turns the exception into the response) and never kept;
+    an admitted one replaces the files its session held."""
+    if getattr(manager, "_kpca_gate", None) is gate:
+        return
+    add_file = manager.add_file
+
+    def gated_add_file(session_id: str, file) -> None:
+        from starlette.exceptions import HTTPException
+
+        held = held_bytes(manager)
+        others = sum(size for session, size in held.items() if session != session_id)
+        reason = gate.refusal(session_id, len(file.data), others)
+        if reason is not None:
+            raise HTTPException(status_code=REFUSED_STATUS[reason], detail=reason)
+        for file_id in list(getattr(manager, "file_storage", {}).get(session_id, {})):
+            manager.remove_file(session_id, file_id)  # one uploader, one file
+        add_file(session_id, file)
+
+    manager.add_file = gated_add_file
+    manager._kpca_gate = gate
 
 
 @dataclass
@@ -182,20 +333,24 @@ class UploadJanitor:
     (released here, or the session already collected), ``on_release()`` runs once.
     Sessions that hold uploaded bytes (``sessions_with_files()``) are watched too, read
     or not; bytes a session never read are dropped after ``parked_s`` even while it is
-    connected (see the module's docstring).
+    connected, and those of a connected session whose page shows no uploader
+    (``shows_uploader(session_id)`` false) at once (see the module's docstring).
 
-    :meth:`sweep` does one round and is what the tests drive; :meth:`start` runs it in a
-    daemon thread every ``interval`` seconds.
+    :meth:`sweep` does one round (after ``on_round()``) and is what the tests drive;
+    :meth:`start` runs it in a daemon thread every ``interval`` seconds.
     """
 
     def __init__(self, *, is_active: Callable[[str], bool], ttl: float,
                  forget_files: Callable[[str], None], on_release: Callable[[], None],
                  interval: float,
                  sessions_with_files: Callable[[], Iterable[str]] = tuple,
-                 parked_s: float = PARKED_S) -> None:
+                 parked_s: float = PARKED_S,
+                 shows_uploader: Callable[[str], bool] = lambda _: True,
+                 on_round: Callable[[], None] = lambda: None) -> None:
         self._is_active, self._ttl = is_active, ttl
         self._forget_files, self._on_release = forget_files, on_release
         self._sessions_with_files, self._parked_s = sessions_with_files, parked_s
+        self._shows_uploader, self._on_round = shows_uploader, on_round
         self.interval = interval
         self._watched: dict[str, _Watched] = {}
         self._lock = threading.Lock()
@@ -213,8 +368,13 @@ class UploadJanitor:
 
     def sweep(self, now: float) -> int:
         """One round; returns how many sessions' uploads were let go."""
+        self._on_round()
         gone: list[tuple[str, SessionFiles | None]] = []
         holding = set(self._sessions_with_files())
+        # Connected, but its page has no uploader: the bytes go, its parsed upload stays
+        # (the student may choose "Your own CSV" again).
+        unshown = [session_id for session_id in holding
+                   if self._is_active(session_id) and not self._shows_uploader(session_id)]
         with self._lock:
             for session_id in holding:  # bytes sent to the upload address, read or not
                 self._watched.setdefault(session_id, _Watched(None, parked_since=now))
@@ -239,9 +399,13 @@ class UploadJanitor:
             if files is not None:
                 files.release()
             self._forget_files(session_id)
-        if gone:
+        dropped = [session_id for session_id in unshown
+                   if session_id not in {gone_id for gone_id, _ in gone}]
+        for session_id in dropped:
+            self._forget_files(session_id)
+        if gone or dropped:
             self._on_release()
-        return len(gone)
+        return len(gone) + len(dropped)
 
     def start(self) -> None:
         with self._lock:
@@ -276,18 +440,23 @@ def _holding(manager) -> Callable[[], list[str]]:
     return lambda: list(getattr(manager, "file_storage", {}))
 
 
+def _server_runtime():
+    """Streamlit's runtime when a real server runs, else None (AppTest installs a mock
+    Runtime: only a real server has an upload route and sessions that end)."""
+    from streamlit.runtime import Runtime
+
+    running = Runtime.exists() and type(Runtime.instance()) is Runtime
+    return Runtime.instance() if running else None
+
+
 def janitor() -> UploadJanitor:
     """The server's :class:`UploadJanitor`, started on first use when a server runs (not in
-    AppTest, which has no Streamlit runtime: there it only watches)."""
+    AppTest: there it only watches)."""
     global _JANITOR
     with _JANITOR_LOCK:
         if _JANITOR is None:
-            from streamlit.runtime import Runtime
-
             ttl = float(st.get_option("server.disconnectedSessionTTL"))
-            # AppTest installs a mock Runtime: only a real server has sessions that end.
-            running = Runtime.exists() and type(Runtime.instance()) is Runtime
-            runtime = Runtime.instance() if running else None
+            runtime = _server_runtime()
             _JANITOR = UploadJanitor(
                 is_active=runtime.is_active_session if runtime else (lambda _: True),
                 ttl=ttl,
@@ -295,10 +464,25 @@ def janitor() -> UploadJanitor:
                               else (lambda _: None)),
                 on_release=_release_memory,
                 # A few sweeps per TTL, so a file is let go soon after the TTL ends.
-                interval=min(max(ttl / 4, 1.0), 30.0),
+                interval=min(max(ttl / 4, 1.0), SWEEP_S),
                 sessions_with_files=(_holding(runtime.uploaded_file_mgr) if runtime
                                      else tuple),
+                shows_uploader=gate().shows_uploader,
+                # The gate forgets the sessions that have ended.
+                on_round=(lambda: gate().forget(runtime.is_active_session)) if runtime
+                else (lambda: None),
             )
-            if running:
+            if runtime is not None:
                 _JANITOR.start()
         return _JANITOR
+
+
+def guard_uploads() -> None:
+    """Once per server process, from the app's first run: the gate in front of Streamlit's
+    uploaded-file manager, and the janitor started (see the module's docstring). Nothing
+    in AppTest, which has no upload route."""
+    runtime = _server_runtime()
+    if runtime is None:
+        return
+    guard_manager(runtime.uploaded_file_mgr, gate())
+    janitor()

@@ -21,8 +21,8 @@ from shell.state import Settings, dataset_gamma, default_options, format_gamma
 from words.kernel_params import GAMMA_GRID
 
 LAB_PLAN = "lab"
-# The shared cache's bound is kept by eviction; the plan stops before it would evict
-# what it stored itself (the settings nearest the defaults, stored first).
+# The prefill evicts nothing (server/shared_cache.py): the plan stops short of its bound,
+# having stored the settings nearest the defaults first.
 FILL_UP_TO = 0.9
 
 
@@ -73,8 +73,9 @@ def label(settings: Settings) -> str:
 
 
 def fill_one(settings: Settings) -> bool:
-    """One lab setting's first view into the shared cache, unless it is there, another
-    process of the machine is on it, or the cache is nearly full; True if computed."""
+    """One lab setting's first view into the shared cache's prefill, unless it is there,
+    another process of the machine is on it, or the prefill is nearly full; True if
+    computed."""
     done = f"lab done|{label(settings)}"
     if (shared_cache.get(shared_cache.disk_key(fill_one, done)) is not shared_cache.MISSING
             or shared_cache.fullness() >= FILL_UP_TO
@@ -82,7 +83,7 @@ def fill_one(settings: Settings) -> bool:
         return False
     with filling_shared_cache():
         prepare(settings)
-    shared_cache.put(shared_cache.disk_key(fill_one, done), True)
+        shared_cache.put(shared_cache.disk_key(fill_one, done), True)
     return True
 
 
@@ -93,7 +94,13 @@ def start_lab() -> ahead.Plan | None:
     deploy/replicas.py does), and nothing without a shared cache: the process's own stores
     hold a dozen views, and filling them would only push out the ones students are on."""
     if (not ahead.enabled() or not shared_cache.fill_at_start()
-            or shared_cache.shared_cache() is None):
+            or shared_cache.prefill_cache() is None):
         return None
-    return ahead.prepare(LAB_PLAN, lambda: [(label(s), partial(fill_one, s))
-                                            for s in lab_settings()], background=True)
+    return ahead.prepare(LAB_PLAN, _lab_jobs, background=True)
+
+
+def _lab_jobs() -> list[tuple[str, partial]]:
+    """The lab's settings as jobs of the plan, once the other versions' prefills are gone
+    (on the plan's own thread: removing a directory of a gigabyte takes a while)."""
+    shared_cache.drop_stale_prefills()
+    return [(label(s), partial(fill_one, s)) for s in lab_settings()]

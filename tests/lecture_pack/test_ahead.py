@@ -11,7 +11,9 @@ import pytest
 from classroom.tour import STEPS
 from lecture_pack import ahead
 from server import ahead as shell_ahead
+from server import shared_cache
 from shell.caches import BoundedStore
+from tests.server.test_shared_cache import disk  # noqa: F401  (a fixture)
 from tests.support.apptest import assert_clean, open_app, usps_available
 
 LECTURE = [number for number, step in enumerate(STEPS, 1) if not step.part]
@@ -97,3 +99,13 @@ def test_a_step_that_could_not_be_prepared_is_named():
                             failed=["step 2"], seconds=12.4)
     assert ahead.readiness(plan) == ("2 of 3 views ready (prepared in 12 s); not prepared: "
                                      "step 2 (the view says why when it is opened).")
+
+
+def test_a_prepared_step_is_kept_where_no_students_work_evicts_it(disk):  # noqa: F811
+    step = STEPS[0]
+    assert step.page == "app_pages/explorer.py" and step.dataset != "usps"
+    ahead.prepare_step(step)
+    # The shared cache's prefill (server/shared_cache.py), not the on-demand store that
+    # students' crafted links fill and evict.
+    assert len(shared_cache.prefill_cache()) >= 3
+    assert len(shared_cache.on_demand_cache()) == 0

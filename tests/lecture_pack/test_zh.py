@@ -42,7 +42,7 @@ def test_the_method_sentence_marked_here_is_the_experiments_own():
 
 
 def test_a_step_built_in_a_background_thread_takes_the_language_passed_in():
-    built = download.built_step.__wrapped__
+    built = download.build_step
     english = in_thread(built, 1, URL, "en")
     chinese = in_thread(built, 1, URL, "zh-CN")
     step = STEPS[0]
@@ -68,7 +68,7 @@ def test_a_step_built_in_a_background_thread_takes_the_language_passed_in():
 
 
 def test_the_file_says_its_own_words_in_the_pack_language():
-    built = download.built_step.__wrapped__
+    built = download.build_step
     steps = {code: [in_thread(built, 1, URL, code)] for code in ("en", "zh-CN")}
     with use_language("zh-CN"):
         chinese = html.render(build.assemble(steps["zh-CN"]))
@@ -99,19 +99,20 @@ def test_the_file_says_its_own_words_in_the_pack_language():
     assert set(re.findall(r"\bW\.(\w+)", script)) <= set(words)
 
 
-def test_the_file_is_cached_per_language(monkeypatch):
+def test_the_file_is_built_and_kept_per_language(monkeypatch):
+    for name, fresh in (("_files", {}), ("_steps", {}), ("_plans", {})):
+        monkeypatch.setattr(download, name, fresh)
     built = []
     monkeypatch.setattr(download, "lecture_steps", lambda: STEPS[:1])
     monkeypatch.setattr(build, "build_tour_step",
                         lambda number, step, **kw: built.append(current_language()) or {
                             "number": number, "title": step.title})
     monkeypatch.setattr(html, "render", lambda pack: f"{pack['language']}:{pack['steps']}")
-    fresh_step = download.bounded_cache(max_entries=4)(download.built_step.__wrapped__)
-    fresh_file = download.bounded_cache(max_entries=2)(download.lecture_file.__wrapped__)
-    monkeypatch.setattr(download, "built_step", fresh_step)
-    monkeypatch.setattr(download, "lecture_file", fresh_file)
-    assert in_thread(download.lecture_file, URL, "zh-CN").startswith(b"zh-CN:")
-    assert in_thread(download.lecture_file, URL).startswith(b"en:")
+    for language in ("zh-CN", "en"):  # work ahead is off in the tests: built in the thread
+        in_thread(lambda language=language: download.request(language, is_lecturer=True))
+    assert download.lecture_file("zh-CN").startswith(b"zh-CN:")
+    assert download.lecture_file("en").startswith(b"en:")
     assert built == ["zh-CN", "en"]
-    assert download.plan_name(URL, "zh-CN") != download.plan_name(URL)
-    assert download.plan_name(URL) == f"the offline lecture for {URL}"
+    assert download.progress("zh-CN") is not download.progress("en")
+    in_thread(lambda: download.request("zh-CN", is_lecturer=True))  # kept: not built again
+    assert built == ["zh-CN", "en"]

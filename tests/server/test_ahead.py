@@ -61,21 +61,6 @@ def test_progress_is_told_while_a_job_runs(enabled):
     assert plan.done == 2 and plan.seconds >= 0
 
 
-def test_a_finished_plan_can_be_forgotten_and_started_again_a_running_one_not(enabled):
-    release = threading.Event()
-    ran = []
-    running = ahead.prepare("again", [("wait", release.wait), ("run", lambda: ran.append(1))])
-    ahead.forget("again")  # still running: kept, and a start finds it
-    assert ahead.progress("again") is running
-    release.set()
-    wait_for(running)
-    ahead.forget("again")
-    assert ahead.progress("again") is None
-    second = ahead.prepare("again", [("run", lambda: ran.append(2))])
-    wait_for(second)
-    assert second is not running and ran == [1, 2]
-
-
 @pytest.mark.parametrize("value", ["0", "off", "false", "No"])
 def test_it_can_be_turned_off(monkeypatch, value):
     monkeypatch.setenv(ahead.ENV, value)

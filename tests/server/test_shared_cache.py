@@ -9,6 +9,8 @@ import pickle
 import subprocess
 import sys
 import textwrap
+import threading
+import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -18,6 +20,7 @@ import pytest
 from experiments.analysis import analyse
 from lessons.common import analysis as common_analysis
 from lessons.common import gamma_hint
+from lessons.explorer import prepare as lab
 from lessons.explorer import projections
 from server import shared_cache
 from shell import caches, drawn, uploads
@@ -26,22 +29,34 @@ from shell.state import CSV, DRAWN, DataKey, default_settings
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def fresh_handles(monkeypatch) -> None:
+    """This process's handles on the stores forgotten: the next call opens them anew, as a
+    new process would."""
+    monkeypatch.setattr(shared_cache, "_opening", {})
+    monkeypatch.setattr(shared_cache, "_locked_until", {})
+
+
+def close_handles() -> None:
+    for handle, _started in shared_cache._opening.values():
+        if handle.done() and handle.result() is not None:
+            handle.result().close()
+
+
 @pytest.fixture
 def disk(tmp_path, monkeypatch):
     """A shared cache of its own in ``tmp_path``, and empty in-process stores."""
     monkeypatch.setenv(shared_cache.ENV, str(tmp_path / "shared"))
-    monkeypatch.setattr(shared_cache, "_caches", {})
+    fresh_handles(monkeypatch)
     for fn in (common_analysis.explorer_analysis, gamma_hint._search, gamma_hint.guidance,
                projections._separability):
         monkeypatch.setattr(fn.server_store, "_values", type(fn.server_store._values)())
     yield tmp_path / "shared"
-    for cache in shared_cache._caches.values():
-        if cache is not None:
-            cache.close()
+    close_handles()
 
 
 def _entries() -> int:
-    return len(shared_cache.shared_cache())
+    return sum(len(cache) for cache in (shared_cache.prefill_cache(),
+                                        shared_cache.on_demand_cache()))
 
 
 def _circles(gamma=5.0):
@@ -121,15 +136,14 @@ def test_two_processes_share_it(disk, monkeypatch):
 
 
 def test_the_size_bound_holds(disk, monkeypatch):
-    monkeypatch.setenv(shared_cache.SIZE_ENV, "4")  # MiB
-    monkeypatch.setattr(shared_cache, "_caches", {})
+    monkeypatch.setenv(shared_cache.ON_DEMAND_SIZE_ENV, "4")  # MiB
+    fresh_handles(monkeypatch)
     block = np.arange(25_000, dtype=float)  # 200 kB an entry
     for i in range(60):  # 12 MB written in all
         shared_cache.put(f"entry {i}", block + i)
-        assert shared_cache.shared_cache().volume() <= 4 * 2**20
+        assert shared_cache.on_demand_cache().volume() <= 4 * 2**20
     assert shared_cache.get("entry 0") is shared_cache.MISSING  # the oldest went
     assert np.array_equal(shared_cache.get("entry 59"), block + 59)
-    assert 0 < shared_cache.fullness() <= 1
 
 
 def test_only_plain_settings_make_a_key():
@@ -163,3 +177,106 @@ def test_two_claims_of_the_same_work_one_wins(disk):
     assert shared_cache.claim("circles rbf γ=5")
     assert not shared_cache.claim("circles rbf γ=5")
     assert shared_cache.claim("circles rbf γ=10")
+
+
+# -- what one student does costs the class nothing (issue 51) -----------------------------
+
+
+def _crafted_link(seed: int) -> None:
+    """What ``/explorer?dataset=moons&n=500&seed=<seed>&gamma=1.7`` computes first: a
+    setting in range that nobody prefilled (~0.46 MB on disk)."""
+    base = default_settings("moons")
+    options = tuple(sorted((dict(base.dataset_options) | {"n": 500, "seed": seed}).items()))
+    settings = dataclasses.replace(base, dataset_options=options, gamma=1.7)
+    common_analysis.explorer_analysis(caches.inputs_of(settings), settings.kernel_key,
+                                      settings.n_components)
+
+
+def test_crafted_links_evict_nothing_of_the_prefill(disk, monkeypatch):
+    # A bound of 1 MiB, which four crafted links overflow twice (before: one store for
+    # everything, least-recently-used first out: they evicted the whole prefill).
+    monkeypatch.setenv(shared_cache.SIZE_ENV, "1")
+    monkeypatch.setenv(shared_cache.ON_DEMAND_SIZE_ENV, "1")
+    fresh_handles(monkeypatch)
+    toy = dataclasses.replace(default_settings("scholkopf_toy"), gamma=10.0)
+    assert lab.fill_one(toy)  # the lab's prefill, as a server fills it at start
+    prefilled = [key for key in shared_cache.prefill_cache() if not key.startswith("claim|")]
+    assert len(prefilled) > 3 and 0 < shared_cache.fullness() < 1
+    for seed in range(1, 5):
+        _crafted_link(seed)
+    demand = shared_cache.on_demand_cache()
+    assert 0 < demand.volume() <= 2**20 and len(demand) < 4  # bounded, its own evicted
+    assert all(shared_cache.get(key) is not shared_cache.MISSING for key in prefilled)
+    # The page's first view at the prefilled setting, in a fresh process: nothing computed.
+    for fn in (common_analysis.explorer_analysis, gamma_hint._search, gamma_hint.guidance,
+               projections._separability):
+        monkeypatch.setattr(fn.server_store, "_values", type(fn.server_store._values)())
+    for module, name in ((common_analysis, "analyse"), (projections, "linear_separability"),
+                         (gamma_hint.gamma_guidance, "search"),
+                         (gamma_hint.gamma_guidance, "advise")):
+        monkeypatch.setattr(module, name, _never)
+    lab.prepare(toy)
+
+
+def test_what_the_prefill_needs_is_copied_from_on_demand_not_computed(disk, monkeypatch):
+    key = shared_cache.disk_key(analyse, (("seed", 1),))
+    shared_cache.put(key, 1.5)  # a student's view, on demand
+    with shared_cache.prefilling():
+        assert shared_cache.read_through(key, _never) == 1.5
+    assert shared_cache.prefill_cache().get(key) == 1.5
+
+
+def test_another_versions_prefill_is_removed_when_a_fill_starts(disk):
+    shared_cache.put("x", 1.0)
+    stale = disk / f"{shared_cache.PREFILL_PREFIX}0123456789abcdef"
+    (stale / "00").mkdir(parents=True)
+    assert shared_cache.drop_stale_prefills() == [stale]
+    assert not stale.exists()
+    assert Path(shared_cache.prefill_cache().directory).is_dir()
+    assert shared_cache.get("x") == 1.0  # the on-demand store is not a prefill
+
+
+def _returns_within(seconds: float, call):
+    """``call()``'s value, asserting it came back within ``seconds`` (run on a thread of its
+    own, so that a call that never returns fails the test instead of hanging it)."""
+    outcome = {}
+    thread = threading.Thread(target=lambda: outcome.setdefault("value", call()), daemon=True)
+    started = time.monotonic()
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), f"still waiting after {seconds} s"
+    assert time.monotonic() - started <= seconds
+    return outcome["value"]
+
+
+# A process (a replica) stopped inside a write transaction on both stores: it holds their
+# write locks until it is killed.
+STOPPED_WRITER = """
+import os, signal
+from server import shared_cache
+with shared_cache.prefill_cache().transact(), shared_cache.on_demand_cache().transact():
+    print("locked", flush=True)
+    os.kill(os.getpid(), signal.SIGSTOP)
+"""
+
+
+def test_a_store_locked_by_a_stopped_process_is_a_miss_within_a_second(disk, monkeypatch):
+    shared_cache.put("stored", 2.5)
+    env = {**os.environ, shared_cache.ENV: str(disk), "PYTHONPATH": str(ROOT)}
+    child = subprocess.Popen([sys.executable, "-c", STOPPED_WRITER], cwd=ROOT, env=env,
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "locked"
+        # This process's open handles: reads take no lock (the stored value comes back);
+        # a write cannot take it, and is dropped instead of waited for.
+        assert _returns_within(1.0, lambda: shared_cache.get("stored")) == 2.5
+        _returns_within(1.0, lambda: shared_cache.put("new", 1.0))
+        assert _returns_within(1.0, lambda: shared_cache.read_through("new", lambda: 3.0)) == 3.0
+        # A process that opens the stores now (diskcache's opening writes): a miss, computed.
+        fresh_handles(monkeypatch)
+        found = _returns_within(1.0, lambda: shared_cache.get("stored"))
+        assert found is shared_cache.MISSING
+        assert _returns_within(1.0, lambda: shared_cache.read_through("x", lambda: 4.0)) == 4.0
+    finally:
+        child.kill()
+        child.wait()

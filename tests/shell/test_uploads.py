@@ -264,6 +264,80 @@ def test_parked_bytes_of_a_closed_session_go_after_the_reconnect_time():
     assert janitor.sweep(now=200) == 0 and janitor.watching() == 0
 
 
+def test_the_bytes_of_a_connected_session_whose_page_shows_no_uploader_go_at_once():
+    # Issue 51: the student chose another dataset (or a script never showed the uploader).
+    holding = {"student", "switched"}
+    showing = {"student"}
+    forgotten, released = [], []
+    janitor = uploads.UploadJanitor(
+        is_active=lambda _: True, ttl=120, forget_files=forgotten.append,
+        on_release=lambda: released.append(True), interval=5,
+        sessions_with_files=lambda: sorted(holding), shows_uploader=showing.__contains__)
+    switched = uploads.SessionFiles()
+    switched.upload = uploads.SessionUpload((("file", "x"),), data=None)
+    janitor.watch("switched", switched)
+    assert janitor.sweep(now=0) == 1 and forgotten == ["switched"] and released == [True]
+    # Streamlit's copy of the bytes went; the parsed upload stays for "Your own CSV" again.
+    assert not switched.released and switched.upload is not None
+
+
+class _Record:
+    def __init__(self, file_id: str, size: int) -> None:
+        self.file_id, self.data = file_id, b"x" * size
+
+
+def test_the_gate_keeps_a_file_only_where_an_uploader_is_shown_one_a_session_within_the_ceiling():
+    from starlette.exceptions import HTTPException
+    from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
+
+    manager = MemoryUploadedFileManager("/_stcore/upload_file")
+    gate = uploads.UploadGate(ceiling=100)
+    uploads.guard_manager(manager, gate)
+    uploads.guard_manager(manager, gate)  # once: a second call adds nothing
+
+    def put(session: str, file_id: str, size: int) -> int:
+        try:
+            manager.add_file(session, _Record(file_id, size))
+        except HTTPException as refused:
+            return refused.status_code
+        return 204
+
+    def held() -> dict:
+        return {session: sorted(files) for session, files in manager.file_storage.items()}
+
+    assert put("script", "a", 10) == 403  # its page shows no uploader
+    assert held() == {} and gate.take_refusal("script") == uploads.NO_UPLOADER
+    gate.note("alice", True)
+    gate.note("bob", True)
+    assert put("alice", "a1", 60) == 204
+    assert put("alice", "a2", 60) == 204  # replaces a1: one uploader, one file
+    assert held() == {"alice": ["a2"]}
+    assert put("bob", "b1", 50) == 503  # 60 + 50 > 100
+    assert gate.take_refusal("bob") == uploads.FULL and gate.take_refusal("bob") is None
+    assert put("bob", "b1", 40) == 204 and held() == {"alice": ["a2"], "bob": ["b1"]}
+    gate.note("bob", False)  # Bob chose another dataset
+    assert put("bob", "b2", 1) == 403
+    gate.forget(keep=lambda session: session != "alice")  # Alice's session ended
+    assert put("alice", "a3", 1) == 403
+    # Streamlit's own count of what it holds stays right (replaced files leave it).
+    [stat] = manager.get_stats()["cache_memory_bytes"]
+    assert stat.byte_length == 60 + 40
+
+
+def test_the_sidebar_tells_a_student_whose_file_the_full_server_refused(monkeypatch):
+    monkeypatch.setattr(uploads, "_GATE", uploads.UploadGate(ceiling=100))
+    at = open_app("explorer")
+    assert not uploads.gate()._showing  # no uploader on the page yet
+    at.selectbox(key="w_dataset").set_value(state.CSV).run()
+    [session_id] = uploads.gate()._showing  # the sidebar noted the uploader
+    assert uploads.gate().refusal(session_id, 10**12, 0) == uploads.FULL
+    at.run()
+    [warning] = at.sidebar.warning
+    assert warning.value.startswith("The server holds as many uploaded files as it can right")
+    at.run()
+    assert not at.sidebar.warning  # said once
+
+
 def test_a_refused_file_is_refused_in_the_readers_language():
     """Refused at the check (a PNG) and at loading (identical rows, after a good file): the
     Chinese sidebar says why in Chinese, numbers and names as the English says them."""

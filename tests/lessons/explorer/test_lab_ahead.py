@@ -69,7 +69,7 @@ def test_a_filled_setting_is_a_read_for_the_page_and_leaves_the_process_stores_a
 def test_a_setting_another_process_claimed_is_left_to_it(disk):  # noqa: F811
     assert shared_cache.claim(lab.label(_toy(20.0)))  # "another replica" is on it
     assert not lab.fill_one(_toy(20.0))
-    assert len(shared_cache.shared_cache()) == 1  # only the claim
+    assert len(shared_cache.prefill_cache()) == 1  # only the claim
 
 
 def test_the_fill_stops_when_the_cache_is_nearly_full(disk, monkeypatch):  # noqa: F811
