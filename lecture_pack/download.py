@@ -47,7 +47,8 @@ def built_step(number: int, base_url: str, language: str = DEFAULT_LANGUAGE) -> 
         return build.build_tour_step(number, step, base_url=base_url)
 
 
-# Each entry is the file itself (~8 MB): one per address and language the app is reached at.
+# Each entry is the file itself (~4.5 MB: benchmarks/bench_lecture_pack.py): one per address
+# and language the app is reached at.
 @bounded_cache(max_entries=2)
 def lecture_file(base_url: str, language: str = DEFAULT_LANGUAGE) -> bytes:
     """The offline lecture in ``language``, its links pointing back to the app at
