@@ -15,7 +15,7 @@ from __future__ import annotations
 import streamlit as st
 
 from classroom import focus, lecturer, predict
-from classroom.tour import STEPS, differences, parse_step, tally_id
+from classroom.tour import STEPS, differences, parse_step, place_in_part, tally_id
 from shell import findings
 from shell.display import number_caption, pin_beside, projector_on
 from shell.sidebar import apply_settings
@@ -164,16 +164,23 @@ def start(url_path: str, settings: Settings):
     st.session_state[_SHOWS] = step.shows
     lecturer.publish_step(number)  # a lecturer with a class: the class's step
     projector = projector_on()
+    # Counted within its part, as on the tour page: the lecture's steps, the optional apart.
+    position, count = place_in_part(number)
+    part = _(step.part) if step.part else ""
+    where = dict(number=number, position=position, count=count, part=part,
+                 title=_(step.title))
     with st.container(border=True, key="tour_prompt"):
         if projector:  # one row: where the lecture is (visible from the back), and the moves
             with st.container(horizontal=True, vertical_alignment="center"):
-                number_caption(_("**Step {number} of {count}** · {title}").format(
-                    number=number, count=len(STEPS), title=_(step.title)))
+                number_caption((_("**Step {number}, optional: {position} of {count}** · {title}")
+                                if step.part else _("**Step {number} of {count}** · {title}"))
+                               .format(**where))
                 _nav(number, width="content")
                 look_place = st.empty()  # "What to look for", once it may be shown
         else:
-            st.caption(_("Guided tour · step {number} of {count} · {title}").format(
-                number=number, count=len(STEPS), title=_(step.title)))
+            st.caption((_("Guided tour · step {number}, optional: {position} of {count} in "
+                          "{part} · {title}") if step.part else
+                        _("Guided tour · step {number} of {count} · {title}")).format(**where))
         # The lecturer's counts beside the question (one column on a phone).
         ask, counts = (st.columns([3, 2]) if lecturer.running() and step.check
                        else (st.container(), None))

@@ -138,8 +138,8 @@ LESSONS: tuple[Lesson, ...] = (
         "app_pages/tour.py",
         N_("Guided tour"),
         ":material/co_present:",
-        N_("A 45-minute lecture in ten steps over the other pages: a question for the room, the "
-           "view, then what to look for. For lecturers."),
+        N_("A 45-minute lecture in ten steps plus an optional four over the other pages: a "
+           "question for the room, the view, then what to look for. For lecturers."),
         link_params=("step",),
     ),
     Lesson("app_pages/class_tally.py", N_("Class tally"), ":material/how_to_vote:",
