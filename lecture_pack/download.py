@@ -55,7 +55,7 @@ def lecture_file(base_url: str, language: str = DEFAULT_LANGUAGE) -> bytes:
     ``base_url``."""
     steps = [built_step(STEPS.index(step) + 1, base_url, language) for step in lecture_steps()]
     with use_language(language):
-        return html.render(build.assemble(steps)).encode("utf-8")
+        return html.render(build.assemble(steps, base_url)).encode("utf-8")
 
 
 def plan_name(base_url: str, language: str = DEFAULT_LANGUAGE) -> str:
