@@ -7,12 +7,15 @@ the page. Adding a page = one file in app_pages/ plus one ``Lesson`` line in
 
 import streamlit as st
 
-from server import memory, warmup
+from server import memory, warmup, widget_messages
 from shell import accessibility, findings, uploads
 
 # Once per process, before the session threads allocate much: two malloc arenas, so that
 # the memory a closed session frees can go back to the system (server/memory.py).
 memory.tune_allocator()
+# Before any widget is drawn: a made-up selection or component message is read as
+# unreadable instead of failing in Streamlit's own parse (server/widget_messages.py).
+widget_messages.read_widget_messages_safely()
 # First, before any session imports a page's modules concurrently (see server/warmup.py).
 warmup.import_app_modules()
 

@@ -4,7 +4,7 @@ import streamlit as st
 
 from classroom.banner import open_step
 from classroom.lecturer import running as runs_a_class
-from classroom.tour import BEYOND, STEPS, main_steps, parse_step, total_minutes
+from classroom.tour import BEYOND, STEPS, main_steps, parse_step, place_in_part, total_minutes
 from lecture_pack import ahead, download
 from lecture_pack.download import lecture_file
 from words.i18n import _, current_language, format_number
@@ -13,11 +13,12 @@ STEP_PARAM = "step"
 
 st.title(_("Guided tour"))
 st.write(_(
-    "A {minutes}-minute lecture in {steps} steps. Ask the question, let the room guess, open "
-    "the view, then reveal what to look for. The address bar holds the step, so a link can "
-    "start the tour anywhere. Each view first asks every student for a prediction; on *Class "
-    "tally* the room's answers are counted live."
-).format(minutes=total_minutes(), steps=len(main_steps())))
+    "A {minutes}-minute lecture in {steps} steps plus an optional {extra} ({part}). Ask the "
+    "question, let the room guess, open the view, then reveal what to look for. The address "
+    "bar holds the step, so a link can start the tour anywhere. Each view first asks every "
+    "student for a prediction; on *Class tally* the room's answers are counted live."
+).format(minutes=total_minutes(), steps=len(main_steps()),
+         extra=len(STEPS) - len(main_steps()), part=_(BEYOND)))
 
 if "tour_step" not in st.session_state:  # the first run of this page: the link decides
     number, problem = parse_step(st.query_params.get(STEP_PARAM, "1"))
@@ -33,8 +34,13 @@ def _go(delta: int) -> None:
     st.session_state.tour_step = min(max(st.session_state.tour_step + delta, 1), len(STEPS))
 
 
-st.progress(number / len(STEPS), text=_("Step {number} of {count} · about {minutes} min").format(
-    number=number, count=len(STEPS), minutes=step.minutes))
+# Counted within its part: "Step 3 of 10" in the lecture, the optional part's steps apart.
+position, count = place_in_part(number)
+st.progress(position / count, text=(
+    _("Step {number}, optional: {position} of {count} in {part} · about {minutes} min")
+    if step.part else _("Step {number} of {count} · about {minutes} min")).format(
+        number=number, position=position, count=count,
+        part=_(step.part) if step.part else "", minutes=step.minutes))
 st.header(f"{number} · {_(step.title)}")
 st.subheader(_(step.question))
 with st.expander(_("What to look for (reveal after showing the view)"),

@@ -15,9 +15,10 @@ from __future__ import annotations
 import streamlit as st
 
 from classroom import focus, lecturer, predict
-from classroom.tour import STEPS, differences, parse_step, tally_id
+from classroom.tour import STEPS, differences, parse_step, place_in_part, tally_id
 from shell import findings
 from shell.display import number_caption, pin_beside, projector_on
+from shell.registry import LESSONS
 from shell.sidebar import apply_settings
 from shell.state import Settings
 from words.i18n import _, join_sentences
@@ -34,6 +35,8 @@ _SHOWS = "_tour_shows"  # the findings the open step's answer quotes (empty: all
 Q_TOUR = "tour"  # the link parameter: the open step (a reload keeps the prompt)
 _READ = "_tour_link_read"
 SEALED = "sealed"  # start's place for the findings while the answer waits for a reveal
+# Pages whose view does not follow the sidebar (De-noising): their step's own settings.
+OWN_SETTINGS = {lesson.url_path for lesson in LESSONS if lesson.own_settings}
 # On a projector, once the question is answered, the prompt is pinned as a column at the
 # screen's left and the view fills the rest, brought on screen at its first chart: the
 # question, its verdicts and the picture on one 1280 × 720 screen (the page's title and
@@ -155,25 +158,34 @@ def start(url_path: str, settings: Settings):
     """Draw the prompt of the step open on this page, if the tour opened it; returns the
     place for the page's findings (for :func:`finish`; :data:`SEALED` while the answer
     waits for the lecturer's reveal), or None. ``settings`` are this run's, for the
-    step's question."""
+    step's question (on a page with its own settings, the step's are the view's)."""
     switch_if_asked()
     number = step_on(url_path)
     if number is None:
         return None
     step = STEPS[number - 1]
+    if url_path in OWN_SETTINGS:  # the sidebar's settings are not this view's
+        settings = step.settings()
     st.session_state[_SHOWS] = step.shows
     lecturer.publish_step(number)  # a lecturer with a class: the class's step
     projector = projector_on()
+    # Counted within its part, as on the tour page: the lecture's steps, the optional apart.
+    position, count = place_in_part(number)
+    part = _(step.part) if step.part else ""
+    where = dict(number=number, position=position, count=count, part=part,
+                 title=_(step.title))
     with st.container(border=True, key="tour_prompt"):
         if projector:  # one row: where the lecture is (visible from the back), and the moves
             with st.container(horizontal=True, vertical_alignment="center"):
-                number_caption(_("**Step {number} of {count}** · {title}").format(
-                    number=number, count=len(STEPS), title=_(step.title)))
+                number_caption((_("**Step {number}, optional: {position} of {count}** · {title}")
+                                if step.part else _("**Step {number} of {count}** · {title}"))
+                               .format(**where))
                 _nav(number, width="content")
                 look_place = st.empty()  # "What to look for", once it may be shown
         else:
-            st.caption(_("Guided tour · step {number} of {count} · {title}").format(
-                number=number, count=len(STEPS), title=_(step.title)))
+            st.caption((_("Guided tour · step {number}, optional: {position} of {count} in "
+                          "{part} · {title}") if step.part else
+                        _("Guided tour · step {number} of {count} · {title}")).format(**where))
         # The lecturer's counts beside the question (one column on a phone).
         ask, counts = (st.columns([3, 2]) if lecturer.running() and step.check
                        else (st.container(), None))

@@ -45,8 +45,8 @@ from classroom.tally import (
 )
 from classroom.tour import STEPS, tally_id
 from shell.registry import LESSONS
-from shell.state import Settings
-from words.i18n import _, join_list, ngettext
+from shell.state import Q_LANG, Settings
+from words.i18n import _, current_language, join_list, ngettext
 
 REFRESH_S = 2
 NOTE_REFRESH_S = 20  # the sidebar's note of the class on other pages (a sign of life)
@@ -79,8 +79,10 @@ def tally_questions() -> list[tuple[str, str, str, Settings | None]]:
 
 
 def join_link(code: str) -> str:
-    """The link a student's phone opens: the tour, in this class."""
-    return f"{app_url()}/tour?{urlencode({Q_CLASS: code})}"
+    """The link a student's phone opens: the tour, in this class, in the lecturer's language
+    (a phone would otherwise take its browser's: a Chinese lecture's phones opened in
+    English); each student can still choose their own in the sidebar."""
+    return f"{app_url()}/tour?{urlencode({Q_CLASS: code, Q_LANG: current_language()})}"
 
 
 def qr_svg(text: str) -> str:

@@ -264,6 +264,15 @@ def main_steps() -> tuple[TourStep, ...]:
     return tuple(step for step in STEPS if not step.part)
 
 
+def place_in_part(number: int) -> tuple[int, int]:
+    """Where step ``number`` is among the steps of its part, (position, count): step 3 is
+    3 of the lecture's 10, step 11 is 1 of its optional part's 4. A count never mixes the
+    two: the lecture is its own steps, the optional part follows it."""
+    step = STEPS[number - 1]
+    same_part = [other for other in STEPS if other.part == step.part]
+    return same_part.index(step) + 1, len(same_part)
+
+
 def total_minutes(part: str = "") -> int:
     """Minutes of the lecture (or of the optional ``part``)."""
     return sum(step.minutes for step in STEPS if step.part == part)

@@ -26,7 +26,7 @@ import numpy as np
 
 from classroom import questions
 from classroom.questions import catalogue
-from classroom.tour import STEPS, TourStep, differences, main_steps
+from classroom.tour import STEPS, TourStep, differences, main_steps, total_minutes
 from experiments.analysis import Analysis, analyse, block_average
 from experiments.sampling import stratified_rows
 from experiments.separability import METHOD, linear_separability
@@ -418,15 +418,36 @@ def build_tour_step(number: int, step: TourStep, **options) -> dict:
     return build_lesson_step(number, step, module, **options)
 
 
-def assemble(steps: list[dict]) -> dict:
+def not_in_the_file(numbers: list[int], base_url: str = DEFAULT_BASE_URL) -> dict | None:
+    """What the file says after its last step of the tour's optional part when it does not
+    hold it (its steps are the lecture's: the optional part's pages have no offline form
+    yet), with a link to its first step in the live app; None when nothing is left out."""
+    left_out = [n for n, step in enumerate(STEPS, start=1) if step.part and n not in numbers]
+    if not left_out:
+        return None
+    first, last = left_out[0], left_out[-1]
+    part = STEPS[first - 1].part
+    return {
+        "text": _("The tour goes on, in the live app only, with an optional second part: "
+                  "{part}, steps {first}–{last}, about {minutes} min. This file does not "
+                  "hold it.").format(part=_(part), first=first, last=last,
+                                     minutes=total_minutes(part)),
+        "link": _("Step {number} in KPCA Lab").format(number=first),
+        "href": f"{base_url.rstrip('/')}/{TOUR_PAGE}?{urlencode({STEP_PARAM: first})}",
+    }
+
+
+def assemble(steps: list[dict], base_url: str = DEFAULT_BASE_URL) -> dict:
     """The lecture made of built ``steps``, ready for :func:`lecture_pack.html.write`, in the
-    language of this run (the steps were built in it): its code, and the file's own fixed
-    words (:func:`lecture_pack.html.words_of_the_file`)."""
+    language of this run (the steps were built in it): its code, the file's own fixed
+    words (:func:`lecture_pack.html.words_of_the_file`), and what it leaves out of the tour
+    (:func:`not_in_the_file`, its link to the app at ``base_url``)."""
     return {
         "version": __version__,
         "language": current_language(),
         "words": html.words_of_the_file(),
         "steps": steps,
+        "left_out": not_in_the_file([step["number"] for step in steps], base_url),
         "shown_points": SHOWN_POINTS,
         "heatmap_side": HEATMAP_SIDE,
         "method": _(METHOD),
@@ -439,4 +460,4 @@ def build_pack(*, steps: tuple[TourStep, ...] | None = None, max_frames: int | N
     :func:`lecture_pack.html.write`."""
     chosen = main_steps() if steps is None else steps
     return assemble([build_tour_step(STEPS.index(step) + 1, step, max_frames=max_frames,
-                                     base_url=base_url) for step in chosen])
+                                     base_url=base_url) for step in chosen], base_url)

@@ -4,7 +4,8 @@ One place decides how a figure reaches the browser, so that every page gets the 
 things without repeating them:
 
 * the toolbar's camera button saves a PNG named after the view (``kpca-lab-<name>``);
-* linked selection (box/lasso) when the page asks for it;
+* linked selection (box/lasso) when the page asks for it, and a warning, not the page's
+  callback, for a selection that could not be read (:mod:`server.widget_messages`);
 * projector mode and touch screens (:mod:`shell.display`) are handled here, never in the
   figure builders, which stay pure functions of arrays: on a touch screen a swipe over
   any chart scrolls the page, and a 3-D chart turns under a finger only once its switch
@@ -19,10 +20,12 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable
+from functools import partial
 
 import plotly.graph_objects as go
 import streamlit as st
 
+from server.widget_messages import UNREADABLE
 from shell.chart_text import describe
 from shell.display import (
     for_projector,
@@ -75,11 +78,6 @@ def chart_config(name: str, *, selectable: bool = False) -> dict:
     }
 
 
-# What Streamlit's parse of a made-up selection raises (json.JSONDecodeError is a
-# ValueError; a nested list 5,000 deep, RecursionError).
-UNREADABLE_SELECTION = (ValueError, TypeError, KeyError, AttributeError, RecursionError)
-
-
 def show_chart(
     fig: go.Figure,
     *,
@@ -118,15 +116,17 @@ def show_chart(
         # chart's box and lasso.
         config["displayModeBar"] = turn or on_select is not None
     if on_select is not None:
-        try:
-            return st.plotly_chart(
-                fig, key=key, on_select=on_select, selection_mode=selection_mode, config=config
-            )
-        except UNREADABLE_SELECTION:
-            # The selection is browser input that Streamlit parses as the chart is drawn:
-            # made up, it fails there. The chart is drawn without it, and the page goes on.
+        state = st.plotly_chart(fig, key=key, on_select=partial(_if_readable, key, on_select),
+                                selection_mode=selection_mode, config=config)
+        if state.get(UNREADABLE):  # made up (server/widget_messages.py): nothing selected
             st.warning(_("The selection your browser sent for this chart could not be read, "
-                         "so it is ignored. Reload the page to select again."),
-                       icon=":material/select_all:")
-            return st.plotly_chart(fig, config=config)
+                         "so it is ignored."), icon=":material/select_all:")
+        return state
     return st.plotly_chart(fig, key=key, config=config)
+
+
+def _if_readable(key: str, on_select: Callable[[], None]) -> None:
+    """The page's selection callback, for a selection that could be read: one that could
+    not changes nothing the page keeps (its earlier selection stays)."""
+    if not st.session_state[key].get(UNREADABLE):
+        on_select()

@@ -113,6 +113,12 @@ class Lesson:
     question : str
         The question asked before the page's view (an id of ``classroom.questions``), "" for
         none: predict, then reveal (``classroom/predict.py``).
+    own_settings : bool
+        The page's view does not follow the sidebar's settings (De-noising: always the USPS
+        digits through the RBF kernel, with controls of its own). A tour step on it asks its
+        question, and compares the view with the step, at the step's own settings, which
+        are the page's; whatever the sidebar says would be another view's. It asks no
+        question of its own (no settings to ask it at).
     """
 
     path: str
@@ -123,6 +129,7 @@ class Lesson:
     work: KernelWork | None = None
     link_params: tuple[str, ...] = ()
     question: str = ""
+    own_settings: bool = False
 
     @property
     def url_path(self) -> str:
@@ -138,8 +145,8 @@ LESSONS: tuple[Lesson, ...] = (
         "app_pages/tour.py",
         N_("Guided tour"),
         ":material/co_present:",
-        N_("A 45-minute lecture in ten steps over the other pages: a question for the room, the "
-           "view, then what to look for. For lecturers."),
+        N_("A 45-minute lecture in ten steps plus an optional four over the other pages: a "
+           "question for the room, the view, then what to look for. For lecturers."),
         link_params=("step",),
     ),
     Lesson("app_pages/class_tally.py", N_("Class tally"), ":material/how_to_vote:",
@@ -235,6 +242,7 @@ LESSONS: tuple[Lesson, ...] = (
         # Its own training digits at their default; the fit keeps three n × (n − 1)
         # arrays (eigenvectors, α, the training coordinates: lessons/denoising/caches.py).
         work=KernelWork(DENOISING_N_TRAIN, copies=3),
+        own_settings=True,
     ),
     Lesson(
         "app_pages/classification.py",

@@ -160,7 +160,39 @@
       }
     }
     for (const note of out.annotations || []) note.font = Object.assign({}, note.font || {}, { color: c.fg });
+    if (!phone()) readableFromTheBack(out);
     return out;
+  }
+
+  // Projector-sized text: no chart label under LEAST_FONT pixels (the app's panels title
+  // their grids in 12 px, too small from the back of a room); a phone keeps the page's sizes.
+  // A size the figure leaves out inherits the layout's font, which is raised too; a
+  // subtitle written as a second line in <sup> (70 % of its title) gets LEAST_FONT itself.
+  const LEAST_FONT = 14;
+  const FONT_KEYS = new Set(["font", "tickfont", "textfont", "insidetextfont", "outsidetextfont"]);
+  const SUBTITLE = /<br>\s*<sup>(.*?)<\/sup>/gi;
+  function readableFromTheBack(layout) {
+    layout.font = Object.assign({}, layout.font || {});
+    layout.font.size = Math.max(layout.font.size || 12, LEAST_FONT);  // 12: Plotly's default
+    const raise = (node) => {
+      if (Array.isArray(node)) { node.forEach(raise); return; }
+      if (!node || typeof node !== "object") return;
+      for (const [key, value] of Object.entries(node)) {
+        if (FONT_KEYS.has(key) && value && typeof value.size === "number") value.size = Math.max(value.size, LEAST_FONT);
+        else if (key === "text" && typeof value === "string") node.text = value.replace(SUBTITLE, `<br><span style="font-size:${LEAST_FONT}px">$1</span>`);
+        else if (value && typeof value === "object") raise(value);
+      }
+    };
+    const title = layout.title && layout.title.text;
+    raise(layout);
+    if (layout.title && layout.title.text !== title) {
+      // Its subtitle grew, and so did the panels' titles under it: the title at the box's
+      // top, and a line more of room between it and the plots.
+      // (24 px of padding: measured in Chromium to leave about 10 px above its first line.)
+      Object.assign(layout.title, { yref: "container", y: 1, yanchor: "top", pad: { t: 24 } });
+      layout.margin = Object.assign({}, layout.margin || {});
+      layout.margin.t = (layout.margin.t ?? 100) + LEAST_FONT;  // 100: Plotly's default
+    }
   }
   const TALL = 480;  // a figure the page draws taller than this gets a taller box (panels)
 
@@ -296,13 +328,27 @@
     $("value").textContent = step.labels[state.frame];
   }
 
+  // After an answer, its explanation and "What to look for" come on screen: they sit under
+  // the charts, and at 1280 × 720 only the ✓ and ✗ on the buttons were in view. The page
+  // scrolls as little as shows the whole section above the Back/Next bar (its top, when it
+  // is taller than that).
+  function bringIntoView(section) {
+    const box = section.getBoundingClientRect();
+    const floor = document.querySelector(".steps").getBoundingClientRect().top - 8;
+    if (box.top >= 0 && box.bottom <= floor) return;
+    window.scrollBy(0, box.height <= floor ? box.bottom - floor : box.top - 8);
+  }
+
   function reveal() {
     state.revealed.add(state.step);
     words();
+    bringIntoView($("answer"));
   }
 
   function showStep(index, frame) {
+    const before = state.step;
     state.step = Math.max(0, Math.min(steps.length - 1, index));
+    if (state.step !== before) window.scrollTo(0, 0);  // a new step starts at its question
     const step = steps[state.step];
     state.frame = frame === undefined ? step.anchor : Math.max(0, Math.min(step.frames.length - 1, frame));
     $("where").textContent = fill(W.where, { number: step.number, count: steps.length, minutes: step.minutes, page: pageName(step.page) });
@@ -330,6 +376,8 @@
     }
     $("back").disabled = state.step === 0;
     $("next").disabled = state.step === steps.length - 1;
+    // After the last step: the part of the tour the file does not hold, and where it is.
+    $("left-out").hidden = !pack.left_out || state.step !== steps.length - 1;
     $("count").textContent = step.number + " / " + steps.length;
     for (const b of $("dots").children) b.toggleAttribute("aria-current", false);
     $("dots").children[state.step].setAttribute("aria-current", "step");
@@ -354,11 +402,23 @@
     $("dots").appendChild(b);
   });
   $("version").textContent = pack.version;
+  if (pack.left_out) {
+    const link = document.createElement("a");
+    link.href = pack.left_out.href; link.textContent = pack.left_out.link;
+    $("left-out").replaceChildren(pack.left_out.text + " ", link);
+  }
   $("back").addEventListener("click", () => showStep(state.step - 1));
   $("next").addEventListener("click", () => showStep(state.step + 1));
   $("reveal").addEventListener("click", reveal);
   $("slider").addEventListener("input", (e) => setFrame(Number(e.target.value)));
   document.addEventListener("keydown", (e) => {
+    // A presenter's clicker sends PageDown and PageUp: the next or previous step, never a
+    // scroll, also while the slider has the focus (where they would move γ).
+    if (e.key === "PageDown" || e.key === "PageUp") {
+      e.preventDefault();
+      showStep(state.step + (e.key === "PageDown" ? 1 : -1));
+      return;
+    }
     if (e.target && e.target.tagName === "INPUT") return;  // the slider's own arrows
     if (e.key === "ArrowRight") showStep(state.step + 1);
     else if (e.key === "ArrowLeft") showStep(state.step - 1);

@@ -152,13 +152,18 @@ def selected_runs(positions: Sequence[int]) -> list[tuple[int, int]]:
 def highlight_bands(positions: Sequence[int], m: int) -> dict:
     """One shape marking the rows and the columns at ``positions`` of an m × m heatmap:
     a band per run of consecutive positions, all in one SVG path (one shape to draw, a
-    few bytes per band, however many points are selected)."""
+    few bytes per band, however many points are selected).
+
+    Every rectangle winds the same way (x first, then y), so where a row band crosses a
+    column band (the selected points' own block among them) the nonzero rule counts the
+    cell twice and fills it: with opposite windings the two would cancel and leave it
+    blank."""
     low, high = -0.5, m - 0.5
     bands = []
     for first, last in selected_runs(positions):
         a, b = first - 0.5, last + 0.5
         bands.append(f"M{a},{low}H{b}V{high}H{a}Z")  # the columns
-        bands.append(f"M{low},{a}V{b}H{high}V{a}Z")  # the rows
+        bands.append(f"M{low},{a}H{high}V{b}H{low}Z")  # the rows
     return dict(type="path", path="".join(bands), xref="x", yref="y", layer="above",
                 fillcolor=HIGHLIGHT_FILL, line=dict(color=HIGHLIGHT_LINE, width=0.5),
                 fillrule="nonzero")

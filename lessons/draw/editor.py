@@ -10,7 +10,9 @@ fetched from elsewhere. Data flows both ways:
 * browser → Python: every edit sends all points as the trigger ``edit``. The callback
   (:func:`_on_edit`, run before the next rerun draws the sidebar) checks them
   (``experiment.read_edit``) and makes them the session's drawing, or keeps the drawing and
-  says what was wrong.
+  says what was wrong. A message that is not even JSON Python can read (made up: an
+  integer of thousands of digits, lists nested thousands deep) arrives as the trigger
+  ``unreadable`` instead (``server.widget_messages``), and is refused the same way.
 
 A link that locks the dataset (``shell.locks``) keeps its points: the editor then shows
 them and takes no edit (``locked``), and the page says so (``lessons.draw.view``).
@@ -46,6 +48,7 @@ _mount = st.components.v2.component(
 N_LOCKED = N_("That edit was not used: this link locks the dataset, so the drawing stays "
               "the link's.")
 N_REFUSED = N_("That edit could not be used: {error}")
+N_UNREADABLE = N_("That edit could not be read, so the drawing stays as it was.")
 
 
 def words() -> dict:
@@ -90,22 +93,29 @@ def replace_points(X: np.ndarray, y: np.ndarray) -> None:
     st.session_state.pop(_PROBLEM, None)
 
 
+def _refuse(message: str, values: dict) -> None:
+    """Keep the drawing the session holds, reload it into the editor, and say why."""
+    st.session_state[_PROBLEM] = (message, values)
+    st.session_state[_REVISION] = revision() + 1
+
+
 def _on_edit() -> None:
     value = (st.session_state.get(K_EDITOR) or {}).get("edit")
     if locks.locked("dataset"):  # the link's points stay (the editor takes no edit then)
-        st.session_state[_PROBLEM] = (N_LOCKED, {})
-        st.session_state[_REVISION] = revision() + 1
+        _refuse(N_LOCKED, {})
         return
     try:
         points = read_edit(value, revision())
     except drawn.DrawnError as error:
-        # Reload the drawing the session holds into the editor, and say why.
-        st.session_state[_PROBLEM] = (N_REFUSED, {"error": str(error)})
-        st.session_state[_REVISION] = revision() + 1
+        _refuse(N_REFUSED, {"error": str(error)})
         return
     if points is not None:
         drawn_source.set_points(*points)
         st.session_state.pop(_PROBLEM, None)
+
+
+def _on_unreadable() -> None:
+    _refuse(N_UNREADABLE, {})
 
 
 def editor(X: np.ndarray, y: np.ndarray, *, locked: bool = False) -> None:
@@ -128,4 +138,5 @@ def editor(X: np.ndarray, y: np.ndarray, *, locked: bool = False) -> None:
             "words": words(),
         },
         on_edit_change=_on_edit,
+        on_unreadable_change=_on_unreadable,  # the event server.widget_messages.UNREADABLE
     )

@@ -14,7 +14,7 @@ from functools import partial
 import numpy as np
 import streamlit as st
 
-from shell.charts import UNREADABLE_SELECTION, show_chart
+from shell.charts import show_chart
 from shell.display import PAIR_COLUMN_REM, touch_screen
 from shell.exports import view_name
 from shell.state import Settings
@@ -63,10 +63,7 @@ def _remember_selection(chart_key: str, data_key: tuple) -> None:
 
     The data it belongs to is stored with it, so a selection never outlives its dataset.
     """
-    try:
-        event = st.session_state.get(chart_key)
-    except UNREADABLE_SELECTION:  # made up: Streamlit's own parse of it fails (shell.charts)
-        event = None
+    event = st.session_state.get(chart_key)
     selection_ = event.get("selection") if isinstance(event, Mapping) else None
     points = selection_.get("points") if isinstance(selection_, Mapping) else None
     st.session_state[SELECTION] = (data_key, selected_indices(points))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from classroom.tour import STEPS
+from classroom.tour import STEPS, main_steps
 from tests.support.apptest import assert_clean, open_app, usps_available
 
 
@@ -33,7 +33,7 @@ def test_step_1_on_the_explorer_with_its_answer_and_next_moves_on():
     at = open_from_tour(1)
     assert at.query_params["kernel"] == "linear"
     assert f"**{STEPS[0].question}**" in prompt_texts(at)
-    assert f"Guided tour · step 1 of {len(STEPS)} · {STEPS[0].title}" in [
+    assert f"Guided tour · step 1 of {len(main_steps())} · {STEPS[0].title}" in [
         c.value for c in at.caption]
     said = answer(at)
     assert STEPS[0].look_for in said
@@ -55,6 +55,18 @@ def test_step_1_on_the_explorer_with_its_answer_and_next_moves_on():
     assert_clean(at)
     assert f"**{STEPS[0].question}**" in prompt_texts(at)
     assert at.query_params["kernel"] == "linear"
+
+
+def test_an_optional_step_is_counted_in_its_own_part():
+    """Issue 48: the prompt said "step 11 of 14" of a lecture the tour page calls ten steps."""
+    number = len(main_steps()) + 1
+    at = open_app("tour", {"step": number})  # the view waits for its question: not drawn
+    at.button(key="tour_open").click().run()
+    at.switch_page(STEPS[number - 1].page).run()
+    assert_clean(at)
+    extra = len(STEPS) - len(main_steps())
+    assert (f"Guided tour · step {number}, optional: 1 of {extra} in {STEPS[number - 1].part}"
+            f" · {STEPS[number - 1].title}") in [c.value for c in at.caption]
 
 
 def test_the_prompt_stays_with_its_view_only():

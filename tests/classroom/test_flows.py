@@ -12,7 +12,7 @@ from classroom.banner import PINNED_CSS
 from classroom.predict import RIGHT, WRONG
 from classroom.questions import CATALOGUE
 from classroom.tally import STORE, new_token
-from classroom.tour import STEPS, tally_id
+from classroom.tour import STEPS, main_steps, tally_id
 from tests.support.apptest import assert_clean, open_app
 
 NUMBER = 2  # the kernel step on the Explorer: RBF γ = 5 on the circles
@@ -136,7 +136,7 @@ def test_a_reload_is_the_same_student_on_the_same_step_with_their_answer(room):
     assert not again.warning, [w.value for w in again.warning]
     assert again.query_params[join.Q_SEAT] == seat  # the same seat, in the same class
     assert STORE.students(code, key) == 1  # not counted again
-    assert f"Guided tour · step {NUMBER} of {len(STEPS)} · {STEPS[NUMBER - 1].title}" in [
+    assert f"Guided tour · step {NUMBER} of {len(main_steps())} · {STEPS[NUMBER - 1].title}" in [
         c.value for c in again.caption]
     assert again.radio(key=WIDGET).value == WRONG_TEXT  # the recorded answer
     assert WRONG_TEXT in recorded(again) and charts(again) > 0
@@ -220,7 +220,7 @@ def test_in_projector_mode_the_step_shows_and_the_question_takes_few_rows():
     at.switch_page(STEPS[NUMBER - 1].page)
     at.run()
     # The step number as body text (projector mode hides prose captions).
-    assert f"**Step {NUMBER} of {len(STEPS)}** · {STEPS[NUMBER - 1].title}" in [
+    assert f"**Step {NUMBER} of {len(main_steps())}** · {STEPS[NUMBER - 1].title}" in [
         m.value for m in at.markdown]
     radio = at.radio(key=WIDGET)
     assert radio.horizontal  # the options in one row while the question spans the page

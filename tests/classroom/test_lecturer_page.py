@@ -5,12 +5,15 @@ remove late joiners) and the sign of life the lecturer's pages give the class.""
 from __future__ import annotations
 
 import re
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
-from classroom import lecturer
+from classroom import join, lecturer
 from classroom.tally import STORE
+from shell.language import K_LANGUAGE
 from tests.support.apptest import assert_clean, open_app
+from words.i18n import _, use_language
 
 
 def code_shown(at) -> str:
@@ -89,3 +92,23 @@ def test_the_passcode_can_be_a_streamlit_secret():
     at.text_input(key="tally_passcode").input("from the secrets")
     code_shown(start(at))
     STORE.close_class(*at.session_state[lecturer._CLASS])
+
+
+def test_the_join_link_opens_the_phones_in_the_lecturers_language():
+    """Issue 48: the QR code's link carried no language, so a Chinese lecture's phones
+    opened in their browser's (English); the student may still choose another."""
+    at = open_app("class_tally", {"lang": "zh-CN"})
+    start(at)
+    assert_clean(at)
+    code, key = at.session_state[lecturer._CLASS]
+    link = next(c.value for c in at.code if "/tour?" in c.value)
+    assert link.endswith(f"/tour?class={code}&lang=zh-CN")
+    phone = open_app("tour", dict(parse_qsl(urlsplit(link).query)))
+    assert_clean(phone)
+    with use_language("zh-CN"):
+        chinese = _("Guided tour")
+    assert chinese != "Guided tour" and phone.title[0].value == chinese
+    assert phone.session_state[join._CODE] == code  # in the class
+    phone.selectbox(key=K_LANGUAGE).set_value("en").run()  # the student's own choice
+    assert phone.title[0].value == "Guided tour"
+    STORE.close_class(code, key)

@@ -13,7 +13,7 @@ from streamlit.testing.v1.errors import AppTestError
 
 from classroom.predict import RIGHT, WRONG
 from classroom.tour import STEPS
-from tests.support.apptest import assert_clean, open_app
+from tests.support.apptest import assert_clean, open_app, usps_available
 
 PLACE = {"separation": 2, "best_gamma": 5}  # tour steps whose view tests use
 
@@ -72,6 +72,27 @@ def test_the_verdict_follows_gamma_and_the_dataset():
     at.selectbox(key="w_dataset").set_value("moons").run()
     assert_clean(at)
     assert right_options(at) == ["No, not that well"]  # a plane cannot split the moons
+
+
+def test_on_de_noising_the_pre_image_question_is_asked_of_its_rbf_kernel():
+    """Issue 48: with a linear kernel in the sidebar the step said "Yes, exactly" beside
+    the page's RBF de-noising; the page never follows the sidebar (shell/registry.py)."""
+    if not usps_available():
+        pytest.skip("USPS digits not available")
+    from lessons.denoising import view
+
+    number = next(i for i, s in enumerate(STEPS, start=1) if s.page.endswith("denoising.py"))
+    assert STEPS[number - 1].dataset == "usps" and STEPS[number - 1].kernel == "rbf"
+    at = open_step(number)
+    at.selectbox(key="w_kernel").set_value("linear").run()  # the sidebar, not this page
+    assert_clean(at)
+    for key, value in {view.K_N: 300, view.K_TEST: 2, view.K_M: 16}.items():
+        at.session_state[key] = value  # the page small, once it draws after the answer
+    at.radio(key=f"predict_tour{number}").set_value("Yes, exactly").run()
+    assert_clean(at)
+    assert right_options(at) == ["No, in general no image maps there"]
+    # The view is the step's own: the step's words are not said to describe another.
+    assert not [c for c in at.caption if c.value.startswith("Your view differs")]
 
 
 def test_skip_shows_the_view_and_questions_can_be_turned_off():

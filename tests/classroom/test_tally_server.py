@@ -55,8 +55,10 @@ def lecturer(server) -> tuple[StreamlitSession, str]:
     run = ok(session.click("Start a class"))
     code = re.search(r"Class code\n# ((?:\w ){5}\w)", run.all_text()).group(1)
     code = code.replace(" ", "")
-    # The link the QR code carries: the app's address (not the tally page's) and the code.
-    assert f"{server.url}/tour?class={code}" in run.texts, [t for t in run.texts if "http" in t]
+    # The link the QR code carries: the app's address (not the tally page's), the code and
+    # the lecturer's language.
+    assert f"{server.url}/tour?class={code}&lang=en" in run.texts, [
+        t for t in run.texts if "http" in t]
     return session, code
 
 

@@ -68,7 +68,7 @@ def test_a_view_opened_from_the_tour_shows_the_prompt_and_next_moves_on(server, 
     wait_until_idle(page, min_charts=3)
     assert "Hardly (< 70 %) (your answer): Right" in prompt.inner_text()
     prompt.get_by_text(STEPS[0].question).wait_for()
-    assert prompt.get_by_text(f"step 1 of {len(STEPS)}").is_visible()
+    assert prompt.get_by_text(f"step 1 of {len(main_steps())}").is_visible()
     # The answer is hidden until asked for, then holds the page's own reading.
     assert not prompt.get_by_text(STEPS[0].look_for).is_visible()
     prompt.get_by_text("What to look for").click()

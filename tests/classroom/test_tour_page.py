@@ -7,7 +7,7 @@ import pytest
 from classroom.tour import BEYOND, STEPS, main_steps, parse_step, total_minutes
 from shell import state
 from shell.registry import LESSONS
-from tests.support.apptest import assert_clean, open_app, usps_available
+from tests.support.apptest import ROOT, assert_clean, open_app, usps_available
 from tests.support.plotly_json import chart_specs
 from tests.support.plotly_json import title as plotly_title
 
@@ -23,6 +23,36 @@ def test_the_tour_is_a_45_minute_lecture_over_existing_pages():
     for step in STEPS:
         assert step.page in pages, step.page
         assert step.question.endswith("?") and step.look_for
+
+
+EXTRA = len(STEPS) - len(main_steps())  # the optional part's steps
+WORDS = {3: "three", 4: "four", 8: "eight", 9: "nine", 10: "ten", 11: "eleven", 12: "twelve"}
+
+
+def test_the_page_counts_the_lectures_steps_and_the_optional_ones_apart():
+    """Issue 48: the intro said ten steps and the progress bar "Step 1 of 14"."""
+    at = open_app("tour", {"step": 1})
+    assert_clean(at)
+    intro = next(m.value for m in at.markdown if m.value.startswith("A "))
+    assert intro.startswith(f"A {total_minutes()}-minute lecture in {len(main_steps())} steps "
+                            f"plus an optional {EXTRA} ({BEYOND}).")
+    progress = at.get("progress")[0].proto
+    assert progress.text == f"Step 1 of {len(main_steps())} · about {STEPS[0].minutes} min"
+    assert progress.value == round(100 / len(main_steps()))
+    first_extra = len(main_steps()) + 1
+    at = open_app("tour", {"step": first_extra})
+    progress = at.get("progress")[0].proto
+    assert progress.text == (f"Step {first_extra}, optional: 1 of {EXTRA} in {BEYOND} · about "
+                             f"{STEPS[first_extra - 1].minutes} min")
+    assert progress.value == round(100 / EXTRA)
+
+
+def test_the_docs_count_the_steps_as_the_page_does():
+    said = f"{WORDS[len(main_steps())]} steps plus an optional {WORDS[EXTRA]}"
+    for path in ("README.md", "docs/classroom.md"):
+        assert said in " ".join((ROOT / path).read_text(encoding="utf-8").split()), path
+    tour = next(lesson for lesson in LESSONS if lesson.path == "app_pages/tour.py")
+    assert said in tour.teaches
 
 
 @pytest.mark.parametrize(

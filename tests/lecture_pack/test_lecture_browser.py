@@ -8,6 +8,7 @@ step's own: ``max_frames=3``); the benchmark builds and measures the full one.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import time
@@ -16,10 +17,11 @@ import urllib.request
 import pytest
 from plotly.offline import get_plotlyjs_version
 
-from lecture_pack.build import build_pack, figure_data
+from classroom.tour import STEPS, total_minutes
+from lecture_pack.build import DEFAULT_BASE_URL, build_pack, figure_data
 from lecture_pack.html import PARTIAL_BUNDLE, partial_bundle, trace_types, write
 from loadtest.browser import free_port
-from tests.support.browser import next_frame
+from tests.support.browser import ROOT, next_frame
 
 PROJECTOR = {"width": 1280, "height": 720}
 PHONE = {"width": 390, "height": 844}
@@ -43,6 +45,19 @@ FIRST_ROW_BOTTOMS = """() => { const boxes = [...document.querySelectorAll('#cha
   .map(c => c.getBoundingClientRect());
   return boxes.filter(b => Math.abs(b.top - boxes[0].top) < 2).map(b => b.bottom); }"""
 BAR_TOP = "() => document.querySelector('.steps').getBoundingClientRect().top"
+# Whether the element is whole on the screen, above the Back/Next bar.
+ON_SCREEN = """(selector) => { const box = document.querySelector(selector).getBoundingClientRect();
+  return box.height > 0 && box.top >= 0
+    && box.bottom <= document.querySelector('.steps').getBoundingClientRect().top; }"""
+# The charts' texts drawn smaller than LEAST_FONT pixels: [font size, text]. Each line and
+# run of a text counts (a title's subtitle too), but for the exponent of a power of ten on
+# a log axis (10⁻², drawn at 70 % of its label, as in print).
+LEAST_FONT = 14
+SMALL_TEXT = """(least) => [...document.querySelectorAll('#charts svg text, #charts svg tspan')]
+  .filter(t => t.textContent.trim() && !t.querySelector('tspan'))
+  .filter(t => !(t.tagName === 'tspan' && /^[−-]?\\d+$/.test(t.textContent.trim())))
+  .map(t => [parseFloat(getComputedStyle(t).fontSize), t.textContent.slice(0, 40)])
+  .filter(([size]) => size < least)"""
 FLAT_TRACES = ("scatter", "bar", "heatmap", "contour")  # the traces a lesson's figures draw in SVG
 
 
@@ -171,6 +186,8 @@ def test_from_disk_with_every_request_blocked_all_ten_steps_work(browser, lectur
         bar_top = page.evaluate(BAR_TOP)
         bottoms = page.evaluate(FIRST_ROW_BOTTOMS)
         assert bottoms and max(bottoms) <= bar_top, (step["title"], bottoms, bar_top)
+        # Projector-sized labels: none under 14 px (issue 48: steps 5-6's panel titles, 12).
+        assert page.evaluate(SMALL_TEXT, LEAST_FONT) == [], step["title"]
         if step["param"]:  # the slider to both ends, with the keyboard as a lecturer would
             slider = page.locator("#slider")
             slider.focus()
@@ -182,12 +199,20 @@ def test_from_disk_with_every_request_blocked_all_ten_steps_work(browser, lectur
             assert page.locator("#control").is_hidden()
         question = step["frames"][-1]["question"]
         if question:  # reveal the answer of the frame on screen: each option's verdict
-            page.locator("#reveal").click()
+            # An answer (every other step) or the reveal button: either shows the answer.
+            (page.locator("#options button").first if index % 2 else
+             page.locator("#reveal")).click()
             verdicts = page.locator("#verdicts li").all_inner_texts()
             assert [v.split(" — ", 1)[1] for v in verdicts] == question["why"]
             marks = page.locator("#options button").all_inner_texts()
             assert [m.startswith("✓") for m in marks] == question["right"]
             assert page.locator("#look").inner_text().endswith(step["look_for"])
+            # Issue 48: at 1280 × 720 the explanation and what to look for sat under the
+            # charts, off the screen; after the answer they are on it.
+            assert page.evaluate(ON_SCREEN, "#verdicts"), step["title"]
+            assert page.evaluate(ON_SCREEN, "#look"), step["title"]
+        # What the file leaves out of the tour, said after its last step only.
+        assert page.locator("#left-out").is_visible() == (index == len(pack["steps"]) - 1)
         if index < len(pack["steps"]) - 1:
             page.locator("h1").click()  # off the slider: ← and → move between steps
             page.keyboard.press("ArrowRight")
@@ -200,6 +225,71 @@ def test_from_disk_with_every_request_blocked_all_ten_steps_work(browser, lectur
     page.wait_for_function(DRAWN)
     assert attempted == [] and errors == []
     context.close()
+
+
+def projector_page(browser, url: str):
+    context = browser.new_context(viewport=PROJECTOR)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(url)
+    page.wait_for_function(DRAWN)
+    return page, errors
+
+
+def test_a_presenters_clicker_changes_step_and_never_scrolls(browser, lecture):
+    """Issue 48: PageDown and PageUp (what a clicker sends) scrolled the page, and moved γ
+    once the slider had been clicked; they change step wherever the focus is."""
+    pack, folder = lecture
+    steps = pack["steps"]
+    number = next(i for i, step in enumerate(steps, start=1) if step["param"])
+    page, errors = projector_page(browser, f"{(folder / 'lecture.html').as_uri()}#step={number}")
+    page.keyboard.press("PageDown")
+    assert page.locator("#title").inner_text() == steps[number]["title"]
+    assert page.evaluate("() => window.scrollY") == 0
+    page.keyboard.press("PageUp")
+    assert page.locator("#title").inner_text() == steps[number - 1]["title"]
+    slider = page.locator("#slider")
+    slider.click()  # the slider has the focus: the arrows are its own
+    page.keyboard.press("ArrowLeft")
+    moved = slider.input_value()
+    assert page.locator("#title").inner_text() == steps[number - 1]["title"]
+    page.keyboard.press("PageDown")  # still the next step, not a larger move of γ
+    assert page.locator("#title").inner_text() == steps[number]["title"]
+    assert page.evaluate("() => window.scrollY") == 0
+    page.keyboard.press("PageUp")  # back at the step's own setting (γ moved with ← before)
+    assert page.locator("#title").inner_text() == steps[number - 1]["title"]
+    assert slider.input_value() == str(steps[number - 1]["anchor"]) != moved
+    assert errors == []
+    page.context.close()
+
+
+def test_the_file_says_at_its_end_that_the_optional_part_is_in_the_live_app(browser, lecture):
+    pack, folder = lecture
+    last = len(pack["steps"])
+    page, errors = projector_page(browser, f"{(folder / 'lecture.html').as_uri()}#step={last}")
+    left_out = [n for n, step in enumerate(STEPS, start=1) if step.part]
+    said = page.locator("#left-out")
+    text = said.inner_text()
+    assert STEPS[left_out[0] - 1].part in text
+    assert f"steps {left_out[0]}–{left_out[-1]}" in text
+    assert f"about {total_minutes(STEPS[left_out[0] - 1].part)} min" in text
+    assert said.locator("a").get_attribute("href") == (
+        f"{DEFAULT_BASE_URL.rstrip('/')}/tour?step={left_out[0]}")
+    assert errors == []
+    page.context.close()
+
+
+def test_the_lecturers_guide_opens_a_step_of_the_file_as_it_says(browser, lecture):
+    """docs/classroom.md's link into the file (``lecture.html#step=N``) opens step N."""
+    pack, folder = lecture
+    guide = (ROOT / "docs" / "classroom.md").read_text(encoding="utf-8")
+    number = int(re.search(r"lecture\.html#step=(\d+)", guide).group(1))
+    page, errors = projector_page(browser, f"{(folder / 'lecture.html').as_uri()}#step={number}")
+    assert page.locator("#title").inner_text() == pack["steps"][number - 1]["title"]
+    assert page.locator("#count").inner_text() == f"{number} / {len(pack['steps'])}"
+    assert errors == []
+    page.context.close()
 
 
 @pytest.fixture

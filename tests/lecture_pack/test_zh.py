@@ -5,13 +5,17 @@ verdicts those of the English file."""
 
 from __future__ import annotations
 
+import json
 import re
 import threading
+
+import pytest
 
 from classroom.tour import STEPS
 from experiments.separability import METHOD
 from lecture_pack import build, download, html
-from words.i18n import current_language, use_language
+from lecture_pack.__main__ import main as command_line
+from words.i18n import _, current_language, use_language
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 URL = "http://zh-test.invalid"
@@ -116,3 +120,22 @@ def test_the_file_is_built_and_kept_per_language(monkeypatch):
     assert download.progress("zh-CN") is not download.progress("en")
     in_thread(lambda: download.request("zh-CN", is_lecturer=True))  # kept: not built again
     assert built == ["zh-CN", "en"]
+
+
+def test_the_command_line_builds_the_file_in_the_language_asked_for(monkeypatch, tmp_path):
+    """Issue 48: ``python -m lecture_pack`` built English only."""
+    monkeypatch.setattr(build, "main_steps", lambda: STEPS[:1])  # one step: quick
+    out = tmp_path / "lecture.html"
+    assert command_line(["--out", str(out), "--lang", "zh-CN", "--max-frames", "3"]) == 0
+    assert current_language() == "en"  # the command leaves this thread's language alone
+    text = out.read_text(encoding="utf-8")
+    with use_language("zh-CN"):
+        reveal, title = _("Reveal the answer"), _(STEPS[0].title)
+    assert '<html lang="zh-CN">' in text and CJK.search(reveal)
+    assert f'<button id="reveal" type="button" class="reveal">{reveal}</button>' in text
+    pack = json.loads(re.search(r'<script type="application/json" id="pack">(.*?)</script>',
+                                text, re.S).group(1).replace("<\\/", "</"))
+    assert pack["language"] == "zh-CN" and pack["steps"][0]["title"] == title
+    assert CJK.search(pack["left_out"]["text"])
+    with pytest.raises(SystemExit):  # a language the app does not speak: argparse says so
+        command_line(["--out", str(out), "--lang", "fr"])

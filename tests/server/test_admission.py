@@ -14,6 +14,10 @@ from server.admission import AdmissionControl, Lane, estimate_seconds, lane_for
 from server.costs import Estimate
 from shell.registry import LESSONS
 
+# The order of turns is read from real threads arriving tens of milliseconds apart: these
+# run alone (scripts/test.sh), never beside another test worker that would reorder them.
+pytestmark = pytest.mark.solo
+
 MB = 2**20
 
 

@@ -18,8 +18,10 @@ import psutil
 import pytest
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
+from lessons.draw.editor import N_UNREADABLE
 from loadtest.st_client import Disconnected, StreamlitSession
 from tests.support.browser import Server
+from words.i18n import _, format_number, ngettext, use_language
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,6 +90,39 @@ def test_made_up_drawings_are_refused_with_a_reason(server):
     session.close()
 
 
+HUGE_INTEGER = "1" * 5000  # over Python's 4,300 digits: its JSON parser refuses it
+DEEP = "[" * 100_000 + "]" * 100_000  # past the parser's recursion limit
+
+
+def said(message: str, language: str) -> str:
+    """``message`` as the app says it in ``language`` (from the catalog, not copied here)."""
+    with use_language(language):
+        return _(message)
+
+
+def drawing_of(points: int, language: str) -> str:
+    """The Draw page's sidebar line for a drawing of ``points`` points, in ``language``."""
+    with use_language(language):
+        return ngettext("{n} point, drawn on this page (the Draw page always shows it).",
+                        "{n} points, drawn on this page (the Draw page always shows them).",
+                        points).format(n=format_number(points))
+
+
+def test_edits_python_cannot_read_are_refused_in_the_readers_language(server):
+    """Issue 48: an integer of 5,000 digits or lists nested 100,000 deep failed in
+    Streamlit's parse of the edit, before the app ran: a traceback to the sender."""
+    for language in ("en", "zh-CN"):
+        session = StreamlitSession(server.url, timeout=120)
+        opened = session.open("draw", f"lang={language}")
+        for forged in (f'{{"rev": 0, "points": [[{HUGE_INTEGER}, 0, 0]]}}',
+                       f'{{"rev": {HUGE_INTEGER}, "points": []}}', DEEP):
+            run = session.trigger(opened.components[EDITOR], "edit", forged)
+            assert not run.exceptions, (forged[:20], run.exceptions)
+            assert said(N_UNREADABLE, language) in run.texts, (forged[:20], run.texts)
+            assert drawing_of(120, language) in run.texts  # the session's drawing is kept
+        session.close()
+
+
 def selection(points) -> str:
     return json.dumps({"selection": {"points": points, "point_indices": [], "box": [],
                                      "lasso": []}})
@@ -117,3 +152,29 @@ def test_made_up_selections_highlight_nothing_instead_of_failing(server):
     assert run.chart_titles
     for tab in (session, fresh):
         tab.close()
+
+
+def kpca_chart(run) -> str:
+    """The kernel PCA chart's widget id in ``run``: Streamlit makes it from the figure too,
+    so it changes with the highlighted points (a browser sends to the chart it shows)."""
+    return next(i for i in run.charts if "chart_kpca" in i)
+
+
+def test_unreadable_selections_keep_the_selection_and_say_so(server):
+    """Issue 48: a selection that is not JSON, a bare number, a list where the object
+    belongs, or one Python's parser refuses failed in Streamlit's parse before the app ran
+    (and again on every later run): a traceback to the sender."""
+    session = StreamlitSession(server.url, timeout=120)
+    run = session.open("explorer", "dataset=circles&n=200")
+    run = session.send_text(kpca_chart(run), selection([{"customdata": 3}, {"customdata": 4}]))
+    kept = "**2 point(s) selected:** highlighted in every chart."
+    assert kept in run.texts
+    warning = "The selection your browser sent for this chart could not be read, so it is ignored."
+    for forged in ("nonsense", "5", "[1, 2]", "null", '{"selection": [1]}', DEEP,
+                   f'{{"selection": {{"points": [{{"customdata": {HUGE_INTEGER}}}]}}}}'):
+        run = session.send_text(kpca_chart(run), forged)
+        assert not run.exceptions, (forged[:20], run.exceptions)
+        assert warning in run.texts and kept in run.texts, (forged[:20], run.texts)
+    run = session.rerun()  # a later run, the unreadable value still held: the same
+    assert not run.exceptions and kept in run.texts
+    session.close()

@@ -50,3 +50,11 @@ def test_the_caps_are_where_the_sides_stop_growing():
 def test_the_fixed_sides_are_the_pages_own_sizes():
     assert WORK["draw"].side_for(1) == MAX_POINTS
     assert WORK["denoising"].side_for(1) == DenoisingSettings().n_train
+
+
+def test_a_page_with_its_own_settings_asks_no_question_of_its_own():
+    """Its view does not follow the sidebar, so nothing would say at which settings to ask
+    it (a tour step asks at the step's own: classroom/banner.py)."""
+    own = [lesson for lesson in LESSONS if lesson.own_settings]
+    assert [lesson.url_path for lesson in own] == ["denoising"]
+    assert not [lesson.url_path for lesson in own if lesson.question]

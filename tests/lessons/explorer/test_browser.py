@@ -67,15 +67,49 @@ def test_box_selection_highlights_points_in_the_other_chart(server, page):
     wait_for_title(page, "Centred K̃")
     wait_until_idle(page)
     assert page.evaluate(BANDED_CELLS) == [selected, selected]
+    # Chromium's own fill of the drawn band (issue 48: the selected points' own block, rows ∩
+    # columns, was left blank): the centre of each run's own block is inside it, a cell in
+    # no selected row or column is not.
+    for heatmap in page.evaluate(BAND_FILL):
+        assert heatmap["own"] and all(heatmap["own"]), heatmap
+        assert heatmap["outside"] is False, heatmap
     shot(page, "explorer-selection-kernels")
 
 
-# Per heatmap: how many columns its selection bands cover (the "M a,-0.5 H b" rectangles).
-BANDED_CELLS = r"""() => [...document.querySelectorAll('.js-plotly-plot')]
+# A selection band's runs of selected columns, [first, last] positions, from its SVG path:
+# the rectangles from the axis's top (-0.5) to its bottom, the largest number in the path
+# (the rows' rectangles run across instead: "M-0.5,a H high V b").
+COLUMN_RUNS = r"""(path => {
+  const bottom = Math.max(...path.match(/-?[\d.]+/g).map(Number));
+  return [...path.matchAll(/M(-?[\d.]+),-0\.5H(-?[\d.]+)V(-?[\d.]+)/g)]
+    .filter(m => Number(m[3]) === bottom).map(m => [Number(m[1]) + 0.5, Number(m[2]) - 0.5]);
+})"""
+# Per heatmap: how many columns its selection bands cover.
+BANDED_CELLS = rf"""() => [...document.querySelectorAll('.js-plotly-plot')]
   .filter(gd => gd.data.some(t => t.type === 'heatmap'))
   .map(gd => (gd.layout.shapes || []).filter(s => s.type === 'path')
-    .flatMap(s => [...s.path.matchAll(/M(-?[\d.]+),-0\.5H(-?[\d.]+)V/g)])
-    .reduce((cells, m) => cells + Math.round(m[2] - m[1]), 0))"""
+    .flatMap(s => {COLUMN_RUNS}(s.path))
+    .reduce((cells, [first, last]) => cells + last - first + 1, 0))"""
+# Per heatmap, in the browser's own geometry of the drawn band (SVGGeometryElement's
+# isPointInFill, by the path's fill-rule): whether the centre of each run's own block (the
+# run's rows ∩ its columns) is filled, and whether the first cell in no selected row or
+# column is.
+BAND_FILL = rf"""() => [...document.querySelectorAll('.js-plotly-plot')]
+  .filter(gd => gd.data.some(t => t.type === 'heatmap'))
+  .map(gd => {{
+    const index = gd.layout.shapes.findIndex(s => s.type === 'path');
+    const band = gd.querySelector(`.shapelayer path[data-index="${{index}}"]`);
+    const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+    const inside = (column, row) => band.isPointInFill(
+      new DOMPoint(xa._offset + xa.l2p(column), ya._offset + ya.l2p(row)));
+    const runs = {COLUMN_RUNS}(gd.layout.shapes[index].path);
+    const marked = new Set(runs.flatMap(([a, b]) => Array.from({{length: b - a + 1}},
+                                                                (_, i) => a + i)));
+    const m = Math.round(xa.range[1] + 0.5);  // the axis runs over [-0.5, m - 0.5]
+    const free = [...Array(m).keys()].find(i => !marked.has(i));
+    return {{own: runs.map(([a, b]) => inside((a + b) / 2, (a + b) / 2)),
+             outside: inside(free, free)}};
+  }})"""
 
 
 # The animated chart (the one with frames): the slider's frame and the first point drawn.

@@ -307,12 +307,19 @@ def test_selection_marks_its_rows_and_columns_in_k_and_k_tilde():
     place[np.argsort(y, kind="stable")] = np.arange(len(y))  # rows in class order
     for name in ("Kernel matrix K", "Centred K̃"):
         (band,) = [s for s in find_chart(at, name)["layout"]["shapes"] if s["type"] == "path"]
-        # A rectangle of columns "M a,-0.5 H b V …" (and one of rows) per run of
-        # consecutive places: together they cover exactly the picked points' places.
-        covered = set()
-        for a, b in re.findall(r"M(-?[\d.]+),-0\.5H(-?[\d.]+)V", band["path"]):
-            covered |= set(range(round(float(a) + 0.5), round(float(b) + 0.5)))
-        assert covered == set(place[picked].tolist())
+        # Per run of consecutive places, a rectangle of columns ("M a,-0.5 H b V end H a Z",
+        # the axis's whole height) and one of rows (across its whole width): each set
+        # covers exactly the picked points' places.
+        rectangles = [tuple(map(float, r)) for r in re.findall(
+            r"M(-?[\d.]+),(-?[\d.]+)H(-?[\d.]+)V(-?[\d.]+)H-?[\d.]+Z", band["path"])]
+        end = max(max(r) for r in rectangles)
+        columns, rows = set(), set()
+        for x0, y0, x1, y1 in rectangles:
+            if (y0, y1) == (-0.5, end):
+                columns |= set(range(round(x0 + 0.5), round(x1 + 0.5)))
+            if (x0, x1) == (-0.5, end):
+                rows |= set(range(round(y0 + 0.5), round(y1 + 0.5)))
+        assert columns == rows == set(place[picked].tolist())
     assert any("Amber bands" in c.value and "4 selected" in c.value for c in at.caption)
 
 
