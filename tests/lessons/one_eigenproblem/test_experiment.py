@@ -133,6 +133,18 @@ def test_isomap_on_the_circles_joins_the_rings_as_scikit_learn_does():
     assert f"{100 * result.piece_share:.1f} %" in pieces_sentence(result)
 
 
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_isomap_on_iris_keeps_the_edge_between_its_two_identical_flowers(k):
+    # Iris has two identical rows: joined by an edge of length 0, as in scikit-learn's graph.
+    data, result = run("iris", "isomap", k=k)
+    count, _ = connected_components(kneighbors_graph(data.X, k, mode="distance"))
+    pieces = result.graph.pieces.count
+    assert pieces == count and len(result.graph.joins) == pieces * (pieces - 1) // 2
+    theirs = quiet(lambda: Isomap(n_neighbors=k, n_components=3).fit_transform(data.X))
+    assert abs_correlations(result.projection, theirs).min() >= SAME
+    assert result.comparisons[0].agrees
+
+
 @pytest.mark.parametrize(("name", "k"), [("circles", 6), ("circles", 30), ("moons", 10)])
 def test_spectral_clustering_is_k_means_on_kernel_pca_of_the_normalised_affinity(name, k):
     data, result = run(name, "spectral", k=k)
