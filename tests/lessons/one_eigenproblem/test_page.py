@@ -136,6 +136,18 @@ def test_laplacian_eigenmaps_on_the_circles_explains_the_librarys_first_componen
     assert f"degrees here range from {d.min():g} to {d.max():g}" in text
 
 
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_isomap_on_iris_counts_scikit_learns_pieces_and_matches_it(k):
+    # Two identical flowers: their edge has length 0 and joins them, as in scikit-learn.
+    at = open_app(PAGE, {"dataset": "iris", "method": "isomap", "neighbours": k})
+    assert_clean(at)  # the check against Isomap passes
+    data = datasets.load("iris")
+    count, _ = connected_components(kneighbors_graph(data.X, k, mode="distance"))
+    assert f"falls apart into {count} pieces" in text_of(at)
+    theirs = quiet(lambda: Isomap(n_neighbors=k, n_components=2).fit_transform(data.X))
+    assert abs_correlations(shown_points(at, "eigen_ours"), theirs).min() >= 0.9999
+
+
 def test_spectral_clustering_finds_the_rings_and_k_means_does_not():
     at = open_app(PAGE, {"dataset": "circles", "method": "spectral", "neighbours": 6})
     assert_clean(at)
