@@ -29,9 +29,10 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import linalg
+from scipy import linalg, sparse
 from scipy.optimize import linear_sum_assignment
 from scipy.sparse import SparseEfficiencyWarning
+from scipy.sparse.csgraph import laplacian as csgraph_laplacian
 from scipy.spatial.distance import pdist, squareform
 from sklearn.cluster import KMeans, SpectralClustering
 from sklearn.decomposition import PCA
@@ -60,7 +61,7 @@ from experiments.graph_kernels import (
 from experiments.kpca_steps import rounding_floor
 from kpca_core import KernelPCA, compute_kernel
 from kpca_core.centering import NON_FINITE_KERNEL
-from words.i18n import _, format_number, ngettext
+from words.i18n import _, format_number, join_sentences, ngettext
 
 # Isomap warns when it joins the pieces of a graph that falls apart, and the spectral
 # methods when theirs does: the page says it in words, from the numbers. (A filter set
@@ -173,6 +174,9 @@ class Comparison:
     offset : int
         Library components skipped before the compared ones (Laplacian eigenmaps on a
         graph in pieces: the piece indicators, which L⁺ has no axis for).
+    dense : bool
+        Whether the library's eigenvectors were found by its dense solver
+        (:func:`dense_spectral_embedding`) rather than by its default, ARPACK.
     """
 
     library: str
@@ -181,6 +185,7 @@ class Comparison:
     same: bool
     differs: str = ""
     offset: int = 0
+    dense: bool = False
 
     @property
     def determined(self) -> np.ndarray:
@@ -390,6 +395,37 @@ def _library_kpca(X, kernel: str, params: dict, c: int) -> np.ndarray:
                             random_state=SEED).fit_transform(K)
 
 
+def dense_spectral_embedding(adjacency, n_components: int, *, norm_laplacian: bool = True,
+                             drop_first: bool = True) -> np.ndarray:
+    """scikit-learn's ``spectral_embedding`` by its dense solver, for a graph of any size.
+
+    What ``sklearn.manifold.spectral_embedding`` computes when it takes its dense branch
+    (``eigen_solver="lobpcg"`` on a graph of fewer than 5 × n_components nodes), written
+    out: every eigenvector of the Laplacian by ``scipy.linalg.eigh``, smallest first, the
+    first dropped, each divided by √degree when the Laplacian is normalised (Belkin &
+    Niyogi's L f = λ D f). Its default solver, ARPACK in shift-invert mode, is a Lanczos
+    iteration: it cannot be relied on to find every eigenvector of a repeated eigenvalue
+    (a graph in p pieces: the zero eigenvalue, p times; it returned the next ones in their
+    place on the circles at k = 1 and the four rings at k = 3), and it cannot return as
+    many eigenvectors as the graph has nodes. Signs are left as LAPACK gives them.
+    """
+    laplacian, root_degrees = csgraph_laplacian(adjacency, normed=norm_laplacian,
+                                                return_diag=True)
+    if sparse.issparse(laplacian):
+        laplacian = laplacian.toarray()
+    _, vectors = linalg.eigh(laplacian, overwrite_a=True, check_finite=False)
+    start = 1 if drop_first else 0
+    embedding = vectors[:, start:start + n_components]
+    return embedding / root_degrees[:, None] if norm_laplacian else embedding
+
+
+def arpack_unreliable(n: int, pieces: int, wanted: int) -> bool:
+    """Whether scikit-learn's ARPACK cannot be trusted with ``wanted`` eigenvectors of the
+    Laplacian past its first, on n points in ``pieces`` pieces: a repeated zero
+    eigenvalue, or as many eigenvectors as points (eigsh needs fewer)."""
+    return pieces > 1 or wanted + 1 >= n
+
+
 def classical_mds(X: np.ndarray, c: int) -> np.ndarray:
     """Torgerson's classical MDS, computed directly: B = −½ J D² J (D² by SciPy, J D² J
     as D² minus its row and column means plus its grand mean), its c leading eigenpairs
@@ -518,10 +554,10 @@ def eigenproblem(
 
 def _library(method, X, y, kernel, params, k, c, ours, mu, following,
              pieces) -> tuple[Comparison, ...]:
-    def compare(name, Z, *, same=True, differs="", offset=0) -> Comparison:
+    def compare(name, Z, *, same=True, differs="", offset=0, dense=False) -> Comparison:
         Z = np.asarray(Z, dtype=float)[:, offset:offset + ours.shape[1]]
         return Comparison(name, Z, component_agreement(ours, Z, mu, following), same,
-                          differs, offset)
+                          differs, offset, dense)
 
     if method == "kpca":
         arguments = "".join(f", {name}={value!r}" for name, value in params.items())
@@ -537,17 +573,26 @@ def _library(method, X, y, kernel, params, k, c, ours, mu, following,
     if method == "isomap":
         return (compare(f"sklearn.manifold.Isomap(n_neighbors={k})",
                         Isomap(n_neighbors=k, n_components=c).fit_transform(X)),)
-    extra = pieces.count - 1  # L's zero eigenvalues beyond the constant one
     if method == "laplacian":
-        library = SpectralEmbedding(n_components=c, affinity="nearest_neighbors",
-                                    n_neighbors=k + 1, random_state=SEED).fit_transform(X)
-        A = kneighbors_graph(X, k + 1, include_self=True)
-        exact = spectral_embedding(0.5 * (A + A.T), n_components=c + extra,
-                                   norm_laplacian=False, random_state=SEED)
+        # Past the first (dropped), the library returns L's other zero eigenvalues' vectors,
+        # which only say which piece a point is in, then the ones compared with ours.
+        extra = pieces.count - 1
+        wanted = c + extra
+        C = kneighbors_graph(X, k + 1, include_self=True)
+        affinity = 0.5 * (C + C.T)  # SpectralEmbedding's affinity_matrix_
+        dense = arpack_unreliable(len(X), pieces.count, wanted)
+        if dense:
+            library = dense_spectral_embedding(affinity, wanted)
+            exact = dense_spectral_embedding(affinity, wanted, norm_laplacian=False)
+        else:
+            library = SpectralEmbedding(n_components=wanted, affinity="nearest_neighbors",
+                                        n_neighbors=k + 1, random_state=SEED).fit_transform(X)
+            exact = spectral_embedding(affinity, n_components=wanted, norm_laplacian=False,
+                                       random_state=SEED)
         return (compare(f"sklearn.manifold.SpectralEmbedding(n_neighbors={k + 1})", library,
-                        same=False, differs="normalised"),
+                        same=False, differs="normalised", offset=extra, dense=dense),
                 compare("sklearn.manifold.spectral_embedding(norm_laplacian=False)", exact,
-                        offset=extra))
+                        offset=extra, dense=dense))
     # Spectral clustering: the library's embedding is not kept by SpectralClustering;
     # spectral_embedding on the same graph is what it clusters.
     A = kneighbors_graph(X, k + 1, include_self=True)
@@ -687,11 +732,12 @@ def pieces_sentence(result: Eigenproblem) -> str:
     if result.method == "laplacian":
         return _("L then has {p} zero eigenvalues, one per piece, whose eigenvectors are "
                  "constant on each piece: they only say which piece a point is in. L⁺ has "
-                 "no axis for them (1/0 is left out); scikit-learn's SpectralEmbedding "
-                 "returns {extra} of them before its other components "
-                 "(its first is dropped), so the check below compares ours with the library's "
-                 "components from {first} on.").format(
-            p=format_number(p, ","), extra=format_number(p - 1, ","), first=p)
+                 "no axis for them (1/0 is left out); scikit-learn's SpectralEmbedding and "
+                 "spectral_embedding return {extra} of them before their other components "
+                 "(the first is dropped), so the table and the check above compare ours "
+                 "with the library's components from {first} on.").format(
+            p=format_number(p, ","), extra=format_number(p - 1, ","),
+            first=format_number(p, ","))
     if result.clusters is not None and p > result.clusters.n_clusters:
         return _("For clustering this is welcome: D^(−½) A D^(−½) has the eigenvalue 1 once "
                  "per piece ({p} times), with an eigenvector that lives on that piece alone, "
@@ -714,17 +760,52 @@ def differs_sentence(comparison: Comparison, result: Eigenproblem) -> str:
                     _("degrees here range from {low} to {high}").format(
                         low=format_number(low, "g"), high=format_number(high, "g")))
     if comparison.differs == "normalised":
-        return _("{library} normalises: it decomposes I − D^(−½) A D^(−½), not "
-                 "L = D − A, and divides its eigenvectors by √degree. The two agree exactly "
-                 "only when every point has the same degree; {degrees}. Its "
-                 "|correlation| with ours, component by component: {values}.").format(
-            library=comparison.library, degrees=degrees_text, values=values)
+        text = _("{library} is Laplacian eigenmaps as Belkin & Niyogi (2003) wrote them: it "
+                 "solves L f = λ D f (it decomposes the normalised Laplacian "
+                 "I − D^(−½) A D^(−½) and divides its eigenvectors by √degree), where kernel "
+                 "PCA of L⁺ solves L f = λ f (Ham et al. 2004). The two coincide when every "
+                 "point has the same degree; {degrees}.").format(
+            library=comparison.library, degrees=degrees_text)
+        if not comparison.offset:
+            return join_sentences((text, _("Its |correlation| with ours, component by "
+                                           "component: {values}.").format(values=values)))
+        first, last = comparison.offset + 1, comparison.offset + len(comparison.correlations)
+        return join_sentences((text, ngettext(
+            "Its component {span} (the ones before it only say which piece a point is in) "
+            "against ours, |correlation| component by component: {values}.",
+            "Its components {span} (the ones before them only say which piece a point is "
+            "in) against ours, |correlation| component by component: {values}.",
+            last - first + 1).format(span=_span(first, last), values=values)))
     return _("SpectralClustering runs k-means on spectral_embedding's columns: the "
              "eigenvectors of the normalised Laplacian divided by √degree, the trivial one "
              "(constant) included. Kernel PCA of D^(−½) A D^(−½) removes the plain mean "
              "(J K J) instead of that eigenvector, D^(½)1: the two coincide when every point "
              "has the same degree; {degrees}. |correlation| of our components with the "
              "library's next ones: {values}.").format(degrees=degrees_text, values=values)
+
+
+def _span(first: int, last: int) -> str:
+    """Components first to last: "3" or "3–5"."""
+    return format_number(first, ",") if first == last else _("{first}–{last}").format(
+        first=format_number(first, ","), last=format_number(last, ","))
+
+
+def solver_sentence(result: Eigenproblem) -> str:
+    """Why the library's eigenvectors were found by its dense solver, when they were."""
+    if not any(comparison.dense for comparison in result.comparisons):
+        return ""
+    dense = _("The library's embeddings are therefore computed as its dense solver computes "
+              "them: every eigenvector of the Laplacian, by scipy.linalg.eigh.")
+    if result.graph is not None and result.graph.pieces.count > 1:
+        return join_sentences((_(
+            "L's zero eigenvalue is repeated {p} times here, once per piece, and ARPACK, "
+            "scikit-learn's default eigensolver, cannot be relied on to find every "
+            "eigenvector of a repeated eigenvalue (scikit-learn warns that the embedding of a "
+            "graph in pieces may not work as expected).").format(
+            p=format_number(result.graph.pieces.count, ",")), dense))
+    return join_sentences((_("ARPACK, scikit-learn's default eigensolver, cannot return as "
+                             "many eigenvectors as there are points ({n}).").format(
+        n=format_number(result.n, ",")), dense))
 
 
 def clusters_sentence(clusters: Clusters) -> str:

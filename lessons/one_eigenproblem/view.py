@@ -36,6 +36,7 @@ from lessons.one_eigenproblem.experiment import (
     graph_sentence,
     pieces_sentence,
     sheet_sentence,
+    solver_sentence,
 )
 from lessons.one_eigenproblem.figures import aligned_signs, embedding_scatter, graph_figure
 from server import costs
@@ -351,6 +352,8 @@ def agreement(result: Eigenproblem) -> None:
                              1.0 - comparison.worst, tolerance=1.0 - SAME))
         elif not comparison.same:
             number_caption(differs_sentence(comparison, result))
+    if solver := solver_sentence(result):
+        number_caption(solver)
     findings.publish("eigen_agreement", agreement_summary(result))
 
 

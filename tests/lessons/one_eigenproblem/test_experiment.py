@@ -11,6 +11,7 @@ import pytest
 from scipy.sparse.csgraph import connected_components
 from scipy.stats import spearmanr
 from sklearn.cluster import KMeans, SpectralClustering
+from sklearn.datasets import make_blobs
 from sklearn.decomposition import PCA
 from sklearn.decomposition import KernelPCA as SklearnKernelPCA
 from sklearn.manifold import Isomap, SpectralEmbedding, spectral_embedding
@@ -24,12 +25,15 @@ from lessons.one_eigenproblem.experiment import (
     SAME,
     SHORT_CIRCUIT,
     component_agreement,
+    dense_spectral_embedding,
+    differs_sentence,
     displays,
     eigenproblem,
     graph_sentence,
     matched_labels,
     pieces_sentence,
     sheet_sentence,
+    solver_sentence,
 )
 
 ROLLED = ("swiss_roll", "s_curve")
@@ -119,6 +123,96 @@ def test_laplacian_eigenmaps_on_a_graph_in_pieces_skips_the_librarys_piece_indic
     assert abs_correlations(result.projection, theirs[:, 1:]).min() >= SAME
     assert result.comparisons[1].offset == 1 and result.comparisons[1].agrees
     assert "2 zero eigenvalues" in pieces_sentence(result)
+
+
+def in_pieces(name: str):
+    """Points whose k-nearest-neighbour graph falls apart at a small k: a data set, or two
+    Gaussian blobs far apart (no labels needed)."""
+    if name == "two blobs":
+        X, y = make_blobs(200, centers=[[-5.0, 0.0], [5.0, 0.0]], random_state=0)
+        return X, y, None
+    data = datasets.load(name)
+    return data.X, data.y, data.unrolled
+
+
+def dense_library(fit, n: int, wanted: int):
+    """scikit-learn's own spectral embedding by its dense solver: with eigen_solver="lobpcg"
+    it takes scipy.linalg.eigh when the graph has fewer than 5 × (n_components + 1) + 1
+    nodes, so ask for enough components (the first ``wanted`` are kept)."""
+    return quiet(lambda: fit(max(wanted, n // 5)))[:, :wanted]
+
+
+@pytest.mark.parametrize(("name", "k"), [("circles", 6), ("circles", 15), ("two blobs", 5),
+                                         ("swiss_roll", 3)])
+def test_laplacian_eigenmaps_in_pieces_meets_spectral_embedding_past_its_piece_indicators(
+        name, k):
+    # SpectralEmbedding returns p − 1 vectors constant on each piece before its others:
+    # compared from there, the normalisation is what is left of the difference.
+    X, y, unrolled = in_pieces(name)
+    result = eigenproblem(X, y, method="laplacian", kernel="rbf", kernel_params={}, k=k,
+                          n_components=3, unrolled=unrolled)
+    p = result.graph.pieces.count
+    assert p > 1
+    theirs = dense_library(lambda m: SpectralEmbedding(
+        m, affinity="nearest_neighbors", n_neighbors=k + 1, eigen_solver="lobpcg",
+        random_state=0).fit_transform(X), len(X), p + 2)
+    rings = result.graph.pieces.labels
+    for column in theirs[:, :p - 1].T:  # constant on each piece
+        assert all(np.ptp(column[rings == piece]) < 1e-8 for piece in range(p))
+    normalised = result.comparisons[0]
+    assert normalised.offset == p - 1 and not normalised.same
+    expected = abs_correlations(result.projection, theirs[:, p - 1:])
+    np.testing.assert_allclose(normalised.correlations, expected, atol=1e-6)
+    text = differs_sentence(normalised, result)
+    assert f"Its components {p}–{p + 2} (the ones before them only say which piece" in text
+    assert ", ".join(f"{r:.4f}" for r in expected) in text
+    assert "Belkin & Niyogi" in text and "L f = λ D f" in text
+
+
+@pytest.mark.parametrize(("name", "k"), [("circles", 1), ("four_classes", 3)])
+def test_laplacian_eigenmaps_in_many_pieces_meets_the_librarys_dense_solver(name, k):
+    # L's zero eigenvalue repeated 116 and 13 times: scikit-learn's ARPACK returned other
+    # eigenvectors in place of some of its, and the page's check failed.
+    data, result = run(name, "laplacian", k=k)
+    p = result.graph.pieces.count
+    C = kneighbors_graph(data.X, k + 1, include_self=True)
+    theirs = dense_library(lambda m: spectral_embedding(
+        0.5 * (C + C.T), n_components=m, norm_laplacian=False, eigen_solver="lobpcg",
+        random_state=0), len(data.X), p + 2)[:, p - 1:]
+    assert abs_correlations(result.projection, theirs).min() >= SAME
+    exact = result.comparisons[1]
+    assert exact.dense and exact.agrees and exact.offset == p - 1
+    assert f"L's zero eigenvalue is repeated {p} times here" in solver_sentence(result)
+
+
+@pytest.mark.parametrize("norm_laplacian", [True, False])
+@pytest.mark.parametrize("drop_first", [True, False])
+def test_the_dense_spectral_embedding_is_scikit_learns_dense_solver(norm_laplacian,
+                                                                   drop_first):
+    X = datasets.load("circles", n=60).X
+    C = kneighbors_graph(X, 3, include_self=True)
+    A = 0.5 * (C + C.T)
+    assert connected_components(A)[0] > 1  # the repeated zero eigenvalue included
+    m = 12  # 60 nodes < 5 × (12 + 1) + 1: scikit-learn's dense branch
+    theirs = quiet(lambda: spectral_embedding(A, n_components=m,
+                                              norm_laplacian=norm_laplacian,
+                                              drop_first=drop_first, eigen_solver="lobpcg",
+                                              random_state=0))
+    ours = dense_spectral_embedding(A, m, norm_laplacian=norm_laplacian,
+                                    drop_first=drop_first)
+    signs = np.sign(np.sum(ours * theirs, axis=0))
+    np.testing.assert_allclose(ours * signs, theirs, atol=1e-10)
+
+
+def test_a_small_graph_in_one_piece_is_solved_densely_too():
+    # Four components of five points: ARPACK cannot return all five eigenvectors.
+    X = datasets.load("moons", n=20).X[:5]
+    result = eigenproblem(X, None, method="laplacian", kernel="rbf", kernel_params={}, k=4,
+                          n_components=4)
+    assert result.graph.pieces.count == 1
+    assert all(comparison.dense for comparison in result.comparisons)
+    assert result.comparisons[1].agrees
+    assert "as many eigenvectors as there are points (5)" in solver_sentence(result)
 
 
 def test_isomap_on_the_circles_joins_the_rings_as_scikit_learn_does():
