@@ -6,10 +6,10 @@ Laplacian eigenmaps, D^{−½} A D^{−½} for spectral clustering, or the sideb
 hands it to ``kpca_core.KernelPCA(kernel="precomputed")``, and runs scikit-learn's own
 implementation of the method beside it on the same points: ``Isomap``,
 ``SpectralEmbedding`` (and ``spectral_embedding`` without its normalisation),
-``SpectralClustering``, ``KernelPCA``; classical MDS computed directly (Torgerson's
-recipe: scikit-learn's ``MDS`` is SMACOF, another method) and linear PCA. How far the two
-agree is measured per component, up to sign and scale: |correlation| (the cosine between
-the centred columns).
+``SpectralClustering``, ``KernelPCA``, ``ClassicalMDS`` (Torgerson's eigendecomposition of
+−½ J D² J; scikit-learn's ``MDS`` is SMACOF, another method) and linear PCA. How far the
+two agree is measured per component, up to sign and scale: |correlation| (the cosine
+between the centred columns).
 
 Where the two are the same mathematics the correlation is 1 to rounding. Where the
 library normalises differently (``SpectralEmbedding`` decomposes the normalised Laplacian
@@ -33,11 +33,10 @@ from scipy import linalg, sparse
 from scipy.optimize import linear_sum_assignment
 from scipy.sparse import SparseEfficiencyWarning
 from scipy.sparse.csgraph import laplacian as csgraph_laplacian
-from scipy.spatial.distance import pdist, squareform
 from sklearn.cluster import KMeans, SpectralClustering
 from sklearn.decomposition import PCA
 from sklearn.decomposition import KernelPCA as SklearnKernelPCA
-from sklearn.manifold import Isomap, SpectralEmbedding, spectral_embedding
+from sklearn.manifold import ClassicalMDS, Isomap, SpectralEmbedding, spectral_embedding
 from sklearn.metrics import adjusted_rand_score, pairwise_kernels
 from sklearn.neighbors import kneighbors_graph
 from threadpoolctl import threadpool_limits
@@ -426,23 +425,6 @@ def arpack_unreliable(n: int, pieces: int, wanted: int) -> bool:
     return pieces > 1 or wanted + 1 >= n
 
 
-def classical_mds(X: np.ndarray, c: int) -> np.ndarray:
-    """Torgerson's classical MDS, computed directly: B = −½ J D² J (D² by SciPy, J D² J
-    as D² minus its row and column means plus its grand mean), its c leading eigenpairs
-    (LAPACK), coordinates V √Λ. No kernel PCA code involved."""
-    n = len(X)
-    B = squareform(pdist(X, "sqeuclidean"))  # D², by SciPy
-    # J D² J, in place: subtract the row and column means, add back the grand mean.
-    means = B.mean(axis=0)
-    B -= means[:, None]
-    B -= means[None, :]
-    B += means.mean()
-    B *= -0.5
-    values, vectors = linalg.eigh(B, subset_by_index=[n - c, n - 1], overwrite_a=True)
-    values, vectors = values[::-1], vectors[:, ::-1]
-    return vectors * np.sqrt(np.clip(values, 0.0, None))
-
-
 def eigenproblem(
     X: np.ndarray,
     y: np.ndarray | None,
@@ -564,8 +546,10 @@ def _library(method, X, y, kernel, params, k, c, ours, mu, following,
         return (compare(f"sklearn.decomposition.KernelPCA(kernel={kernel!r}{arguments})",
                         _library_kpca(X, kernel, params, c)),)
     if method == "mds":
-        return (compare("classical MDS computed directly (B = −½ J D² J, scipy.linalg.eigh)",
-                        classical_mds(X, c)),
+        # As many as ours: past them μ is 0 to rounding, and the library's √μ can be NaN.
+        m = ours.shape[1]
+        return (compare(f"sklearn.manifold.ClassicalMDS(n_components={m})",
+                        ClassicalMDS(n_components=m).fit_transform(X)),
                 compare("sklearn.decomposition.PCA", PCA(n_components=min(c, X.shape[1]))
                         .fit_transform(X) if c <= X.shape[1] else
                         np.column_stack([PCA().fit_transform(X),

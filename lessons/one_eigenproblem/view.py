@@ -254,8 +254,7 @@ def _short(comparison: Comparison) -> str:
     name = comparison.library
     for full, short in (("sklearn.manifold.spectral_embedding(norm_laplacian=False)",
                          N_("spectral_embedding, unnormalised")),
-                        ("sklearn.manifold.spectral_embedding", "spectral_embedding"),
-                        ("classical MDS computed directly", N_("MDS computed directly"))):
+                        ("sklearn.manifold.spectral_embedding", "spectral_embedding")):
         if name.startswith(full):
             return _(short)
     return name.removeprefix("sklearn.").split("(")[0].split(".")[-1]
@@ -276,9 +275,7 @@ def embeddings(result: Eigenproblem, data) -> None:
     with right:
         theirs = aligned_signs(first.projection, result.projection)
         show_chart(embedding_scatter(theirs, y, names, title=_("{name} (scikit-learn)").format(
-            name=_short(first)) if first.library.startswith("sklearn") else
-                                     _("Classical MDS, computed directly")),
-                   key="eigen_theirs", columns=2)
+            name=_short(first))), key="eigen_theirs", columns=2)
 
 
 def _rows(result: Eigenproblem, data) -> np.ndarray:

@@ -14,7 +14,7 @@ from sklearn.cluster import KMeans, SpectralClustering
 from sklearn.datasets import make_blobs
 from sklearn.decomposition import PCA
 from sklearn.decomposition import KernelPCA as SklearnKernelPCA
-from sklearn.manifold import Isomap, SpectralEmbedding, spectral_embedding
+from sklearn.manifold import ClassicalMDS, Isomap, SpectralEmbedding, spectral_embedding
 from sklearn.metrics import adjusted_rand_score
 from sklearn.metrics.pairwise import laplacian_kernel
 from sklearn.neighbors import kneighbors_graph
@@ -66,13 +66,19 @@ def test_isomap_is_kernel_pca_of_minus_half_the_squared_geodesic_distances(name,
     assert result.comparisons[0].agrees and result.comparisons[0].same
 
 
-@pytest.mark.parametrize("name", [*ROLLED, "circles", "moons"])
+@pytest.mark.parametrize("name", [*ROLLED, "circles", "moons", "iris"])
 def test_classical_mds_is_kernel_pca_of_minus_half_the_squared_distances_and_linear_pca(name):
     data, result = run(name, "mds")
     c = result.projection.shape[1]
     assert c == min(3, data.X.shape[1])  # points in the plane: two components, not three
     pca = PCA(n_components=c).fit_transform(data.X)
     assert abs_correlations(result.projection, pca).min() >= SAME
+    theirs = ClassicalMDS(n_components=c).fit_transform(data.X)
+    assert abs_correlations(result.projection, theirs).min() >= SAME
+    library = result.comparisons[0]
+    assert library.library == f"sklearn.manifold.ClassicalMDS(n_components={c})"
+    np.testing.assert_allclose(library.correlations, abs_correlations(result.projection,
+                                                                      theirs), atol=1e-9)
     assert all(comparison.agrees for comparison in result.comparisons)
 
 

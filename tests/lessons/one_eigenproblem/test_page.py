@@ -14,7 +14,7 @@ from scipy.sparse.csgraph import connected_components
 from scipy.stats import spearmanr
 from sklearn.cluster import SpectralClustering
 from sklearn.decomposition import KernelPCA as SklearnKernelPCA
-from sklearn.manifold import Isomap, SpectralEmbedding
+from sklearn.manifold import ClassicalMDS, Isomap, SpectralEmbedding
 from sklearn.metrics import adjusted_rand_score
 from sklearn.neighbors import kneighbors_graph
 
@@ -168,6 +168,20 @@ def test_isomap_on_iris_counts_scikit_learns_pieces_and_matches_it(k):
     assert f"falls apart into {count} pieces" in text_of(at)
     theirs = quiet(lambda: Isomap(n_neighbors=k, n_components=2).fit_transform(data.X))
     assert abs_correlations(shown_points(at, "eigen_ours"), theirs).min() >= 0.9999
+
+
+def test_classical_mds_is_drawn_and_checked_beside_scikit_learns_classical_mds():
+    at = open_app(PAGE, {"dataset": "iris", "method": "mds"})
+    assert_clean(at)
+    data = datasets.load("iris")
+    theirs = ClassicalMDS(n_components=3).fit_transform(data.X)
+    assert abs_correlations(shown_points(at, "eigen_theirs"), theirs[:, :2]).min() >= 0.9999
+    assert abs_correlations(shown_points(at, "eigen_ours"), theirs[:, :2]).min() >= 0.9999
+    assert "ClassicalMDS (scikit-learn)" in [spec["layout"]["title"]["text"]
+                                             for spec in chart_specs(at)]
+    shown = checks_shown(at)
+    label = next(label for label in shown if label.endswith("ours against ClassicalMDS"))
+    assert shown_float(shown[label]) <= 1e-4
 
 
 def test_spectral_clustering_finds_the_rings_and_k_means_does_not():
