@@ -15,8 +15,13 @@ st.title(_("One eigenproblem"))
 st.write(_(
     "Classical MDS, Isomap, Laplacian eigenmaps and spectral clustering each build an "
     "n × n matrix K from the data and keep its leading eigenvectors: each is kernel PCA of "
-    "its own K (Ham, Lee, Mika & Schölkopf 2004). Switch the method: only K changes, and "
-    "kernel PCA of K gives what scikit-learn's own implementation of the method gives."
+    "its own K (Ham, Lee, Mika & Schölkopf 2004). Switch the method: only K changes. For "
+    "classical MDS and Isomap, kernel PCA of K gives what scikit-learn's ClassicalMDS and "
+    "Isomap give, up to each component's sign. For Laplacian eigenmaps and spectral "
+    "clustering the two differ by design: scikit-learn's SpectralEmbedding and "
+    "SpectralClustering weigh each point by its degree in the graph (Belkin & Niyogi's "
+    "L f = λ D f), kernel PCA of K does not; they coincide when every point has the same "
+    "degree, and the page measures how far apart they are otherwise."
 ))
 
 settings = current_settings()

@@ -10,9 +10,11 @@ Neural Computation 16(10)). Only the matrix changes:
   −½ J D² J is the Gram matrix of the centred inputs, so classical MDS is linear PCA;
 * **Isomap** (Tenenbaum, de Silva & Langford 2000): the same on the geodesic distances
   D_G, shortest paths through the k-nearest-neighbour graph;
-* **Laplacian eigenmaps** (Belkin & Niyogi 2003): K = L⁺, the pseudo-inverse of the
-  graph Laplacian L = D − A: its leading eigenvectors are the Laplacian's smallest
-  non-trivial ones, and L⁺ is already centred (L 1 = 0);
+* **Laplacian eigenmaps**: K = L⁺, the pseudo-inverse of the graph Laplacian L = D − A
+  (Ham et al. 2004): its leading eigenvectors are the Laplacian's smallest non-trivial
+  ones, L f = λ f, and L⁺ is already centred (L 1 = 0). Belkin & Niyogi (2003) solve
+  L f = λ D f instead, each point weighed by its degree (scikit-learn's
+  ``SpectralEmbedding``): the same when every degree is the same;
 * **spectral clustering** (Ng, Jordan & Weiss 2002): K = D^{−½} A D^{−½}, the normalised
   affinity, then k-means on its leading eigenvectors.
 

@@ -256,6 +256,7 @@ def test_spectral_clustering_is_k_means_on_kernel_pca_of_the_normalised_affinity
     assert clusters.agreement == pytest.approx(adjusted_rand_score(ours, theirs))
     assert clusters.ours_truth == pytest.approx(adjusted_rand_score(data.y, ours))
     assert result.projection.shape[1] == 1  # two clusters: one component past the trivial
+    assert not result.comparisons[0].same  # the library weighs points by degree (the intro)
     if name == "circles":  # the rings, both ways; k-means on the plane cannot
         assert clusters.ours_truth == clusters.library_truth == 1.0
         assert clusters.raw_truth < 0.1

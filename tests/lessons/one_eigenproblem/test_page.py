@@ -68,6 +68,11 @@ def test_the_default_is_kernel_pca_of_the_sidebars_kernel_beside_scikit_learns()
     label = next(label for label in shown if "ours against KernelPCA" in label)
     assert shown_float(shown[label]) <= 1e-4
     assert at.query_params["method"] == "kpca" and at.query_params["neighbours"] == "6"
+    # The intro says which methods agree with scikit-learn's and which differ by design,
+    # as the experiment's comparisons do (tests/lessons/one_eigenproblem/test_experiment.py).
+    intro = next(m.value for m in at.markdown if m.value.startswith("Classical MDS, Isomap"))
+    assert "For classical MDS and Isomap, kernel PCA of K gives what scikit-learn's" in intro
+    assert "For Laplacian eigenmaps and spectral clustering the two differ by design" in intro
 
 
 def test_isomap_on_the_swiss_roll_unrolls_it_at_k_6_and_says_so():
