@@ -94,6 +94,7 @@ GRAPHS = [("iris", None, k) for k in (1, 2, 3, 6)] + [
     ("drawn moons", 150, 1), ("drawn moons", 80, 2)]
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize(("name", "n", "k"), GRAPHS)
 @pytest.mark.parametrize("copies", [False, True])
 def test_the_graph_and_its_geodesics_are_scikit_learns_isomaps(name, n, k, copies):
