@@ -33,6 +33,7 @@ if n < view.MIN_POINTS:
     st.stop()
 rows = view.sample_rows(n, data.y)
 method, k = view.controls(len(rows))
+view.stop_if_nothing_to_cluster(method, k, len(rows))
 view.sample_note(rows, n)
 guard_memory(len(rows), copies=view.COPIES,
              what=N_("K, kernel PCA's copy of it and scikit-learn's own matrices"))

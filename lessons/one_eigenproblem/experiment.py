@@ -425,6 +425,13 @@ def arpack_unreliable(n: int, pieces: int, wanted: int) -> bool:
     return pieces > 1 or wanted + 1 >= n
 
 
+def nothing_to_cluster(method: str, k: int, n: int) -> bool:
+    """Whether spectral clustering meets the complete graph: at k = n − 1 every point is
+    every other's neighbour, D^(−½) A D^(−½) = (11ᵀ − I)/(n − 1), and K̃ = −J/(n − 1):
+    no direction with a positive eigenvalue, every one alike."""
+    return method == "spectral" and k >= n - 1
+
+
 def eigenproblem(
     X: np.ndarray,
     y: np.ndarray | None,
@@ -462,6 +469,9 @@ def eigenproblem(
     if spec.graph and not 1 <= k < n:
         raise ValueError(f"The graph needs 1 ≤ k < n neighbours per point; got k = {k} "
                          f"for n = {n} points.")
+    if nothing_to_cluster(method, k, n):
+        raise ValueError(f"Spectral clustering needs k < n − 1: with k = {k} for n = {n} "
+                         "points the graph is complete and there is nothing to cluster.")
     n_classes = len(np.unique(y)) if y is not None else 0
     n_clusters = n_classes if n_classes >= 2 else 2
     c = min(n_components, n - 1)
@@ -790,6 +800,15 @@ def solver_sentence(result: Eigenproblem) -> str:
     return join_sentences((_("ARPACK, scikit-learn's default eigensolver, cannot return as "
                              "many eigenvectors as there are points ({n}).").format(
         n=format_number(result.n, ",")), dense))
+
+
+def complete_graph_sentence(k: int, n: int) -> str:
+    """Why spectral clustering stops at k = n − 1 (:func:`nothing_to_cluster`)."""
+    return _("With k = {k} every point is a neighbour of every other ({n} points): the graph "
+             "joins all pairs alike, D^(−½) A D^(−½) is (11ᵀ − I)/(n − 1), and K̃ = J K J is "
+             "−J/(n − 1), the same negative eigenvalue in every direction. There is nothing "
+             "to cluster on: choose k below {k}.").format(k=format_number(k, ","),
+                                                          n=format_number(n, ","))
 
 
 def clusters_sentence(clusters: Clusters) -> str:

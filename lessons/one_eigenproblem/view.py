@@ -31,9 +31,11 @@ from lessons.one_eigenproblem.experiment import (
     Comparison,
     Eigenproblem,
     clusters_sentence,
+    complete_graph_sentence,
     differs_sentence,
     eigenproblem,
     graph_sentence,
+    nothing_to_cluster,
     pieces_sentence,
     sheet_sentence,
     solver_sentence,
@@ -145,6 +147,13 @@ def controls(n: int) -> tuple[str, int]:
 
 
 # --------------------------------------------------------------------------- the numbers
+
+
+def stop_if_nothing_to_cluster(method: str, k: int, n: int) -> None:
+    """Spectral clustering on the complete graph (k = n − 1): say why, and stop the page."""
+    if nothing_to_cluster(method, k, n):
+        st.warning(complete_graph_sentence(k, n), icon=":material/hub:")
+        st.stop()
 
 
 def sample_rows(n: int, y: np.ndarray | None) -> np.ndarray:

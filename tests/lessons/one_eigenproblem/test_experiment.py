@@ -20,10 +20,12 @@ from sklearn.metrics.pairwise import laplacian_kernel
 from sklearn.neighbors import kneighbors_graph
 
 import datasets
+from experiments.graph_kernels import neighbour_affinity, normalised_affinity
 from lessons.one_eigenproblem.experiment import (
     DEGENERATE,
     SAME,
     SHORT_CIRCUIT,
+    complete_graph_sentence,
     component_agreement,
     dense_spectral_embedding,
     differs_sentence,
@@ -31,6 +33,7 @@ from lessons.one_eigenproblem.experiment import (
     eigenproblem,
     graph_sentence,
     matched_labels,
+    nothing_to_cluster,
     pieces_sentence,
     sheet_sentence,
     solver_sentence,
@@ -333,6 +336,27 @@ def test_matched_labels_keep_colours_across_charts():
     reference = np.array([0, 0, 1, 1, 2, 2])
     labels = np.array([2, 2, 0, 0, 1, 1])
     np.testing.assert_array_equal(matched_labels(labels, reference), reference)
+
+
+@pytest.mark.parametrize("n", [5, 20])
+def test_spectral_clustering_on_the_complete_graph_has_nothing_to_cluster(n):
+    # k = n − 1: every point is every other's neighbour, and K̃ = −J/(n − 1), as said.
+    X = datasets.load("moons", n=20).X[:n]
+    K = normalised_affinity(neighbour_affinity(X, n - 1))
+    J = np.eye(n) - 1.0 / n
+    np.testing.assert_allclose(J @ K @ J, -J / (n - 1), atol=1e-14)
+    assert nothing_to_cluster("spectral", n - 1, n)
+    assert not nothing_to_cluster("spectral", n - 2, n)
+    assert not nothing_to_cluster("laplacian", n - 1, n)
+    assert f"With k = {n - 1} every point is a neighbour of every other" in \
+        complete_graph_sentence(n - 1, n)
+    with pytest.raises(ValueError, match=f"k = {n - 1} for n = {n}"):
+        eigenproblem(X, None, method="spectral", kernel="rbf", kernel_params={}, k=n - 1,
+                     n_components=2)
+    # One neighbour fewer, it clusters.
+    result = eigenproblem(X, None, method="spectral", kernel="rbf", kernel_params={},
+                          k=n - 2, n_components=2)
+    assert len(result.clusters.ours) == n
 
 
 def test_a_k_as_large_as_n_is_refused_with_the_numbers():

@@ -224,6 +224,20 @@ def test_a_drawing_is_the_data_too():
     assert "5-nearest-neighbour graph" in text_of(at)
 
 
+def test_spectral_clustering_with_every_point_a_neighbour_says_why_it_stops():
+    X, y = drawn.preset("moons", 12, seed=0)
+    at = open_app(PAGE, {"dataset": "drawn", "points": drawn.encode(X, y),
+                         "method": "spectral", "neighbours": 11})
+    assert_clean(at)
+    warned = " ".join(w.value for w in at.warning)
+    assert "With k = 11 every point is a neighbour of every other (12 points)" in warned
+    assert "negative_eigenvalues" not in warned
+    at.session_state[view.K_NEIGHBOURS] = 10  # one fewer: it clusters
+    at.run()
+    assert_clean(at)
+    assert "Adjusted Rand index" in text_of(at)
+
+
 def test_a_bad_link_warns_and_falls_back():
     at = open_app(PAGE, {"dataset": "moons", "method": "lle", "neighbours": "0"})
     assert not at.exception
