@@ -126,13 +126,21 @@ def _undirected(rows: np.ndarray, cols: np.ndarray, lengths: np.ndarray,
 
 def neighbour_affinity(X: np.ndarray, k: int) -> sparse.csr_matrix:
     """A = ½ (C + Cᵀ), C the 0/1 k-nearest-neighbour graph: 1 for a pair that are each
-    other's neighbours, ½ for a pair where only one is the other's (scikit-learn's
-    ``SpectralEmbedding`` and ``SpectralClustering`` with ``affinity="nearest_neighbors"``,
-    which count each point among its own ``n_neighbors``; the Laplacian ignores that
-    self-loop)."""
-    C = kneighbors_graph(np.asarray(X, dtype=np.float64), k, mode="connectivity",
-                         include_self=False)
-    return (0.5 * (C + C.T)).tocsr()
+    other's neighbours, ½ for a pair where only one is the other's.
+
+    Built as scikit-learn's ``SpectralEmbedding`` and ``SpectralClustering`` build theirs
+    with ``affinity="nearest_neighbors"`` and ``n_neighbors = k + 1``: each point's k + 1
+    nearest, itself included, the self-loop then dropped (the Laplacian ignores it), so
+    that both decompose the same graph. A point with copies is tied with them at distance
+    0, and the tie goes by order: it may count a copy in its own place, and then has k + 1
+    neighbours besides itself (the graph of :func:`neighbour_graph`, Isomap's, gives it k).
+    """
+    C = kneighbors_graph(np.asarray(X, dtype=np.float64), k + 1, mode="connectivity",
+                         include_self=True)
+    A = (0.5 * (C + C.T)).tocsr()
+    A.setdiag(0)
+    A.eliminate_zeros()
+    return A
 
 
 @dataclass(frozen=True)

@@ -215,10 +215,16 @@ def test_every_method_names_its_matrix_and_its_one_line():
         assert ("{k}" in method.code_line) == method.graph
 
 
-def test_the_graph_affinity_is_scikit_learns_spectral_one_with_the_self_loop_dropped():
+@pytest.mark.parametrize("copies", [False, True])
+@pytest.mark.parametrize("k", [1, 2, 6])
+def test_the_graph_affinity_is_scikit_learns_spectral_one_with_the_self_loop_dropped(k,
+                                                                                    copies):
     # SpectralEmbedding counts each point among its n_neighbors: k + 1 there is k here.
+    # A point with copies is tied with them at distance 0 and may not count itself: it
+    # then has k + 1 others; the affinity is still the library's.
     X = datasets.load("moons", n=150).X
-    C = kneighbors_graph(X, 7, include_self=True)
+    X = with_copies(X) if copies else X
+    C = kneighbors_graph(X, k + 1, include_self=True)
     theirs = (0.5 * (C + C.T)).toarray()
     np.fill_diagonal(theirs, 0)
-    np.testing.assert_array_equal(neighbour_affinity(X, 6).toarray(), theirs)
+    np.testing.assert_array_equal(neighbour_affinity(X, k).toarray(), theirs)

@@ -20,6 +20,7 @@ from sklearn.metrics.pairwise import laplacian_kernel
 from sklearn.neighbors import kneighbors_graph
 
 import datasets
+from datasets import drawn
 from experiments.graph_kernels import neighbour_affinity, normalised_affinity
 from lessons.one_eigenproblem.experiment import (
     DEGENERATE,
@@ -222,6 +223,27 @@ def test_a_small_graph_in_one_piece_is_solved_densely_too():
     assert all(comparison.dense for comparison in result.comparisons)
     assert result.comparisons[1].agrees
     assert "as many eigenvectors as there are points (5)" in solver_sentence(result)
+
+
+COPIED = {"two places": np.repeat([[0.0, 0.0], [1.0, 1.0]], 4, axis=0),
+          "drawn moons, copied": np.vstack([drawn.preset("moons", 40, seed=0)[0]] * 2)}
+
+
+@pytest.mark.parametrize("name", list(COPIED))
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_laplacian_eigenmaps_on_copied_points_decomposes_the_librarys_graph(name, k):
+    # Copies are tied at distance 0: scikit-learn's graph (k + 1 nearest, itself included)
+    # may give a point k + 1 others; K is built on that same graph.
+    X = COPIED[name]
+    result = eigenproblem(X, None, method="laplacian", kernel="rbf", kernel_params={}, k=k,
+                          n_components=2)
+    C = kneighbors_graph(X, k + 1, include_self=True)
+    theirs = (0.5 * (C + C.T)).toarray()
+    np.fill_diagonal(theirs, 0)
+    assert len(result.graph.edges) == np.count_nonzero(np.triu(theirs))
+    # Every component whose axes are determined (copies make eigenvalues repeat) agrees.
+    exact = result.comparisons[1].correlations
+    assert np.all(np.isnan(exact) | (exact >= SAME))
 
 
 def test_isomap_on_the_circles_joins_the_rings_as_scikit_learn_does():
