@@ -45,6 +45,7 @@ with kernel_errors(), st.spinner(_("{method}: building K…").format(
 st.header(_("1 · The matrix K"))
 view.recipe(method, k, result.projection.shape[1], settings)
 view.matrices(result, data, method)
+view.stop_without_a_direction(result)
 
 st.header(_("2 · Kernel PCA of K, beside scikit-learn's own"))
 view.embeddings(result, data)

@@ -58,7 +58,7 @@ from experiments.graph_kernels import (
     rank_correlation,
 )
 from experiments.kpca_steps import rounding_floor
-from kpca_core import KernelPCA, compute_kernel
+from kpca_core import IndefiniteKernelWarning, KernelPCA, compute_kernel
 from kpca_core.centering import NON_FINITE_KERNEL
 from words.i18n import _, format_number, join_sentences, ngettext
 
@@ -71,6 +71,10 @@ warnings.filterwarnings("ignore", message="The number of connected components of
 warnings.filterwarnings("ignore", message="Graph is not fully connected", category=UserWarning)
 # scikit-learn's Isomap writes the joining edges into a CSR matrix, and SciPy says so.
 warnings.filterwarnings("ignore", category=SparseEfficiencyWarning)
+# kpca_core's word on a negative eigenvalue of a precomputed K (only this lesson fits one
+# with negative_eigenvalues="warn"): the page says it, from the numbers.
+warnings.filterwarnings("ignore", message=r".* the 'precomputed' kernel is not positive "
+                        "semi-definite", category=IndefiniteKernelWarning)
 
 # Neighbours in the graph. By default 6: the swiss roll's and the S-curve's graphs are
 # whole and have no short-circuit, the circles' fall into one piece per ring.
@@ -237,6 +241,15 @@ class Eigenproblem:
     degree_range : (float, float) or None
         The smallest and largest degree of the affinity graph (Laplacian eigenmaps and
         spectral clustering: where the library's normalisation makes a difference).
+    asked : int
+        Components asked for; ``eigenvalues`` holds those above ``floor``, the leading
+        ones (none when K̃ has no direction: then nothing is compared).
+    left_out : float or None
+        The largest eigenvalue left out among those asked for (None: none left out):
+        negative (K not positive semi-definite) or 0 to within ``floor``.
+    floor : float
+        Eigenvalues at or below it count as 0: ZERO_SHARE of the largest, or the rounding
+        of K's entries if more.
     """
 
     method: str
@@ -254,6 +267,9 @@ class Eigenproblem:
     sheet_correlation: float | None = None
     piece_share: float | None = None
     degree_range: tuple[float, float] | None = None
+    asked: int = 0
+    left_out: float | None = None
+    floor: float = 0.0
 
     @property
     def n(self) -> int:
@@ -376,10 +392,15 @@ def matched_labels(labels: np.ndarray, reference: np.ndarray) -> np.ndarray:
 def _our_kpca(K: np.ndarray, c: int) -> tuple[np.ndarray, np.ndarray, float | None]:
     """Kernel PCA of the precomputed K: (√μ v, μ) for c components, and the next
     eigenvalue (to tell whether the last one compared is repeated past them). K is left
-    as it was."""
+    as it was.
+
+    Isomap's K and the normalised affinity need not be positive semi-definite: an
+    eigenvalue asked for may be negative (the fifth of five points, say). It is kept, so
+    that the caller can leave that component out and say why, rather than refused.
+    """
     extra = 1 if c < len(K) else 0
     model = KernelPCA(n_components=c + extra, kernel="precomputed", copy_X=False,
-                      random_state=SEED)
+                      negative_eigenvalues="warn", random_state=SEED)
     Z = model.fit_transform(K)
     mu = model.eigenvalues_
     return Z[:, :c], mu[:c], (float(mu[c]) if extra else None)
@@ -511,13 +532,17 @@ def eigenproblem(
         ours, mu, following = _our_kpca(K, c)
         del K
         floor = max(ZERO_SHARE * max(float(mu[0]), 0.0), rounding_floor(n, scale))
-        kept = max(1, int(np.sum(mu > floor)))
+        kept = int(np.sum(mu > floor))  # μ descending: the leading ones
+        left_out = float(mu[kept]) if kept < len(mu) else None
         if kept < len(mu):
             following = float(mu[kept])
         ours, mu = ours[:, :kept], mu[:kept]
-        comparisons = _library(method, X, y, kernel, kernel_params, k, c, ours, mu,
-                               following, graph[1] if graph else None)
-        clusters = _clusters(X, y, ours, n_clusters, k) if method == "spectral" else None
+        comparisons, clusters = (), None
+        if kept:
+            comparisons = _library(method, X, y, kernel, kernel_params, k, ours, mu,
+                                   following, graph[1] if graph else None, n_clusters)
+            if method == "spectral":
+                clusters = _clusters(X, y, ours, n_clusters, k)
     report = None
     sheet = None
     share = None
@@ -530,9 +555,9 @@ def eigenproblem(
             flagged, kind = y[edges[:, 0]] != y[edges[:, 1]], "between classes"
         report = GraphReport(k=k, edges=edges, pieces=pieces, joins=joins,
                              flagged=flagged, kind=kind)
-        if pieces.count > 1:
+        if pieces.count > 1 and kept:
             share = between_share(ours[:, 0], pieces.labels)
-    if unrolled is not None:
+    if unrolled is not None and kept:
         sheet = rank_correlation(ours[:, 0], unrolled[:, 0])
     class_sizes = np.bincount(y[order] if y is not None else np.zeros(n, int))
     class_sizes = class_sizes[class_sizes > 0]
@@ -541,11 +566,15 @@ def eigenproblem(
                         block_size=block, row_sum=row_sum, eigenvalues=mu, projection=ours,
                         comparisons=comparisons, graph=report, clusters=clusters,
                         sheet_correlation=sheet, piece_share=share,
-                        degree_range=degree_range)
+                        degree_range=degree_range, asked=c, left_out=left_out, floor=floor)
 
 
-def _library(method, X, y, kernel, params, k, c, ours, mu, following,
-             pieces) -> tuple[Comparison, ...]:
+def _library(method, X, y, kernel, params, k, ours, mu, following, pieces,
+             n_clusters) -> tuple[Comparison, ...]:
+    # As many components as ours keeps: past them μ is 0 or negative (no axis), and the
+    # library may refuse them or give NaN (√μ).
+    m = ours.shape[1]
+
     def compare(name, Z, *, same=True, differs="", offset=0, dense=False) -> Comparison:
         Z = np.asarray(Z, dtype=float)[:, offset:offset + ours.shape[1]]
         return Comparison(name, Z, component_agreement(ours, Z, mu, following), same,
@@ -554,24 +583,19 @@ def _library(method, X, y, kernel, params, k, c, ours, mu, following,
     if method == "kpca":
         arguments = "".join(f", {name}={value!r}" for name, value in params.items())
         return (compare(f"sklearn.decomposition.KernelPCA(kernel={kernel!r}{arguments})",
-                        _library_kpca(X, kernel, params, c)),)
+                        _library_kpca(X, kernel, params, m)),)
     if method == "mds":
-        # As many as ours: past them μ is 0 to rounding, and the library's √μ can be NaN.
-        m = ours.shape[1]
         return (compare(f"sklearn.manifold.ClassicalMDS(n_components={m})",
                         ClassicalMDS(n_components=m).fit_transform(X)),
-                compare("sklearn.decomposition.PCA", PCA(n_components=min(c, X.shape[1]))
-                        .fit_transform(X) if c <= X.shape[1] else
-                        np.column_stack([PCA().fit_transform(X),
-                                         np.zeros((len(X), c - X.shape[1]))])))
+                compare("sklearn.decomposition.PCA", PCA(n_components=m).fit_transform(X)))
     if method == "isomap":
         return (compare(f"sklearn.manifold.Isomap(n_neighbors={k})",
-                        Isomap(n_neighbors=k, n_components=c).fit_transform(X)),)
+                        Isomap(n_neighbors=k, n_components=m).fit_transform(X)),)
     if method == "laplacian":
         # Past the first (dropped), the library returns L's other zero eigenvalues' vectors,
         # which only say which piece a point is in, then the ones compared with ours.
         extra = pieces.count - 1
-        wanted = c + extra
+        wanted = m + extra
         C = kneighbors_graph(X, k + 1, include_self=True)
         affinity = 0.5 * (C + C.T)  # SpectralEmbedding's affinity_matrix_
         dense = arpack_unreliable(len(X), pieces.count, wanted)
@@ -588,18 +612,29 @@ def _library(method, X, y, kernel, params, k, c, ours, mu, following,
                 compare("sklearn.manifold.spectral_embedding(norm_laplacian=False)", exact,
                         offset=extra, dense=dense))
     # Spectral clustering: the library's embedding is not kept by SpectralClustering;
-    # spectral_embedding on the same graph is what it clusters.
+    # spectral_embedding on the same graph, with the same solver, is what it clusters.
     A = kneighbors_graph(X, k + 1, include_self=True)
-    library = spectral_embedding(0.5 * (A + A.T), n_components=c + 1, drop_first=False,
+    library = spectral_embedding(0.5 * (A + A.T), n_components=n_clusters, drop_first=False,
+                                 eigen_solver=_clustering_solver(len(X), n_clusters),
                                  random_state=SEED)
     return (compare("sklearn.manifold.spectral_embedding (what SpectralClustering clusters)",
                     library, same=False, differs="trivial", offset=1),)
 
 
+def _clustering_solver(n: int, n_clusters: int) -> str:
+    """SpectralClustering's eigensolver: its default, ARPACK, unless it would be asked for
+    as many eigenvectors as points (as many classes as points: the digits at n = 10); then
+    "lobpcg", which on a graph this small is scikit-learn's dense solver (scipy.linalg.eigh
+    of the whole Laplacian)."""
+    return "lobpcg" if arpack_unreliable(n, 1, n_clusters - 1) else "arpack"
+
+
 def _clusters(X, y, ours, n_clusters, k) -> Clusters:
     found = KMeans(n_clusters=n_clusters, n_init=10, random_state=SEED).fit_predict(ours)
     library = SpectralClustering(n_clusters=n_clusters, affinity="nearest_neighbors",
-                                 n_neighbors=k + 1, random_state=SEED).fit_predict(X)
+                                 n_neighbors=k + 1,
+                                 eigen_solver=_clustering_solver(len(X), n_clusters),
+                                 random_state=SEED).fit_predict(X)
     raw = KMeans(n_clusters=n_clusters, n_init=10, random_state=SEED).fit_predict(X)
 
     def truth(labels):
@@ -776,6 +811,47 @@ def differs_sentence(comparison: Comparison, result: Eigenproblem) -> str:
              "(J K J) instead of that eigenvector, D^(½)1: the two coincide when every point "
              "has the same degree; {degrees}. |correlation| of our components with the "
              "library's next ones: {values}.").format(degrees=degrees_text, values=values)
+
+
+def left_out_sentence(result: Eigenproblem) -> str:
+    """Why fewer components than asked for are shown, from the first one left out ('' when
+    none is): its eigenvalue is negative, or 0 to within the page's floor."""
+    if result.left_out is None:
+        return ""
+    kept, value = len(result.eigenvalues), result.left_out
+    values = dict(kept=format_number(kept, ","), asked=format_number(result.asked, ","),
+                  value=format_number(value, ".3g"), floor=format_number(result.floor, ".3g"),
+                  share=format_number(ZERO_SHARE, "g"))
+    negative = value < -result.floor
+    if kept == 0 and negative:
+        return _("Every eigenvalue of K̃ = J K J is negative here (the largest is μ = {value}): "
+                 "K is not positive semi-definite for these points, no component has an axis "
+                 "(√μ is not real), and kernel PCA finds no direction.").format(**values)
+    if kept == 0:
+        text = _("K̃ = J K J counts as 0 here: its largest eigenvalue, μ = {value}, is at "
+                 "most {floor}, the rounding of K's entries. To this matrix every point looks "
+                 "alike, and kernel PCA finds no direction.").format(**values)
+        if result.method == "kpca":  # the sidebar's kernel saturates: its setting is why
+            text = join_sentences((text, _("Move γ, or choose another kernel.")))
+        return text
+    if negative:
+        return ngettext(
+            "Only {kept} of the {asked} components asked for has a positive eigenvalue: the "
+            "next, μ = {value}, is negative. K is not positive semi-definite for these "
+            "points, and a component with a negative eigenvalue has no axis (√μ is not "
+            "real), so the rest are left out.",
+            "Only {kept} of the {asked} components asked for have a positive eigenvalue: the "
+            "next, μ = {value}, is negative. K is not positive semi-definite for these "
+            "points, and a component with a negative eigenvalue has no axis (√μ is not "
+            "real), so the rest are left out.", kept).format(**values)
+    return ngettext(
+        "Only {kept} of the {asked} components asked for carries variance: the next "
+        "eigenvalue, μ = {value}, counts as 0, being at most {floor} (the rounding of K's "
+        "entries, or {share} of the largest eigenvalue if more), so the rest are left out.",
+        "Only {kept} of the {asked} components asked for carry variance: the next "
+        "eigenvalue, μ = {value}, counts as 0, being at most {floor} (the rounding of K's "
+        "entries, or {share} of the largest eigenvalue if more), so the rest are left out.",
+        kept).format(**values)
 
 
 def _span(first: int, last: int) -> str:

@@ -35,6 +35,7 @@ from lessons.one_eigenproblem.experiment import (
     differs_sentence,
     eigenproblem,
     graph_sentence,
+    left_out_sentence,
     nothing_to_cluster,
     pieces_sentence,
     sheet_sentence,
@@ -153,6 +154,14 @@ def stop_if_nothing_to_cluster(method: str, k: int, n: int) -> None:
     """Spectral clustering on the complete graph (k = n − 1): say why, and stop the page."""
     if nothing_to_cluster(method, k, n):
         st.warning(complete_graph_sentence(k, n), icon=":material/hub:")
+        st.stop()
+
+
+def stop_without_a_direction(result: Eigenproblem) -> None:
+    """K̃ with no positive eigenvalue (a saturated kernel, points that coincide): say
+    why there is nothing to draw or compare, and stop the page."""
+    if not len(result.eigenvalues):
+        st.warning(left_out_sentence(result), icon=":material/block:")
         st.stop()
 
 
@@ -360,6 +369,8 @@ def agreement(result: Eigenproblem) -> None:
             number_caption(differs_sentence(comparison, result))
     if solver := solver_sentence(result):
         number_caption(solver)
+    if left_out := left_out_sentence(result):
+        number_caption(left_out)
     findings.publish("eigen_agreement", agreement_summary(result))
 
 

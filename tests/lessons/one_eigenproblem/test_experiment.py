@@ -21,7 +21,15 @@ from sklearn.neighbors import kneighbors_graph
 
 import datasets
 from datasets import drawn
-from experiments.graph_kernels import neighbour_affinity, normalised_affinity
+from experiments.graph_kernels import (
+    geodesic_distances,
+    mds_kernel,
+    neighbour_affinity,
+    neighbour_graph,
+    normalised_affinity,
+)
+from experiments.kpca_steps import rounding_floor
+from kpca_core import compute_kernel
 from lessons.one_eigenproblem.experiment import (
     DEGENERATE,
     SAME,
@@ -33,12 +41,14 @@ from lessons.one_eigenproblem.experiment import (
     displays,
     eigenproblem,
     graph_sentence,
+    left_out_sentence,
     matched_labels,
     nothing_to_cluster,
     pieces_sentence,
     sheet_sentence,
     solver_sentence,
 )
+from words.i18n import format_number
 
 ROLLED = ("swiss_roll", "s_curve")
 
@@ -379,6 +389,63 @@ def test_spectral_clustering_on_the_complete_graph_has_nothing_to_cluster(n):
     result = eigenproblem(X, None, method="spectral", kernel="rbf", kernel_params={},
                           k=n - 2, n_components=2)
     assert len(result.clusters.ours) == n
+
+
+def centred_spectrum(K: np.ndarray) -> np.ndarray:
+    """The eigenvalues of J K J, largest first (NumPy's, independent of kpca_core)."""
+    n = len(K)
+    J = np.eye(n) - 1.0 / n
+    return np.linalg.eigvalsh(J @ K @ J)[::-1]
+
+
+@pytest.mark.parametrize(("method", "k"), [("isomap", 2), ("isomap", 3), ("spectral", 2)])
+def test_components_with_a_negative_eigenvalue_are_left_out_and_said(method, k):
+    # Five points, four components (and five classes: four for spectral clustering): K is
+    # not positive semi-definite here, and kpca_core refused the whole page in its own
+    # words ("pass negative_eigenvalues=...") for the eigenvalue past the ones compared.
+    X = datasets.load("moons", n=20).X[:5]
+    result = eigenproblem(X, np.arange(5), method=method, kernel="rbf", kernel_params={},
+                          k=k, n_components=4)
+    if method == "isomap":
+        K = mds_kernel(geodesic_distances(X, neighbour_graph(X, k)))
+    else:
+        K = normalised_affinity(neighbour_affinity(X, k))
+    spectrum = centred_spectrum(K)
+    floor = rounding_floor(5, np.abs(K).max())
+    positive = int(np.sum(spectrum[:4] > floor))
+    assert len(result.eigenvalues) == positive
+    np.testing.assert_allclose(result.eigenvalues, spectrum[:positive], atol=1e-10)
+    assert all(comparison.projection.shape[1] == positive for comparison in result.comparisons)
+    text = left_out_sentence(result)
+    if positive < 4 and spectrum[positive] < -floor:
+        assert f"Only {positive} of the 4 components asked for" in text
+        assert result.left_out == pytest.approx(spectrum[positive], abs=1e-10)
+        assert f"μ = {format_number(result.left_out, '.3g')}, is negative" in text
+    elif positive < 4:
+        assert f"Only {positive} of the 4 components asked for" in text and "negative" not in \
+            text
+    else:
+        assert text == ""
+
+
+def test_classical_mds_of_points_in_the_plane_says_why_it_has_two_components():
+    data, result = run("moons", "mds", n_components=3)
+    assert len(result.eigenvalues) == 2 and result.left_out is not None
+    text = left_out_sentence(result)
+    assert "Only 2 of the 3 components asked for carry variance" in text
+    assert f"μ = {format_number(result.left_out, '.3g')}" in text
+
+
+@pytest.mark.parametrize("gamma", [1.0, 10000.0])
+def test_a_saturated_kernel_has_no_direction_and_says_so(gamma):
+    # Iris' raw measurements in tanh(γ xᵀy + 1): every entry of K is 1 to rounding.
+    data = datasets.load("iris")
+    K = compute_kernel(data.X, kernel="sigmoid", gamma=gamma, coef0=1.0)
+    assert centred_spectrum(K)[0] <= rounding_floor(len(K), np.abs(K).max())
+    result = eigenproblem(data.X, data.y, method="kpca", kernel="sigmoid",
+                          kernel_params={"gamma": gamma, "coef0": 1.0}, k=6, n_components=3)
+    assert len(result.eigenvalues) == 0 and result.comparisons == ()
+    assert "kernel PCA finds no direction" in left_out_sentence(result)
 
 
 def test_a_k_as_large_as_n_is_refused_with_the_numbers():
