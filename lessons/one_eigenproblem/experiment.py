@@ -58,7 +58,7 @@ from experiments.graph_kernels import (
     rank_correlation,
 )
 from experiments.kpca_steps import rounding_floor
-from kpca_core import IndefiniteKernelWarning, KernelPCA, compute_kernel
+from kpca_core import IndefiniteKernelWarning, KernelPCA, center_kernel, compute_kernel
 from kpca_core.centering import NON_FINITE_KERNEL
 from words.i18n import _, format_number, join_sentences, ngettext
 
@@ -250,6 +250,8 @@ class Eigenproblem:
     floor : float
         Eigenvalues at or below it count as 0: ZERO_SHARE of the largest, or the rounding
         of K's entries if more.
+    lowest : float or None
+        K̃'s smallest eigenvalue, when no component is kept (None otherwise).
     """
 
     method: str
@@ -270,6 +272,7 @@ class Eigenproblem:
     asked: int = 0
     left_out: float | None = None
     floor: float = 0.0
+    lowest: float | None = None
 
     @property
     def n(self) -> int:
@@ -530,10 +533,14 @@ def eigenproblem(
         row_sum = float(np.abs(K.sum(axis=1)).max()) / (n * scale)
         kernel_display, centered_display, block = displays(K, order)
         ours, mu, following = _our_kpca(K, c)
-        del K
         floor = max(ZERO_SHARE * max(float(mu[0]), 0.0), rounding_floor(n, scale))
         kept = int(np.sum(mu > floor))  # μ descending: the leading ones
         left_out = float(mu[kept]) if kept < len(mu) else None
+        # With no component left, the bottom of the spectrum says why: K̃ is 0 to
+        # rounding (every point alike), or negative beyond it (K not PSD here).
+        lowest = None if kept else float(linalg.eigvalsh(
+            center_kernel(K), subset_by_index=[0, 0], overwrite_a=True)[0])
+        del K
         if kept < len(mu):
             following = float(mu[kept])
         ours, mu = ours[:, :kept], mu[:kept]
@@ -566,7 +573,8 @@ def eigenproblem(
                         block_size=block, row_sum=row_sum, eigenvalues=mu, projection=ours,
                         comparisons=comparisons, graph=report, clusters=clusters,
                         sheet_correlation=sheet, piece_share=share,
-                        degree_range=degree_range, asked=c, left_out=left_out, floor=floor)
+                        degree_range=degree_range, asked=c, left_out=left_out, floor=floor,
+                        lowest=lowest)
 
 
 def _library(method, X, y, kernel, params, k, ours, mu, following, pieces,
@@ -822,19 +830,19 @@ def left_out_sentence(result: Eigenproblem) -> str:
     values = dict(kept=format_number(kept, ","), asked=format_number(result.asked, ","),
                   value=format_number(value, ".3g"), floor=format_number(result.floor, ".3g"),
                   share=format_number(ZERO_SHARE, "g"))
-    negative = value < -result.floor
-    if kept == 0 and negative:
-        return _("Every eigenvalue of K̃ = J K J is negative here (the largest is μ = {value}): "
-                 "K is not positive semi-definite for these points, no component has an axis "
-                 "(√μ is not real), and kernel PCA finds no direction.").format(**values)
+    if kept == 0 and result.lowest < -result.floor:
+        return _("K̃ = J K J has no positive eigenvalue here: the largest is μ = {value}, the "
+                 "smallest μ = {lowest}. K is not positive semi-definite for these points, no "
+                 "component has an axis (√μ is not real), and kernel PCA finds no "
+                 "direction.").format(lowest=format_number(result.lowest, ".3g"), **values)
     if kept == 0:
-        text = _("K̃ = J K J counts as 0 here: its largest eigenvalue, μ = {value}, is at "
-                 "most {floor}, the rounding of K's entries. To this matrix every point looks "
+        text = _("Every eigenvalue of K̃ = J K J is 0 here to within {floor}, the rounding of "
+                 "K's entries (the largest is μ = {value}): to this matrix every point looks "
                  "alike, and kernel PCA finds no direction.").format(**values)
         if result.method == "kpca":  # the sidebar's kernel saturates: its setting is why
             text = join_sentences((text, _("Move γ, or choose another kernel.")))
         return text
-    if negative:
+    if value < -result.floor:
         return ngettext(
             "Only {kept} of the {asked} components asked for has a positive eigenvalue: the "
             "next, μ = {value}, is negative. K is not positive semi-definite for these "

@@ -448,6 +448,21 @@ def test_a_saturated_kernel_has_no_direction_and_says_so(gamma):
     assert "kernel PCA finds no direction" in left_out_sentence(result)
 
 
+def test_a_centred_k_without_a_positive_eigenvalue_says_it_is_not_positive_semi_definite():
+    # Six copies of one point: their spectral graph (ties broken by order) leaves K̃ with
+    # no positive eigenvalue, and negative ones.
+    X = np.ones((6, 2))
+    result = eigenproblem(X, None, method="spectral", kernel="rbf", kernel_params={}, k=2,
+                          n_components=2)
+    spectrum = centred_spectrum(normalised_affinity(neighbour_affinity(X, 2)))
+    assert spectrum[0] <= result.floor and spectrum[-1] < -result.floor
+    assert len(result.eigenvalues) == 0 and result.clusters is None
+    assert result.lowest == pytest.approx(spectrum[-1])
+    text = left_out_sentence(result)
+    assert "has no positive eigenvalue here" in text
+    assert f"the smallest μ = {format_number(result.lowest, '.3g')}" in text
+
+
 def test_a_k_as_large_as_n_is_refused_with_the_numbers():
     X = datasets.load("moons", n=20).X
     with pytest.raises(ValueError, match="k = 20 for n = 20"):
