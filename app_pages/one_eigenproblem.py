@@ -15,8 +15,13 @@ st.title(_("One eigenproblem"))
 st.write(_(
     "Classical MDS, Isomap, Laplacian eigenmaps and spectral clustering each build an "
     "n × n matrix K from the data and keep its leading eigenvectors: each is kernel PCA of "
-    "its own K (Ham, Lee, Mika & Schölkopf 2004). Switch the method: only K changes, and "
-    "kernel PCA of K gives what scikit-learn's own implementation of the method gives."
+    "its own K (Ham, Lee, Mika & Schölkopf 2004). Switch the method: only K changes. For "
+    "classical MDS and Isomap, kernel PCA of K gives what scikit-learn's ClassicalMDS and "
+    "Isomap give, up to each component's sign. For Laplacian eigenmaps and spectral "
+    "clustering the two differ by design: scikit-learn's SpectralEmbedding and "
+    "SpectralClustering weigh each point by its degree in the graph (Belkin & Niyogi's "
+    "L f = λ D f), kernel PCA of K does not; they coincide when every point has the same "
+    "degree, and the page measures how far apart they are otherwise."
 ))
 
 settings = current_settings()
@@ -28,6 +33,7 @@ if n < view.MIN_POINTS:
     st.stop()
 rows = view.sample_rows(n, data.y)
 method, k = view.controls(len(rows))
+view.stop_if_nothing_to_cluster(method, k, len(rows))
 view.sample_note(rows, n)
 guard_memory(len(rows), copies=view.COPIES,
              what=N_("K, kernel PCA's copy of it and scikit-learn's own matrices"))
@@ -39,6 +45,7 @@ with kernel_errors(), st.spinner(_("{method}: building K…").format(
 st.header(_("1 · The matrix K"))
 view.recipe(method, k, result.projection.shape[1], settings)
 view.matrices(result, data, method)
+view.stop_without_a_direction(result)
 
 st.header(_("2 · Kernel PCA of K, beside scikit-learn's own"))
 view.embeddings(result, data)

@@ -10,9 +10,11 @@ Neural Computation 16(10)). Only the matrix changes:
   −½ J D² J is the Gram matrix of the centred inputs, so classical MDS is linear PCA;
 * **Isomap** (Tenenbaum, de Silva & Langford 2000): the same on the geodesic distances
   D_G, shortest paths through the k-nearest-neighbour graph;
-* **Laplacian eigenmaps** (Belkin & Niyogi 2003): K = L⁺, the pseudo-inverse of the
-  graph Laplacian L = D − A: its leading eigenvectors are the Laplacian's smallest
-  non-trivial ones, and L⁺ is already centred (L 1 = 0);
+* **Laplacian eigenmaps**: K = L⁺, the pseudo-inverse of the graph Laplacian L = D − A
+  (Ham et al. 2004): its leading eigenvectors are the Laplacian's smallest non-trivial
+  ones, L f = λ f, and L⁺ is already centred (L 1 = 0). Belkin & Niyogi (2003) solve
+  L f = λ D f instead, each point weighed by its degree (scikit-learn's
+  ``SpectralEmbedding``): the same when every degree is the same;
 * **spectral clustering** (Ng, Jordan & Weiss 2002): K = D^{−½} A D^{−½}, the normalised
   affinity, then k-means on its leading eigenvectors.
 
@@ -96,21 +98,49 @@ def neighbour_graph(X: np.ndarray, k: int) -> sparse.csr_matrix:
     neighbour, also when another point sits at the same place); an edge exists when
     either end counts the other among its k nearest, as in scikit-learn's Isomap
     (``kneighbors_graph`` then ``shortest_path(directed=False)``). Returned symmetric.
+
+    Two copies of one point are joined by an edge of length 0, stored as an explicit zero
+    (SciPy's graph routines count a stored zero as an edge, and scikit-learn's Isomap
+    keeps it), so the graph is symmetrised from its edge lists: sparse arithmetic
+    (``maximum``, ``+``) would drop those zeros and split the graph into more pieces.
     """
     directed = kneighbors_graph(np.asarray(X, dtype=np.float64), k, mode="distance",
-                                include_self=False)
-    return directed.maximum(directed.T).tocsr()
+                                include_self=False).tocoo()
+    return _undirected(directed.row, directed.col, directed.data, len(X))
+
+
+def _undirected(rows: np.ndarray, cols: np.ndarray, lengths: np.ndarray,
+                n: int) -> sparse.csr_matrix:
+    """The symmetric graph with an edge i–j for every listed i → j, stored zeros kept.
+
+    Where both directions are listed with lengths that differ by rounding, the shorter
+    is kept: the one Dijkstra takes (``shortest_path(directed=False)``)."""
+    rows, cols = np.concatenate([rows, cols]), np.concatenate([cols, rows])
+    lengths = np.concatenate([lengths, lengths])
+    order = np.lexsort((lengths, cols, rows))  # each pair's shortest listing first
+    rows, cols, lengths = rows[order], cols[order], lengths[order]
+    first = np.ones(len(rows), dtype=bool)
+    first[1:] = (rows[1:] != rows[:-1]) | (cols[1:] != cols[:-1])
+    return sparse.csr_matrix((lengths[first], (rows[first], cols[first])), shape=(n, n))
 
 
 def neighbour_affinity(X: np.ndarray, k: int) -> sparse.csr_matrix:
     """A = ½ (C + Cᵀ), C the 0/1 k-nearest-neighbour graph: 1 for a pair that are each
-    other's neighbours, ½ for a pair where only one is the other's (scikit-learn's
-    ``SpectralEmbedding`` and ``SpectralClustering`` with ``affinity="nearest_neighbors"``,
-    which count each point among its own ``n_neighbors``; the Laplacian ignores that
-    self-loop)."""
-    C = kneighbors_graph(np.asarray(X, dtype=np.float64), k, mode="connectivity",
-                         include_self=False)
-    return (0.5 * (C + C.T)).tocsr()
+    other's neighbours, ½ for a pair where only one is the other's.
+
+    Built as scikit-learn's ``SpectralEmbedding`` and ``SpectralClustering`` build theirs
+    with ``affinity="nearest_neighbors"`` and ``n_neighbors = k + 1``: each point's k + 1
+    nearest, itself included, the self-loop then dropped (the Laplacian ignores it), so
+    that both decompose the same graph. A point with copies is tied with them at distance
+    0, and the tie goes by order: it may count a copy in its own place, and then has k + 1
+    neighbours besides itself (the graph of :func:`neighbour_graph`, Isomap's, gives it k).
+    """
+    C = kneighbors_graph(np.asarray(X, dtype=np.float64), k + 1, mode="connectivity",
+                         include_self=True)
+    A = (0.5 * (C + C.T)).tocsr()
+    A.setdiag(0)
+    A.eliminate_zeros()
+    return A
 
 
 @dataclass(frozen=True)
@@ -149,17 +179,25 @@ def join_pieces(X: np.ndarray, graph: sparse.spmatrix, pieces: Pieces) -> sparse
     What scikit-learn's Isomap does to a graph that falls apart, so that every pair of
     points has a path (``sklearn.utils.graph._fix_connected_components``, a private
     function, written out here): for each pair of pieces, the shortest straight line
-    between them becomes an edge of that length.
+    between them becomes an edge of that length. Where several pairs of points are
+    equally close (points on a drawing's grid), the one it picks is the first in its
+    order: pieces numbered by their first point (SciPy's ``connected_components``), the
+    later piece's points as rows, distances by ``pairwise_distances`` of the two pieces.
     """
-    joined = sparse.lil_matrix(graph)
     members = [np.flatnonzero(pieces.labels == p) for p in range(pieces.count)]
+    members.sort(key=lambda points: points[0])
+    ends, lengths = [], []
     for i in range(pieces.count):
         for j in range(i):
             D = pairwise_distances(X[members[i]], X[members[j]])
             a, b = np.unravel_index(int(D.argmin()), D.shape)
-            joined[members[i][a], members[j][b]] = D[a, b]
-            joined[members[j][b], members[i][a]] = D[a, b]
-    return joined.tocsr()
+            ends.append((members[i][a], members[j][b]))
+            lengths.append(D[a, b])
+    coo = sparse.coo_matrix(graph)
+    ends = np.array(ends, dtype=np.int64).reshape(-1, 2)
+    return _undirected(np.concatenate([coo.row, ends[:, 0]]),
+                       np.concatenate([coo.col, ends[:, 1]]),
+                       np.concatenate([coo.data, lengths]), graph.shape[0])
 
 
 def geodesic_distances(X: np.ndarray, graph: sparse.spmatrix) -> np.ndarray:

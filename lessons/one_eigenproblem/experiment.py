@@ -6,10 +6,10 @@ Laplacian eigenmaps, D^{−½} A D^{−½} for spectral clustering, or the sideb
 hands it to ``kpca_core.KernelPCA(kernel="precomputed")``, and runs scikit-learn's own
 implementation of the method beside it on the same points: ``Isomap``,
 ``SpectralEmbedding`` (and ``spectral_embedding`` without its normalisation),
-``SpectralClustering``, ``KernelPCA``; classical MDS computed directly (Torgerson's
-recipe: scikit-learn's ``MDS`` is SMACOF, another method) and linear PCA. How far the two
-agree is measured per component, up to sign and scale: |correlation| (the cosine between
-the centred columns).
+``SpectralClustering``, ``KernelPCA``, ``ClassicalMDS`` (Torgerson's eigendecomposition of
+−½ J D² J; scikit-learn's ``MDS`` is SMACOF, another method) and linear PCA. How far the
+two agree is measured per component, up to sign and scale: |correlation| (the cosine
+between the centred columns).
 
 Where the two are the same mathematics the correlation is 1 to rounding. Where the
 library normalises differently (``SpectralEmbedding`` decomposes the normalised Laplacian
@@ -29,14 +29,14 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import linalg
+from scipy import linalg, sparse
 from scipy.optimize import linear_sum_assignment
 from scipy.sparse import SparseEfficiencyWarning
-from scipy.spatial.distance import pdist, squareform
+from scipy.sparse.csgraph import laplacian as csgraph_laplacian
 from sklearn.cluster import KMeans, SpectralClustering
 from sklearn.decomposition import PCA
 from sklearn.decomposition import KernelPCA as SklearnKernelPCA
-from sklearn.manifold import Isomap, SpectralEmbedding, spectral_embedding
+from sklearn.manifold import ClassicalMDS, Isomap, SpectralEmbedding, spectral_embedding
 from sklearn.metrics import adjusted_rand_score, pairwise_kernels
 from sklearn.neighbors import kneighbors_graph
 from threadpoolctl import threadpool_limits
@@ -58,9 +58,9 @@ from experiments.graph_kernels import (
     rank_correlation,
 )
 from experiments.kpca_steps import rounding_floor
-from kpca_core import KernelPCA, compute_kernel
+from kpca_core import IndefiniteKernelWarning, KernelPCA, center_kernel, compute_kernel
 from kpca_core.centering import NON_FINITE_KERNEL
-from words.i18n import _, format_number, ngettext
+from words.i18n import _, format_number, join_sentences, ngettext
 
 # Isomap warns when it joins the pieces of a graph that falls apart, and the spectral
 # methods when theirs does: the page says it in words, from the numbers. (A filter set
@@ -71,6 +71,10 @@ warnings.filterwarnings("ignore", message="The number of connected components of
 warnings.filterwarnings("ignore", message="Graph is not fully connected", category=UserWarning)
 # scikit-learn's Isomap writes the joining edges into a CSR matrix, and SciPy says so.
 warnings.filterwarnings("ignore", category=SparseEfficiencyWarning)
+# kpca_core's word on a negative eigenvalue of a precomputed K (only this lesson fits one
+# with negative_eigenvalues="warn"): the page says it, from the numbers.
+warnings.filterwarnings("ignore", message=r".* the 'precomputed' kernel is not positive "
+                        "semi-definite", category=IndefiniteKernelWarning)
 
 # Neighbours in the graph. By default 6: the swiss roll's and the S-curve's graphs are
 # whole and have no short-circuit, the circles' fall into one piece per ring.
@@ -173,6 +177,9 @@ class Comparison:
     offset : int
         Library components skipped before the compared ones (Laplacian eigenmaps on a
         graph in pieces: the piece indicators, which L⁺ has no axis for).
+    dense : bool
+        Whether the library's eigenvectors were found by its dense solver
+        (:func:`dense_spectral_embedding`) rather than by its default, ARPACK.
     """
 
     library: str
@@ -181,6 +188,7 @@ class Comparison:
     same: bool
     differs: str = ""
     offset: int = 0
+    dense: bool = False
 
     @property
     def determined(self) -> np.ndarray:
@@ -233,6 +241,17 @@ class Eigenproblem:
     degree_range : (float, float) or None
         The smallest and largest degree of the affinity graph (Laplacian eigenmaps and
         spectral clustering: where the library's normalisation makes a difference).
+    asked : int
+        Components asked for; ``eigenvalues`` holds those above ``floor``, the leading
+        ones (none when K̃ has no direction: then nothing is compared).
+    left_out : float or None
+        The largest eigenvalue left out among those asked for (None: none left out):
+        negative (K not positive semi-definite) or 0 to within ``floor``.
+    floor : float
+        Eigenvalues at or below it count as 0: ZERO_SHARE of the largest, or the rounding
+        of K's entries if more.
+    lowest : float or None
+        K̃'s smallest eigenvalue, when no component is kept (None otherwise).
     """
 
     method: str
@@ -250,6 +269,10 @@ class Eigenproblem:
     sheet_correlation: float | None = None
     piece_share: float | None = None
     degree_range: tuple[float, float] | None = None
+    asked: int = 0
+    left_out: float | None = None
+    floor: float = 0.0
+    lowest: float | None = None
 
     @property
     def n(self) -> int:
@@ -372,10 +395,15 @@ def matched_labels(labels: np.ndarray, reference: np.ndarray) -> np.ndarray:
 def _our_kpca(K: np.ndarray, c: int) -> tuple[np.ndarray, np.ndarray, float | None]:
     """Kernel PCA of the precomputed K: (√μ v, μ) for c components, and the next
     eigenvalue (to tell whether the last one compared is repeated past them). K is left
-    as it was."""
+    as it was.
+
+    Isomap's K and the normalised affinity need not be positive semi-definite: an
+    eigenvalue asked for may be negative (the fifth of five points, say). It is kept, so
+    that the caller can leave that component out and say why, rather than refused.
+    """
     extra = 1 if c < len(K) else 0
     model = KernelPCA(n_components=c + extra, kernel="precomputed", copy_X=False,
-                      random_state=SEED)
+                      negative_eigenvalues="warn", random_state=SEED)
     Z = model.fit_transform(K)
     mu = model.eigenvalues_
     return Z[:, :c], mu[:c], (float(mu[c]) if extra else None)
@@ -390,21 +418,42 @@ def _library_kpca(X, kernel: str, params: dict, c: int) -> np.ndarray:
                             random_state=SEED).fit_transform(K)
 
 
-def classical_mds(X: np.ndarray, c: int) -> np.ndarray:
-    """Torgerson's classical MDS, computed directly: B = −½ J D² J (D² by SciPy, J D² J
-    as D² minus its row and column means plus its grand mean), its c leading eigenpairs
-    (LAPACK), coordinates V √Λ. No kernel PCA code involved."""
-    n = len(X)
-    B = squareform(pdist(X, "sqeuclidean"))  # D², by SciPy
-    # J D² J, in place: subtract the row and column means, add back the grand mean.
-    means = B.mean(axis=0)
-    B -= means[:, None]
-    B -= means[None, :]
-    B += means.mean()
-    B *= -0.5
-    values, vectors = linalg.eigh(B, subset_by_index=[n - c, n - 1], overwrite_a=True)
-    values, vectors = values[::-1], vectors[:, ::-1]
-    return vectors * np.sqrt(np.clip(values, 0.0, None))
+def dense_spectral_embedding(adjacency, n_components: int, *, norm_laplacian: bool = True,
+                             drop_first: bool = True) -> np.ndarray:
+    """scikit-learn's ``spectral_embedding`` by its dense solver, for a graph of any size.
+
+    What ``sklearn.manifold.spectral_embedding`` computes when it takes its dense branch
+    (``eigen_solver="lobpcg"`` on a graph of fewer than 5 × n_components nodes), written
+    out: every eigenvector of the Laplacian by ``scipy.linalg.eigh``, smallest first, the
+    first dropped, each divided by √degree when the Laplacian is normalised (Belkin &
+    Niyogi's L f = λ D f). Its default solver, ARPACK in shift-invert mode, is a Lanczos
+    iteration: it cannot be relied on to find every eigenvector of a repeated eigenvalue
+    (a graph in p pieces: the zero eigenvalue, p times; it returned the next ones in their
+    place on the circles at k = 1 and the four rings at k = 3), and it cannot return as
+    many eigenvectors as the graph has nodes. Signs are left as LAPACK gives them.
+    """
+    laplacian, root_degrees = csgraph_laplacian(adjacency, normed=norm_laplacian,
+                                                return_diag=True)
+    if sparse.issparse(laplacian):
+        laplacian = laplacian.toarray()
+    _, vectors = linalg.eigh(laplacian, overwrite_a=True, check_finite=False)
+    start = 1 if drop_first else 0
+    embedding = vectors[:, start:start + n_components]
+    return embedding / root_degrees[:, None] if norm_laplacian else embedding
+
+
+def arpack_unreliable(n: int, pieces: int, wanted: int) -> bool:
+    """Whether scikit-learn's ARPACK cannot be trusted with ``wanted`` eigenvectors of the
+    Laplacian past its first, on n points in ``pieces`` pieces: a repeated zero
+    eigenvalue, or as many eigenvectors as points (eigsh needs fewer)."""
+    return pieces > 1 or wanted + 1 >= n
+
+
+def nothing_to_cluster(method: str, k: int, n: int) -> bool:
+    """Whether spectral clustering meets the complete graph: at k = n − 1 every point is
+    every other's neighbour, D^(−½) A D^(−½) = (11ᵀ − I)/(n − 1), and K̃ = −J/(n − 1):
+    no direction with a positive eigenvalue, every one alike."""
+    return method == "spectral" and k >= n - 1
 
 
 def eigenproblem(
@@ -444,6 +493,9 @@ def eigenproblem(
     if spec.graph and not 1 <= k < n:
         raise ValueError(f"The graph needs 1 ≤ k < n neighbours per point; got k = {k} "
                          f"for n = {n} points.")
+    if nothing_to_cluster(method, k, n):
+        raise ValueError(f"Spectral clustering needs k < n − 1: with k = {k} for n = {n} "
+                         "points the graph is complete and there is nothing to cluster.")
     n_classes = len(np.unique(y)) if y is not None else 0
     n_clusters = n_classes if n_classes >= 2 else 2
     c = min(n_components, n - 1)
@@ -481,15 +533,23 @@ def eigenproblem(
         row_sum = float(np.abs(K.sum(axis=1)).max()) / (n * scale)
         kernel_display, centered_display, block = displays(K, order)
         ours, mu, following = _our_kpca(K, c)
-        del K
         floor = max(ZERO_SHARE * max(float(mu[0]), 0.0), rounding_floor(n, scale))
-        kept = max(1, int(np.sum(mu > floor)))
+        kept = int(np.sum(mu > floor))  # μ descending: the leading ones
+        left_out = float(mu[kept]) if kept < len(mu) else None
+        # With no component left, the bottom of the spectrum says why: K̃ is 0 to
+        # rounding (every point alike), or negative beyond it (K not PSD here).
+        lowest = None if kept else float(linalg.eigvalsh(
+            center_kernel(K), subset_by_index=[0, 0], overwrite_a=True)[0])
+        del K
         if kept < len(mu):
             following = float(mu[kept])
         ours, mu = ours[:, :kept], mu[:kept]
-        comparisons = _library(method, X, y, kernel, kernel_params, k, c, ours, mu,
-                               following, graph[1] if graph else None)
-        clusters = _clusters(X, y, ours, n_clusters, k) if method == "spectral" else None
+        comparisons, clusters = (), None
+        if kept:
+            comparisons = _library(method, X, y, kernel, kernel_params, k, ours, mu,
+                                   following, graph[1] if graph else None, n_clusters)
+            if method == "spectral":
+                clusters = _clusters(X, y, ours, n_clusters, k)
     report = None
     sheet = None
     share = None
@@ -502,9 +562,9 @@ def eigenproblem(
             flagged, kind = y[edges[:, 0]] != y[edges[:, 1]], "between classes"
         report = GraphReport(k=k, edges=edges, pieces=pieces, joins=joins,
                              flagged=flagged, kind=kind)
-        if pieces.count > 1:
+        if pieces.count > 1 and kept:
             share = between_share(ours[:, 0], pieces.labels)
-    if unrolled is not None:
+    if unrolled is not None and kept:
         sheet = rank_correlation(ours[:, 0], unrolled[:, 0])
     class_sizes = np.bincount(y[order] if y is not None else np.zeros(n, int))
     class_sizes = class_sizes[class_sizes > 0]
@@ -513,54 +573,76 @@ def eigenproblem(
                         block_size=block, row_sum=row_sum, eigenvalues=mu, projection=ours,
                         comparisons=comparisons, graph=report, clusters=clusters,
                         sheet_correlation=sheet, piece_share=share,
-                        degree_range=degree_range)
+                        degree_range=degree_range, asked=c, left_out=left_out, floor=floor,
+                        lowest=lowest)
 
 
-def _library(method, X, y, kernel, params, k, c, ours, mu, following,
-             pieces) -> tuple[Comparison, ...]:
-    def compare(name, Z, *, same=True, differs="", offset=0) -> Comparison:
+def _library(method, X, y, kernel, params, k, ours, mu, following, pieces,
+             n_clusters) -> tuple[Comparison, ...]:
+    # As many components as ours keeps: past them μ is 0 or negative (no axis), and the
+    # library may refuse them or give NaN (√μ).
+    m = ours.shape[1]
+
+    def compare(name, Z, *, same=True, differs="", offset=0, dense=False) -> Comparison:
         Z = np.asarray(Z, dtype=float)[:, offset:offset + ours.shape[1]]
         return Comparison(name, Z, component_agreement(ours, Z, mu, following), same,
-                          differs, offset)
+                          differs, offset, dense)
 
     if method == "kpca":
         arguments = "".join(f", {name}={value!r}" for name, value in params.items())
         return (compare(f"sklearn.decomposition.KernelPCA(kernel={kernel!r}{arguments})",
-                        _library_kpca(X, kernel, params, c)),)
+                        _library_kpca(X, kernel, params, m)),)
     if method == "mds":
-        return (compare("classical MDS computed directly (B = −½ J D² J, scipy.linalg.eigh)",
-                        classical_mds(X, c)),
-                compare("sklearn.decomposition.PCA", PCA(n_components=min(c, X.shape[1]))
-                        .fit_transform(X) if c <= X.shape[1] else
-                        np.column_stack([PCA().fit_transform(X),
-                                         np.zeros((len(X), c - X.shape[1]))])))
+        return (compare(f"sklearn.manifold.ClassicalMDS(n_components={m})",
+                        ClassicalMDS(n_components=m).fit_transform(X)),
+                compare("sklearn.decomposition.PCA", PCA(n_components=m).fit_transform(X)))
     if method == "isomap":
         return (compare(f"sklearn.manifold.Isomap(n_neighbors={k})",
-                        Isomap(n_neighbors=k, n_components=c).fit_transform(X)),)
-    extra = pieces.count - 1  # L's zero eigenvalues beyond the constant one
+                        Isomap(n_neighbors=k, n_components=m).fit_transform(X)),)
     if method == "laplacian":
-        library = SpectralEmbedding(n_components=c, affinity="nearest_neighbors",
-                                    n_neighbors=k + 1, random_state=SEED).fit_transform(X)
-        A = kneighbors_graph(X, k + 1, include_self=True)
-        exact = spectral_embedding(0.5 * (A + A.T), n_components=c + extra,
-                                   norm_laplacian=False, random_state=SEED)
+        # Past the first (dropped), the library returns L's other zero eigenvalues' vectors,
+        # which only say which piece a point is in, then the ones compared with ours.
+        extra = pieces.count - 1
+        wanted = m + extra
+        C = kneighbors_graph(X, k + 1, include_self=True)
+        affinity = 0.5 * (C + C.T)  # SpectralEmbedding's affinity_matrix_
+        dense = arpack_unreliable(len(X), pieces.count, wanted)
+        if dense:
+            library = dense_spectral_embedding(affinity, wanted)
+            exact = dense_spectral_embedding(affinity, wanted, norm_laplacian=False)
+        else:
+            library = SpectralEmbedding(n_components=wanted, affinity="nearest_neighbors",
+                                        n_neighbors=k + 1, random_state=SEED).fit_transform(X)
+            exact = spectral_embedding(affinity, n_components=wanted, norm_laplacian=False,
+                                       random_state=SEED)
         return (compare(f"sklearn.manifold.SpectralEmbedding(n_neighbors={k + 1})", library,
-                        same=False, differs="normalised"),
+                        same=False, differs="normalised", offset=extra, dense=dense),
                 compare("sklearn.manifold.spectral_embedding(norm_laplacian=False)", exact,
-                        offset=extra))
+                        offset=extra, dense=dense))
     # Spectral clustering: the library's embedding is not kept by SpectralClustering;
-    # spectral_embedding on the same graph is what it clusters.
+    # spectral_embedding on the same graph, with the same solver, is what it clusters.
     A = kneighbors_graph(X, k + 1, include_self=True)
-    library = spectral_embedding(0.5 * (A + A.T), n_components=c + 1, drop_first=False,
+    library = spectral_embedding(0.5 * (A + A.T), n_components=n_clusters, drop_first=False,
+                                 eigen_solver=_clustering_solver(len(X), n_clusters),
                                  random_state=SEED)
     return (compare("sklearn.manifold.spectral_embedding (what SpectralClustering clusters)",
                     library, same=False, differs="trivial", offset=1),)
 
 
+def _clustering_solver(n: int, n_clusters: int) -> str:
+    """SpectralClustering's eigensolver: its default, ARPACK, unless it would be asked for
+    as many eigenvectors as points (as many classes as points: the digits at n = 10); then
+    "lobpcg", which on a graph this small is scikit-learn's dense solver (scipy.linalg.eigh
+    of the whole Laplacian)."""
+    return "lobpcg" if arpack_unreliable(n, 1, n_clusters - 1) else "arpack"
+
+
 def _clusters(X, y, ours, n_clusters, k) -> Clusters:
     found = KMeans(n_clusters=n_clusters, n_init=10, random_state=SEED).fit_predict(ours)
     library = SpectralClustering(n_clusters=n_clusters, affinity="nearest_neighbors",
-                                 n_neighbors=k + 1, random_state=SEED).fit_predict(X)
+                                 n_neighbors=k + 1,
+                                 eigen_solver=_clustering_solver(len(X), n_clusters),
+                                 random_state=SEED).fit_predict(X)
     raw = KMeans(n_clusters=n_clusters, n_init=10, random_state=SEED).fit_predict(X)
 
     def truth(labels):
@@ -687,11 +769,12 @@ def pieces_sentence(result: Eigenproblem) -> str:
     if result.method == "laplacian":
         return _("L then has {p} zero eigenvalues, one per piece, whose eigenvectors are "
                  "constant on each piece: they only say which piece a point is in. L⁺ has "
-                 "no axis for them (1/0 is left out); scikit-learn's SpectralEmbedding "
-                 "returns {extra} of them before its other components "
-                 "(its first is dropped), so the check below compares ours with the library's "
-                 "components from {first} on.").format(
-            p=format_number(p, ","), extra=format_number(p - 1, ","), first=p)
+                 "no axis for them (1/0 is left out); scikit-learn's SpectralEmbedding and "
+                 "spectral_embedding return {extra} of them before their other components "
+                 "(the first is dropped), so the table and the check above compare ours "
+                 "with the library's components from {first} on.").format(
+            p=format_number(p, ","), extra=format_number(p - 1, ","),
+            first=format_number(p, ","))
     if result.clusters is not None and p > result.clusters.n_clusters:
         return _("For clustering this is welcome: D^(−½) A D^(−½) has the eigenvalue 1 once "
                  "per piece ({p} times), with an eigenvector that lives on that piece alone, "
@@ -714,17 +797,102 @@ def differs_sentence(comparison: Comparison, result: Eigenproblem) -> str:
                     _("degrees here range from {low} to {high}").format(
                         low=format_number(low, "g"), high=format_number(high, "g")))
     if comparison.differs == "normalised":
-        return _("{library} normalises: it decomposes I − D^(−½) A D^(−½), not "
-                 "L = D − A, and divides its eigenvectors by √degree. The two agree exactly "
-                 "only when every point has the same degree; {degrees}. Its "
-                 "|correlation| with ours, component by component: {values}.").format(
-            library=comparison.library, degrees=degrees_text, values=values)
+        text = _("{library} is Laplacian eigenmaps as Belkin & Niyogi (2003) wrote them: it "
+                 "solves L f = λ D f (it decomposes the normalised Laplacian "
+                 "I − D^(−½) A D^(−½) and divides its eigenvectors by √degree), where kernel "
+                 "PCA of L⁺ solves L f = λ f (Ham et al. 2004). The two coincide when every "
+                 "point has the same degree; {degrees}.").format(
+            library=comparison.library, degrees=degrees_text)
+        if not comparison.offset:
+            return join_sentences((text, _("Its |correlation| with ours, component by "
+                                           "component: {values}.").format(values=values)))
+        first, last = comparison.offset + 1, comparison.offset + len(comparison.correlations)
+        return join_sentences((text, ngettext(
+            "Its component {span} (the ones before it only say which piece a point is in) "
+            "against ours, |correlation| component by component: {values}.",
+            "Its components {span} (the ones before them only say which piece a point is "
+            "in) against ours, |correlation| component by component: {values}.",
+            last - first + 1).format(span=_span(first, last), values=values)))
     return _("SpectralClustering runs k-means on spectral_embedding's columns: the "
              "eigenvectors of the normalised Laplacian divided by √degree, the trivial one "
              "(constant) included. Kernel PCA of D^(−½) A D^(−½) removes the plain mean "
              "(J K J) instead of that eigenvector, D^(½)1: the two coincide when every point "
              "has the same degree; {degrees}. |correlation| of our components with the "
              "library's next ones: {values}.").format(degrees=degrees_text, values=values)
+
+
+def left_out_sentence(result: Eigenproblem) -> str:
+    """Why fewer components than asked for are shown, from the first one left out ('' when
+    none is): its eigenvalue is negative, or 0 to within the page's floor."""
+    if result.left_out is None:
+        return ""
+    kept, value = len(result.eigenvalues), result.left_out
+    values = dict(kept=format_number(kept, ","), asked=format_number(result.asked, ","),
+                  value=format_number(value, ".3g"), floor=format_number(result.floor, ".3g"),
+                  share=format_number(ZERO_SHARE, "g"))
+    if kept == 0 and result.lowest < -result.floor:
+        return _("K̃ = J K J has no positive eigenvalue here: the largest is μ = {value}, the "
+                 "smallest μ = {lowest}. K is not positive semi-definite for these points, no "
+                 "component has an axis (√μ is not real), and kernel PCA finds no "
+                 "direction.").format(lowest=format_number(result.lowest, ".3g"), **values)
+    if kept == 0:
+        text = _("Every eigenvalue of K̃ = J K J is 0 here to within {floor}, the rounding of "
+                 "K's entries (the largest is μ = {value}): to this matrix every point looks "
+                 "alike, and kernel PCA finds no direction.").format(**values)
+        if result.method == "kpca":  # the sidebar's kernel saturates: its setting is why
+            text = join_sentences((text, _("Move γ, or choose another kernel.")))
+        return text
+    if value < -result.floor:
+        return ngettext(
+            "Only {kept} of the {asked} components asked for has a positive eigenvalue: the "
+            "next, μ = {value}, is negative. K is not positive semi-definite for these "
+            "points, and a component with a negative eigenvalue has no axis (√μ is not "
+            "real), so the rest are left out.",
+            "Only {kept} of the {asked} components asked for have a positive eigenvalue: the "
+            "next, μ = {value}, is negative. K is not positive semi-definite for these "
+            "points, and a component with a negative eigenvalue has no axis (√μ is not "
+            "real), so the rest are left out.", kept).format(**values)
+    return ngettext(
+        "Only {kept} of the {asked} components asked for carries variance: the next "
+        "eigenvalue, μ = {value}, counts as 0, being at most {floor} (the rounding of K's "
+        "entries, or {share} of the largest eigenvalue if more), so the rest are left out.",
+        "Only {kept} of the {asked} components asked for carry variance: the next "
+        "eigenvalue, μ = {value}, counts as 0, being at most {floor} (the rounding of K's "
+        "entries, or {share} of the largest eigenvalue if more), so the rest are left out.",
+        kept).format(**values)
+
+
+def _span(first: int, last: int) -> str:
+    """Components first to last: "3" or "3–5"."""
+    return format_number(first, ",") if first == last else _("{first}–{last}").format(
+        first=format_number(first, ","), last=format_number(last, ","))
+
+
+def solver_sentence(result: Eigenproblem) -> str:
+    """Why the library's eigenvectors were found by its dense solver, when they were."""
+    if not any(comparison.dense for comparison in result.comparisons):
+        return ""
+    dense = _("The library's embeddings are therefore computed as its dense solver computes "
+              "them: every eigenvector of the Laplacian, by scipy.linalg.eigh.")
+    if result.graph is not None and result.graph.pieces.count > 1:
+        return join_sentences((_(
+            "L's zero eigenvalue is repeated {p} times here, once per piece, and ARPACK, "
+            "scikit-learn's default eigensolver, cannot be relied on to find every "
+            "eigenvector of a repeated eigenvalue (scikit-learn warns that the embedding of a "
+            "graph in pieces may not work as expected).").format(
+            p=format_number(result.graph.pieces.count, ",")), dense))
+    return join_sentences((_("ARPACK, scikit-learn's default eigensolver, cannot return as "
+                             "many eigenvectors as there are points ({n}).").format(
+        n=format_number(result.n, ",")), dense))
+
+
+def complete_graph_sentence(k: int, n: int) -> str:
+    """Why spectral clustering stops at k = n − 1 (:func:`nothing_to_cluster`)."""
+    return _("With k = {k} every point is a neighbour of every other ({n} points): the graph "
+             "joins all pairs alike, D^(−½) A D^(−½) is (11ᵀ − I)/(n − 1), and K̃ = J K J is "
+             "−J/(n − 1), the same negative eigenvalue in every direction. There is nothing "
+             "to cluster on: choose k below {k}.").format(k=format_number(k, ","),
+                                                          n=format_number(n, ","))
 
 
 def clusters_sentence(clusters: Clusters) -> str:

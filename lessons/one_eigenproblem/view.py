@@ -31,11 +31,15 @@ from lessons.one_eigenproblem.experiment import (
     Comparison,
     Eigenproblem,
     clusters_sentence,
+    complete_graph_sentence,
     differs_sentence,
     eigenproblem,
     graph_sentence,
+    left_out_sentence,
+    nothing_to_cluster,
     pieces_sentence,
     sheet_sentence,
+    solver_sentence,
 )
 from lessons.one_eigenproblem.figures import aligned_signs, embedding_scatter, graph_figure
 from server import costs
@@ -146,6 +150,21 @@ def controls(n: int) -> tuple[str, int]:
 # --------------------------------------------------------------------------- the numbers
 
 
+def stop_if_nothing_to_cluster(method: str, k: int, n: int) -> None:
+    """Spectral clustering on the complete graph (k = n − 1): say why, and stop the page."""
+    if nothing_to_cluster(method, k, n):
+        st.warning(complete_graph_sentence(k, n), icon=":material/hub:")
+        st.stop()
+
+
+def stop_without_a_direction(result: Eigenproblem) -> None:
+    """K̃ with no positive eigenvalue (a saturated kernel, points that coincide): say
+    why there is nothing to draw or compare, and stop the page."""
+    if not len(result.eigenvalues):
+        st.warning(left_out_sentence(result), icon=":material/block:")
+        st.stop()
+
+
 def sample_rows(n: int, y: np.ndarray | None) -> np.ndarray:
     """The rows the page computes on: all, or a stratified seeded sample of the cap."""
     return sampling.stratified_rows(n, y, EIGENPROBLEM_MAX_N)
@@ -253,8 +272,7 @@ def _short(comparison: Comparison) -> str:
     name = comparison.library
     for full, short in (("sklearn.manifold.spectral_embedding(norm_laplacian=False)",
                          N_("spectral_embedding, unnormalised")),
-                        ("sklearn.manifold.spectral_embedding", "spectral_embedding"),
-                        ("classical MDS computed directly", N_("MDS computed directly"))):
+                        ("sklearn.manifold.spectral_embedding", "spectral_embedding")):
         if name.startswith(full):
             return _(short)
     return name.removeprefix("sklearn.").split("(")[0].split(".")[-1]
@@ -275,9 +293,7 @@ def embeddings(result: Eigenproblem, data) -> None:
     with right:
         theirs = aligned_signs(first.projection, result.projection)
         show_chart(embedding_scatter(theirs, y, names, title=_("{name} (scikit-learn)").format(
-            name=_short(first)) if first.library.startswith("sklearn") else
-                                     _("Classical MDS, computed directly")),
-                   key="eigen_theirs", columns=2)
+            name=_short(first))), key="eigen_theirs", columns=2)
 
 
 def _rows(result: Eigenproblem, data) -> np.ndarray:
@@ -351,6 +367,10 @@ def agreement(result: Eigenproblem) -> None:
                              1.0 - comparison.worst, tolerance=1.0 - SAME))
         elif not comparison.same:
             number_caption(differs_sentence(comparison, result))
+    if solver := solver_sentence(result):
+        number_caption(solver)
+    if left_out := left_out_sentence(result):
+        number_caption(left_out)
     findings.publish("eigen_agreement", agreement_summary(result))
 
 

@@ -16,6 +16,7 @@ from sklearn.neighbors import kneighbors_graph
 from sklearn.utils.graph import _fix_connected_components
 
 import datasets
+from datasets import drawn
 from experiments.graph_kernels import (
     METHODS,
     classical_mds_kernel,
@@ -62,6 +63,55 @@ def test_geodesic_distances_are_scikit_learns_isomap_distances(points, k):
         warnings.simplefilter("ignore")
         reference = Isomap(n_neighbors=k, n_components=2).fit(points).dist_matrix_
     np.testing.assert_allclose(geodesic_distances(points, graph), reference, rtol=1e-12,
+                               atol=1e-12)
+
+
+def with_copies(X: np.ndarray) -> np.ndarray:
+    """X with its first ten points repeated: edges of length 0 between the copies."""
+    return np.vstack([X, X[:10], X[:3]])
+
+
+def edge_set(graph) -> set[tuple[int, int]]:
+    """The edges a graph stores, both directions, stored zeros included (SciPy's csgraph
+    counts a stored zero as an edge of length 0)."""
+    coo = graph.tocoo()
+    return set(zip(coo.row.tolist(), coo.col.tolist(), strict=True)) | set(
+        zip(coo.col.tolist(), coo.row.tolist(), strict=True))
+
+
+def graph_points(name: str, n: int | None, copies: bool) -> np.ndarray:
+    """A data set's points; "drawn moons" is the Draw page's preset, whose points sit on a
+    grid (many pairs of pieces equally far apart)."""
+    if name == "drawn moons":
+        X = drawn.preset("moons", n, seed=1)[0]
+    else:
+        X = datasets.load(name, **({} if n is None else {"n": n})).X
+    return with_copies(X) if copies else X
+
+
+GRAPHS = [("iris", None, k) for k in (1, 2, 3, 6)] + [
+    ("circles", 120, k) for k in (1, 3)] + [("swiss_roll", 200, k) for k in (2, 6)] + [
+    ("drawn moons", 150, 1), ("drawn moons", 80, 2)]
+
+
+@pytest.mark.sweep
+@pytest.mark.parametrize(("name", "n", "k"), GRAPHS)
+@pytest.mark.parametrize("copies", [False, True])
+def test_the_graph_and_its_geodesics_are_scikit_learns_isomaps(name, n, k, copies):
+    # Iris has two identical flowers; with_copies adds more: the edge between two copies
+    # has length 0, and scikit-learn's Isomap keeps it (a graph in one piece fewer). On a
+    # grid, pieces are joined by the pair of points scikit-learn picks among equals.
+    X = graph_points(name, n, copies)
+    theirs = kneighbors_graph(X, k, mode="distance")
+    ours = neighbour_graph(X, k)
+    assert edge_set(ours) == edge_set(theirs)
+    assert graph_pieces(ours).count == connected_components(theirs)[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        reference = Isomap(n_neighbors=k, n_components=2).fit(X).dist_matrix_
+    pieces = graph_pieces(ours)
+    joined = join_pieces(X, ours, pieces) if pieces.count > 1 else ours
+    np.testing.assert_allclose(geodesic_distances(X, joined), reference, rtol=1e-12,
                                atol=1e-12)
 
 
@@ -165,10 +215,16 @@ def test_every_method_names_its_matrix_and_its_one_line():
         assert ("{k}" in method.code_line) == method.graph
 
 
-def test_the_graph_affinity_is_scikit_learns_spectral_one_with_the_self_loop_dropped():
+@pytest.mark.parametrize("copies", [False, True])
+@pytest.mark.parametrize("k", [1, 2, 6])
+def test_the_graph_affinity_is_scikit_learns_spectral_one_with_the_self_loop_dropped(k,
+                                                                                    copies):
     # SpectralEmbedding counts each point among its n_neighbors: k + 1 there is k here.
+    # A point with copies is tied with them at distance 0 and may not count itself: it
+    # then has k + 1 others; the affinity is still the library's.
     X = datasets.load("moons", n=150).X
-    C = kneighbors_graph(X, 7, include_self=True)
+    X = with_copies(X) if copies else X
+    C = kneighbors_graph(X, k + 1, include_self=True)
     theirs = (0.5 * (C + C.T)).toarray()
     np.fill_diagonal(theirs, 0)
-    np.testing.assert_array_equal(neighbour_affinity(X, 6).toarray(), theirs)
+    np.testing.assert_array_equal(neighbour_affinity(X, k).toarray(), theirs)

@@ -14,7 +14,7 @@ from scipy.sparse.csgraph import connected_components
 from scipy.stats import spearmanr
 from sklearn.cluster import SpectralClustering
 from sklearn.decomposition import KernelPCA as SklearnKernelPCA
-from sklearn.manifold import Isomap
+from sklearn.manifold import ClassicalMDS, Isomap, SpectralEmbedding
 from sklearn.metrics import adjusted_rand_score
 from sklearn.neighbors import kneighbors_graph
 
@@ -68,6 +68,11 @@ def test_the_default_is_kernel_pca_of_the_sidebars_kernel_beside_scikit_learns()
     label = next(label for label in shown if "ours against KernelPCA" in label)
     assert shown_float(shown[label]) <= 1e-4
     assert at.query_params["method"] == "kpca" and at.query_params["neighbours"] == "6"
+    # The intro says which methods agree with scikit-learn's and which differ by design,
+    # as the experiment's comparisons do (tests/lessons/one_eigenproblem/test_experiment.py).
+    intro = next(m.value for m in at.markdown if m.value.startswith("Classical MDS, Isomap"))
+    assert "For classical MDS and Isomap, kernel PCA of K gives what scikit-learn's" in intro
+    assert "For Laplacian eigenmaps and spectral clustering the two differ by design" in intro
 
 
 def test_isomap_on_the_swiss_roll_unrolls_it_at_k_6_and_says_so():
@@ -125,15 +130,63 @@ def test_laplacian_eigenmaps_on_the_circles_explains_the_librarys_first_componen
     text = text_of(at)
     assert "falls apart into 2 pieces of 200 and 200 points" in text
     assert "L then has 2 zero eigenvalues" in text
+    assert "the table and the check above compare ours with the library's components from 2 on" \
+        in text
+    # The table's SpectralEmbedding column: its components 2–4 (its first only says which
+    # ring a point is on), here by its own ARPACK, against ours as drawn.
+    data = datasets.load("circles")
+    theirs = quiet(lambda: SpectralEmbedding(4, affinity="nearest_neighbors", n_neighbors=7,
+                                             random_state=0).fit_transform(data.X))
+    table = at.dataframe[0].value
+    np.testing.assert_allclose(table["|corr| with SpectralEmbedding"][:2],
+                               abs_correlations(shown_points(at, "eigen_ours"), theirs[:, 1:3]),
+                               atol=1e-6)
     shown = checks_shown(at)
     label = next(label for label in shown if "spectral_embedding, unnormalised" in label)
     assert "its components 2–4" in label and shown_float(shown[label]) <= 1e-4
     assert any("L⁺" in label for label in shown)  # its rows sum to 0
-    data = datasets.load("circles")
     C = kneighbors_graph(data.X, 6, include_self=False)
     A = 0.5 * (C + C.T)
     d = np.asarray(A.sum(axis=1)).ravel()
     assert f"degrees here range from {d.min():g} to {d.max():g}" in text
+
+
+def test_laplacian_eigenmaps_on_a_graph_in_116_pieces_passes_its_check():
+    # L's zero eigenvalue 116 times: scikit-learn's ARPACK cannot be relied on there.
+    at = open_app(PAGE, {"dataset": "circles", "method": "laplacian", "neighbours": 1})
+    assert_clean(at)  # a failed check is an error box
+    data = datasets.load("circles")
+    count, _ = connected_components(kneighbors_graph(data.X, 1), directed=False)
+    text = text_of(at)
+    assert f"L's zero eigenvalue is repeated {count} times here" in text
+    label = next(label for label in checks_shown(at) if "unnormalised" in label)
+    assert f"its components {count}–{count + 2}" in label
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_isomap_on_iris_counts_scikit_learns_pieces_and_matches_it(k):
+    # Two identical flowers: their edge has length 0 and joins them, as in scikit-learn.
+    at = open_app(PAGE, {"dataset": "iris", "method": "isomap", "neighbours": k})
+    assert_clean(at)  # the check against Isomap passes
+    data = datasets.load("iris")
+    count, _ = connected_components(kneighbors_graph(data.X, k, mode="distance"))
+    assert f"falls apart into {count} pieces" in text_of(at)
+    theirs = quiet(lambda: Isomap(n_neighbors=k, n_components=2).fit_transform(data.X))
+    assert abs_correlations(shown_points(at, "eigen_ours"), theirs).min() >= 0.9999
+
+
+def test_classical_mds_is_drawn_and_checked_beside_scikit_learns_classical_mds():
+    at = open_app(PAGE, {"dataset": "iris", "method": "mds"})
+    assert_clean(at)
+    data = datasets.load("iris")
+    theirs = ClassicalMDS(n_components=3).fit_transform(data.X)
+    assert abs_correlations(shown_points(at, "eigen_theirs"), theirs[:, :2]).min() >= 0.9999
+    assert abs_correlations(shown_points(at, "eigen_ours"), theirs[:, :2]).min() >= 0.9999
+    assert "ClassicalMDS (scikit-learn)" in [spec["layout"]["title"]["text"]
+                                             for spec in chart_specs(at)]
+    shown = checks_shown(at)
+    label = next(label for label in shown if label.endswith("ours against ClassicalMDS"))
+    assert shown_float(shown[label]) <= 1e-4
 
 
 def test_spectral_clustering_finds_the_rings_and_k_means_does_not():
@@ -169,6 +222,20 @@ def test_a_drawing_is_the_data_too():
     theirs = quiet(lambda: Isomap(n_neighbors=5, n_components=2).fit_transform(X))
     assert abs_correlations(shown_points(at, "eigen_ours"), theirs).min() >= 0.9999
     assert "5-nearest-neighbour graph" in text_of(at)
+
+
+def test_spectral_clustering_with_every_point_a_neighbour_says_why_it_stops():
+    X, y = drawn.preset("moons", 12, seed=0)
+    at = open_app(PAGE, {"dataset": "drawn", "points": drawn.encode(X, y),
+                         "method": "spectral", "neighbours": 11})
+    assert_clean(at)
+    warned = " ".join(w.value for w in at.warning)
+    assert "With k = 11 every point is a neighbour of every other (12 points)" in warned
+    assert "negative_eigenvalues" not in warned
+    at.session_state[view.K_NEIGHBOURS] = 10  # one fewer: it clusters
+    at.run()
+    assert_clean(at)
+    assert "Adjusted Rand index" in text_of(at)
 
 
 def test_a_bad_link_warns_and_falls_back():
