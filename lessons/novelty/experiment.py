@@ -26,6 +26,7 @@ from threadpoolctl import threadpool_limits
 from experiments.feature_maps import n_monomials, poly_feature_map
 from experiments.novelty import (
     BASELINES,
+    OFF_SHAPE,
     Split,
     auc,
     baseline_scores,
@@ -38,7 +39,7 @@ from experiments.novelty import (
 from experiments.plane_grid import grid_points, grid_side, plane_grid
 from experiments.sampling import sample_rows
 from kpca_core import compute_kernel
-from words.i18n import N_, _, current_language, format_number
+from words.i18n import N_, _, current_language, format_number, join_sentences, ngettext
 
 KPCA = N_("Kernel PCA")  # a method's name (a key of the scores), translated where shown
 CHECKED_MAX = 100  # points whose error is recomputed explicitly
@@ -49,6 +50,7 @@ MAX_MONOMIALS = 2000  # the polynomial kernel's explicit φ, when it has at most
 # subspace and the error is not defined by the data alone.
 DEGENERATE = 1e-6
 THREADS = 1  # BLAS and OpenMP threads: small matrices on a shared host
+MIN_TRAIN = 3  # normal points to fit on, at least: fewer leave no subspace to learn
 MAP_CELLS = 10_000  # grid points of the map at most (100 × 100)
 
 
@@ -161,9 +163,43 @@ def explicit_errors(X_train: np.ndarray, X_check: np.ndarray, *, kernel: str,
             how)
 
 
+def nothing_to_score(split: Split, n_classes: int) -> str | None:
+    """Why ``split`` leaves kernel PCA nothing to fit on or nothing to score, and what to
+    change, in the run's language; None when it can be scored.
+
+    ``n_classes``: the data's classes (with two or more, one of them made normal leaves
+    the others as outliers). Decided from the split alone, before anything is fitted.
+    """
+    if len(split.train) < MIN_TRAIN:
+        n = len(split.train) + len(split.held_out)
+        return ngettext(
+            "The normal class has {n} point: too few to fit kernel PCA on once a quarter is "
+            "held out to be scored (at least {least} must be left). Choose a larger class, "
+            "or all points, as the normal data.",
+            "The normal class has {n} points: too few to fit kernel PCA on once a quarter is "
+            "held out to be scored (at least {least} must be left). Choose a larger class, "
+            "or all points, as the normal data.", n).format(n=n, least=MIN_TRAIN)
+    if len(split.outliers):
+        return None
+    if split.kind == "other classes":
+        return _("Every point belongs to the normal class: no other class is left to be the "
+                 "outliers, so there is nothing to score. Choose all points as the normal "
+                 "data: the outliers are then drawn off their shape.")
+    why = _("No outlier could be drawn: no point drawn uniformly in the data's box (with a "
+            "margin) lies farther than {factor} × the normal points' median "
+            "nearest-neighbour distance from every normal point, so there is nothing to "
+            "score the held-out normal points against.").format(
+        factor=format_number(OFF_SHAPE, "g"))
+    change = (_("Choose one class as the normal data: the other classes are then the "
+                "outliers.") if n_classes > 1 else
+              _("Use more points, or data in fewer dimensions: both leave room off the "
+                "shape."))
+    return join_sentences((why, change))
+
+
 def novelty(X: np.ndarray, y: np.ndarray | None, *, kernel: str, kernel_params: dict,
             q: int, normal: int | None, max_train: int, grid: bool = True,
-            seed: int = 0) -> Novelty:
+            seed: int = 0, split: Split | None = None) -> Novelty:
     """Fit on the normal points of X, score held-out normal points against outliers.
 
     Parameters
@@ -175,13 +211,17 @@ def novelty(X: np.ndarray, y: np.ndarray | None, *, kernel: str, kernel_params: 
         uniformly off the shape).
     max_train : at most this many training points.
     grid : map the error over the plane (X with two columns only).
+    split : the split of these arguments (:func:`experiments.novelty.novelty_split`) when
+        the caller has made it already (the page, to say first whether there is anything
+        to score: :func:`nothing_to_score`), else None.
     """
     X = np.asarray(X, dtype=np.float64)
-    split = novelty_split(X, y, normal, max_train=max_train, seed=seed)
+    if split is None:
+        split = novelty_split(X, y, normal, max_train=max_train, seed=seed)
+    problem = nothing_to_score(split, 0 if y is None else len(np.unique(y)))
+    if problem is not None:
+        raise ValueError(problem)
     train = X[split.train]
-    if len(train) < 3:
-        raise ValueError(f"Only {len(train)} normal points to fit on: kernel PCA needs at "
-                         "least 3 (choose more points, or another normal class).")
     with threadpool_limits(limits=THREADS):
         fitted = normal_fit(train, kernel=kernel, kernel_params=kernel_params, q=q, seed=seed)
         fit, kept, following = fitted.fit, fitted.q, fitted.next_eigenvalue

@@ -7,6 +7,7 @@ Which class is normal and the threshold travel in the link (``normal=all``, ``no
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -15,7 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from experiments.checks import Check
-from experiments.novelty import BASELINES, NU, OFF_SHAPE
+from experiments.novelty import BASELINES, HELD_OUT, NU, OFF_SHAPE, Split, novelty_split
 from lessons.common.page_link import asked_by_link, written
 from lessons.novelty.experiment import (
     CHECKED_MAX,
@@ -23,6 +24,7 @@ from lessons.novelty.experiment import (
     KPCA,
     Novelty,
     comparison_sentence,
+    nothing_to_score,
     novelty,
     rates,
     threshold,
@@ -30,7 +32,7 @@ from lessons.novelty.experiment import (
 )
 from lessons.novelty.figures import error_map, roc_figure
 from server import costs
-from server.admission import queued
+from server.admission import queued, taking_turn
 from shell import findings
 from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
@@ -164,6 +166,37 @@ def estimate(n: int, d: int, q: int) -> costs.Estimate:
             + costs.leading_dense(n) + 3 * costs.all_eigenvalues(n + 200))
 
 
+def split(inputs: Inputs, normal: int | None) -> Split:
+    """The training points, the held-out normal points and the outliers (``normal``: the
+    normal class, or None for all points)."""
+    return _split(inputs, normal)
+
+
+# An entry: two index arrays and at most a quarter of the points as outliers.
+@bounded_cache(max_entries=12)
+def _split(inputs: Inputs, normal: int | None) -> Split:
+    X, y = inputs.X, inputs.y
+    if normal is not None:  # the other classes' points: nothing to search
+        return novelty_split(X, y, normal, max_train=NOVELTY_MAX_TRAIN)
+    # The search off the shape: rounds of 10 m candidates against the n points (m, the
+    # held-out quarter), their distances at once (scikit-learn's kneighbors); at least one.
+    candidates = 10 * math.ceil(HELD_OUT * len(X))
+    with taking_turn(8 * candidates * len(X),
+                     estimate=costs.kernel_matrix(candidates, len(X), X.shape[1]).lower_bound(),
+                     what=N_("the search for outliers off the shape")):
+        return novelty_split(X, y, normal, max_train=NOVELTY_MAX_TRAIN)
+
+
+def require_something_to_score(split: Split, data) -> None:
+    """Stop the page, saying why and what to change, when the split leaves nothing to fit
+    on or nothing to score (:func:`lessons.novelty.experiment.nothing_to_score`)."""
+    classes = 0 if data.y is None else len(np.unique(data.y))
+    problem = nothing_to_score(split, classes)
+    if problem is not None:
+        st.warning(problem, icon=":material/search_off:")
+        st.stop()
+
+
 def compute(inputs: Inputs, settings: Settings, normal: int | None) -> Novelty:
     return _novelty(inputs, settings.kernel_key, settings.n_components, normal)
 
@@ -178,7 +211,8 @@ def _novelty(inputs: Inputs, kernel: KernelKey, q: int, normal: int | None) -> N
     with queued(side, copies=copies_for(side), estimate=estimate(side, X.shape[1], q),
                 what=N_("novelty detection and its two baselines")):
         return novelty(X, y, kernel=kernel.kernel, kernel_params=kernel.kernel_params(),
-                       q=q, normal=normal, max_train=NOVELTY_MAX_TRAIN)
+                       q=q, normal=normal, max_train=NOVELTY_MAX_TRAIN,
+                       split=_split(inputs, normal))
 
 
 def formula(result: Novelty) -> None:

@@ -155,3 +155,58 @@ def test_a_later_link_wins_and_the_students_threshold_stays_otherwise():
     assert "points of the other classes" in text
     assert "240 of the 300 training points" not in text  # one class: 150 normal points
     assert at.query_params["threshold"] == "80" and at.query_params["normal"] == "2"
+
+
+# --------------------------------------------------------------------------- nothing to score
+
+
+def warned(at) -> str:
+    return " ".join(w.value for w in at.warning)
+
+
+@needs_usps
+@pytest.mark.parametrize("kernel", ["rbf", "laplacian", "poly", "sigmoid", "linear", "cosine"])
+def test_usps_with_all_points_normal_says_why_nothing_is_scored(kernel):
+    # In 256-D no point of the digits' box lies 3 median neighbour spacings from every
+    # digit: no outlier can be drawn, whatever the kernel (the page stops before using it).
+    at = open_app(PAGE, {"dataset": "usps", "normal": "all", "kernel": kernel})
+    assert_clean(at)
+    data = datasets.load("usps")
+    assert not len(novelty_split(data.X, data.y, None, max_train=1000).outliers)
+    assert "No outlier could be drawn" in warned(at)
+    assert "Choose one class as the normal data" in warned(at)
+    assert not any(s["layout"]["title"]["text"].startswith("ROC") for s in chart_specs(at))
+
+
+@needs_usps
+def test_picking_usps_in_the_sidebar_keeps_all_points_and_says_what_to_change():
+    at = open_app(PAGE, {"dataset": "moons"})
+    assert_clean(at)
+    at.selectbox(key="w_dataset").set_value("usps").run()
+    assert_clean(at)
+    assert at.query_params["normal"] == "all"  # the student's choice, kept
+    assert "No outlier could be drawn" in warned(at)
+    at.selectbox(key="w_novelty_normal").set_value("2").run()  # the advice, followed
+    assert_clean(at)
+    assert "points of the other classes" in text_of(at) and not warned(at)
+
+
+@pytest.mark.parametrize(("points", "normal", "said"), [
+    # 8 drawn points: their median spacing is so wide that no point of their box is 3
+    # spacings from all of them; of two classes, one can be made normal.
+    (drawn.preset("moons", 8, seed=0), "all",
+     ("No outlier could be drawn", "Choose one class as the normal data")),
+    # ... and drawn as one class: no class to choose, more points make room.
+    ((drawn.preset("moons", 8, seed=0)[0], np.zeros(8, int)), "all",
+     ("No outlier could be drawn", "Use more points, or data in fewer dimensions")),
+    # One class drawn, and it is normal: no class is left to be the outliers.
+    ((drawn.preset("moons", 40, seed=0)[0], np.zeros(40, int)), "1",
+     ("Every point belongs to the normal class", "Choose all points as the normal data")),
+    # A class of 3 points: 2 are left to fit on once one is held out.
+    ((drawn.preset("moons", 40, seed=0)[0], np.r_[np.zeros(37, int), np.ones(3, int)]), "2",
+     ("The normal class has 3 points: too few to fit kernel PCA on",)),
+], ids=["8-points", "8-points-one-class", "one-class", "class-of-3"])
+def test_a_drawing_with_nothing_to_score_says_why(points, normal, said):
+    at = open_app(PAGE, {"dataset": "drawn", "points": drawn.encode(*points), "normal": normal})
+    assert_clean(at)
+    assert all(phrase in warned(at) for phrase in said), warned(at)
