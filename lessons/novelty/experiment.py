@@ -45,10 +45,10 @@ KPCA = N_("Kernel PCA")  # a method's name (a key of the scores), translated whe
 CHECKED_MAX = 100  # points whose error is recomputed explicitly
 EXPLICIT_MAX_TRAIN = 300  # training points of the explicit check's fit, at most
 MAX_MONOMIALS = 2000  # the polynomial kernel's explicit φ, when it has at most this many
-# Components whose eigenvalues differ by less than this (relative to μ₁) cannot be told
-# apart: when the q-th and the (q+1)-th are such, "the first q components" is no single
-# subspace and the error is not defined by the data alone.
-DEGENERATE = 1e-6
+# ExplicitCheck.why when μ_q and μ_{q+1} are equal to within the rounding of K: "the first
+# q components" is then no single subspace, and the error is not defined by the data alone
+# (said with ngettext, in ExplicitCheck.why_text).
+REPEATED = "repeated"
 THREADS = 1  # BLAS and OpenMP threads: small matrices on a shared host
 MIN_TRAIN = 3  # normal points to fit on, at least: fewer leave no subspace to learn
 MAP_CELLS = 10_000  # grid points of the map at most (100 × 100)
@@ -67,15 +67,25 @@ class ExplicitCheck:
     how: str  # an English phrase marked with N_: the page translates it
     gap: float | None
     points: int
-    why: str = ""  # an English message marked with N_, with {q}, {next}, {tolerance}
+    why: str = ""  # an English message marked with N_, or REPEATED
     sample: int = 0  # training points of the fit checked, when a sample (0: the page's fit)
     of: int = 0  # ... of this many
-    q: int = 0  # the components of the fit checked (``why``'s {q})
+    q: int = 0  # the components of the fit checked (REPEATED's q)
+    rounding: float = 0.0  # the rounding of K the eigenvalues were compared to (REPEATED's)
 
     def why_text(self) -> str:
         """``why`` in the run's language, its numbers filled in."""
-        return _(self.why).format(q=self.q, next=self.q + 1,
-                                  tolerance=format_number(DEGENERATE, "g"))
+        if self.why != REPEATED:
+            return _(self.why)
+        return ngettext(
+            "μ{q} and μ{next} are equal to within the rounding of K (10·n·ε·max|K| = "
+            "{rounding}): the first component is no single direction, and the error depends "
+            "on which is taken",
+            "μ{q} and μ{next} are equal to within the rounding of K (10·n·ε·max|K| = "
+            "{rounding}): the first {q} components are no single subspace, and the error "
+            "depends on which is taken",
+            self.q).format(q=self.q, next=self.q + 1,
+                           rounding=format_number(self.rounding, ".2g"))
 
 
 @dataclass(frozen=True, eq=False)
@@ -265,11 +275,12 @@ def _check(fit, train, held, outliers, errors, kernel, params, q, following,
         small = normal_fit(train, kernel=kernel, kernel_params=params, q=q, seed=seed)
         fit, q, following = small.fit, small.q, small.next_eigenvalue
         ours = reconstruction_errors(fit, checked)
-    mu = fit.eigenvalues
-    if following is not None and abs(mu[-1] - following) <= DEGENERATE * abs(mu[0]):
-        return ExplicitCheck("", None, 0, q=q, why=N_(
-            "μ{q} and μ{next} are equal (to within {tolerance} of μ₁): the first {q} "
-            "components are no single subspace, and the error depends on which is taken"))
+    # Two eigenvalues are told apart when they differ by more than the rounding of K's
+    # entries (experiments.kpca_steps.rounding_floor), not by a share of μ₁: on the moons at
+    # γ = 1e-6, μ₃ = 5.9e-10 and μ₄ = 1.1e-10 lie within 1e-6 × μ₁ of each other, yet 80 %
+    # apart and far above the rounding (6.7e-13): component 3 is one direction.
+    if following is not None and fit.eigenvalues[-1] - following <= fit.eigenvalue_floor:
+        return ExplicitCheck("", None, 0, q=q, why=REPEATED, rounding=fit.eigenvalue_floor)
     explicit, spread, how = explicit_errors(train, checked, kernel=kernel, kernel_params=params,
                                             q=q)
     if explicit is None:
