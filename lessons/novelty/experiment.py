@@ -24,6 +24,7 @@ from sklearn.metrics import roc_curve
 from threadpoolctl import threadpool_limits
 
 from experiments.feature_maps import n_monomials, poly_feature_map
+from experiments.kpca_steps import genuinely_negative
 from experiments.novelty import (
     BASELINES,
     OFF_SHAPE,
@@ -135,7 +136,11 @@ def explicit_features(Z: np.ndarray, kernel: str, kernel_params: dict
     explicit φ (one coordinate per monomial, ``experiments.feature_maps``). Any other
     positive semi-definite kernel: Φ = V √Λ from the eigendecomposition K = V Λ Vᵀ of the
     kernel matrix of these very points (a finite feature map for them). None for a kernel
-    with genuinely negative eigenvalues (no real feature map).
+    with genuinely negative eigenvalues (no real feature map): below the rounding of K's
+    entries (:func:`experiments.kpca_steps.genuinely_negative`), not below a share of the
+    largest eigenvalue. A saturated sigmoid (iris, γ = 0.3, c₀ = 0) has K ≈ all ones, whose
+    largest eigenvalue (n) hid a −3.5e-7 that is as large as K̃'s own eigenvalues: the map
+    with it clipped to 0 was no map of these points, and the check failed.
     """
     if kernel == "linear":
         return Z, N_("the inputs themselves (the linear kernel's φ)")
@@ -148,7 +153,7 @@ def explicit_features(Z: np.ndarray, kernel: str, kernel_params: dict
         return features, N_("the polynomial kernel's explicit φ (one coordinate per monomial)")
     K = compute_kernel(Z, kernel=kernel, **kernel_params)
     values, vectors = linalg.eigh(K)
-    if values.min() < -1e-8 * max(values.max(), 1e-300):
+    if genuinely_negative(values, len(Z), np.abs(K).max()).any():
         return None, N_("this kernel has negative eigenvalues: no real feature map exists")
     return (vectors * np.sqrt(np.clip(values, 0.0, None)),
             N_("Φ = V√Λ from the eigendecomposition of the kernel matrix of these points"))
@@ -279,6 +284,10 @@ def _check(fit, train, held, outliers, errors, kernel, params, q, following,
     # entries (experiments.kpca_steps.rounding_floor), not by a share of μ₁: on the moons at
     # γ = 1e-6, μ₃ = 5.9e-10 and μ₄ = 1.1e-10 lie within 1e-6 × μ₁ of each other, yet 80 %
     # apart and far above the rounding (6.7e-13): component 3 is one direction.
+    if not fit.eigenvalues[0] > 0:  # every eigenvalue cut as rounding: no component at all
+        return ExplicitCheck("", None, 0, q=q, why=N_(
+            "no eigenvalue of K̃ rises above the rounding of K: no component carries "
+            "variance, and there is no subspace to check"))
     if following is not None and fit.eigenvalues[-1] - following <= fit.eigenvalue_floor:
         return ExplicitCheck("", None, 0, q=q, why=REPEATED, rounding=fit.eigenvalue_floor)
     explicit, spread, how = explicit_errors(train, checked, kernel=kernel, kernel_params=params,
@@ -331,14 +340,28 @@ def comparison_sentence(result: Novelty) -> str:
     ours = result.aucs[KPCA]
     aucs = {name: format_number(result.aucs[name], ".3f") for name in result.aucs}
     svm, forest = BASELINES
-    if result.vanishing:
-        return _("Every error is 0 to within rounding here: {q} components hold all "
-                 "the variance of these points in feature space, so nothing is left to "
-                 "score, and kernel PCA's AUC ({ours}) is rounding noise. Use fewer "
-                 "components or another kernel setting. The baselines: {svm} {svm_auc}, "
-                 "{forest} {forest_auc}.").format(
-            q=format_number(result.q), ours=aucs[KPCA], svm=_named(svm), svm_auc=aucs[svm],
-            forest=_named(forest), forest_auc=aucs[forest])
+    if result.vanishing and not result.eigenvalues[0] > 0:  # K̃ = 0: a saturated kernel
+        return _("Every error is 0 to within rounding here: no eigenvalue of K̃ rises above "
+                 "the rounding of K, and every scored point sits at the training points' "
+                 "mean in feature space (the kernel gives every pair the same value), so "
+                 "nothing is left to score, and kernel PCA's AUC ({ours}) is rounding noise. "
+                 "Use another kernel setting. The baselines: {svm} {svm_auc}, {forest} "
+                 "{forest_auc}.").format(
+            ours=aucs[KPCA], svm=_named(svm), svm_auc=aucs[svm], forest=_named(forest),
+            forest_auc=aucs[forest])
+    if result.vanishing:  # one component cannot be fewer: a sentence of its own
+        text = (_("Every error is 0 to within rounding here: one component holds all the "
+                  "variance of these points in feature space, so nothing is left to score, "
+                  "and kernel PCA's AUC ({ours}) is rounding noise. Use another kernel "
+                  "setting. The baselines: {svm} {svm_auc}, {forest} {forest_auc}.")
+                if result.q == 1 else
+                _("Every error is 0 to within rounding here: {q} components hold all "
+                  "the variance of these points in feature space, so nothing is left to "
+                  "score, and kernel PCA's AUC ({ours}) is rounding noise. Use fewer "
+                  "components or another kernel setting. The baselines: {svm} {svm_auc}, "
+                  "{forest} {forest_auc}."))
+        return text.format(q=format_number(result.q), ours=aucs[KPCA], svm=_named(svm),
+                           svm_auc=aucs[svm], forest=_named(forest), forest_auc=aucs[forest])
     text = _("AUC: kernel PCA {ours}, {svm} {svm_auc}, {forest} {forest_auc} (1 = every "
              "outlier scores above every normal point, 0.5 = no better than chance).").format(
         ours=aucs[KPCA], svm=_named(svm), svm_auc=aucs[svm], forest=_named(forest),

@@ -74,6 +74,24 @@ def test_an_indefinite_kernel_has_no_explicit_map_to_check_against():
     assert result.check.gap is None and "negative eigenvalues" in result.check.why
 
 
+def test_a_saturated_sigmoid_is_indefinite_beyond_rounding_and_not_checked():
+    # K ≈ all ones (its largest eigenvalue ≈ n), K̃'s eigenvalues ~1e-8, and eigenvalues of
+    # the training points' K far below minus the rounding of K: no real feature map.
+    data, result = run("iris", kernel="sigmoid", gamma=0.3, coef0=0.0)
+    K = compute_kernel(data.X[result.split.train], kernel="sigmoid", gamma=0.3, coef0=0.0)
+    assert linalg.eigvalsh(K).min() < -1e3 * rounding_floor(len(K), np.abs(K).max())
+    assert result.check.gap is None and "negative eigenvalues" in result.check.why
+
+
+def test_a_kernel_of_one_value_has_no_component_and_every_error_is_zero():
+    data, result = run("iris", kernel="sigmoid", gamma=3.0, coef0=0.0)
+    K = compute_kernel(data.X[result.split.train], kernel="sigmoid", gamma=3.0, coef0=0.0)
+    assert np.ptp(K) == 0  # tanh saturates to 1.0 for every training pair
+    assert result.eigenvalues[0] == 0 and result.vanishing
+    assert result.check.gap is None and "no eigenvalue of K̃" in result.check.why
+    assert "sits at the training points' mean" in comparison_sentence(result)
+
+
 @pytest.mark.parametrize("name", ["moons", "circles"])
 def test_small_distinct_eigenvalues_at_a_tiny_gamma_are_checked(name):
     # μ₃ and μ₄ of the training points' K̃, computed here by LAPACK: within 1e-6 × μ₁ of

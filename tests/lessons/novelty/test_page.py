@@ -114,6 +114,27 @@ def test_an_indefinite_kernel_is_said_to_have_no_feature_map():
     assert "no real feature map exists" in text_of(at)
 
 
+def test_a_saturated_sigmoid_is_said_to_have_no_feature_map_not_a_failed_check():
+    # tanh(0.3 xᵀy) on iris: K ≈ all ones, K̃ ~ 1e-8 with eigenvalues of −3.5e-7, far below
+    # the rounding of K; a test relative to K's largest eigenvalue (~n) let them through.
+    at = open_app(PAGE, {"dataset": "iris", "kernel": "sigmoid", "gamma": 0.3, "coef0": 0})
+    assert_clean(at)  # no red "Check failed"
+    assert not checks_shown(at)
+    assert ("Not checked against an explicit computation here: this kernel has negative "
+            "eigenvalues: no real feature map exists") in text_of(at)
+
+
+def test_a_kernel_saturated_to_one_value_says_every_point_sits_at_the_mean():
+    # tanh(3 xᵀy) on iris is 1.0 for every pair of training points: K̃ = 0.
+    at = open_app(PAGE, {"dataset": "iris", "kernel": "sigmoid", "gamma": 3, "coef0": 0})
+    assert_clean(at)
+    text = text_of(at)
+    assert ("Not checked against an explicit computation here: no eigenvalue of K̃ rises "
+            "above the rounding of K") in text
+    assert "every scored point sits at the training points' mean in feature space" in text
+    assert "components hold all the variance" not in text and "are equal" not in text
+
+
 def test_too_many_components_leave_no_error_and_the_page_says_so():
     at = open_app(PAGE, {"dataset": "circles", "kernel": "poly", "gamma": 1, "degree": 2,
                          "coef0": 1, "components": 10})
