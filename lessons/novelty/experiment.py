@@ -35,11 +35,12 @@ from experiments.novelty import (
     normal_fit,
     novelty_split,
     reconstruction_errors,
+    svm_kernel,
     vanishing,
 )
 from experiments.plane_grid import grid_points, grid_side, plane_grid
 from experiments.sampling import sample_rows
-from kpca_core import compute_kernel
+from kpca_core import KERNELS, compute_kernel
 from words.i18n import N_, _, current_language, format_number, join_sentences, ngettext
 
 KPCA = N_("Kernel PCA")  # a method's name (a key of the scores), translated where shown
@@ -108,6 +109,11 @@ class Novelty:
     check : ExplicitCheck
     grid : (xs, ys, values) or None
         The error over the plane (points in the plane only).
+    kernel : str
+        Kernel PCA's kernel.
+    svm_kernel : (str, dict)
+        The one-class SVM's kernel and its parameters
+        (:func:`experiments.novelty.svm_kernel`): kernel PCA's, or an RBF kernel.
     vanishing : bool
         Every scored point's error is 0 to within rounding
         (:func:`experiments.novelty.vanishing`): the q components hold all of these points'
@@ -125,7 +131,16 @@ class Novelty:
     curves: dict
     check: ExplicitCheck
     grid: tuple[np.ndarray, np.ndarray, np.ndarray] | None
+    kernel: str
+    svm_kernel: tuple[str, dict]
     vanishing: bool = False
+
+    @property
+    def svm_gamma(self) -> float | None:
+        """The RBF γ the one-class SVM was given instead of kernel PCA's kernel, or None
+        when it has kernel PCA's own."""
+        name, params = self.svm_kernel
+        return None if name == self.kernel else float(params["gamma"])
 
 
 def explicit_features(Z: np.ndarray, kernel: str, kernel_params: dict
@@ -260,7 +275,8 @@ def novelty(X: np.ndarray, y: np.ndarray | None, *, kernel: str, kernel_params: 
     zero = vanishing(np.r_[errors[1], errors[2]], np.r_[spreads[1], spreads[2]])
     return Novelty(split=split, q=kept, eigenvalues=fit.eigenvalues, train_errors=errors[0],
                    held_errors=errors[1], outlier_errors=errors[2], scores=scores, aucs=aucs,
-                   curves=curves, check=check, grid=plane, vanishing=zero)
+                   curves=curves, check=check, grid=plane, kernel=kernel,
+                   svm_kernel=svm_kernel(train, kernel, kernel_params), vanishing=zero)
 
 
 def _check(fit, train, held, outliers, errors, kernel, params, q, following,
@@ -366,6 +382,14 @@ def comparison_sentence(result: Novelty) -> str:
              "outlier scores above every normal point, 0.5 = no better than chance).").format(
         ours=aucs[KPCA], svm=_named(svm), svm_auc=aucs[svm], forest=_named(forest),
         forest_auc=aucs[forest])
+    if result.svm_gamma is not None:
+        text = join_sentences((text, _(
+            "The one-class SVM is fitted with an RBF kernel here, γ = {gamma} (the median "
+            "heuristic, 1/median ‖x − y‖² of the training points), not with the {kernel} "
+            "kernel: only a kernel of x − y alone makes it estimate where the data are dense, "
+            "and with the {kernel} kernel it can rank outliers as more normal than the normal "
+            "points.").format(gamma=format_number(result.svm_gamma, ".3g"),
+                              kernel=_named(KERNELS[result.kernel].title))))
     for name in BASELINES:
         theirs = result.aucs[name]
         if abs(ours - theirs) < ABOUT_THE_SAME:

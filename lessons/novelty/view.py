@@ -294,7 +294,10 @@ def roc(result: Novelty, cut: float) -> None:
                           _("fitted on"): [
                               _("the training points' kernel PCA, q = {q}").format(q=result.q),
                               _("the same kernel (scikit-learn's), ν = {nu}").format(
-                                  nu=format_number(NU, "g")),
+                                  nu=format_number(NU, "g")) if result.svm_gamma is None else
+                              _("an RBF kernel, γ = {gamma} (median heuristic), ν = {nu}")
+                              .format(gamma=format_number(result.svm_gamma, ".3g"),
+                                      nu=format_number(NU, "g")),
                               _("the inputs, 100 trees")]})
     st.dataframe(table, hide_index=True, width="stretch",
                  column_config={"AUC": st.column_config.NumberColumn(format="%.3f")})
