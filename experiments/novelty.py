@@ -218,9 +218,6 @@ def auc(normal_scores: np.ndarray, outlier_scores: np.ndarray) -> float:
 
 # --------------------------------------------------------------------------- the fit
 
-# An error this small beside ‖φ̃(x)‖² is rounding: the subtraction p = ‖φ̃‖² − Σ f² leaves
-# about ε‖φ̃‖² per term, summed over the n training points' kernel values.
-VANISHING = 1e-9
 
 
 @dataclass(frozen=True, eq=False)
@@ -251,6 +248,20 @@ def normal_fit(train: np.ndarray, *, kernel: str, kernel_params: dict, q: int,
     return NormalFit(cut, kept, following)
 
 
-def vanishing(errors: np.ndarray, spreads: np.ndarray) -> bool:
-    """Every error is 0 to within rounding: at most VANISHING × the largest ‖φ̃(x)‖²."""
-    return bool(np.all(np.abs(errors) <= VANISHING * float(np.max(spreads))))
+def error_rounding(fit: KpcaFit) -> float:
+    """The size below which an error p(x) of ``fit`` is not told from rounding: the
+    rounding of K's entries, 10 · n · ε · max|K| (:attr:`KpcaFit.eigenvalue_floor`).
+
+    Directions of K̃ whose eigenvalue lies below it are not resolved (the fit counts them
+    as 0), and what they leave in a training point's error, Σₗ μₗ vᵢₗ², lies below it too.
+    Not a share of ‖φ̃(x)‖², which is ~1e-5 of max|K| at a tiny RBF γ (K ≈ all ones): p
+    subtracts sums of the kernel's values, each rounded by about ε · max|K|. Where p is 0
+    exactly (every direction of a polynomial kernel kept), |p| stayed under a hundredth of
+    this on the data sets tried.
+    """
+    return fit.eigenvalue_floor
+
+
+def vanishing(errors: np.ndarray, rounding: float) -> bool:
+    """Every error is 0 to within ``rounding`` (:func:`error_rounding`)."""
+    return bool(np.all(np.abs(errors) <= rounding))

@@ -31,7 +31,7 @@ from experiments.novelty import (
     Split,
     auc,
     baseline_scores,
-    errors_and_spread,
+    error_rounding,
     normal_fit,
     novelty_split,
     reconstruction_errors,
@@ -114,10 +114,11 @@ class Novelty:
     svm_kernel : (str, dict)
         The one-class SVM's kernel and its parameters
         (:func:`experiments.novelty.svm_kernel`): kernel PCA's, or an RBF kernel.
+    rounding : float
+        The size below which an error is rounding (:func:`experiments.novelty.error_rounding`).
     vanishing : bool
-        Every scored point's error is 0 to within rounding
-        (:func:`experiments.novelty.vanishing`): the q components hold all of these points'
-        variance in feature space, and the errors rank nothing.
+        Every scored point's error is 0 to within ``rounding``: the q components hold all of
+        these points' variance in feature space, and the errors rank nothing.
     """
 
     split: Split
@@ -133,6 +134,7 @@ class Novelty:
     grid: tuple[np.ndarray, np.ndarray, np.ndarray] | None
     kernel: str
     svm_kernel: tuple[str, dict]
+    rounding: float
     vanishing: bool = False
 
     @property
@@ -256,9 +258,7 @@ def novelty(X: np.ndarray, y: np.ndarray | None, *, kernel: str, kernel_params: 
         fitted = normal_fit(train, kernel=kernel, kernel_params=kernel_params, q=q, seed=seed)
         fit, kept, following = fitted.fit, fitted.q, fitted.next_eigenvalue
         held, outliers = X[split.held_out], split.outliers
-        errors, spreads = zip(*(errors_and_spread(fit, part) for part in (train, held,
-                                                                            outliers)),
-                              strict=True)
+        errors = [reconstruction_errors(fit, part) for part in (train, held, outliers)]
         others = baseline_scores(train, np.vstack([held, outliers]), kernel=kernel,
                                  kernel_params=kernel_params, seed=seed)
         check = _check(fit, train, held, outliers, errors, kernel, kernel_params, kept,
@@ -272,11 +272,12 @@ def novelty(X: np.ndarray, y: np.ndarray | None, *, kernel: str, kernel_params: 
         labels = np.r_[np.zeros(len(normal_scores)), np.ones(len(outlier_scores))]
         fpr, tpr, _ = roc_curve(labels, np.r_[normal_scores, outlier_scores])
         curves[name] = (fpr, tpr)
-    zero = vanishing(np.r_[errors[1], errors[2]], np.r_[spreads[1], spreads[2]])
+    rounding = error_rounding(fit)
     return Novelty(split=split, q=kept, eigenvalues=fit.eigenvalues, train_errors=errors[0],
                    held_errors=errors[1], outlier_errors=errors[2], scores=scores, aucs=aucs,
                    curves=curves, check=check, grid=plane, kernel=kernel,
-                   svm_kernel=svm_kernel(train, kernel, kernel_params), vanishing=zero)
+                   svm_kernel=svm_kernel(train, kernel, kernel_params), rounding=rounding,
+                   vanishing=vanishing(np.r_[errors[1], errors[2]], rounding))
 
 
 def _check(fit, train, held, outliers, errors, kernel, params, q, following,
@@ -334,10 +335,17 @@ def threshold(train_errors: np.ndarray, percent: float) -> float:
     return float(np.percentile(train_errors, percent, method="inverted_cdf"))
 
 
-def rates(result: Novelty, cut: float, name: str = KPCA) -> tuple[float, float]:
-    """(share of held-out normal points flagged, share of outliers flagged) above ``cut``."""
-    normal_scores, outlier_scores = result.scores[name]
-    return float(np.mean(normal_scores > cut)), float(np.mean(outlier_scores > cut))
+def flagged(errors: np.ndarray, cut: float, rounding: float) -> np.ndarray:
+    """Which errors lie above ``cut`` by more than ``rounding``: flagged as novel. One
+    above it by less is not told from the cut (at a cut of 0 within rounding, from 0)."""
+    return np.asarray(errors) - cut > rounding
+
+
+def rates(result: Novelty, cut: float) -> tuple[float, float]:
+    """(share of held-out normal points flagged, share of outliers flagged) by kernel PCA's
+    errors at ``cut`` (:func:`flagged`)."""
+    return (float(np.mean(flagged(result.held_errors, cut, result.rounding))),
+            float(np.mean(flagged(result.outlier_errors, cut, result.rounding))))
 
 
 # --------------------------------------------------------------------------- the sentences
@@ -405,19 +413,32 @@ def comparison_sentence(result: Novelty) -> str:
 
 
 def threshold_sentence(result: Novelty, percent: float) -> str:
-    """What a cut at the training errors' ``percent``-th percentile flags."""
+    """What a cut at the training errors' ``percent``-th percentile flags: the points above
+    it by more than the rounding of p(x) (:func:`flagged`), and how many more lie above it
+    by less."""
     cut = threshold(result.train_errors, percent)
-    false_alarm, found = rates(result, cut)
+    scored = (result.held_errors, result.outlier_errors)
+    alarms, found = (int(flagged(errors, cut, result.rounding).sum()) for errors in scored)
+    above = sum(int(np.sum(errors > cut)) for errors in scored)
     held, outliers = len(result.held_errors), len(result.outlier_errors)
     within = int(np.sum(result.train_errors <= cut))
     train = len(result.train_errors)
-    return _("Flag a point when p(x) > {cut}, an error that {within} of the {train} "
+    text = _("Flag a point when p(x) > {cut}, an error that {within} of the {train} "
              "training points ({within_share} %) do not exceed: "
              "{alarms} of the {held} held-out normal points are flagged "
              "({alarm_share} %, false alarms) and {found} of the "
              "{outliers} outliers ({found_share} %).").format(
         cut=format_number(cut, ".4g"), within=within, train=train,
         within_share=format_number(100 * within / train, ".1f"),
-        alarms=round(false_alarm * held), held=held,
-        alarm_share=format_number(100 * false_alarm, ".1f"), found=round(found * outliers),
-        outliers=outliers, found_share=format_number(100 * found, ".1f"))
+        alarms=alarms, held=held, alarm_share=format_number(100 * alarms / held, ".1f"),
+        found=found, outliers=outliers, found_share=format_number(100 * found / outliers, ".1f"))
+    by_rounding = above - alarms - found
+    if not by_rounding:
+        return text
+    return join_sentences((text, ngettext(
+        "{n} more scored point lies above the threshold by less than the rounding of K "
+        "(10·n·ε·max|K| = {rounding}), too little to tell, and is not counted.",
+        "{n} more scored points lie above the threshold by less than the rounding of K "
+        "(10·n·ε·max|K| = {rounding}), too little to tell, and are not counted.",
+        by_rounding).format(
+        n=by_rounding, rounding=format_number(result.rounding, ".2g"))))

@@ -24,6 +24,7 @@ from lessons.novelty.experiment import (
     KPCA,
     Novelty,
     comparison_sentence,
+    flagged,
     nothing_to_score,
     novelty,
     rates,
@@ -347,7 +348,7 @@ def most_novel(result: Novelty, data, X: np.ndarray, cut: float) -> None:
                            count=len(top)))
     show_chart(fig, key="novelty_most_novel")
     found = int(outlier[top].sum())
-    flagged = int(np.sum(errors[top] > cut))
+    above = int(flagged(errors[top], cut, result.rounding).sum())
     number_caption(_("{found} of these {count} are outliers and {normal} held-out "
-                     "normal digits; {flagged} lie above the threshold.").format(
-        found=found, count=len(top), normal=len(top) - found, flagged=flagged))
+                     "normal digits; {flagged} are flagged as novel.").format(
+        found=found, count=len(top), normal=len(top) - found, flagged=above))
