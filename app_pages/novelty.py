@@ -37,9 +37,11 @@ with kernel_errors(), st.spinner(_("Fitting kernel PCA on the normal points…")
 
 st.header(_("1 · The reconstruction error"))
 view.formula(result)
+view.components_note(result, settings.n_components)
 
 st.header(_("2 · Normal points, outliers and a threshold"))
 view.outliers_note(result, data)
+view.seeds_note()
 percent = view.threshold_slider()
 cut = view.cut_for(result, percent)
 if result.grid is not None:

@@ -16,7 +16,15 @@ import pandas as pd
 import streamlit as st
 
 from experiments.checks import Check
-from experiments.novelty import BASELINES, HELD_OUT, NU, OFF_SHAPE, Split, novelty_split
+from experiments.novelty import (
+    BASELINES,
+    HELD_OUT,
+    NU,
+    OFF_SHAPE,
+    SEED,
+    Split,
+    novelty_split,
+)
 from lessons.common.page_link import asked_by_link, written
 from lessons.novelty.experiment import (
     CHECKED_MAX,
@@ -42,7 +50,7 @@ from shell.display import number_caption
 from shell.figures import digit_mosaic, plot_text, shown_class_label
 from shell.registry import NOVELTY_MAX_TRAIN, novelty_training
 from shell.state import KernelKey, Settings
-from words.i18n import N_, _, format_number
+from words.i18n import N_, _, format_number, join_sentences, ngettext
 from words.text import quoted
 
 Q_NORMAL, Q_THRESHOLD = "normal", "threshold"  # the page's link parameters
@@ -265,6 +273,35 @@ def plane_map(result: Novelty, data, X: np.ndarray, cut: float, settings: Settin
                      "line: the threshold p(x) = {cut}; points outside it are flagged as "
                      "novel.").format(columns=len(xs), rows=len(ys),
                                       cut=format_number(cut, ".4g")))
+
+
+def components_note(result: Novelty, asked: int) -> None:
+    """What q is and does: the sidebar's number of components (fewer when fewer carry
+    variance), and p(x) falling with each one more."""
+    if not result.eigenvalues[0] > 0:
+        number_caption(_("The sidebar asks for {asked} components, and no eigenvalue of K̃ "
+                         "rises above the rounding of K: no component is kept, and p(x) is "
+                         "all of ‖φ(x) − φ̄‖².").format(asked=asked))
+        return
+    where = (_("q = {q}, the sidebar's number of components: the dimension of the principal "
+               "subspace the points are measured against.").format(q=result.q)
+             if result.q == asked else
+             ngettext("q = {q}: the sidebar asks for {asked} components, and only {q} has "
+                      "an eigenvalue above the rounding of K.",
+                      "q = {q}: the sidebar asks for {asked} components, and only {q} have "
+                      "an eigenvalue above the rounding of K.", result.q).format(
+                 q=result.q, asked=asked))
+    role = _("With each component more, p(x) falls for every point: its part along that "
+             "component leaves the error. An outlier is found when more of it lies outside "
+             "the subspace than of the normal points.")
+    number_caption(join_sentences((where, role)))
+
+
+def seeds_note() -> None:
+    number_caption(_("The random choices are seeded (seed {seed}), so the same settings give "
+                     "the same page: which normal points are held out, the outliers drawn or "
+                     "sampled, the isolation forest's trees and the eigensolver's start "
+                     "vector.").format(seed=SEED))
 
 
 def outliers_note(result: Novelty, data) -> None:

@@ -19,7 +19,7 @@ from experiments.novelty import novelty_split
 from kpca_core import compute_kernel
 from tests.support.apptest import assert_clean, needs_usps, open_app
 from tests.support.lessons import checks_shown, shown_float
-from tests.support.plotly_json import chart_specs
+from tests.support.plotly_json import chart_specs, decode
 
 PAGE = "novelty"
 
@@ -109,6 +109,14 @@ def test_the_default_view_maps_the_error_and_the_threshold_moves_by_link():
     names = [t.get("name", "") for t in spec["data"]]
     assert any(name.startswith("threshold p(x) =") for name in names)
     assert {"training (normal)", "held-out normal", "outlier"} <= set(names)
+    # q and the seed, said; the outliers drawn are seed 0's.
+    assert "q = 3, the sidebar's number of components" in text
+    assert "p(x) falls for every point" in text
+    assert "The random choices are seeded (seed 0)" in text
+    data = datasets.load("circles")
+    drawn_off = novelty_split(data.X, data.y, None, max_train=1000, seed=0).outliers
+    shown = next(t for t in spec["data"] if t.get("name") == "outlier")
+    np.testing.assert_allclose(decode(shown["x"]), drawn_off[:, 0], rtol=1e-6)
 
 
 @pytest.mark.parametrize(("dataset", "gamma"), [
@@ -163,6 +171,8 @@ def test_a_kernel_saturated_to_one_value_says_every_point_sits_at_the_mean():
     assert ("Not checked against an explicit computation here: no eigenvalue of K̃ rises "
             "above the rounding of K") in text
     assert "every scored point sits at the training points' mean in feature space" in text
+    assert ("The sidebar asks for 3 components, and no eigenvalue of K̃ rises above the "
+            "rounding of K: no component is kept") in text
     assert "components hold all the variance" not in text and "are equal" not in text
 
 
@@ -172,6 +182,8 @@ def test_too_many_components_leave_no_error_and_the_page_says_so():
     assert_clean(at)
     text = text_of(at)
     assert "Every error is 0 to within rounding here: 5 components" in text
+    assert ("q = 5: the sidebar asks for 10 components, and only 5 have an eigenvalue above "
+            "the rounding of K") in text
     # Every error is 0 (the explicit check: PCA of the six monomials keeps all five
     # directions), so the threshold flags none; those above it by rounding are said apart.
     assert shown_float(next(iter(checks_shown(at).values()))) < 1e-8
