@@ -306,19 +306,35 @@ def seeds_note() -> None:
 
 def outliers_note(result: Novelty, data) -> None:
     split = result.split
+    n, held = len(split.outliers), len(split.held_out)
     if split.kind == "off the shape":
-        st.caption(_("Outliers: {n} points drawn uniformly in the data's box "
-                     "(with a margin), kept only if farther from every normal point than "
-                     "{factor} × the normal points' median nearest-neighbour distance.").format(
-            n=len(split.outliers), factor=format_number(OFF_SHAPE, "g")))
-        if len(split.outliers) < len(split.held_out):
-            st.warning(_("Only {n} such points could be drawn (the shape fills "
-                         "its box): the ROC curve compares fewer outliers than normal points.")
-                       .format(n=len(split.outliers)), icon=":material/scatter_plot:")
+        st.caption(ngettext(
+            "Outliers: {n} point drawn uniformly in the data's box (with a margin), kept only "
+            "if farther from every normal point than {factor} × the normal points' median "
+            "nearest-neighbour distance.",
+            "Outliers: {n} points drawn uniformly in the data's box (with a margin), kept only "
+            "if farther from every normal point than {factor} × the normal points' median "
+            "nearest-neighbour distance.", n).format(
+            n=n, factor=format_number(OFF_SHAPE, "g")))
+        if n < held:
+            st.warning(ngettext(
+                "Only {n} such point could be drawn (the shape fills its box): the ROC curve "
+                "compares fewer outliers than normal points.",
+                "Only {n} such points could be drawn (the shape fills its box): the ROC curve "
+                "compares fewer outliers than normal points.", n).format(n=n),
+                icon=":material/scatter_plot:")
+    elif n < held:  # the other classes have fewer points than are held out: all of them
+        st.caption(ngettext(
+            "Outliers: {n} point, the only one of the other classes, fewer than the {held} "
+            "held-out normal points.",
+            "Outliers: all {n} points of the other classes, fewer than the {held} held-out "
+            "normal points.", n).format(n=n, held=held))
     else:
-        st.caption(_("Outliers: {n} points of the other classes, a seeded "
-                     "sample as large as the held-out normal points.").format(
-            n=len(split.outliers)))
+        st.caption(ngettext(
+            "Outliers: {n} point of the other classes, a seeded sample as large as the "
+            "held-out normal points.",
+            "Outliers: {n} points of the other classes, a seeded sample as large as the "
+            "held-out normal points.", n).format(n=n))
 
 
 def roc(result: Novelty, cut: float) -> None:

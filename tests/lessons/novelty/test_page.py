@@ -200,6 +200,22 @@ def test_a_drawing_with_its_second_class_as_outliers():
     assert "points of the other classes" in text and "15 held-out normal" in text
 
 
+@pytest.mark.parametrize(("labels", "said"), [
+    # 37 normal points, 10 held out, and only 3 of the other class to score against them.
+    (np.r_[np.zeros(37, int), np.ones(3, int)],
+     "Outliers: all 3 points of the other classes, fewer than the 10 held-out normal points."),
+    # 30 normal points, 8 held out, 10 others: a sample of 8 of them.
+    (np.r_[np.zeros(30, int), np.ones(10, int)],
+     "Outliers: 8 points of the other classes, a seeded sample as large as the held-out "
+     "normal points."),
+], ids=["fewer-others", "sampled"])
+def test_the_outliers_of_the_other_classes_are_counted_as_they_are(labels, said):
+    X = drawn.preset("moons", 40, seed=0)[0]
+    at = open_app(PAGE, {"dataset": "drawn", "points": drawn.encode(X, labels), "normal": 1})
+    assert_clean(at)
+    assert said in text_of(at)
+
+
 def test_three_dimensional_data_get_curves_and_no_map():
     at = open_app(PAGE, {"dataset": "swiss_roll"})
     assert_clean(at)
