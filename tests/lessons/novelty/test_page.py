@@ -310,3 +310,42 @@ def test_a_drawing_with_nothing_to_score_says_why(points, normal, said):
     at = open_app(PAGE, {"dataset": "drawn", "points": drawn.encode(*points), "normal": normal})
     assert_clean(at)
     assert all(phrase in warned(at) for phrase in said), warned(at)
+
+
+# --------------------------------------------------------------------------- the edges
+
+SMALL = drawn.preset("moons", 40, seed=0)
+EDGES = {
+    **{f"{kernel}-gamma-{gamma}": {"kernel": kernel, "gamma": gamma}
+       for kernel in ("rbf", "laplacian", "poly", "sigmoid") for gamma in ("1e-06", "10000")},
+    "poly-degree-1": {"kernel": "poly", "degree": 1},
+    "linear": {"kernel": "linear"},
+    "cosine": {"kernel": "cosine"},
+    # Two distinct points, each drawn 10 times: K̃ of rank 1, one class of identical points.
+    "duplicates": {"points": drawn.encode(np.repeat([[0.3, 0.4], [0.6, 0.7]], 10, axis=0),
+                                          np.repeat([0, 1], 10))},
+    "duplicates-one-class": {"points": drawn.encode(
+        np.repeat([[0.3, 0.4], [0.6, 0.7]], 10, axis=0), np.repeat([0, 1], 10)), "normal": 2},
+}
+
+
+@pytest.mark.parametrize("query", EDGES.values(), ids=EDGES.keys())
+def test_the_page_at_the_edges_shows_its_numbers_or_says_why_not(query):
+    at = open_app(PAGE, {"dataset": "drawn", "points": drawn.encode(*SMALL), **query})
+    assert_clean(at)
+    text = text_of(at)
+    assert "AUC: kernel PCA" in text or "Every error is 0 to within rounding here" in text
+    assert "Flag a point when p(x) >" in text
+
+
+def test_an_upload_is_scored_against_points_off_its_shape():
+    at = open_app(PAGE)
+    at.selectbox(key="w_dataset").set_value("csv").run()
+    rows = np.random.default_rng(0).normal(size=(40, 3))
+    content = "a,b,c\n" + "\n".join(",".join(f"{v:.4f}" for v in row) for row in rows) + "\n"
+    at.file_uploader(key="upload_csv").set_value(("points.csv", content.encode(), "text/csv"))
+    at.run()
+    assert_clean(at)
+    text = text_of(at)
+    assert "Outliers: 10 points drawn uniformly" in text and "10 held-out normal" in text
+    assert "AUC: kernel PCA" in text
