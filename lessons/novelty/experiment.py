@@ -297,14 +297,14 @@ def _check(fit, train, held, outliers, errors, kernel, params, q, following,
         small = normal_fit(train, kernel=kernel, kernel_params=params, q=q, seed=seed)
         fit, q, following = small.fit, small.q, small.next_eigenvalue
         ours = reconstruction_errors(fit, checked)
-    # Two eigenvalues are told apart when they differ by more than the rounding of K's
-    # entries (experiments.kpca_steps.rounding_floor), not by a share of μ₁: on the moons at
-    # γ = 1e-6, μ₃ = 5.9e-10 and μ₄ = 1.1e-10 lie within 1e-6 × μ₁ of each other, yet 80 %
-    # apart and far above the rounding (6.7e-13): component 3 is one direction.
     if not fit.eigenvalues[0] > 0:  # every eigenvalue cut as rounding: no component at all
         return ExplicitCheck("", None, 0, q=q, why=N_(
             "no eigenvalue of K̃ rises above the rounding of K: no component carries "
             "variance, and there is no subspace to check"))
+    # Two eigenvalues are told apart when they differ by more than the rounding of K's
+    # entries (experiments.kpca_steps.rounding_floor), not by a share of μ₁: on the moons at
+    # γ = 1e-6, μ₃ = 5.9e-10 and μ₄ = 1.1e-10 lie within 1e-6 × μ₁ of each other, yet 80 %
+    # apart and far above the rounding (6.7e-13): component 3 is one direction.
     if following is not None and fit.eigenvalues[-1] - following <= fit.eigenvalue_floor:
         return ExplicitCheck("", None, 0, q=q, why=REPEATED, rounding=fit.eigenvalue_floor)
     explicit, spread, how = explicit_errors(train, checked, kernel=kernel, kernel_params=params,
@@ -336,8 +336,9 @@ def threshold(train_errors: np.ndarray, percent: float) -> float:
 
 
 def flagged(errors: np.ndarray, cut: float, rounding: float) -> np.ndarray:
-    """Which errors lie above ``cut`` by more than ``rounding``: flagged as novel. One
-    above it by less is not told from the cut (at a cut of 0 within rounding, from 0)."""
+    """Which errors lie above ``cut`` by more than ``rounding``: flagged as novel. An error
+    above it by less is not told from the cut (where the cut is 0 to within rounding, an
+    error of ~1e-14 above a cut of 3e-15 is no more novel than the cut)."""
     return np.asarray(errors) - cut > rounding
 
 
