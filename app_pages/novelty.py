@@ -30,15 +30,18 @@ n_normal = len(data.X) if normal is None else int((data.y == normal).sum())
 side = view.training_size(n_normal)
 guard_memory(side, copies=view.copies_for(side),
              what=N_("kernel PCA of the normal points and the explicit check"))
+view.require_something_to_score(view.split(inputs, normal), data)
 
 with kernel_errors(), st.spinner(_("Fitting kernel PCA on the normal points…")):
     result = view.compute(inputs, settings, normal)
 
 st.header(_("1 · The reconstruction error"))
 view.formula(result)
+view.components_note(result, settings.n_components)
 
 st.header(_("2 · Normal points, outliers and a threshold"))
 view.outliers_note(result, data)
+view.seeds_note()
 percent = view.threshold_slider()
 cut = view.cut_for(result, percent)
 if result.grid is not None:

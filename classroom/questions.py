@@ -623,10 +623,10 @@ def _novelty_vs_svm(X, y, settings):
     train, held = X[split.train], X[split.held_out]
     fitted = novelty.normal_fit(train, kernel=settings.kernel,
                                 kernel_params=settings.kernel_params(), q=settings.n_components)
-    held_errors, held_spread = novelty.errors_and_spread(fitted.fit, held)
-    outlier_errors, outlier_spread = novelty.errors_and_spread(fitted.fit, split.outliers)
+    held_errors = novelty.reconstruction_errors(fitted.fit, held)
+    outlier_errors = novelty.reconstruction_errors(fitted.fit, split.outliers)
     if novelty.vanishing(np.r_[held_errors, outlier_errors],
-                         np.r_[held_spread, outlier_spread]):
+                         novelty.error_rounding(fitted.fit)):
         return None  # every error is rounding: the page says so, there is nothing to ask
     ours = novelty.auc(held_errors, outlier_errors)
     svm = novelty.baseline_scores(train, np.vstack([held, split.outliers]), kernel=settings.kernel,

@@ -18,6 +18,7 @@ c × c matrix. Plain NumPy: the Choosing γ page and the classroom's question us
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -131,8 +132,13 @@ def agreement_sentence(values: np.ndarray, alignment: np.ndarray,
     def at(i: int) -> str:
         return f"γ = {format_gamma(values[i])}"
 
+    # Whole points of separability, or as many decimals as a gap under one point needs not
+    # to read 0 (1 of 300 points: 0.33 → "0.3"), the shares beside it with as many.
+    gap = 0.0 if found.agree else 100 * (separability[s[0]] - separability[a])
+    decimals = 0 if gap >= 1 or gap <= 0 else min(3, math.ceil(-math.log10(gap)))
+
     def percent(value: float) -> str:
-        return format_number(100 * value, ".0f")
+        return format_number(100 * value, f".{decimals}f")
 
     said = dict(gamma=at(a), a=format_number(alignment[a], ".3f"),
                 share=percent(separability[a]))
@@ -143,7 +149,7 @@ def agreement_sentence(values: np.ndarray, alignment: np.ndarray,
         text = _(_DISAGREE_TIE if len(s) > 1 else _DISAGREE).format(
             **said, best=at(best), more=format_number(len(s) - 1),
             best_share=percent(separability[best]), best_a=format_number(alignment[best], ".3f"),
-            gap=percent(separability[best] - separability[a]))
+            gap=format_number(gap, f".{decimals}f"))
     if not np.isfinite(found.rank_correlation):
         return text
     rho = found.rank_correlation

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from datasets.drawn import MAX_POINTS as DRAWN_MAX_POINTS
 from experiments.feature_maps import EXPLICIT_MAX_N
+from experiments.novelty import HELD_OUT as NOVELTY_HELD_OUT
 from words.i18n import N_
 
 # The sizes that bound lessons' n × n work, stated once (the lessons import them).
@@ -28,9 +29,8 @@ DENOISING_N_TRAIN = 1000  # De-noising: its training digits at the page's defaul
 # One eigenproblem: each method's n × n matrix (geodesic distances too) and scikit-learn's
 # own method beside it, on at most this many points (a stratified sample).
 EIGENPROBLEM_MAX_N = 1000
-# Novelty detection: the normal points kernel PCA is fitted on, at most (a quarter of the
-# normal points is held out first).
-NOVELTY_HELD_OUT = 0.25
+# Novelty detection: the normal points kernel PCA is fitted on, at most (a share of the
+# normal points, NOVELTY_HELD_OUT, is held out first: experiments.novelty states it).
 NOVELTY_MAX_TRAIN = 1000
 NOVELTY_CAP = math.ceil(NOVELTY_MAX_TRAIN / (1 - NOVELTY_HELD_OUT))  # n where it is reached
 

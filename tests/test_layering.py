@@ -129,6 +129,15 @@ def test_pure_modules_need_no_streamlit_and_no_shell(name):
         assert not any(lesson_of(m) for m in reached), f"{name} reaches a lesson"
 
 
+def test_experiments_import_no_floor_above_them():
+    """``experiments/`` sits below the server, the shell, the lessons and the classroom: a
+    size it needs is declared there and imported upwards, never read from the registry."""
+    above = ("server", "shell", "lessons", "classroom", "lecture_pack")
+    crossings = {name: sorted(m for m in closure(name) if m.split(".")[0] in above)
+                 for name in MODULES if name.split(".")[0] == "experiments"}
+    assert {name: reached for name, reached in crossings.items() if reached} == {}
+
+
 def test_no_lesson_imports_another():
     crossings = []
     for name, path in MODULES.items():

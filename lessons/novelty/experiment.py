@@ -24,31 +24,35 @@ from sklearn.metrics import roc_curve
 from threadpoolctl import threadpool_limits
 
 from experiments.feature_maps import n_monomials, poly_feature_map
+from experiments.kpca_steps import genuinely_negative
 from experiments.novelty import (
     BASELINES,
+    OFF_SHAPE,
     Split,
     auc,
     baseline_scores,
-    errors_and_spread,
+    error_rounding,
     normal_fit,
     novelty_split,
     reconstruction_errors,
+    svm_kernel,
     vanishing,
 )
 from experiments.plane_grid import grid_points, grid_side, plane_grid
 from experiments.sampling import sample_rows
-from kpca_core import compute_kernel
-from words.i18n import N_, _, current_language, format_number
+from kpca_core import KERNELS, compute_kernel
+from words.i18n import N_, _, current_language, format_number, join_sentences, ngettext
 
 KPCA = N_("Kernel PCA")  # a method's name (a key of the scores), translated where shown
 CHECKED_MAX = 100  # points whose error is recomputed explicitly
 EXPLICIT_MAX_TRAIN = 300  # training points of the explicit check's fit, at most
 MAX_MONOMIALS = 2000  # the polynomial kernel's explicit φ, when it has at most this many
-# Components whose eigenvalues differ by less than this (relative to μ₁) cannot be told
-# apart: when the q-th and the (q+1)-th are such, "the first q components" is no single
-# subspace and the error is not defined by the data alone.
-DEGENERATE = 1e-6
+# ExplicitCheck.why when μ_q and μ_{q+1} are equal to within the rounding of K: "the first
+# q components" is then no single subspace, and the error is not defined by the data alone
+# (said with ngettext, in ExplicitCheck.why_text).
+REPEATED = "repeated"
 THREADS = 1  # BLAS and OpenMP threads: small matrices on a shared host
+MIN_TRAIN = 3  # normal points to fit on, at least: fewer leave no subspace to learn
 MAP_CELLS = 10_000  # grid points of the map at most (100 × 100)
 
 
@@ -65,15 +69,25 @@ class ExplicitCheck:
     how: str  # an English phrase marked with N_: the page translates it
     gap: float | None
     points: int
-    why: str = ""  # an English message marked with N_, with {q}, {next}, {tolerance}
+    why: str = ""  # an English message marked with N_, or REPEATED
     sample: int = 0  # training points of the fit checked, when a sample (0: the page's fit)
     of: int = 0  # ... of this many
-    q: int = 0  # the components of the fit checked (``why``'s {q})
+    q: int = 0  # the components of the fit checked (REPEATED's q)
+    rounding: float = 0.0  # the rounding of K the eigenvalues were compared to (REPEATED's)
 
     def why_text(self) -> str:
         """``why`` in the run's language, its numbers filled in."""
-        return _(self.why).format(q=self.q, next=self.q + 1,
-                                  tolerance=format_number(DEGENERATE, "g"))
+        if self.why != REPEATED:
+            return _(self.why)
+        return ngettext(
+            "μ{q} and μ{next} are equal to within the rounding of K (10·n·ε·max|K| = "
+            "{rounding}): the first component is no single direction, and the error depends "
+            "on which is taken",
+            "μ{q} and μ{next} are equal to within the rounding of K (10·n·ε·max|K| = "
+            "{rounding}): the first {q} components are no single subspace, and the error "
+            "depends on which is taken",
+            self.q).format(q=self.q, next=self.q + 1,
+                           rounding=format_number(self.rounding, ".2g"))
 
 
 @dataclass(frozen=True, eq=False)
@@ -95,10 +109,16 @@ class Novelty:
     check : ExplicitCheck
     grid : (xs, ys, values) or None
         The error over the plane (points in the plane only).
+    kernel : str
+        Kernel PCA's kernel.
+    svm_kernel : (str, dict)
+        The one-class SVM's kernel and its parameters
+        (:func:`experiments.novelty.svm_kernel`): kernel PCA's, or an RBF kernel.
+    rounding : float
+        The size below which an error is rounding (:func:`experiments.novelty.error_rounding`).
     vanishing : bool
-        Every scored point's error is 0 to within rounding
-        (:func:`experiments.novelty.vanishing`): the q components hold all of these points'
-        variance in feature space, and the errors rank nothing.
+        Every scored point's error is 0 to within ``rounding``: the q components hold all of
+        these points' variance in feature space, and the errors rank nothing.
     """
 
     split: Split
@@ -112,7 +132,17 @@ class Novelty:
     curves: dict
     check: ExplicitCheck
     grid: tuple[np.ndarray, np.ndarray, np.ndarray] | None
+    kernel: str
+    svm_kernel: tuple[str, dict]
+    rounding: float
     vanishing: bool = False
+
+    @property
+    def svm_gamma(self) -> float | None:
+        """The RBF γ the one-class SVM was given instead of kernel PCA's kernel, or None
+        when it has kernel PCA's own."""
+        name, params = self.svm_kernel
+        return None if name == self.kernel else float(params["gamma"])
 
 
 def explicit_features(Z: np.ndarray, kernel: str, kernel_params: dict
@@ -123,7 +153,11 @@ def explicit_features(Z: np.ndarray, kernel: str, kernel_params: dict
     explicit φ (one coordinate per monomial, ``experiments.feature_maps``). Any other
     positive semi-definite kernel: Φ = V √Λ from the eigendecomposition K = V Λ Vᵀ of the
     kernel matrix of these very points (a finite feature map for them). None for a kernel
-    with genuinely negative eigenvalues (no real feature map).
+    with genuinely negative eigenvalues (no real feature map): below the rounding of K's
+    entries (:func:`experiments.kpca_steps.genuinely_negative`), not below a share of the
+    largest eigenvalue. A saturated sigmoid (iris, γ = 0.3, c₀ = 0) has K ≈ all ones, whose
+    largest eigenvalue (n) hid a −3.5e-7 that is as large as K̃'s own eigenvalues: the map
+    with it clipped to 0 was no map of these points, and the check failed.
     """
     if kernel == "linear":
         return Z, N_("the inputs themselves (the linear kernel's φ)")
@@ -136,7 +170,7 @@ def explicit_features(Z: np.ndarray, kernel: str, kernel_params: dict
         return features, N_("the polynomial kernel's explicit φ (one coordinate per monomial)")
     K = compute_kernel(Z, kernel=kernel, **kernel_params)
     values, vectors = linalg.eigh(K)
-    if values.min() < -1e-8 * max(values.max(), 1e-300):
+    if genuinely_negative(values, len(Z), np.abs(K).max()).any():
         return None, N_("this kernel has negative eigenvalues: no real feature map exists")
     return (vectors * np.sqrt(np.clip(values, 0.0, None)),
             N_("Φ = V√Λ from the eigendecomposition of the kernel matrix of these points"))
@@ -161,9 +195,43 @@ def explicit_errors(X_train: np.ndarray, X_check: np.ndarray, *, kernel: str,
             how)
 
 
+def nothing_to_score(split: Split, n_classes: int) -> str | None:
+    """Why ``split`` leaves kernel PCA nothing to fit on or nothing to score, and what to
+    change, in the run's language; None when it can be scored.
+
+    ``n_classes``: the data's classes (with two or more, one of them made normal leaves
+    the others as outliers). Decided from the split alone, before anything is fitted.
+    """
+    if len(split.train) < MIN_TRAIN:
+        n = len(split.train) + len(split.held_out)
+        return ngettext(
+            "The normal class has {n} point: too few to fit kernel PCA on once a quarter is "
+            "held out to be scored (at least {least} must be left). Choose a larger class, "
+            "or all points, as the normal data.",
+            "The normal class has {n} points: too few to fit kernel PCA on once a quarter is "
+            "held out to be scored (at least {least} must be left). Choose a larger class, "
+            "or all points, as the normal data.", n).format(n=n, least=MIN_TRAIN)
+    if len(split.outliers):
+        return None
+    if split.kind == "other classes":
+        return _("Every point belongs to the normal class: no other class is left to be the "
+                 "outliers, so there is nothing to score. Choose all points as the normal "
+                 "data: the outliers are then drawn off their shape.")
+    why = _("No outlier could be drawn: no point drawn uniformly in the data's box (with a "
+            "margin) lies farther than {factor} × the normal points' median "
+            "nearest-neighbour distance from every normal point, so there is nothing to "
+            "score the held-out normal points against.").format(
+        factor=format_number(OFF_SHAPE, "g"))
+    change = (_("Choose one class as the normal data: the other classes are then the "
+                "outliers.") if n_classes > 1 else
+              _("Use more points, or data in fewer dimensions: both leave room off the "
+                "shape."))
+    return join_sentences((why, change))
+
+
 def novelty(X: np.ndarray, y: np.ndarray | None, *, kernel: str, kernel_params: dict,
             q: int, normal: int | None, max_train: int, grid: bool = True,
-            seed: int = 0) -> Novelty:
+            seed: int = 0, split: Split | None = None) -> Novelty:
     """Fit on the normal points of X, score held-out normal points against outliers.
 
     Parameters
@@ -175,20 +243,22 @@ def novelty(X: np.ndarray, y: np.ndarray | None, *, kernel: str, kernel_params: 
         uniformly off the shape).
     max_train : at most this many training points.
     grid : map the error over the plane (X with two columns only).
+    split : the split of these arguments (:func:`experiments.novelty.novelty_split`) when
+        the caller has made it already (the page, to say first whether there is anything
+        to score: :func:`nothing_to_score`), else None.
     """
     X = np.asarray(X, dtype=np.float64)
-    split = novelty_split(X, y, normal, max_train=max_train, seed=seed)
+    if split is None:
+        split = novelty_split(X, y, normal, max_train=max_train, seed=seed)
+    problem = nothing_to_score(split, 0 if y is None else len(np.unique(y)))
+    if problem is not None:
+        raise ValueError(problem)
     train = X[split.train]
-    if len(train) < 3:
-        raise ValueError(f"Only {len(train)} normal points to fit on: kernel PCA needs at "
-                         "least 3 (choose more points, or another normal class).")
     with threadpool_limits(limits=THREADS):
         fitted = normal_fit(train, kernel=kernel, kernel_params=kernel_params, q=q, seed=seed)
         fit, kept, following = fitted.fit, fitted.q, fitted.next_eigenvalue
         held, outliers = X[split.held_out], split.outliers
-        errors, spreads = zip(*(errors_and_spread(fit, part) for part in (train, held,
-                                                                            outliers)),
-                              strict=True)
+        errors = [reconstruction_errors(fit, part) for part in (train, held, outliers)]
         others = baseline_scores(train, np.vstack([held, outliers]), kernel=kernel,
                                  kernel_params=kernel_params, seed=seed)
         check = _check(fit, train, held, outliers, errors, kernel, kernel_params, kept,
@@ -202,10 +272,12 @@ def novelty(X: np.ndarray, y: np.ndarray | None, *, kernel: str, kernel_params: 
         labels = np.r_[np.zeros(len(normal_scores)), np.ones(len(outlier_scores))]
         fpr, tpr, _ = roc_curve(labels, np.r_[normal_scores, outlier_scores])
         curves[name] = (fpr, tpr)
-    zero = vanishing(np.r_[errors[1], errors[2]], np.r_[spreads[1], spreads[2]])
+    rounding = error_rounding(fit)
     return Novelty(split=split, q=kept, eigenvalues=fit.eigenvalues, train_errors=errors[0],
                    held_errors=errors[1], outlier_errors=errors[2], scores=scores, aucs=aucs,
-                   curves=curves, check=check, grid=plane, vanishing=zero)
+                   curves=curves, check=check, grid=plane, kernel=kernel,
+                   svm_kernel=svm_kernel(train, kernel, kernel_params), rounding=rounding,
+                   vanishing=vanishing(np.r_[errors[1], errors[2]], rounding))
 
 
 def _check(fit, train, held, outliers, errors, kernel, params, q, following,
@@ -225,11 +297,16 @@ def _check(fit, train, held, outliers, errors, kernel, params, q, following,
         small = normal_fit(train, kernel=kernel, kernel_params=params, q=q, seed=seed)
         fit, q, following = small.fit, small.q, small.next_eigenvalue
         ours = reconstruction_errors(fit, checked)
-    mu = fit.eigenvalues
-    if following is not None and abs(mu[-1] - following) <= DEGENERATE * abs(mu[0]):
+    if not fit.eigenvalues[0] > 0:  # every eigenvalue cut as rounding: no component at all
         return ExplicitCheck("", None, 0, q=q, why=N_(
-            "μ{q} and μ{next} are equal (to within {tolerance} of μ₁): the first {q} "
-            "components are no single subspace, and the error depends on which is taken"))
+            "no eigenvalue of K̃ rises above the rounding of K: no component carries "
+            "variance, and there is no subspace to check"))
+    # Two eigenvalues are told apart when they differ by more than the rounding of K's
+    # entries (experiments.kpca_steps.rounding_floor), not by a share of μ₁: on the moons at
+    # γ = 1e-6, μ₃ = 5.9e-10 and μ₄ = 1.1e-10 lie within 1e-6 × μ₁ of each other, yet 80 %
+    # apart and far above the rounding (6.7e-13): component 3 is one direction.
+    if following is not None and fit.eigenvalues[-1] - following <= fit.eigenvalue_floor:
+        return ExplicitCheck("", None, 0, q=q, why=REPEATED, rounding=fit.eigenvalue_floor)
     explicit, spread, how = explicit_errors(train, checked, kernel=kernel, kernel_params=params,
                                             q=q)
     if explicit is None:
@@ -258,10 +335,18 @@ def threshold(train_errors: np.ndarray, percent: float) -> float:
     return float(np.percentile(train_errors, percent, method="inverted_cdf"))
 
 
-def rates(result: Novelty, cut: float, name: str = KPCA) -> tuple[float, float]:
-    """(share of held-out normal points flagged, share of outliers flagged) above ``cut``."""
-    normal_scores, outlier_scores = result.scores[name]
-    return float(np.mean(normal_scores > cut)), float(np.mean(outlier_scores > cut))
+def flagged(errors: np.ndarray, cut: float, rounding: float) -> np.ndarray:
+    """Which errors lie above ``cut`` by more than ``rounding``: flagged as novel. An error
+    above it by less is not told from the cut (where the cut is 0 to within rounding, an
+    error of ~1e-14 above a cut of 3e-15 is no more novel than the cut)."""
+    return np.asarray(errors) - cut > rounding
+
+
+def rates(result: Novelty, cut: float) -> tuple[float, float]:
+    """(share of held-out normal points flagged, share of outliers flagged) by kernel PCA's
+    errors at ``cut`` (:func:`flagged`)."""
+    return (float(np.mean(flagged(result.held_errors, cut, result.rounding))),
+            float(np.mean(flagged(result.outlier_errors, cut, result.rounding))))
 
 
 # --------------------------------------------------------------------------- the sentences
@@ -280,18 +365,40 @@ def comparison_sentence(result: Novelty) -> str:
     ours = result.aucs[KPCA]
     aucs = {name: format_number(result.aucs[name], ".3f") for name in result.aucs}
     svm, forest = BASELINES
-    if result.vanishing:
-        return _("Every error is 0 to within rounding here: {q} components hold all "
-                 "the variance of these points in feature space, so nothing is left to "
-                 "score, and kernel PCA's AUC ({ours}) is rounding noise. Use fewer "
-                 "components or another kernel setting. The baselines: {svm} {svm_auc}, "
-                 "{forest} {forest_auc}.").format(
-            q=format_number(result.q), ours=aucs[KPCA], svm=_named(svm), svm_auc=aucs[svm],
-            forest=_named(forest), forest_auc=aucs[forest])
+    if result.vanishing and not result.eigenvalues[0] > 0:  # K̃ = 0: a saturated kernel
+        return _("Every error is 0 to within rounding here: no eigenvalue of K̃ rises above "
+                 "the rounding of K, and every scored point sits at the training points' "
+                 "mean in feature space (the kernel gives every pair the same value), so "
+                 "nothing is left to score, and kernel PCA's AUC ({ours}) is rounding noise. "
+                 "Use another kernel setting. The baselines: {svm} {svm_auc}, {forest} "
+                 "{forest_auc}.").format(
+            ours=aucs[KPCA], svm=_named(svm), svm_auc=aucs[svm], forest=_named(forest),
+            forest_auc=aucs[forest])
+    if result.vanishing:  # one component cannot be fewer: a sentence of its own
+        text = (_("Every error is 0 to within rounding here: one component holds all the "
+                  "variance of these points in feature space, so nothing is left to score, "
+                  "and kernel PCA's AUC ({ours}) is rounding noise. Use another kernel "
+                  "setting. The baselines: {svm} {svm_auc}, {forest} {forest_auc}.")
+                if result.q == 1 else
+                _("Every error is 0 to within rounding here: {q} components hold all "
+                  "the variance of these points in feature space, so nothing is left to "
+                  "score, and kernel PCA's AUC ({ours}) is rounding noise. Use fewer "
+                  "components or another kernel setting. The baselines: {svm} {svm_auc}, "
+                  "{forest} {forest_auc}."))
+        return text.format(q=format_number(result.q), ours=aucs[KPCA], svm=_named(svm),
+                           svm_auc=aucs[svm], forest=_named(forest), forest_auc=aucs[forest])
     text = _("AUC: kernel PCA {ours}, {svm} {svm_auc}, {forest} {forest_auc} (1 = every "
              "outlier scores above every normal point, 0.5 = no better than chance).").format(
         ours=aucs[KPCA], svm=_named(svm), svm_auc=aucs[svm], forest=_named(forest),
         forest_auc=aucs[forest])
+    if result.svm_gamma is not None:
+        text = join_sentences((text, _(
+            "The one-class SVM is fitted with an RBF kernel here, γ = {gamma} (the median "
+            "heuristic, 1/median ‖x − y‖² of the training points), not with the {kernel} "
+            "kernel: only a kernel of x − y alone makes it estimate where the data are dense, "
+            "and with the {kernel} kernel it can rank outliers as more normal than the normal "
+            "points.").format(gamma=format_number(result.svm_gamma, ".3g"),
+                              kernel=_named(KERNELS[result.kernel].title))))
     for name in BASELINES:
         theirs = result.aucs[name]
         if abs(ours - theirs) < ABOUT_THE_SAME:
@@ -307,19 +414,32 @@ def comparison_sentence(result: Novelty) -> str:
 
 
 def threshold_sentence(result: Novelty, percent: float) -> str:
-    """What a cut at the training errors' ``percent``-th percentile flags."""
+    """What a cut at the training errors' ``percent``-th percentile flags: the points above
+    it by more than the rounding of p(x) (:func:`flagged`), and how many more lie above it
+    by less."""
     cut = threshold(result.train_errors, percent)
-    false_alarm, found = rates(result, cut)
+    scored = (result.held_errors, result.outlier_errors)
+    alarms, found = (int(flagged(errors, cut, result.rounding).sum()) for errors in scored)
+    above = sum(int(np.sum(errors > cut)) for errors in scored)
     held, outliers = len(result.held_errors), len(result.outlier_errors)
     within = int(np.sum(result.train_errors <= cut))
     train = len(result.train_errors)
-    return _("Flag a point when p(x) > {cut}, an error that {within} of the {train} "
+    text = _("Flag a point when p(x) > {cut}, an error that {within} of the {train} "
              "training points ({within_share} %) do not exceed: "
              "{alarms} of the {held} held-out normal points are flagged "
              "({alarm_share} %, false alarms) and {found} of the "
              "{outliers} outliers ({found_share} %).").format(
         cut=format_number(cut, ".4g"), within=within, train=train,
         within_share=format_number(100 * within / train, ".1f"),
-        alarms=round(false_alarm * held), held=held,
-        alarm_share=format_number(100 * false_alarm, ".1f"), found=round(found * outliers),
-        outliers=outliers, found_share=format_number(100 * found, ".1f"))
+        alarms=alarms, held=held, alarm_share=format_number(100 * alarms / held, ".1f"),
+        found=found, outliers=outliers, found_share=format_number(100 * found / outliers, ".1f"))
+    by_rounding = above - alarms - found
+    if not by_rounding:
+        return text
+    return join_sentences((text, ngettext(
+        "{n} more scored point lies above the threshold by less than the rounding of K "
+        "(10·n·ε·max|K| = {rounding}), too little to tell, and is not counted.",
+        "{n} more scored points lie above the threshold by less than the rounding of K "
+        "(10·n·ε·max|K| = {rounding}), too little to tell, and are not counted.",
+        by_rounding).format(
+        n=by_rounding, rounding=format_number(result.rounding, ".2g"))))

@@ -7,6 +7,7 @@ Which class is normal and the threshold travel in the link (``normal=all``, ``no
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -15,7 +16,15 @@ import pandas as pd
 import streamlit as st
 
 from experiments.checks import Check
-from experiments.novelty import BASELINES, NU, OFF_SHAPE
+from experiments.novelty import (
+    BASELINES,
+    HELD_OUT,
+    NU,
+    OFF_SHAPE,
+    SEED,
+    Split,
+    novelty_split,
+)
 from lessons.common.page_link import asked_by_link, written
 from lessons.novelty.experiment import (
     CHECKED_MAX,
@@ -23,6 +32,8 @@ from lessons.novelty.experiment import (
     KPCA,
     Novelty,
     comparison_sentence,
+    flagged,
+    nothing_to_score,
     novelty,
     rates,
     threshold,
@@ -30,7 +41,7 @@ from lessons.novelty.experiment import (
 )
 from lessons.novelty.figures import error_map, roc_figure
 from server import costs
-from server.admission import queued
+from server.admission import queued, taking_turn
 from shell import findings
 from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
@@ -39,7 +50,7 @@ from shell.display import number_caption
 from shell.figures import digit_mosaic, plot_text, shown_class_label
 from shell.registry import NOVELTY_MAX_TRAIN, novelty_training
 from shell.state import KernelKey, Settings
-from words.i18n import N_, _, format_number
+from words.i18n import N_, _, format_number, join_sentences, ngettext
 from words.text import quoted
 
 Q_NORMAL, Q_THRESHOLD = "normal", "threshold"  # the page's link parameters
@@ -164,6 +175,37 @@ def estimate(n: int, d: int, q: int) -> costs.Estimate:
             + costs.leading_dense(n) + 3 * costs.all_eigenvalues(n + 200))
 
 
+def split(inputs: Inputs, normal: int | None) -> Split:
+    """The training points, the held-out normal points and the outliers (``normal``: the
+    normal class, or None for all points)."""
+    return _split(inputs, normal)
+
+
+# An entry: two index arrays and at most a quarter of the points as outliers.
+@bounded_cache(max_entries=12)
+def _split(inputs: Inputs, normal: int | None) -> Split:
+    X, y = inputs.X, inputs.y
+    if normal is not None:  # the other classes' points: nothing to search
+        return novelty_split(X, y, normal, max_train=NOVELTY_MAX_TRAIN)
+    # The search off the shape: rounds of 10 m candidates against the n points (m, the
+    # held-out quarter), their distances at once (scikit-learn's kneighbors); at least one.
+    candidates = 10 * math.ceil(HELD_OUT * len(X))
+    with taking_turn(8 * candidates * len(X),
+                     estimate=costs.kernel_matrix(candidates, len(X), X.shape[1]).lower_bound(),
+                     what=N_("the search for outliers off the shape")):
+        return novelty_split(X, y, normal, max_train=NOVELTY_MAX_TRAIN)
+
+
+def require_something_to_score(split: Split, data) -> None:
+    """Stop the page, saying why and what to change, when the split leaves nothing to fit
+    on or nothing to score (:func:`lessons.novelty.experiment.nothing_to_score`)."""
+    classes = 0 if data.y is None else len(np.unique(data.y))
+    problem = nothing_to_score(split, classes)
+    if problem is not None:
+        st.warning(problem, icon=":material/search_off:")
+        st.stop()
+
+
 def compute(inputs: Inputs, settings: Settings, normal: int | None) -> Novelty:
     return _novelty(inputs, settings.kernel_key, settings.n_components, normal)
 
@@ -178,7 +220,8 @@ def _novelty(inputs: Inputs, kernel: KernelKey, q: int, normal: int | None) -> N
     with queued(side, copies=copies_for(side), estimate=estimate(side, X.shape[1], q),
                 what=N_("novelty detection and its two baselines")):
         return novelty(X, y, kernel=kernel.kernel, kernel_params=kernel.kernel_params(),
-                       q=q, normal=normal, max_train=NOVELTY_MAX_TRAIN)
+                       q=q, normal=normal, max_train=NOVELTY_MAX_TRAIN,
+                       split=_split(inputs, normal))
 
 
 def formula(result: Novelty) -> None:
@@ -232,21 +275,66 @@ def plane_map(result: Novelty, data, X: np.ndarray, cut: float, settings: Settin
                                       cut=format_number(cut, ".4g")))
 
 
+def components_note(result: Novelty, asked: int) -> None:
+    """What q is and does: the sidebar's number of components (fewer when fewer carry
+    variance), and p(x) falling with each one more."""
+    if not result.eigenvalues[0] > 0:
+        number_caption(_("The sidebar asks for {asked} components, and no eigenvalue of K̃ "
+                         "rises above the rounding of K: no component is kept, and p(x) is "
+                         "all of ‖φ(x) − φ̄‖².").format(asked=asked))
+        return
+    where = (_("q = {q}, the sidebar's number of components: the dimension of the principal "
+               "subspace the points are measured against.").format(q=result.q)
+             if result.q == asked else
+             ngettext("q = {q}: the sidebar asks for {asked} components, and only {q} has "
+                      "an eigenvalue above the rounding of K.",
+                      "q = {q}: the sidebar asks for {asked} components, and only {q} have "
+                      "an eigenvalue above the rounding of K.", result.q).format(
+                 q=result.q, asked=asked))
+    role = _("With each component more, p(x) falls for every point: its part along that "
+             "component leaves the error. An outlier is found when more of it lies outside "
+             "the subspace than of the normal points.")
+    number_caption(join_sentences((where, role)))
+
+
+def seeds_note() -> None:
+    number_caption(_("The random choices are seeded (seed {seed}), so the same settings give "
+                     "the same page: which normal points are held out, the outliers drawn or "
+                     "sampled, the isolation forest's trees and the eigensolver's start "
+                     "vector.").format(seed=SEED))
+
+
 def outliers_note(result: Novelty, data) -> None:
     split = result.split
+    n, held = len(split.outliers), len(split.held_out)
     if split.kind == "off the shape":
-        st.caption(_("Outliers: {n} points drawn uniformly in the data's box "
-                     "(with a margin), kept only if farther from every normal point than "
-                     "{factor} × the normal points' median nearest-neighbour distance.").format(
-            n=len(split.outliers), factor=format_number(OFF_SHAPE, "g")))
-        if len(split.outliers) < len(split.held_out):
-            st.warning(_("Only {n} such points could be drawn (the shape fills "
-                         "its box): the ROC curve compares fewer outliers than normal points.")
-                       .format(n=len(split.outliers)), icon=":material/scatter_plot:")
+        st.caption(ngettext(
+            "Outliers: {n} point drawn uniformly in the data's box (with a margin), kept only "
+            "if farther from every normal point than {factor} × the normal points' median "
+            "nearest-neighbour distance.",
+            "Outliers: {n} points drawn uniformly in the data's box (with a margin), kept only "
+            "if farther from every normal point than {factor} × the normal points' median "
+            "nearest-neighbour distance.", n).format(
+            n=n, factor=format_number(OFF_SHAPE, "g")))
+        if n < held:
+            st.warning(ngettext(
+                "Only {n} such point could be drawn (the shape fills its box): the ROC curve "
+                "compares fewer outliers than normal points.",
+                "Only {n} such points could be drawn (the shape fills its box): the ROC curve "
+                "compares fewer outliers than normal points.", n).format(n=n),
+                icon=":material/scatter_plot:")
+    elif n < held:  # the other classes have fewer points than are held out: all of them
+        st.caption(ngettext(
+            "Outliers: {n} point, the only one of the other classes, fewer than the {held} "
+            "held-out normal points.",
+            "Outliers: all {n} points of the other classes, fewer than the {held} held-out "
+            "normal points.", n).format(n=n, held=held))
     else:
-        st.caption(_("Outliers: {n} points of the other classes, a seeded "
-                     "sample as large as the held-out normal points.").format(
-            n=len(split.outliers)))
+        st.caption(ngettext(
+            "Outliers: {n} point of the other classes, a seeded sample as large as the "
+            "held-out normal points.",
+            "Outliers: {n} points of the other classes, a seeded sample as large as the "
+            "held-out normal points.", n).format(n=n))
 
 
 def roc(result: Novelty, cut: float) -> None:
@@ -260,7 +348,10 @@ def roc(result: Novelty, cut: float) -> None:
                           _("fitted on"): [
                               _("the training points' kernel PCA, q = {q}").format(q=result.q),
                               _("the same kernel (scikit-learn's), ν = {nu}").format(
-                                  nu=format_number(NU, "g")),
+                                  nu=format_number(NU, "g")) if result.svm_gamma is None else
+                              _("an RBF kernel, γ = {gamma} (median heuristic), ν = {nu}")
+                              .format(gamma=format_number(result.svm_gamma, ".3g"),
+                                      nu=format_number(NU, "g")),
                               _("the inputs, 100 trees")]})
     st.dataframe(table, hide_index=True, width="stretch",
                  column_config={"AUC": st.column_config.NumberColumn(format="%.3f")})
@@ -310,7 +401,7 @@ def most_novel(result: Novelty, data, X: np.ndarray, cut: float) -> None:
                            count=len(top)))
     show_chart(fig, key="novelty_most_novel")
     found = int(outlier[top].sum())
-    flagged = int(np.sum(errors[top] > cut))
+    above = int(flagged(errors[top], cut, result.rounding).sum())
     number_caption(_("{found} of these {count} are outliers and {normal} held-out "
-                     "normal digits; {flagged} lie above the threshold.").format(
-        found=found, count=len(top), normal=len(top) - found, flagged=flagged))
+                     "normal digits; {flagged} are flagged as novel.").format(
+        found=found, count=len(top), normal=len(top) - found, flagged=above))

@@ -73,3 +73,14 @@ def test_the_sentence_says_disagree_with_the_gap_in_points():
     text = agreement_sentence(values, alignment, separability)
     assert "they separate best at γ = 10 (98 %), where A = 0.300" in text
     assert "disagree, by 18 points of separability" in text
+
+
+def test_a_gap_under_one_point_never_reads_zero():
+    # One point of 300 apart (263 and 264 separated): a gap of 0.33 points, which whole
+    # points wrote as "disagree, by 0 points"; the shares it separates get its decimal too.
+    values = np.array([0.1, 1.0, 10.0, 100.0])
+    alignment, separability = np.array([0.5, 0.4, 0.3, 0.1]), np.array([263, 250, 264, 200]) / 300
+    text = agreement_sentence(values, alignment, separability)
+    assert "where components 1–2 separate 87.7 % of the points" in text
+    assert "they separate best at γ = 10 (88.0 %)" in text
+    assert "disagree, by 0.3 points of separability" in text

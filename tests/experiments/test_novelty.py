@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scipy.spatial.distance import pdist
 from sklearn.decomposition import PCA
 from sklearn.ensemble import IsolationForest
 from sklearn.metrics import roc_auc_score
@@ -20,6 +21,7 @@ from experiments.novelty import (
     kernel_diagonal,
     novelty_split,
     reconstruction_errors,
+    svm_kernel,
 )
 from kpca_core import compute_kernel
 from tests.support.lessons import KERNEL_PARAMS
@@ -133,6 +135,27 @@ def test_baselines_are_scikit_learns_estimators():
                                atol=1e-8)
     forest = IsolationForest(random_state=0).fit(train)
     np.testing.assert_allclose(scores["Isolation forest"], -forest.score_samples(test))
+
+
+def test_the_svm_keeps_a_kernel_of_x_minus_y_and_gets_an_rbf_one_for_the_others():
+    X = datasets.load("moons").X
+    train, test = X[:300], X[300:]
+    scores = baseline_scores(train, test, kernel="laplacian", kernel_params={"gamma": 2.0})
+    K = compute_kernel(train, kernel="laplacian", gamma=2.0)
+    svm = OneClassSVM(kernel="precomputed", nu=0.1).fit(K)
+    np.testing.assert_allclose(
+        scores["One-class SVM"],
+        -svm.decision_function(compute_kernel(test, train, kernel="laplacian", gamma=2.0)),
+        atol=1e-8)
+    # The polynomial kernel: an RBF kernel with γ = 1 / median ‖x − y‖² instead.
+    poly = {"gamma": 1.0, "degree": 3, "coef0": 1.0}
+    assert svm_kernel(train, "poly", poly) == (
+        "rbf", {"gamma": pytest.approx(1 / np.median(pdist(train, "sqeuclidean")))})
+    scores = baseline_scores(train, test, kernel="poly", kernel_params=poly)
+    rbf = OneClassSVM(kernel="rbf", gamma=1 / np.median(pdist(train, "sqeuclidean")),
+                      nu=0.1).fit(train)
+    np.testing.assert_allclose(scores["One-class SVM"], -rbf.decision_function(test),
+                               atol=1e-8)
 
 
 def test_auc_is_scikit_learns():

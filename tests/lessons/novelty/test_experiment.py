@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scipy import linalg
 from sklearn.metrics import roc_auc_score
 
 import datasets
+from experiments.kpca_steps import rounding_floor
+from kpca_core import center_kernel, compute_kernel
 from lessons.novelty.experiment import (
     EXPLICIT_MAX_TRAIN,
     KPCA,
+    REPEATED,
     comparison_sentence,
     novelty,
     rates,
@@ -70,9 +74,43 @@ def test_an_indefinite_kernel_has_no_explicit_map_to_check_against():
     assert result.check.gap is None and "negative eigenvalues" in result.check.why
 
 
-def test_a_tiny_gamma_makes_the_subspace_ambiguous_and_the_check_says_why():
-    _, result = run(kernel="rbf", gamma=1e-6)
-    assert result.check.gap is None and "are equal" in result.check.why
+def test_a_saturated_sigmoid_is_indefinite_beyond_rounding_and_not_checked():
+    # K ≈ all ones (its largest eigenvalue ≈ n), K̃'s eigenvalues ~1e-8, and eigenvalues of
+    # the training points' K far below minus the rounding of K: no real feature map.
+    data, result = run("iris", kernel="sigmoid", gamma=0.3, coef0=0.0)
+    K = compute_kernel(data.X[result.split.train], kernel="sigmoid", gamma=0.3, coef0=0.0)
+    assert linalg.eigvalsh(K).min() < -1e3 * rounding_floor(len(K), np.abs(K).max())
+    assert result.check.gap is None and "negative eigenvalues" in result.check.why
+
+
+def test_a_kernel_of_one_value_has_no_component_and_every_error_is_zero():
+    data, result = run("iris", kernel="sigmoid", gamma=3.0, coef0=0.0)
+    K = compute_kernel(data.X[result.split.train], kernel="sigmoid", gamma=3.0, coef0=0.0)
+    assert np.ptp(K) == 0  # tanh saturates to 1.0 for every training pair
+    assert result.eigenvalues[0] == 0 and result.vanishing
+    assert result.check.gap is None and "no eigenvalue of K̃" in result.check.why
+    assert "sits at the training points' mean" in comparison_sentence(result)
+
+
+@pytest.mark.parametrize("name", ["moons", "circles"])
+def test_small_distinct_eigenvalues_at_a_tiny_gamma_are_checked(name):
+    # μ₃ and μ₄ of the training points' K̃, computed here by LAPACK: within 1e-6 × μ₁ of
+    # each other, yet over ten times the rounding of K apart. The page checks component 3.
+    data, result = run(name, kernel="rbf", gamma=1e-6)
+    K = compute_kernel(data.X[result.split.train], kernel="rbf", gamma=1e-6)
+    mu = linalg.eigvalsh(center_kernel(K))[::-1]
+    assert mu[2] - mu[3] < 1e-6 * mu[0]  # what the old test, relative to μ₁, called equal
+    assert mu[2] - mu[3] > 10 * rounding_floor(len(K), np.abs(K).max())
+    assert result.check.gap is not None and result.check.gap < 1e-8
+
+
+def test_equal_eigenvalues_leave_the_subspace_ambiguous_and_the_check_says_why():
+    # Points 1 apart and γ = 1e4: K = I exactly, K̃ = I − 1/n, every μ = 1.
+    X = np.column_stack([np.arange(40.0), np.zeros(40)])
+    result = novelty(X, None, kernel="rbf", kernel_params={"gamma": 1e4}, q=3, normal=None,
+                     max_train=1000)
+    assert result.check.gap is None and result.check.why == REPEATED
+    assert result.check.why_text().startswith("μ3 and μ4 are equal to within the rounding")
 
 
 def test_a_large_training_set_is_checked_on_a_sample_fit():

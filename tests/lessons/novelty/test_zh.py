@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from datasets import drawn
 from tests.shell.test_language import ZH
 from tests.support.apptest import assert_clean, needs_usps, open_app
 from tests.support.page_language import (
@@ -22,7 +23,7 @@ SETTINGS = {
     # An indefinite kernel: no explicit check, and why; the threshold at its top end.
     "sigmoid": {"dataset": "moons", "kernel": "sigmoid", "gamma": 0.5, "coef0": -1,
                 "threshold": 100},
-    # γ at its bottom end: the subspace is ambiguous, the check says why; the threshold low.
+    # γ at its bottom end: eigenvalues of 1e-10, still told apart and checked; the threshold low.
     "tiny-gamma": {"dataset": "circles", "kernel": "rbf", "gamma": "1e-06", "threshold": 50},
     # Another dataset, one class normal (the others are the outliers).
     "iris-class": {"dataset": "iris", "kernel": "rbf", "gamma": 0.5, "normal": 1},
@@ -59,7 +60,10 @@ def test_the_chinese_page_shows_the_english_numbers(query):
 
 
 def test_why_there_is_no_check_is_said_in_chinese():
-    chinese = open_app("novelty", {**SETTINGS["tiny-gamma"], "lang": "zh-CN"})
+    # The Laplacian kernel at γ = 1e4 on a drawing: K = I, μ₃ = μ₄, no single subspace.
+    X, y = drawn.preset("moons", 120, seed=0)
+    chinese = open_app("novelty", {"dataset": "drawn", "points": drawn.encode(X, y),
+                                   "kernel": "laplacian", "gamma": "10000", "lang": "zh-CN"})
     said = " ".join(c.value for c in chinese.caption) + " ".join(
         m.value for m in chinese.markdown)
     assert "这里没有与显式计算对照" in said and "不构成唯一的子空间" in said
