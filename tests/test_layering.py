@@ -1,6 +1,11 @@
 """The layering of the house, read from the imports (every import, also inside functions).
 
-- ground: ``kpca_core`` and ``datasets`` import nothing of the app;
+- floors, bottom up: ``words`` (translation, text, declarations) → ``kpca_core``,
+  ``datasets`` → ``experiments`` (pure numbers) → ``server`` (the process's runtime) →
+  ``shell`` (the page UI every page needs) → ``classroom``, ``lessons`` → ``lecture_pack``;
+  no import points to a higher floor (:data:`FLOORS`);
+- ``words`` imports nothing of the app; ground: ``kpca_core`` and ``datasets`` import
+  nothing of the app but the words;
 - ``experiments/`` (what several lessons share) and every lesson's pure modules (its
   experiment, figures, formulas) import neither Streamlit nor anything that does: they can be
   tested and benchmarked without a UI. The only shell modules they may use are the pure
@@ -21,24 +26,42 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("words", "kpca_core", "datasets", "experiments", "server", "shell", "lessons",
-            "classroom",
-            "lecture_pack")
-# Modules of a lesson that hold numbers or figures, not Streamlit sections: also a page's
-# sections as the offline lecture builds them (``sections``) and its frames (``pack``).
-PURE_LESSON_MODULES = {"experiment", "figures", "formulas", "paper_table", "approximations",
-                       "kernel_figures", "lucky_gamma", "alignment_figures", "sections",
-                       "pack"}
-# The shell modules without Streamlit: the figures every page shares, the registry, the
-# settings model with its link parsing, text from outside made safe to show, the cost
-# model of the server's queue, the memory budget's numbers, the translations.
-PURE_SHELL_MODULES = {"shell", "server.budget", "server.costs", "shell.figures", "words.i18n",
-                      "shell.registry", "shell.state", "words.text"}
+            "classroom", "lecture_pack")
+# Each package's floor: a module may import its own floor and those below, never above.
+FLOORS = {"words": 0, "kpca_core": 1, "datasets": 1, "experiments": 2, "server": 3,
+          "shell": 4, "classroom": 5, "lessons": 5, "lecture_pack": 6}
+
+
+def lesson_file_roles() -> dict[str, str]:
+    """File name → role, from the table of a lesson's files in CONTRIBUTING.md (the one
+    place they are named): numbers, figures, shown or page."""
+    section = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split(
+        "### A lesson's files", 1)[1].split("\n## ", 1)[0]
+    roles = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 4 and cells[0] in ("numbers", "figures", "shown", "page"):
+            roles |= {name: cells[0] for name in re.findall(r"`([\w.]+\.py)`", cells[1])}
+    return roles
+
+
+LESSON_FILE_ROLES = lesson_file_roles()
+# Modules of a lesson without Streamlit: its numbers, its figures, and what it shows as the
+# page and the offline lecture build it.
+PURE_LESSON_MODULES = {name.removesuffix(".py") for name, role in LESSON_FILE_ROLES.items()
+                       if role != "page"} - {"__init__"}
+# The server's and the shell's modules without Streamlit: the cost model of the server's
+# queue, the memory budget's numbers, the figures every page shares, the registry, the
+# settings model with its link parsing. (Every module of ``words`` is pure.)
+PURE_SHELL_MODULES = {"server", "server.budget", "server.costs", "shell", "shell.figures",
+                      "shell.registry", "shell.state"}
 # The classroom's modules without Streamlit: the questions asked before a view, the tally,
 # the tour's steps.
 PURE_CLASSROOM_MODULES = {"classroom", "classroom.questions", "classroom.tally",
@@ -93,7 +116,7 @@ def closure(start: str) -> set[str]:
 
 def is_pure(name: str) -> bool:
     parts = name.split(".")
-    if parts[0] in ("kpca_core", "datasets", "experiments"):
+    if parts[0] in ("words", "kpca_core", "datasets", "experiments"):
         return True
     if parts[0] == "lessons":
         return len(parts) <= 2 or parts[2] in PURE_LESSON_MODULES
@@ -120,11 +143,12 @@ def test_the_tree_is_found():
 def test_pure_modules_need_no_streamlit_and_no_shell(name):
     reached = closure(name)
     assert not uses_streamlit(reached), f"{name} reaches Streamlit"
-    shell = {m for m in reached if m.split(".")[0] == "shell"} - PURE_SHELL_MODULES
+    shell = {m for m in reached if m.split(".")[0] in ("server", "shell")} - PURE_SHELL_MODULES
     assert not shell, f"{name} reaches {sorted(shell)}"
-    if name.split(".")[0] in ("kpca_core", "datasets"):
+    if name.split(".")[0] in ("words", "kpca_core", "datasets"):
         app = {m for m in reached if m.split(".")[0] in PACKAGES} - {name}
-        assert all(m.split(".")[0] == name.split(".")[0] for m in app), sorted(app)
+        own = {name.split(".")[0], "words"}
+        assert all(m.split(".")[0] in own for m in app), sorted(app)
     if name.split(".")[0] == "experiments":
         assert not any(lesson_of(m) for m in reached), f"{name} reaches a lesson"
 
@@ -136,6 +160,47 @@ def test_experiments_import_no_floor_above_them():
     crossings = {name: sorted(m for m in closure(name) if m.split(".")[0] in above)
                  for name in MODULES if name.split(".")[0] == "experiments"}
     assert {name: reached for name, reached in crossings.items() if reached} == {}
+
+
+def test_no_import_points_to_a_higher_floor():
+    upward = []
+    for name, path in MODULES.items():
+        floor = FLOORS[name.split(".")[0]]
+        upward += [f"{name} → {m}" for m in imports_of(path)
+                   if m.split(".")[0] in FLOORS and FLOORS[m.split(".")[0]] > floor]
+    assert upward == []
+
+
+def test_the_words_import_nothing_of_the_app():
+    for name, path in MODULES.items():
+        if name.split(".")[0] == "words":
+            app = [m for m in imports_of(path) if m.split(".")[0] in PACKAGES]
+            assert all(m.split(".")[0] == "words" for m in app), (name, app)
+
+
+def test_every_file_of_a_lesson_has_a_role():
+    """A lesson's files are named once, in CONTRIBUTING.md: a new kind of file is added
+    there (with its role) before it is added to a lesson."""
+    unlisted = sorted(path.relative_to(ROOT).as_posix()
+                      for path in (ROOT / "lessons").rglob("*.py")
+                      if path.name not in LESSON_FILE_ROLES and path.parent != ROOT / "lessons")
+    assert unlisted == [], "add these to CONTRIBUTING.md's table of a lesson's files"
+
+
+@pytest.mark.parametrize("name", sorted(m for m in MODULES if m.count(".") == 2
+                                        and m.startswith("lessons.")))
+def test_each_file_of_a_lesson_keeps_to_its_role(name):
+    role = LESSON_FILE_ROLES[MODULES[name].name]
+    reached = closure(name)
+    above = {m for m in reached if m.split(".")[0] in ("server", "shell")}
+    if role == "numbers":
+        assert not uses_streamlit(reached) and not above, (name, sorted(above))
+    elif role == "figures":
+        assert not uses_streamlit(reached) and above <= {"shell", "shell.figures"}, (
+            name, sorted(above))
+    elif role == "shown":
+        assert not uses_streamlit(reached) and above <= PURE_SHELL_MODULES, (
+            name, sorted(above - PURE_SHELL_MODULES))
 
 
 def test_no_lesson_imports_another():
@@ -257,6 +322,11 @@ def test_the_checks_can_fail():
     assert lesson_of("lessons.explorer.view") == "explorer" and lesson_of("shell.state") is None
     assert lesson_of("lessons.common.motion") is None and is_pure("classroom.tally")
     assert "classroom" in {m.split(".")[0] for m in imports_of(ROOT / "app.py")}
+    assert LESSON_FILE_ROLES["experiment.py"] == "numbers" and "view" not in PURE_LESSON_MODULES
+    assert LESSON_FILE_ROLES["sections.py"] == "shown" and "pack" in PURE_LESSON_MODULES
+    assert FLOORS["words"] < FLOORS["experiments"] < FLOORS["server"] < FLOORS["shell"]
+    assert "words.i18n" in imports_of(MODULES["experiments.kpca_steps"])
+    assert FLOORS["shell"] > FLOORS["server"] and "server.admission" in closure("shell.uploads")
 
 
 def test_the_import_graph_script_reports_the_house_without_a_circle():

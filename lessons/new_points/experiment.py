@@ -25,16 +25,15 @@ from kpca_core import (
     compute_kernel,
     scale_eigenvectors,
 )
-from shell.registry import NEW_POINTS_HELD_OUT
 from words.i18n import _, format_number
-
-HELDOUT_FRACTION = NEW_POINTS_HELD_OUT  # stated in the registry (its training side)
 
 
 def split_indices(
-    n: int, y: np.ndarray | None, *, heldout_fraction: float = HELDOUT_FRACTION, seed: int = 0
+    n: int, y: np.ndarray | None, *, heldout_fraction: float, seed: int = 0
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(training rows, held-out rows), stratified by class when every class can be split."""
+    """(training rows, held-out rows), stratified by class when every class can be split.
+    The page holds out ``shell.registry.NEW_POINTS_HELD_OUT`` (stated there, where the memory
+    guard reads its training side)."""
     rows = np.arange(n)
     stratify = None
     if y is not None:

@@ -32,7 +32,7 @@ from shell.checks import show_check
 from shell.display import number_caption
 from shell.figures import digit_mosaic, plot_text, shown_class_label
 from shell.page import refusal_text
-from shell.registry import new_points_training
+from shell.registry import NEW_POINTS_HELD_OUT, new_points_training
 from shell.state import KernelKey, Settings, params_text
 from words.i18n import N_, _, format_number
 from words.text import inert
@@ -69,7 +69,7 @@ def split_and_fit(inputs: Inputs, kernel: KernelKey, n_components: int) -> HeldO
 def _split_and_fit(inputs: Inputs, kernel: KernelKey, n_components: int,
                    _n_train: int) -> HeldOutFit:
     X = inputs.X
-    train, held = split_indices(len(X), inputs.y)
+    train, held = split_indices(len(X), inputs.y, heldout_fraction=NEW_POINTS_HELD_OUT)
     with queued(_n_train, copies=2, what=N_("this kernel PCA")):
         fit = fit_new_points(X[train], kernel=kernel.kernel,
                              kernel_params=kernel.kernel_params(),

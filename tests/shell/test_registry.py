@@ -15,7 +15,7 @@ from lessons.kernel_trick.view import explicit_rows
 from lessons.mistakes.view import sample_rows as mistakes_rows
 from lessons.new_points.experiment import split_indices
 from lessons.one_eigenproblem.view import sample_rows as eigenproblem_rows
-from shell.registry import LESSONS, NOVELTY_MAX_TRAIN, TEST_FRACTION
+from shell.registry import LESSONS, NEW_POINTS_HELD_OUT, NOVELTY_MAX_TRAIN, TEST_FRACTION
 
 WORK = {lesson.url_path: lesson.work for lesson in LESSONS}
 SIZES = (3, 10, 11, 299, 300, 301, 1999, 2000, 2001, 5000)
@@ -25,7 +25,8 @@ SIZES = (3, 10, 11, 299, 300, 301, 1999, 2000, 2001, 5000)
 def test_the_stated_sides_are_the_lessons_own(n):
     assert WORK["kernel_trick"].side_for(n) == len(explicit_rows(n, 2))  # points in the plane
     assert WORK["mistakes"].side_for(n) == len(mistakes_rows(n))
-    assert WORK["new_points"].side_for(n) == len(split_indices(n, None)[0])
+    train, _ = split_indices(n, None, heldout_fraction=NEW_POINTS_HELD_OUT)
+    assert WORK["new_points"].side_for(n) == len(train)
     train, _ = train_test_split(np.arange(n), test_size=TEST_FRACTION, random_state=0)
     assert WORK["classification"].side_for(n) == len(train)
     assert WORK["one_eigenproblem"].side_for(n) == len(eigenproblem_rows(n, None))

@@ -13,6 +13,7 @@ from lessons.draw import experiment
 from lessons.draw import view as draw_view
 from lessons.new_points.experiment import split_indices
 from shell.drawn import K_POINTS
+from shell.registry import NEW_POINTS_HELD_OUT
 from tests.support.apptest import assert_clean, open_app
 from tests.support.lessons import assert_up_to_sign
 from tests.support.plotly_json import decode, find_chart, scatter_points
@@ -121,7 +122,7 @@ def test_component_maps_of_a_drawing_are_kernel_pca_of_its_points():
 def test_new_points_fits_on_the_drawing_and_places_its_held_out_points():
     at = open_app("new_points", LINK)
     assert_clean(at)
-    train, held = split_indices(len(X_DRAWN), Y_DRAWN)
+    train, held = split_indices(len(X_DRAWN), Y_DRAWN, heldout_fraction=NEW_POINTS_HELD_OUT)
     model = KernelPCA(3, kernel="rbf", gamma=2.0, random_state=0).fit(X_DRAWN[train])
     spec = find_chart(at, "Kernel PCA")
     shown = {int(r): (x, y) for t in spec["data"] if t["name"].endswith(" · held out")

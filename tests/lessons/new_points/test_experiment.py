@@ -8,12 +8,13 @@ from sklearn.decomposition import KernelPCA as SkKernelPCA
 
 import datasets
 from lessons.new_points.experiment import contributions, fit_new_points, nearest_rows, split_indices
+from shell.registry import NEW_POINTS_HELD_OUT
 
 
 @pytest.fixture(scope="module")
 def moons():
     data = datasets.load("moons", n=200, seed=0)
-    train, held = split_indices(len(data.X), data.y)
+    train, held = split_indices(len(data.X), data.y, heldout_fraction=NEW_POINTS_HELD_OUT)
     fit = fit_new_points(data.X[train], kernel="rbf", kernel_params={"gamma": 2.0},
                          n_components=3)
     return data, train, held, fit
@@ -27,7 +28,7 @@ def test_split_is_disjoint_stratified_and_complete(moons):
 
 
 def test_split_without_labels():
-    train, held = split_indices(40, None)
+    train, held = split_indices(40, None, heldout_fraction=NEW_POINTS_HELD_OUT)
     assert len(train) == 30 and len(held) == 10
 
 

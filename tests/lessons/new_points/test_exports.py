@@ -9,6 +9,7 @@ from sklearn.decomposition import PCA
 import datasets
 from kpca_core import KernelPCA
 from lessons.new_points.experiment import split_indices
+from shell.registry import NEW_POINTS_HELD_OUT
 from tests.support.apptest import assert_clean, needs_usps, open_app
 from tests.support.downloads import class_names, numbered_columns, png_names
 from tests.support.lessons import N
@@ -39,7 +40,7 @@ def test_new_points_projections_hold_training_heldout_and_the_typed_point(downlo
     name, table = downloads.csv(at, "Projections (CSV)")
     assert name == "kpca-lab-circles-rbf-gamma5-new-points-projections.csv"
     data = datasets.load("circles", n=N)
-    train, held = split_indices(N, data.y)
+    train, held = split_indices(N, data.y, heldout_fraction=NEW_POINTS_HELD_OUT)
     assert table["set"].tolist() == ["training"] * len(train) + ["held out"] * len(held) + [
         "your point"]
     assert table["point"][:-1].astype(int).tolist() == [*train, *held]

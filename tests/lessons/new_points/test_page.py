@@ -8,6 +8,7 @@ import datasets
 from experiments.kernel_diagnostics import signed
 from kpca_core import KernelPCA
 from lessons.new_points.experiment import split_indices
+from shell.registry import NEW_POINTS_HELD_OUT
 from tests.support.apptest import assert_clean, needs_usps, open_app
 from tests.support.plotly_json import decode, find_chart
 
@@ -22,7 +23,7 @@ def test_typed_point_lands_at_kernelpca_transform():
     at = open_app("new_points", CIRCLES)
     assert_clean(at)
     data = datasets.load("circles", n=200, noise=0.05, factor=0.3, seed=0)
-    train, held = split_indices(200, data.y)
+    train, held = split_indices(200, data.y, heldout_fraction=NEW_POINTS_HELD_OUT)
     model = KernelPCA(3, kernel="rbf", gamma=10.0, random_state=0).fit(data.X[train])
     at.number_input[0].set_value(0.5)
     at.number_input[1].set_value(-0.25).run()
@@ -63,7 +64,7 @@ def split_of_y1(dataset: str, kernel: str, params: dict, x) -> tuple[float, floa
     from sklearn.metrics.pairwise import pairwise_kernels
 
     data = datasets.load(dataset)
-    train, _ = split_indices(len(data.X), data.y)
+    train, _ = split_indices(len(data.X), data.y, heldout_fraction=NEW_POINTS_HELD_OUT)
     X = data.X[train]
     model = SkKernelPCA(3, kernel=kernel, random_state=0, **params).fit(X)
     alphas = model.eigenvectors_ / np.sqrt(model.eigenvalues_)
@@ -77,7 +78,7 @@ def split_of_y1(dataset: str, kernel: str, params: dict, x) -> tuple[float, floa
 
 def typed_start(dataset: str) -> np.ndarray:
     data = datasets.load(dataset)
-    _, held = split_indices(len(data.X), data.y)
+    _, held = split_indices(len(data.X), data.y, heldout_fraction=NEW_POINTS_HELD_OUT)
     return np.round(data.X[held[0]], 3)
 
 
@@ -133,7 +134,7 @@ def test_pca_star_is_linear_pca_of_the_typed_point():
     at.number_input[0].set_value(0.1)
     at.number_input[1].set_value(0.2).run()
     data = datasets.load("circles", n=200, noise=0.05, factor=0.3, seed=0)
-    train, _ = split_indices(200, data.y)
+    train, _ = split_indices(200, data.y, heldout_fraction=NEW_POINTS_HELD_OUT)
     from sklearn.decomposition import PCA
 
     expected = PCA(2, svd_solver="full").fit(data.X[train]).transform([[0.1, 0.2]])[0]
@@ -153,7 +154,7 @@ def test_usps_test_digit_among_training_digits():
     # The mosaic carries float32 (what the eye can see): equal to ~7 digits.
     np.testing.assert_allclose(canvas[:16, :16], test.X[first_three].reshape(16, 16), atol=1e-6)
     train_data = datasets.load("usps", split="train", n=300, seed=0)
-    train, _ = split_indices(300, train_data.y)
+    train, _ = split_indices(300, train_data.y, heldout_fraction=NEW_POINTS_HELD_OUT)
     model = KernelPCA(3, kernel="rbf", gamma=0.004, random_state=0).fit(train_data.X[train])
     star = next(t for t in find_chart(at, "Kernel PCA")["data"]
                 if t["name"] == f"test digit {first_three}")
@@ -178,7 +179,7 @@ def test_the_starting_point_is_named_by_its_row_not_as_held_out_point_0():
     at = open_app("new_points", CIRCLES)
     assert_clean(at)
     data = datasets.load("circles", n=200, noise=0.05, factor=0.3, seed=0)
-    _, held = split_indices(200, data.y)
+    _, held = split_indices(200, data.y, heldout_fraction=NEW_POINTS_HELD_OUT)
     caption = next(c.value for c in at.caption if c.value.startswith("Type the coordinates"))
     assert f"the first held-out point: point {held[0]} of the data" in caption
     assert at.number_input[0].value == round(float(data.X[held[0], 0]), 3)
