@@ -98,7 +98,24 @@ def extract(root: Path = ROOT, *, ground: bool = True) -> tuple[Catalog, list[st
     return catalog, [line for line in warnings.getvalue().splitlines() if line.strip()]
 
 
+def without_printf_flags(catalog: Catalog) -> Catalog:
+    """The catalog with every ``python-format`` flag turned into ``no-python-format``.
+
+    The app fills its messages with ``str.format`` only (``python-brace-format``): a "%" in
+    one is a percent sign ("{share} % of the variance"). Babel flags any message whose
+    text looks like a printf directive ("% o" does) as ``python-format`` each time it reads
+    or makes one, and GNU ``msgfmt --check`` then rejects a translation that writes the
+    sign elsewhere ("{share} %的方差"); standard tools must accept the catalog as it is.
+    """
+    for message in catalog:
+        if "python-format" in message.flags:
+            message.flags.discard("python-format")
+            message.flags.add("no-python-format")
+    return catalog
+
+
 def write_template(catalog: Catalog, path: Path = TEMPLATE) -> None:
+    without_printf_flags(catalog)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as out:
         # Sorted, files without line numbers: a moved line does not change the template.
@@ -123,6 +140,7 @@ def update() -> None:
         else:
             catalog = Catalog(locale=locale, project=PROJECT, charset="utf-8")
         catalog.update(template, update_header_comment=False)
+        without_printf_flags(catalog)
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("wb") as out:
             write_po(out, catalog, width=100, include_lineno=False)
