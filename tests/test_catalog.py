@@ -190,3 +190,38 @@ def test_the_glossary_is_used_wherever_its_terms_are():
                            for string in strings):
                     misses.append((english, message.id, message.string))
     assert misses == []
+
+
+# A multiple after a comparative ("低于 X 1,000 倍", "多出 4 倍") reads as one more than it
+# says to many readers (多出 4 倍 = 5 ×): Chinese says "X 的 N 倍" or "变为原来的 N 倍".
+COMPARATIVE = re.compile("多出|高出|低于|高于|超出|超过|大于|小于|多于|少于|相差|拉伸了|缩放")
+CLAUSE_END = re.compile("[，。；：？！、（）]")
+
+
+def ambiguous_multiples(text: str) -> list[str]:
+    """The clauses of ``text`` that put a multiple (… N 倍) after a comparative without
+    "的" before the N, and any "多出多少" / "多出几" question."""
+    found = re.findall("多出(?:多少|几)", text)
+    for match in re.finditer(r"(\S+)\s*倍", text):
+        clause = CLAUSE_END.split(text[:match.start(1)])[-1]
+        if COMPARATIVE.search(clause) and not clause.rstrip().endswith("的"):
+            found.append(clause + match.group())
+    return found
+
+
+def test_ambiguous_multiples_are_found():
+    assert ambiguous_multiples("K 需要多出多少内存？") == ["多出多少"]
+    assert ambiguous_multiples("特征值低于 K 元素舍入误差 1,000 倍的主成分") != []
+    assert ambiguous_multiples("特征值低于 K 元素舍入误差的 1,000 倍的主成分") == []
+    assert ambiguous_multiples("所需的内存变为原来的几倍？通常是它的 {ratio} 倍") == []
+
+
+def test_a_multiple_says_how_many_times_as_much():
+    """Issue 48: "核矩阵 K 需要多出多少内存？" with "4 倍" right read as 5 ×, "低于 K 元素
+    舍入误差 1,000 倍" as the rounding ÷ 1,000."""
+    unclear = [(message.id, ambiguous_multiples(string))
+               for message in TRANSLATED["zh-CN"] if message.id
+               for string in (message.string if isinstance(message.string, tuple)
+                              else (message.string,))
+               if ambiguous_multiples(string)]
+    assert unclear == []
