@@ -10,7 +10,8 @@ language's ``.po``, check them.
                                      # wrapped, per file (--lines: each one)
 
 Extraction is Babel's (``pybabel extract`` with ``babel.cfg`` and the keywords ``_``,
-``N_``, ``ngettext:1,2`` and ``said``, the datasets' descriptions), plus the words of
+``N_``, ``ngettext:1,2``, ``pgettext:1c,2`` and ``said``, the datasets' descriptions, with
+the ``# Translators:`` comment just above a message as its note), plus the words of
 the ground layer, which imports nothing of the app and so cannot mark its strings: the
 kernels' titles and notes (``kpca_core.KERNELS``) and the datasets' titles, summaries and
 options' help (``datasets.available()``), translated where a page shows them, and the class
@@ -39,8 +40,11 @@ sys.path.insert(0, str(ROOT))
 from words.i18n import LANGUAGES, catalog_path  # noqa: E402
 
 TEMPLATE = ROOT / "locale" / "messages.pot"
-# said(...): a sentence of a dataset's description in the ground layer (datasets/_types.py).
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "said": None}
+# said(...): a sentence of a dataset's description in the ground layer (datasets/_types.py);
+# pgettext(context, message): a word with two senses, one message per sense.
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "said": None}
+# A comment starting so on the line just above a message is the translators' note on it.
+COMMENT_TAGS = ("Translators:",)
 PROJECT = "KPCA Lab"
 # {name}, {0}, {n:,}, {value:.3g}; printf-style %s, %(name)s, %d (none are used, but a
 # translation must not add or drop one either).
@@ -90,7 +94,8 @@ def extract(root: Path = ROOT, *, ground: bool = True) -> tuple[Catalog, list[st
     warnings = io.StringIO()
     with contextlib.redirect_stderr(warnings):
         for filename, lineno, message, comments, context in extract_from_dir(
-                root, method_map, options_map, keywords=KEYWORDS, strip_comment_tags=True):
+                root, method_map, options_map, keywords=KEYWORDS, comment_tags=COMMENT_TAGS,
+                strip_comment_tags=True):
             catalog.add(message, None, [(filename, lineno)], auto_comments=comments,
                         context=context)
     for message, where in ground_messages() if ground else ():
@@ -147,7 +152,9 @@ def update() -> None:
 
 
 def message_ids(catalog: Catalog) -> set:
-    return {message.id for message in catalog if message.id}
+    """The catalog's messages: (id, context), the context None but for a word with two
+    senses (``pgettext``)."""
+    return {(message.id, message.context) for message in catalog if message.id}
 
 
 def problems() -> list[str]:
@@ -168,7 +175,7 @@ def problems() -> list[str]:
         for message in catalog:
             if not message.id:
                 continue
-            entry = translated.get(message.id)
+            entry = translated.get(message.id, context=message.context)
             strings = entry and (entry.string if isinstance(entry.string, tuple)
                                  else (entry.string,))
             if not entry or not all(strings) or entry.fuzzy:

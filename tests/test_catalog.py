@@ -44,7 +44,9 @@ TRANSLATED = {code: read(i18n.catalog_path(code), code.replace("-", "_"))
 
 
 def ids(catalog) -> set:
-    return {message.id for message in catalog if message.id}
+    """The messages: their ids, with the context of a word with two senses (pgettext)."""
+    return {(message.context, message.id) if message.context else message.id
+            for message in catalog if message.id}
 
 
 def brace_fields(text: str) -> list[str]:
@@ -62,7 +64,8 @@ def entries():
     for code in TRANSLATED:
         for message in TEMPLATE:
             if message.id:
-                yield pytest.param(code, message.id, id=f"{code}:{str(message.id)[:40]}")
+                yield pytest.param(code, message.id, message.context,
+                                   id=f"{code}:{message.context or ''}{str(message.id)[:40]}")
 
 
 def test_extraction_reads_every_wrapped_string():
@@ -82,6 +85,21 @@ def test_extraction_catches_an_f_string_and_an_empty_msgid(tmp_path):
     assert "page.py:2" in warnings[1] and "Empty msgid" in warnings[1]
 
 
+def test_extraction_reads_contexts_and_translators_notes(tmp_path):
+    """pgettext's context makes a second message of the same word; a ``# Translators:``
+    comment on the line above a message is its note in the template."""
+    (tmp_path / "babel.cfg").write_text("[python: **.py]\n")
+    (tmp_path / "page.py").write_text(
+        'a = pgettext("unit of an angle", "degrees")\nb = _("degrees")\n'
+        '# Translators: {n} counts points.\nc = _("{n} drawn")\n# A note for the code.\n'
+        'd = _("Kernel")\n')
+    catalog, warnings = catalogs.extract(tmp_path, ground=False)
+    assert warnings == []
+    assert ids(catalog) == {("unit of an angle", "degrees"), "degrees", "{n} drawn", "Kernel"}
+    assert catalog.get("{n} drawn").auto_comments == ["{n} counts points."]
+    assert catalog.get("Kernel").auto_comments == []
+
+
 def test_the_committed_template_is_up_to_date_with_the_code():
     new, gone = ids(EXTRACTED) - ids(TEMPLATE), ids(TEMPLATE) - ids(EXTRACTED)
     assert not new and not gone, (
@@ -99,9 +117,9 @@ def test_the_ground_layers_titles_are_in_the_template():
     assert {info.title for info in datasets.available().values()} <= ids(TEMPLATE)
 
 
-@pytest.mark.parametrize("code, msgid", list(entries()))
-def test_every_message_is_translated_keeping_its_placeholders(code, msgid):
-    entry = TRANSLATED[code].get(msgid)
+@pytest.mark.parametrize("code, msgid, context", list(entries()))
+def test_every_message_is_translated_keeping_its_placeholders(code, msgid, context):
+    entry = TRANSLATED[code].get(msgid, context=context)
     assert entry is not None and not entry.fuzzy, f"{code}: {msgid!r} is not translated"
     strings = entry.string if isinstance(entry.string, tuple) else (entry.string,)
     source = msgid[-1] if isinstance(msgid, tuple) else msgid
@@ -225,3 +243,58 @@ def test_a_multiple_says_how_many_times_as_much():
                               else (message.string,))
                if ambiguous_multiples(string)]
     assert unclear == []
+
+
+# A fragment: a message that is not a whole sentence, label or title, but a piece glued to
+# others in the code (its translation cannot reorder it): punctuation only, placeholders
+# joined by spaces, ends of sentences or a separator alone; one that starts mid-sentence (a
+# space or separator glued to what comes before, a lowercase conjunction); one that ends
+# mid-sentence (a separator, an article or conjunction). Short labels are whole ("Kernel",
+# "γ", "2 ×"), and a Markdown block may start with a line break.
+CONJUNCTIONS = {"and", "or", "but", "nor", "so", "yet", "if", "else", "then", "than",
+                "because", "unless", "whereas", "plus"}
+DANGLING = CONJUNCTIONS | {"a", "an", "the", "of"}
+
+
+def fragment(message: str) -> str | None:
+    """Why ``message`` is a fragment, or None."""
+    outside = re.sub(r"\{[^{}]*\}", "", message)
+    if not re.search(r"\w", message):
+        return "punctuation only"
+    if outside != message and re.fullmatch(r"[\s.;]*", outside):
+        return "placeholders glued"
+    if message[:1] in " \t,;.)" or re.match(r"\s*[a-z]+", message) and re.match(
+            r"\s*([a-z]+)", message).group(1) in CONJUNCTIONS:
+        return "starts mid-sentence"
+    last = re.search(r"(\w+)\W*$", message)
+    if message.rstrip("\n")[-1:] in " \t,;" or last and last.group(1) in DANGLING and (
+            message.rstrip().endswith(last.group(1))):
+        return "ends mid-sentence"
+    return None
+
+
+@pytest.mark.parametrize(("message", "why"), [
+    (".", "punctuation only"), (", ", "punctuation only"), ("{first} {second}",
+                                                             "placeholders glued"),
+    ("{sentence}.", "placeholders glued"), (" Both separate them.", "starts mid-sentence"),
+    ("; each cell averages {size} entries", "starts mid-sentence"), ("if", "starts mid-sentence"),
+    ("then centred", "starts mid-sentence"), ("Points drawn. ", "ends mid-sentence"),
+    ("fitted on the", "ends mid-sentence"), ("K of {method} and", "ends mid-sentence"),
+    ("Kernel", None), ("γ", None), ("2 ×", None), ("{label}: {value}", None),
+    ("{kernel}, {params}", None), ("What to look for", None), ("class A", None),
+    ("\n**What the Explorer does.** It computes.\n", None), (":red[**Wrong**]", None),
+])
+def test_a_fragment_is_told_from_a_short_label(message, why):
+    assert fragment(message) == why
+
+
+def test_every_message_is_whole():
+    """Issue 48: 34 messages were pieces of sentences (", ", ".", an "if" and an "else"
+    translated alone, a sentence ending in _(".")...): a translation can neither reorder
+    nor punctuate them. Sentences are joined with words.i18n's join_sentences, join_list,
+    join_and, join_clauses, end_sentence; a choice of wording is a choice of whole
+    messages (docs/translating.md)."""
+    fragments = [(fragment(text), text) for message in TEMPLATE if message.id
+                 for text in (message.id if isinstance(message.id, tuple) else (message.id,))
+                 if fragment(text)]
+    assert fragments == []

@@ -183,6 +183,8 @@ def indefinite_warning(model) -> str:
     kpca_core's message, word for word."""
     eigenvalues = np.asarray(model.eigenvalues_)
     negative = eigenvalues[eigenvalues < 0]
+    # Translators: {kernel} is the kernel's name in code, quoted as kpca_core writes it
+    # ('sigmoid'), not its title.
     return _("The centred kernel matrix has {count} significantly negative eigenvalue(s) among "
              "the {k} computed (smallest {smallest}): the {kernel} kernel is not positive "
              "semi-definite for these data, so those components have no real feature-space "

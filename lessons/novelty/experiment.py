@@ -38,7 +38,7 @@ from experiments.novelty import (
 from experiments.plane_grid import grid_points, grid_side, plane_grid
 from experiments.sampling import sample_rows
 from kpca_core import compute_kernel
-from words.i18n import N_, _, current_language, format_number
+from words.i18n import N_, _, current_language, format_number, join_sentences
 
 KPCA = N_("Kernel PCA")  # a method's name (a key of the scores), translated where shown
 CHECKED_MAX = 100  # points whose error is recomputed explicitly
@@ -292,18 +292,19 @@ def comparison_sentence(result: Novelty) -> str:
              "outlier scores above every normal point, 0.5 = no better than chance).").format(
         ours=aucs[KPCA], svm=_named(svm), svm_auc=aucs[svm], forest=_named(forest),
         forest_auc=aucs[forest])
+    sentences = [text]
     for name in BASELINES:
         theirs = result.aucs[name]
         if abs(ours - theirs) < ABOUT_THE_SAME:
-            text += _(" Kernel PCA does about as well as the {method}.").format(
-                method=_named(name))
+            sentences.append(_("Kernel PCA does about as well as the {method}.").format(
+                method=_named(name)))
         elif ours > theirs:
-            text += _(" Kernel PCA does better than the {method} (by {by}).").format(
-                method=_named(name), by=format_number(ours - theirs, ".3f"))
+            sentences.append(_("Kernel PCA does better than the {method} (by {by}).").format(
+                method=_named(name), by=format_number(ours - theirs, ".3f")))
         else:
-            text += _(" The {method} does better than kernel PCA (by {by}).").format(
-                method=_named(name), by=format_number(theirs - ours, ".3f"))
-    return text
+            sentences.append(_("The {method} does better than kernel PCA (by {by}).").format(
+                method=_named(name), by=format_number(theirs - ours, ".3f")))
+    return join_sentences(sentences)
 
 
 def threshold_sentence(result: Novelty, percent: float) -> str:
