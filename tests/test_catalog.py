@@ -189,18 +189,27 @@ def glossary() -> list[tuple[str, list[str]]]:
     return list(terms.items())
 
 
+def english_words(msgid) -> str:
+    """A msgid's own words, lowercase: its placeholders, file paths and "kernel" after a
+    kernel's title ("the {kernel} kernel": the title, 多项式核, carries its 核) left out."""
+    text = re.sub(r"\{kernel\} kernel", "", str(msgid))
+    return re.sub(r"\{[^{}]*\}|\S+/\S+", "", text).lower()
+
+
 def test_the_glossary_is_used_wherever_its_terms_are():
-    """A msgid that uses a glossary term (outside its placeholders) has one of the term's
-    Chinese forms in its msgstr (spaces and a parenthesis like （高斯） aside)."""
+    """A msgid that uses a glossary term, singular or plural (outside its placeholders), has
+    one of the term's Chinese forms in its msgstr (spaces and a parenthesis like （高斯）
+    aside): "component" is 主成分 in every message, never a bare 成分 (issue 48)."""
     def bare(text: str) -> str:
         return re.sub(r"（.*?）", "", text).replace(" ", "")
 
     assert len(glossary()) >= 40
     misses = []
     for english, chinese in glossary():
-        pattern = re.compile(r"\b" + re.escape(english) + r"\b")
+        # A word, not part of a hyphenated one ("de-noises" is not "noise").
+        pattern = re.compile(r"(?<![\w-])" + re.escape(english) + r"(?:s|es)?(?![\w-])")
         for message in TRANSLATED["zh-CN"]:
-            source = re.sub(r"\{[^{}]*\}", "", str(message.id)).lower()
+            source = english_words(message.id)
             # A plural's forms (a tuple; Chinese has one) each have the term.
             strings = message.string if isinstance(message.string, tuple) else (message.string,)
             if message.id and pattern.search(source):
@@ -298,3 +307,23 @@ def test_every_message_is_whole():
                  for text in (message.id if isinstance(message.id, tuple) else (message.id,))
                  if fragment(text)]
     assert fragments == []
+
+
+# Placeholders that a kernel's title fills ("the {kernel} kernel"): the title, RBF（高斯）核,
+# 多项式核, already ends in 核.
+KERNEL_TITLE_FIELDS = ("kernel", "title", "suggested")
+
+
+def test_a_kernels_title_is_not_followed_or_preceded_by_another_kernel():
+    """Issue 48: "the {kernel} kernel" was "核函数 {kernel}" or "{kernel} 核", which reads
+    "核函数 RBF（高斯）核" or "RBF（高斯）核核"."""
+    doubled = []
+    for message in TRANSLATED["zh-CN"]:
+        source = str(message.id)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        for field in KERNEL_TITLE_FIELDS:
+            if f"{{{field}}} kernel" not in source:
+                continue
+            beside = re.compile(rf"核(?:函数)?\s*\{{{field}\}}|\{{{field}\}}\s*核")
+            doubled += [(message.id, string) for string in strings if beside.search(string)]
+    assert doubled == []
