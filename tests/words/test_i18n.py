@@ -234,7 +234,8 @@ def test_the_memory_guards_refusal_in_chinese_has_the_english_numbers():
     with i18n.use_language("zh-CN"):
         chinese = memory_problem(50_000, copies=2, budget=10**9, extra=(10**8, WORKER_WHAT))
         rectangle = memory_problem(50_000, 40_000, budget=10**9)
-    assert chinese.startswith("对于 n = 50,000，核矩阵 K（同时 2 份）需要 40.0 GB")
+    assert chinese.startswith(
+        "对于 n = 50,000，需要 40.0 GB 用于核矩阵 K（同时 2 份），另需 100.0 MB")
     assert sorted(numbers(chinese)) == sorted(numbers(english))  # the order is Chinese
     assert rectangle.startswith("对于 50,000 × 40,000 的矩阵，")
     assert "请使用更少的数据点" in rectangle

@@ -14,7 +14,7 @@ import pytest
 
 from lessons.mistakes.experiment import MISTAKES, Damage, Picture
 from lessons.mistakes.sections import damage_line, uncoloured
-from tests.support.page_language import data_words, open_in, same_numbers, unwrapped
+from tests.support.page_language import data_words, open_in, same_numbers, unspaced, unwrapped
 from words.i18n import use_language
 
 PAGE = "mistakes"
@@ -39,6 +39,7 @@ def test_the_pseudo_locale_leaves_nothing_unwrapped(query):
 def test_chinese_sentences_hold_the_english_numbers(query):
     english, chinese = open_in(PAGE, query, "en"), open_in(PAGE, query, "zh-CN")
     same_numbers(english, chinese)
+    assert unspaced(chinese) == []  # "在C. de Souza" (issue 48)
     assert [s.value.split(" · ")[0] for s in chinese.main.get("subheader")] == [
         s.value.split(" · ")[0] for s in english.main.get("subheader")]
 
