@@ -46,7 +46,7 @@ from classroom.tally import (
 from classroom.tour import STEPS, tally_id
 from shell.registry import LESSONS
 from shell.state import Q_LANG, Settings
-from words.i18n import _, current_language, join_list, ngettext
+from words.i18n import N_, _, current_language, join_list, ngettext
 
 REFRESH_S = 2
 NOTE_REFRESH_S = 20  # the sidebar's note of the class on other pages (a sign of life)
@@ -265,14 +265,21 @@ def _second_round(code: str, key: str, tid: str) -> None:
         st.session_state[_PROBLEM] = refusal.said()
 
 
-def _bars(texts: list[str], counts: tuple[OptionCount, ...], marks: list[str]) -> None:
+# An option's bar: (is it right? None before the reveal) → its label.
+_BAR = {None: N_("{option}: {count}"), True: N_("{option}: {count} ✓ right"),
+        False: N_("{option}: {count} ✗")}
+
+
+def _bars(texts: list[str], counts: tuple[OptionCount, ...],
+          marks: list[bool | None]) -> None:
     total = sum(c.chosen for c in counts[: len(texts)])
     for text, count, mark in zip(texts, counts, marks, strict=False):
         st.progress(count.chosen / total if total else 0.0,
-                    text=f"{text}: {count.chosen}{mark}")
+                    text=_(_BAR[mark]).format(option=text, count=count.chosen))
 
 
-def _rounds(tid: str, texts: list[str], votes: QuestionTally | None, marks: list[str],
+def _rounds(tid: str, texts: list[str], votes: QuestionTally | None,
+            marks: list[bool | None],
             code: str, key: str) -> None:
     """The bars of each round (side by side once there are two) and the buttons that
     reveal the question to the class or open its second round."""
@@ -303,12 +310,13 @@ def _rounds(tid: str, texts: list[str], votes: QuestionTally | None, marks: list
 
 
 def _marks(votes: QuestionTally | None, texts: list[str], qid: str,
-           at: Settings) -> list[str]:
-    """After the reveal, which option is right for the view at ``at``."""
+           at: Settings) -> list[bool | None]:
+    """After the reveal, which option is right for the view at ``at`` (None for each before
+    it, or when the view's question cannot be asked)."""
     asked = live_question(qid, at) if votes is not None and votes.revealed else None
     if asked is None:
-        return [""] * len(texts)
-    return [_(" ✓ right") if option.right else " ✗" for option in asked.options]
+        return [None] * len(texts)
+    return [option.right for option in asked.options]
 
 
 def compact_tally(number: int, settings: Settings) -> None:
@@ -379,7 +387,7 @@ def live_tally(code: str, key: str, settings: Settings) -> None:
             _rounds(tid, list(texts), votes, marks, code, key)
             if votes.revealed:
                 last = votes.rounds[-1]
-                if not any(marks):
+                if all(mark is None for mark in marks):
                     st.caption(_("Right answers, as each student's own view checked them: "
                                  "{counts}").format(counts=join_list([
                                      _("{option}: {count}").format(option=t, count=c.right)

@@ -51,7 +51,7 @@ from experiments.separability import linear_separability
 from kpca_core import KERNELS, KernelPCA, center_kernel, compute_kernel, eigendecompose
 from shell.registry import NOVELTY_MAX_TRAIN
 from shell.state import Settings
-from words.i18n import N_, _, format_number, ngettext
+from words.i18n import N_, _, format_number, join_sentences, ngettext
 
 MAX_N = 1000
 SEPARATES = 0.95  # "separates": cross-validated accuracy of a linear classifier
@@ -209,7 +209,7 @@ def _verdicts(rights: list[bool], whys: list[str]) -> list[str]:
 
 def _then(first: str, second: str) -> str:
     """Two sentences one after the other (English: a space between; Chinese: none)."""
-    return _("{first} {second}").format(first=first, second=second)
+    return join_sentences([first, second])
 
 
 def _fit(X: np.ndarray, settings: Settings, k: int, **params):

@@ -645,9 +645,17 @@ def _params_text(t: Trial, *, with_gamma: bool = True) -> str:
 
 
 def _hint(found: Search, current: Trial, chosen: Trial, shown_score: float | None) -> Hint:
-    """A labelled hint: which value to offer (its words: :func:`_hint_words`)."""
-    if not found.gamma_matters or math.isclose(chosen.gamma, current.gamma, rel_tol=0.5):
-        kind = "degree"  # (with c₀ = 0 every γ shows the same picture)
+    """A labelled hint: which value to offer (its words: :func:`_hint_words`).
+
+    "degree" only when the degree is all that changes: γ is the one on screen (or does
+    not matter: with c₀ = 0 every γ shows the same picture). A γ that moves, however
+    little, is named, and so is the degree with it: the hint offers exactly the values
+    whose score it quotes (a kernel without a degree has only γ to offer).
+    """
+    same_gamma = (not found.gamma_matters
+                  or math.isclose(chosen.gamma, current.gamma, rel_tol=1e-9))
+    if chosen.degree != current.degree and same_gamma:
+        kind = "degree"
     elif chosen.gamma > current.gamma:
         kind = "too_small"
     else:

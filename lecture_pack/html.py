@@ -18,7 +18,7 @@ from plotly.offline import get_plotlyjs_version
 
 from shell.figures import CENTERED_SCALE, KERNEL_SCALE, PALETTE
 from shell.registry import LESSONS
-from words.i18n import DEFAULT_LANGUAGE, _, current_language
+from words.i18n import DEFAULT_LANGUAGE, _, current_language, pgettext
 
 # The parts of a frame that are figures' data (the rest of the JSON is words and settings).
 FIGURE_KEYS = ("kpca", "pca", "K", "Kc", "spectrum", "y", "traces", "figures")
@@ -105,8 +105,8 @@ def words_of_the_file() -> dict[str, str]:
         "brand": _("KPCA Lab · guided tour"),
         "steps_nav": _("Steps"),
         "theme_switch": _("Switch light or dark"),
-        "dark": _("Dark"),
-        "light": _("Light"),
+        "dark": pgettext("colour theme", "Dark"),
+        "light": pgettext("colour theme", "Light"),
         "options": _("Options"),
         "reveal": _("Reveal the answer"),
         "answer": _("The answer"),

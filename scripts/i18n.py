@@ -10,7 +10,8 @@ language's ``.po``, check them.
                                      # wrapped, per file (--lines: each one)
 
 Extraction is Babel's (``pybabel extract`` with ``babel.cfg`` and the keywords ``_``,
-``N_``, ``ngettext:1,2`` and ``said``, the datasets' descriptions), plus the words of
+``N_``, ``ngettext:1,2``, ``pgettext:1c,2`` and ``said``, the datasets' descriptions, with
+the ``# Translators:`` comment just above a message as its note), plus the words of
 the ground layer, which imports nothing of the app and so cannot mark its strings: the
 kernels' titles and notes (``kpca_core.KERNELS``) and the datasets' titles, summaries and
 options' help (``datasets.available()``), translated where a page shows them, and the class
@@ -39,8 +40,11 @@ sys.path.insert(0, str(ROOT))
 from words.i18n import LANGUAGES, catalog_path  # noqa: E402
 
 TEMPLATE = ROOT / "locale" / "messages.pot"
-# said(...): a sentence of a dataset's description in the ground layer (datasets/_types.py).
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "said": None}
+# said(...): a sentence of a dataset's description in the ground layer (datasets/_types.py);
+# pgettext(context, message): a word with two senses, one message per sense.
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "said": None}
+# A comment starting so on the line just above a message is the translators' note on it.
+COMMENT_TAGS = ("Translators:",)
 PROJECT = "KPCA Lab"
 # {name}, {0}, {n:,}, {value:.3g}; printf-style %s, %(name)s, %d (none are used, but a
 # translation must not add or drop one either).
@@ -90,7 +94,8 @@ def extract(root: Path = ROOT, *, ground: bool = True) -> tuple[Catalog, list[st
     warnings = io.StringIO()
     with contextlib.redirect_stderr(warnings):
         for filename, lineno, message, comments, context in extract_from_dir(
-                root, method_map, options_map, keywords=KEYWORDS, strip_comment_tags=True):
+                root, method_map, options_map, keywords=KEYWORDS, comment_tags=COMMENT_TAGS,
+                strip_comment_tags=True):
             catalog.add(message, None, [(filename, lineno)], auto_comments=comments,
                         context=context)
     for message, where in ground_messages() if ground else ():
@@ -98,7 +103,24 @@ def extract(root: Path = ROOT, *, ground: bool = True) -> tuple[Catalog, list[st
     return catalog, [line for line in warnings.getvalue().splitlines() if line.strip()]
 
 
+def without_printf_flags(catalog: Catalog) -> Catalog:
+    """The catalog with every ``python-format`` flag turned into ``no-python-format``.
+
+    The app fills its messages with ``str.format`` only (``python-brace-format``): a "%" in
+    one is a percent sign ("{share} % of the variance"). Babel flags any message whose
+    text looks like a printf directive ("% o" does) as ``python-format`` each time it reads
+    or makes one, and GNU ``msgfmt --check`` then rejects a translation that writes the
+    sign elsewhere ("{share} %的方差"); standard tools must accept the catalog as it is.
+    """
+    for message in catalog:
+        if "python-format" in message.flags:
+            message.flags.discard("python-format")
+            message.flags.add("no-python-format")
+    return catalog
+
+
 def write_template(catalog: Catalog, path: Path = TEMPLATE) -> None:
+    without_printf_flags(catalog)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as out:
         # Sorted, files without line numbers: a moved line does not change the template.
@@ -123,13 +145,16 @@ def update() -> None:
         else:
             catalog = Catalog(locale=locale, project=PROJECT, charset="utf-8")
         catalog.update(template, update_header_comment=False)
+        without_printf_flags(catalog)
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("wb") as out:
             write_po(out, catalog, width=100, include_lineno=False)
 
 
 def message_ids(catalog: Catalog) -> set:
-    return {message.id for message in catalog if message.id}
+    """The catalog's messages: (id, context), the context None but for a word with two
+    senses (``pgettext``)."""
+    return {(message.id, message.context) for message in catalog if message.id}
 
 
 def problems() -> list[str]:
@@ -150,7 +175,7 @@ def problems() -> list[str]:
         for message in catalog:
             if not message.id:
                 continue
-            entry = translated.get(message.id)
+            entry = translated.get(message.id, context=message.context)
             strings = entry and (entry.string if isinstance(entry.string, tuple)
                                  else (entry.string,))
             if not entry or not all(strings) or entry.fuzzy:

@@ -98,19 +98,53 @@ def memory_problem(
     shape = (_("n = {n}").format(n=format_number(rows, ",")) if square else
              _("a {rows} × {cols} matrix").format(rows=format_number(rows, ","),
                                                    cols=format_number(cols, ",")))
-    copies_text = "" if copies == 1 else _(" ({copies} copies at once)").format(
-        copies=format_number(copies, "g"))
-    plus = _(", plus {size} for {what}").format(
-        size=format_bytes(extra_bytes), what=_(extra_what)) if extra_bytes else ""
-    largest = largest_square(copies, max(budget - extra_bytes, 0))
-    if square:
-        return _("{shape} needs {needed} for {what}{copies}{plus}; this server allows "
-                 "{budget} per computation. Use at most {largest} points, or run kpca_core "
-                 "on your own machine for larger data.").format(
-            shape=shape, needed=format_bytes(needed), what=_(what), copies=copies_text,
-            plus=plus, budget=format_bytes(budget), largest=format_number(largest, ","))
-    return _("{shape} needs {needed} for {what}{copies}{plus}; this server allows {budget} "
-             "per computation. Use fewer points, or run kpca_core on your own machine for "
-             "larger data.").format(
-        shape=shape, needed=format_bytes(needed), what=_(what), copies=copies_text,
-        plus=plus, budget=format_bytes(budget))
+    refusal = _REFUSALS[square, copies != 1, extra_bytes > 0]
+    return _(refusal).format(
+        shape=shape, needed=format_bytes(needed), what=_(what),
+        copies=format_number(copies, "g"), size=format_bytes(extra_bytes),
+        extra=_(extra_what), budget=format_bytes(budget),
+        largest=format_number(largest_square(copies, max(budget - extra_bytes, 0)), ","))
+
+
+# The guard's refusal, one whole sentence per case: (n × n?, several copies at once?,
+# memory held besides the matrices?) → the sentence.
+_REFUSALS = {
+    # Translators: {shape} is "n = 5,000" or "a 5,000 × 300 matrix".
+    (True, False, False): N_(
+        "{shape} needs {needed} for {what}; this server allows {budget} per computation. Use "
+        "at most {largest} points, or run kpca_core on your own machine for larger data."),
+    # Translators: {shape} is "n = 5,000" or "a 5,000 × 300 matrix".
+    (True, True, False): N_(
+        "{shape} needs {needed} for {what} ({copies} copies at once); this server allows "
+        "{budget} per computation. Use at most {largest} points, or run kpca_core on your own "
+        "machine for larger data."),
+    # Translators: {shape} is "n = 5,000" or "a 5,000 × 300 matrix".
+    (True, False, True): N_(
+        "{shape} needs {needed} for {what}, plus {size} for {extra}; this server allows "
+        "{budget} per computation. Use at most {largest} points, or run kpca_core on your own "
+        "machine for larger data."),
+    # Translators: {shape} is "n = 5,000" or "a 5,000 × 300 matrix".
+    (True, True, True): N_(
+        "{shape} needs {needed} for {what} ({copies} copies at once), plus {size} for "
+        "{extra}; this server allows {budget} per computation. Use at most {largest} points, "
+        "or run kpca_core on your own machine for larger data."),
+    # Translators: {shape} is "n = 5,000" or "a 5,000 × 300 matrix".
+    (False, False, False): N_(
+        "{shape} needs {needed} for {what}; this server allows {budget} per computation. Use "
+        "fewer points, or run kpca_core on your own machine for larger data."),
+    # Translators: {shape} is "n = 5,000" or "a 5,000 × 300 matrix".
+    (False, True, False): N_(
+        "{shape} needs {needed} for {what} ({copies} copies at once); this server allows "
+        "{budget} per computation. Use fewer points, or run kpca_core on your own machine "
+        "for larger data."),
+    # Translators: {shape} is "n = 5,000" or "a 5,000 × 300 matrix".
+    (False, False, True): N_(
+        "{shape} needs {needed} for {what}, plus {size} for {extra}; this server allows "
+        "{budget} per computation. Use fewer points, or run kpca_core on your own machine "
+        "for larger data."),
+    # Translators: {shape} is "n = 5,000" or "a 5,000 × 300 matrix".
+    (False, True, True): N_(
+        "{shape} needs {needed} for {what} ({copies} copies at once), plus {size} for "
+        "{extra}; this server allows {budget} per computation. Use fewer points, or run "
+        "kpca_core on your own machine for larger data."),
+}

@@ -16,7 +16,7 @@ import re
 import numpy as np
 import plotly.graph_objects as go
 
-from words.i18n import _, format_number, join_sentences, ngettext
+from words.i18n import _, end_sentence, format_number, join_clauses, join_sentences, ngettext
 
 # A series of at most this many values is read out in full (a spectrum's first
 # eigenvalues, a row of errors); a longer one by its range and its ends.
@@ -34,16 +34,7 @@ def plain(text: object) -> str:
         return ""
     lines = [html.unescape(_TAG.sub("", part)).strip() for part in _BREAK.split(str(text))]
     lines = [line.rstrip(".。") for line in lines if line]
-    return join_sentences([_("{sentence}.").format(sentence=line) for line in lines[:-1]]
-                          + lines[-1:])
-
-
-def _semicolons(items: list[str]) -> str:
-    """'a; b; c' ('a；b；c' in Chinese)."""
-    joined = items[0]
-    for item in items[1:]:
-        joined = _("{items}; {item}").format(items=joined, item=item)
-    return joined
+    return join_sentences([end_sentence(line) for line in lines[:-1]] + lines[-1:])
 
 
 def number(value: float) -> str:
@@ -154,9 +145,8 @@ def describe(fig: go.Figure) -> str:
     parts = [_("Chart: {title}.").format(title=title) if title else _("Chart.")]
     labels = [plain(a.text) for a in fig.layout.annotations if a.text]  # subplot titles, notes
     if labels:
-        parts.append(_("Labels on the chart: {labels}.").format(labels=_semicolons(labels)))
-    parts += [_("{sentence}.").format(sentence=_series(fig, trace))
-              for trace in shown[:LISTED_SERIES]]
+        parts.append(_("Labels on the chart: {labels}.").format(labels=join_clauses(labels)))
+    parts += [end_sentence(_series(fig, trace)) for trace in shown[:LISTED_SERIES]]
     if len(shown) > LISTED_SERIES:
         parts.append(_("And {n} more series.").format(
             n=format_number(len(shown) - LISTED_SERIES)))

@@ -6,7 +6,9 @@ from __future__ import annotations
 import csv
 import importlib.util
 import re
+import shutil
 import string
+import subprocess
 import sys
 from pathlib import Path
 
@@ -42,7 +44,9 @@ TRANSLATED = {code: read(i18n.catalog_path(code), code.replace("-", "_"))
 
 
 def ids(catalog) -> set:
-    return {message.id for message in catalog if message.id}
+    """The messages: their ids, with the context of a word with two senses (pgettext)."""
+    return {(message.context, message.id) if message.context else message.id
+            for message in catalog if message.id}
 
 
 def brace_fields(text: str) -> list[str]:
@@ -60,7 +64,8 @@ def entries():
     for code in TRANSLATED:
         for message in TEMPLATE:
             if message.id:
-                yield pytest.param(code, message.id, id=f"{code}:{str(message.id)[:40]}")
+                yield pytest.param(code, message.id, message.context,
+                                   id=f"{code}:{message.context or ''}{str(message.id)[:40]}")
 
 
 def test_extraction_reads_every_wrapped_string():
@@ -80,6 +85,21 @@ def test_extraction_catches_an_f_string_and_an_empty_msgid(tmp_path):
     assert "page.py:2" in warnings[1] and "Empty msgid" in warnings[1]
 
 
+def test_extraction_reads_contexts_and_translators_notes(tmp_path):
+    """pgettext's context makes a second message of the same word; a ``# Translators:``
+    comment on the line above a message is its note in the template."""
+    (tmp_path / "babel.cfg").write_text("[python: **.py]\n")
+    (tmp_path / "page.py").write_text(
+        'a = pgettext("unit of an angle", "degrees")\nb = _("degrees")\n'
+        '# Translators: {n} counts points.\nc = _("{n} drawn")\n# A note for the code.\n'
+        'd = _("Kernel")\n')
+    catalog, warnings = catalogs.extract(tmp_path, ground=False)
+    assert warnings == []
+    assert ids(catalog) == {("unit of an angle", "degrees"), "degrees", "{n} drawn", "Kernel"}
+    assert catalog.get("{n} drawn").auto_comments == ["{n} counts points."]
+    assert catalog.get("Kernel").auto_comments == []
+
+
 def test_the_committed_template_is_up_to_date_with_the_code():
     new, gone = ids(EXTRACTED) - ids(TEMPLATE), ids(TEMPLATE) - ids(EXTRACTED)
     assert not new and not gone, (
@@ -97,9 +117,9 @@ def test_the_ground_layers_titles_are_in_the_template():
     assert {info.title for info in datasets.available().values()} <= ids(TEMPLATE)
 
 
-@pytest.mark.parametrize("code, msgid", list(entries()))
-def test_every_message_is_translated_keeping_its_placeholders(code, msgid):
-    entry = TRANSLATED[code].get(msgid)
+@pytest.mark.parametrize("code, msgid, context", list(entries()))
+def test_every_message_is_translated_keeping_its_placeholders(code, msgid, context):
+    entry = TRANSLATED[code].get(msgid, context=context)
     assert entry is not None and not entry.fuzzy, f"{code}: {msgid!r} is not translated"
     strings = entry.string if isinstance(entry.string, tuple) else (entry.string,)
     source = msgid[-1] if isinstance(msgid, tuple) else msgid
@@ -122,6 +142,19 @@ def test_a_web_address_is_followed_by_a_space_in_every_translation():
               for message in catalog if isinstance(message.string, str)
               and ADDRESS.search(message.string)]
     assert joined == []
+
+
+@pytest.mark.skipif(shutil.which("msgfmt") is None, reason="GNU gettext's msgfmt is missing")
+@pytest.mark.parametrize("code", sorted(TRANSLATED))
+def test_gnu_msgfmt_accepts_the_catalog(code):
+    """Standard tools read the catalog as it is: ``msgfmt --check`` compiles it, checking
+    each flagged format. A "%" in an English message is a percent sign, never a printf
+    directive (the app fills messages with str.format): scripts/i18n.py marks such a
+    message no-python-format, which Babel would flag python-format."""
+    path = i18n.catalog_path(code)
+    result = subprocess.run(["msgfmt", "--check", "-o", "/dev/null", str(path)],
+                            capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
 
 
 def test_the_check_command_reports_a_missing_translation(monkeypatch, tmp_path):
@@ -156,18 +189,27 @@ def glossary() -> list[tuple[str, list[str]]]:
     return list(terms.items())
 
 
+def english_words(msgid) -> str:
+    """A msgid's own words, lowercase: its placeholders, file paths and "kernel" after a
+    kernel's title ("the {kernel} kernel": the title, 多项式核, carries its 核) left out."""
+    text = re.sub(r"\{kernel\} kernel", "", str(msgid))
+    return re.sub(r"\{[^{}]*\}|\S+/\S+", "", text).lower()
+
+
 def test_the_glossary_is_used_wherever_its_terms_are():
-    """A msgid that uses a glossary term (outside its placeholders) has one of the term's
-    Chinese forms in its msgstr (spaces and a parenthesis like （高斯） aside)."""
+    """A msgid that uses a glossary term, singular or plural (outside its placeholders), has
+    one of the term's Chinese forms in its msgstr (spaces and a parenthesis like （高斯）
+    aside): "component" is 主成分 in every message, never a bare 成分 (issue 48)."""
     def bare(text: str) -> str:
         return re.sub(r"（.*?）", "", text).replace(" ", "")
 
     assert len(glossary()) >= 40
     misses = []
     for english, chinese in glossary():
-        pattern = re.compile(r"\b" + re.escape(english) + r"\b")
+        # A word, not part of a hyphenated one ("de-noises" is not "noise").
+        pattern = re.compile(r"(?<![\w-])" + re.escape(english) + r"(?:s|es)?(?![\w-])")
         for message in TRANSLATED["zh-CN"]:
-            source = re.sub(r"\{[^{}]*\}", "", str(message.id)).lower()
+            source = english_words(message.id)
             # A plural's forms (a tuple; Chinese has one) each have the term.
             strings = message.string if isinstance(message.string, tuple) else (message.string,)
             if message.id and pattern.search(source):
@@ -175,3 +217,113 @@ def test_the_glossary_is_used_wherever_its_terms_are():
                            for string in strings):
                     misses.append((english, message.id, message.string))
     assert misses == []
+
+
+# A multiple after a comparative ("低于 X 1,000 倍", "多出 4 倍") reads as one more than it
+# says to many readers (多出 4 倍 = 5 ×): Chinese says "X 的 N 倍" or "变为原来的 N 倍".
+COMPARATIVE = re.compile("多出|高出|低于|高于|超出|超过|大于|小于|多于|少于|相差|拉伸了|缩放")
+CLAUSE_END = re.compile("[，。；：？！、（）]")
+
+
+def ambiguous_multiples(text: str) -> list[str]:
+    """The clauses of ``text`` that put a multiple (… N 倍) after a comparative without
+    "的" before the N, and any "多出多少" / "多出几" question."""
+    found = re.findall("多出(?:多少|几)", text)
+    for match in re.finditer(r"(\S+)\s*倍", text):
+        clause = CLAUSE_END.split(text[:match.start(1)])[-1]
+        if COMPARATIVE.search(clause) and not clause.rstrip().endswith("的"):
+            found.append(clause + match.group())
+    return found
+
+
+def test_ambiguous_multiples_are_found():
+    assert ambiguous_multiples("K 需要多出多少内存？") == ["多出多少"]
+    assert ambiguous_multiples("特征值低于 K 元素舍入误差 1,000 倍的主成分") != []
+    assert ambiguous_multiples("特征值低于 K 元素舍入误差的 1,000 倍的主成分") == []
+    assert ambiguous_multiples("所需的内存变为原来的几倍？通常是它的 {ratio} 倍") == []
+
+
+def test_a_multiple_says_how_many_times_as_much():
+    """Issue 48: "核矩阵 K 需要多出多少内存？" with "4 倍" right read as 5 ×, "低于 K 元素
+    舍入误差 1,000 倍" as the rounding ÷ 1,000."""
+    unclear = [(message.id, ambiguous_multiples(string))
+               for message in TRANSLATED["zh-CN"] if message.id
+               for string in (message.string if isinstance(message.string, tuple)
+                              else (message.string,))
+               if ambiguous_multiples(string)]
+    assert unclear == []
+
+
+# A fragment: a message that is not a whole sentence, label or title, but a piece glued to
+# others in the code (its translation cannot reorder it): punctuation only, placeholders
+# joined by spaces, ends of sentences or a separator alone; one that starts mid-sentence (a
+# space or separator glued to what comes before, a lowercase conjunction); one that ends
+# mid-sentence (a separator, an article or conjunction). Short labels are whole ("Kernel",
+# "γ", "2 ×"), and a Markdown block may start with a line break.
+CONJUNCTIONS = {"and", "or", "but", "nor", "so", "yet", "if", "else", "then", "than",
+                "because", "unless", "whereas", "plus"}
+DANGLING = CONJUNCTIONS | {"a", "an", "the", "of"}
+
+
+def fragment(message: str) -> str | None:
+    """Why ``message`` is a fragment, or None."""
+    outside = re.sub(r"\{[^{}]*\}", "", message)
+    if not re.search(r"\w", message):
+        return "punctuation only"
+    if outside != message and re.fullmatch(r"[\s.;]*", outside):
+        return "placeholders glued"
+    if message[:1] in " \t,;.)" or re.match(r"\s*[a-z]+", message) and re.match(
+            r"\s*([a-z]+)", message).group(1) in CONJUNCTIONS:
+        return "starts mid-sentence"
+    last = re.search(r"(\w+)\W*$", message)
+    if message.rstrip("\n")[-1:] in " \t,;" or last and last.group(1) in DANGLING and (
+            message.rstrip().endswith(last.group(1))):
+        return "ends mid-sentence"
+    return None
+
+
+@pytest.mark.parametrize(("message", "why"), [
+    (".", "punctuation only"), (", ", "punctuation only"), ("{first} {second}",
+                                                             "placeholders glued"),
+    ("{sentence}.", "placeholders glued"), (" Both separate them.", "starts mid-sentence"),
+    ("; each cell averages {size} entries", "starts mid-sentence"), ("if", "starts mid-sentence"),
+    ("then centred", "starts mid-sentence"), ("Points drawn. ", "ends mid-sentence"),
+    ("fitted on the", "ends mid-sentence"), ("K of {method} and", "ends mid-sentence"),
+    ("Kernel", None), ("γ", None), ("2 ×", None), ("{label}: {value}", None),
+    ("{kernel}, {params}", None), ("What to look for", None), ("class A", None),
+    ("\n**What the Explorer does.** It computes.\n", None), (":red[**Wrong**]", None),
+])
+def test_a_fragment_is_told_from_a_short_label(message, why):
+    assert fragment(message) == why
+
+
+def test_every_message_is_whole():
+    """Issue 48: 34 messages were pieces of sentences (", ", ".", an "if" and an "else"
+    translated alone, a sentence ending in _(".")...): a translation can neither reorder
+    nor punctuate them. Sentences are joined with words.i18n's join_sentences, join_list,
+    join_and, join_clauses, end_sentence; a choice of wording is a choice of whole
+    messages (docs/translating.md)."""
+    fragments = [(fragment(text), text) for message in TEMPLATE if message.id
+                 for text in (message.id if isinstance(message.id, tuple) else (message.id,))
+                 if fragment(text)]
+    assert fragments == []
+
+
+# Placeholders that a kernel's title fills ("the {kernel} kernel"): the title, RBF（高斯）核,
+# 多项式核, already ends in 核.
+KERNEL_TITLE_FIELDS = ("kernel", "title", "suggested")
+
+
+def test_a_kernels_title_is_not_followed_or_preceded_by_another_kernel():
+    """Issue 48: "the {kernel} kernel" was "核函数 {kernel}" or "{kernel} 核", which reads
+    "核函数 RBF（高斯）核" or "RBF（高斯）核核"."""
+    doubled = []
+    for message in TRANSLATED["zh-CN"]:
+        source = str(message.id)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        for field in KERNEL_TITLE_FIELDS:
+            if f"{{{field}}} kernel" not in source:
+                continue
+            beside = re.compile(rf"核(?:函数)?\s*\{{{field}\}}|\{{{field}\}}\s*核")
+            doubled += [(message.id, string) for string in strings if beside.search(string)]
+    assert doubled == []

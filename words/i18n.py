@@ -143,6 +143,9 @@ class _Pseudo(gettext.NullTranslations):
     def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
         return pseudo(msgid1 if n == 1 else msgid2)
 
+    def pgettext(self, context: str, message: str) -> str:
+        return pseudo(message)
+
 
 _PAD = "·"
 
@@ -198,6 +201,15 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of a sentence for the count ``n`` in the language of this run (Chinese has
     one form; English two); ``n`` is still passed to ``.format`` by the caller."""
     return translations(current_language()).ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the language of this run, in the sense ``context`` names: one English
+    word with two senses is two messages, told apart by their context (the catalog's
+    ``msgctxt``), so each is translated on its own: ``pgettext("angle", "degrees")`` (度)
+    is not the polynomial's degree (次数). The context is English for translators and
+    never shown."""
+    return translations(current_language()).pgettext(context, message) if message else message
 
 
 def N_(message: str) -> str:
@@ -263,6 +275,35 @@ def join_list(items: list[str]) -> str:
     return joined
 
 
+def list_separator() -> str:
+    """What stands between two items of a list, as :func:`join_list` writes it: ", " in
+    English, "、" in Chinese. For a list the browser joins as it changes (the drawing
+    editor's counts per class)."""
+    code = current_language()
+    if code in (DEFAULT_LANGUAGE, PSEUDO):
+        return ", "
+    from babel import Locale  # only here: see translations()
+
+    middle = Locale.parse(_BABEL_LOCALE.get(code, code.replace("-", "_"))).list_patterns[
+        "standard"]["middle"]
+    return middle.replace("{0}", "").replace("{1}", "")
+
+
+def join_clauses(clauses) -> str:
+    """Clauses of one sentence that hold commas of their own, as one (empty ones left out):
+    ``"a; b; c"`` in English, ``"a；b；c"`` in Chinese."""
+    parts = [clause for clause in clauses if clause]
+    if current_language() in _NO_SPACE_BETWEEN_SENTENCES:
+        return "；".join(part.strip() for part in parts)
+    return "; ".join(parts)
+
+
+def end_sentence(text: str) -> str:
+    """``text``, a sentence made without its full stop (a line of a chart's title, a
+    series described), ended with the language's: "." in English, "。" in Chinese."""
+    if current_language() in _NO_SPACE_BETWEEN_SENTENCES:
+        return text.rstrip() + "。"
+    return text + "."
 
 
 def said_text(sentences) -> str:

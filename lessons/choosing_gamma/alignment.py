@@ -59,10 +59,11 @@ def section(result: Sweep, settings: Settings, inputs: Inputs) -> None:
         st.info(_("Alignment compares K with the labels: these data have no classes to "
                   "compare with."), icon=":material/label_off:")
         return
-    # The formula's two words in \text{…}, the formula itself unchanged (built around them).
+    # Y's definition is one phrase in \text{…}, its maths in $…$ (KaTeX reads them there);
+    # the formula around it is unchanged.
     st.latex(r"A(K, Y) = \frac{\langle \tilde K, \tilde Y\rangle_F}{\lVert \tilde K\rVert_F"
-             r"\,\lVert \tilde Y\rVert_F},\qquad Y_{ij} = 1 \text{ " + _("if")
-             + r" } y_i = y_j \text{ " + _("else") + " } 0")
+             r"\,\lVert \tilde Y\rVert_F},\qquad Y_{ij} = \text{"
+             + _("$1$ if $y_i = y_j$, else $0$") + "}")
     guard_memory(result.n, copies=2)
     curve = curve_of(result, settings, inputs)
     fig = alignment_and_separability(result.values, curve, result.score_two,

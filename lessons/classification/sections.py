@@ -312,9 +312,11 @@ def fit_warning(message: str) -> str:
     if match is None:
         return message
     count, computed, smallest, kernel = match.groups()
+    # Translators: {code_name} is the kernel's name in code, quoted as kpca_core writes it
+    # ('sigmoid'), not its title.
     return _("The centred kernel matrix has {count} significantly negative eigenvalue(s) among "
-             "the {k} computed (smallest {smallest}): the {kernel} kernel is not positive "
+             "the {k} computed (smallest {smallest}): the {code_name} kernel is not positive "
              "semi-definite for these data, so those components have no real feature-space "
              "axis and project to 0.").format(
         count=format_number(int(count)), k=format_number(int(computed)),
-        smallest=format_number(float(smallest), ".3g"), kernel=kernel)
+        smallest=format_number(float(smallest), ".3g"), code_name=kernel)

@@ -27,7 +27,7 @@ from experiments.plane_grid import (  # noqa: F401  (the grid is shared with Nov
     grid_side,
     plane_grid,
 )
-from words.i18n import N_, _, format_number, join_and, ngettext
+from words.i18n import N_, _, format_number, join_and, join_clauses, join_sentences, ngettext
 
 MAPPED = 8  # components mapped in section 1 (Fig. 4 shows eight)
 # Grid cells sent to the browser per figure, all panels together: 100 × 100 for eight
@@ -254,17 +254,6 @@ def _count(components: list[int]) -> int:
     return len(components)
 
 
-def _then(first: str, second: str) -> str:
-    """Two clauses of one sentence, as the language separates them ('a; b')."""
-    return _("{first}; {second}").format(first=first, second=second)
-
-
-def _sentences(parts: list[str]) -> str:
-    """Sentences one after the other, as the language writes them (a space in English)."""
-    return _("{first} {second}").format(first=parts[0], second=_sentences(parts[1:])) \
-        if len(parts) > 1 else parts[0]
-
-
 def roles_sentence(roles: ClusterRoles, explained: np.ndarray, class_names: list[str], *,
                    paper_figure: bool) -> str:
     """What the drawn components do to the classes, said only as far as the numbers go.
@@ -330,7 +319,7 @@ def roles_sentence(roles: ClusterRoles, explained: np.ndarray, class_names: list
             numbers=_numbers(cutting)) if cutting and cutting != inside else ""))
     if paper_figure:
         parts.append(_fig4_sentence(roles, explained, len(class_names)))
-    return _sentences(parts)
+    return join_sentences(parts)
 
 
 # Fig. 4's first observation, held or not; then its second (each later component splits
@@ -380,7 +369,4 @@ def _fig4_sentence(roles: ClusterRoles, explained: np.ndarray, n_classes: int) -
                                 _count(uncut)).format(numbers=_numbers(uncut)))
     if not reasons:
         reasons.append(_("not every cluster is cut by some later component"))
-    joined = reasons[0]
-    for reason in reasons[1:]:
-        joined = _then(joined, reason)
-    return _(_FIG4[claims["separate"], "not"]).format(reasons=joined)
+    return _(_FIG4[claims["separate"], "not"]).format(reasons=join_clauses(reasons))

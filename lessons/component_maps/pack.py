@@ -25,7 +25,7 @@ from lessons.component_maps.sections import (
     roles,
 )
 from shell.state import Settings
-from words.i18n import _
+from words.i18n import _, join_sentences
 
 PACK_SIDE = 24  # grid points a side of each map in the file (the page: up to 100)
 
@@ -51,7 +51,7 @@ def frames(X: np.ndarray, y: np.ndarray | None, data,
         found = roles(result, y, data.target_names, settings)
         k = drawn_components(result.fit)
         sentences = [*captions, check_text(map_agreement(result)),
-                     _(NO_CLASSES) if found is None else found[2] + _(CUT_RULE)]
+                     _(NO_CLASSES) if found is None else join_sentences([found[2], _(CUT_RULE)])]
         out.append(PackFrame((("maps", figure),), tuple(sentences), {
             "explained": [float(v) for v in result.fit.explained_ratio[:k]],
             "between": None if found is None else [float(v) for v in found[0].between_share],

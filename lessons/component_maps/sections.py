@@ -32,8 +32,8 @@ MAP_COLUMNS, MAP_COLUMNS_TOUCH = 4, 2
 PANEL_HEIGHT_TOUCH = 210  # a two-column panel on a phone: its square plot and two lines
 NO_CLASSES = N_("These data have no classes, so there is nothing to separate or split: "
               "read the maps as functions of the input.")
-CUT_RULE = N_(" A class is cut in two when it holds at least a third of the component's "
-            "variance and at least 20 % of its points lie on each side of its mean.")
+CUT_RULE = N_("A class is cut in two when it holds at least a third of the component's "
+              "variance and at least 20 % of its points lie on each side of its mean.")
 
 
 def drawn_components(fit) -> int:

@@ -46,7 +46,7 @@ from shell.checks import show_check
 from shell.display import number_caption, touch_screen
 from shell.sidebar import apply_settings
 from shell.state import KernelKey, Settings, default_options, format_gamma
-from words.i18n import N_, _, format_number, join_list, ngettext
+from words.i18n import N_, _, format_number, join_list, join_sentences, ngettext
 
 
 def _fig_settings(current: Settings, figure: dict, **extra) -> Settings:
@@ -147,7 +147,7 @@ def what_the_components_do(result: ComponentMaps, data, settings: Settings) -> N
                                     help=_("Share of the component's variance that lies "
                                            "between the class means"))})
     findings.publish("component_roles", text)
-    number_caption(text + _(CUT_RULE))
+    number_caption(join_sentences([text, _(CUT_RULE)]))
 
 
 def map_downloads(result: ComponentMaps, data, settings: Settings) -> None:

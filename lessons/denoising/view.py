@@ -35,7 +35,7 @@ from lessons.denoising.sections import (  # noqa: F401  (the page's words, read 
 )
 from shell.charts import show_chart
 from shell.checks import show_check
-from words.i18n import N_, _, format_number
+from words.i18n import N_, _, format_number, join_sentences
 
 # Up to the paper's 3,000 digits: every m up to n − 1 needs all n − 1 eigenvectors, kept
 # with the fit with α and the training coordinates, three n × n matrices (3,000: 216 MB,
@@ -277,12 +277,12 @@ def noise_text(split: dn.NoiseSplit, curve: dn.MethodCurve, stored: dict | None,
         if stored is not None and "variance" in stored["runs"]:
             run = stored["runs"]["variance"]
             r = run["results"][noise]["best"]["fixed_point"]
-            text = _("{first} {second}").format(first=text, second=_(
+            text = join_sentences([text, _(
                 "With a wider kernel the noise spreads into the trailing components: in the "
                 "stored run at c = twice the average variance (γ = 1/{inverse}), the fixed "
                 "point is best at m = {m}, inside the grid, as in the paper (choose that width "
                 "above to see it live).").format(
-                inverse=format_number(1 / run["gamma"], ".0f"), m=format_number(r["m"], ",")))
+                inverse=format_number(1 / run["gamma"], ".0f"), m=format_number(r["m"], ","))])
         return text
     if best_m != curve.m_values[-1] and helps.any():
         first = split.m_values[int(np.argmax(helps))]
@@ -406,12 +406,12 @@ def clean_text(m: int, title: str, clean_pca: float, clean_kpca: float,
         noisy_kpca=format_number(noisy_kpca, ".4f"), clean_verdict=_(_VERDICTS[clean_verdict]),
         noisy_verdict=_(_VERDICTS[noisy_verdict]))
     if clean_verdict == "worse" and noisy_verdict == "better":
-        return _("{first} {second}").format(first=text, second=_(
-            "Worse on clean digits, better on noisy ones: exactly the effect below."))
+        return join_sentences([text, _(
+            "Worse on clean digits, better on noisy ones: exactly the effect below.")])
     if clean_verdict == "worse":
-        return _("{first} {second}").format(first=text, second=_(
+        return join_sentences([text, _(
             "Here kernel PCA loses on both; try a larger m, the fixed point, or more training "
-            "digits, and see the curves above."))
+            "digits, and see the curves above.")])
     return text
 
 

@@ -30,7 +30,7 @@ from lessons.draw.experiment import read_edit
 from shell import drawn as drawn_source
 from shell import locks
 from shell.figures import PALETTE
-from words.i18n import N_, _
+from words.i18n import N_, _, list_separator
 
 HERE = Path(__file__).parent
 K_EDITOR = "draw_editor"
@@ -73,7 +73,7 @@ def words() -> dict:
                        "of scrolling)"),
         "erase": _("Erase"),
         "part": _("{count} in {name}"),
-        "separator": _(", "),
+        "separator": list_separator(),
         "status": _("{n} of at most {max} points: {parts}."),
         "locked": _("{n} points ({parts}): locked by this link, edits are not taken."),
         "plane_points": _("Drawing plane, {n} points"),

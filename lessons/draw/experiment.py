@@ -17,7 +17,7 @@ import numpy as np
 from datasets import drawn
 from experiments.analysis import Analysis
 from experiments.separability import linear_separability
-from words.i18n import _, format_number
+from words.i18n import _, format_number, join_sentences
 
 
 def read_edit(value: object, revision: int) -> tuple[np.ndarray, np.ndarray] | None:
@@ -64,15 +64,15 @@ def separation_sentence(scores: Separation) -> str | None:
                                                  pca=format_number(pca, ".0%"))
     gap = kpca - pca
     if gap >= 0.05:
-        verdict = _(" Kernel PCA has made your classes more linearly separable.")
+        verdict = _("Kernel PCA has made your classes more linearly separable.")
     elif gap <= -0.05:
-        verdict = _(" Linear PCA separates them better here: this kernel and γ do not suit "
+        verdict = _("Linear PCA separates them better here: this kernel and γ do not suit "
                     "your drawing.")
     elif min(kpca, pca) >= 0.95:
-        verdict = _(" Both separate them: a straight line already did in the plane.")
+        verdict = _("Both separate them: a straight line already did in the plane.")
     else:
-        verdict = _(" Neither separates them much better than the other.")
-    return numbers + verdict
+        verdict = _("Neither separates them much better than the other.")
+    return join_sentences([numbers, verdict])
 
 
 def points_csv(X: np.ndarray, y: np.ndarray) -> str:

@@ -23,7 +23,7 @@ from shell.charts import show_chart
 from shell.display import number_caption
 from shell.sidebar import apply_kernel_params
 from shell.state import KernelKey, Settings
-from words.i18n import N_, _, format_number, ngettext
+from words.i18n import N_, _, format_number, join_sentences, ngettext
 
 PROJECTION_HEIGHT = 420  # px: about the editor's plane beside it
 # K and K̃ are sent again after every edit: one cell per point up to this many points, then
@@ -145,13 +145,14 @@ def kernel_matrices(result: Analysis, data) -> None:
         )
         with column:
             show_chart(fig, key="draw_centered" if centered else "draw_kernel", columns=2)
-    per = (_("Rows and columns sorted by class, one row and one column per point you drew. ")
+    per = (_("Rows and columns sorted by class, one row and one column per point you drew.")
            if result.block_size == 1 else
            _("Rows and columns sorted by class, one cell per block of {size} × {size} points "
-             "(more than {side} points: block means). ").format(size=result.block_size,
-                                                                 side=HEATMAP_SIDE))
-    number_caption(per + _("K̃ = K − 1ₙK − K1ₙ + 1ₙK1ₙ is K measured from the data's centre "
-                           "in feature space (red: more alike than average, blue: less)."))
+             "(more than {side} points: block means).").format(size=result.block_size,
+                                                                side=HEATMAP_SIDE))
+    number_caption(join_sentences([per, _(
+        "K̃ = K − 1ₙK − K1ₙ + 1ₙK1ₙ is K measured from the data's centre in feature space "
+        "(red: more alike than average, blue: less).")]))
 
 
 def spectrum(result: Analysis, settings: Settings) -> None:

@@ -18,7 +18,6 @@ from shell.charts import show_chart
 from shell.display import PAIR_COLUMN_REM, touch_screen
 from shell.exports import view_name
 from shell.state import Settings
-from shell.state import params_text as state_params_text
 from words.i18n import _
 
 SELECTION = "explorer_selection"  # row indices picked by box/lasso in any chart
@@ -146,10 +145,4 @@ def plot(fig, key: str, settings: Settings, *, selectable: bool = False,
         on_select = partial(_remember_selection, key, _data_key(settings))
     name = f"{view_name(settings)}-{key.removeprefix('chart_')}"
     show_chart(fig, key=key, name=name, on_select=on_select, columns=columns)
-
-
-def params_text(settings: Settings) -> str:
-    """The kernel's parameters for a title or caption: ", γ = 5" (empty without any)."""
-    shown = state_params_text(settings)
-    return f", {shown}" if shown else ""
 

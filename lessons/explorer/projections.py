@@ -21,7 +21,6 @@ from lessons.explorer.charts import (
     SCATTERGL_ABOVE,
     SELECTION,
     chart_columns,
-    params_text,
     plot,
     selecting,
     selection,
@@ -41,7 +40,7 @@ from lessons.explorer.view_link import (
 from shell import figures, findings
 from shell.caches import Inputs, bounded_cache
 from shell.display import number_caption
-from shell.state import DataKey, KernelKey, Settings
+from shell.state import DataKey, KernelKey, Settings, params_text
 from words.i18n import _, format_number, join_sentences
 
 MAX_DIGITS_SHOWN = 60
@@ -100,6 +99,23 @@ def projection_view(k: int) -> tuple[int, tuple[int, ...]]:
     return dims, tuple(axes)
 
 
+def kernel_words(settings: Settings) -> str:
+    """The kernel and its parameters: "RBF (Gaussian), γ = 5"."""
+    title, params = _(KERNELS[settings.kernel].title), params_text(settings)
+    if not params:
+        return title
+    # Translators: {kernel} is a kernel's title (RBF (Gaussian)), {params} its parameters
+    # ("γ = 5, c₀ = 1").
+    return _("{kernel}, {params}").format(kernel=title, params=params)
+
+
+def two_lines(title: str) -> str:
+    """A chart's title whose lines are split by "\n", the second smaller: two lines, so the
+    title never clips in a narrow column."""
+    first, _newline, second = title.partition("\n")
+    return first + (f"<br><span style='font-size:13px'>{second}</span>" if second else "")
+
+
 @st.fragment
 def projections(result: Analysis, data, settings: Settings) -> None:
     """Kernel PCA beside linear PCA, on the chosen components, and their separability.
@@ -126,11 +142,7 @@ def projections(result: Analysis, data, settings: Settings) -> None:
             data.y,
             data.target_names,
             # Two lines, so the title never clips in a narrow column.
-            title=(
-                _("Kernel PCA") + "<br><span style='font-size:13px'>"
-                + _("{kernel}{params}").format(kernel=_(KERNELS[settings.kernel].title),
-                                               params=params_text(settings)) + "</span>"
-            ),
+            title=two_lines(_("Kernel PCA") + "\n" + kernel_words(settings)),
             axis_titles=[
                 (_("component {a}") if title_3d else _("KPCA component {a}")).format(a=a)
                 for a in axes
@@ -153,8 +165,9 @@ def projections(result: Analysis, data, settings: Settings) -> None:
             linear,
             data.y,
             data.target_names,
-            title=_("Linear PCA") + "<br><span style='font-size:13px'>"
-            + _("of the same inputs") + "</span>",
+            # Translators: a chart's title on two lines (the second smaller): keep the line
+            # break.
+            title=two_lines(_("Linear PCA\nof the same inputs")),
             axis_titles=names,
             highlight=highlight,
             webgl=webgl,

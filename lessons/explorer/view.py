@@ -15,11 +15,17 @@ from experiments.analysis import DENSE_MAX_N, Analysis, may_be_indefinite
 from experiments.kernel_diagnostics import REFERENCE_NAMES, signed
 from kpca_core import KERNELS
 from lessons.common import kernel_figures
-from lessons.explorer.charts import SCATTERGL_ABOVE, params_text, plot, selection
+from lessons.explorer.charts import SCATTERGL_ABOVE, plot, selection
 from shell import figures, findings
 from shell.caches import reference_gamma_for
 from shell.display import number_caption
-from shell.state import Settings, format_gamma, format_multiple, with_suggested_kernel
+from shell.state import (
+    Settings,
+    format_gamma,
+    format_multiple,
+    params_text,
+    with_suggested_kernel,
+)
 from words.i18n import (
     N_,
     _,
@@ -121,10 +127,10 @@ def about_data(data, settings: Settings) -> None:
     suggestion_note(settings)
     kernel = KERNELS[settings.kernel]
     st.latex(kernel.formula)
-    note = _(kernel.note) if kernel.note else ""
-    st.caption(_("{kernel} kernel{params}. {note}").format(
-        kernel=_(kernel.title), params=params_text(settings), note=note
-    ).strip())
+    params = params_text(settings)
+    named = (_("{kernel} kernel, {params}.") if params else _("{kernel} kernel.")).format(
+        kernel=_(kernel.title), params=params)
+    st.caption(join_sentences([named, _(kernel.note) if kernel.note else ""]))
     reference = reference_gamma_for(settings.data_key, settings.kernel)
     if reference and "gamma" in kernel.params:
         st.caption(_(
@@ -145,7 +151,7 @@ def suggestion_note(settings: Settings) -> None:
     st.caption(_("These data suggest the {suggested} kernel ({params}); this view uses the "
                  "{kernel} kernel. '{button}' in the sidebar switches to it.").format(
         suggested=_(KERNELS[suggested.kernel].title),
-        params=params_text(suggested).removeprefix(", "),
+        params=params_text(suggested),
         kernel=_(KERNELS[settings.kernel].title),
         button=_("Use this dataset's suggested kernel")))
 

@@ -53,7 +53,7 @@ from lessons.mistakes.formulas import (
     wrong_scale_one_over_mu_n,
     wrong_scale_unnormalised,
 )
-from words.i18n import N_, _, format_number
+from words.i18n import N_, _, format_number, join_sentences
 
 # np.linalg.eig (a general non-symmetric solver) is several times slower than eigh.
 EIG_MAX_N = 200
@@ -305,10 +305,7 @@ def formula_in_language(latex: str) -> str:
 
 def _sentences(*parts: str) -> str:
     """Sentences one after the other, as the language writes them (a space in English)."""
-    text = parts[-1]
-    for part in reversed(parts[:-1]):
-        text = _("{first} {second}").format(first=part, second=text)
-    return text
+    return join_sentences(parts)
 
 
 # --------------------------------------------------------------------------- the mistakes
@@ -483,7 +480,7 @@ class CentredInputs(Mistake):
                      "x − y only (RBF, Laplacian) and for the linear kernel (its feature space "
                      "is the input space), wrong for polynomial, sigmoid and cosine kernels.")
     wrong_latex = (r"K_{\text{" + WRONG + r"}} = k(x_i - \bar x,\; x_j - \bar x),\ \text{"
-                   + N_("then centred") + "}")
+                   + N_("centred afterwards") + "}")
     right_latex = (r"K = k(x_i, x_j),\ \text{" + N_("centred in feature space:")
                    + r" } \tilde K")
     correct_function = "kpca_core.compute_kernel + kpca_core.center_kernel"
@@ -623,7 +620,8 @@ class Scaling(Mistake):
     title = N_("Eigenvectors not normalised in feature space")
     description = N_("The unit eigenvector v (or v/(μn)) used as α: the axes V = Σαᵢφ̃(xᵢ) are "
                      "not unit length, so every component is stretched by its own factor.")
-    wrong_latex = r"\alpha = v \quad\text{" + N_("or") + r"}\quad \alpha = \frac{v}{\mu\, n}"
+    # The two wrong choices as one phrase (KaTeX reads $…$ inside \text{…}).
+    wrong_latex = r"\text{" + N_(r"$\alpha = v$ or $\alpha = v/(\mu n)$") + "}"
     right_latex = r"\alpha = \frac{v}{\sqrt{\mu}} \iff \alpha^\top \tilde K \alpha = 1"
     correct_function = "kpca_core.scale_eigenvectors"
     source = N_("α = v/(μn): {matlab_note} (U(:,n)/d(n)/N); α = v is what leaving the step "

@@ -16,7 +16,7 @@ from shell.figures import (
     class_name,
     classes,
 )
-from words.i18n import _
+from words.i18n import _, pgettext
 
 SPECTRUM_LEADING = 10
 SPECTRUM_TRAILING = 3
@@ -73,7 +73,8 @@ def right_and_wrong(
                 hovertemplate=_("point %{customdata}<br>class: {name}").replace(
                     "{name}", name) + "<extra></extra>",
             ))
-    layout = _two_panel_layout(_("right"), wrong_title, share=True)
+    layout = _two_panel_layout(pgettext("correct, as opposed to wrong", "right"), wrong_title,
+                               share=True)
     layout["xaxis"]["title"] = _("component 1")
     layout["xaxis2"]["title"] = _("component 1")
     layout["yaxis"]["title"] = _("component 2")

@@ -27,7 +27,7 @@ from experiments.kpca_steps import fit_kpca
 from experiments.separability import linear_separability
 from lessons.mistakes.experiment import Damage
 from shell.figures import base_layout, class_colour
-from words.i18n import N_, _, format_number, join_list
+from words.i18n import N_, _, format_number, join_clauses, join_list, join_sentences
 
 # The gallery's setting (scikit-learn's plot_kernel_pca.py before 2021, and issue #10530).
 GALLERY = {"n": 400, "factor": 0.3, "noise": 0.05, "seed": 0, "gamma": 10.0}
@@ -144,9 +144,9 @@ def caption(result: LuckyGamma) -> str:
     def percent(share: float) -> str:
         return format_number(100 * share, ".0f")
 
-    families = _("; ").join(_("{setting}: {percent} %").format(
+    families = join_clauses([_("{setting}: {percent} %").format(
         setting=result.worst_of(key).label, percent=percent(result.worst_of(key).score))
-        for key in STEPS)
+        for key in STEPS])
     parts = [_("At the gallery's setting components 1–2 separate {percent} % of the points. One "
                "small step away, the worst of each kind: {families}.").format(
         percent=percent(result.gallery.score), families=families)]
@@ -173,10 +173,7 @@ def caption(result: LuckyGamma) -> str:
         parts.append(_("None of γ = {tried} keeps every small step at ≥ {percent} %.").format(
             tried=join_list([format_gamma(t.gamma) for t in result.trials]),
             percent=percent(SEPARATES)))
-    text = parts[-1]
-    for part in reversed(parts[:-1]):
-        text = _("{first} {second}").format(first=part, second=text)
-    return text
+    return join_sentences(parts)
 
 
 def panels(settings: list[Setting], *, title: str, columns: int | None = None) -> go.Figure:

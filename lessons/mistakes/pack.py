@@ -12,7 +12,7 @@ import numpy as np
 from experiments.checks import check_text
 from lessons.common.pack import PackFrame
 from lessons.mistakes.experiment import EIG_MAX_N, compare_mistakes
-from lessons.mistakes.sections import damage_words, picture, sample_rows
+from lessons.mistakes.sections import damage_line, picture, sample_rows, uncoloured
 from shell.state import Settings
 from words.i18n import _, format_number
 
@@ -40,8 +40,7 @@ def frames(X: np.ndarray, y: np.ndarray | None, data,
             sentences.append(_("**{number} · {title}.** {description}").format(
                 number=number, title=_(mistake.title), description=_(mistake.description)))
             for damage in mistake.damages:
-                verdict, rest = damage_words(damage)
-                sentences.append(f"**{verdict}**{rest}")
+                sentences.append(uncoloured(damage_line(damage)))
             sentences += [check_text(check) for check in mistake.checks()]
             sentences.append(mistake.caption())
             numbers[mistake.key] = [float(d.value) for d in mistake.damages]

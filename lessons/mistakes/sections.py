@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import plotly.graph_objects as go
 
@@ -34,12 +36,17 @@ def picture(mistake: Mistake, y: np.ndarray | None, target_names,
                                wrong_title=_(shown.wrong_title))
 
 
-def damage_words(damage: Damage) -> tuple[str, str]:
-    """The damage line's verdict ("No damage on these data" or "Damage") and the rest
-    (" · label: value"), the value bold where there is damage; in the language of this
+def damage_line(damage: Damage) -> str:
+    """The damage line, Markdown: the verdict in green ("No damage on these data") or in
+    red ("Damage", the value bold), then the measure and its value; in the language of this
     run (the label is an English message, said here)."""
-    value = format_value(damage.value)
+    values = dict(label=_(damage.label), value=format_value(damage.value))
     if damage.harmless:
-        return _("No damage on these data"), _(" · {label}: {value}").format(
-            label=_(damage.label), value=value)
-    return _("Damage"), _(" · {label}: **{value}**").format(label=_(damage.label), value=value)
+        return _(":green[**No damage on these data**] · {label}: {value}").format(**values)
+    return _(":red[**Damage**] · {label}: **{value}**").format(**values)
+
+
+def uncoloured(markdown: str) -> str:
+    """Streamlit's colour directives (``:red[…]``) taken out, their text kept: the offline
+    lecture's Markdown has no colours."""
+    return re.sub(r":(?:red|green)\[([^\]]*)\]", r"\1", markdown)

@@ -19,7 +19,7 @@ from lessons.mistakes.experiment import (
     damage_summary,
     formula_in_language,
 )
-from lessons.mistakes.sections import damage_words, picture, sample_rows
+from lessons.mistakes.sections import damage_line, picture, sample_rows
 from server import costs
 from server.admission import queued
 from shell import findings
@@ -61,8 +61,7 @@ def cached_mistakes(inputs: Inputs, kernel: KernelKey) -> tuple[Mistake, ...]:
 
 def show_damage(damage: Damage) -> None:
     """The damage number, in red when there is damage, green when there is none."""
-    verdict, rest = damage_words(damage)
-    st.markdown(f":{'green' if damage.harmless else 'red'}[**{verdict}**]{rest}")
+    st.markdown(damage_line(damage))
 
 
 def _header(mistake: Mistake, number: int) -> None:

@@ -25,7 +25,7 @@ from kpca_core import (
     compute_kernel,
     scale_eigenvectors,
 )
-from words.i18n import _, format_number
+from words.i18n import N_, _, format_number, join_sentences
 
 
 def split_indices(
@@ -236,18 +236,30 @@ class TermsSummary:
                    "{y} = {kernel_part} (kernel part, Σᵢ αᵢ k(xᵢ, x)) − {centring} (centring "
                    "part, −Σᵢ αᵢ · mean of k(xᵢ, ·) over the training points: the same for every "
                    "new point); the centring part is {centring_share} % of the two together."))
-        near = (_(" The {count} training points nearest x carry {near} % of the kernel part's "
-                  "|terms|, so the kernel part comes from x's neighbourhood")
-                if self.near_share >= 0.5 else
-                _(" The {count} training points nearest x carry {near} % of the kernel part's "
-                  "|terms|, so the kernel part is spread over many training points, near and "
-                  "far"))
-        text = split.format(**values) + near.format(**values)
-        if self.centring_share >= 0.5:
-            text += _("; but most of {y} is the centring constant (the nearest training "
-                      "point has k = {nearest}), which only shifts every new point alike").format(
-                **values)
-        return text + _(".")
+        near = _(_NEAR[self.near_share >= 0.5, self.centring_share >= 0.5])
+        return join_sentences([split.format(**values), near.format(**values)])
+
+
+# Where the kernel part of yₖ(x) comes from: (mostly x's neighbourhood?, mostly the centring
+# constant?) → the sentence ({y} is "y1(x)").
+_NEAR = {
+    (True, False): N_(
+        "The {count} training points nearest x carry {near} % of the kernel part's |terms|, so "
+        "the kernel part comes from x's neighbourhood."),
+    (False, False): N_(
+        "The {count} training points nearest x carry {near} % of the kernel part's |terms|, so "
+        "the kernel part is spread over many training points, near and far."),
+    (True, True): N_(
+        "The {count} training points nearest x carry {near} % of the kernel part's |terms|, so "
+        "the kernel part comes from x's neighbourhood; but most of {y} is the centring "
+        "constant (the nearest training point has k = {nearest}), which only shifts every new "
+        "point alike."),
+    (False, True): N_(
+        "The {count} training points nearest x carry {near} % of the kernel part's |terms|, so "
+        "the kernel part is spread over many training points, near and far; but most of {y} "
+        "is the centring constant (the nearest training point has k = {nearest}), which only "
+        "shifts every new point alike."),
+}
 
 
 def summarise_terms(fit: NewPointsFit, parts: Contributions, x: np.ndarray, component: int,

@@ -183,12 +183,15 @@ def indefinite_warning(model) -> str:
     kpca_core's message, word for word."""
     eigenvalues = np.asarray(model.eigenvalues_)
     negative = eigenvalues[eigenvalues < 0]
+    # Translators: {code_name} is the kernel's name in code, quoted as kpca_core writes it
+    # ('sigmoid'), not its title.
     return _("The centred kernel matrix has {count} significantly negative eigenvalue(s) among "
-             "the {k} computed (smallest {smallest}): the {kernel} kernel is not positive "
+             "the {k} computed (smallest {smallest}): the {code_name} kernel is not positive "
              "semi-definite for these data, so those components have no real feature-space "
              "axis and project to 0.").format(
         count=format_number(len(negative)), k=format_number(len(eigenvalues)),
-        smallest=format_number(float(negative.min()), ".3g"), kernel=repr(model.kernel))
+        smallest=format_number(float(negative.min()), ".3g"),
+        code_name=repr(model.kernel))
 
 
 # --------------------------------------------------------------------------- placing a point

@@ -391,26 +391,27 @@ def comparison_sentence(result: Novelty) -> str:
              "outlier scores above every normal point, 0.5 = no better than chance).").format(
         ours=aucs[KPCA], svm=_named(svm), svm_auc=aucs[svm], forest=_named(forest),
         forest_auc=aucs[forest])
+    sentences = [text]
     if result.svm_gamma is not None:
-        text = join_sentences((text, _(
+        sentences.append(_(
             "The one-class SVM is fitted with an RBF kernel here, γ = {gamma} (the median "
             "heuristic, 1/median ‖x − y‖² of the training points), not with the {kernel} "
             "kernel: only a kernel of x − y alone makes it estimate where the data are dense, "
             "and with the {kernel} kernel it can rank outliers as more normal than the normal "
             "points.").format(gamma=format_number(result.svm_gamma, ".3g"),
-                              kernel=_named(KERNELS[result.kernel].title))))
+                              kernel=_named(KERNELS[result.kernel].title)))
     for name in BASELINES:
         theirs = result.aucs[name]
         if abs(ours - theirs) < ABOUT_THE_SAME:
-            text += _(" Kernel PCA does about as well as the {method}.").format(
-                method=_named(name))
+            sentences.append(_("Kernel PCA does about as well as the {method}.").format(
+                method=_named(name)))
         elif ours > theirs:
-            text += _(" Kernel PCA does better than the {method} (by {by}).").format(
-                method=_named(name), by=format_number(ours - theirs, ".3f"))
+            sentences.append(_("Kernel PCA does better than the {method} (by {by}).").format(
+                method=_named(name), by=format_number(ours - theirs, ".3f")))
         else:
-            text += _(" The {method} does better than kernel PCA (by {by}).").format(
-                method=_named(name), by=format_number(theirs - ours, ".3f"))
-    return text
+            sentences.append(_("The {method} does better than kernel PCA (by {by}).").format(
+                method=_named(name), by=format_number(theirs - ours, ".3f")))
+    return join_sentences(sentences)
 
 
 def threshold_sentence(result: Novelty, percent: float) -> str:

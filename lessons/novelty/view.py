@@ -345,7 +345,7 @@ def roc(result: Novelty, cut: float) -> None:
     show_chart(fig, key="novelty_roc")
     table = pd.DataFrame({_("method"): [_(KPCA), *(_(b) for b in BASELINES)],
                           "AUC": [result.aucs[KPCA], *(result.aucs[b] for b in BASELINES)],
-                          _("fitted on"): [
+                          _("fit"): [
                               _("the training points' kernel PCA, q = {q}").format(q=result.q),
                               _("the same kernel (scikit-learn's), ν = {nu}").format(
                                   nu=format_number(NU, "g")) if result.svm_gamma is None else

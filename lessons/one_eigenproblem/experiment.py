@@ -60,7 +60,7 @@ from experiments.graph_kernels import (
 from experiments.kpca_steps import rounding_floor
 from kpca_core import IndefiniteKernelWarning, KernelPCA, center_kernel, compute_kernel
 from kpca_core.centering import NON_FINITE_KERNEL
-from words.i18n import _, format_number, join_sentences, ngettext
+from words.i18n import _, format_number, join_and, join_list, join_sentences, ngettext
 
 # Isomap warns when it joins the pieces of a graph that falls apart, and the spectral
 # methods when theirs does: the page says it in words, from the numbers. (A filter set
@@ -668,14 +668,15 @@ def _percent(share: float) -> str:
 
 
 def _sizes(sizes: np.ndarray) -> str:
-    """The pieces' sizes: "1,000, 20 and 5 points", the five largest and how many more."""
+    """The pieces' sizes: "1,000, 20 and 5 points"; beyond five, the five largest and how
+    many smaller pieces there are besides."""
     shown = [format_number(s, ",") for s in sizes[:5]]
-    listed = shown[0] if len(shown) == 1 else _("{first} and {last}").format(
-        first=_(", ").join(shown[:-1]), last=shown[-1])
     if len(sizes) > 5:
-        return _("{listed} and {more} smaller points").format(
-            listed=listed, more=format_number(len(sizes) - 5, ","))
-    return _("{listed} points").format(listed=listed)
+        # Translators: {listed} is a list of the five largest pieces' sizes ("1,000, 20, 9,
+        # 7, 5"); {more} counts the smaller pieces left out.
+        return _("{listed} points and {more} smaller pieces").format(
+            listed=join_list(shown), more=format_number(len(sizes) - 5, ","))
+    return _("{listed} points").format(listed=join_and(shown))
 
 
 def sheet_sentence(rho: float) -> str:
@@ -713,24 +714,25 @@ def graph_sentence(result: Eigenproblem) -> str:
                         "The {k}-nearest-neighbour graph has {m} edges and falls apart into "
                         "{pieces} pieces of {sizes}: no path leads from one piece to another.",
                         m).format(**values)
+    edges = ""
     if report.kind == "short-circuit":
         if report.n_flagged == 0:
-            text += _(" None of its edges jumps between layers of the roll: no edge's ends "
+            edges = _("None of its edges jumps between layers of the roll: no edge's ends "
                       "are more than {factor} times its length apart along the sheet.").format(
                 **values)
         else:
-            text += ngettext(
-                " {count} edge ({share}) jumps between layers of the roll: its ends are more "
+            edges = ngettext(
+                "{count} edge ({share}) jumps between layers of the roll: its ends are more "
                 "than {factor} times its length apart along the sheet, a short cut through "
                 "the air.",
-                " {count} edges ({share}) jump between layers of the roll: their ends are more "
+                "{count} edges ({share}) jump between layers of the roll: their ends are more "
                 "than {factor} times their length apart along the sheet, a short cut through "
                 "the air.", report.n_flagged).format(**values)
     elif report.kind == "between classes":
-        text += ngettext(" {count} edge ({share}) joins points of different classes.",
-                         " {count} edges ({share}) join points of different classes.",
+        edges = ngettext("{count} edge ({share}) joins points of different classes.",
+                         "{count} edges ({share}) join points of different classes.",
                          report.n_flagged).format(**values)
-    return text
+    return join_sentences([text, edges])
 
 
 def pieces_sentence(result: Eigenproblem) -> str:
@@ -790,7 +792,7 @@ def pieces_sentence(result: Eigenproblem) -> str:
 
 def differs_sentence(comparison: Comparison, result: Eigenproblem) -> str:
     """How the library's method differs by design, and by how much here."""
-    values = _(", ").join(format_number(r, ".4f") for r in comparison.correlations)
+    values = join_list([format_number(r, ".4f") for r in comparison.correlations])
     low, high = result.degree_range or (0.0, 0.0)
     degrees_text = (_("here every point has degree {low}").format(low=format_number(low, "g"))
                     if low == high else
@@ -901,10 +903,11 @@ def clusters_sentence(clusters: Clusters) -> str:
              "between our {clusters} clusters and scikit-learn's "
              "SpectralClustering: {agreement}.").format(
         clusters=clusters.n_clusters, agreement=format_number(clusters.agreement, ".3f"))
-    if clusters.ours_truth is not None:
-        text += _(" Against the classes: ours {ours}, the library's {library}, and k-means on "
-                  "the inputs themselves {raw}.").format(
+    if clusters.ours_truth is None:
+        return text
+    return join_sentences([text, _(
+        "Against the classes: ours {ours}, the library's {library}, and k-means on the "
+        "inputs themselves {raw}.").format(
             ours=format_number(clusters.ours_truth, ".3f"),
             library=format_number(clusters.library_truth, ".3f"),
-            raw=format_number(clusters.raw_truth, ".3f"))
-    return text
+            raw=format_number(clusters.raw_truth, ".3f"))])

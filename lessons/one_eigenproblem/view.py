@@ -52,7 +52,7 @@ from shell.display import number_caption
 from shell.figures import plot_text, shown_class_label
 from shell.registry import EIGENPROBLEM_MAX_N
 from shell.state import KernelKey, Settings
-from words.i18n import N_, _, format_number, join_sentences, ngettext
+from words.i18n import N_, _, format_number, join_and, join_list, join_sentences, ngettext
 from words.text import quoted
 
 Q_METHOD, Q_NEIGHBOURS = "method", "neighbours"  # the page's link parameters
@@ -255,15 +255,28 @@ def matrices(result: Eigenproblem, data, method: str) -> None:
                 title=_("K̃ = J K J, what kernel PCA decomposes") if centred else
                 _("K of {method}").format(method=title))
             show_chart(fig, key=f"eigen_{'centred' if centred else 'kernel'}", columns=2)
-    text = (_("Points by class, and along the sheet within a class") if data.unrolled is not None
-            else _("Points by class") if data.y is not None else _("Points in the data's order"))
-    if result.block_size > 1:
-        text += _("; each cell averages {size} × {size} entries").format(size=result.block_size)
+    order = ("sheet" if data.unrolled is not None else "class" if data.y is not None
+             else "data")
+    text = _(_ORDER[order, result.block_size > 1]).format(size=result.block_size)
     if method == "laplacian":
-        text += _(". Every row of L⁺ sums to 0 (L 1 = 0), so L⁺ is centred already: K̃ = K")
-    number_caption(text + _("."))
+        text = join_sentences([text, _("Every row of L⁺ sums to 0 (L 1 = 0), so L⁺ is "
+                                       "centred already: K̃ = K.")])
+    number_caption(text)
     if method == "laplacian":
         show_check(Check(_("largest |row sum of L⁺| / (n · max|L⁺|)"), result.row_sum, 1e-10))
+
+
+# The heatmaps' order: (points sorted how, cells averaging blocks of points?) → the sentence.
+_ORDER = {
+    ("sheet", False): N_("Points by class, and along the sheet within a class."),
+    ("sheet", True): N_("Points by class, and along the sheet within a class; each cell "
+                        "averages {size} × {size} entries."),
+    ("class", False): N_("Points by class."),
+    ("class", True): N_("Points by class; each cell averages {size} × {size} entries."),
+    ("data", False): N_("Points in the data's order."),
+    ("data", True): N_("Points in the data's order; each cell averages {size} × {size} "
+                       "entries."),
+}
 
 
 def _short(comparison: Comparison) -> str:
@@ -322,10 +335,10 @@ def _clusters(result: Eigenproblem, data) -> None:
             fig.update_layout(showlegend=i == 0)  # one legend for the three (same colours)
             show_chart(fig, key=f"eigen_clusters_{key.strip(':')}", columns=3)
     drawn = (_("Points drawn where they lie in the plane, coloured by the cluster each method "
-               "found. ") if plane else
+               "found.") if plane else
              _("Points drawn at our components 1–2, coloured by the cluster each method "
-               "found. "))
-    number_caption(drawn + clusters_sentence(clusters))
+               "found."))
+    number_caption(join_sentences([drawn, clusters_sentence(clusters)]))
 
 
 def agreement(result: Eigenproblem) -> None:
@@ -343,7 +356,7 @@ def agreement(result: Eigenproblem) -> None:
     st.dataframe(pd.DataFrame(table), hide_index=True, width="stretch", column_config=config)
     undetermined = np.flatnonzero(~result.comparisons[0].determined) + 1
     if len(undetermined):
-        listed = _(", ").join(map(str, undetermined))
+        listed = join_list([format_number(c) for c in undetermined])
         number_caption(ngettext(
             "Component {listed}: the eigenvalue is "
             "repeated past the components compared (equal to within {tolerance} of the "
@@ -384,9 +397,7 @@ def agreement_summary(result: Eigenproblem) -> str:
     if not same:
         return ""
     worst = min(c.worst for c in same)
-    names = (_short(same[0]) if len(same) == 1 else
-             _("{first} and {second}").format(first=_short(same[0]), second=_short(same[1]))
-             if len(same) == 2 else " and ".join(_short(c) for c in same))
+    names = join_and([_short(c) for c in same])
     return _("Kernel PCA of K agrees with {names} to |correlation| ≥ {worst} on every "
              "component: the same eigenproblem.").format(
         names=names, worst=format_number(worst, ".6f"))

@@ -25,7 +25,7 @@ from shell.charts import show_chart
 from shell.checks import show_check
 from shell.sidebar import apply_settings
 from shell.state import KernelKey, Settings
-from words.i18n import N_, _, format_number, join_list, join_sentences, ngettext
+from words.i18n import N_, _, format_number, join_list, join_sentences, ngettext, pgettext
 
 LANDMARKS = (10, 20, 50, 100, 200, 500, 1000)
 FEATURES = (10, 20, 50, 100, 200, 500, 1000, 2000)
@@ -181,12 +181,13 @@ def full_landmarks_check(errors: np.ndarray, eigenvalues: np.ndarray, rounding: 
     """
     eigenvalues = np.asarray(eigenvalues, dtype=np.float64)
     checked = above_rounding(eigenvalues, rounding) & np.isfinite(errors)
-    k = len(eigenvalues)
-    label = _("Nyström with m = n = {n}: largest relative error of the top {k} eigenvalues "
-              "(ΦΦᵀ = K, so only rounding)").format(n=format_number(n, ","), k=format_number(k))
-    if not checked.all():
-        left_out = join_list([f"μ{i + 1}" for i in np.flatnonzero(~checked)])
-        label += _(" ({left_out} within rounding of 0: left out)").format(left_out=left_out)
+    values = dict(n=format_number(n, ","), k=format_number(len(eigenvalues)),
+                  left_out=join_list([f"μ{i + 1}" for i in np.flatnonzero(~checked)]))
+    label = (_("Nyström with m = n = {n}: largest relative error of the top {k} eigenvalues "
+               "(ΦΦᵀ = K, so only rounding)") if checked.all() else
+             _("Nyström with m = n = {n}: largest relative error of the top {k} eigenvalues "
+               "(ΦΦᵀ = K, so only rounding) ({left_out} within rounding of 0: left "
+               "out)")).format(**values)
     if not checked.any():
         return Check(label, 0.0, tolerance=0.0)
     # Each eigenvalue's own tolerance (rounding / μ): shown, the one closest to failing.
@@ -318,7 +319,7 @@ def show_sweeps(result: Comparison) -> None:
                     scale * np.array([getattr(r, attr) for r in runs]))
                 for m, runs in curves.items()}
 
-    x_title = " / ".join(_("{size_name} {size_title}").format(
+    x_title = " / ".join(_("{size_name} ({size_title})").format(
         size_name=approx.METHODS[m].size_name, size_title=_(approx.METHODS[m].size_title))
         for m in curves)
     names = method_names()
@@ -336,7 +337,8 @@ def show_sweeps(result: Comparison) -> None:
             title=_("Time against m or D")), key="scale_sweep_time", name="scale-time", columns=2)
     with right:
         show_chart(figures.sweep_figure(
-            series("largest_angle_degrees"), names=names, y_title=_("degrees"),
+            series("largest_angle_degrees"), names=names,
+            y_title=pgettext("unit of an angle", "degrees"),
             x_title=x_title,
             title=_("Largest principal angle against m or D")), key="scale_sweep_angle",
             name="scale-angle", columns=2)
@@ -354,18 +356,17 @@ def _sweep_caption(curves: dict[str, list[approx.Approximation]]) -> str:
         first, last = runs[0], runs[-1]
         name = approx.METHODS[method].size_name
         sentence = (_("{method}: the eigenvalue error fell from {first} % ({name} = "
-                      "{first_size}) to {last} % ({name} = {last_size})")
+                      "{first_size}) to {last} % ({name} = {last_size}).")
                     if last.max_relative_error < first.max_relative_error else
                     _("{method}: the eigenvalue error did not fall from {first} % ({name} = "
-                      "{first_size}) to {last} % ({name} = {last_size})"))
+                      "{first_size}) to {last} % ({name} = {last_size})."))
         parts.append(sentence.format(
             method=_(approx.METHODS[method].title), name=name,
             first=format_number(100 * first.max_relative_error, ".3g"),
             first_size=format_number(first.size, ","),
             last=format_number(100 * last.max_relative_error, ".3g"),
             last_size=format_number(last.size, ",")))
-    return _("{parts}. Times are measured once per setting (cached).").format(
-        parts=_("; ").join(parts))
+    return join_sentences([*parts, _("Times are measured once per setting (cached).")])
 
 
 def _sub(number: int) -> str:
@@ -404,8 +405,12 @@ def show_overlays(chosen: dict[str, approx.Approximation], exact: approx.ExactKP
             )
             show_chart(fig, key=f"scale_overlay_{method}", name=f"scale-overlay-{method}",
                        columns=len(columns))
-    note = "" if shown is None else _(" ({shown} of {n} points drawn)").format(
-        shown=format_number(OVERLAY_MAX_POINTS, ","), n=format_number(n, ","))
-    st.caption(_("First two components, after rotating the approximate scores onto the exact "
-                 "ones with orthogonal Procrustes (signs and rotations inside the subspace are "
-                 "arbitrary){note}. Rings: exact; dots: approximation.").format(note=note))
+    st.caption((_("First two components, after rotating the approximate scores onto the "
+                  "exact ones with orthogonal Procrustes (signs and rotations inside the "
+                  "subspace are arbitrary). Rings: exact; dots: approximation.")
+                if shown is None else
+                _("First two components, after rotating the approximate scores onto the "
+                  "exact ones with orthogonal Procrustes (signs and rotations inside the "
+                  "subspace are arbitrary; {shown} of {n} points drawn). Rings: exact; dots: "
+                  "approximation.")).format(shown=format_number(OVERLAY_MAX_POINTS, ","),
+                                            n=format_number(n, ",")))

@@ -36,7 +36,7 @@ from shell.caches import Inputs
 from shell.charts import show_chart
 from shell.display import number_caption
 from shell.state import Settings
-from words.i18n import N_, _, format_number, join_list
+from words.i18n import N_, _, format_number, join_and, join_list, join_sentences
 
 # The default range (lessons.scale.experiment, also timed by the benchmark). The limits
 # (LIVE_MAX_N and the others) are in lessons.scale.sections, which the offline lecture reads.
@@ -258,17 +258,15 @@ def show_timings(run: scaling.ScalingRun) -> None:
     dense, arpack = run.seconds["dense"][-1], run.seconds["arpack"][-1]
     ratio = format_number(max(dense, arpack) / max(min(dense, arpack), 1e-12), ".1f")
     faster = (_("At n = {n} the dense solver took {dense} s and ARPACK {arpack} s for the top "
-                "{k}: ARPACK was {ratio}× faster. ") if arpack < dense else
+                "{k}: ARPACK was {ratio}× faster.") if arpack < dense else
               _("At n = {n} the dense solver took {dense} s and ARPACK {arpack} s for the top "
-                "{k}: LAPACK was {ratio}× faster. "))
+                "{k}: LAPACK was {ratio}× faster."))
     text = faster.format(n=format_number(sizes[-1], ","), dense=format_number(dense, ".3g"),
                          arpack=format_number(arpack, ".3g"),
                          k=format_number(run.n_components), ratio=ratio)
-    picks = sorted(set(run.auto_solver))
-    text += _('"auto" picked {solvers} over this range. ').format(
-        solvers=_("{first} and {second}").format(first=picks[0], second=picks[1])
-        if len(picks) == 2 else " and ".join(picks))
-    number_caption(text + slope_note(run))
+    picked = _('"auto" picked {solvers} over this range.').format(
+        solvers=join_and(sorted(set(run.auto_solver))))
+    number_caption(join_sentences([text, picked, slope_note(run)]))
     _timings_table(run)
 
 
@@ -278,22 +276,23 @@ def slope_note(run: scaling.ScalingRun) -> str:
              if run.exponent(s) < scaling.THEORY_EXPONENT[s] - 0.5]
     above = [_(scaling.STEP_TITLES[s]) for s in scaling.STEPS
              if run.exponent(s) > scaling.THEORY_EXPONENT[s] + 0.5]
-    text = ""
+    sentences = []
     longest = max(float(np.max(v)) for v in run.seconds.values())
     if longest < 0.05:
-        text += _("Every step took at most {ms} ms: at that scale a single "
-                  "interruption by another process changes a slope; widen the range. ").format(
-            ms=format_number(1000 * longest, ".2g"))
+        sentences.append(_("Every step took at most {ms} ms: at that scale a single "
+                           "interruption by another process changes a slope; widen the "
+                           "range.").format(ms=format_number(1000 * longest, ".2g")))
     if below:
-        text += _("Slopes well below theory ({steps}): at these n fixed costs "
-                  "(Python calls, thread start-up) still weigh; a larger range shows the "
-                  "asymptotic growth. ").format(steps=join_list(below))
+        sentences.append(_("Slopes well below theory ({steps}): at these n fixed costs "
+                           "(Python calls, thread start-up) still weigh; a larger range shows "
+                           "the asymptotic growth.").format(steps=join_list(below)))
     if above:
-        text += _("Slopes well above theory ({steps}): the largest n ran slower "
-                  "than the law predicts, e.g. K̃ no longer fits the processor's cache, ARPACK "
-                  "needed more sweeps, or another process took the core. ").format(
-            steps=join_list(above))
-    return text + _("Timings are wall-clock on a server other people share: expect noise.")
+        sentences.append(_("Slopes well above theory ({steps}): the largest n ran slower "
+                           "than the law predicts, e.g. K̃ no longer fits the processor's "
+                           "cache, ARPACK needed more sweeps, or another process took the "
+                           "core.").format(steps=join_list(above)))
+    sentences.append(_("Timings are wall-clock on a server other people share: expect noise."))
+    return join_sentences(sentences)
 
 
 def _timings_table(run: scaling.ScalingRun) -> None:
@@ -333,15 +332,14 @@ def plain_words(run: scaling.ScalingRun | None) -> None:
         dense = scaling.predicted_seconds(run, "dense", n_far)
         arpack = scaling.predicted_seconds(run, "arpack", n_far)
         if np.isfinite(dense) and np.isfinite(arpack):
-            st.markdown(
+            st.markdown(join_sentences([
                 _("**From your measurement.** Extending the fitted lines to n = {n} (the "
                   "largest this server allows for the measurement) predicts about "
                   "{dense} s for the dense solver and {arpack} s for ARPACK "
-                  "(k = {k}), on one core. ").format(
+                  "(k = {k}), on one core.").format(
                     n=format_number(n_far, ","), dense=format_number(dense, ",.0f"),
-                    arpack=format_number(arpack, ",.1f"), k=format_number(run.n_components))
-                + _extrapolation_caveat(run)
-            )
+                    arpack=format_number(arpack, ",.1f"), k=format_number(run.n_components)),
+                _extrapolation_caveat(run)]))
     st.markdown(_(
         """
 - **Exact, dense (LAPACK)** — time ∝ n³ whatever k is. Fine up to a couple of thousand

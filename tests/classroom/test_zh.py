@@ -179,7 +179,7 @@ def test_the_tours_differences_and_link_problems_are_said_in_the_readers_languag
         problem = parse_step("99")[1]
         word = parse_step("x")[1]
     assert english == ["γ = 300 (the step's: 5)", "4 components (the step's: 2)"]
-    assert chinese == ["γ = 300（本步的：5）", "4 个成分（本步的：2）"]
+    assert chinese == ["γ = 300（本步的：5）", "4 个主成分（本步的：2）"]
     assert problem == f"导览的步骤为 1 到 {len(STEPS)}，而不是 99；从第 1 步开始。"
     assert word == "`step=`“x” 不是步骤编号；从第 1 步开始。"
     assert parse_step("99")[1] == (f"The tour has steps 1 to {len(STEPS)}, not 99; starting "

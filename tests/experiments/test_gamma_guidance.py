@@ -335,3 +335,66 @@ def test_the_guidance_range_is_the_sidebars():
     from shell import state
 
     assert (gg.GAMMA_MIN, gg.GAMMA_MAX) == (state.GAMMA_MIN, state.GAMMA_MAX)
+
+
+# --------------------------------------------------------------------------- the hint's words
+
+# The sweep below: every kernel with a γ, the polynomial with and without c₀, each on 200
+# points of data where some of its γ values are poor (so that hints are shown).
+HINT_FAMILIES = [("moons", "rbf", ()), ("circles", "laplacian", ()),
+                 ("moons", "sigmoid", (("coef0", 0.0),)), ("moons", "sigmoid", (("coef0", 1.0),)),
+                 ("circles", "poly", (("coef0", 1.0), ("degree", 3))),
+                 ("circles", "poly", (("coef0", 0.0), ("degree", 3))),
+                 ("circles", "poly", (("coef0", 1.0), ("degree", 1)))]
+# The sidebar's whole range by decades, and the γ between two decades that issue 48 met.
+HINT_GAMMAS = (*(10.0**e for e in range(-6, 5)), 5.0)
+
+
+def hint_words(hint: gg.Hint) -> list[str]:
+    return [hint.title, hint.message, hint.why, hint.button, hint.text]
+
+
+def test_a_gamma_between_two_decades_is_named_not_called_a_degree():
+    """Issue 48: the Explorer on moons (n = 200) at γ = 5 said 'Degree None separates the
+    classes better than degree None' and offered 'Use degree None', which kept γ = 5: the
+    better γ = 10 was within a factor 2 and read as 'the same γ, another degree'."""
+    from words.i18n import use_language
+
+    d = datasets.load("moons", n=200)
+    hint = gg.guide(d.X, d.y, kernel="rbf", kernel_params={"gamma": 5.0}).hint
+    assert hint is not None and hint.kind == "too_small"
+    assert (hint.gamma, hint.degree) == (hint.chosen.gamma, None) and hint.gamma > 5.0
+    assert hint.title == "γ = 5 is too small for these data."
+    assert hint.button == f"Use γ = {gg.format_gamma(hint.gamma)}"
+    assert f"with γ = {gg.format_gamma(hint.gamma)} they separate" in hint.message
+    with use_language("zh-CN"):
+        assert not any("None" in words or "次数" in words for words in hint_words(hint))
+
+
+@pytest.mark.parametrize(("name", "kernel", "fixed"), HINT_FAMILIES)
+def test_every_hint_offers_what_it_measured_in_whole_words(name, kernel, fixed):
+    """Across the sidebar's γ range, for every kernel with a γ: a hint offers a setting
+    other than the one on screen, exactly the one whose score it quotes, and none of its
+    words (English or Chinese) holds a value that is missing ("None", an empty gap)."""
+    from words.i18n import use_language
+
+    d = datasets.load(name, n=200)
+    found = gg.search(d.X, d.y, kernel=kernel, kernel_params={"gamma": 1.0, **dict(fixed)})
+    hinted = 0
+    for gamma in HINT_GAMMAS:
+        hint = gg.advise(found, d.X, d.y, kernel_params={"gamma": gamma, **dict(fixed)}).hint
+        if hint is None:
+            continue
+        hinted += 1
+        current, chosen = hint.current, hint.chosen
+        assert (hint.gamma, hint.degree) != (current.gamma, current.degree), (gamma, hint)
+        assert hint.degree == chosen.degree
+        # γ as measured (with c₀ = 0 it does not matter: the one on screen is kept).
+        assert hint.gamma == (chosen.gamma if found.gamma_matters else current.gamma)
+        if hint.kind == "degree":
+            assert chosen.degree != current.degree
+        for language in ("en", "zh-CN"):
+            with use_language(language):
+                words = hint_words(hint)
+            assert not any("None" in text or "  " in text for text in words), (gamma, words)
+    assert hinted > 0  # the sweep reaches hints for every family

@@ -195,3 +195,24 @@ def stray_spaces(at) -> list[tuple[str, str]]:
     """(kind, text) of the texts where a space follows a Chinese full stop (or an
     exclamation or question mark): sentences glued with " " instead of join_sentences."""
     return [(kind, text) for kind, text in all_texts(at) if _STRAY_SPACE.search(text)]
+
+
+# A Chinese character against a Latin letter or a digit without the space Chinese puts
+# between them (docs/translating.md, "Spacing in Chinese"), outside tags, formulas, code
+# and hover fields: often a placeholder whose value begins or ends in Latin ("Isomap的 K").
+_UNSPACED = re.compile(r"[\u4e00-\u9fff][A-Za-z0-9]|[A-Za-z0-9][\u4e00-\u9fff]")
+# Names written as one word: a cited document's own title.
+WRITTEN_TOGETHER = ("核PCA原理解析",)
+
+
+def unspaced(at) -> list[tuple[str, str]]:
+    """(kind, text) of the texts where a Chinese character touches a Latin letter or a
+    digit."""
+    found = []
+    for kind, text in all_texts(at):
+        plain = re.sub(r"<[^>]*>|\$[^$]*\$|`[^`]*`|%\{[^}]*\}", " ", str(text))
+        for name in WRITTEN_TOGETHER:
+            plain = plain.replace(name, " ")
+        if _UNSPACED.search(plain):
+            found.append((kind, text))
+    return found

@@ -64,6 +64,8 @@ def test_every_zh_cn_message_is_what_gettext_gives():
             if isinstance(message.id, tuple):  # a plural: Chinese has its one form for any n
                 for n in (0, 1, 2, 1000):
                     assert ngettext(*message.id, n) == message.string[0], message.id
+            elif message.context:  # a word with two senses: pgettext's
+                assert i18n.pgettext(message.context, message.id) == message.string
             elif message.id:
                 assert _(message.id) == message.string, message.id
 
@@ -232,7 +234,8 @@ def test_the_memory_guards_refusal_in_chinese_has_the_english_numbers():
     with i18n.use_language("zh-CN"):
         chinese = memory_problem(50_000, copies=2, budget=10**9, extra=(10**8, WORKER_WHAT))
         rectangle = memory_problem(50_000, 40_000, budget=10**9)
-    assert chinese.startswith("对于 n = 50,000，核矩阵 K（同时 2 份）需要 40.0 GB")
+    assert chinese.startswith(
+        "对于 n = 50,000，需要 40.0 GB 用于核矩阵 K（同时 2 份），另需 100.0 MB")
     assert sorted(numbers(chinese)) == sorted(numbers(english))  # the order is Chinese
     assert rectangle.startswith("对于 50,000 × 40,000 的矩阵，")
     assert "请使用更少的数据点" in rectangle
@@ -323,3 +326,31 @@ def test_join_and_is_a_b_and_c_in_english_and_the_languages_list_otherwise():
     with i18n.use_language("zh-CN"):
         assert i18n.join_and(["外圈", "内圈"]) == "外圈和内圈"
         assert i18n.join_and(["1", "2", "3"]) == "1、2 和 3"
+
+
+def test_pgettext_tells_a_words_senses_apart():
+    """One English word, two senses, two messages: the angle's "degrees" (度) is not the
+    polynomial's degree (次数); the context is never shown."""
+    assert i18n.pgettext("unit of an angle", "degrees") == "degrees"
+    with i18n.use_language("en-XA"):
+        assert i18n.pgettext("unit of an angle", "degrees") == i18n.pseudo("degrees")
+    with i18n.use_language("zh-CN"):
+        assert i18n.pgettext("unit of an angle", "degrees") == "度"
+        assert i18n.pgettext("colour theme", "Dark") == "深色"
+        assert _("Degree d") == "次数 d"
+        # Without its context the word is another message (here none: English).
+        assert _("degrees") == "degrees"
+        assert i18n.pgettext("", "") == ""
+
+
+def test_clauses_full_stops_and_a_lists_separator_in_each_language():
+    assert i18n.join_clauses(["γ = 7: 60 %", "", "seed 3: 70 %"]) == "γ = 7: 60 %; seed 3: 70 %"
+    assert i18n.end_sentence("Input space") == "Input space."
+    assert i18n.list_separator() == ", "
+    with i18n.use_language("en-XA"):
+        assert i18n.list_separator() == ", " and i18n.end_sentence("a") == "a."
+    with i18n.use_language("zh-CN"):
+        assert i18n.join_clauses(["γ = 7：60 %", "随机种子 3：70 %"]) == (
+            "γ = 7：60 %；随机种子 3：70 %")
+        assert i18n.end_sentence("输入空间 ") == "输入空间。"
+        assert i18n.list_separator() == "、"

@@ -43,4 +43,4 @@ def test_the_summary_is_chinese_with_the_paper_claims_that_fail():
     en = next(c.value for c in english.caption if "Fig. 4" in c.value)
     zh = next(c.value for c in chinese.caption if "图 4" in c.value)
     assert "Unlike Fig. 4" in en and "与图 4 不同" in zh
-    assert "components 3–8 cut no cluster in two" in en and "成分 3–8 没有把任何簇一分为二" in zh
+    assert "components 3–8 cut no cluster in two" in en and "主成分 3–8 没有把任何簇一分为二" in zh

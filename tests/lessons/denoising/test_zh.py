@@ -11,7 +11,7 @@ import pytest
 
 from lessons.denoising import view
 from tests.support.apptest import needs_usps
-from tests.support.page_language import open_in, same_numbers, unwrapped
+from tests.support.page_language import open_in, same_numbers, unspaced, unwrapped
 
 pytestmark = [needs_usps, pytest.mark.slow]
 
@@ -32,4 +32,5 @@ def test_nothing_unwrapped_and_the_chinese_numbers_are_the_english(state):
     assert unwrapped(pseudo) == []
     english, chinese = (open_in("denoising", {}, language, state) for language in ("en", "zh-CN"))
     same_numbers(english, chinese)
+    assert unspaced(chinese) == []  # "为什么KPCA · 不动点法", "线性 PCA的最佳 m" (issue 48)
     assert any("在各自最佳的 m 下" in m.value for m in chinese.markdown)

@@ -52,9 +52,12 @@ def test_the_editors_words_come_from_python_in_the_sessions_language():
     assert english["erase"] == "Erase"  # the browser test finds the button by it
     with i18n.use_language("en-XA"):
         pseudo = editor.words()
+    # The counts' separator is the language's list punctuation, not a message.
+    assert english["separator"] == pseudo.pop("separator") == ", "
     assert all(w.startswith("[") and w.endswith("]") for w in _words(pseudo.values()))
     with i18n.use_language("zh-CN"):
         chinese = editor.words()
+    assert chinese["separator"] == "、"
     for key, text in english.items():
         if key not in ("buttons", "names", "separator"):
             assert chinese[key] == ZH[text]

@@ -17,6 +17,7 @@ from tests.support.page_language import (
     link_data_words,
     same_numbers,
     stray_spaces,
+    unspaced,
     unwrapped,
 )
 from words.i18n import _, use_language
@@ -68,6 +69,7 @@ def test_zh_cn_states_the_english_numbers(query):
     assert_clean(chinese)
     same_numbers(english, chinese)
     assert stray_spaces(chinese) == []
+    assert unspaced(chinese) == []  # "核函数是RBF（高斯）核" (issue 48)
     for number in range(2, len(SECTIONS) + 1):
         english.session_state[SECTION_KEY] = SECTIONS[number - 1]
         with use_language("zh-CN"):
@@ -77,6 +79,7 @@ def test_zh_cn_states_the_english_numbers(query):
         assert_clean(chinese)
         same_numbers(english, chinese)
         assert stray_spaces(chinese) == []
+        assert unspaced(chinese) == []
 
 
 def test_the_open_tab_survives_a_switch_of_language():

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from lessons.mistakes.experiment import MISTAKES, Damage, Picture
-from lessons.mistakes.sections import damage_words
-from tests.support.page_language import data_words, open_in, same_numbers, unwrapped
+from lessons.mistakes.sections import damage_line, uncoloured
+from tests.support.page_language import data_words, open_in, same_numbers, unspaced, unwrapped
 from words.i18n import use_language
 
 PAGE = "mistakes"
@@ -39,6 +39,7 @@ def test_the_pseudo_locale_leaves_nothing_unwrapped(query):
 def test_chinese_sentences_hold_the_english_numbers(query):
     english, chinese = open_in(PAGE, query, "en"), open_in(PAGE, query, "zh-CN")
     same_numbers(english, chinese)
+    assert unspaced(chinese) == []  # "在C. de Souza" (issue 48)
     assert [s.value.split(" · ")[0] for s in chinese.main.get("subheader")] == [
         s.value.split(" · ")[0] for s in english.main.get("subheader")]
 
@@ -52,11 +53,12 @@ def test_the_cached_mistakes_hold_no_sentence_of_one_language():
                       counts=(("n_test", 75), ("n_train", 225)))
     damage = Damage("largest difference of the coordinates, relative to their size", 0.5, 1e-9)
     assert picture.shown_title() == "75 held-out points projected (model fitted on the other 225)"
-    assert damage_words(damage) == ("Damage", " · largest difference of the coordinates, "
-                                    "relative to their size: **0.5**")
+    assert damage_line(damage) == (":red[**Damage**] · largest difference of the coordinates, "
+                                   "relative to their size: **0.5**")
     with use_language("zh-CN"):
         assert picture.shown_title() == "投影 75 个留出点（模型在其余 225 个点上拟合）"
-        assert damage_words(damage) == ("有损害", " · 坐标的最大差异，相对其大小：**0.5**")
+        assert damage_line(damage) == ":red[**有损害**] · 坐标的最大差异，相对其大小：**0.5**"
+        assert uncoloured(damage_line(damage)) == "**有损害** · 坐标的最大差异，相对其大小：**0.5**"
 
 
 def _balanced(latex: str) -> bool:
@@ -77,15 +79,17 @@ def test_the_formulas_words_are_said_in_the_language_and_the_formulas_kept():
     # The English page's formulas are the mistakes' own, unchanged.
     assert shown["en"] == [latex for m in MISTAKES for latex in (m.wrong_latex, m.right_latex)]
     words = [re.findall(r"\\text\{([^{}]*)\}", latex) for latex in shown["en"]]
-    assert sum(map(len, words)) == 9  # (K not centred), wrong ×4, then centred, …
+    assert sum(map(len, words)) == 9  # (K not centred), wrong ×4, centred afterwards, …
     for en, zh, xa, en_words in zip(shown["en"], shown["zh-CN"], shown["en-XA"], words,
                                     strict=True):
         assert _balanced(zh) and _balanced(xa), zh
         zh_words = re.findall(r"\\text\{([^{}]*)\}", zh)
         assert len(zh_words) == len(en_words)
-        # Every word is Chinese (names and symbols aside: "K"); nothing outside \text{} is.
+        # Every word is Chinese (names, symbols and the maths in $…$ aside: "K", "$\alpha =
+        # v$"); nothing outside \text{} is.
         for word in zh_words:
-            assert CJK.search(word) and not re.search(r"[A-Za-z]{2,}", word), (en, zh)
+            assert CJK.search(word), (en, zh)
+            assert not re.search(r"[A-Za-z]{2,}", re.sub(r"\$[^$]*\$", "", word)), (en, zh)
         assert not CJK.search(re.sub(r"\\text\{[^{}]*\}", "", zh)), zh
         # The formula around the words is the English one.
         assert re.sub(r"\\text\{[^{}]*\}", "#", zh) == re.sub(r"\\text\{[^{}]*\}", "#", en)

@@ -69,7 +69,7 @@ def test_the_polynomial_kernels_auc_is_that_of_explicit_monomials_and_scikit_lea
     assert "the polynomial kernel's explicit φ" in text
     assert (f"The one-class SVM is fitted with an RBF kernel here, γ = {gamma:.3g} (the median "
             "heuristic") in text
-    fitted_on = list(at.dataframe[0].value["fitted on"])
+    fitted_on = list(at.dataframe[0].value["fit"])
     assert fitted_on[1] == f"an RBF kernel, γ = {gamma:.3g} (median heuristic), ν = 0.1"
     roc = next(s for s in chart_specs(at) if s["layout"]["title"]["text"].startswith("ROC curves"))
     assert [t["name"] for t in roc["data"]][1] == f"Kernel PCA (AUC {ours:.3f})"

@@ -13,6 +13,7 @@ from tests.support.page_language import (
     same_numbers,
     sentences,
     stray_spaces,
+    unspaced,
     unwrapped,
 )
 
@@ -56,6 +57,7 @@ def test_the_chinese_page_shows_the_english_numbers(name):
     same_numbers(english, chinese)
     assert _with_numbers(english) >= 2
     assert stray_spaces(chinese) == []
+    assert unspaced(chinese) == []  # "Isomap的 K", "K 是k 近邻图" (issue 48)
 
 
 def test_a_bad_link_warns_in_chinese():

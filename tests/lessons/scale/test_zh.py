@@ -18,6 +18,7 @@ from tests.support.page_language import (
     same_numbers,
     sentences,
     stray_spaces,
+    unspaced,
     unwrapped,
 )
 
@@ -69,6 +70,7 @@ def test_the_chinese_page_shows_the_english_numbers(name):
                  skip=lambda text: EXPLORER_AT_LARGE_N in text or "5300 万" in text)
     assert sum(bool(numbers(text)) for _, text in sentences(english)) > 5
     assert stray_spaces(chinese) == []
+    assert unspaced(chinese) == []  # "核矩阵 K需要 3.2 GB" (issue 48)
 
 
 def test_the_chinese_measurement_has_chinese_headers_and_the_same_sizes():
