@@ -189,15 +189,16 @@ def test_the_tours_differences_and_link_problems_are_said_in_the_readers_languag
 
 def test_a_refusal_is_english_in_the_log_and_in_the_readers_language_on_screen():
     store = TallyStore(Limits(max_classes=1), clock=lambda: 0.0)
-    store.open_class("lecturer-one")
+    store.join(store.open_class("lecturer-one")[0], "a student")  # joined: it stays
     with use_language("zh-CN"), pytest.raises(TallyRefused) as refused:
         store.open_class("lecturer-two")
-    assert str(refused.value).startswith("This server already runs 1 classes, its limit")
+    assert str(refused.value).startswith("This server already runs 1 classes, each with "
+                                         "students, its limit")
     assert "a class ends 2 minutes after" in str(refused.value)
     with use_language("zh-CN"):
         said = refused.value.said()
         assert duration(7200) == "2 小时" and duration(90) == "90 秒"
-    assert said == ("本服务器已在运行 1 个课堂，已达上限；请在某个课堂结束后再试"
+    assert said == ("本服务器已在运行 1 个课堂，每个都有学生，已达上限；请在某个课堂结束后再试"
                     "（教师关闭页面 2 分钟后课堂结束）。")
     with pytest.raises(UnknownClass) as unknown:
         store.live("NOPE99")
