@@ -16,8 +16,10 @@ The doors: a session runs one class; the class lives while the lecturer's sessio
 :data:`NOTE_REFRESH_S` seconds, tell the store the lecturer is still there: closing the tab
 ends the class after the store's grace period). A host may require a lecturer passcode
 (:func:`required_passcode`: ``$KPCA_LECTURER_PASSCODE`` or the Streamlit secret
-``lecturer_passcode``). The lecturer can close joining, sees how many joined in the last
-minute, and can remove those who joined in the last few minutes.
+``lecturer_passcode``), which the store checks with a growing refusal window per session and
+per address (:meth:`classroom.tally.TallyStore.check_passcode`); without it one address runs
+at most a couple of classes. The lecturer can close joining, sees how many joined in the
+last minute, and can remove those who joined in the last few minutes.
 """
 
 from __future__ import annotations
@@ -41,7 +43,6 @@ from classroom.tally import (
     UnknownClass,
     duration,
     new_token,
-    passcode_matches,
 )
 from classroom.tour import STEPS, tally_id
 from shell.registry import LESSONS
@@ -94,9 +95,10 @@ def qr_svg(text: str) -> str:
 def how_long() -> str:
     """When a class ends, in the store's own numbers."""
     limits = STORE.limits
-    return _("{grace} after its lecturer's tab is closed, or {idle} after the last "
-             "answer").format(grace=duration(limits.lecturer_grace_s),
-                              idle=duration(limits.idle_expiry_s))
+    return _("{grace} after its lecturer's tab is closed, {idle} after the last answer, or, "
+             "while nobody has joined it, when the server is full and another lecturer "
+             "starts a class").format(grace=duration(limits.lecturer_grace_s),
+                                      idle=duration(limits.idle_expiry_s))
 
 
 def required_passcode() -> str:
@@ -111,20 +113,26 @@ def required_passcode() -> str:
     return ""
 
 
+def client_address() -> str | None:
+    """The address this session's browser connects from; None where it is not known (a
+    browser on this machine, or a proxy that does not say whom it forwards)."""
+    return st.context.ip_address
+
+
 def _start() -> None:
     ss = st.session_state
     required = required_passcode()
-    if required and not passcode_matches(ss.get(_PASSCODE_KEY, ""), required):
-        ss[_PROBLEM] = _("That is not this server's lecturer passcode: ask whoever runs the "
-                         "server for it.")
-        return
+    session, address = ss.setdefault(_LECTURER, new_token()), client_address()
     try:
-        ss[_CLASS] = STORE.open_class(ss.setdefault(_LECTURER, new_token()))
+        if required:
+            STORE.check_passcode(ss.get(_PASSCODE_KEY, ""), required, session=session,
+                                 address=address)
+        ss[_CLASS] = STORE.open_class(session, address=address, with_passcode=bool(required))
         ss[_STARTED] = True
         ss.pop(_PROBLEM, None)
     except TallyRefused as refusal:
         ss[_PROBLEM] = refusal.said()
-    ss.pop(_PASSCODE_KEY, None)
+    ss.pop(_PASSCODE_KEY, None)  # never kept, never shown again
 
 
 def _end() -> None:
