@@ -3,9 +3,10 @@
 Students who open the QR code's link (or type the code in the sidebar's "Classroom" box)
 have their predictions counted anonymously (``classroom/join.py``, ``classroom/tally.py``);
 this page redraws the counts every :data:`REFRESH_S` seconds without reloading
-(``st.fragment(run_every=...)``), newest question first. Per question the lecturer reveals
-the answer to the class (the phones then show every option's verdict) and may first open
-a second round after a discussion, counted apart and shown beside the first. The tour's
+(``st.fragment(run_every=...)``), newest question first. Per question the lecturer shows
+the view to the phones (which closes the vote), reveals the answer to the class (the phones
+then show every option's verdict) and may first open a second round after a discussion,
+counted apart and shown beside the first. The tour's
 views show the same compact tally beside their question (:func:`compact_tally`), and
 the step a lecturer with a class opens is the class's step, which the phones follow
 (:func:`publish_step`). The tally lives in this server process's memory (see
@@ -31,7 +32,7 @@ import segno
 import streamlit as st
 
 from classroom.focus import focus
-from classroom.join import Q_CLASS, app_url
+from classroom.join import Q_CLASS, app_url, joined
 from classroom.predict import live_question
 from classroom.questions import catalogue
 from classroom.tally import (
@@ -226,6 +227,13 @@ def running() -> bool:
     return st.session_state.get(_CLASS) is not None
 
 
+def lecturer_role() -> bool:
+    """Whether this session is a lecturer's: it runs a class (started with the server's
+    passcode where one is required) and sits in no class as a student. What holds every
+    answer (the offline lecture) is offered to this role only."""
+    return running() and joined() is None
+
+
 def lecturer_note() -> None:
     """The sidebar's line for a lecturer with a class, on every page: the code and how
     many joined; redrawn every NOTE_REFRESH_S seconds, each time a sign of life for the
@@ -266,6 +274,13 @@ def _reveal(code: str, key: str, tid: str) -> None:
         st.session_state[_PROBLEM] = refusal.said()
 
 
+def _show_view(code: str, key: str, tid: str) -> None:
+    try:
+        STORE.show_view(code, key, tid)
+    except TallyRefused as refusal:
+        st.session_state[_PROBLEM] = refusal.said()
+
+
 def _second_round(code: str, key: str, tid: str) -> None:
     try:
         STORE.open_second_round(code, key, tid)
@@ -296,7 +311,7 @@ def _rounds(tid: str, texts: list[str], votes: QuestionTally | None,
     for number, (column, counts) in enumerate(zip(columns, rounds, strict=True), start=1):
         with column:
             voted = sum(c.chosen for c in counts)
-            still_open = number == len(rounds) and not (votes and votes.revealed)
+            still_open = number == len(rounds) and (votes is None or votes.voting_open)
             st.markdown((ngettext("**Round {round}** · {count} vote (open)",
                                   "**Round {round}** · {count} votes (open)", voted)
                          if still_open else
@@ -305,11 +320,18 @@ def _rounds(tid: str, texts: list[str], votes: QuestionTally | None,
                 round=number, count=voted))
             _bars(texts, counts, marks)
     revealed = votes is not None and votes.revealed
+    shown = votes is not None and votes.shown
     row = st.container(horizontal=True)
+    row.button(_("View shown") if shown else _("Show the view to the phones"),
+               key=f"tally_show_{tid}", on_click=_show_view, args=(code, key, tid),
+               disabled=shown, icon=":material/smartphone:",
+               help=_("Closes the vote (the answers are final) and shows the view on every "
+                      "phone; why each option is right or wrong waits for the reveal."))
     row.button(_("Revealed") if revealed else _("Reveal to the class"),
                key=f"tally_reveal_{tid}", on_click=_reveal, args=(code, key, tid),
                disabled=revealed, icon=":material/visibility:",
-               help=_("Closes the vote; every phone shows why each option is right or wrong."))
+               help=_("Closes the vote; every phone shows the view and why each option is "
+                      "right or wrong."))
     if len(rounds) < MAX_ROUNDS:
         row.button(_("Second round"), key=f"tally_round2_{tid}", on_click=_second_round,
                    args=(code, key, tid), disabled=votes is None,

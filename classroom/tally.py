@@ -160,12 +160,14 @@ class OptionCount:
 
 @dataclass(frozen=True)
 class QuestionTally:
-    """One question's counts: per round (round 1 first), per option; whether the phones
-    show its view, and whether the lecturer has revealed it (voting closed)."""
+    """One question's counts: per round (round 1 first), per option; whether the lecturer
+    has revealed it, whether the phones show its view, and whether its last round takes
+    answers."""
 
     rounds: tuple[tuple[OptionCount, ...], ...]
     revealed: bool
     shown: bool = False
+    voting_open: bool = True
 
 
 @dataclass(frozen=True)
@@ -433,7 +435,7 @@ class TallyStore:
             room = self._owned(code, key, now)
             return {question: QuestionTally(
                         tuple(self._counts(by_student) for by_student in votes.rounds),
-                        votes.revealed, votes.shown)
+                        votes.revealed, votes.shown, not votes.closed)
                     for question, votes in room.answers.items()}
 
     def summary(self, code: str, key: str) -> dict[str, QuestionSummary]:

@@ -13,7 +13,7 @@ import pytest
 from classroom import join, lecturer
 from classroom.tally import STORE
 from shell.language import K_LANGUAGE
-from tests.support.apptest import assert_clean, open_app
+from tests.support.apptest import assert_clean, open_app, sent_text
 from words.i18n import _, use_language
 
 
@@ -118,18 +118,6 @@ def test_the_join_link_opens_the_phones_in_the_lecturers_language():
 # ------------------------------------------------ nobody locks a lecturer out (issue 49)
 
 
-def page_text(at) -> str:
-    """Every element the page sent, as bytes (what reached the browser)."""
-    return b"".join(node.proto.SerializeToString() for node in _nodes(at._tree)
-                    if hasattr(node, "proto") and node.proto is not None).decode("utf-8", "replace")
-
-
-def _nodes(node):
-    yield node
-    for child in getattr(node, "children", {}).values():
-        yield from _nodes(child)
-
-
 def test_wrong_passcodes_are_refused_for_a_growing_while_and_never_echoed(monkeypatch):
     monkeypatch.setenv(lecturer.PASSCODE_ENV, "four long random words")
     now = time.monotonic()
@@ -140,14 +128,14 @@ def test_wrong_passcodes_are_refused_for_a_growing_while_and_never_echoed(monkey
         start(at)
         assert any("not this server's lecturer passcode" in w.value for w in at.warning)
         assert at.text_input(key="tally_passcode").value == ""  # the field is emptied
-        assert guess not in page_text(at)
+        assert guess not in sent_text(at)
     # The fourth attempt within the window is not heard, even with the right passcode.
     at.text_input(key="tally_passcode").input("four long random words")
     start(at)
     assert [w.value for w in at.warning] == [
         "Too many wrong passcodes from here: try again in 2 s."]
     assert lecturer._CLASS not in at.session_state
-    assert "four long random words" not in page_text(at)
+    assert "four long random words" not in sent_text(at)
     # Another lecturer's session (here, on this machine: no address known) is not held up.
     other = open_app("class_tally")
     other.text_input(key="tally_passcode").input("four long random words")

@@ -12,7 +12,15 @@ import pytest
 from babel.messages.pofile import read_po
 
 from classroom import lecturer, questions
-from classroom.tally import STORE, Limits, TallyRefused, TallyStore, UnknownClass, duration
+from classroom.tally import (
+    STORE,
+    Limits,
+    TallyRefused,
+    TallyStore,
+    UnknownClass,
+    duration,
+    new_token,
+)
 from classroom.tour import STEPS, differences, parse_step, tally_id
 from shell.caches import inputs_of, load_data
 from shell.state import default_settings
@@ -212,9 +220,18 @@ def test_a_refusal_is_english_in_the_log_and_in_the_readers_language_on_screen()
 TOUR_SETTINGS = ({}, {"step": "5"}, {"step": str(len(STEPS))}, {"step": "99"})
 
 
+@pytest.fixture
+def lecturers():
+    """Session state for a lecturer running a class (the tour page then offers the offline
+    lecture, whose words are checked too); the class is closed afterwards."""
+    opened = STORE.open_class(new_token())
+    yield {lecturer._CLASS: opened}
+    STORE.close_class(*opened)
+
+
 @pytest.mark.parametrize("query", TOUR_SETTINGS)
-def test_the_tour_page_in_the_pseudo_locale_leaves_no_english(query):
-    at = open_app("tour", {**query, "lang": "en-XA"})
+def test_the_tour_page_in_the_pseudo_locale_leaves_no_english(query, lecturers):
+    at = open_app("tour", {**query, "lang": "en-XA"}, state=lecturers)
     assert not at.exception
     texts = page_texts(at)
     assert len(texts) > 15
@@ -223,8 +240,9 @@ def test_the_tour_page_in_the_pseudo_locale_leaves_no_english(query):
 
 
 @pytest.mark.parametrize("query", TOUR_SETTINGS)
-def test_the_tour_page_in_chinese_has_the_english_pages_numbers(query):
-    english, chinese = open_app("tour", query), open_app("tour", {**query, "lang": "zh-CN"})
+def test_the_tour_page_in_chinese_has_the_english_pages_numbers(query, lecturers):
+    english = open_app("tour", query, state=lecturers)
+    chinese = open_app("tour", {**query, "lang": "zh-CN"}, state=lecturers)
     assert not english.exception and not chinese.exception
     en_texts, zh_texts = page_texts(english), page_texts(chinese)
     assert len(en_texts) == len(zh_texts)
