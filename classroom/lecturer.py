@@ -6,7 +6,10 @@ this page redraws the counts every :data:`REFRESH_S` seconds without reloading
 (``st.fragment(run_every=...)``), newest question first. Per question the lecturer shows
 the view to the phones (which closes the vote), reveals the answer to the class (the phones
 then show every option's verdict) and may first open a second round after a discussion,
-counted apart and shown beside the first. The tour's
+counted apart and shown beside the first. Beside the counts, round 1's share right with
+peer instruction's advice (``classroom/learned.py``: in a popover until the reveal, since
+the room sees this screen and the share would point at the right bar); under the tally,
+what the room learned per question, with a CSV. The tour's
 views show the same compact tally beside their question (:func:`compact_tally`), and
 the step a lecturer with a class opens is the class's step, which the phones follow
 (:func:`publish_step`). The tally lives in this server process's memory (see
@@ -33,8 +36,9 @@ import streamlit as st
 
 from classroom.focus import focus
 from classroom.join import Q_CLASS, app_url, joined
+from classroom.learned import advice, percent, summary_csv, summary_rows
 from classroom.predict import live_question
-from classroom.questions import catalogue
+from classroom.questions import CATALOGUE, catalogue
 from classroom.tally import (
     MAX_ROUNDS,
     STORE,
@@ -48,7 +52,16 @@ from classroom.tally import (
 from classroom.tour import STEPS, tally_id
 from shell.registry import LESSONS
 from shell.state import Q_LANG, Settings
-from words.i18n import N_, _, current_language, join_list, ngettext
+from words.i18n import (
+    DEFAULT_LANGUAGE,
+    N_,
+    _,
+    current_language,
+    format_number,
+    join_list,
+    ngettext,
+    use_language,
+)
 
 REFRESH_S = 2
 NOTE_REFRESH_S = 20  # the sidebar's note of the class on other pages (a sign of life)
@@ -337,6 +350,24 @@ def _rounds(tid: str, texts: list[str], votes: QuestionTally | None,
                    args=(code, key, tid), disabled=votes is None,
                    icon=":material/replay:", help=_("After a discussion: the class votes "
                    "again, counted apart from round 1 (and the answer is hidden again)."))
+    _round_1_advice(tid, votes)
+
+
+def _round_1_advice(tid: str, votes: QuestionTally | None) -> None:
+    """Round 1's share right and what to do next. Before the reveal it waits in a popover:
+    the room reads this screen, and the share beside the bars would point at the right one."""
+    first = votes.rounds[0] if votes is not None else ()
+    said = advice(sum(c.right for c in first), sum(c.chosen for c in first))
+    if said is None:
+        return
+    if votes.revealed:
+        st.markdown(said)
+        return
+    with st.popover(_("Round 1: how many were right"), icon=":material/insights:",
+                    key=f"tally_advice_{tid}"):
+        st.markdown(said)
+        st.caption(_("For your eyes: the room sees this screen, and the share would point "
+                     "at the right option."))
 
 
 def _marks(votes: QuestionTally | None, texts: list[str], qid: str,
@@ -431,3 +462,58 @@ def live_tally(code: str, key: str, settings: Settings) -> None:
                                   "or the data are checked at their own view: right for "
                                   "{counts} per option in the last round.")).format(
                         counts=rights))
+    if shown:
+        room_learned(code, key)
+
+
+def _share(votes: object, right: object) -> str:
+    """A table's cell: "45 % (9 of 20)", or a dash for a round nobody voted in."""
+    share = percent(right, votes) if isinstance(votes, int) and isinstance(right, int) else None
+    if share is None:
+        return "—"
+    return _("{share} % ({right} of {votes})").format(
+        share=format_number(share), right=format_number(right), votes=format_number(votes))
+
+
+def _count(value: object) -> str:
+    return "—" if value is None else format_number(value)
+
+
+def room_learned(code: str, key: str) -> None:
+    """What the room learned, per question in the order asked: each round's share right
+    and how many students moved from a wrong answer to a right one (and back); a CSV of
+    it. Anonymous counts, kept as long as the class's answers. The table lists the revealed
+    questions only (the room may see this screen: a share right points at the answer); the
+    CSV every question, with whether it was revealed."""
+    try:
+        summary = STORE.summary(code, key)
+    except UnknownClass:
+        return
+    asked = {tid: (where, qid) for tid, where, qid, _at in tally_questions()}
+    with use_language(DEFAULT_LANGUAGE):  # what leaves the app stays English
+        english = {tid: where for tid, where, _qid, _at in tally_questions()}
+    rows = summary_rows([(tid, english[tid], CATALOGUE[asked[tid][1]][0], summary[tid])
+                         for tid in summary if tid in asked])
+    revealed = [row for row in rows if row["revealed"]]
+    table = {
+        _("Question"): [asked[row["question_id"]][0] for row in revealed],
+        _("Round 1 right"): [_share(row["round_1_votes"], row["round_1_right"])
+                             for row in revealed],
+        _("Round 2 right"): [_share(row["round_2_votes"], row["round_2_right"])
+                             for row in revealed],
+        _("Wrong → right"): [_count(row["wrong_to_right"]) for row in revealed],
+        _("Right → wrong"): [_count(row["right_to_wrong"]) for row in revealed],
+    }
+    with st.container(border=True, key="tally_learned"):
+        st.markdown(_("**What the room learned**"))
+        if revealed:
+            st.table(table)
+        st.caption(_("A question is listed here once revealed (the room may see this screen); "
+                     "the CSV holds every question. Right for each student's own view; wrong "
+                     "→ right counts the students who voted in both rounds. Anonymous counts, "
+                     "kept as long as the class's answers: ending the class forgets them, so "
+                     "download them first."))
+        st.download_button(_("Download the summary (CSV)"), summary_csv(rows),
+                           file_name=f"kpca-lab-class-{code}.csv", mime="text/csv",
+                           key="tally_learned_csv", on_click="ignore",
+                           icon=":material/download:")

@@ -34,7 +34,7 @@ with i18n.catalog_path("zh-CN").open("rb") as _po:
 CJK = re.compile(r"[\u4e00-\u9fff]")
 # Names and symbols, not words: the same in every language.
 NAMES = {"KPCA", "Lab", "PCA", "MDS", "Isomap", "SVM", "AUC", "ROC", "RBF", "USPS", "MB",
-         "Plotly", "JavaScript", "HTML", "QR", "Spearman", "Schölkopf", "Smola", "Müller",
+         "Plotly", "JavaScript", "HTML", "CSV", "QR", "Spearman", "Schölkopf", "Smola", "Müller",
          "Nyström", "Fourier", "Sigmoid", "scikit", "learn", "Rand", "L1", "tanh", "exp", "max",
          "k",
          "means", "xᵀy", "max|K|", "ACD3FG", "tour", "all", "questions", "step", "seat",
