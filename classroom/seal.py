@@ -10,7 +10,9 @@ The lecture asks each tour step's question before its view. On a phone that join
 * *What to look for* (the answer in words) and every option's verdict wait for the reveal,
   on the tour page (``step=``, Back, Next) and on the view (:func:`answer_sealed`);
 * a lesson page opened from the menu (or a link) waits while a tour step on it has not
-  been shown (:func:`hold_page`): the same page at the step's settings would answer it;
+  been shown, and any page that computes kernel PCA waits while the class's current step
+  has not been shown (:func:`hold_page`): the page at the phone's own settings would
+  answer the question the room is voting on;
 * the offline lecture, which holds every answer, is offered to the lecturer only
   (:func:`classroom.lecturer.lecturer_role`).
 
@@ -25,7 +27,11 @@ import streamlit as st
 
 from classroom import banner, join, predict
 from classroom.tour import STEPS, tally_id
+from shell.registry import LESSONS
 from words.i18n import _, join_and, ngettext
+
+# The pages that compute kernel PCA at the sidebar's settings (not the tour, the tally, Home).
+_COMPUTING = {lesson.url_path for lesson in LESSONS if lesson.work is not None}
 
 
 def answer_sealed(number: int) -> bool:
@@ -35,13 +41,18 @@ def answer_sealed(number: int) -> bool:
     return live is not None and not live.revealed
 
 
-def unshown_steps(url_path: str) -> list[int]:
-    """The tour steps whose view is the page at ``url_path`` and which this phone's class
-    has not been shown yet (empty outside a class)."""
-    if join.joined() is None:
+def waiting_for(url_path: str) -> list[int]:
+    """The tour steps this phone's class must be shown before the page at ``url_path``
+    opens outside the tour: the steps whose view it is, and the class's current step (the
+    lecturer's), those not shown yet. Empty outside a class, and for a page that computes
+    nothing."""
+    live = join.live()
+    if live is None or url_path not in _COMPUTING:
         return []
-    return [number for number, step in enumerate(STEPS, start=1)
-            if step.url_path == url_path and not _shown(number)]
+    steps = {number for number, step in enumerate(STEPS, start=1) if step.url_path == url_path}
+    if live.step is not None:
+        steps.add(live.step)
+    return sorted(number for number in steps if not _shown(number))
 
 
 def _shown(number: int) -> bool:
@@ -50,19 +61,19 @@ def _shown(number: int) -> bool:
 
 
 def hold_page(url_path: str) -> bool:
-    """On a page not opened by the tour: while a tour step on it has not been shown to this
-    phone's class, hold the page (the router does not run it), say why and offer the
+    """On a page not opened by the tour, on a phone in a class: while the page waits for a
+    step (:func:`waiting_for`), hold it (the router does not run it), say why and offer the
     step's question. True when held."""
-    waiting = unshown_steps(url_path)
+    waiting = waiting_for(url_path)
     if not waiting:
         return False
     predict.hold_view(watching=tally_id(waiting[0]))  # its poll sees the lecturer show it
     with st.container(border=True, key="sealed_page"):
         st.markdown(ngettext(
-            "**This page answers step {steps} of the tour**, which your class has not been "
-            "shown yet: it opens here once the lecturer shows it.",
-            "**This page answers steps {steps} of the tour**, which your class has not been "
-            "shown yet: it opens here once the lecturer shows them.",
+            "**Your class has not been shown step {steps} of the tour yet**: this page could "
+            "answer its question, so it opens here once the lecturer shows it.",
+            "**Your class has not been shown steps {steps} of the tour yet**: this page could "
+            "answer their questions, so it opens here once the lecturer shows them.",
             len(waiting)).format(steps=join_and([str(number) for number in waiting])))
         st.button(_("Step {number}'s question").format(number=waiting[0]),
                   key="sealed_page_step", on_click=banner.go_to_step, args=(waiting[0],),

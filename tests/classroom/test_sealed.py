@@ -164,13 +164,30 @@ def test_a_page_of_the_menu_waits_while_its_step_has_not_been_shown(room, answer
     at.switch_page(STEPS[NUMBER - 1].page).run()  # the Explorer, from the menu
     assert_clean(at)
     assert charts(at) == 0 and leaked(at, answer.all()) == []
-    assert any(m.value.startswith("**This page answers steps 1 and 2 of the tour**")
-               for m in at.markdown)
+    assert any(m.value.startswith("**Your class has not been shown steps 1 and 2 of the "
+                                  "tour yet**") for m in at.markdown)
     STORE.show_view(code, key, tally_id(1))
     STORE.show_view(code, key, TID)
     at.run()  # (the phone's poll reruns the page when the lecturer shows the view)
     assert_clean(at)
     assert charts(at) > 0
+
+
+def test_while_the_room_votes_no_page_of_kernel_pca_opens_outside_the_tour(room, answer):
+    code, key = room
+    STORE.set_step(code, key, NUMBER)  # the lecturer opened step 2: the room votes
+    at = open_app("tour", {"class": code, "kernel": "rbf", "gamma": 5})
+    at.switch_page("app_pages/new_points.py").run()  # the rings' projection, elsewhere
+    assert_clean(at)
+    assert charts(at) == 0 and leaked(at, answer.all()) == []
+    assert any(m.value.startswith("**Your class has not been shown step 2 of the tour yet**")
+               for m in at.markdown)
+    STORE.show_view(code, key, TID)
+    at.run()
+    assert_clean(at)
+    assert charts(at) > 0
+    at.switch_page("app_pages/home.py").run()  # a page that computes nothing never waits
+    assert not [m for m in at.markdown if "has not been shown" in m.value]
 
 
 def test_the_offline_lecture_is_offered_to_the_lecturer_only(room):
