@@ -14,6 +14,6 @@ if opened is not None:
     live_tally(*opened, current_settings())
 st.caption(_(
     "Anonymous: each browser session answers under a random token, counted once per question "
-    "(a changed answer replaces the old one); no names, nothing written to disk. The tally "
-    "lives in this server's memory; the class ends {when}."
+    "and round (a changed answer replaces the old one until the round closes); no names, "
+    "nothing written to disk. The tally lives in this server's memory; the class ends {when}."
 ).format(when=how_long()))

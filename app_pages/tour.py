@@ -3,7 +3,10 @@
 import streamlit as st
 
 from classroom.banner import open_step
+from classroom.join import joined
+from classroom.lecturer import lecturer_role
 from classroom.lecturer import running as runs_a_class
+from classroom.seal import answer_sealed
 from classroom.tour import BEYOND, STEPS, main_steps, parse_step, place_in_part, total_minutes
 from lecture_pack import ahead, download
 from lecture_pack.download import lecture_file
@@ -43,11 +46,14 @@ st.progress(position / count, text=(
         part=_(step.part) if step.part else "", minutes=step.minutes))
 st.header(f"{number} · {_(step.title)}")
 st.subheader(_(step.question))
-with st.expander(_("What to look for (reveal after showing the view)"),
-                 icon=":material/visibility:"):
-    st.write(_(step.look_for))
-    st.caption(_("The view itself shows this step's question, this answer with what the page "
-                 "computes on screen, and Back / Next."))
+if answer_sealed(number):  # a phone in a class: the answer waits for the lecturer
+    st.caption(_("What to look for appears here once your lecturer reveals this step."))
+else:
+    with st.expander(_("What to look for (reveal after showing the view)"),
+                     icon=":material/visibility:"):
+        st.write(_(step.look_for))
+        st.caption(_("The view itself shows this step's question, this answer with what the "
+                      "page computes on screen, and Back / Next."))
 
 back, open_view, forward = st.columns([1, 2, 1])
 back.button(_("← Back"), key="tour_back", on_click=_go, args=(-1,), disabled=number == 1,
@@ -90,16 +96,6 @@ st.markdown("\n".join(
     for i, item in enumerate(STEPS, start=1)
 ))
 
-st.divider()
-st.subheader(_("A lecture with no server"))
-st.write(_(
-    "One HTML file with the {steps} steps of the lecture: each question with its answer, the "
-    "charts, numbers and sentences of its page, and a slider over γ (or the degree) on the "
-    "steps whose view moves with it, every value computed now by the app's own code. It needs "
-    "no server and no network: open it from a USB stick, or put it on any web space for the "
-    "students' phones."
-).format(steps=len(main_steps())))
-
 
 @st.fragment(run_every=2)
 def building(language: str) -> None:
@@ -110,30 +106,50 @@ def building(language: str) -> None:
     st.markdown(f":material/hourglass_top: {download.status(plan)}")
 
 
-# The file is built in this session's language (its own words, the steps' sentences).
-language = current_language()
-if lecture_file(language) is None:
-    plan = download.progress(language)
-    if plan is not None and not plan.finished:
-        building(language)
-    else:
-        if plan is not None and plan.failed:
-            st.warning(download.status(plan), icon=":material/error:")
-        st.caption(_("Preparing it computes every step at every slider value: a minute or "
-                     "two, in the background."))
-        if st.button(_("Prepare the offline lecture"), key="tour_prepare_lecture",
-                     icon=":material/build:"):
-            try:  # in the background; where work ahead is off, now
-                with st.spinner(_("Computing the {steps} steps at every slider value…").format(
-                        steps=len(download.lecture_steps()))):
-                    download.request(language, is_lecturer=runs_a_class())
-                st.rerun()
-            except download.NotALecturer as refusal:
-                st.warning(str(refusal), icon=":material/lock:")
-if (prepared := lecture_file(language)) is not None:
-    st.download_button(_("Download this lecture"), prepared, file_name="kpca-lab-lecture.html",
-                       mime="text/html", key="tour_download_lecture", on_click="ignore",
-                       icon=":material/download:", type="primary")
-    st.caption(_("{size} MB, Plotly's JavaScript included; its links lead back to {address}.")
-               .format(size=format_number(len(prepared) / 1e6, ".1f"),
-                       address=download.server_address()))
+def offline_lecture() -> None:
+    """The whole lecture as one HTML file: prepared on request, then offered."""
+    st.divider()
+    st.subheader(_("A lecture with no server"))
+    st.write(_(
+        "One HTML file with the {steps} steps of the lecture: each question with its answer, the "
+        "charts, numbers and sentences of its page, and a slider over γ (or the degree) on the "
+        "steps whose view moves with it, every value computed now by the app's own code. It needs "
+        "no server and no network: open it from a USB stick, or put it on any web space for the "
+        "students' phones."
+    ).format(steps=len(main_steps())))
+    # The file is built in this session's language (its own words, the steps' sentences).
+    language = current_language()
+    if lecture_file(language) is None:
+        plan = download.progress(language)
+        if plan is not None and not plan.finished:
+            building(language)
+        else:
+            if plan is not None and plan.failed:
+                st.warning(download.status(plan), icon=":material/error:")
+            st.caption(_("Preparing it computes every step at every slider value: a minute or "
+                         "two, in the background."))
+            if st.button(_("Prepare the offline lecture"), key="tour_prepare_lecture",
+                         icon=":material/build:"):
+                try:  # in the background; where work ahead is off, now
+                    with st.spinner(_("Computing the {steps} steps at every slider value…").format(
+                            steps=len(download.lecture_steps()))):
+                        download.request(language, is_lecturer=runs_a_class())
+                    st.rerun()
+                except download.NotALecturer as refusal:
+                    st.warning(str(refusal), icon=":material/lock:")
+    if (prepared := lecture_file(language)) is not None:
+        st.download_button(_("Download this lecture"), prepared, file_name="kpca-lab-lecture.html",
+                           mime="text/html", key="tour_download_lecture", on_click="ignore",
+                           icon=":material/download:", type="primary")
+        st.caption(_("{size} MB, Plotly's JavaScript included; its links lead back to {address}.")
+                   .format(size=format_number(len(prepared) / 1e6, ".1f"),
+                           address=download.server_address()))
+
+
+# The offline lecture holds every answer: the lecturer's only, never a phone's in a class.
+if lecturer_role():
+    offline_lecture()
+elif joined() is None:
+    st.divider()
+    st.caption(_("A lecturer can download this lecture as one HTML file from here while "
+                 "running a class (Class tally)."))

@@ -136,10 +136,6 @@ def _go_to_tour() -> None:
     st.session_state[_GO] = (f"app_pages/{TOUR_PAGE}.py", None)
 
 
-def _url_path(page: str) -> str:
-    return page.rsplit("/", 1)[-1].removesuffix(".py")
-
-
 def step_on(url_path: str) -> int | None:
     """The tour step whose view is the page at ``url_path``, when the tour opened it; else
     None (and the tour lets go of the views: the lecturer went elsewhere)."""
@@ -147,7 +143,7 @@ def step_on(url_path: str) -> int | None:
     if number is None or url_path == TOUR_PAGE:
         return None  # the tour page: "Open this view" has just set the step, keep it
     if not (isinstance(number, int) and 1 <= number <= len(STEPS)) or (
-        _url_path(STEPS[number - 1].page) != url_path
+        STEPS[number - 1].url_path != url_path
     ):
         _leave()
         return None

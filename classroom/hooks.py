@@ -2,15 +2,16 @@
 
 Before the sidebar: a class code or ``questions=`` from the link (:func:`start_run`). In
 the sidebar: the classroom's link parameters, its box and its notice (:data:`WING`).
-Before the page: the tour step's prompt when the tour opened the view, else the page's own
-question when pages ask (:func:`before_page`); the view waits for the answer
-(:func:`holding`). After the page: the step's answer quotes what the page found
+Before the page: the tour step's prompt when the tour opened the view, else, on a phone in
+a class, the page held while a tour step on it has not been shown (``classroom/seal.py``),
+else the page's own question when pages ask (:func:`before_page`); the view waits for the
+answer (:func:`holding`). After the page: the step's answer quotes what the page found
 (:func:`after_page`).
 """
 
 from __future__ import annotations
 
-from classroom import banner, box, follow, join, predict
+from classroom import banner, box, follow, join, predict, seal
 from shell.sidebar import Wing
 from shell.state import Settings
 
@@ -35,7 +36,9 @@ def before_page(url_path: str, settings: Settings):
     """The tour's prompt on its step's view, or the page's own question; returns the place
     for the page's findings (for :func:`after_page`), or None."""
     slot = banner.start(url_path, settings)
-    if slot is None:  # not a tour step: the page's own question, if pages ask
+    # Not a tour step's view: on a phone in a class, a page that would answer a step the
+    # class has not been shown waits; else the page's own question, if pages ask.
+    if slot is None and not seal.hold_page(url_path):
         predict.ask_for_page(url_path, settings)
     follow.poll()  # a joined phone: the lecturer's step, the reveal
     return slot

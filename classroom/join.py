@@ -20,7 +20,15 @@ from urllib.parse import urlsplit
 
 import streamlit as st
 
-from classroom.tally import STORE, Live, TallyRefused, UnknownClass, new_token, normalise_code
+from classroom.tally import (
+    STORE,
+    Live,
+    TallyRefused,
+    UnknownClass,
+    VoteClosed,
+    new_token,
+    normalise_code,
+)
 from shell.registry import HOME, LESSONS
 from words.i18n import _
 
@@ -129,19 +137,21 @@ def vote(question_id: str) -> int | None:
         return None
 
 
-def record(question_id: str, option: int, right: bool) -> None:
-    """Count this session's answer in its class, if it joined one (a callback)."""
+def record(question_id: str, option: int, right: bool) -> bool:
+    """Count this session's answer in its class, if it joined one (a callback). False when
+    the question's vote has closed: the answer counted before is final."""
     code = joined()
     if code is None:
-        return
+        return True
     try:
         STORE.answer(code, _token(), question_id, option, right)
     except TallyRefused as refusal:
         st.session_state[_MESSAGE] = refusal.said()
         if isinstance(refusal, UnknownClass):  # the class ended: leave it
             st.session_state.pop(_CODE, None)
-    else:
-        st.session_state.pop(_MESSAGE, None)
+        return not isinstance(refusal, VoteClosed)
+    st.session_state.pop(_MESSAGE, None)
+    return True
 
 
 def tally_note() -> None:

@@ -3,9 +3,13 @@
 Students who open the QR code's link (or type the code in the sidebar's "Classroom" box)
 have their predictions counted anonymously (``classroom/join.py``, ``classroom/tally.py``);
 this page redraws the counts every :data:`REFRESH_S` seconds without reloading
-(``st.fragment(run_every=...)``), newest question first. Per question the lecturer reveals
-the answer to the class (the phones then show every option's verdict) and may first open
-a second round after a discussion, counted apart and shown beside the first. The tour's
+(``st.fragment(run_every=...)``), newest question first. Per question the lecturer shows
+the view to the phones (which closes the vote), reveals the answer to the class (the phones
+then show every option's verdict) and may first open a second round after a discussion,
+counted apart and shown beside the first. Beside the counts, round 1's share right with
+peer instruction's advice (``classroom/learned.py``: in a popover until the reveal, since
+the room sees this screen and the share would point at the right bar); under the tally,
+what the room learned per question, with a CSV. The tour's
 views show the same compact tally beside their question (:func:`compact_tally`), and
 the step a lecturer with a class opens is the class's step, which the phones follow
 (:func:`publish_step`). The tally lives in this server process's memory (see
@@ -16,8 +20,10 @@ The doors: a session runs one class; the class lives while the lecturer's sessio
 :data:`NOTE_REFRESH_S` seconds, tell the store the lecturer is still there: closing the tab
 ends the class after the store's grace period). A host may require a lecturer passcode
 (:func:`required_passcode`: ``$KPCA_LECTURER_PASSCODE`` or the Streamlit secret
-``lecturer_passcode``). The lecturer can close joining, sees how many joined in the last
-minute, and can remove those who joined in the last few minutes.
+``lecturer_passcode``), which the store checks with a growing refusal window per session and
+per address (:meth:`classroom.tally.TallyStore.check_passcode`); without it one address runs
+at most a couple of classes. The lecturer can close joining, sees how many joined in the
+last minute, and can remove those who joined in the last few minutes.
 """
 
 from __future__ import annotations
@@ -29,9 +35,10 @@ import segno
 import streamlit as st
 
 from classroom.focus import focus
-from classroom.join import Q_CLASS, app_url
+from classroom.join import Q_CLASS, app_url, joined
+from classroom.learned import advice, percent, summary_csv, summary_rows
 from classroom.predict import live_question
-from classroom.questions import catalogue
+from classroom.questions import CATALOGUE, catalogue
 from classroom.tally import (
     MAX_ROUNDS,
     STORE,
@@ -41,12 +48,20 @@ from classroom.tally import (
     UnknownClass,
     duration,
     new_token,
-    passcode_matches,
 )
 from classroom.tour import STEPS, tally_id
 from shell.registry import LESSONS
 from shell.state import Q_LANG, Settings
-from words.i18n import N_, _, current_language, join_list, ngettext
+from words.i18n import (
+    DEFAULT_LANGUAGE,
+    N_,
+    _,
+    current_language,
+    format_number,
+    join_list,
+    ngettext,
+    use_language,
+)
 
 REFRESH_S = 2
 NOTE_REFRESH_S = 20  # the sidebar's note of the class on other pages (a sign of life)
@@ -94,9 +109,10 @@ def qr_svg(text: str) -> str:
 def how_long() -> str:
     """When a class ends, in the store's own numbers."""
     limits = STORE.limits
-    return _("{grace} after its lecturer's tab is closed, or {idle} after the last "
-             "answer").format(grace=duration(limits.lecturer_grace_s),
-                              idle=duration(limits.idle_expiry_s))
+    return _("{grace} after its lecturer's tab is closed, {idle} after the last answer, or, "
+             "while nobody has joined it, when the server is full and another lecturer "
+             "starts a class").format(grace=duration(limits.lecturer_grace_s),
+                                      idle=duration(limits.idle_expiry_s))
 
 
 def required_passcode() -> str:
@@ -111,20 +127,26 @@ def required_passcode() -> str:
     return ""
 
 
+def client_address() -> str | None:
+    """The address this session's browser connects from; None where it is not known (a
+    browser on this machine, or a proxy that does not say whom it forwards)."""
+    return st.context.ip_address
+
+
 def _start() -> None:
     ss = st.session_state
     required = required_passcode()
-    if required and not passcode_matches(ss.get(_PASSCODE_KEY, ""), required):
-        ss[_PROBLEM] = _("That is not this server's lecturer passcode: ask whoever runs the "
-                         "server for it.")
-        return
+    session, address = ss.setdefault(_LECTURER, new_token()), client_address()
     try:
-        ss[_CLASS] = STORE.open_class(ss.setdefault(_LECTURER, new_token()))
+        if required:
+            STORE.check_passcode(ss.get(_PASSCODE_KEY, ""), required, session=session,
+                                 address=address)
+        ss[_CLASS] = STORE.open_class(session, address=address, with_passcode=bool(required))
         ss[_STARTED] = True
         ss.pop(_PROBLEM, None)
     except TallyRefused as refusal:
         ss[_PROBLEM] = refusal.said()
-    ss.pop(_PASSCODE_KEY, None)
+    ss.pop(_PASSCODE_KEY, None)  # never kept, never shown again
 
 
 def _end() -> None:
@@ -218,6 +240,13 @@ def running() -> bool:
     return st.session_state.get(_CLASS) is not None
 
 
+def lecturer_role() -> bool:
+    """Whether this session is a lecturer's: it runs a class (started with the server's
+    passcode where one is required) and sits in no class as a student. What holds every
+    answer (the offline lecture) is offered to this role only."""
+    return running() and joined() is None
+
+
 def lecturer_note() -> None:
     """The sidebar's line for a lecturer with a class, on every page: the code and how
     many joined; redrawn every NOTE_REFRESH_S seconds, each time a sign of life for the
@@ -258,6 +287,13 @@ def _reveal(code: str, key: str, tid: str) -> None:
         st.session_state[_PROBLEM] = refusal.said()
 
 
+def _show_view(code: str, key: str, tid: str) -> None:
+    try:
+        STORE.show_view(code, key, tid)
+    except TallyRefused as refusal:
+        st.session_state[_PROBLEM] = refusal.said()
+
+
 def _second_round(code: str, key: str, tid: str) -> None:
     try:
         STORE.open_second_round(code, key, tid)
@@ -288,7 +324,7 @@ def _rounds(tid: str, texts: list[str], votes: QuestionTally | None,
     for number, (column, counts) in enumerate(zip(columns, rounds, strict=True), start=1):
         with column:
             voted = sum(c.chosen for c in counts)
-            still_open = number == len(rounds) and not (votes and votes.revealed)
+            still_open = number == len(rounds) and (votes is None or votes.voting_open)
             st.markdown((ngettext("**Round {round}** · {count} vote (open)",
                                   "**Round {round}** · {count} votes (open)", voted)
                          if still_open else
@@ -297,16 +333,41 @@ def _rounds(tid: str, texts: list[str], votes: QuestionTally | None,
                 round=number, count=voted))
             _bars(texts, counts, marks)
     revealed = votes is not None and votes.revealed
+    shown = votes is not None and votes.shown
     row = st.container(horizontal=True)
+    row.button(_("View shown") if shown else _("Show the view to the phones"),
+               key=f"tally_show_{tid}", on_click=_show_view, args=(code, key, tid),
+               disabled=shown, icon=":material/smartphone:",
+               help=_("Closes the vote (the answers are final) and shows the view on every "
+                      "phone; why each option is right or wrong waits for the reveal."))
     row.button(_("Revealed") if revealed else _("Reveal to the class"),
                key=f"tally_reveal_{tid}", on_click=_reveal, args=(code, key, tid),
                disabled=revealed, icon=":material/visibility:",
-               help=_("Closes the vote; every phone shows why each option is right or wrong."))
+               help=_("Closes the vote; every phone shows the view and why each option is "
+                      "right or wrong."))
     if len(rounds) < MAX_ROUNDS:
         row.button(_("Second round"), key=f"tally_round2_{tid}", on_click=_second_round,
                    args=(code, key, tid), disabled=votes is None,
                    icon=":material/replay:", help=_("After a discussion: the class votes "
                    "again, counted apart from round 1 (and the answer is hidden again)."))
+    _round_1_advice(tid, votes)
+
+
+def _round_1_advice(tid: str, votes: QuestionTally | None) -> None:
+    """Round 1's share right and what to do next. Before the reveal it waits in a popover:
+    the room reads this screen, and the share beside the bars would point at the right one."""
+    first = votes.rounds[0] if votes is not None else ()
+    said = advice(sum(c.right for c in first), sum(c.chosen for c in first))
+    if said is None:
+        return
+    if votes.revealed:
+        st.markdown(said)
+        return
+    with st.popover(_("Round 1: how many were right"), icon=":material/insights:",
+                    key=f"tally_advice_{tid}"):
+        st.markdown(said)
+        st.caption(_("For your eyes: the room sees this screen, and the share would point "
+                     "at the right option."))
 
 
 def _marks(votes: QuestionTally | None, texts: list[str], qid: str,
@@ -401,3 +462,58 @@ def live_tally(code: str, key: str, settings: Settings) -> None:
                                   "or the data are checked at their own view: right for "
                                   "{counts} per option in the last round.")).format(
                         counts=rights))
+    if shown:
+        room_learned(code, key)
+
+
+def _share(votes: object, right: object) -> str:
+    """A table's cell: "45 % (9 of 20)", or a dash for a round nobody voted in."""
+    share = percent(right, votes) if isinstance(votes, int) and isinstance(right, int) else None
+    if share is None:
+        return "—"
+    return _("{share} % ({right} of {votes})").format(
+        share=format_number(share), right=format_number(right), votes=format_number(votes))
+
+
+def _count(value: object) -> str:
+    return "—" if value is None else format_number(value)
+
+
+def room_learned(code: str, key: str) -> None:
+    """What the room learned, per question in the order asked: each round's share right
+    and how many students moved from a wrong answer to a right one (and back); a CSV of
+    it. Anonymous counts, kept as long as the class's answers. The table lists the revealed
+    questions only (the room may see this screen: a share right points at the answer); the
+    CSV every question, with whether it was revealed."""
+    try:
+        summary = STORE.summary(code, key)
+    except UnknownClass:
+        return
+    asked = {tid: (where, qid) for tid, where, qid, _at in tally_questions()}
+    with use_language(DEFAULT_LANGUAGE):  # what leaves the app stays English
+        english = {tid: where for tid, where, _qid, _at in tally_questions()}
+    rows = summary_rows([(tid, english[tid], CATALOGUE[asked[tid][1]][0], summary[tid])
+                         for tid in summary if tid in asked])
+    revealed = [row for row in rows if row["revealed"]]
+    table = {
+        _("Question"): [asked[row["question_id"]][0] for row in revealed],
+        _("Round 1 right"): [_share(row["round_1_votes"], row["round_1_right"])
+                             for row in revealed],
+        _("Round 2 right"): [_share(row["round_2_votes"], row["round_2_right"])
+                             for row in revealed],
+        _("Wrong → right"): [_count(row["wrong_to_right"]) for row in revealed],
+        _("Right → wrong"): [_count(row["right_to_wrong"]) for row in revealed],
+    }
+    with st.container(border=True, key="tally_learned"):
+        st.markdown(_("**What the room learned**"))
+        if revealed:
+            st.table(table)
+        st.caption(_("A question is listed here once revealed (the room may see this screen); "
+                     "the CSV holds every question. Right for each student's own view; wrong "
+                     "→ right counts the students who voted in both rounds. Anonymous counts, "
+                     "kept as long as the class's answers: ending the class forgets them, so "
+                     "download them first."))
+        st.download_button(_("Download the summary (CSV)"), summary_csv(rows),
+                           file_name=f"kpca-lab-class-{code}.csv", mime="text/csv",
+                           key="tally_learned_csv", on_click="ignore",
+                           icon=":material/download:")

@@ -12,12 +12,15 @@ the tour's views by default (the lecture), on every page that has one, or nowher
 straight lecture). A link sets it too: ``?questions=all``, ``?questions=0``. Lesson pages
 do not ask by default, so a link to a view shows that view.
 
-In a class (:mod:`classroom.join`) an answer is a prediction: it is counted anonymously in
-the class tally, the view appears, and the phone says "Answer recorded" (which option; it
-may still change it) while every option's verdict waits until the lecturer reveals the
-question (:meth:`classroom.tally.TallyStore.reveal`; the phone polls for it,
-``classroom/follow.py``). A second round asks again, counted apart. Outside a class the
-verdicts follow the answer at once.
+In a class (:mod:`classroom.join`) an answer is a prediction, and nothing that decides it
+reaches the phone before the lecturer says so: the question is asked whatever the link or
+the sidebar says about questions, there is no Skip, the answer is counted anonymously in
+the class tally and may change while its round is open ("Answer recorded"), the view
+waits until the lecturer shows it to the phones (which closes the round:
+:meth:`classroom.tally.TallyStore.show_view`) or reveals the question
+(:meth:`classroom.tally.TallyStore.reveal`), and every option's verdict waits for the
+reveal (the phone polls for both, ``classroom/follow.py``). A second round asks again,
+counted apart. Outside a class the verdicts follow the answer at once.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import streamlit as st
 
 from classroom import join
 from classroom.questions import MAX_N, Question, build
+from classroom.tally import Live
 from server.admission import queued
 from shell.caches import bounded_cache, inputs, load_data
 from shell.display import projector_on
@@ -161,9 +165,13 @@ def _chosen(question: Question, widget: str) -> None:
     if choice not in texts:
         return
     number = texts.index(choice)
+    if not join.record(question.id, number, question.options[number].right):
+        # The round closed after the radio was drawn: the answer counted before stays.
+        before = answers().get(question.id)
+        st.session_state[widget] = texts[before] if before is not None and before >= 0 else None
+        return
     answers()[question.id] = number
     st.session_state[_ANSWER_CAME] = True
-    join.record(question.id, number, question.options[number].right)
 
 
 def _skip(question_id: str) -> None:
@@ -176,6 +184,13 @@ def just_answered() -> bool:
     return bool(st.session_state.get(_JUST_ANSWERED))
 
 
+def hold_view(watching: str) -> None:
+    """Hold this run's view (the router does not run the page) and let the phone's poll
+    watch the question ``watching`` (its view shown, its reveal)."""
+    st.session_state[_HOLD] = True
+    st.session_state[_ASKED] = watching
+
+
 def ask_for_page(url_path: str, settings: Settings) -> None:
     """The page's own question (registry), when it has one and pages ask."""
     if mode() == ALL and url_path in PAGE_QUESTIONS:
@@ -183,29 +198,37 @@ def ask_for_page(url_path: str, settings: Settings) -> None:
 
 
 def ask(question_id: str, settings: Settings, *, tally_id: str | None = None) -> None:
-    """Ask ``question_id`` for ``settings``; hold the view until it is answered or skipped.
+    """Ask ``question_id`` for ``settings``; hold the view until it is answered or skipped
+    (in a class: until the lecturer shows the view; the verdicts until the reveal).
 
     ``tally_id`` names the question in the class tally (a tour step asks a catalogue
     question under its own id, so the lecturer sees step 5's answers apart).
     """
-    if mode() == OFF:
+    counted_as = tally_id or question_id
+    live = join.live(counted_as)  # None outside a class
+    if live is not None and not live.revealed:  # whatever is drawn below, nothing decides it
+        st.session_state[_SEALED] = True
+        st.session_state[_HOLD] = not live.shown
+        st.session_state[_ASKED] = counted_as
+    if mode() == OFF and live is None:  # in a class, the lecturer's questions are asked
         return
     question = live_question(question_id, settings)
     if question is None:
+        if live is not None and not live.shown:
+            st.caption(_("The view appears when the lecturer shows it to the class."))
         return
     if tally_id is not None:
         question = Question(tally_id, question.prompt, question.options)
     widget = f"predict_{question.id}"
     texts = [option.text for option in question.options]
     st.session_state[_ASKED] = question.id
-    live = join.live(question.id)  # None outside a class
-    if live is not None and answers().get(question.id) is None:
-        if (held := join.vote(question.id)) is not None:  # a reload: the class keeps it
-            answers()[question.id] = held
+    if live is not None and answers().get(question.id) in (None, SKIPPED):
+        # A reload: the class keeps the answer. A skip from before joining is no answer.
+        answers()[question.id] = join.vote(question.id)
     chosen = answers().get(question.id)
     # A second round the student has not voted in yet: the first answer stays in round 1's
     # count, the radio asks anew (emptied once, not on every run).
-    second = (live is not None and live.round > 1 and not live.revealed
+    second = (live is not None and live.round > 1 and live.voting_open
               and chosen is not None and chosen >= 0 and join.vote(question.id) is None)
     cleared = st.session_state.setdefault(_CLEARED, set())
     if second and question.id not in cleared:
@@ -224,10 +247,15 @@ def ask(question_id: str, settings: Settings, *, tally_id: str | None = None) ->
         # the radio keeps it as its label for screen readers.
         st.markdown(f"**{question.prompt}**")
         st.radio(question.prompt, texts, index=None, key=widget, on_change=_chosen,
-                 args=(question, widget), label_visibility="collapsed", horizontal=compact)
+                 args=(question, widget), label_visibility="collapsed", horizontal=compact,
+                 disabled=live is not None and not live.voting_open)
         st.html(_OPTIONS_CSS)
         st.html(_ARROWS_SCRIPT, unsafe_allow_javascript=True)
-        if chosen is None:
+        if live is not None and not live.revealed:
+            _sealed(live, texts[chosen] if chosen is not None and chosen >= 0 else None,
+                    second)
+            return
+        if chosen is None and live is None:
             st.session_state[_HOLD] = True
             st.button(_("Skip: show the view"), key=f"predict_skip_{question.id}",
                       on_click=_skip, args=(question.id,), icon=":material/skip_next:")
@@ -235,22 +263,6 @@ def ask(question_id: str, settings: Settings, *, tally_id: str | None = None) ->
             return
         if chosen == SKIPPED:
             st.caption(_("Skipped: you can still answer above."))
-            return
-        if live is not None and not live.revealed:
-            st.session_state[_SEALED] = True
-            if second:
-                st.markdown(_("**Round {round}: vote again** after the discussion (your first "
-                              "answer was *{answer}*).").format(round=live.round,
-                                                                answer=texts[chosen]))
-            elif live.round > 1:
-                st.markdown(_("**Answer recorded:** {answer} (round {round}). You can change "
-                              "it until the lecturer reveals the answer; the view is below.")
-                            .format(answer=texts[chosen], round=live.round))
-            else:
-                st.markdown(_("**Answer recorded:** {answer}. You can change it until the "
-                              "lecturer reveals the answer; the view is below.")
-                            .format(answer=texts[chosen]))
-            join.tally_note()
             return
         lines = [
             (_("{mark} **{answer}** (your answer): {why}") if i == chosen else
@@ -263,7 +275,7 @@ def ask(question_id: str, settings: Settings, *, tally_id: str | None = None) ->
         else:  # the right option's why and the answer given; the others a click away
             right = [i for i, option in enumerate(question.options) if option.right]
             shown = [lines[i] for i in right]
-            if chosen not in right:  # its why is in the popover, with the other wrong ones
+            if chosen is not None and chosen not in right:  # its why is with the others
                 shown.insert(0, _("{mark} **{answer}** (your answer)").format(
                     mark=WRONG, answer=texts[chosen]))
             with st.container(horizontal=True, vertical_alignment="center"):
@@ -272,3 +284,33 @@ def ask(question_id: str, settings: Settings, *, tally_id: str | None = None) ->
                     with st.popover(_("Why the others are wrong"), icon=":material/list:"):
                         st.markdown("  \n".join(others))
         join.tally_note()
+
+
+def _sealed(live: Live, answer: str | None, second: bool) -> None:
+    """A phone in a class, before the reveal: the answer it gave (or that it should give),
+    whether it may still change, and where the view is. No verdict."""
+    if second:
+        st.markdown(_("**Round {round}: vote again** after the discussion (your first answer "
+                      "was *{answer}*).").format(round=live.round, answer=answer))
+    elif answer is None:
+        st.caption(_("Predict first: the view appears when the lecturer shows it to the "
+                     "class.") if not live.shown else
+                   _("The view is below; your answer counts in the class tally until the "
+                     "lecturer closes the vote.") if live.voting_open else
+                   _("The vote is closed; the lecturer reveals why each option is right or "
+                     "wrong."))
+        return
+    elif not live.voting_open:
+        st.markdown(_("**Your answer:** {answer}, final: the vote is closed. The lecturer "
+                      "reveals why each option is right or wrong.").format(answer=answer))
+    elif live.round > 1:
+        st.markdown((_("**Answer recorded:** {answer} (round {round}). You can change it "
+                       "until the lecturer closes the vote; the view is below.") if live.shown
+                     else _("**Answer recorded:** {answer} (round {round}). You can change it "
+                            "until the lecturer closes the vote; the view appears when the "
+                            "lecturer shows it.")).format(answer=answer, round=live.round))
+    else:  # round 1 closes when the view is shown: it is not shown yet
+        st.markdown(_("**Answer recorded:** {answer}. You can change it until the lecturer "
+                      "closes the vote; the view appears when the lecturer shows it.")
+                    .format(answer=answer))
+    join.tally_note()

@@ -14,12 +14,16 @@ What it promises:
   store holds at most ``max_classes`` classes. Full to every default bound (20 classes of
   400 students answering 40 questions each, in one round) it holds 11.7 MB (tracemalloc);
   a second round of every question doubles the answers' part.
-* **Once per question and round.** A student may change an answer until the lecturer
-  reveals the question; it is counted once, as the latest choice. After the first round
-  the lecturer may open a second (peer instruction: discuss, vote again), counted apart
-  (:meth:`TallyStore.open_second_round`); a reveal closes the voting
-  (:meth:`TallyStore.reveal`). Students read whether a question is revealed, and the
-  class's step (the lecturer's, :meth:`TallyStore.set_step`), with :meth:`TallyStore.live`.
+* **Once per question and round, final when the round closes.** A student may change an
+  answer while its round is open; it is counted once, as the latest choice. A round closes
+  when the lecturer opens the second (peer instruction: discuss, vote again; counted apart,
+  :meth:`TallyStore.open_second_round`), shows the view to the phones
+  (:meth:`TallyStore.show_view`: the view decides the answer, so the vote ends there) or
+  reveals the question (:meth:`TallyStore.reveal`). Students read the class's step (the
+  lecturer's, :meth:`TallyStore.set_step`) and, per question, its round, whether it takes
+  answers, whether the phones show its view and whether it is revealed, with
+  :meth:`TallyStore.live`. After the class, :meth:`TallyStore.summary` says per question
+  how many were right in each round and how many moved from a wrong answer to a right one.
 * **Isolation.** Every call names a class by its code; one class's answers and tally are
   reachable only through its own code (answers) and key (tally).
 * **A class lives while its lecturer does.** One class per lecturer (a random token of
@@ -27,8 +31,13 @@ What it promises:
   the class's key is a sign of life (the lecturer's pages send one every few seconds,
   ``classroom/lecturer.py``); a class whose lecturer has not been seen for
   ``lecturer_grace_s`` (default 2 minutes: the tab was closed) ends, so one script that
-  opens classes from tabs it then closes cannot keep other lecturers out. A host can also
-  require a lecturer passcode (:func:`passcode_matches`; ``classroom/lecturer.py``).
+  opens classes from tabs it then closes cannot keep other lecturers out.
+* **No one locks a lecturer out.** Without the lecturer passcode one address holds at most
+  ``classes_per_address`` classes, and a full server makes room for a new lecturer by
+  ending its oldest class that nobody joined (it refuses only when every class has
+  students). A host can also require a lecturer passcode (:meth:`TallyStore.check_passcode`:
+  compared in constant time, :func:`passcode_matches`, never kept), with a refusal window
+  per session and per address that doubles after each wrong guess past the first few.
 * **The lecturer holds the door.** Joining can be closed (:meth:`TallyStore.set_joining`);
   the lecturer sees how many joined in the last minute and can remove the students who
   joined within the last ``seconds`` with their answers (:meth:`TallyStore.remove_joined`:
@@ -91,6 +100,10 @@ class UnknownClass(TallyRefused):
     """No class with this code runs here (wrong, expired or on another replica)."""
 
 
+class VoteClosed(TallyRefused):
+    """The question's round takes no more answers: the answer already counted is final."""
+
+
 @dataclass(frozen=True)
 class Limits:
     """What one server holds at most (each refused cleanly beyond)."""
@@ -107,16 +120,25 @@ class Limits:
     lecturer_grace_s: float = 120.0
     join_burst: int = 60  # students let in at once, then joins_per_minute
     joins_per_minute: float = 120.0
+    # Classes one address may hold without the lecturer passcode (a script's many tabs).
+    classes_per_address: int = 2
+    # Wrong passcodes let through before a refusal window, its first length and its cap
+    # (the window doubles after each further wrong guess).
+    passcode_free_tries: int = 3
+    passcode_first_wait_s: float = 2.0
+    passcode_max_wait_s: float = 300.0
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> Limits:
         """The defaults, or a server operator's (the tests start servers with small ones):
-        ``KPCA_TALLY_MAX_CLASSES``, ``KPCA_TALLY_MAX_STUDENTS``, ``KPCA_TALLY_JOIN_BURST``
-        (whole numbers), ``KPCA_TALLY_JOINS_PER_MINUTE``, ``KPCA_TALLY_LECTURER_GRACE_S``."""
+        ``KPCA_TALLY_MAX_CLASSES``, ``KPCA_TALLY_MAX_STUDENTS``, ``KPCA_TALLY_JOIN_BURST``,
+        ``KPCA_TALLY_CLASSES_PER_ADDRESS`` (whole numbers), ``KPCA_TALLY_JOINS_PER_MINUTE``,
+        ``KPCA_TALLY_LECTURER_GRACE_S``."""
         limits = cls()
         for name, field_name, kind in (("MAX_CLASSES", "max_classes", int),
                                        ("MAX_STUDENTS", "max_students", int),
                                        ("JOIN_BURST", "join_burst", int),
+                                       ("CLASSES_PER_ADDRESS", "classes_per_address", int),
                                        ("JOINS_PER_MINUTE", "joins_per_minute", float),
                                        ("LECTURER_GRACE_S", "lecturer_grace_s", float)):
             try:
@@ -138,20 +160,40 @@ class OptionCount:
 
 @dataclass(frozen=True)
 class QuestionTally:
-    """One question's counts: per round (round 1 first), per option; and whether the
-    lecturer has revealed it (voting closed)."""
+    """One question's counts: per round (round 1 first), per option; whether the lecturer
+    has revealed it, whether the phones show its view, and whether its last round takes
+    answers."""
 
     rounds: tuple[tuple[OptionCount, ...], ...]
     revealed: bool
+    shown: bool = False
+    voting_open: bool = True
 
 
 @dataclass(frozen=True)
 class Live:
     """What a student's phone polls: the class's step (the lecturer's; None before they
-    open one) and, for one question, its current round and whether it is revealed."""
+    open one) and, for one question, its current round, whether that round takes answers,
+    whether the phones show the question's view, and whether it is revealed."""
 
     step: int | None
     round: int
+    revealed: bool
+    shown: bool
+    voting_open: bool
+
+
+@dataclass(frozen=True)
+class QuestionSummary:
+    """What the room learned on one question (Crouch & Mazur 2001's measures): per round,
+    how many voted and how many were right (for each student's own settings); of the
+    students who voted in both rounds, how many moved from a wrong answer to a right one
+    and from right to wrong; and whether it is revealed."""
+
+    votes: tuple[int, ...]
+    right: tuple[int, ...]
+    wrong_to_right: int
+    right_to_wrong: int
     revealed: bool
 
 
@@ -160,12 +202,28 @@ MAX_ROUNDS = 2  # a vote, and one more after discussion
 
 @dataclass
 class _Votes:
-    """One question's votes: per round (the last is open until revealed), student token →
-    2 × option + (right for that student's settings): a small int, which Python never
-    allocates (the bound on memory above)."""
+    """One question's votes: per round (only the last may take answers, until ``closed``),
+    student token → 2 × option + (right for that student's settings): a small int, which
+    Python never allocates (the bound on memory above). ``shown``: the phones show the
+    view (the lecturer's choice, or the reveal)."""
 
     rounds: list[dict[str, int]] = field(default_factory=lambda: [{}])
+    closed: bool = False
+    shown: bool = False
     revealed: bool = False
+
+
+def _summarise(votes: _Votes) -> QuestionSummary:
+    """The question's :class:`QuestionSummary`, from its packed votes (2 × option + right)."""
+    rounds = votes.rounds
+    first, last = rounds[0], rounds[-1]
+    both = first.keys() & last.keys() if len(rounds) > 1 else set()
+    return QuestionSummary(
+        votes=tuple(len(by_student) for by_student in rounds),
+        right=tuple(sum(packed % 2 for packed in by_student.values()) for by_student in rounds),
+        wrong_to_right=sum(1 for token in both if first[token] % 2 < last[token] % 2),
+        right_to_wrong=sum(1 for token in both if first[token] % 2 > last[token] % 2),
+        revealed=votes.revealed)
 
 
 @dataclass(frozen=True)
@@ -181,6 +239,8 @@ class ClassStatus:
 class _Class:
     key: str
     lecturer: str
+    address: str | None  # where the lecturer opened it from (None: not known)
+    with_passcode: bool  # opened with the server's lecturer passcode
     opened: float
     touched: float  # the last answer or join
     lecturer_seen: float
@@ -210,6 +270,23 @@ def passcode_matches(typed: object, required: str) -> bool:
     return hmac.compare_digest(str(typed).encode("utf-8"), required.encode("utf-8"))
 
 
+@dataclass
+class _Failures:
+    """Wrong passcodes from one session or one address: how many in a row, the last one's
+    time, and until when the next attempt is refused unheard."""
+
+    count: int = 0
+    last: float = 0.0
+    until: float = 0.0
+
+
+# Wrong-passcode records kept at most (the oldest forgotten first: a script that makes a
+# new session per guess makes a record per guess, its address's record stays the newest),
+# and how long a quiet one is kept.
+MAX_FAILURE_RECORDS = 10_000
+FAILURES_FORGOTTEN_AFTER_S = 3600.0
+
+
 class TallyStore:
     """Classes by code, in memory; see the module's docstring for the rules.
 
@@ -226,30 +303,89 @@ class TallyStore:
         self._clock = clock
         self._lock = threading.Lock()
         self._classes: dict[str, _Class] = {}
+        # ("session", token) or ("address", ip) → its wrong passcodes
+        self._failures: dict[tuple[str, str], _Failures] = {}
 
     # -- the lecturer (every call with the key is a sign of the lecturer's life) ---------
-    def open_class(self, lecturer: str) -> tuple[str, str]:
+    def check_passcode(self, typed: object, required: str, *, session: str,
+                       address: str | None = None) -> None:
+        """Let a lecturer through with the passcode ``required``, or refuse.
+
+        ``session`` is the token of the browser session that types, ``address`` its
+        network address (None where not known). After ``passcode_free_tries`` wrong
+        passcodes in a row from the session or from the address, each attempt is refused
+        unheard for a window that starts at ``passcode_first_wait_s`` and doubles with each
+        further wrong one, up to ``passcode_max_wait_s``; the right passcode clears both.
+        The passcode is compared in constant time and never kept.
+        """
+        limits = self.limits
+        whom = [("session", str(session))] + ([("address", address)] if address else [])
+        with self._lock:
+            now = self._clock()
+            self._forget_failures(now)
+            wait = max((self._failures[w].until - now for w in whom if w in self._failures),
+                       default=0.0)
+            if wait > 0:
+                raise TallyRefused(N_("Too many wrong passcodes from here: try again in "
+                                      "{wait}."), wait=Duration(math.ceil(wait)))
+            if passcode_matches(typed, required):
+                for w in whom:
+                    self._failures.pop(w, None)
+                return
+            for w in whom:
+                failures = self._failures.pop(w, None) or _Failures()
+                self._failures[w] = failures  # re-inserted: the newest record
+                failures.count += 1
+                failures.last = now
+                beyond = failures.count - limits.passcode_free_tries
+                if beyond >= 0:
+                    failures.until = now + min(limits.passcode_first_wait_s * 2.0 ** beyond,
+                                               limits.passcode_max_wait_s)
+        raise TallyRefused(N_("That is not this server's lecturer passcode: ask whoever runs "
+                              "the server for it."))
+
+    def open_class(self, lecturer: str, *, address: str | None = None,
+                   with_passcode: bool = False) -> tuple[str, str]:
         """The class of ``lecturer`` (a token of their session): (code for the projector, key
-        that reads its tally). A lecturer has one class: asking again returns it."""
+        that reads its tally). A lecturer has one class: asking again returns it.
+
+        ``address`` is where the request comes from (None: not known); without the
+        passcode (``with_passcode``) one address holds at most ``classes_per_address``
+        classes. A full server ends its oldest class that nobody joined to make room, and
+        refuses only when every class has students.
+        """
         if not (isinstance(lecturer, str) and 0 < len(lecturer) <= 64):
             raise TallyRefused(N_("This session has no valid lecturer token."))
+        limits = self.limits
         with self._lock:
             now = self._expire()
             for code, room in self._classes.items():
                 if secrets.compare_digest(room.lecturer, lecturer):
                     room.lecturer_seen = now
                     return code, room.key
-            if len(self._classes) >= self.limits.max_classes:
+            if not with_passcode and address is not None and sum(
+                    1 for room in self._classes.values()
+                    if room.address == address and not room.with_passcode
+            ) >= limits.classes_per_address:
                 raise TallyRefused(
-                    N_("This server already runs {count} classes, its limit; try again after "
-                       "one ends (a class ends {grace} after its lecturer closes the page)."),
-                    count=self.limits.max_classes,
-                    grace=Duration(self.limits.lecturer_grace_s))
+                    N_("This address already runs {count} classes, the most one address may "
+                       "run without the lecturer passcode; end one of them first (End the "
+                       "class, on its Class tally)."), count=limits.classes_per_address)
+            if len(self._classes) >= limits.max_classes:
+                unjoined = [code for code, room in self._classes.items() if not room.students]
+                if not unjoined:
+                    raise TallyRefused(
+                        N_("This server already runs {count} classes, each with students, "
+                           "its limit; try again after one ends (a class ends {grace} after "
+                           "its lecturer closes the page)."),
+                        count=limits.max_classes, grace=Duration(limits.lecturer_grace_s))
+                del self._classes[min(unjoined, key=lambda code: self._classes[code].opened)]
             code = self._fresh_code()
             key = secrets.token_urlsafe(16)
             self._classes[code] = _Class(
-                key=key, lecturer=lecturer, opened=now, touched=now, lecturer_seen=now,
-                allowance=float(self.limits.join_burst), allowance_at=now)
+                key=key, lecturer=lecturer, address=address, with_passcode=with_passcode,
+                opened=now, touched=now, lecturer_seen=now,
+                allowance=float(limits.join_burst), allowance_at=now)
             return code, key
 
     def status(self, code: str, key: str) -> ClassStatus:
@@ -299,8 +435,16 @@ class TallyStore:
             room = self._owned(code, key, now)
             return {question: QuestionTally(
                         tuple(self._counts(by_student) for by_student in votes.rounds),
-                        votes.revealed)
+                        votes.revealed, votes.shown, not votes.closed)
                     for question, votes in room.answers.items()}
+
+    def summary(self, code: str, key: str) -> dict[str, QuestionSummary]:
+        """Per question id (in the order first answered or revealed), what the room learned
+        (lecturer only). Anonymous: counts, never a token; kept as long as the class."""
+        with self._lock:
+            now = self._expire()
+            room = self._owned(code, key, now)
+            return {question: _summarise(votes) for question, votes in room.answers.items()}
 
     def _counts(self, by_student: dict[str, int]) -> tuple[OptionCount, ...]:
         counts = [[0, 0] for _ in range(self.limits.max_options)]
@@ -311,15 +455,25 @@ class TallyStore:
         return tuple(OptionCount(c, r) for c, r in counts)
 
     def reveal(self, code: str, key: str, question: str) -> None:
-        """Reveal ``question`` to the class: its voting closes, the phones show why each
-        option is right or wrong."""
+        """Reveal ``question`` to the class: its voting closes, the phones show the view and
+        why each option is right or wrong."""
         with self._lock:
             now = self._expire()
-            self._votes(self._owned(code, key, now), question).revealed = True
+            votes = self._votes(self._owned(code, key, now), question)
+            votes.closed = votes.shown = votes.revealed = True
+
+    def show_view(self, code: str, key: str, question: str) -> None:
+        """Show ``question``'s view to the phones: the view decides the answer, so the open
+        round closes (its answers are final); the verdicts still wait for the reveal."""
+        with self._lock:
+            now = self._expire()
+            votes = self._votes(self._owned(code, key, now), question)
+            votes.closed = votes.shown = True
 
     def open_second_round(self, code: str, key: str, question: str) -> None:
         """Close ``question``'s first round and open a second, counted apart (peer
-        instruction: the class discusses, then votes again); hidden again until revealed."""
+        instruction: the class discusses, then votes again); hidden again until revealed
+        (a view already shown stays shown)."""
         with self._lock:
             now = self._expire()
             votes = self._votes(self._owned(code, key, now), question)
@@ -327,7 +481,7 @@ class TallyStore:
                 raise TallyRefused(N_("A question has at most {count} rounds."),
                                    count=MAX_ROUNDS)
             votes.rounds.append({})
-            votes.revealed = False
+            votes.closed = votes.revealed = False
 
     def set_step(self, code: str, key: str, step: int) -> None:
         """The lecturer opened tour step ``step``: the class's step, which phones follow."""
@@ -361,7 +515,8 @@ class TallyStore:
 
     def answer(self, code: str, token: str, question: str, option: int, right: bool) -> int:
         """Record (or change) ``token``'s answer to ``question`` in its open round;
-        returns the round (1 or 2). Refused once the lecturer has revealed it."""
+        returns the round (1 or 2). Refused (:class:`VoteClosed`) once the round is closed:
+        the lecturer revealed the question, showed its view or opened the next round."""
         limits = self.limits
         if not (isinstance(option, int) and 0 <= option < limits.max_options):
             raise TallyRefused(N_("An answer is one of at most {count} options."),
@@ -372,22 +527,27 @@ class TallyStore:
             self._admit(room, token, now)
             votes = self._votes(room, question)
             if votes.revealed:
-                raise TallyRefused(N_("The lecturer has revealed this question: the vote is "
-                                      "closed, your answer counts for you, not in the tally."))
+                raise VoteClosed(N_("The lecturer has revealed this question: the vote is "
+                                    "closed, your answer counts for you, not in the tally."))
+            if votes.closed:
+                raise VoteClosed(N_("This round's vote is closed: the answer the class tally "
+                                    "holds for you is final."))
             votes.rounds[-1][token] = 2 * option + int(bool(right))
             room.touched = now
             return len(votes.rounds)
 
     def live(self, code: str, question: str | None = None) -> Live:
-        """The class's step, and ``question``'s round and reveal (what a phone polls:
-        one short look under the lock)."""
+        """The class's step, and ``question``'s round, vote, view and reveal (what a phone
+        polls: one short look under the lock). A question nobody has answered yet is in
+        its open first round, its view not shown."""
         with self._lock:
             self._expire()
             room = self._room(normalise_code(code))
             votes = room.answers.get(question) if question is not None else None
             if votes is None:
-                return Live(room.step, 1, False)
-            return Live(room.step, len(votes.rounds), votes.revealed)
+                return Live(room.step, 1, revealed=False, shown=False, voting_open=True)
+            return Live(room.step, len(votes.rounds), revealed=votes.revealed,
+                        shown=votes.shown, voting_open=not votes.closed)
 
     def vote(self, code: str, token: str, question: str) -> int | None:
         """``token``'s option in ``question``'s latest round (a reloaded phone shows it),
@@ -453,7 +613,7 @@ class TallyStore:
         limits = self.limits
         if token in room.removed:
             raise TallyRefused(N_("The lecturer removed this session from the class: your "
-                                  "answers still show you the view, they are not counted."))
+                                  "answers are not counted."))
         if not room.joining_open:
             raise TallyRefused(N_("The lecturer has closed this class to new students; your "
                                   "answers still show you the view, they are not counted."))
@@ -473,6 +633,14 @@ class TallyStore:
                 rate=f"{limits.joins_per_minute:g}", wait=wait)
         room.allowance -= 1
         room.students[token] = now
+
+    def _forget_failures(self, now: float) -> None:
+        """Drop the wrong-passcode records quiet for long, then the oldest beyond the cap."""
+        for who in [who for who, failures in self._failures.items()
+                    if now - failures.last > FAILURES_FORGOTTEN_AFTER_S and now >= failures.until]:
+            del self._failures[who]
+        for who in list(self._failures)[: max(len(self._failures) - MAX_FAILURE_RECORDS, 0)]:
+            del self._failures[who]
 
     def _expire(self) -> float:
         now = self._clock()

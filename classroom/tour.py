@@ -64,6 +64,11 @@ class TourStep:
     shows: tuple[str, ...] = ()
     part: str = ""
 
+    @property
+    def url_path(self) -> str:
+        """The address of the step's page ("app_pages/explorer.py" → "explorer")."""
+        return self.page.rsplit("/", 1)[-1].removesuffix(".py")
+
     def settings(self) -> Settings:
         """The sidebar settings of this step's view."""
         base = default_settings(self.dataset)

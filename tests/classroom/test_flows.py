@@ -1,7 +1,8 @@
 """The lecture's flow in a class (issue 35), AppTest on the values shown: a joined phone's
-answer is a prediction (recorded, its verdicts hidden until the lecturer reveals), a switch
-replaces the vote, a second round counts apart, a reload keeps the seat and the step, the
-phones follow the lecturer's step, and the tally lists the newest question first."""
+answer is a prediction (recorded; the view waits until the lecturer shows it, the verdicts
+until the reveal: issue 49), a switch replaces the vote while the round is open, a second
+round counts apart, a reload keeps the seat and the step, the phones follow the lecturer's
+step, and the tally lists the newest question first."""
 
 from __future__ import annotations
 
@@ -65,18 +66,22 @@ def test_in_a_class_an_answer_is_a_prediction_until_the_lecturer_reveals(room):
     options = at.radio(key=WIDGET).options
     at.radio(key=WIDGET).set_value(WRONG_TEXT).run()
     assert_clean(at)
-    # The view is there (the lecture needs the picture), the verdicts are not.
-    assert charts(at) > 0
+    # Neither the view (its numbers answer the question) nor the verdicts: the lecturer's.
+    assert charts(at) == 0
     assert verdict_lines(at) == []
     assert f"**Answer recorded:** {WRONG_TEXT}." in recorded(at)
-    assert "until the lecturer reveals" in recorded(at)
+    assert "until the lecturer closes the vote" in recorded(at)
     assert not [e for e in at.expander if e.label == "What to look for"]
     assert counts(code, key) == [options.index(WRONG_TEXT) == i for i in range(3)]
-    # A switch before the reveal replaces the vote: one vote per student.
+    # A switch while the round is open replaces the vote: one vote per student.
     at.radio(key=WIDGET).set_value(RIGHT_TEXT).run()
     assert verdict_lines(at) == [] and RIGHT_TEXT in recorded(at)
     assert counts(code, key) == [options.index(RIGHT_TEXT) == i for i in range(3)]
     assert STORE.students(code, key) == 1
+    # The lecturer shows the view: the picture, the answer final, still no verdict.
+    STORE.show_view(code, key, TID)
+    at.run()
+    assert charts(at) > 0 and verdict_lines(at) == []
     # The lecturer reveals; the phone's next run (its poll) shows every verdict.
     STORE.reveal(code, key, TID)
     at.run()
@@ -108,7 +113,7 @@ def test_a_second_round_is_counted_apart_and_asks_the_phone_again(room):
     assert at.radio(key=WIDGET).value is None  # asked anew
     assert any(m.value.startswith("**Round 2: vote again**") and WRONG_TEXT in m.value
                for m in at.markdown)
-    assert charts(at) > 0 and verdict_lines(at) == []
+    assert charts(at) == 0 and verdict_lines(at) == []
     at.radio(key=WIDGET).set_value(RIGHT_TEXT).run()
     assert f"{RIGHT_TEXT} (round 2)" in recorded(at)
     assert counts(code, key, 1) == [options.index(WRONG_TEXT) == i for i in range(3)]
@@ -139,7 +144,7 @@ def test_a_reload_is_the_same_student_on_the_same_step_with_their_answer(room):
     assert f"Guided tour · step {NUMBER} of {len(main_steps())} · {STEPS[NUMBER - 1].title}" in [
         c.value for c in again.caption]
     assert again.radio(key=WIDGET).value == WRONG_TEXT  # the recorded answer
-    assert WRONG_TEXT in recorded(again) and charts(again) > 0
+    assert WRONG_TEXT in recorded(again) and charts(again) == 0  # the view waits
     # Changing it after the reload still replaces the one vote.
     again.radio(key=WIDGET).set_value(RIGHT_TEXT).run()
     assert sum(counts(code, key)) == 1
@@ -209,6 +214,11 @@ def test_the_lecturer_sees_the_rounds_beside_the_question_and_newest_first(room)
     assert "**Round 1** · 3 votes" in texts and "**Round 2** · 3 votes (open)" in texts
     bars = [p.text for p in at.get("progress") if "Almost perfectly" in str(p.text)]
     assert bars[:2] == [f"{RIGHT_TEXT}: 2", f"{RIGHT_TEXT}: 3"]  # round 1, round 2
+    at.button(key=f"tally_show_{TID}").click().run()  # the view to the phones: vote over
+    live = STORE.live(code, TID)
+    assert live.shown and not live.voting_open and not live.revealed
+    assert "**Round 2** · 3 votes" in [m.value for m in at.markdown]
+    assert at.button(key=f"tally_show_{TID}").label == "View shown"
     at.button(key=f"tally_reveal_{TID}").click().run()
     assert STORE.tally(code, key)[TID].revealed
     assert any(f"{RIGHT_TEXT}: 3 ✓ right" == p.text for p in at.get("progress"))

@@ -5,6 +5,7 @@ remove late joiners) and the sign of life the lecturer's pages give the class.""
 from __future__ import annotations
 
 import re
+import time
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
@@ -12,7 +13,7 @@ import pytest
 from classroom import join, lecturer
 from classroom.tally import STORE
 from shell.language import K_LANGUAGE
-from tests.support.apptest import assert_clean, open_app
+from tests.support.apptest import assert_clean, open_app, sent_text
 from words.i18n import _, use_language
 
 
@@ -112,3 +113,50 @@ def test_the_join_link_opens_the_phones_in_the_lecturers_language():
     phone.selectbox(key=K_LANGUAGE).set_value("en").run()  # the student's own choice
     assert phone.title[0].value == "Guided tour"
     STORE.close_class(code, key)
+
+
+# ------------------------------------------------ nobody locks a lecturer out (issue 49)
+
+
+def test_wrong_passcodes_are_refused_for_a_growing_while_and_never_echoed(monkeypatch):
+    monkeypatch.setenv(lecturer.PASSCODE_ENV, "four long random words")
+    now = time.monotonic()
+    monkeypatch.setattr(STORE, "_clock", lambda: now)  # the attempts at one moment
+    at = open_app("class_tally")
+    for guess in ("guess one", "guess two", "guess three"):
+        at.text_input(key="tally_passcode").input(guess)
+        start(at)
+        assert any("not this server's lecturer passcode" in w.value for w in at.warning)
+        assert at.text_input(key="tally_passcode").value == ""  # the field is emptied
+        assert guess not in sent_text(at)
+    # The fourth attempt within the window is not heard, even with the right passcode.
+    at.text_input(key="tally_passcode").input("four long random words")
+    start(at)
+    assert [w.value for w in at.warning] == [
+        "Too many wrong passcodes from here: try again in 2 s."]
+    assert lecturer._CLASS not in at.session_state
+    assert "four long random words" not in sent_text(at)
+    # Another lecturer's session (here, on this machine: no address known) is not held up.
+    other = open_app("class_tally")
+    other.text_input(key="tally_passcode").input("four long random words")
+    code_shown(start(other))
+    STORE.close_class(*other.session_state[lecturer._CLASS])
+
+
+def test_one_address_without_the_passcode_runs_two_classes(monkeypatch):
+    monkeypatch.setattr(lecturer, "client_address", lambda: "203.0.113.9", raising=False)
+    opened = []
+    try:
+        for _ in range(2):  # a script's tabs, each a session of its own
+            at = start(open_app("class_tally"))
+            code_shown(at)
+            opened.append(at.session_state[lecturer._CLASS])
+        third = start(open_app("class_tally"))
+        assert_clean(third)
+        assert [w.value for w in third.warning] == [
+            "This address already runs 2 classes, the most one address may run without the "
+            "lecturer passcode; end one of them first (End the class, on its Class tally)."]
+        assert lecturer._CLASS not in third.session_state
+    finally:
+        for code, key in opened:
+            STORE.close_class(code, key)

@@ -1,6 +1,9 @@
 """The class tally store (classroom/tally.py): codes, bounds, expiry, isolation, threads, and
 its doors (issue 34): one class per lecturer, classes that end with their lecturer, a
-passcode, closing joining, removing late joiners, joins let in at a bounded rate."""
+passcode, closing joining, removing late joiners, joins let in at a bounded rate; nobody
+locks a lecturer out (issue 49): a full server ends its oldest unjoined class, one address
+holds two classes without the passcode, wrong passcodes open a growing refusal window;
+rounds close (answers final) when the view is shown; what the room learned, per question."""
 
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ from classroom.tally import (
     TallyRefused,
     TallyStore,
     UnknownClass,
+    VoteClosed,
     new_token,
     normalise_code,
     passcode_matches,
@@ -75,8 +79,9 @@ def test_a_wrong_code_or_key_is_refused_and_classes_stay_apart():
 def test_limits_are_refused_with_a_message():
     store = TallyStore(Limits(max_classes=2, max_students=2, max_questions=2, max_options=3))
     code, key = open_class(store)
-    open_class(store)
-    with pytest.raises(TallyRefused, match="2 classes"):
+    store.join(open_class(store)[0], "s0")  # both classes have students: none gives way
+    store.join(code, "s1")
+    with pytest.raises(TallyRefused, match="2 classes, each with students"):
         open_class(store)
     store.answer(code, "s1", "q1", 0, True)
     store.answer(code, "s2", "q2", 0, True)
@@ -166,12 +171,15 @@ def test_a_lecturer_session_runs_one_class():
 
 def test_a_script_that_opens_every_class_cannot_lock_a_lecturer_out():
     # Issue 34: one script opened 19 classes in 2 s from tabs it then closed; they lasted
-    # 3 hours and the server (20 classes) refused every lecturer.
+    # 3 hours and the server (20 classes) refused every lecturer. Here the script also
+    # seats a student of its own in each, so that no class gives way to a new one.
     clock = Clock()
     limits = Limits(max_classes=20, lecturer_grace_s=120)
     store = TallyStore(limits, clock=clock)
     script = [store.open_class(new_token()) for _ in range(20)]  # one tab per class
-    with pytest.raises(TallyRefused, match="20 classes"):
+    for gone, _ in script:
+        store.join(gone, "script's student")
+    with pytest.raises(TallyRefused, match="20 classes, each with students"):
         store.open_class(new_token())
     # The script's tabs close: nobody calls with their keys any more. A real lecturer's
     # page calls every 2 s, and keeps theirs.
@@ -294,17 +302,18 @@ def test_guessing_a_code_stays_impractical():
 def test_a_switch_before_the_reveal_replaces_the_vote_and_the_reveal_closes_it():
     store = TallyStore()
     code, key = open_class(store)
-    assert store.live(code, "q") == Live(None, 1, False)  # nothing asked yet
+    opening = Live(None, 1, revealed=False, shown=False, voting_open=True)
+    assert store.live(code, "q") == opening  # nothing asked yet
     for token, option in (("s1", 0), ("s2", 1), ("s3", 2), ("s4", 2), ("s5", 2), ("s6", 0)):
         store.answer(code, token, "q", option, option == 2)
     assert counts(store, code, key, "q") == [(2, 0), (1, 0), (3, 3)]
     store.answer(code, "s1", "q", 2, True)  # s1 switches: one vote, never two
     assert counts(store, code, key, "q") == [(1, 0), (1, 0), (4, 4)]
     assert store.vote(code, "s1", "q") == 2 and store.vote(code, "nobody", "q") is None
-    assert store.live(code, "q") == Live(None, 1, False)
+    assert store.live(code, "q") == opening
     store.reveal(code, key, "q")
-    assert store.live(code, "q") == Live(None, 1, True)
-    with pytest.raises(TallyRefused, match="revealed this question"):
+    assert store.live(code, "q") == Live(None, 1, revealed=True, shown=True, voting_open=False)
+    with pytest.raises(VoteClosed, match="revealed this question"):
         store.answer(code, "s2", "q", 2, True)  # too late to change
     assert counts(store, code, key, "q") == [(1, 0), (1, 0), (4, 4)]
     with pytest.raises(UnknownClass, match="Only the lecturer"):
@@ -317,7 +326,7 @@ def test_a_second_round_is_counted_apart_from_the_first():
     for token, option in (("s1", 0), ("s2", 0), ("s3", 1)):
         store.answer(code, token, "q", option, option == 1)
     store.open_second_round(code, key, "q")
-    assert store.live(code, "q") == Live(None, 2, False)
+    assert store.live(code, "q") == Live(None, 2, revealed=False, shown=False, voting_open=True)
     assert store.vote(code, "s1", "q") is None  # a new vote to cast
     assert store.answer(code, "s1", "q", 1, True) == 2
     store.answer(code, "s2", "q", 1, True)
@@ -355,3 +364,140 @@ def test_the_tally_lists_questions_in_the_order_they_were_first_answered():
         store.answer(code, "s1", question, 0, True)
     store.reveal(code, key, "tour7")  # revealed with no votes: still listed
     assert list(store.tally(code, key)) == ["tour1", "tour2", "tour5", "tour7"]
+
+
+def test_showing_the_view_ends_the_round_and_its_answers_are_final():
+    store = TallyStore()
+    code, key = open_class(store)
+    for token, option in (("s1", 0), ("s2", 1), ("s3", 1)):
+        store.answer(code, token, "q", option, option == 1)
+    store.show_view(code, key, "q")  # the view decides the answer: round 1 is over
+    assert store.live(code, "q") == Live(None, 1, revealed=False, shown=True, voting_open=False)
+    with pytest.raises(VoteClosed, match="final"):
+        store.answer(code, "s1", "q", 1, True)  # s1 saw the view: too late to switch
+    with pytest.raises(VoteClosed, match="final"):
+        store.answer(code, "late", "q", 1, True)
+    assert counts(store, code, key, "q") == [(1, 0), (2, 2), (0, 0)]
+    assert store.tally(code, key)["q"].shown and not store.tally(code, key)["q"].revealed
+    # A second round after the view: open again, the view stays shown; its reveal closes it.
+    store.open_second_round(code, key, "q")
+    assert store.live(code, "q") == Live(None, 2, revealed=False, shown=True, voting_open=True)
+    store.answer(code, "s1", "q", 1, True)
+    store.reveal(code, key, "q")
+    with pytest.raises(VoteClosed):
+        store.answer(code, "s2", "q", 0, False)
+    assert counts(store, code, key, "q", 2) == [(0, 0), (1, 1), (0, 0)]
+    with pytest.raises(UnknownClass, match="Only the lecturer"):
+        store.show_view(code, "not the key", "q")
+
+
+# ------------------------------------------------ nobody locks a lecturer out (issue 49)
+
+
+def test_a_full_server_ends_its_oldest_unjoined_class_for_a_new_lecturer():
+    # Issue 49: one client opened 19 classes in 7.5 s and every lecturer was refused for
+    # as long as it stayed connected (it kept its classes alive).
+    clock = Clock()
+    store = TallyStore(Limits(max_classes=3), clock=clock)
+    first, second = open_class(store), open_class(store)
+    clock.now += 1
+    third = open_class(store)
+    store.join(first[0], "s1")  # the oldest has a student: it stays
+    for _ in range(30):  # every class's lecturer page is alive
+        clock.now += 2
+        for opened in (first, second, third):
+            store.status(*opened)
+    lecturer = open_class(store)  # not refused: the oldest unjoined class gave way
+    assert store.classes() == 3
+    with pytest.raises(UnknownClass):
+        store.status(*second)
+    store.status(*first), store.status(*third), store.status(*lecturer)
+    store.join(third[0], "s2"), store.join(lecturer[0], "s3")
+    with pytest.raises(TallyRefused, match="3 classes, each with students"):
+        open_class(store)  # every class has students: a clean refusal, nobody ended
+
+
+def test_one_address_without_the_passcode_holds_two_classes():
+    store = TallyStore(Limits(max_classes=20))
+    script = "203.0.113.7"
+    held = [store.open_class(new_token(), address=script) for _ in range(2)]
+    for _ in range(17):  # a new session per try: each refused, nothing else opened
+        with pytest.raises(TallyRefused, match="already runs 2 classes, the most one address"):
+            store.open_class(new_token(), address=script)
+    assert store.classes() == 2
+    # Another address, a lecturer with the passcode, an unknown address: not limited by it.
+    store.open_class(new_token(), address="198.51.100.2")
+    store.open_class(new_token(), address=script, with_passcode=True)
+    store.open_class(new_token())
+    assert store.classes() == 5
+    store.close_class(*held[0])  # ending one frees its place
+    store.open_class(new_token(), address=script)
+    assert store.classes() == 5
+
+
+def test_wrong_passcodes_open_a_growing_refusal_window_per_session_and_per_address():
+    # Issue 49: 206 wrong guesses in 20 s from one session, nothing slowed them.
+    clock = Clock()
+    store = TallyStore(Limits(passcode_free_tries=3, passcode_first_wait_s=2,
+                              passcode_max_wait_s=300), clock=clock)
+    right, here, elsewhere = "four long random words", "203.0.113.7", "198.51.100.2"
+
+    def attempt(typed, session="tab", address=here):
+        store.check_passcode(typed, right, session=session, address=address)
+
+    for _ in range(3):  # a few typos are free...
+        with pytest.raises(TallyRefused, match="not this server's lecturer passcode"):
+            attempt("guess")
+    # ...then each wrong guess opens a window in which nothing is heard, not even the right
+    # passcode, twice as long as the one before, up to 5 minutes.
+    for window in (2, 4, 8, 16, 32, 64, 128, 256, 300, 300):
+        clock.now += window - 1
+        with pytest.raises(TallyRefused, match=r"try again in 1 s\."):
+            attempt(right)
+        clock.now += 1
+        with pytest.raises(TallyRefused, match="not this server's"):
+            attempt("guess")
+    # A new session from the same address waits too; from another address it is heard.
+    with pytest.raises(TallyRefused, match="try again in 5 minutes"):
+        attempt(right, session="a new tab")
+    attempt(right, session="a new tab", address=elsewhere)
+    # The right passcode, once heard, clears the session's and the address's records.
+    clock.now += 300
+    attempt(right)
+    for _ in range(3):  # where the address is not known, the session alone is counted
+        with pytest.raises(TallyRefused, match="not this server's"):
+            attempt("guess", address=None)
+    with pytest.raises(TallyRefused, match="try again in 2 s"):
+        attempt(right, address=None)
+    attempt(right, session="another tab")  # its address had no wrong guess since
+
+
+# ------------------------------------------------------ what the room learned (issue 49)
+
+
+def test_the_summary_of_a_hand_counted_class():
+    store = TallyStore()
+    code, key = open_class(store)
+    # Option 0 is right. Round 1: s1 and s5 right; s3 first picks 0, then switches to 1.
+    for token, option in (("s1", 0), ("s2", 1), ("s3", 0), ("s3", 1), ("s4", 2), ("s5", 0),
+                          ("s6", 1)):
+        store.answer(code, token, "q", option, option == 0)
+    store.answer(code, "s1", "p", 1, True), store.answer(code, "s2", "p", 0, False)
+    store.open_second_round(code, key, "q")
+    # Round 2: s2 and s4 move to the right answer, s5 away from it, s3 stays wrong, s1
+    # right; s6 does not vote again, s7 votes only now.
+    for token, option in (("s1", 0), ("s2", 0), ("s3", 1), ("s4", 0), ("s5", 2), ("s7", 0)):
+        store.answer(code, token, "q", option, option == 0)
+    store.reveal(code, key, "q")
+    summary = store.summary(code, key)
+    assert list(summary) == ["q", "p"]  # in the order first answered
+    q, p = summary["q"], summary["p"]
+    assert (q.votes, q.right) == ((6, 6), (2, 4))
+    assert (q.wrong_to_right, q.right_to_wrong, q.revealed) == (2, 1, True)
+    assert (p.votes, p.right, p.wrong_to_right, p.right_to_wrong, p.revealed) == (
+        (2,), (1,), 0, 0, False)
+    with pytest.raises(UnknownClass, match="Only the lecturer"):
+        store.summary(code, "not the key")
+    store.close_class(code, key)  # kept as long as the class: its end forgets it
+    with pytest.raises(UnknownClass):
+        store.summary(code, key)

@@ -143,12 +143,33 @@ def joins(server, code: str) -> str:
         session.close()
 
 
-def test_a_script_cannot_keep_the_lecturers_out_or_fill_the_class(doors):
-    # A script opens every class the server holds, from tabs it then closes.
+def test_a_server_full_of_unjoined_classes_makes_room_for_a_lecturer(doors):
+    # Issue 49: one client held every class open (its tabs stayed connected), and every
+    # lecturer was refused for as long as it did.
     script = [lecturer(doors) for _ in range(2)]
     late = StreamlitSession(doors.url, timeout=120)
     ok(late.open("class_tally"))
-    assert "already runs 2 classes" in ok(late.click("Start a class")).all_text()
+    run = ok(late.click("Start a class"))  # at once: the oldest unjoined class gives way
+    code = re.search(r"Class code\n# ((?:\w ){5}\w)", run.all_text()).group(1).replace(" ", "")
+    assert "No class with this code" in joins(doors, script[0][1])
+    assert f"Class code {script[1][1]}:" not in joins(doors, script[1][1])
+    assert f"Class code {code}:" not in joins(doors, code)
+    for session in (late, script[1][0]):  # the next test starts with an empty server
+        ok(session.click("End the class"))
+    for session in (late, *(session for session, _ in script)):
+        session.close()
+
+
+def test_a_script_cannot_keep_the_lecturers_out_or_fill_the_class(doors):
+    # A script opens every class the server holds, seats a student in each (so that none
+    # gives way), from tabs it then closes.
+    script = [lecturer(doors) for _ in range(2)]
+    for _, code in script:
+        assert f"Class code {code}:" not in joins(doors, code)
+    late = StreamlitSession(doors.url, timeout=120)
+    ok(late.open("class_tally"))
+    assert "already runs 2 classes, each with students" in ok(
+        late.click("Start a class")).all_text()
     for session, _ in script:
         session.close()
     # Nobody keeps those classes alive: after the grace period a lecturer gets in.

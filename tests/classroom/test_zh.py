@@ -12,7 +12,15 @@ import pytest
 from babel.messages.pofile import read_po
 
 from classroom import lecturer, questions
-from classroom.tally import STORE, Limits, TallyRefused, TallyStore, UnknownClass, duration
+from classroom.tally import (
+    STORE,
+    Limits,
+    TallyRefused,
+    TallyStore,
+    UnknownClass,
+    duration,
+    new_token,
+)
 from classroom.tour import STEPS, differences, parse_step, tally_id
 from shell.caches import inputs_of, load_data
 from shell.state import default_settings
@@ -26,7 +34,7 @@ with i18n.catalog_path("zh-CN").open("rb") as _po:
 CJK = re.compile(r"[\u4e00-\u9fff]")
 # Names and symbols, not words: the same in every language.
 NAMES = {"KPCA", "Lab", "PCA", "MDS", "Isomap", "SVM", "AUC", "ROC", "RBF", "USPS", "MB",
-         "Plotly", "JavaScript", "HTML", "QR", "Spearman", "Schölkopf", "Smola", "Müller",
+         "Plotly", "JavaScript", "HTML", "CSV", "QR", "Spearman", "Schölkopf", "Smola", "Müller",
          "Nyström", "Fourier", "Sigmoid", "scikit", "learn", "Rand", "L1", "tanh", "exp", "max",
          "k",
          "means", "xᵀy", "max|K|", "ACD3FG", "tour", "all", "questions", "step", "seat",
@@ -189,15 +197,16 @@ def test_the_tours_differences_and_link_problems_are_said_in_the_readers_languag
 
 def test_a_refusal_is_english_in_the_log_and_in_the_readers_language_on_screen():
     store = TallyStore(Limits(max_classes=1), clock=lambda: 0.0)
-    store.open_class("lecturer-one")
+    store.join(store.open_class("lecturer-one")[0], "a student")  # joined: it stays
     with use_language("zh-CN"), pytest.raises(TallyRefused) as refused:
         store.open_class("lecturer-two")
-    assert str(refused.value).startswith("This server already runs 1 classes, its limit")
+    assert str(refused.value).startswith("This server already runs 1 classes, each with "
+                                         "students, its limit")
     assert "a class ends 2 minutes after" in str(refused.value)
     with use_language("zh-CN"):
         said = refused.value.said()
         assert duration(7200) == "2 小时" and duration(90) == "90 秒"
-    assert said == ("本服务器已在运行 1 个课堂，已达上限；请在某个课堂结束后再试"
+    assert said == ("本服务器已在运行 1 个课堂，每个都有学生，已达上限；请在某个课堂结束后再试"
                     "（教师关闭页面 2 分钟后课堂结束）。")
     with pytest.raises(UnknownClass) as unknown:
         store.live("NOPE99")
@@ -211,9 +220,18 @@ def test_a_refusal_is_english_in_the_log_and_in_the_readers_language_on_screen()
 TOUR_SETTINGS = ({}, {"step": "5"}, {"step": str(len(STEPS))}, {"step": "99"})
 
 
+@pytest.fixture
+def lecturers():
+    """Session state for a lecturer running a class (the tour page then offers the offline
+    lecture, whose words are checked too); the class is closed afterwards."""
+    opened = STORE.open_class(new_token())
+    yield {lecturer._CLASS: opened}
+    STORE.close_class(*opened)
+
+
 @pytest.mark.parametrize("query", TOUR_SETTINGS)
-def test_the_tour_page_in_the_pseudo_locale_leaves_no_english(query):
-    at = open_app("tour", {**query, "lang": "en-XA"})
+def test_the_tour_page_in_the_pseudo_locale_leaves_no_english(query, lecturers):
+    at = open_app("tour", {**query, "lang": "en-XA"}, state=lecturers)
     assert not at.exception
     texts = page_texts(at)
     assert len(texts) > 15
@@ -222,8 +240,9 @@ def test_the_tour_page_in_the_pseudo_locale_leaves_no_english(query):
 
 
 @pytest.mark.parametrize("query", TOUR_SETTINGS)
-def test_the_tour_page_in_chinese_has_the_english_pages_numbers(query):
-    english, chinese = open_app("tour", query), open_app("tour", {**query, "lang": "zh-CN"})
+def test_the_tour_page_in_chinese_has_the_english_pages_numbers(query, lecturers):
+    english = open_app("tour", query, state=lecturers)
+    chinese = open_app("tour", {**query, "lang": "zh-CN"}, state=lecturers)
     assert not english.exception and not chinese.exception
     en_texts, zh_texts = page_texts(english), page_texts(chinese)
     assert len(en_texts) == len(zh_texts)

@@ -216,11 +216,8 @@ def test_only_a_lecturer_may_have_it_built(quick_build):
     with pytest.raises(download.NotALecturer, match="start a class on the Class tally page"):
         download.request("en", is_lecturer=False)
     assert download.progress("en") is None and quick_build.built == []
-    at = open_app("tour")  # a student's session: no class of its own
-    prepare_button(at).click().run()
+    at = open_app("tour")  # a student's session: no class of its own, and no button
     assert not at.exception
-    assert at.warning[0].value == (
-        "Only the lecturer can prepare the offline lecture: start a class on the Class tally "
-        "page first (with the lecturer passcode, if this server asks for one).")
+    assert not [b for b in at.button if b.label == PREPARE]  # (tests/classroom/test_sealed.py)
     assert download.progress("en") is None and quick_build.built == []
     assert not [b for b in at.get("download_button")]

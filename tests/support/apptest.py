@@ -47,3 +47,16 @@ def open_app(
 def assert_clean(at: AppTest) -> None:
     assert not at.exception, [e.value for e in at.exception]
     assert not at.error, [e.value for e in at.error]
+
+
+def sent_text(at: AppTest) -> str:
+    """Everything the last run sent to the browser (each element's and block's message,
+    serialised as on the wire): what a page holds, shown or not (a closed expander's
+    content, a popover's, a widget's options and value)."""
+    def nodes(node):
+        yield node
+        for child in getattr(node, "children", {}).values():
+            yield from nodes(child)
+
+    return b"".join(node.proto.SerializeToString() for node in nodes(at._tree)
+                    if getattr(node, "proto", None) is not None).decode("utf-8", "replace")

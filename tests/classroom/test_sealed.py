@@ -1,0 +1,210 @@
+"""The class keeps its secret (issue 49, classroom/seal.py), AppTest on what a joined phone's
+page sends: before the lecturer shows a step's view, no What to look for, no verdict (the
+right option's why) and none of the sentences the view computes on screen reach the phone,
+whichever way it goes (the QR code's link, ``step=``, ``questions=0``, Next, Back, Skip, an
+answer, a page of the menu); the view follows the lecturer's "Show the view to the phones",
+which makes the answers final, and the words follow the reveal. The offline lecture (every
+answer in one file) is offered to the lecturer only."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import pytest
+
+import datasets
+from classroom import lecturer
+from classroom.questions import build
+from classroom.tally import STORE, new_token
+from classroom.tour import STEPS, tally_id
+from tests.support.apptest import assert_clean, open_app, sent_text
+
+NUMBER = 2  # the kernel step on the Explorer: RBF γ = 5 on the circles
+TID = tally_id(NUMBER)
+WIDGET = f"predict_{TID}"
+ON_SCREEN = "**On this screen:** "
+
+
+def whys(number: int) -> list[str]:
+    """Why each option of step ``number``'s question is right or wrong, at its settings."""
+    step = STEPS[number - 1]
+    settings = step.settings()
+    data = datasets.load(settings.dataset, **dict(settings.dataset_options))
+    return [option.why for option in build(step.check, data.X, data.y, settings).options]
+
+
+class Answer(NamedTuple):
+    words: list[str]  # What to look for, and why each option is right or wrong
+    numbers: list[str]  # the sentences the view computes on screen
+
+    def all(self) -> list[str]:
+        return self.words + self.numbers
+
+
+@pytest.fixture(scope="module")
+def answer() -> Answer:
+    """What decides step 2's question, read from a session in no class: its What to look
+    for, each option's why, and each sentence the view computes on screen."""
+    at = open_app("tour", {"step": NUMBER})
+    at.button(key="tour_open").click().run()
+    at.switch_page(STEPS[NUMBER - 1].page)
+    at.run()
+    at.button(key=f"predict_skip_{TID}").click().run()
+    assert_clean(at)
+    found = next(m.value for m in at.markdown if m.value.startswith(ON_SCREEN))
+    sentences = [s for s in found.removeprefix(ON_SCREEN).split(". ") if len(s) > 20]
+    assert any("Cross-validated accuracy" in s for s in sentences), sentences
+    return Answer([STEPS[NUMBER - 1].look_for, *whys(NUMBER)], sentences)
+
+
+def leaked(at, texts: list[str]) -> list[str]:
+    sent = sent_text(at)
+    return [text for text in texts if text in sent]
+
+
+@pytest.fixture
+def room():
+    """A class opened by a lecturer of its own: (code, key); closed afterwards."""
+    code, key = STORE.open_class(new_token())
+    yield code, key
+    try:
+        STORE.close_class(code, key)
+    except Exception:  # noqa: BLE001 - already ended by the test
+        pass
+
+
+def skip_if_offered(at) -> None:
+    """What a student who wants the view clicks, if the page offers it."""
+    skip = [b for b in at.button if b.key == f"predict_skip_{TID}"]
+    if skip:
+        skip[0].click().run()
+
+
+def charts(at) -> int:
+    return len(at.get("plotly_chart"))
+
+
+def test_the_tour_page_keeps_every_steps_answer_from_a_joined_phone(room):
+    code, _key = room
+    at = open_app("tour", {"class": code, "step": 5})  # the QR code's link, at step 5
+    assert_clean(at)
+    assert STEPS[4].look_for not in sent_text(at)
+    assert any("once your lecturer reveals this step" in c.value for c in at.caption)
+    at.button(key="tour_back").click().run()  # Back, Next: every other step's
+    at.button(key="tour_back").click().run()
+    at.button(key="tour_back").click().run()
+    assert at.query_params["step"] == "2"
+    assert STEPS[1].look_for not in sent_text(at)
+    at.button(key="tour_next").click().run()
+    assert STEPS[2].look_for not in sent_text(at)
+    # The lecturer reveals step 3: its answer reaches the phone, the others' do not.
+    STORE.reveal(code, _key, tally_id(3))
+    at.run()
+    assert STEPS[2].look_for in sent_text(at)
+    at.button(key="tour_next").click().run()
+    assert STEPS[3].look_for not in sent_text(at)
+
+
+@pytest.mark.parametrize("link", [{}, {"questions": "0"}], ids=["link", "questions=0"])
+def test_a_joined_phone_gets_the_question_and_no_answer_until_the_view_is_shown(
+        room, answer, link):
+    code, key = room
+    at = open_app("tour", {"class": code, "step": NUMBER, **link})
+    at.button(key="tour_open").click().run()
+    at.switch_page(STEPS[NUMBER - 1].page)
+    at.run()
+    assert_clean(at)
+    assert at.radio(key=WIDGET).options  # the question is asked, whatever the link says
+    skip_if_offered(at)
+    assert charts(at) == 0 and leaked(at, answer.all()) == []
+    options = at.radio(key=WIDGET).options
+    at.radio(key=WIDGET).set_value(options[2]).run()  # an answer: still no view
+    assert_clean(at)
+    assert charts(at) == 0 and leaked(at, answer.all()) == []
+    assert any(m.value.startswith(f"**Answer recorded:** {options[2]}.") for m in at.markdown)
+    at.button(key="tour_prompt_next").click().run()  # Next, and Back: the same
+    at.switch_page(STEPS[NUMBER].page).run()
+    assert charts(at) == 0 and STEPS[NUMBER].look_for not in sent_text(at)
+    at.button(key="tour_prompt_back").click().run()
+    at.switch_page(STEPS[NUMBER - 1].page).run()
+    assert charts(at) == 0 and leaked(at, answer.all()) == []
+    # The lecturer shows the view to the phones: the picture and its numbers, the answer
+    # final (the radio off, a change not counted), the words still waiting for the reveal.
+    STORE.show_view(code, key, TID)
+    at.run()
+    assert_clean(at)
+    assert charts(at) > 0
+    assert at.radio(key=WIDGET).disabled
+    assert any(m.value.startswith(f"**Your answer:** {options[2]}, final") for m in at.markdown)
+    assert leaked(at, answer.words) == []
+    assert [c.chosen for c in STORE.tally(code, key)[TID].rounds[0]][:3] == [
+        i == 2 for i in range(3)]
+    STORE.reveal(code, key, TID)
+    at.run()
+    assert leaked(at, answer.all()) == answer.all()  # every word of the answer, now
+
+
+def test_skip_and_the_sidebars_questions_off_do_not_open_the_view_in_a_class(room, answer):
+    code, key = room
+    at = open_app("tour", {"class": code, "step": NUMBER})
+    at.button(key="tour_open").click().run()
+    at.switch_page(STEPS[NUMBER - 1].page)
+    at.run()
+    assert not [b for b in at.button if b.key == f"predict_skip_{TID}"]
+    at.button_group(key="w_questions").set_value("off").run()  # Questions before views
+    assert_clean(at)
+    assert charts(at) == 0 and leaked(at, answer.all()) == []
+    assert at.radio(key=WIDGET).options
+    assert STORE.live(code, TID).voting_open
+
+
+def test_a_page_of_the_menu_waits_while_its_step_has_not_been_shown(room, answer):
+    code, key = room
+    at = open_app("tour", {"class": code})
+    at.switch_page(STEPS[NUMBER - 1].page).run()  # the Explorer, from the menu
+    assert_clean(at)
+    assert charts(at) == 0 and leaked(at, answer.all()) == []
+    assert any(m.value.startswith("**Your class has not been shown steps 1 and 2 of the "
+                                  "tour yet**") for m in at.markdown)
+    STORE.show_view(code, key, tally_id(1))
+    STORE.show_view(code, key, TID)
+    at.run()  # (the phone's poll reruns the page when the lecturer shows the view)
+    assert_clean(at)
+    assert charts(at) > 0
+
+
+def test_while_the_room_votes_no_page_of_kernel_pca_opens_outside_the_tour(room, answer):
+    code, key = room
+    STORE.set_step(code, key, NUMBER)  # the lecturer opened step 2: the room votes
+    at = open_app("tour", {"class": code, "kernel": "rbf", "gamma": 5})
+    at.switch_page("app_pages/new_points.py").run()  # the rings' projection, elsewhere
+    assert_clean(at)
+    assert charts(at) == 0 and leaked(at, answer.all()) == []
+    assert any(m.value.startswith("**Your class has not been shown step 2 of the tour yet**")
+               for m in at.markdown)
+    STORE.show_view(code, key, TID)
+    at.run()
+    assert_clean(at)
+    assert charts(at) > 0
+    at.switch_page("app_pages/home.py").run()  # a page that computes nothing never waits
+    assert not [m for m in at.markdown if "has not been shown" in m.value]
+
+
+def test_the_offline_lecture_is_offered_to_the_lecturer_only(room):
+    code, _key = room
+    phone = open_app("tour", {"class": code})
+    visitor = open_app("tour")
+    lecturer_at = open_app("class_tally")
+    lecturer_at.button(key="tally_start").click().run()
+    lecturer_at.switch_page("app_pages/tour.py").run()
+    offered = {"tour_prepare_lecture", "tour_download_lecture"}
+    try:
+        for at in (phone, visitor):
+            assert_clean(at)
+            assert not offered & {b.key for b in (*at.button, *at.get("download_button"))}
+            assert "A lecture with no server" not in [s.value for s in at.subheader]
+        assert any("while running a class" in c.value for c in visitor.caption)
+        assert_clean(lecturer_at)
+        assert "tour_prepare_lecture" in {b.key for b in lecturer_at.button}
+    finally:
+        STORE.close_class(*lecturer_at.session_state[lecturer._CLASS])
