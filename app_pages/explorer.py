@@ -4,7 +4,7 @@ import streamlit as st
 
 from experiments.analysis import DENSE_MAX_N
 from kpca_core import center_kernel, kernel_spectrum
-from lessons.common.analysis import analysis_is_cached, explorer_analysis
+from lessons.common.analysis import analysis_is_cached, complete_analysis, first_screen_analysis
 from lessons.common.motion import motion_section
 from lessons.explorer import view
 from lessons.explorer.charts import chart_columns, selection, wrapping_columns
@@ -34,10 +34,10 @@ guard_memory(len(data.X), copies=2 if len(data.X) <= DENSE_MAX_N else 1)
 with kernel_errors():
     if analysis_is_cached(*fit) or len(data.X) <= DENSE_MAX_N:
         with st.spinner(_("Computing kernel PCA…")):
-            result = explorer_analysis(*fit)
+            result = first_screen_analysis(*fit)
     else:  # the full USPS takes a while: show each step
         bar = st.progress(0.0, text=_("Starting…"))
-        result = explorer_analysis(*fit, on_progress=lambda f, text: bar.progress(f, text))
+        result = first_screen_analysis(*fit, on_progress=lambda f, text: bar.progress(f, text))
         bar.empty()
 
 # The first screen: the projections, the controls that change them (sidebar: γ and the
@@ -73,7 +73,7 @@ def step_by_step(result, data, inputs, settings) -> None:
             view.heatmap_note(result)
     if eigen.open:
         with eigen:
-            view.spectrum(result, settings)
+            view.spectrum(whole_spectrum(result, inputs, settings), settings)
             st.write(_(
                 "The kernel principal components are the eigenvectors v of K̃ scaled by √μ, μ "
                 "their eigenvalue: the charts at the top of this page. Linear PCA does the "
@@ -86,8 +86,19 @@ def step_by_step(result, data, inputs, settings) -> None:
                 "the data and recomputes them with scikit-learn (or `kpca_core`, if "
                 "installed). The camera icon on each chart saves it as a PNG."
             ))
-            exports.projection_downloads(result, data, settings)
+            exports.projection_downloads(whole_spectrum(result, inputs, settings), data,
+                                         settings)
             exports.reproduce_in_python(settings)
+
+
+def whole_spectrum(result, inputs, settings):
+    """The analysis with all n eigenvalues: the first screen's, or (from
+    SPECTRUM_ON_REQUEST_FROM points, experiments/analysis.py) computed now that a tab shows
+    them."""
+    if result.spectrum_complete or len(inputs.X) > DENSE_MAX_N:
+        return result
+    with kernel_errors(), st.spinner(_("Computing all eigenvalues of K̃…")):
+        return complete_analysis(inputs, settings.kernel_key, settings.n_components)
 
 
 st.divider()

@@ -2,6 +2,7 @@
 
     python benchmarks/cold_start.py                 # 3 fresh starts, Chromium
     python benchmarks/cold_start.py --repeats 1 --importtime
+    python benchmarks/cold_start.py --one-core      # the server pinned to core 0
 
 Each start is a new ``streamlit run app.py`` with an empty home directory (so no USPS
 cache), no ``KPCA_USPS_PATH``, and ``KPCA_USPS_URL`` pointing at a local HTTP server
@@ -95,11 +96,11 @@ def _cpu(process: psutil.Process) -> float:
     return round(times.user + times.system, 2)
 
 
-def one_start(browser, home: Path, site: str, log: Path) -> dict:
+def one_start(browser, home: Path, site: str, log: Path, cpus: str | None = None) -> dict:
     # The clock starts when the process is started, as a container's would. CPU
     # seconds of the server are read too: on a shared machine they say what the
     # wall-clock times cannot (how much work the server itself did).
-    replica = Replica(free_port(), log, fresh_env(home, site), wait=False)
+    replica = Replica(free_port(), log, fresh_env(home, site), wait=False, cpus=cpus)
     server = psutil.Process(replica.pid)
     try:
         health = replica.wait()
@@ -144,13 +145,15 @@ def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--importtime", action="store_true")
+    parser.add_argument("--one-core", action="store_true",
+                        help="the server pinned to core 0 (taskset -c 0): a one-core container")
     args = parser.parse_args(argv)
     if not os.environ.get("KPCA_USPS_PATH"):
         parser.error("set KPCA_USPS_PATH: the local download site serves those digits")
     from playwright.sync_api import sync_playwright
 
     RESULTS.mkdir(parents=True, exist_ok=True)
-    result: dict = {"load_average": os.getloadavg()}
+    result: dict = {"load_average": os.getloadavg(), "one_core": args.one_core}
     with tempfile.TemporaryDirectory(prefix="kpca-cold-") as tmp:
         site, httpd = esl_site(Path(tmp))
         try:
@@ -160,9 +163,11 @@ def main(argv: list[str] | None = None) -> dict:
                 for i in range(args.repeats):
                     home = Path(tmp) / f"home{i}"
                     home.mkdir()
-                    fresh.append(one_start(browser, home, site, Path(tmp) / f"s{i}.log"))
+                    cpus = "0" if args.one_core else None
+                    fresh.append(one_start(browser, home, site, Path(tmp) / f"s{i}.log", cpus))
                     # The same container restarted: the USPS cache is there now.
-                    cached.append(one_start(browser, home, site, Path(tmp) / f"c{i}.log"))
+                    cached.append(one_start(browser, home, site, Path(tmp) / f"c{i}.log",
+                                            cpus))
                     print(f"start {i + 1}: fresh {fresh[-1]}, with cache {cached[-1]}",
                           flush=True)
                 browser.close()

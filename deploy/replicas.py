@@ -87,14 +87,18 @@ def warm(url: str, timeout: float = START_TIMEOUT, log: Path | None = None) -> f
 
 
 class Replica:
-    """``streamlit run app.py`` on 127.0.0.1:``port``, logging to ``log``."""
+    """``streamlit run app.py`` on 127.0.0.1:``port``, logging to ``log``; ``cpus`` (e.g.
+    "0"): pinned to those cores with ``taskset -c`` (a one-core host, as Community Cloud
+    gives a container)."""
 
     def __init__(self, port: int, log: Path, env: dict[str, str] | None = None,
-                 wait: bool = True, options: dict[str, str] | None = None) -> None:
+                 wait: bool = True, options: dict[str, str] | None = None,
+                 cpus: str | None = None) -> None:
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
         self.log = log
-        command = [
+        command = [] if cpus is None else ["taskset", "-c", cpus]
+        command += [
             sys.executable, "-m", "streamlit", "run", "app.py",
             "--server.port", str(port),
             "--server.address", "127.0.0.1",

@@ -61,7 +61,8 @@ class Analysis:
         Points per heatmap cell along each axis (1 = the matrix itself).
     eigenvalues : (p,) float
         Eigenvalues μ of K̃, descending. All n of them when ``spectrum_complete``;
-        otherwise only the leading ``ITERATIVE_TOP`` (or k, if larger).
+        otherwise only the leading ones: ``ITERATIVE_TOP`` (or k, if larger) beyond
+        ``DENSE_MAX_N`` points, k when the spectrum was not asked for.
     spectrum_complete : bool
     eigenvalue_ranks : (p,) int
         1-based rank of each entry of ``eigenvalues`` among all n.
@@ -212,10 +213,15 @@ def analyse(
     n_components: int,
     on_progress: ProgressCallback | None = None,
     display_side: int = DISPLAY_HEATMAP_SIDE,
+    spectrum: bool = True,
 ) -> Analysis:
     """Kernel PCA of X for the Explorer, plus linear PCA for comparison.
 
     ``n_components`` must already be ≤ n − 1 (the sidebar validates it).
+    ``spectrum``: up to ``DENSE_MAX_N`` points, all n eigenvalues of K̃ (an n³ solve for
+    the spectrum's picture: at n = 2,000 three quarters of the analysis); False, only the
+    leading ``n_components`` (:attr:`Analysis.spectrum_complete` is then False), every other
+    field the same.
     For large n only the leading eigenvalues are computed: Lanczos needs minutes to
     find the most negative ones of an indefinite kernel among thousands of near-zero
     ones (measured: no convergence in 20 s on the full USPS with a sigmoid kernel), so
@@ -236,6 +242,7 @@ def analyse(
 
     report(0.3, _("Centring K in feature space"))
     dense = n <= DENSE_MAX_N
+    complete = dense and spectrum
     # K is only needed for its heatmap, already made: overwrite it with K̃ so a single
     # n × n matrix is alive (kernel_spectrum still makes one working copy).
     Kc = center_kernel(K, copy=False)
@@ -244,12 +251,15 @@ def analyse(
     trace = float(np.trace(Kc))
 
     if dense:
-        report(0.45, _("All eigenvalues of K̃"))
-        values = kernel_spectrum(Kc)
-        ranks = np.arange(1, n + 1)
+        if complete:
+            report(0.45, _("All eigenvalues of K̃"))
+            values = kernel_spectrum(Kc)
         report(0.7, _("Leading {k} eigenvectors of K̃").format(k=k))
         # K̃ is symmetric by construction: skip the core's check (two passes over K̃).
         leading = eigendecompose(Kc, k, random_state=0, check_symmetry=False)
+        if not complete:
+            values = leading.eigenvalues
+        ranks = np.arange(1, len(values) + 1)
     else:
         report(0.45, _("Leading {k} eigenvalues of K̃ (iterative)").format(k=ITERATIVE_TOP))
         n_top = max(ITERATIVE_TOP, k)
@@ -279,7 +289,7 @@ def analyse(
         centered_display=Kc_display,
         block_size=block,
         eigenvalues=np.ascontiguousarray(values),
-        spectrum_complete=dense,
+        spectrum_complete=complete,
         eigenvalue_ranks=ranks,
         trace=trace,
         projection=np.ascontiguousarray(projection),
@@ -294,6 +304,20 @@ def analyse(
             value.setflags(write=False)
     report(1.0, _("Done"))
     return result
+
+
+# All n eigenvalues of K̃ (the spectrum step, the take-home files) cost an n³ solve the
+# Explorer's first screen does not show: on 2,000 USPS digits 0.49 of a first view's 0.64
+# CPU s on one core (benchmarks/profile_lab_view.py, issue 50). From this many points a
+# first screen leaves them until they are asked for, unless the kernel may be indefinite:
+# then the first screen says whether K̃ has negative eigenvalues, and needs them all.
+SPECTRUM_ON_REQUEST_FROM = 1000
+
+
+def spectrum_at_once(n: int, kernel: str, kernel_params: dict) -> bool:
+    """Whether the Explorer's first screen computes all n eigenvalues of K̃
+    (``analyse(..., spectrum=...)``)."""
+    return n < SPECTRUM_ON_REQUEST_FROM or may_be_indefinite(kernel, kernel_params)
 
 
 def may_be_indefinite(kernel: str, kernel_params: dict) -> bool:

@@ -461,6 +461,15 @@ def _search_scored(run, reference: float) -> float:
                key=lambda g: abs(math.log10(g / reference)))
 
 
+def linear_plane(Xs: np.ndarray) -> np.ndarray:
+    """Linear PCA's first two components of the sample, the same on every call.
+
+    Seeded: on a sample of more than 500 rows scikit-learn picks its randomized solver,
+    which otherwise draws from NumPy's global random state (the subspace similarities of
+    a USPS search changed in their sixth digit from one search to the next)."""
+    return PCA(n_components=min(2, Xs.shape[1]), random_state=0).fit_transform(Xs)
+
+
 def search(
     X: np.ndarray,
     y: np.ndarray | None,
@@ -509,7 +518,7 @@ def search(
     current_degree = int(fixed["degree"]) if poly else None
 
     with threadpool_limits(limits=BLAS_THREADS, user_api="blas"):
-        plane = PCA(n_components=min(2, Xs.shape[1])).fit_transform(Xs)
+        plane = linear_plane(Xs)
         linear_score = linear_separability(plane, ys)
         tried: dict[tuple[float, int | None], Trial] = {}
 
@@ -577,18 +586,39 @@ def advise(
     that scored no better than the current one. Without labels:
     :func:`diagnose_unlabelled`.
     """
-    X = np.asarray(X, dtype=np.float64)
-    kernel = found.kernel
+    return verdict(found, trial_at(found, X, y, kernel_params=kernel_params),
+                   shown_score=shown_score)
+
+
+def tried_at(found: Search, kernel_params: dict) -> Trial | None:
+    """The search's own trial at these parameters (γ clipped to the sidebar's range), or
+    None when it did not try them."""
     gamma = _clip(float(kernel_params["gamma"]))
-    degree = int(kernel_params["degree"]) if kernel == "poly" else None
-    current = next((t for t in found.trials if t.same_params(gamma, degree)), None)
-    if current is None:
-        rows = found.rows
-        ys = None if (y is None or not found.labelled) else np.asarray(y)[rows]
-        params = {**found.fixed_params, **kernel_params, "gamma": gamma}
-        with threadpool_limits(limits=BLAS_THREADS, user_api="blas"):
-            current = trial(X[rows], ys, kernel=kernel, params=params,
-                            linear_plane=found.linear_plane)
+    degree = int(kernel_params["degree"]) if found.kernel == "poly" else None
+    return next((t for t in found.trials if t.same_params(gamma, degree)), None)
+
+
+def trial_at(found: Search, X: np.ndarray, y: np.ndarray | None, *,
+             kernel_params: dict) -> Trial:
+    """The trial at the parameters on screen: the search's own when it tried them, else
+    one more kernel PCA of the search's sample (``X``, ``y``: the arrays it was given)."""
+    current = tried_at(found, kernel_params)
+    if current is not None:
+        return current
+    X = np.asarray(X, dtype=np.float64)
+    rows = found.rows
+    ys = None if (y is None or not found.labelled) else np.asarray(y)[rows]
+    params = {**found.fixed_params, **kernel_params,
+              "gamma": _clip(float(kernel_params["gamma"]))}
+    with threadpool_limits(limits=BLAS_THREADS, user_api="blas"):
+        return trial(X[rows], ys, kernel=found.kernel, params=params,
+                     linear_plane=found.linear_plane)
+
+
+def verdict(found: Search, current: Trial, *, shown_score: float | None = None) -> Guidance:
+    """The verdict from the trial at the parameters on screen (:func:`trial_at`, or the
+    same numbers shipped with the code: ``experiments.shipped``): nothing is computed
+    here, only compared. ``shown_score`` as in :func:`advise`."""
     if not found.labelled:
         return Guidance(current, None, None, found.n_sample, found.n_total,
                         diagnose_unlabelled(found, current), from_labels=False,

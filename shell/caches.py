@@ -29,6 +29,7 @@ import numpy as np
 import streamlit as st
 
 import datasets
+from experiments import shipped
 from experiments.analysis import standardized
 from experiments.kernel_diagnostics import reference_gamma
 from server import shared_cache
@@ -300,12 +301,29 @@ def _reference_gamma(data: DataKey, kernel: str) -> float | None:
 
 def reference_gamma_for(data: DataKey, kernel: str) -> float | None:
     """:func:`experiments.kernel_diagnostics.reference_gamma` of ``data`` as the kernel sees
-    them.
+    them (shipped with the code for built-in data: :func:`shipped_for`).
 
     None when the data cannot be loaded (no upload yet, USPS unavailable: the page says
     why) or the kernel has no γ.
     """
+    found = shipped_for(data)
+    if found is not None and (reference := found.reference(kernel)) is not None:
+        return reference
     try:
         return _reference_gamma(data, kernel)
     except (ValueError, OSError, datasets.UspsUnavailableError):
         return None
+
+
+def shipped_for(data: DataKey) -> shipped.Shipped | None:
+    """What the code ships for these data (``experiments/shipped.py``: the γ search, the
+    verdicts' trials and the scores of a first view, computed once by
+    ``scripts/ship_guidance.py``), or None: an upload, a drawing, options the file does not
+    hold, or arrays other than those it was computed from (checked once per process)."""
+    if data.dataset in (CSV, DRAWN) or not shipped.ships(*data):
+        return None
+    try:
+        X, y = inputs(data), _load_builtin(data.dataset, data.options).y
+    except (ValueError, OSError, datasets.UspsUnavailableError):
+        return None
+    return shipped.for_data(*data, X, y)

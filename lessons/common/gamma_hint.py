@@ -3,12 +3,15 @@
 The Explorer and Choosing γ show the same verdict from the same evidence: one search per
 dataset, options, standardisation, kernel and kernel parameters other than γ (a quick,
 bounded sweep on a stratified sample of at most ``gamma_guidance.SAMPLE_SIZE`` points),
-cached server-wide for built-in data and in the uploading session for an upload; then
-the verdict on the γ on screen (:func:`experiments.gamma_guidance.advise`), also cached.
+shipped with the code for built-in data at their default options
+(``experiments/shipped.py``), else cached server-wide for built-in data and in the
+uploading session for an upload; then the verdict on the γ on screen
+(:func:`experiments.gamma_guidance.advise`), also shipped or cached.
 
-The search costs 0.3–1 s of CPU the first time, so a page asks for it *after* its first
-screen is drawn: :func:`slot` reserves the hint's place under the charts and
-:func:`fill` draws into it at the end of the script (at once when the search is cached).
+Where it is not shipped, the search costs 0.3–1 s of CPU the first time, so a page asks
+for it *after* its first screen is drawn: :func:`slot` reserves the hint's place under the
+charts and :func:`fill` draws into it at the end of the script (at once when the search is
+shipped or cached).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from experiments.kernel_diagnostics import GAMMA_KERNELS
 from server import costs
 from server.admission import queued
 from server.memory import guard_memory
-from shell.caches import Inputs, bounded_cache
+from shell.caches import Inputs, bounded_cache, shipped_for
 from shell.sidebar import apply_kernel_params
 from shell.state import KernelKey, Settings
 from words.i18n import N_, _, format_number
@@ -48,31 +51,53 @@ def _search(inputs: Inputs, kernel: KernelKey, _params: dict) -> Search | None:
 
 
 def search(inputs: Inputs, kernel: KernelKey) -> Search | None:
-    """The cached search for these data and kernel (None for kernels without γ)."""
+    """The search for these data and kernel (None for kernels without γ): shipped with the
+    code for built-in data at their default options, else cached."""
     if kernel.kernel not in GAMMA_KERNELS:
         return None
-    return _search(inputs, _without_gamma(kernel), _params=kernel.kernel_params())
+    return (_shipped_search(inputs, kernel)
+            or _search(inputs, _without_gamma(kernel), _params=kernel.kernel_params()))
+
+
+def _shipped_search(inputs: Inputs, kernel: KernelKey) -> Search | None:
+    found = shipped_for(inputs.key)
+    return None if found is None else found.search(kernel.kernel, kernel.kernel_params())
 
 
 def is_cached(inputs: Inputs, kernel: KernelKey) -> bool:
     return (kernel.kernel not in GAMMA_KERNELS
+            or _shipped_search(inputs, kernel) is not None
             or _search.cached(inputs, _without_gamma(kernel), _params={}) is not None)
 
 
-@bounded_cache(max_entries=64, shared=True)  # a handful of numbers an entry
 def guidance(inputs: Inputs, kernel: KernelKey, shown_score: float | None) -> Guidance | None:
-    """The verdict on the γ (and degree) of ``kernel``: one more kernel PCA of the sample
-    at most. ``shown_score``: what the page shows for components 1–2 on all points.
+    """The verdict on the γ (and degree) of ``kernel``. ``shown_score``: what the page
+    shows for components 1–2 on all points.
 
-    Numbers only (the trials and what the search measured), cached for every session:
-    the hint's words are written when it is shown, in the reader's language
+    Where the trial at these parameters is known (the search tried them, or the code
+    ships it: a γ of the grid on built-in data) the verdict is a comparison of numbers,
+    made here; else one more kernel PCA of the sample (:func:`_guidance`, cached). Numbers
+    only: the hint's words are written when it is shown, in the reader's language
     (:class:`experiments.gamma_guidance.Hint`, :func:`no_hint_text`)."""
     found = search(inputs, kernel)
     if found is None:
         return None
-    # The trial at the γ on screen (unless the search tried it): K and K̃ of the sample
-    # and its leading pair, a turn like the search's. (Cached values are fetched above:
-    # a turn never waits for another computation's key.)
+    current = gamma_guidance.tried_at(found, kernel.kernel_params())
+    if current is None and (shipped := shipped_for(inputs.key)) is not None:
+        current = shipped.trial(kernel.kernel, kernel.kernel_params())
+    if current is not None:
+        return gamma_guidance.verdict(found, current, shown_score=shown_score)
+    return _guidance(inputs, kernel, shown_score)
+
+
+@bounded_cache(max_entries=64, shared=True)  # a handful of numbers an entry
+def _guidance(inputs: Inputs, kernel: KernelKey, shown_score: float | None) -> Guidance:
+    """The verdict when the trial at the γ on screen has to be computed: cached for every
+    session."""
+    found = search(inputs, kernel)
+    # The trial at the γ on screen: K and K̃ of the sample and its leading pair, a turn
+    # like the search's. (Cached values are fetched above: a turn never waits for another
+    # computation's key.)
     size = len(found.rows)
     with queued(size, copies=2, estimate=costs.kernel_pca(size, inputs.X.shape[1], 2),
                 what=N_("the verdict on this γ")):

@@ -11,7 +11,7 @@ from functools import partial
 import datasets
 from experiments.kernel_diagnostics import GAMMA_KERNELS
 from lessons.common import gamma_hint
-from lessons.common.analysis import explorer_analysis
+from lessons.common.analysis import first_screen_analysis
 from lessons.explorer.projections import first_alone, separability_scores, shown_score
 from lessons.explorer.view_link import FIRST_AXES
 from server import ahead, shared_cache
@@ -31,7 +31,7 @@ def prepare(settings: Settings) -> None:
     inputs = inputs_of(settings)
     data = load_data(settings.dataset, settings.dataset_options)
     settings = with_valid_components(settings, len(inputs.X))
-    result = explorer_analysis(inputs, settings.kernel_key, settings.n_components)
+    result = first_screen_analysis(inputs, settings.kernel_key, settings.n_components)
     columns = [axis - 1 for axis in FIRST_AXES]
     if separability_scores(result, data, settings, columns, columns) is not None:
         first_alone(result, data, settings, columns[0])

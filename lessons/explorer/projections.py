@@ -38,7 +38,7 @@ from lessons.explorer.view_link import (
     write_to_link,
 )
 from shell import figures, findings
-from shell.caches import Inputs, bounded_cache
+from shell.caches import Inputs, bounded_cache, shipped_for
 from shell.display import number_caption
 from shell.state import DataKey, KernelKey, Settings, params_text
 from words.i18n import _, format_number, join_sentences
@@ -200,22 +200,34 @@ def _separability(data: DataKey, kernel: KernelKey | None, columns: tuple[int, .
     return linear_separability(_Z, _y)
 
 
+def score(settings: Settings, kernel: KernelKey | None, columns: tuple[int, ...] | list[int],
+          Z: np.ndarray, y: np.ndarray) -> float | None:
+    """The score of the coordinates ``Z``, kernel PCA's ``columns`` for ``kernel`` (None:
+    linear PCA's): shipped with the code when it was computed from these very coordinates
+    (built-in data, a γ of the grid: ``experiments/shipped.py``), else cached."""
+    shipped = shipped_for(settings.data_key)
+    if shipped is not None:
+        found = (shipped.score(None, {}, columns, Z) if kernel is None else
+                 shipped.score(kernel.kernel, kernel.kernel_params(), columns, Z))
+        if found is not None:
+            return found
+    return _separability(settings.data_key, kernel, tuple(columns), Z, y)
+
+
 def separability_scores(result, data, settings, columns, linear_columns):
-    """(kernel PCA's, linear PCA's) scores of the drawn components (cached), or None
-    without two classes."""
+    """(kernel PCA's, linear PCA's) scores of the drawn components (shipped or cached), or
+    None without two classes."""
     if data.y is None or len(np.unique(data.y)) < 2:
         return None
-    kpca = _separability(settings.data_key, settings.kernel_key, tuple(columns),
-                         result.projection[:, columns], data.y)
-    linear = _separability(settings.data_key, None, tuple(linear_columns),
-                           result.pca_projection[:, linear_columns], data.y)
+    kpca = score(settings, settings.kernel_key, columns, result.projection[:, columns], data.y)
+    linear = score(settings, None, linear_columns, result.pca_projection[:, linear_columns],
+                   data.y)
     return kpca, linear
 
 
 def first_alone(result, data, settings, first: int) -> float | None:
-    """The score of component ``first`` alone (cached)."""
-    return _separability(settings.data_key, settings.kernel_key, (first,),
-                         result.projection[:, [first]], data.y)
+    """The score of component ``first`` alone (shipped or cached)."""
+    return score(settings, settings.kernel_key, (first,), result.projection[:, [first]], data.y)
 
 
 def separability_sentence(kpca: float, linear: float, alone: float | None, y: np.ndarray,
@@ -283,8 +295,7 @@ def shown_score(result: Analysis, data, settings: Settings) -> float | None:
     """The score of components 1–2 on all points, which the γ hint compares with."""
     if data.y is None or len(np.unique(data.y)) < 2:
         return None
-    return _separability(settings.data_key, settings.kernel_key, (0, 1),
-                         result.projection[:, [0, 1]], data.y)
+    return score(settings, settings.kernel_key, (0, 1), result.projection[:, [0, 1]], data.y)
 
 
 def _selected_points(indices: list[int], data, settings: Settings) -> None:

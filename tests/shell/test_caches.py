@@ -212,3 +212,24 @@ def test_a_repeated_top_eigenvalue_still_gives_every_component(n):
     # Each score column is a unit eigenvector times sqrt(1): unit length, centred.
     np.testing.assert_allclose(np.linalg.norm(result.projection, axis=0), 1.0)
     np.testing.assert_allclose(result.projection.sum(axis=0), 0.0, atol=1e-9)
+
+
+def test_without_the_spectrum_every_other_field_is_the_same():
+    # Issue 50: the first screen of a large view leaves all n eigenvalues for later.
+    data = datasets.load("moons", n=300)
+    params = {"gamma": 15.0}
+    whole = analysis.analyse(data.X, data.y, kernel="rbf", kernel_params=params, n_components=3)
+    first = analysis.analyse(data.X, data.y, kernel="rbf", kernel_params=params,
+                             n_components=3, spectrum=False)
+    assert whole.spectrum_complete and not first.spectrum_complete
+    spectral = {"eigenvalues", "eigenvalue_ranks", "negative", "spectrum_complete"}
+    for field in dataclasses.fields(whole):
+        if field.name in spectral:
+            continue
+        want, got = getattr(whole, field.name), getattr(first, field.name)
+        if isinstance(want, np.ndarray):
+            assert got.tobytes() == want.tobytes(), field.name  # the same computation
+        else:
+            assert got == want, field.name
+    np.testing.assert_allclose(first.eigenvalues, whole.eigenvalues[:3], rtol=1e-10)
+    assert first.eigenvalue_ranks.tolist() == [1, 2, 3] and not first.negative.any()
