@@ -107,5 +107,8 @@ def test_a_prepared_step_is_kept_where_no_students_work_evicts_it(disk):  # noqa
     ahead.prepare_step(step)
     # The shared cache's prefill (server/shared_cache.py), not the on-demand store that
     # students' crafted links fill and evict.
-    assert len(shared_cache.prefill_cache()) >= 3
+    # At least the step's analysis (its γ search, verdict and scores, of built-in data at
+    # their defaults, ship with the code: experiments/shipped.py).
+    kept = list(shared_cache.prefill_cache())
+    assert any(key.startswith("lessons.common.analysis.explorer_analysis|") for key in kept), kept
     assert len(shared_cache.on_demand_cache()) == 0
