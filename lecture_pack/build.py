@@ -1,12 +1,13 @@
 """Every step of the guided tour, computed at each value of its slider: pure functions.
 
 A step's frames are what the app shows at that setting, computed by the app's own code.
-A step whose page is a lesson in :data:`LESSON_PACKS` gets that page's own first screen
-from the lesson's ``pack`` module (:mod:`lessons.common.pack`): its Plotly figures as JSON
-(:func:`figure_json`: numbers to :data:`SIGNIFICANT` digits, no template; each distinct
-trace stored once a step), its sentences and its numbers. The other steps show the
-Explorer's analysis (:func:`experiments.analysis.analyse`: K, K̃, the spectrum, the
-projections beside linear PCA), its separability caption
+How a step is drawn is declared with the step (``classroom.tour.TourStep.offline``). A step
+drawn as its page (``Offline.PAGE``) gets that page's own first screen from its lesson's
+``pack`` module (:data:`lecture_pack.pages.PAGES`, :mod:`lessons.common.pack`): its Plotly
+figures as JSON (:func:`figure_json`: numbers to :data:`SIGNIFICANT` digits, no template;
+each distinct trace stored once a step), its sentences and its numbers. The Explorer's
+steps (``Offline.EXPLORER``) show its analysis (:func:`experiments.analysis.analyse`: K,
+K̃, the spectrum, the projections beside linear PCA), its separability caption
 (:func:`lessons.explorer.projections.separability_sentence`) and kernel-block sentences
 (:func:`lessons.explorer.view.kernel_blocks`), and the step's question with its verdicts
 (:func:`classroom.questions.build`). Nothing here is written for the file alone except its
@@ -26,41 +27,22 @@ import numpy as np
 
 from classroom import questions
 from classroom.questions import catalogue
-from classroom.tour import STEPS, TourStep, differences, main_steps, total_minutes
+from classroom.tour import STEPS, Offline, TourStep, differences, offline_steps, total_minutes
 from experiments.analysis import Analysis, analyse, block_average
 from experiments.sampling import stratified_rows
 from experiments.separability import METHOD, linear_separability
 from kpca_core import KERNELS, __version__
 from lecture_pack import html
-from lessons.choosing_gamma import pack as choosing_gamma
-from lessons.classification import pack as classification
+from lecture_pack.pages import PAGES
 from lessons.common.pack import PackFrame, Slider
-from lessons.component_maps import pack as component_maps
-from lessons.denoising import pack as denoising
 from lessons.explorer.projections import scored, separability_sentence
 from lessons.explorer.view import kernel_blocks
-from lessons.how_it_works import pack as how_it_works
-from lessons.kernel_trick import pack as kernel_trick
-from lessons.mistakes import pack as mistakes
-from lessons.scale import pack as scale
 from shell.caches import inputs_of, load_data
 from shell.figures import shown_class_label
 from shell.state import Settings, dataset_title, format_gamma, params_text, settings_to_query
 from words.i18n import N_, _, current_language, format_number
 from words.kernel_params import DEGREE, GAMMA_GRID, KERNEL_PARAMS
 
-# The steps whose page is another lesson's: its pack module gives the page's own figures
-# and sentences (lessons/<name>/pack.py). The others show the Explorer's analysis.
-LESSON_PACKS = {
-    "app_pages/choosing_gamma.py": choosing_gamma,
-    "app_pages/how_it_works.py": how_it_works,
-    "app_pages/kernel_trick.py": kernel_trick,
-    "app_pages/mistakes.py": mistakes,
-    "app_pages/component_maps.py": component_maps,
-    "app_pages/denoising.py": denoising,
-    "app_pages/classification.py": classification,
-    "app_pages/scale.py": scale,
-}
 # experiments.separability.METHOD (experiments hold no words), marked for translation
 # here: tests/lecture_pack/test_zh.py checks it is the same sentence.
 METHOD_MESSAGE = N_("5-fold cross-validated accuracy of a logistic regression (scikit-learn)")
@@ -114,9 +96,8 @@ def value_label(param: str | None, value: float) -> str:
 
 def shows_kernel_matrices(step: TourStep) -> bool:
     """Whether the step's view shows K and K̃: the Explorer opened at its K and K̃ section
-    (``section=2``) and How it works, whose steps draw both."""
-    return (step.page == "app_pages/how_it_works.py"
-            or dict(step.page_query).get("section") == "2")
+    (``section=2``)."""
+    return dict(step.page_query).get("section") == "2"
 
 
 def live_links(number: int, step: TourStep, settings: Settings,
@@ -124,10 +105,9 @@ def live_links(number: int, step: TourStep, settings: Settings,
     """Links back to the live app for when a server is there: the tour at this step
     (``/tour?step=N``) and the step's page at ``settings`` with the page's own parameters."""
     base = base_url.rstrip("/")
-    page = step.page.rsplit("/", 1)[-1].removesuffix(".py")
     view = {**settings_to_query(settings), **dict(step.page_query)}
     return {"tour": f"{base}/{TOUR_PAGE}?{urlencode({STEP_PARAM: number})}",
-            "view": f"{base}/{page}?{urlencode(view)}"}
+            "view": f"{base}/{step.url_path}?{urlencode(view)}"}
 
 
 def rounded(values) -> list:
@@ -234,7 +214,7 @@ def step_header(number: int, step: TourStep, settings: Settings, n: int,
     return {
         "number": number, "title": _(step.title), "question": _(step.question),
         "check": prompt, "look_for": _(step.look_for), "minutes": step.minutes,
-        "page": step.page.rsplit("/", 1)[-1].removesuffix(".py"),
+        "page": step.url_path,
         "dataset": settings.dataset, "kernel": kernel,
         "settings": (_("{dataset}, n = {n}, {kernel} kernel, {params}, {components} "
                        "components") if params else
@@ -250,8 +230,21 @@ def step_header(number: int, step: TourStep, settings: Settings, n: int,
 
 def build_step(number: int, step: TourStep, *, max_frames: int | None = None,
                base_url: str = DEFAULT_BASE_URL) -> dict:
-    """Everything the file shows of step ``number``: what is shared by its frames (the
-    data drawn, linear PCA, the words) and one frame per slider value.
+    """Everything the file shows of step ``number`` on the Explorer: what is shared by its
+    frames (the data drawn, linear PCA, the words) and one frame per slider value.
+
+    The numbers only, which ``lecture.js`` lays out as charts of its own: these were the
+    file's first steps, drawn before a lesson could pack its page's figures. The page's
+    figure functions are pure (``shell.figures.point_scatter``,
+    ``lessons.common.kernel_figures.kernel_heatmap`` and ``spectrum_figure``), so an
+    Explorer ``pack`` module could give the file the page's own figures, as the other
+    steps have; it is not written yet, as it changes what the file shows (the file's
+    spectrum is each component's share, the page's the eigenvalues with the cumulative
+    shares beside linear PCA's), its JSON (step 2, all 12 frames: 579 kB as now, words
+    included; 657 kB for the page's charts alone) and what its browser tests read.
+    Meanwhile every number drawn is computed here by the page's functions (``analyse``,
+    ``block_average``, the separability and kernel-block sentences), and ``lecture.js``
+    computes none.
 
     ``max_frames``: keep only this many values (:func:`kept_frames`), for a quick build in
     tests; None keeps them all.
@@ -405,17 +398,19 @@ def figure_data(step: dict, figure: dict) -> list[dict]:
 def largest_n(steps: tuple[TourStep, ...] | None = None) -> int:
     """The most points of any step's data: the side of the largest n × n matrix a build
     holds (for the server's queue)."""
-    chosen = main_steps() if steps is None else steps
+    chosen = offline_steps() if steps is None else steps
     return max(len(inputs_of(step.settings()).X) for step in chosen)
 
 
 def build_tour_step(number: int, step: TourStep, **options) -> dict:
-    """Step ``number`` of the file: its page's own view where its lesson packs it
-    (:data:`LESSON_PACKS`), else the Explorer's (``options``: :func:`build_step`'s)."""
-    module = LESSON_PACKS.get(step.page)
-    if module is None:
+    """Step ``number`` of the file, drawn as the step declares (``step.offline``): its
+    page's own first screen, from the lesson's pack module, or the Explorer's analysis
+    (``options``: :func:`build_step`'s)."""
+    if step.offline is Offline.EXPLORER:
         return build_step(number, step, **options)
-    return build_lesson_step(number, step, module, **options)
+    if step.offline is Offline.PAGE:
+        return build_lesson_step(number, step, PAGES[step.lesson].pack, **options)
+    raise ValueError(f"step {number} ({step.title!r}) is not in the offline lecture")
 
 
 def not_in_the_file(numbers: list[int], base_url: str = DEFAULT_BASE_URL) -> dict | None:
@@ -456,8 +451,8 @@ def assemble(steps: list[dict], base_url: str = DEFAULT_BASE_URL) -> dict:
 
 def build_pack(*, steps: tuple[TourStep, ...] | None = None, max_frames: int | None = None,
                base_url: str = DEFAULT_BASE_URL) -> dict:
-    """The whole lecture (the tour's main steps unless ``steps`` are given), ready for
-    :func:`lecture_pack.html.write`."""
-    chosen = main_steps() if steps is None else steps
+    """The whole lecture (the steps the tour draws offline unless ``steps`` are given),
+    ready for :func:`lecture_pack.html.write`."""
+    chosen = offline_steps() if steps is None else steps
     return assemble([build_tour_step(STEPS.index(step) + 1, step, max_frames=max_frames,
                                      base_url=base_url) for step in chosen], base_url)

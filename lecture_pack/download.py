@@ -38,7 +38,7 @@ import threading
 import time
 from collections import deque
 
-from classroom.tour import STEPS, TourStep, main_steps
+from classroom.tour import STEPS, TourStep, offline_steps
 from lecture_pack import build, html
 from server import ahead
 from server.admission import queued
@@ -63,8 +63,8 @@ class NotALecturer(PermissionError):
 
 
 def lecture_steps() -> tuple[TourStep, ...]:
-    """The steps the file holds: the tour's lecture."""
-    return main_steps()
+    """The steps the file holds: those the tour draws offline (the lecture)."""
+    return offline_steps()
 
 
 def server_address() -> str:

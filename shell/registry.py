@@ -296,3 +296,12 @@ def menu() -> dict[str, list[Lesson]]:
     for lesson in LESSONS:
         groups.setdefault(lesson.section, []).append(lesson)
     return groups
+
+
+def page_named(name: str) -> Lesson:
+    """The page at address ``name`` ("explorer"): how another table (the tour's steps)
+    names a page of this one, checked where it is named."""
+    for lesson in (HOME, *LESSONS):
+        if lesson.url_path == name:
+            return lesson
+    raise KeyError(f"no page {name!r} in shell.registry.LESSONS")

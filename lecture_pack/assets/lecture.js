@@ -207,6 +207,10 @@
           themed(f.layout), (f.layout.height || 0) > TALL];
       });
     }
+    // The Explorer's steps: charts laid out here from the numbers the build computed with
+    // the page's own functions (lecture_pack/build.py, build_step, says why these are not
+    // yet the page's own figures, as the other steps' are). Nothing here computes a number:
+    // the points are the build's sample, split by class; a missing share is drawn as 0.
     const label = step.labels[state.frame];
     const kpcaTitle = label ? fill(W.kpca_title_at, { value: label }) : W.kpca_title;
     const axes = { xaxis: { title: { text: W.component_1 } }, yaxis: { title: { text: W.component_2 } } };

@@ -124,7 +124,7 @@ def test_the_file_is_built_and_kept_per_language(monkeypatch):
 
 def test_the_command_line_builds_the_file_in_the_language_asked_for(monkeypatch, tmp_path):
     """Issue 48: ``python -m lecture_pack`` built English only."""
-    monkeypatch.setattr(build, "main_steps", lambda: STEPS[:1])  # one step: quick
+    monkeypatch.setattr(build, "offline_steps", lambda: STEPS[:1])  # one step: quick
     out = tmp_path / "lecture.html"
     assert command_line(["--out", str(out), "--lang", "zh-CN", "--max-frames", "3"]) == 0
     assert current_language() == "en"  # the command leaves this thread's language alone
