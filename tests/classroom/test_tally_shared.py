@@ -6,6 +6,7 @@ the store and on the page; the store chosen by ``KPCA_CLASS_STORE``."""
 
 from __future__ import annotations
 
+import multiprocessing
 import threading
 import time
 
@@ -62,6 +63,37 @@ def test_votes_from_many_threads_and_replicas_are_each_counted_once(make_store):
         (final.count(o), final.count(o) if o == 1 else 0) for o in range(3)]
     assert stores[5].students(code, key) == 400
     assert stores[6].vote(code, "r7s49", "q") == (7 + 49 + 3) % 3
+
+
+def _replica_process(url: str, namespace: str, code: str, replica: int) -> None:
+    """A replica's process: its own store on the class, 50 students switching twice."""
+    from classroom.tally_redis import RedisStore, connect
+
+    store = RedisStore(connect(url), ROOM, namespace=namespace)
+    for change in range(3):
+        for s in range(50):
+            option = (replica + s + change) % 3
+            store.answer(code, f"p{replica}s{s}", "q", option, option == 1)
+
+
+def test_votes_from_replica_processes_are_each_counted_once(redis_server):
+    from classroom.tally_redis import RedisStore, connect
+
+    store = RedisStore(connect(redis_server.url), ROOM, namespace="processes")
+    code, key = store.open_class(new_token())
+    fork = multiprocessing.get_context("fork")
+    processes = [fork.Process(target=_replica_process,
+                              args=(redis_server.url, "processes", code, replica))
+                 for replica in range(4)]
+    for process in processes:
+        process.start()
+    for process in processes:
+        process.join(timeout=120)
+    assert [process.exitcode for process in processes] == [0] * 4
+    final = [(r + s + 2) % 3 for r in range(4) for s in range(50)]
+    assert [(c.chosen, c.right) for c in store.tally(code, key)["q"].rounds[0][:3]] == [
+        (final.count(o), final.count(o) if o == 1 else 0) for o in range(3)]
+    assert store.students(code, key) == 200
 
 
 def test_two_replicas_see_each_others_classes_steps_and_votes(make_store):
