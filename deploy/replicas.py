@@ -98,6 +98,12 @@ def warm(url: str, timeout: float = START_TIMEOUT, log: Path | None = None) -> f
     return time.monotonic() - started
 
 
+def starts_class_store(replicas: int, environ: dict[str, str]) -> bool:
+    """Whether a run of ``replicas`` starts a Redis of its own for their classes: two or
+    more replicas, and no ``KPCA_CLASS_STORE`` in their environment (an operator's own)."""
+    return replicas >= 2 and not environ.get(CLASS_STORE)
+
+
 class Replica:
     """``streamlit run app.py`` on 127.0.0.1:``port``, logging to ``log``; ``cpus`` (e.g.
     "0"): pinned to those cores with ``taskset -c`` (a one-core host, as Community Cloud
@@ -202,7 +208,7 @@ class Cluster:
         self.redis: RedisServer | None = None
         env = dict(env or {})
         try:
-            if len(ports) >= 2 and not (env.get(CLASS_STORE) or os.environ.get(CLASS_STORE)):
+            if starts_class_store(len(ports), {**os.environ, **env}):
                 if not Path(REDIS_SERVER).exists():
                     raise RuntimeError(f"{len(ports)} replicas share their classes in Redis: "
                                        f"install Debian's redis-server, or set {CLASS_STORE}"

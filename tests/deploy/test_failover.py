@@ -26,7 +26,7 @@ from classroom.questions import CATALOGUE, build
 from classroom.tally import Limits
 from classroom.tour import STEPS, tally_id
 from deploy.redis_server import REDIS_SERVER
-from deploy.replicas import HAPROXY, Cluster
+from deploy.replicas import HAPROXY, Cluster, starts_class_store
 from loadtest.st_client import Disconnected, StreamlitSession
 
 pytestmark = [
@@ -128,3 +128,9 @@ def test_a_replica_dies_and_the_class_loses_nothing(cluster):
         phone.close()
     lecturer.close()
 
+
+
+def test_a_run_starts_its_own_redis_for_two_or_more_replicas_unless_given_one():
+    assert starts_class_store(2, {}) and starts_class_store(4, {"KPCA_CLASS_STORE": ""})
+    assert not starts_class_store(1, {})  # one replica keeps its classes in its memory
+    assert not starts_class_store(2, {"KPCA_CLASS_STORE": "redis://10.0.0.5:6379/0"})
