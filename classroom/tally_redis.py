@@ -44,6 +44,7 @@ from classroom.tally import (
     ALPHABET,
     CODE_LENGTH,
     FAILURES_FORGOTTEN_AFTER_S,
+    MAX_ROUNDS,
     ClassStatus,
     Duration,
     Limits,
@@ -486,7 +487,7 @@ class RedisStore:
 
     def _close_question(self, code: str, key: str, question: str, what: str) -> None:
         check_question(question, self.limits)
-        self._run("close_question", normalise_code(code), str(key), question, what, 2)
+        self._run("close_question", normalise_code(code), str(key), question, what, MAX_ROUNDS)
 
     def reveal(self, code: str, key: str, question: str) -> None:
         self._close_question(code, key, question, "reveal")
