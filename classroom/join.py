@@ -4,7 +4,7 @@ A student joins from the lecturer's QR code or link (``?class=CODE``) or by typi
 code in the sidebar's "Classroom" box (``classroom/box.py``). The session then
 carries an anonymous random token (:func:`classroom.tally.new_token`: no name, nothing
 personal) under which :func:`record` counts each answer in the server's
-:data:`classroom.tally.STORE`.
+:data:`classroom.store.STORE`.
 
 A reload is not a new student: the address bar keeps the token beside the class
 (``?class=CODE&seat=TOKEN``, :func:`link_params`), and a session that opens such a link
@@ -20,8 +20,8 @@ from urllib.parse import urlsplit
 
 import streamlit as st
 
+from classroom.store import STORE
 from classroom.tally import (
-    STORE,
     Live,
     TallyRefused,
     UnknownClass,

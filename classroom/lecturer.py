@@ -12,8 +12,8 @@ the room sees this screen and the share would point at the right bar); under the
 what the room learned per question, with a CSV. The tour's
 views show the same compact tally beside their question (:func:`compact_tally`), and
 the step a lecturer with a class opens is the class's step, which the phones follow
-(:func:`publish_step`). The tally lives in this server process's memory (see
-``classroom/tally.py`` for replicas).
+(:func:`publish_step`). The tally lives in the class store (``classroom/store.py``: this
+process's memory, or a Redis server the replicas share).
 
 The doors: a session runs one class; the class lives while the lecturer's session does
 (each redraw of the tally, and on other pages the sidebar's note every
@@ -39,9 +39,9 @@ from classroom.join import Q_CLASS, app_url, joined
 from classroom.learned import advice, percent, summary_csv, summary_rows
 from classroom.predict import live_question
 from classroom.questions import CATALOGUE, catalogue
+from classroom.store import STORE
 from classroom.tally import (
     MAX_ROUNDS,
-    STORE,
     OptionCount,
     QuestionTally,
     TallyRefused,

@@ -241,6 +241,12 @@ class StreamlitSession:
         widget = self.widgets[label]
         return self._rerun(self._states({widget.id: value}), page_hash=self.page_hash)
 
+    def navigate(self, path: str, query: str = "") -> Run:
+        """Go to ``/<path>?<query>`` in this session, as the app's menu does (the session,
+        and what it holds, stay)."""
+        self.page_name, self.query_string = path.strip("/"), query
+        return self._rerun(self._states({}), page_hash="")
+
     def rerun(self) -> Run:
         """Rerun the page as it stands (what a fragment's timer or a focus change does)."""
         return self._rerun(self._states({}), page_hash=self.page_hash)

@@ -63,10 +63,10 @@ PURE_LESSON_MODULES = {name.removesuffix(".py") for name, role in LESSON_FILE_RO
 # ``words`` is pure.)
 PURE_SHELL_MODULES = {"server", "server.budget", "server.costs", "server.cpu", "shell",
                       "shell.figures", "shell.registry", "shell.state"}
-# The classroom's modules without Streamlit: the questions asked before a view, the tally,
-# the tour's steps.
+# The classroom's modules without Streamlit: the questions asked before a view, the tally
+# and its stores, the tour's steps.
 PURE_CLASSROOM_MODULES = {"classroom", "classroom.questions", "classroom.tally",
-                          "classroom.tour"}
+                          "classroom.store", "classroom.tally_redis", "classroom.tour"}
 
 
 def module_name(path: Path) -> str:

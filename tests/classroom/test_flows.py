@@ -12,7 +12,8 @@ from classroom import join, lecturer
 from classroom.banner import PINNED_CSS
 from classroom.predict import RIGHT, WRONG
 from classroom.questions import CATALOGUE
-from classroom.tally import STORE, new_token
+from classroom.store import STORE
+from classroom.tally import new_token
 from classroom.tour import STEPS, main_steps, tally_id
 from tests.support.apptest import assert_clean, open_app
 

@@ -11,7 +11,7 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 
 from classroom import join, lecturer
-from classroom.tally import STORE
+from classroom.store import STORE
 from shell.language import K_LANGUAGE
 from tests.support.apptest import assert_clean, open_app, sent_text
 from words.i18n import _, use_language
