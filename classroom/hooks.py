@@ -11,7 +11,7 @@ answer (:func:`holding`). After the page: the step's answer quotes what the page
 
 from __future__ import annotations
 
-from classroom import banner, box, follow, join, predict, seal
+from classroom import banner, box, follow, join, lecturer, predict, seal
 from shell.sidebar import Wing
 from shell.state import Settings
 
@@ -25,9 +25,11 @@ WING = Wing(
 
 
 def start_run() -> None:
-    """Before the sidebar: join the link's class, take its ``questions=`` (once a session);
-    open the lecturer's step when the phone follows it."""
+    """Before the sidebar: join the link's class, take its ``questions=`` (once a session),
+    or else get back the class this browser's lecturer cookie names; open the lecturer's
+    step when the phone follows it."""
     predict.start_run()
+    lecturer.read_cookie_once()
     banner.read_link_once()
     follow.start_run()
 

@@ -28,18 +28,22 @@ last minute, and can remove those who joined in the last few minutes.
 
 from __future__ import annotations
 
+import json
 import os
+import re
 from urllib.parse import urlencode
 
 import segno
 import streamlit as st
 
 from classroom.focus import focus
-from classroom.join import Q_CLASS, app_url, joined
+from classroom.join import Q_CLASS, TOKEN_SHAPE, app_url, joined
 from classroom.learned import advice, percent, summary_csv, summary_rows
 from classroom.predict import live_question
 from classroom.questions import CATALOGUE, catalogue
 from classroom.tally import (
+    ALPHABET,
+    CODE_LENGTH,
     MAX_ROUNDS,
     STORE,
     OptionCount,
@@ -78,6 +82,20 @@ _LECTURER = "_lecturer_token"  # this session's lecturer token: one class per se
 _PASSCODE_KEY = "tally_passcode"
 _REMOVED = "_lecturer_removed"  # what the last removal did, said once
 _STARTED = "_lecturer_started"  # a class has just started: focus its code
+# The browser keeps its lecturer's class (code and key) in a cookie, so that a new session
+# of the same browser (a reload, a websocket that reconnects to another replica or to a
+# restarted server) gets the class back without anything secret in the address bar.
+# Written by a script of the page (Streamlit reads cookies, it does not set them):
+# same-site only, for the whole app, as long as a class may live.
+COOKIE = "kpca_lecturer"
+_KEPT_SHAPE = re.compile(rf"([{ALPHABET}]{{{CODE_LENGTH}}})\.({TOKEN_SHAPE.pattern})")
+_KEPT = "_lecturer_kept"  # what this session last put in the cookie ("": none)
+_READ = "_lecturer_read"  # the cookie was read (once, at the session's first run)
+_LOST = "_lecturer_lost"  # the code of the cookie's class, which the store no longer has
+_COOKIE_SCRIPT = """<script>
+// The lecturer's class, kept by this browser: {state}.
+document.cookie = {cookie} + (location.protocol === "https:" ? "; Secure" : "");
+</script>"""
 
 
 def tally_questions() -> list[tuple[str, str, str, Settings | None]]:
@@ -133,6 +151,67 @@ def client_address() -> str | None:
     return st.context.ip_address
 
 
+def kept_class(value: object) -> tuple[str, str] | None:
+    """The class a cookie's ``value`` names, (code, key), if it has the shape this page
+    writes (``CODE.KEY``); None for anything else."""
+    match = _KEPT_SHAPE.fullmatch(value) if isinstance(value, str) else None
+    return (match[1], match[2]) if match else None
+
+
+def browser_cookie() -> object:
+    """The value of this browser's lecturer cookie when the session started (None: none)."""
+    return st.context.cookies.get(COOKIE)
+
+
+def read_cookie_once() -> None:
+    """First run of a session: the class this browser's cookie names comes back, if the
+    store still runs it (its key is the proof: no passcode asked, no class opened); if not,
+    the lecturer is told it was lost. A session that opened a class's link (``?class=``) is
+    a student's: it leaves the cookie alone, so a phone never becomes a lecturer."""
+    ss = st.session_state
+    if _READ in ss:
+        return
+    ss[_READ] = True
+    if Q_CLASS in st.query_params or _CLASS in ss:
+        return
+    value = browser_cookie()
+    kept = kept_class(value)
+    ss[_KEPT] = value if kept else ""  # (anything else stays as it is, unread)
+    if kept is None:
+        return
+    try:
+        STORE.status(*kept)
+    except UnknownClass:
+        ss[_LOST] = kept[0]
+        return
+    ss[_CLASS] = kept
+
+
+def keep_in_browser() -> None:
+    """Put this session's class in the browser's cookie, or clear it once the class has
+    gone (an empty element, at the sidebar's foot: call once per run). A student's session
+    (which never read the cookie) writes it only if it starts a class itself."""
+    ss = st.session_state
+    opened = ss.get(_CLASS)
+    wanted = f"{opened[0]}.{opened[1]}" if opened else ""
+    if wanted == ss.get(_KEPT, ""):
+        return
+    ss[_KEPT] = wanted
+    cookie = (f"{COOKIE}={wanted}; Path=/; Max-Age={int(STORE.limits.max_age_s)}; "
+              f"SameSite=Strict" if wanted else f"{COOKIE}=; Path=/; Max-Age=0; SameSite=Strict")
+    st.html(_COOKIE_SCRIPT.format(state="a class" if wanted else "none",
+                                  cookie=json.dumps(cookie)), unsafe_allow_javascript=True)
+
+
+def lost_class() -> str | None:
+    """What the lecturer is told when the cookie's class is gone, or None."""
+    if (code := st.session_state.get(_LOST)) is None:
+        return None
+    return _("Your class {code} was lost: it has ended, or the server restarted (a class "
+             "kept in the server's memory does not survive a restart). Start a new class: "
+             "the students join it with its new code.").format(code=code)
+
+
 def _start() -> None:
     ss = st.session_state
     required = required_passcode()
@@ -144,6 +223,7 @@ def _start() -> None:
         ss[_CLASS] = STORE.open_class(session, address=address, with_passcode=bool(required))
         ss[_STARTED] = True
         ss.pop(_PROBLEM, None)
+        ss.pop(_LOST, None)
     except TallyRefused as refusal:
         ss[_PROBLEM] = refusal.said()
     ss.pop(_PASSCODE_KEY, None)  # never kept, never shown again
@@ -163,6 +243,8 @@ def start_or_show() -> tuple[str, str] | None:
         st.warning(problem, icon=":material/groups:")
     opened = st.session_state.get(_CLASS)
     if opened is None:
+        if lost := lost_class():
+            st.warning(lost, icon=":material/cloud_off:")
         st.write(_("Start a class: students scan the QR code (or type the code in the "
                    "sidebar's Classroom box), answer each step's question on their phones, "
                    "and this page counts the answers live, anonymously."))
@@ -253,6 +335,8 @@ def lecturer_note() -> None:
     class (a lecture on the tour's pages keeps it open)."""
     if running():
         _note()
+    elif lost := lost_class():
+        st.caption(lost)
 
 
 @st.fragment(run_every=NOTE_REFRESH_S)
