@@ -35,7 +35,6 @@ def compact(lecturer):
     return lecturer.locator(".st-key-tally_compact")
 
 
-
 def test_a_lecture_with_six_phones(server, browser):
     lecturer = new_page(browser, viewport=PROJECTOR)
     phones = []

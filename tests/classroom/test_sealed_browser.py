@@ -39,7 +39,6 @@ def leaked(texts: list[str], frames: list[bytes]) -> list[str]:
     return [text for text in texts if text.encode("utf-8") in sent]
 
 
-
 def test_a_joined_phones_websocket_holds_no_answer_before_the_reveal(server, browser):
     lecturer = new_page(browser, viewport=PROJECTOR)
     phone = new_page(browser, viewport=PHONE, has_touch=True, is_mobile=True)
