@@ -147,7 +147,12 @@ def required_passcode() -> str:
 
 def client_address() -> str | None:
     """The address this session's browser connects from; None where it is not known (a
-    browser on this machine, or a proxy that does not say whom it forwards)."""
+    browser on this machine, or a proxy that does not say whom it forwards). Behind a
+    proxy that appends the client's address to X-Forwarded-For (deploy/haproxy.cfg), the
+    server (uvicorn, under Streamlit) has already put the header's right-most hop it does
+    not trust in its place, when the proxy is one it trusts: ``FORWARDED_ALLOW_IPS``,
+    by default this machine (127.0.0.1, ::1); from any other peer the header is ignored
+    (tests/classroom/test_tally_server.py, tests/deploy/test_haproxy_address.py)."""
     return st.context.ip_address
 
 
