@@ -15,6 +15,14 @@ the step a lecturer with a class opens is the class's step, which the phones fol
 (:func:`publish_step`). The tally lives in this server process's memory (see
 ``classroom/tally.py`` for replicas).
 
+The browser keeps its lecturer's class (code and key) in a same-site cookie
+(:data:`COOKIE`, written by a script of the page: Streamlit only reads cookies), never in
+the address bar the room sees: a new session of that browser (a reload, a second tab, a
+websocket reconnected to another replica or to a restarted server) gets the class back
+(:func:`read_cookie_once`) or, if the store no longer has it, says it was lost
+(:func:`lost_class`). A session opened from a class's link is a student's and leaves the
+cookie alone.
+
 The doors: a session runs one class; the class lives while the lecturer's session does
 (each redraw of the tally, and on other pages the sidebar's note every
 :data:`NOTE_REFRESH_S` seconds, tell the store the lecturer is still there: closing the tab
