@@ -97,7 +97,7 @@ _STARTED = "_lecturer_started"  # a class has just started: focus its code
 # same-site only, for the whole app, as long as a class may live.
 COOKIE = "kpca_lecturer"
 _KEPT_SHAPE = re.compile(rf"([{ALPHABET}]{{{CODE_LENGTH}}})\.({TOKEN_SHAPE.pattern})")
-_KEPT = "_lecturer_kept"  # what this session last put in the cookie ("": none)
+_KEPT = "_lecturer_kept"  # the cookie's class as this session knows it ("": none)
 _READ = "_lecturer_read"  # the cookie was read (once, at the session's first run)
 _LOST = "_lecturer_lost"  # the code of the cookie's class, which the store no longer has
 _COOKIE_SCRIPT = """<script>
@@ -210,8 +210,8 @@ def keep_in_browser() -> None:
     if wanted == ss.get(_KEPT, ""):
         return
     ss[_KEPT] = wanted
-    cookie = (f"{COOKIE}={wanted}; Path=/; Max-Age={int(STORE.limits.max_age_s)}; "
-              f"SameSite=Strict" if wanted else f"{COOKIE}=; Path=/; Max-Age=0; SameSite=Strict")
+    lifetime = int(STORE.limits.max_age_s) if wanted else 0  # 0: the browser drops it
+    cookie = f"{COOKIE}={wanted}; Path=/; Max-Age={lifetime}; SameSite=Strict"
     st.html(_COOKIE_SCRIPT.format(state="a class" if wanted else "none",
                                   cookie=json.dumps(cookie)), unsafe_allow_javascript=True)
 
