@@ -15,7 +15,7 @@ from __future__ import annotations
 import streamlit as st
 from streamlit import error_util
 
-from classroom import banner, box, follow, join, predict, seal
+from classroom import banner, box, follow, join, lecturer, predict, seal
 from classroom.tally import StoreUnavailable
 from shell.sidebar import Wing
 from shell.state import Settings
@@ -50,10 +50,12 @@ def say_store_outages() -> None:
 
 
 def start_run() -> None:
-    """Before the sidebar: join the link's class, take its ``questions=`` (once a session);
-    open the lecturer's step when the phone follows it."""
+    """Before the sidebar: join the link's class, take its ``questions=`` (once a session),
+    or else get back the class this browser's lecturer cookie names; open the lecturer's
+    step when the phone follows it."""
     say_store_outages()
     predict.start_run()
+    lecturer.read_cookie_once()
     banner.read_link_once()
     follow.start_run()
 
