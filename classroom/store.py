@@ -44,3 +44,9 @@ def store_from_env(environ: Mapping[str, str] = os.environ) -> ClassStore:
 
 
 STORE: ClassStore = store_from_env()  # the classes every session of this process reads
+
+
+def shares_classes() -> bool:
+    """Whether this process's classes live in a store other processes share (Redis), rather
+    than in its own memory: what the pages say about where a tally is kept."""
+    return not isinstance(STORE, TallyStore)
