@@ -160,8 +160,10 @@ def client_address() -> str | None:
     server (uvicorn, under Streamlit) has already put the header's right-most hop it does
     not trust in its place, when the proxy is one it trusts: ``FORWARDED_ALLOW_IPS``,
     by default this machine (127.0.0.1, ::1); from any other peer the header is ignored
-    (tests/classroom/test_tally_server.py, tests/deploy/test_haproxy_address.py)."""
-    return st.context.ip_address
+    (tests/classroom/test_tally_server.py, tests/deploy/test_haproxy_address.py). Anything
+    but text (a harness's stand-in) is not an address: the store keeps only strings."""
+    address = st.context.ip_address
+    return address if isinstance(address, str) else None
 
 
 def kept_class(value: object) -> tuple[str, str] | None:

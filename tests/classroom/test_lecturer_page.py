@@ -242,3 +242,21 @@ def test_a_phone_in_the_lecturers_browser_never_becomes_the_lecturer(monkeypatch
     assert lecturer._CLASS not in at.session_state  # not its lecturer
     assert cookie_written(at) is None  # and the lecturer's cookie is left alone
     STORE.close_class(code, key)
+
+
+def test_the_tally_page_says_where_the_tally_lives_for_the_store_in_use(monkeypatch,
+                                                                        make_store):
+    store = make_store()
+    for module in ("classroom.store", "classroom.lecturer", "classroom.join"):
+        monkeypatch.setattr(f"{module}.STORE", store)
+    at = open_app("class_tally")
+    assert_clean(at)
+    code = code_shown(start(at))
+    caption = "\n".join(c.value for c in at.caption)
+    if make_store.kind == "redis":
+        assert "Redis store this server's replicas share" in caption
+        assert "this server's memory" not in caption
+    else:
+        assert "The tally lives in this server's memory" in caption
+        assert "Redis" not in caption
+    store.close_class(code, at.session_state[lecturer._CLASS][1])
