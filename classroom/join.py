@@ -25,6 +25,7 @@ import streamlit as st
 from classroom.store import STORE
 from classroom.tally import (
     Live,
+    StoreUnavailable,
     TallyRefused,
     UnknownClass,
     VoteClosed,
@@ -73,6 +74,13 @@ def join(text: str, *, seated: bool = False) -> bool:
     ss = st.session_state
     try:
         ss[_CODE] = STORE.join(text, _token())
+    except StoreUnavailable as outage:
+        if seated:  # a reload of a phone that was in the class: still in it, so still
+            # sealed, and its next run asks the store again (a phone new to the class is
+            # told, and opens its link again)
+            ss[_CODE] = normalise_code(text)
+        ss[_MESSAGE] = outage.said()
+        return False
     except TallyRefused as refusal:
         ss.pop(_CODE, None)
         shown = normalise_code(text)[:12] or _("(empty)")

@@ -14,7 +14,7 @@ import pytest
 
 from classroom.store import ENV, store_from_env, store_url
 from classroom.tally import Limits, StoreUnavailable, TallyRefused, TallyStore, new_token
-from tests.support.apptest import open_app
+from tests.support.apptest import open_app, sent_text
 
 ROOM = Limits(join_burst=1000, max_students=400)
 
@@ -237,3 +237,32 @@ def test_the_store_is_chosen_by_its_variable():
     assert isinstance(store_from_env({}), TallyStore)
     chosen = store_from_env({ENV: "redis://127.0.0.1:1/0", "KPCA_TALLY_MAX_CLASSES": "3"})
     assert type(chosen).__name__ == "RedisStore" and chosen.limits.max_classes == 3
+
+
+def test_a_seated_phone_reloaded_while_the_store_is_down_stays_in_its_class_and_sealed(
+        monkeypatch, redis_server):
+    # The phone reloads its class link (with its seat) while Redis does not answer: it is
+    # still in the class (so nothing of the step's answer is sent to it), and when the
+    # store answers again its vote counts in its own seat.
+    from classroom import join
+    from classroom.tally_redis import RedisStore, connect
+    from classroom.tour import STEPS, tally_id
+
+    store = RedisStore(connect(redis_server.url), Limits(), namespace="reload")
+    code, key = store.open_class(new_token())
+    seat = new_token()
+    store.join(code, seat)
+    monkeypatch.setattr(join, "STORE", RedisStore(
+        connect(f"redis://127.0.0.1:{_closed_port()}/0"), Limits(), namespace="reload"))
+    at = open_app("tour", {"class": code, "seat": seat, "step": 5})
+    assert not at.exception
+    assert at.session_state[join._CODE] == code
+    assert STEPS[4].look_for not in sent_text(at)
+    assert "The class's store is not answering" in sent_text(at)
+    monkeypatch.setattr(join, "STORE", store)
+    at.run()
+    assert not at.exception
+    assert STEPS[4].look_for not in sent_text(at)
+    assert any("once your lecturer reveals this step" in c.value for c in at.caption)
+    store.answer(code, seat, tally_id(5), 1, True)
+    assert store.students(code, key) == 1  # the same seat, not a second student
