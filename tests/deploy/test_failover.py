@@ -7,7 +7,8 @@ the replica that holds the lecturer's session (HAProxy's affinity cookie says wh
 killed with SIGKILL: every vote recorded before is still counted, the phones that were on it
 reconnect through the other replica in their own seat (their link carries
 ``?class=CODE&seat=TOKEN``) with their vote, and still see the question and not the answer;
-and the lecturer's token opens the same class (code and key) from another replica.
+and the lecturer's browser, reconnected through the other replica with the class its cookie
+keeps, gets the same class back (its token too opens it from another replica's store).
 
 Driven by the load generator's protocol client (``loadtest/st_client.py``), each session a
 browser tab of its own; the store read as any replica reads it.
@@ -22,6 +23,7 @@ from urllib.parse import parse_qsl
 import pytest
 
 import datasets
+from classroom import lecturer as lecturer_page
 from classroom.questions import CATALOGUE, build
 from classroom.tally import Limits
 from classroom.tour import STEPS, tally_id
@@ -120,14 +122,26 @@ def test_a_replica_dies_and_the_class_loses_nothing(cluster):
         assert leaked == [], leaked  # the question, not the answer
     assert counted() == before and store.students(code, key) == 8  # nobody counted twice
 
-    # The lecturer's browser, back through the survivor: its token opens the same class.
+    # The lecturer's browser, back through the survivor: the class it keeps in its cookie
+    # (the value the page's script writes, classroom/lecturer.py) comes back to the new
+    # session there, with nothing secret on the projected screen.
+    lecturer.http.cookies.set(lecturer_page.COOKIE, f"{code}.{key}")
+    with pytest.raises(Disconnected):
+        lecturer.idle(10)
+    ok(lecturer.reconnect())
+    run = ok(lecturer.navigate("class_tally"))
+    assert lecturer.http.cookies[COOKIE] == survivor
+    assert "Start a class" not in run.all_text()
+    shown = re.search(r"Class code\n# ((?:\w ){5}\w)", run.all_text())
+    assert shown and shown.group(1).replace(" ", "") == code
+    assert key not in run.all_text() and key not in lecturer.query_string
+    # ... and its token, from another replica's store, opens that same class.
     assert RedisStore(connect(cluster.redis.url), Limits()).open_class(lecturer_token) == (
         code, key)
     assert store.live(code).step == NUMBER
     for phone in phones:
         phone.close()
     lecturer.close()
-
 
 
 def test_a_run_starts_its_own_redis_for_two_or_more_replicas_unless_given_one():
