@@ -8,8 +8,8 @@ figures as JSON (:func:`figure_json`: numbers to :data:`SIGNIFICANT` digits, no 
 each distinct trace stored once a step), its sentences and its numbers. The Explorer's
 steps (``Offline.EXPLORER``) show its analysis (:func:`experiments.analysis.analyse`: K,
 K̃, the spectrum, the projections beside linear PCA), its separability caption
-(:func:`lessons.explorer.projections.separability_sentence`) and kernel-block sentences
-(:func:`lessons.explorer.view.kernel_blocks`), and the step's question with its verdicts
+(:func:`lessons.explorer.sections.separability_sentence`) and kernel-block sentences
+(:func:`lessons.explorer.sections.kernel_blocks`), and the step's question with its verdicts
 (:func:`classroom.questions.build`). Nothing here is written for the file alone except its
 sampling: the file draws at most :data:`SHOWN_POINTS` points and K, K̃ binned to at most
 :data:`HEATMAP_SIDE` cells a side, and says so on screen.
@@ -35,8 +35,7 @@ from kpca_core import KERNELS, __version__
 from lecture_pack import html
 from lecture_pack.pages import PAGES
 from lessons.common.pack import PackFrame, Slider
-from lessons.explorer.projections import scored, separability_sentence
-from lessons.explorer.view import kernel_blocks
+from lessons.explorer.sections import kernel_blocks, scored, separability_sentence
 from shell.caches import inputs_of, load_data
 from shell.figures import shown_class_label
 from shell.state import Settings, dataset_title, format_gamma, params_text, settings_to_query
