@@ -24,14 +24,14 @@ from words.kernel_params import KERNEL_PARAMS
 
 
 class Offline(Enum):
-    """How the offline lecture (``lecture_pack``) draws a step.
+    """How the offline lecture (``lecture_pack``) draws a step: as its page, the one way
+    since the Explorer has its ``pack`` too (a step not in the file: ``None``).
 
     The classroom imports no lesson, so a step cannot name the lesson's code; the lecture
     finds it by the step's page (``lecture_pack/pages.py``: the page's ``pack`` and
     ``prepare``)."""
 
     PAGE = "page"  # the page's own first screen: its lesson's ``pack`` module
-    EXPLORER = "explorer"  # the Explorer's analysis (K and K̃ too where the step opens them)
 
 
 @dataclass(frozen=True)
@@ -130,7 +130,7 @@ STEPS: tuple[TourStep, ...] = (
            "What will PCA show?"),
         N_("Linear kernel: kernel PCA is PCA, a rotation of the plane. The rings stay nested."),
         4, check="separation", shows=("separability",), n_components=2,
-        offline=Offline.EXPLORER,
+        offline=Offline.PAGE,
     ),
     _step(
         N_("A kernel changes the geometry"), "explorer", "circles", "rbf",
@@ -140,7 +140,7 @@ STEPS: tuple[TourStep, ...] = (
            "the centre of the data, shows a block per ring. The kernel projection pulls the "
            "rings apart while linear PCA cannot."),
         6, gamma=5.0, n_components=2, page_query=(("section", "2"),),  # K and K̃ open
-        check="separation", offline=Offline.EXPLORER,
+        check="separation", offline=Offline.PAGE,
     ),
     _step(
         N_("The algorithm, step by step"), "how_it_works", "circles", "rbf",

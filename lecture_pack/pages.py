@@ -4,10 +4,9 @@ of a step, so a step on a page already here is added to ``classroom.tour.STEPS``
 The tour's steps (``classroom.tour``) cannot name this code: the classroom imports no
 lesson. A step names its page and how the offline file draws it (``TourStep.offline``);
 this table gives, by page, the function that computes the page's first view ahead on the
-server (its lesson's ``prepare``: :mod:`lecture_pack.ahead`) and, for a page the file draws
-as the page itself (``Offline.PAGE``), the lesson's ``pack`` module that makes its first
-screen (:mod:`lecture_pack.build`). ``tests/lecture_pack/test_pages.py`` holds every step of
-the lecture to it.
+server (its lesson's ``prepare``: :mod:`lecture_pack.ahead`) and the lesson's ``pack``
+module that makes its first screen for the file (:mod:`lecture_pack.build`).
+``tests/lecture_pack/test_pages.py`` holds every step of the lecture to it.
 """
 
 from __future__ import annotations
@@ -24,6 +23,7 @@ from lessons.component_maps import pack as component_maps_pack
 from lessons.component_maps import prepare as component_maps
 from lessons.denoising import pack as denoising_pack
 from lessons.denoising import prepare as denoising
+from lessons.explorer import pack as explorer_pack
 from lessons.explorer import prepare as explorer
 from lessons.how_it_works import pack as how_it_works_pack
 from lessons.how_it_works import prepare as how_it_works
@@ -46,18 +46,17 @@ class LecturePage:
     prepare : callable
         Its first view at a step's settings, computed ahead into the caches the page reads
         (``lessons/<lesson>/prepare.py``).
-    pack : module or None
+    pack : module
         Its first screen for the offline file (``lessons/<lesson>/pack.py``,
-        :mod:`lessons.common.pack`); None for the Explorer, whose steps the file draws from
-        its analysis (``lecture_pack.build.build_step``).
+        :mod:`lessons.common.pack`).
     """
 
     prepare: Callable[[Settings], None]
-    pack: ModuleType | None = None
+    pack: ModuleType
 
 
 PAGES: dict[Lesson, LecturePage] = {
-    page_named("explorer"): LecturePage(explorer.prepare),
+    page_named("explorer"): LecturePage(explorer.prepare, explorer_pack),
     page_named("how_it_works"): LecturePage(how_it_works.prepare, how_it_works_pack),
     page_named("kernel_trick"): LecturePage(kernel_trick.prepare, kernel_trick_pack),
     page_named("choosing_gamma"): LecturePage(choosing_gamma.prepare, choosing_gamma_pack),

@@ -9,7 +9,6 @@ import pytest
 from classroom.tour import STEPS, Offline, main_steps, offline_steps
 from lecture_pack import ahead, build
 from lecture_pack.pages import PAGES
-from shell.registry import page_named
 
 
 def test_the_file_holds_the_lecture_and_not_its_optional_part():
@@ -18,12 +17,10 @@ def test_the_file_holds_the_lecture_and_not_its_optional_part():
     assert offline_steps() == main_steps()
 
 
-def test_a_step_drawn_as_its_page_has_its_lessons_pack_and_the_explorers_steps_its_analysis():
+def test_every_step_of_the_file_is_drawn_as_its_page_by_its_lessons_pack():
     for step in offline_steps():
-        if step.offline is Offline.PAGE:
-            assert PAGES[step.lesson].pack is not None, step.title
-        else:
-            assert step.offline is Offline.EXPLORER and step.lesson == page_named("explorer")
+        assert step.offline is Offline.PAGE, step.title
+        assert PAGES[step.lesson].pack.__name__ == f"lessons.{step.url_path}.pack", step.title
 
 
 def test_every_step_of_the_lecture_has_its_view_prepared_and_no_other():
@@ -36,7 +33,6 @@ def test_every_step_of_the_lecture_has_its_view_prepared_and_no_other():
 
 def test_every_page_of_the_table_is_opened_by_a_step_of_the_lecture():
     assert set(PAGES) == {step.lesson for step in offline_steps()}
-    assert PAGES[page_named("explorer")].pack is None  # its steps: build.build_step
 
 
 def test_a_step_the_file_does_not_draw_is_refused_by_the_build():
