@@ -1,4 +1,5 @@
-"""Fixtures shared across test folders: one Chromium and one app server per test session.
+"""Fixtures shared across test folders: one Chromium and one app server per test session,
+one page run per module and settings for the tests that only read it (``shared_page``).
 
 Defined once here (not per folder) so that the browser tests and the deployment smoke
 test share a single Playwright instance: two sync Playwright instances cannot run in one
@@ -125,3 +126,32 @@ def page(browser):
     tab = new_page(browser)
     yield tab
     tab.context.close()
+
+
+def _refuse_a_run(*_args, **_kwargs):
+    raise AssertionError("this page run is shared by the module's tests (shared_page): it "
+                         "is only read; a test that clicks, sets or runs opens its own "
+                         "with open_app")
+
+
+@pytest.fixture(scope="module")
+def shared_page():
+    """open_app for the tests of a module that only read what a page shows: each page at
+    each settings runs once per module, and every test that asks for it again reads that
+    run, in any order. The run refuses another (a click, a value set, a rerun), so that no
+    test changes what another reads; a test that acts on the page opens its own."""
+    runs: dict[tuple, object] = {}
+
+    def open_shared(page: str = "home", query: dict | None = None,
+                    state: dict | None = None):
+        key = (page, tuple(sorted((k, str(v)) for k, v in (query or {}).items())),
+               tuple(sorted((k, repr(v)) for k, v in (state or {}).items())))
+        if key not in runs:
+            from tests.support.apptest import open_app  # imports the app's datasets: late
+
+            at = open_app(page, query, state)
+            at._run = _refuse_a_run  # every run, a widget's too, goes through AppTest._run
+            runs[key] = at
+        return runs[key]
+
+    return open_shared

@@ -60,12 +60,23 @@ MATH = re.compile(r"\$[^$]+\$")  # inline LaTeX, as Streamlit's Markdown reads i
 CODE = re.compile(r"`[^`]+`")  # inline code: link parameters, names of things
 
 
-def entries():
-    for code in TRANSLATED:
-        for message in TEMPLATE:
-            if message.id:
-                yield pytest.param(code, message.id, message.context,
-                                   id=f"{code}:{message.context or ''}{str(message.id)[:40]}")
+def translations(code: str):
+    """(msgid, context, the translation's entry or None) of every message of the template in
+    ``code``'s catalog."""
+    for message in TEMPLATE:
+        if message.id:
+            yield message.id, message.context, TRANSLATED[code].get(message.id,
+                                                                     context=message.context)
+
+
+def strings(entry) -> tuple:
+    """An entry's translations: its one msgstr, or each plural form's."""
+    return entry.string if isinstance(entry.string, tuple) else (entry.string,)
+
+
+def listed(found: list) -> str:
+    """``found`` one item a line: an assertion's message that names every bad message."""
+    return f"{len(found)}:\n" + "\n".join(map(repr, found))
 
 
 def test_extraction_reads_every_wrapped_string():
@@ -117,18 +128,39 @@ def test_the_ground_layers_titles_are_in_the_template():
     assert {info.title for info in datasets.available().values()} <= ids(TEMPLATE)
 
 
-@pytest.mark.parametrize("code, msgid, context", list(entries()))
-def test_every_message_is_translated_keeping_its_placeholders(code, msgid, context):
-    entry = TRANSLATED[code].get(msgid, context=context)
-    assert entry is not None and not entry.fuzzy, f"{code}: {msgid!r} is not translated"
-    strings = entry.string if isinstance(entry.string, tuple) else (entry.string,)
-    source = msgid[-1] if isinstance(msgid, tuple) else msgid
-    for translated in strings:
-        assert translated, f"{code}: {msgid!r} is not translated"
-        assert brace_fields(translated) == brace_fields(source)
-        assert sorted(PRINTF.findall(translated)) == sorted(PRINTF.findall(source))
-        assert sorted(MATH.findall(translated)) == sorted(MATH.findall(source))  # LaTeX as is
-        assert sorted(CODE.findall(translated)) == sorted(CODE.findall(source))
+@pytest.mark.parametrize("code", sorted(TRANSLATED))
+def test_every_message_is_translated(code):
+    """Every message of the template has a translation that is not fuzzy, and each of its
+    plural forms is filled in: all that are not are named at once."""
+    missing = [(context, msgid) for msgid, context, entry in translations(code)
+               if entry is None or entry.fuzzy or not all(strings(entry))]
+    assert missing == [], f"{code}: not translated, {listed(missing)}"
+
+
+# What a translation keeps of its English message as it is: the fields ``str.format``
+# fills, printf directives, inline LaTeX, inline code (link parameters, names of things).
+KEPT = {
+    "str.format fields": brace_fields,
+    "printf directives": lambda text: sorted(PRINTF.findall(text)),
+    "LaTeX": lambda text: sorted(MATH.findall(text)),
+    "code spans": lambda text: sorted(CODE.findall(text)),
+}
+
+
+@pytest.mark.parametrize("code", sorted(TRANSLATED))
+@pytest.mark.parametrize("kept", KEPT)
+def test_every_translation_keeps_what_the_code_fills_in_or_the_renderer_reads(kept, code):
+    """Each translation (each plural form, against the English plural) keeps the English
+    message's ``kept``: every message that does not is named at once, with what it has and
+    what it should. A message not translated is test_every_message_is_translated's."""
+    of = KEPT[kept]
+    changed = [(context, msgid, translated, of(translated), of(source))
+               for msgid, context, entry in translations(code) if entry is not None
+               for source in [msgid[-1] if isinstance(msgid, tuple) else msgid]
+               for translated in strings(entry)
+               if translated and of(translated) != of(source)]
+    assert changed == [], (f"{code}: {kept} changed (context, msgid, translation, its "
+                           f"{kept}, the English's), {listed(changed)}")
 
 
 # Placeholders that hold a web address: Markdown turns it into a link that ends only at a

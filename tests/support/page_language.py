@@ -169,8 +169,11 @@ def sentences(at) -> list[tuple[str, str]]:
     return texts
 
 
-def open_in(page: str, query: dict, language: str, state: dict | None = None):
-    at = open_app(page, {**query, "lang": language} if language != "en" else query, state)
+def open_in(page: str, query: dict, language: str, state: dict | None = None,
+            open_page=open_app):
+    """``page`` at ``query`` in ``language``, clean; ``open_page``: open_app, or the
+    ``shared_page`` fixture for a test that only reads the page."""
+    at = open_page(page, {**query, "lang": language} if language != "en" else query, state)
     assert_clean(at)
     return at
 

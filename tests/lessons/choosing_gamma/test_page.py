@@ -35,8 +35,8 @@ def sklearn_score(Z, y) -> float:
     return float(cross_val_score(model, Z, y, cv=cv).mean())
 
 
-def test_sweep_scores_are_cross_validation_and_best_gamma_separates_circles():
-    at = open_app("choosing_gamma", CIRCLES)
+def test_sweep_scores_are_cross_validation_and_best_gamma_separates_circles(shared_page):
+    at = shared_page("choosing_gamma", CIRCLES)
     assert_clean(at)
     spec = find_chart(at, "How well a straight line separates the classes, against γ")
     curves = {t["name"]: t for t in spec["data"]}
@@ -81,8 +81,8 @@ def test_gamma_between_panels_uses_the_nearest_panel():
     assert [t for t in titles if "yours" in t] == ["<b>γ = 3 ◀ nearest yours</b>"]
 
 
-def test_spectrum_evidence_for_under_and_over_smoothing():
-    at = open_app("choosing_gamma", CIRCLES)
+def test_spectrum_evidence_for_under_and_over_smoothing(shared_page):
+    at = shared_page("choosing_gamma", CIRCLES)
     text = text_of(at)
     assert "over-smoothing" in text and "every point its own cluster" in text
     find_chart(at, "The spectrum flattens as γ grows")
@@ -135,11 +135,11 @@ def sampled_projection(dataset: str, n: int, kernel: str, **params):
     return subspace_similarity(Z, PCA(2).fit_transform(X))
 
 
-def test_small_gamma_caption_is_the_rbf_one_for_rbf_and_the_l1_one_for_laplacian():
+def test_small_gamma_caption_is_the_rbf_one_for_rbf_and_the_l1_one_for_laplacian(shared_page):
     # Item 3: the Laplacian's small-γ limit is 1 − γ‖x − y‖₁, not a linear kernel.
-    rbf = text_of(open_app("choosing_gamma", {**CIRCLES, "gamma": 1}))
+    rbf = text_of(shared_page("choosing_gamma", {**CIRCLES, "gamma": 1}))
     assert "k(x, y) ≈ 1 − γ‖x − y‖², which centres to 2γ x̃ᵀỹ: a linear kernel" in rbf
-    at = open_app("choosing_gamma", {**CIRCLES, "kernel": "laplacian", "gamma": 1})
+    at = shared_page("choosing_gamma", {**CIRCLES, "kernel": "laplacian", "gamma": 1})
     assert_clean(at)
     text = text_of(at)
     assert "1 − γ‖x − y‖₁" in text and "not a linear kernel" in text
@@ -187,9 +187,9 @@ def test_reference_marker_is_the_kernels_own(kernel):
     assert f"= {reference:.3g} (the sidebar's reference too)" in text_of(at)
 
 
-def test_the_refused_sigmoid_computes_its_whole_sweep():
+def test_the_refused_sigmoid_computes_its_whole_sweep(shared_page):
     # Item 1: iris + sigmoid γ = 0.3, c₀ = 0 lost the whole sweep ("not symmetric").
-    at = open_app("choosing_gamma", {"dataset": "iris", "kernel": "sigmoid", "gamma": 0.3,
+    at = shared_page("choosing_gamma", {"dataset": "iris", "kernel": "sigmoid", "gamma": 0.3,
                                      "coef0": 0})
     assert_clean(at)
     spec = find_chart(at, "How well a straight line separates the classes, against γ")
@@ -197,8 +197,8 @@ def test_the_refused_sigmoid_computes_its_whole_sweep():
     assert len(scores) == 12 and np.all(np.isfinite(scores))
 
 
-def test_best_gamma_and_the_hint_rest_on_the_same_scores():
-    at = open_app("choosing_gamma", {**CIRCLES, "gamma": 1})
+def test_best_gamma_and_the_hint_rest_on_the_same_scores(shared_page):
+    at = shared_page("choosing_gamma", {**CIRCLES, "gamma": 1})
     assert_clean(at)
     hint = next(w.value for w in at.warning if w.value.startswith("**γ = 1 is too small"))
     named = float(next(b.label for b in at.button if b.label.startswith("Use γ = "))
@@ -234,13 +234,13 @@ def test_usps_sweep_completes_marks_k_identity_and_is_cached():
     assert text_of(again) == text
 
 
-def test_sigmoid_with_no_positive_trace_shows_no_share_and_says_why():
+def test_sigmoid_with_no_positive_trace_shows_no_share_and_says_why(shared_page):
     """Issue 33: iris, sigmoid, γ = 0.3, c₀ = 0: every share μ/trace was set to 0 where
     trace(K̃) ≤ 0, and 7 of 12 panels were labelled 'flat spectrum … within −100.0 %',
     'μ₁ holds 0 %'."""
     from sklearn.metrics.pairwise import sigmoid_kernel
 
-    at = open_app("choosing_gamma", {"dataset": "iris", "kernel": "sigmoid", "gamma": 0.3,
+    at = shared_page("choosing_gamma", {"dataset": "iris", "kernel": "sigmoid", "gamma": 0.3,
                                      "coef0": 0})
     assert_clean(at)
     spec = find_chart(at, "Components 1 and 2 of kernel PCA")

@@ -32,20 +32,21 @@ MORE = {
 
 @pytest.mark.parametrize("query", [*SETTINGS.values(), *MORE.values()],
                          ids=[*SETTINGS.keys(), *MORE.keys()])
-def test_nothing_unwrapped_and_the_chinese_numbers_are_the_english(query):
-    pseudo = open_in("choosing_gamma", query, "en-XA")
+def test_nothing_unwrapped_and_the_chinese_numbers_are_the_english(query, shared_page):
+    pseudo = open_in("choosing_gamma", query, "en-XA", open_page=shared_page)
     # The data's own names (iris's species) are shown as they are.
     assert unwrapped(pseudo, data_words(query.get("dataset", "circles"))) == []
-    english, chinese = (open_in("choosing_gamma", query, language)
+    english, chinese = (open_in("choosing_gamma", query, language, open_page=shared_page)
                         for language in ("en", "zh-CN"))
     same_numbers(english, chinese)
     assert chinese.title[0].value == "选择 γ"
 
 
-def test_the_sigmoids_verdicts_are_chinese_sentences():
+def test_the_sigmoids_verdicts_are_chinese_sentences(shared_page):
     """The sentences computed for the sigmoid's odd sweep are the catalog's Chinese ones,
     side by side without a space after a full stop."""
-    at = open_in("choosing_gamma", SETTINGS["iris, sigmoid, γ = 0.3, c₀ = 0"], "zh-CN")
+    at = open_in("choosing_gamma", SETTINGS["iris, sigmoid, γ = 0.3, c₀ = 0"], "zh-CN",
+                 open_page=shared_page)
     texts = [m.value for m in [*at.markdown, *at.caption] if not m.value.startswith("<style")]
     text = "\n".join(texts)
     assert "标有“trace(K̃) < 0”或“≈ 0”的面板没有方差占比：在 γ = 0.03、" in text

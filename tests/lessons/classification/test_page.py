@@ -35,8 +35,8 @@ def error_from_confusion(confusion: np.ndarray) -> float:
     return 100 * (1 - np.trace(confusion) / confusion.sum())
 
 
-def test_circles_error_shown_is_the_confusion_matrix_error_and_the_computed_one():
-    at = open_app("classification", CIRCLES)
+def test_circles_error_shown_is_the_confusion_matrix_error_and_the_computed_one(shared_page):
+    at = shared_page("classification", CIRCLES)
     assert_clean(at)
     shown = metric(at, "Kernel PCA, k = 16")
     confusion = confusion_shown(at)
@@ -61,8 +61,8 @@ def test_circles_error_shown_is_the_confusion_matrix_error_and_the_computed_one(
     assert len(checks) == 2 and all(c.endswith("✓") for c in checks), checks
 
 
-def test_curve_is_drawn_on_a_log_axis_for_both_methods():
-    at = open_app("classification", CIRCLES)
+def test_curve_is_drawn_on_a_log_axis_for_both_methods(shared_page):
+    at = shared_page("classification", CIRCLES)
     curve = find_chart(at, "Test error of a linear SVM")
     assert curve["layout"]["xaxis"]["type"] == "log"
     names = [trace["name"] for trace in curve["data"]]
@@ -76,8 +76,8 @@ def test_curve_is_drawn_on_a_log_axis_for_both_methods():
     assert max(decode(curve["data"][1]["x"])) == 2  # linear PCA: 2 features, 2 components
 
 
-def test_the_code_shown_runs_and_prints_the_error_shown(capsys):
-    at = open_app("classification", CIRCLES)
+def test_the_code_shown_runs_and_prints_the_error_shown(shared_page, capsys):
+    at = shared_page("classification", CIRCLES)
     code = at.code[0].value
     assert "KernelPCA(n_components=16, kernel='rbf', gamma=5.0)" in code
     assert "train_test_split(" in code and "random_state=0" in code
@@ -136,8 +136,8 @@ def test_sigmoid_kernel_runs_with_its_warning_shown():
     metric(at, "Kernel PCA")  # a number is shown
 
 
-def test_the_two_table_heatmaps_show_the_paper_and_the_results_file():
-    at = open_app("classification", CIRCLES)
+def test_the_two_table_heatmaps_show_the_paper_and_the_results_file(shared_page):
+    at = shared_page("classification", CIRCLES)
     paper = find_chart(at, "Paper (1998)")["data"][0]
     ours = find_chart(at, "Reproduced here")["data"][0]
     degrees, ks = [int(d) for d in paper["y"]], [int(k) for k in paper["x"]]
@@ -191,8 +191,8 @@ def test_linear_kernel_on_iris_uses_only_the_components_that_exist():
                                                             abs=0.005)
 
 
-def test_the_multiclass_comparison_quotes_both_results_files():
-    at = open_app("classification", CIRCLES)
+def test_the_multiclass_comparison_quotes_both_results_files(shared_page):
+    at = shared_page("classification", CIRCLES)
     text = next(m.value for m in at.markdown if "Which multi-class SVM?" in m.value)
 
     def within(path):
@@ -239,8 +239,8 @@ def expected_comparison(X, y, settings_gamma: float, standardize: bool):
     return result, int(np.sum(kernel_right & ~raw_right)), int(np.sum(raw_right & ~kernel_right))
 
 
-def test_circles_comparison_counts_the_points_and_claims_no_cause():
-    at = open_app("classification", CIRCLES)
+def test_circles_comparison_counts_the_points_and_claims_no_cause(shared_page):
+    at = shared_page("classification", CIRCLES)
     assert_clean(at)
     data = datasets.load("circles", n=200, seed=0)
     result, only_kernel, only_raw = expected_comparison(data.X, data.y, 5.0, False)

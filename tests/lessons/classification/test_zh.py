@@ -32,18 +32,20 @@ SETTINGS = {
 USPS = {"dataset": "usps", "n": 300, "kernel": "poly", "gamma": 1, "degree": 3, "coef0": 0}
 
 
-def check_page(query: dict):
-    pseudo = open_in("classification", query, "en-XA")
+def check_page(query: dict, open_page):
+    """The page at ``query`` in en-XA, English and zh-CN, opened with ``open_page``
+    (shared_page, or open_app), checked; the English and the Chinese."""
+    pseudo = open_in("classification", query, "en-XA", open_page=open_page)
     assert unwrapped(pseudo) == []
-    english, chinese = (open_in("classification", query, language)
+    english, chinese = (open_in("classification", query, language, open_page=open_page)
                         for language in ("en", "zh-CN"))
     same_numbers(english, chinese)
     return english, chinese
 
 
 @pytest.mark.parametrize("query", SETTINGS.values(), ids=SETTINGS.keys())
-def test_nothing_unwrapped_and_the_chinese_numbers_are_the_english(query):
-    english, chinese = check_page(query)
+def test_nothing_unwrapped_and_the_chinese_numbers_are_the_english(query, shared_page):
+    english, chinese = check_page(query, shared_page)
     assert any("测试误差" in m.value for m in chinese.markdown)
     assert any(c.value.startswith("对角线以外") for c in chinese.caption)
     # The same warnings, each said in Chinese (kpca_core's on negative eigenvalues among them).
@@ -51,13 +53,13 @@ def test_nothing_unwrapped_and_the_chinese_numbers_are_the_english(query):
     assert all("中心化核矩阵" in w.value for w in chinese.warning)
 
 
-def test_the_sigmoid_kernels_negative_eigenvalues_are_said_in_chinese():
-    _, chinese = check_page(SETTINGS["circles, sigmoid"])
+def test_the_sigmoid_kernels_negative_eigenvalues_are_said_in_chinese(shared_page):
+    _, chinese = check_page(SETTINGS["circles, sigmoid"], shared_page)
     assert any("个明显为负" in w.value for w in chinese.warning)
 
 
-def test_the_missing_components_and_the_tie_are_said_in_chinese():
-    english, chinese = check_page(SETTINGS["iris, linear"])
+def test_the_missing_components_and_the_tie_are_said_in_chinese(shared_page):
+    english, chinese = check_page(SETTINGS["iris, linear"], shared_page)
     assert any("gives only 4 with a non-zero eigenvalue" in i.value for i in english.info)
     assert any("只有 4 个特征值不为零的主成分" in i.value for i in chinese.info)
     assert any("make the same number of test errors" in c.value for c in english.caption)
@@ -66,8 +68,8 @@ def test_the_missing_components_and_the_tie_are_said_in_chinese():
 
 @needs_usps
 @pytest.mark.slow
-def test_usps_nothing_unwrapped_and_the_chinese_numbers_are_the_english():
-    _, chinese = check_page(USPS)
+def test_usps_nothing_unwrapped_and_the_chinese_numbers_are_the_english(shared_page):
+    _, chinese = check_page(USPS, shared_page)
     assert any("USPS 自带的划分" in m.value for m in chinese.markdown)
 
 

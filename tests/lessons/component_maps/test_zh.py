@@ -28,18 +28,20 @@ def test_the_pseudo_locale_leaves_nothing_unwrapped(query):
 
 
 @pytest.mark.parametrize("query", SETTINGS.values(), ids=SETTINGS.keys())
-def test_chinese_sentences_hold_the_english_numbers(query):
-    english, chinese = open_in(PAGE, query, "en"), open_in(PAGE, query, "zh-CN")
+def test_chinese_sentences_hold_the_english_numbers(query, shared_page):
+    english, chinese = (open_in(PAGE, query, language, open_page=shared_page)
+                        for language in ("en", "zh-CN"))
     same_numbers(english, chinese)
     captions = " ".join(c.value for c in chinese.caption)
     assert "成分" in captions and "Component" not in captions
 
 
-def test_the_summary_is_chinese_with_the_paper_claims_that_fail():
+def test_the_summary_is_chinese_with_the_paper_claims_that_fail(shared_page):
     """Fig. 4's data at γ = 10⁴: the English says which claim fails; so does the Chinese,
     with the same components named."""
     query = SETTINGS["fig4 at the largest γ"]
-    english, chinese = open_in(PAGE, query, "en"), open_in(PAGE, query, "zh-CN")
+    english, chinese = (open_in(PAGE, query, language, open_page=shared_page)
+                        for language in ("en", "zh-CN"))
     en = next(c.value for c in english.caption if "Fig. 4" in c.value)
     zh = next(c.value for c in chinese.caption if "图 4" in c.value)
     assert "Unlike Fig. 4" in en and "与图 4 不同" in zh

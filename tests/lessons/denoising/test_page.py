@@ -30,10 +30,13 @@ pytestmark = needs_usps
 N_TRAIN, PER_CLASS, M, SEED = 300, 2, 16, 0
 
 
+# The widgets seeded before the first run (never the default size).
+SMALL = {view.K_N: N_TRAIN, view.K_TEST: PER_CLASS, view.K_M: M, view.K_SEED: SEED}
+
+
 def open_denoising(**state) -> AppTest:
-    """The page with its widgets seeded before the first run (never the default size)."""
-    values = {view.K_N: N_TRAIN, view.K_TEST: PER_CLASS, view.K_M: M, view.K_SEED: SEED}
-    return open_app("denoising", state={**values, **state})
+    """The page with its widgets seeded before the first run, ``state`` over SMALL."""
+    return open_app("denoising", state={**SMALL, **state})
 
 
 def chart(at: AppTest, key: str) -> dict:
@@ -150,10 +153,10 @@ def test_the_stored_paper_run_is_shown_beside_the_live_one():
             f"({dn.PAPER_BEST_M[noise]})"
 
 
-def test_m_covers_every_component_and_the_best_m_is_said_as_it_is():
+def test_m_covers_every_component_and_the_best_m_is_said_as_it_is(shared_page):
     # Issue 22, item 2: the grid runs to n − 1 = 299, and the text names the best m over
     # all of it (or says the error is still falling where m runs out).
-    at = open_denoising()
+    at = shared_page("denoising", state=SMALL)
     assert_clean(at)
     curves = chart(at, "denoising_mse")
     m_values = list(curve_values(curves, "pca"))
@@ -184,8 +187,8 @@ def test_twice_the_average_variance_is_measured_on_the_training_digits():
     assert 200 < 1 / gamma < 280  # ≈ 1/240 on these digits, not the paper's 1/128
 
 
-def test_clean_versus_noisy_text_follows_the_numbers():
-    at = open_denoising()
+def test_clean_versus_noisy_text_follows_the_numbers(shared_page):
+    at = shared_page("denoising", state=SMALL)
     assert_clean(at)
     text = next(md.value for md in at.markdown if "reconstructing the **clean**" in md.value)
     clean_pca, clean_kpca, noisy_pca, noisy_kpca = (
@@ -312,11 +315,11 @@ def test_without_the_usps_digits_the_page_says_so_instead_of_a_traceback(monkeyp
         st.cache_resource.clear()  # nor a refusal for a later one
 
 
-def test_the_page_says_why_the_kernel_curve_is_best_where_it_is():
+def test_the_page_says_why_the_kernel_curve_is_best_where_it_is(shared_page):
     """Issue 33: the kernel curve was best with all components (m = n − 1) under a premise
     that 'the noise lives in the components you drop'; the page now says from its numbers
     which of the two removes the noise, and points to the width with an interior optimum."""
-    at = open_denoising()
+    at = shared_page("denoising", state=SMALL)
     assert_clean(at)
     errors = curve_values(chart(at, "denoising_mse"), "fixed_point")
     best = min(errors, key=errors.get)

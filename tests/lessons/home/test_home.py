@@ -12,8 +12,8 @@ from tests.support.plotly_json import find_chart
 from tests.support.plotly_json import title as plotly_title
 
 
-def test_home_page_explains_and_offers_the_presets():
-    at = open_app("home")
+def test_home_page_explains_and_offers_the_presets(shared_page):
+    at = shared_page("home")
     assert_clean(at)
     assert at.title[0].value == "KPCA Lab"
     intro = next(m.value for m in at.markdown if not m.value.startswith("<style"))  # not CSS
@@ -42,8 +42,8 @@ def test_usps_preset_shows_digits():
     assert "Polynomial" in plotly_title(find_chart(at, "Kernel PCA"))
 
 
-def test_every_lesson_is_listed_on_home_with_what_it_teaches():
-    at = open_app("home")
+def test_every_lesson_is_listed_on_home_with_what_it_teaches(shared_page):
+    at = shared_page("home")
     assert_clean(at)
     shown = [m.value for m in at.markdown]
     links = [link.proto.label for link in at.get("page_link")]

@@ -41,9 +41,9 @@ HARMLESS_INPUT_CENTRING = {"rbf", "laplacian", "linear"}
 
 
 @pytest.mark.parametrize("kernel", PAGE_KERNELS)
-def test_mistakes_show_the_measured_damage(kernel):
+def test_mistakes_show_the_measured_damage(shared_page, kernel):
     q = query(kernel)
-    at = open_app("mistakes", q)
+    at = shared_page("mistakes", q)
     assert_clean(at)
     settings = settings_of(q)
     X = datasets.load("circles", n=N).X
@@ -114,9 +114,9 @@ def test_unsorted_eig_without_damage_draws_the_same_picture_twice(q):
         assert not np.allclose(np.abs(wrong), np.abs(right), atol=1e-6)
 
 
-def test_each_mistake_says_where_it_was_found():
+def test_each_mistake_says_where_it_was_found(shared_page):
     # Issue 23: "appears in published notes or code" cited nothing.
-    at = open_app("mistakes", query("rbf"))
+    at = shared_page("mistakes", query("rbf"))
     assert_clean(at)
     sources = [c.value for c in at.caption if c.value.startswith("Found in: ")]
     assert len(sources) == 7

@@ -28,16 +28,17 @@ SETTINGS = {
 
 
 @pytest.mark.parametrize("query", list(SETTINGS.values())[:3], ids=list(SETTINGS)[:3])
-def test_the_pseudo_locale_leaves_nothing_unwrapped(query):
-    at = open_in(PAGE, query, "en-XA")
+def test_the_pseudo_locale_leaves_nothing_unwrapped(query, shared_page):
+    at = open_in(PAGE, query, "en-XA", open_page=shared_page)
     assert len(at.main.get("subheader")) == len(MISTAKES) + 1  # every card, the lucky γ's too
     # The data's class names are the data's (a legend's entries), not the app's words.
     assert unwrapped(at, data_words(query.get("dataset", "circles"))) == []
 
 
 @pytest.mark.parametrize("query", SETTINGS.values(), ids=SETTINGS.keys())
-def test_chinese_sentences_hold_the_english_numbers(query):
-    english, chinese = open_in(PAGE, query, "en"), open_in(PAGE, query, "zh-CN")
+def test_chinese_sentences_hold_the_english_numbers(query, shared_page):
+    english, chinese = (open_in(PAGE, query, language, open_page=shared_page)
+                        for language in ("en", "zh-CN"))
     same_numbers(english, chinese)
     assert unspaced(chinese) == []  # "在C. de Souza" (issue 48)
     assert [s.value.split(" · ")[0] for s in chinese.main.get("subheader")] == [
@@ -70,9 +71,10 @@ def _balanced(latex: str) -> bool:
     return depth == 0
 
 
-def test_the_formulas_words_are_said_in_the_language_and_the_formulas_kept():
-    english, chinese = open_in(PAGE, {}, "en"), open_in(PAGE, {}, "zh-CN")
-    pseudo = open_in(PAGE, {}, "en-XA")
+def test_the_formulas_words_are_said_in_the_language_and_the_formulas_kept(shared_page):
+    english, chinese = (open_in(PAGE, {}, language, open_page=shared_page)
+                        for language in ("en", "zh-CN"))
+    pseudo = open_in(PAGE, {}, "en-XA", open_page=shared_page)
     shown = {code: [element.value.removeprefix("$$\n").removesuffix("\n$$")
                      for element in at.main.get("latex")]
              for code, at in (("en", english), ("zh-CN", chinese), ("en-XA", pseudo))}

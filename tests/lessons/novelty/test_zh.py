@@ -49,9 +49,9 @@ def test_the_pseudo_locale_leaves_nothing_unwrapped(query):
 
 
 @pytest.mark.parametrize("query", CASES, ids=IDS)
-def test_the_chinese_page_shows_the_english_numbers(query):
-    english = open_app("novelty", query)
-    chinese = open_app("novelty", {**query, "lang": "zh-CN"})
+def test_the_chinese_page_shows_the_english_numbers(shared_page, query):
+    english = shared_page("novelty", query)
+    chinese = shared_page("novelty", {**query, "lang": "zh-CN"})
     assert_clean(chinese)
     assert chinese.title[0].value == ZH["Novelty detection"]
     same_numbers(english, chinese)
@@ -59,15 +59,15 @@ def test_the_chinese_page_shows_the_english_numbers(query):
     assert stray_spaces(chinese) == []
 
 
-def test_why_there_is_no_check_is_said_in_chinese():
+def test_why_there_is_no_check_is_said_in_chinese(shared_page):
     # The Laplacian kernel at γ = 1e4 on a drawing: K = I, μ₃ = μ₄, no single subspace.
     X, y = drawn.preset("moons", 120, seed=0)
-    chinese = open_app("novelty", {"dataset": "drawn", "points": drawn.encode(X, y),
+    chinese = shared_page("novelty", {"dataset": "drawn", "points": drawn.encode(X, y),
                                    "kernel": "laplacian", "gamma": "10000", "lang": "zh-CN"})
     said = " ".join(c.value for c in chinese.caption) + " ".join(
         m.value for m in chinese.markdown)
     assert "这里没有与显式计算对照" in said and "不构成唯一的子空间" in said
-    chinese = open_app("novelty", {**SETTINGS["sigmoid"], "lang": "zh-CN"})
+    chinese = shared_page("novelty", {**SETTINGS["sigmoid"], "lang": "zh-CN"})
     said = " ".join(c.value for c in chinese.caption) + " ".join(
         m.value for m in chinese.markdown)
     assert ZH["this kernel has negative eigenvalues: no real feature map exists"] in said
