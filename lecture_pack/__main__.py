@@ -5,35 +5,78 @@ sentences and questions; the numbers are the same). ``--json`` prints what was b
 JSON object instead of a line of text: the file's bytes by part (Plotly's library, the
 figures' data, the words and the page's own code), the build's seconds and each step's
 slider values (``benchmarks/bench_lecture_pack.py`` reads it).
+
+The tour page's "Prepare the offline lecture" runs this too, as a child process of the
+server (:mod:`lecture_pack.download`), with three options of its own: ``--progress``
+prints ``step N`` as each step is built (the page's progress), ``--nice`` lowers the
+process's priority and ``--memory-mb`` bounds its memory (beyond it the build fails
+instead of taking the students' memory).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 
-from lecture_pack.build import DEFAULT_BASE_URL, build_pack
-from lecture_pack.html import sizes, write
-from words.i18n import DEFAULT_LANGUAGE, LANGUAGES, use_language
+from words.i18n import ACCEPTED, DEFAULT_LANGUAGE, use_language
+
+PROGRESS = "step {number}"  # the line --progress prints as each step is built
+
+
+def bound_memory(megabytes: float) -> None:
+    """Limit this process's data (heap and anonymous mappings: ``RLIMIT_DATA``) to
+    ``megabytes`` MiB: an allocation past it raises MemoryError here, and the build fails."""
+    import resource
+
+    limit = int(megabytes * 2**20)
+    resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m lecture_pack",
                                      description="Build the guided tour as one offline HTML file.")
     parser.add_argument("--out", default="lecture.html", help="the file to write")
-    parser.add_argument("--base-url", default=DEFAULT_BASE_URL,
-                        help="the live app's address, for the links back to each step")
+    parser.add_argument("--base-url", help="the live app's address, for the links back to "
+                        "each step (default: a server on this machine's port 8501)")
     parser.add_argument("--max-frames", type=int, default=None,
                         help="at most this many slider values per step (a quick build; ≥ 3)")
-    parser.add_argument("--lang", choices=list(LANGUAGES), default=DEFAULT_LANGUAGE,
+    parser.add_argument("--lang", choices=list(ACCEPTED), default=DEFAULT_LANGUAGE,
                         help="the file's language (default: %(default)s)")
+    parser.add_argument("--steps", type=int, nargs="+", metavar="N",
+                        help="the tour's steps to hold (default: the lecture's)")
     parser.add_argument("--json", action="store_true", help="report as JSON")
+    parser.add_argument("--progress", action="store_true",
+                        help="print 'step N' as each step is built")
+    parser.add_argument("--nice", type=int, default=0,
+                        help="lower this process's priority by this much first (os.nice)")
+    parser.add_argument("--memory-mb", type=float, default=None,
+                        help="fail rather than hold more than this many MiB of data")
     args = parser.parse_args(argv)
+    if args.nice:
+        os.nice(args.nice)
+    if args.memory_mb:
+        bound_memory(args.memory_mb)
+    # The app's code is imported only now, at the priority and within the memory asked
+    # for: importing it is seconds of a core.
+    from classroom.tour import STEPS
+    from lecture_pack.build import build_pack
+    from lecture_pack.html import sizes, write
+
+    if args.steps and not all(1 <= n <= len(STEPS) for n in args.steps):
+        parser.error(f"--steps: the tour's steps are 1 to {len(STEPS)}")
+
+    def built(step: dict) -> None:
+        if args.progress:
+            print(PROGRESS.format(number=step["number"]), flush=True)
+
+    steps = None if args.steps is None else tuple(STEPS[n - 1] for n in args.steps)
+    address = {} if args.base_url is None else {"base_url": args.base_url}
     started = time.perf_counter()
     with use_language(args.lang):  # the steps and the file's own words, in one language
-        pack = build_pack(max_frames=args.max_frames, base_url=args.base_url)
+        pack = build_pack(steps=steps, max_frames=args.max_frames, built=built, **address)
         seconds = time.perf_counter() - started
         size = write(pack, args.out)
     if args.json:
