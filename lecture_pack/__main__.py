@@ -7,10 +7,10 @@ figures' data, the words and the page's own code), the build's seconds and each 
 slider values (``benchmarks/bench_lecture_pack.py`` reads it).
 
 The tour page's "Prepare the offline lecture" runs this too, as a child process of the
-server (:mod:`lecture_pack.download`), with three options of its own: ``--progress``
-prints ``step N`` as each step is built (the page's progress), ``--nice`` lowers the
-process's priority and ``--memory-mb`` bounds its memory (beyond it the build fails
-instead of taking the students' memory).
+server (:mod:`lecture_pack.download`), with options of its own: ``--progress`` prints
+``step N`` as each step is built (the page's progress), ``--background`` puts the process
+below everything else on the machine, ``--memory-mb`` bounds its memory (beyond it the
+build fails instead of taking the students' memory) and ``--cpu-seconds`` its CPU time.
 """
 
 from __future__ import annotations
@@ -24,15 +24,30 @@ import time
 from words.i18n import ACCEPTED, DEFAULT_LANGUAGE, use_language
 
 PROGRESS = "step {number}"  # the line --progress prints as each step is built
+NICE = 19  # --background's priority: the lowest
 
 
-def bound_memory(megabytes: float) -> None:
-    """Limit this process's data (heap and anonymous mappings: ``RLIMIT_DATA``) to
-    ``megabytes`` MiB: an allocation past it raises MemoryError here, and the build fails."""
+def lower_priority() -> None:
+    """Run below everything else on the machine: the lowest priority (nice 19) and, on
+    Linux, the ``SCHED_IDLE`` policy, under which the process runs only on a core that no
+    other process wants at that moment (a core that runs nothing else counts as free when
+    the scheduler places a waking student's request: nice 19 alone still takes a share)."""
+    os.nice(NICE - os.nice(0))
+    if hasattr(os, "SCHED_IDLE"):
+        try:
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+        except OSError:  # not allowed here (a container's seccomp policy): nice 19 stays
+            pass
+
+
+def bound(resource_name: str, limit: int) -> None:
+    """Limit this process's use of a resource (``RLIMIT_DATA``: bytes of heap and anonymous
+    mappings, past which an allocation fails; ``RLIMIT_CPU``: CPU seconds, past which the
+    system ends the process)."""
     import resource
 
-    limit = int(megabytes * 2**20)
-    resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
+    kind = getattr(resource, resource_name)
+    resource.setrlimit(kind, (limit, limit))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -50,15 +65,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="report as JSON")
     parser.add_argument("--progress", action="store_true",
                         help="print 'step N' as each step is built")
-    parser.add_argument("--nice", type=int, default=0,
-                        help="lower this process's priority by this much first (os.nice)")
+    parser.add_argument("--background", action="store_true",
+                        help="run below everything else on the machine (nice 19, SCHED_IDLE)")
     parser.add_argument("--memory-mb", type=float, default=None,
                         help="fail rather than hold more than this many MiB of data")
+    parser.add_argument("--cpu-seconds", type=int, default=None,
+                        help="end rather than use more CPU seconds than this (a library "
+                        "that fails to allocate may retry forever)")
     args = parser.parse_args(argv)
-    if args.nice:
-        os.nice(args.nice)
+    if args.background:
+        lower_priority()
     if args.memory_mb:
-        bound_memory(args.memory_mb)
+        bound("RLIMIT_DATA", int(args.memory_mb * 2**20))
+    if args.cpu_seconds:
+        bound("RLIMIT_CPU", args.cpu_seconds)
     # The app's code is imported only now, at the priority and within the memory asked
     # for: importing it is seconds of a core.
     from classroom.tour import STEPS

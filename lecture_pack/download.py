@@ -9,12 +9,14 @@ writing the file to a temporary folder, from which the server reads it back. The
 * **never holds the server's lock**: a student's view in the server waits for none of its
   steps (issue 51: its eigen-solvers, run in the server's own process, froze every session
   for up to 18 s);
-* **runs at the lowest priority** (:data:`NICE`) with BLAS on one thread
-  (``server.worker.CHILD_ENV``): it takes what CPU the students' work leaves, and never
-  more than one core;
+* **runs below everything else** (``--background``: nice 19 and Linux's ``SCHED_IDLE``)
+  with BLAS on one thread (``server.worker.CHILD_ENV``): it takes only the CPU nobody else
+  wants at that moment, and never more than one core;
 * **has its own memory bound** (:data:`MEMORY_ENV`, default :data:`DEFAULT_MEMORY_MB`): a
   build that would hold more fails, with a message, instead of taking the students'
-  memory;
+  memory; and a bound on its CPU time (:data:`CPU_SECONDS`): a library that cannot
+  allocate may retry forever (OpenBLAS's buffers, seen under a tight bound), and a build
+  must end;
 * **tells its progress** a line per step built (``--progress``), which the tour page shows.
 
 So it takes no turn in the server's queue (the queue shares the server's own process and
@@ -72,10 +74,15 @@ FILE_JOB = "the file"
 # browser.serverAddress and browser.serverPort (behind a proxy that terminates HTTPS).
 PUBLIC_URL_ENV = "KPCA_PUBLIC_URL"
 ROOT = Path(__file__).resolve().parents[1]
-NICE = 19  # the child's priority: the lowest, below every student's request
 # The child's data (heap and anonymous mappings), MiB: the whole lecture's build peaked at
 # 412 MiB (VmData; 358 MiB resident) on the development host, so twice that is a runaway.
 MEMORY_ENV, DEFAULT_MEMORY_MB = "KPCA_LECTURE_BUILD_MB", 768
+# The child's CPU time: the whole lecture took 20-21 CPU s on the development host, so a
+# build past thirty times that is stuck, not slow (at the lowest priority a busy machine
+# stretches its wall-clock time, not its CPU time).
+CPU_SECONDS = 600
+# How the child's last error line starts when an allocation failed (past its bound).
+OUT_OF_MEMORY = ("MemoryError", "OSError: [Errno 12]")
 _LOG = logging.getLogger(__name__)
 
 
@@ -88,7 +95,7 @@ class Build(ahead.Plan):
     """A build's progress (one job per step, then the file), and the process running it."""
 
     pid: int | None = None  # the child process that builds it
-    stopped: bool = False  # the child ended without a word: killed, or out of memory
+    stopped: bool = False  # the child ran out of memory (its bound) or was killed
 
 
 def lecture_steps() -> tuple[TourStep, ...]:
@@ -110,11 +117,12 @@ def server_address() -> str:
 
 def child_command(language: str, out: Path, base_url: str, numbers: list[int]) -> list[str]:
     """The child process that builds the file: ``python -m lecture_pack`` for these steps,
-    in ``language``, at the lowest priority, within its memory bound, telling each step."""
+    in ``language``, below everything else, within its bounds, telling each step."""
     return [sys.executable, "-m", "lecture_pack", "--lang", language, "--out", str(out),
             "--base-url", base_url, "--steps", *map(str, numbers), "--progress",
-            "--nice", str(NICE),
-            "--memory-mb", f"{megabytes_from_env(MEMORY_ENV, DEFAULT_MEMORY_MB) / 2**20:g}"]
+            "--background",
+            "--memory-mb", f"{megabytes_from_env(MEMORY_ENV, DEFAULT_MEMORY_MB) / 2**20:g}",
+            "--cpu-seconds", str(CPU_SECONDS)]
 
 
 # -- the builds, one at a time ----------------------------------------------------------
@@ -189,22 +197,26 @@ def _build(language: str, plan: Build, numbers: list[int]) -> None:
     ``plan`` how far it has got; whatever becomes of the child, the plan ends, with the
     file or with what failed, and the next request can build again."""
     started = time.monotonic()
-    with _building, tempfile.TemporaryDirectory(prefix="kpca-lecture-") as folder:
-        out, errors = Path(folder) / "lecture.html", Path(folder) / "errors.txt"
-        try:
-            code = _run_child(child_command(language, out, server_address(), numbers),
-                              plan, numbers, errors)
-            file = out.read_bytes() if code == 0 else None
-        except OSError as error:  # the child could not start, or left no file
-            code, file = None, None
-            errors.write_text(f"{type(error).__name__}: {error}")
-        if file is not None:
-            with _lock:
-                _files[language] = file
-            plan.done = plan.total
-        else:
-            _failed(plan, code, errors)
-    plan.seconds = time.monotonic() - started
+    try:
+        with _building, tempfile.TemporaryDirectory(prefix="kpca-lecture-") as folder:
+            out, errors = Path(folder) / "lecture.html", Path(folder) / "errors.txt"
+            try:
+                code = _run_child(child_command(language, out, server_address(), numbers),
+                                  plan, numbers, errors)
+                file = out.read_bytes() if code == 0 else None
+            except OSError as error:  # the child could not start, or left no file
+                code, file = None, None
+                errors.write_text(f"{type(error).__name__}: {error}")
+            if file is not None:
+                with _lock:
+                    _files[language] = file
+                plan.done = plan.total
+            else:
+                _failed(plan, code, errors)
+    except Exception as error:  # noqa: BLE001 - never a build left "under way": said, logged
+        ahead.record_failure(plan, FILE_JOB, error)
+    finally:
+        plan.seconds = time.monotonic() - started
 
 
 def _run_child(command: list[str], plan: Build, numbers: list[int], errors: Path) -> int:
@@ -226,10 +238,12 @@ def _run_child(command: list[str], plan: Build, numbers: list[int], errors: Path
 
 def _failed(plan: Build, code: int | None, errors: Path) -> None:
     """The child ended without the file: the step it was at failed, and the file with it;
-    killed by a signal (out of memory, stopped), it is said so. Why goes to the log."""
+    out of memory (past its bound) or ended by a signal (past its CPU time, or the
+    machine's out-of-memory killer), it is said so. Why goes to the log."""
     lines = errors.read_text(errors="replace").strip().splitlines() if errors.exists() else []
-    plan.stopped = code is not None and code < 0
-    why = lines[-1] if lines else f"the process ended with code {code}"
+    last = lines[-1] if lines else ""
+    plan.stopped = (code is not None and code < 0) or last.startswith(OUT_OF_MEMORY)
+    why = f"the process ended with code {code}" + (f": {last}" if last else "")
     ahead.record_failure(plan, plan.labels[plan.done], RuntimeError(why))
     if plan.labels[plan.done] != FILE_JOB:
         plan.failed.append(FILE_JOB)
@@ -256,8 +270,9 @@ def status(plan: Build) -> str:
     if not plan.failed:
         return _("The offline lecture is ready.")
     if plan.stopped:
-        return _("The process preparing the offline lecture was stopped before it was done "
-                 "(the server may be short of memory). Press the button to try again.")
+        return _("The process preparing the offline lecture ran out of memory or was stopped "
+                 "before it was done (the server's log says which). Press the button to try "
+                 "again.")
     return _("The offline lecture could not be prepared ({failed} failed; the server's log "
              "says why). Press the button to try again.").format(
         failed=", ".join(job_title(label) for label in plan.failed))

@@ -215,6 +215,13 @@ class StreamlitSession:
         self._connect(resume=False)
         return self._rerun(widget_states=None, page_hash="")
 
+    def go(self, path: str, query: str = "") -> Run:
+        """Follow a link inside the app (the sidebar's navigation): the same session, so
+        what it holds (a class it runs) goes along, on the page ``/<path>?<query>``."""
+        self.page_name = path.strip("/")
+        self.query_string = query
+        return self._rerun(widget_states=None, page_hash="")
+
     def reconnect(self) -> Run:
         """After a lost connection: reconnect and rerun the page from its link.
 

@@ -19,6 +19,7 @@ import classroom.join
 import classroom.lecturer
 import lecture_pack.ahead
 from classroom.tour import STEPS
+from lecture_pack import __main__ as command_line
 from lecture_pack import build, download, html
 from server import ahead
 from tests.support.apptest import open_app
@@ -131,22 +132,23 @@ def test_the_lecture_is_prepared_in_the_background_while_the_page_stays_free(
     assert len(quick_build.children) == 1 and quick_build.in_server == []
 
 
-def test_the_build_runs_in_a_child_process_at_the_lowest_priority_with_blas_on_one_thread(
+def test_the_build_runs_in_a_child_process_below_everything_with_blas_on_one_thread(
         quick_build, ahead_on):
     plan = download.request("en", is_lecturer=True)
     pid = wait_for_child()
     assert pid != os.getpid()
-    niceness, environ = set(), b""
-    while not plan.finished:  # read while it runs: /proc/<pid>/stat's 19th field
+    seen, environ = set(), b""
+    while not plan.finished:  # read while it runs: /proc/<pid>/stat's nice and policy
         try:
             environ = environ or Path(f"/proc/{pid}/environ").read_bytes()
-            stat = Path(f"/proc/{pid}/stat").read_text()
-            niceness.add(int(stat.rsplit(")", 1)[1].split()[16]))
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            seen.add((int(fields[16]), int(fields[38])))
         except (OSError, IndexError):
             pass  # it has just ended
         time.sleep(0.05)
     assert plan.failed == []
-    assert download.NICE in niceness  # (it lowers its priority before importing the app)
+    # Nice 19 and SCHED_IDLE, set before it imports the app (seconds of a core).
+    assert (command_line.NICE, os.SCHED_IDLE) in seen
     assert b"OPENBLAS_NUM_THREADS=1" in environ.split(b"\0")
     assert b"OMP_NUM_THREADS=1" in environ.split(b"\0")
     # Nothing of the build ran in the server's process: not a step, not the file.
@@ -202,13 +204,40 @@ def test_a_killed_child_is_said_and_the_next_request_builds_again(
     assert plan.stopped and plan.failed == ["step 1", "the file"]
     at.run()
     assert not at.exception
-    assert "was stopped before it was done" in at.warning[0].value
+    assert "ran out of memory or was stopped" in at.warning[0].value
     prepare_button(at).click().run()  # no build left half-started: the button is back
     retried = wait_until_finished()
     assert retried is not plan and retried.failed == [] and not retried.stopped
     at.run()
     offered(at, downloads)
     assert len(quick_build.children) == 2
+
+
+def test_a_child_past_its_memory_bound_fails_and_says_so(quick_build, ahead_on, monkeypatch,
+                                                         caplog):
+    monkeypatch.setenv(download.MEMORY_ENV, "100")  # less than the app's imports need
+    # An allocation that fails may be retried forever by a library: the CPU bound ends it.
+    monkeypatch.setattr(download, "CPU_SECONDS", 20)
+    plan = download.request("en", is_lecturer=True)
+    assert wait_until_finished() is plan
+    assert plan.stopped and plan.failed == ["step 1", "the file"]
+    # An allocation refused, or a signal past its CPU time: the log says which.
+    assert any(sign in caplog.text for sign in ("MemoryError", "[Errno 12]", "with code -"))
+    assert "ran out of memory" in download.status(plan)
+    assert download.lecture_file("en") is None
+
+
+def test_a_child_that_cannot_start_is_said_and_leaves_no_build_under_way(
+        quick_build, ahead_on, monkeypatch):
+    working = download.child_command
+    monkeypatch.setattr(download, "child_command", lambda *args: ["/nonexistent/python"])
+    plan = download.request("en", is_lecturer=True)
+    assert wait_until_finished() is plan
+    assert plan.failed == ["step 1", "the file"] and plan.pid is None
+    assert "could not be prepared (step 1, the file failed" in download.status(plan)
+    monkeypatch.setattr(download, "child_command", working)
+    retried = download.request("en", is_lecturer=True)  # not joined to the failed one
+    assert retried is not plan and wait_until_finished().failed == []
 
 
 def test_three_requests_at_once_make_one_build_and_each_gets_the_file(
