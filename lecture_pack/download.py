@@ -6,17 +6,17 @@ eigen-solvers that hold Python's lock for seconds), so it runs in a process of i
 :func:`lecture_pack.build.build_pack` as the command line), started by the server and
 writing the file to a temporary folder, from which the server reads it back. The child:
 
-* **never holds the server's lock**: a student's view in the server waits for none of its
-  steps (issue 51: its eigen-solvers, run in the server's own process, froze every session
-  for up to 18 s);
+* **never holds the server's lock** (Python's GIL): a student's view in the server waits
+  for none of its steps (issue 51: its eigen-solvers, run in the server's own process,
+  froze every session for up to 18 s);
 * **runs below everything else** (``--background``: nice 19 and Linux's ``SCHED_IDLE``)
   with BLAS on one thread (``server.worker.CHILD_ENV``): it takes only the CPU nobody else
   wants at that moment, and never more than one core;
 * **has its own memory bound** (:data:`MEMORY_ENV`, default :data:`DEFAULT_MEMORY_MB`): a
   build that would hold more fails, with a message, instead of taking the students'
-  memory; and a bound on its CPU time (:data:`CPU_SECONDS`): a library that cannot
-  allocate may retry forever (OpenBLAS's buffers, seen under a tight bound), and a build
-  must end;
+  memory; and a bound on its CPU time (:data:`CPU_SECONDS`): under a tight memory bound
+  one child spun on one core for minutes instead of failing (a library retrying an
+  allocation), and a build must end;
 * **tells its progress** a line per step built (``--progress``), which the tour page shows.
 
 So it takes no turn in the server's queue (the queue shares the server's own process and
@@ -50,7 +50,6 @@ shared 20-entry cache until every one of them failed):
 
 from __future__ import annotations
 
-import logging
 import os
 import subprocess
 import sys
@@ -83,7 +82,6 @@ MEMORY_ENV, DEFAULT_MEMORY_MB = "KPCA_LECTURE_BUILD_MB", 768
 CPU_SECONDS = 600
 # How the child's last error line starts when an allocation failed (past its bound).
 OUT_OF_MEMORY = ("MemoryError", "OSError: [Errno 12]")
-_LOG = logging.getLogger(__name__)
 
 
 class NotALecturer(PermissionError):
