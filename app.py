@@ -7,8 +7,14 @@ the page. Adding a page = one file in app_pages/ plus one ``Lesson`` line in
 
 import streamlit as st
 
-from server import memory, warmup, widget_messages
-from shell import accessibility, findings, uploads
+from server import cpu, memory, warmup, widget_messages
+
+# Once per process, before the app's modules load SciPy and scikit-learn (the shell's
+# below): BLAS's and OpenMP's threads to the CPUs a container's quota really gives it, not
+# the cores it sees (server/cpu.py); a thread count set in the environment is kept.
+cpu.limit_threads_to_usable_cores()
+
+from shell import accessibility, findings, uploads  # noqa: E402
 
 # Once per process, before the session threads allocate much: two malloc arenas, so that
 # the memory a closed session frees can go back to the system (server/memory.py).

@@ -30,6 +30,8 @@ n_normal = len(data.X) if normal is None else int((data.y == normal).sum())
 side = view.training_size(n_normal)
 guard_memory(side, copies=view.copies_for(side),
              what=N_("kernel PCA of the normal points and the explicit check"))
+if normal is None:  # outliers drawn off the shape: their search comes first, in a turn of its own
+    view.guard_search(data.X)
 view.require_something_to_score(view.split(inputs, normal), data)
 
 with kernel_errors(), st.spinner(_("Fitting kernel PCA on the normal points…")):

@@ -141,7 +141,7 @@ def lecturer_builds(url: str, done: threading.Event, outcome: dict) -> None:
     try:
         session.open("class_tally")
         session.click("Start a class")
-        tour = session.go("tour")
+        tour = session.navigate("tour")
         if PREPARE not in tour.widgets:
             outcome["problem"] = f"no '{PREPARE}' button: {tour.all_text()[:300]}"
             return

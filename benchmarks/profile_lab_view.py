@@ -1,6 +1,6 @@
 """Where a fresh Explorer view's CPU goes at the lab's settings (issues 36 and 50).
 
-    python benchmarks/profile_lab_view.py [--repeats 3]
+    python benchmarks/profile_lab_view.py [--repeats 3] [--blas-threads rule|N]
 
 For each choice of the lab mix (``loadtest.class_plan.LAB``: circles, moons, iris,
 USPS-2000, ...) at its link's γ, the pure parts of the Explorer's first view
@@ -27,6 +27,10 @@ the components the page offers (its default 3, ARPACK or LAPACK as ``kpca_core``
 and the figures' JSON: everything else a first view computes (all n eigenvalues for the
 spectrum, the heatmaps' block averages, linear PCA) is the analysis's share above it.
 
+``--blas-threads``: BLAS's and OpenMP's threads for the run, ``rule`` for what the app
+sets at start-up (``server.cpu``: the cores the process may use, cgroup quotas included)
+or a number; by default the libraries' own (one per core the process sees).
+
 What Streamlit itself costs per run (the script's other elements, protobuf, the
 websocket) is the server's CPU for the view (``loadtest/load_students.py --cpu-by-page
 --mix lab``) minus these parts.
@@ -50,6 +54,7 @@ from experiments.analysis import analyse, spectrum_at_once  # noqa: E402
 from experiments.separability import linear_separability  # noqa: E402
 from kpca_core import center_kernel, compute_kernel, eigendecompose  # noqa: E402
 from loadtest.class_plan import LAB  # noqa: E402
+from server import cpu as server_cpu  # noqa: E402
 from shell import figures  # noqa: E402
 from shell.state import settings_from_query  # noqa: E402
 
@@ -133,7 +138,16 @@ def shipped_reads(name, options, data, kernel, kernel_params, result):
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--blas-threads", default=None,
+                        help="'rule' (what the app sets: server/cpu.py) or a number")
     args = parser.parse_args(argv)
+    if args.blas_threads is not None:
+        from threadpoolctl import threadpool_limits
+
+        threads = (server_cpu.process_cores() if args.blas_threads == "rule"
+                   else int(args.blas_threads))
+        threadpool_limits(limits=threads)
+        print(f"BLAS and OpenMP threads: {threads} ({args.blas_threads})")
     profile(LAB[0], 1)  # imports, BLAS's threads, first-call costs: not a view's
     print("| lab choice | n | " + " | ".join(PARTS) + " | first view before | first view "
           "now | γ change before | γ change now |")

@@ -32,7 +32,8 @@ def _join_typed(pressed: bool) -> None:
 
 def sidebar_box(page_path: str, query: dict[str, str]) -> None:
     """The sidebar's "Classroom" box: questions on/off, join a class, a focused link."""
-    expanded = bool(join.joined() or join.message() or lecturer.running())
+    expanded = bool(join.joined() or join.message() or lecturer.running()
+                    or lecturer.lost_class())
     with st.expander(_("Classroom"), icon=":material/school:", expanded=expanded):
         lecturer.lecturer_note()
         modes = {mode: _(title) for mode, title in predict.MODES.items()}
@@ -58,3 +59,4 @@ def sidebar_box(page_path: str, query: dict[str, str]) -> None:
         focused_link.maker(shared, f"{app_url}/{quote(page_path)}" if page_path else app_url)
     if st.session_state.pop(_JOINED_NOW, False):  # a phone sees the class's page, not the drawer
         close_drawer_after_change()
+    lecturer.keep_in_browser()  # the lecturer's class in the browser's cookie

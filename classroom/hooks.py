@@ -6,12 +6,17 @@ Before the page: the tour step's prompt when the tour opened the view, else, on 
 a class, the page held while a tour step on it has not been shown (``classroom/seal.py``),
 else the page's own question when pages ask (:func:`before_page`); the view waits for the
 answer (:func:`holding`). After the page: the step's answer quotes what the page found
-(:func:`after_page`).
+(:func:`after_page`). A class store that does not answer (Redis behind replicas) is said as
+a sentence wherever a run meets it (:func:`say_store_outages`).
 """
 
 from __future__ import annotations
 
-from classroom import banner, box, follow, join, predict, seal
+import streamlit as st
+from streamlit import error_util
+
+from classroom import banner, box, follow, join, lecturer, predict, seal
+from classroom.tally import StoreUnavailable
 from shell.sidebar import Wing
 from shell.state import Settings
 
@@ -24,10 +29,33 @@ WING = Wing(
 )
 
 
+def say_store_outages() -> None:
+    """Once per process: a :class:`classroom.tally.StoreUnavailable` that reaches Streamlit
+    (a run, a fragment's redraw or a callback that met a class store not answering) is
+    shown as its sentence in the reader's language, not as a traceback; the run has
+    stopped there, so nothing the store would have decided (a reveal) is drawn, and the
+    next run asks again. Anything else is shown as Streamlit does."""
+    shown = error_util.show_uncaught_app_exception
+    if getattr(shown, "says_store_outages", False):
+        return
+
+    def show(ex: BaseException) -> None:
+        if isinstance(ex, StoreUnavailable):
+            st.error(ex.said(), icon=":material/cloud_off:")
+        else:
+            shown(ex)
+
+    show.says_store_outages = True
+    error_util.show_uncaught_app_exception = show
+
+
 def start_run() -> None:
-    """Before the sidebar: join the link's class, take its ``questions=`` (once a session);
-    open the lecturer's step when the phone follows it."""
+    """Before the sidebar: join the link's class, take its ``questions=`` (once a session),
+    or else get back the class this browser's lecturer cookie names; open the lecturer's
+    step when the phone follows it."""
+    say_store_outages()
     predict.start_run()
+    lecturer.read_cookie_once()
     banner.read_link_once()
     follow.start_run()
 

@@ -4,13 +4,15 @@ A student joins from the lecturer's QR code or link (``?class=CODE``) or by typi
 code in the sidebar's "Classroom" box (``classroom/box.py``). The session then
 carries an anonymous random token (:func:`classroom.tally.new_token`: no name, nothing
 personal) under which :func:`record` counts each answer in the server's
-:data:`classroom.tally.STORE`.
+:data:`classroom.store.STORE`.
 
 A reload is not a new student: the address bar keeps the token beside the class
 (``?class=CODE&seat=TOKEN``, :func:`link_params`), and a session that opens such a link
 takes that seat again, with the votes the store holds for it (:func:`vote`). Streamlit
 cannot set a cookie, so the seat rides in the link: a student who shares their address
-bar shares their seat (the QR code and the focused links carry none).
+bar shares their seat (the QR code and the focused links carry none). A seat's class that
+the server no longer knows (it ended, or a restart emptied a store kept in memory) is said
+to be gone in words true of either (:func:`gone`).
 """
 
 from __future__ import annotations
@@ -20,9 +22,10 @@ from urllib.parse import urlsplit
 
 import streamlit as st
 
+from classroom.store import STORE
 from classroom.tally import (
-    STORE,
     Live,
+    StoreUnavailable,
     TallyRefused,
     UnknownClass,
     VoteClosed,
@@ -34,7 +37,7 @@ from words.i18n import _
 
 Q_CLASS = "class"  # the link parameter: a class code to join
 Q_SEAT = "seat"  # the link parameter: this browser's anonymous token in that class
-_SEAT_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,64}")  # what new_token makes (22 characters)
+TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,64}")  # what new_token makes (22 characters)
 
 _TOKEN, _CODE, _MESSAGE = "_class_token", "_class_code", "_class_message"
 _STARTED = "_class_started"
@@ -55,16 +58,35 @@ def _token() -> str:
     return st.session_state.setdefault(_TOKEN, new_token())
 
 
-def join(text: str) -> bool:
-    """Join the class with code ``text``; on refusal the message is kept for the sidebar."""
+def gone(code: str) -> str:
+    """What a phone that was in class ``code`` is told when the server does not know the
+    class: true whichever store holds the classes (one process's memory, which a restart
+    empties, or one every replica shares)."""
+    return _("Class {code} is not running on this server any more: it has ended, or the "
+             "server restarted (a class kept in the server's memory does not survive a "
+             "restart). The lecturer must start a new class: join it with its new "
+             "code.").format(code=code)
+
+
+def join(text: str, *, seated: bool = False) -> bool:
+    """Join the class with code ``text`` (``seated``: taking this browser's seat again, so
+    it was in that class); on refusal the message is kept for the sidebar."""
     ss = st.session_state
     try:
         ss[_CODE] = STORE.join(text, _token())
+    except StoreUnavailable as outage:
+        if seated:  # a reload of a phone that was in the class: still in it, so still
+            # sealed, and its next run asks the store again (a phone new to the class is
+            # told, and opens its link again)
+            ss[_CODE] = normalise_code(text)
+        ss[_MESSAGE] = outage.said()
+        return False
     except TallyRefused as refusal:
         ss.pop(_CODE, None)
         shown = normalise_code(text)[:12] or _("(empty)")
-        ss[_MESSAGE] = _("Class code {code}: {refusal}").format(code=shown,
-                                                              refusal=refusal.said())
+        ss[_MESSAGE] = (gone(shown) if seated and isinstance(refusal, UnknownClass) else
+                        _("Class code {code}: {refusal}").format(code=shown,
+                                                                refusal=refusal.said()))
         return False
     ss.pop(_MESSAGE, None)
     return True
@@ -73,7 +95,7 @@ def join(text: str) -> bool:
 def seat_problem(raw: str) -> str | None:
     """What is wrong with a link's ``seat=`` (warned about with the link's other
     parameters), or None."""
-    if _SEAT_SHAPE.fullmatch(raw):
+    if TOKEN_SHAPE.fullmatch(raw):
         return None
     return _("Link parameter `seat` is not a seat this app makes; you join the class as a new "
              "student.")
@@ -88,10 +110,10 @@ def read_link_once() -> None:
     ss[_STARTED] = True
     if Q_CLASS not in st.query_params:
         return
-    seat = st.query_params.get(Q_SEAT, "")
-    if seat_problem(seat) is None:
+    seated = seat_problem(seat := st.query_params.get(Q_SEAT, "")) is None
+    if seated:
         ss[_TOKEN] = seat
-    if not join(st.query_params[Q_CLASS]):
+    if not join(st.query_params[Q_CLASS], seated=seated):
         ss[_SHOUT] = True
 
 
@@ -120,9 +142,9 @@ def live(question_id: str | None = None) -> Live | None:
         return None
     try:
         return STORE.live(code, question_id)
-    except UnknownClass as ended:
+    except UnknownClass:
         st.session_state.pop(_CODE, None)
-        st.session_state[_MESSAGE] = ended.said()
+        st.session_state[_MESSAGE] = gone(code)
         return None
 
 
@@ -146,8 +168,9 @@ def record(question_id: str, option: int, right: bool) -> bool:
     try:
         STORE.answer(code, _token(), question_id, option, right)
     except TallyRefused as refusal:
-        st.session_state[_MESSAGE] = refusal.said()
-        if isinstance(refusal, UnknownClass):  # the class ended: leave it
+        ended = isinstance(refusal, UnknownClass)
+        st.session_state[_MESSAGE] = gone(code) if ended else refusal.said()
+        if ended:  # leave it
             st.session_state.pop(_CODE, None)
         return not isinstance(refusal, VoteClosed)
     st.session_state.pop(_MESSAGE, None)

@@ -12,8 +12,16 @@ the room sees this screen and the share would point at the right bar); under the
 what the room learned per question, with a CSV. The tour's
 views show the same compact tally beside their question (:func:`compact_tally`), and
 the step a lecturer with a class opens is the class's step, which the phones follow
-(:func:`publish_step`). The tally lives in this server process's memory (see
-``classroom/tally.py`` for replicas).
+(:func:`publish_step`). The tally lives in the class store (``classroom/store.py``: this
+process's memory, or a Redis server the replicas share).
+
+The browser keeps its lecturer's class (code and key) in a same-site cookie
+(:data:`COOKIE`, written by a script of the page: Streamlit only reads cookies), never in
+the address bar the room sees: a new session of that browser (a reload, a second tab, a
+websocket reconnected to another replica or to a restarted server) gets the class back
+(:func:`read_cookie_once`) or, if the store no longer has it, says it was lost
+(:func:`lost_class`). A session opened from a class's link is a student's and leaves the
+cookie alone.
 
 The doors: a session runs one class; the class lives while the lecturer's session does
 (each redraw of the tally, and on other pages the sidebar's note every
@@ -28,20 +36,24 @@ last minute, and can remove those who joined in the last few minutes.
 
 from __future__ import annotations
 
+import json
 import os
+import re
 from urllib.parse import urlencode
 
 import segno
 import streamlit as st
 
 from classroom.focus import focus
-from classroom.join import Q_CLASS, app_url, joined
+from classroom.join import Q_CLASS, TOKEN_SHAPE, app_url, joined
 from classroom.learned import advice, percent, summary_csv, summary_rows
 from classroom.predict import live_question
 from classroom.questions import CATALOGUE, catalogue
+from classroom.store import STORE
 from classroom.tally import (
+    ALPHABET,
+    CODE_LENGTH,
     MAX_ROUNDS,
-    STORE,
     OptionCount,
     QuestionTally,
     TallyRefused,
@@ -78,6 +90,20 @@ _LECTURER = "_lecturer_token"  # this session's lecturer token: one class per se
 _PASSCODE_KEY = "tally_passcode"
 _REMOVED = "_lecturer_removed"  # what the last removal did, said once
 _STARTED = "_lecturer_started"  # a class has just started: focus its code
+# The browser keeps its lecturer's class (code and key) in a cookie, so that a new session
+# of the same browser (a reload, a websocket that reconnects to another replica or to a
+# restarted server) gets the class back without anything secret in the address bar.
+# Written by a script of the page (Streamlit reads cookies, it does not set them):
+# same-site only, for the whole app, as long as a class may live.
+COOKIE = "kpca_lecturer"
+_KEPT_SHAPE = re.compile(rf"([{ALPHABET}]{{{CODE_LENGTH}}})\.({TOKEN_SHAPE.pattern})")
+_KEPT = "_lecturer_kept"  # the cookie's class as this session knows it ("": none)
+_READ = "_lecturer_read"  # the cookie was read (once, at the session's first run)
+_LOST = "_lecturer_lost"  # the code of the cookie's class, which the store no longer has
+_COOKIE_SCRIPT = """<script>
+// The lecturer's class, kept by this browser: {state}.
+document.cookie = {cookie} + (location.protocol === "https:" ? "; Secure" : "");
+</script>"""
 
 
 def tally_questions() -> list[tuple[str, str, str, Settings | None]]:
@@ -129,8 +155,76 @@ def required_passcode() -> str:
 
 def client_address() -> str | None:
     """The address this session's browser connects from; None where it is not known (a
-    browser on this machine, or a proxy that does not say whom it forwards)."""
-    return st.context.ip_address
+    browser on this machine, or a proxy that does not say whom it forwards). Behind a
+    proxy that appends the client's address to X-Forwarded-For (deploy/haproxy.cfg), the
+    server (uvicorn, under Streamlit) has already put the header's right-most hop it does
+    not trust in its place, when the proxy is one it trusts: ``FORWARDED_ALLOW_IPS``,
+    by default this machine (127.0.0.1, ::1); from any other peer the header is ignored
+    (tests/classroom/test_tally_server.py, tests/deploy/test_haproxy_address.py). Anything
+    but text (a harness's stand-in) is not an address: the store keeps only strings."""
+    address = st.context.ip_address
+    return address if isinstance(address, str) else None
+
+
+def kept_class(value: object) -> tuple[str, str] | None:
+    """The class a cookie's ``value`` names, (code, key), if it has the shape this page
+    writes (``CODE.KEY``); None for anything else."""
+    match = _KEPT_SHAPE.fullmatch(value) if isinstance(value, str) else None
+    return (match[1], match[2]) if match else None
+
+
+def browser_cookie() -> object:
+    """The value of this browser's lecturer cookie when the session started (None: none)."""
+    return st.context.cookies.get(COOKIE)
+
+
+def read_cookie_once() -> None:
+    """First run of a session: the class this browser's cookie names comes back, if the
+    store still runs it (its key is the proof: no passcode asked, no class opened); if not,
+    the lecturer is told it was lost. A session that opened a class's link (``?class=``) is
+    a student's: it leaves the cookie alone, so a phone never becomes a lecturer."""
+    ss = st.session_state
+    if _READ in ss:
+        return
+    ss[_READ] = True
+    if Q_CLASS in st.query_params or _CLASS in ss:
+        return
+    value = browser_cookie()
+    kept = kept_class(value)
+    ss[_KEPT] = value if kept else ""  # (anything else stays as it is, unread)
+    if kept is None:
+        return
+    try:
+        STORE.status(*kept)
+    except UnknownClass:
+        ss[_LOST] = kept[0]
+        return
+    ss[_CLASS] = kept
+
+
+def keep_in_browser() -> None:
+    """Put this session's class in the browser's cookie, or clear it once the class has
+    gone (an empty element, at the sidebar's foot: call once per run). A student's session
+    (which never read the cookie) writes it only if it starts a class itself."""
+    ss = st.session_state
+    opened = ss.get(_CLASS)
+    wanted = f"{opened[0]}.{opened[1]}" if opened else ""
+    if wanted == ss.get(_KEPT, ""):
+        return
+    ss[_KEPT] = wanted
+    lifetime = int(STORE.limits.max_age_s) if wanted else 0  # 0: the browser drops it
+    cookie = f"{COOKIE}={wanted}; Path=/; Max-Age={lifetime}; SameSite=Strict"
+    st.html(_COOKIE_SCRIPT.format(state="a class" if wanted else "none",
+                                  cookie=json.dumps(cookie)), unsafe_allow_javascript=True)
+
+
+def lost_class() -> str | None:
+    """What the lecturer is told when the cookie's class is gone, or None."""
+    if (code := st.session_state.get(_LOST)) is None:
+        return None
+    return _("Your class {code} was lost: it has ended, or the server restarted (a class "
+             "kept in the server's memory does not survive a restart). Start a new class: "
+             "the students join it with its new code.").format(code=code)
 
 
 def _start() -> None:
@@ -144,6 +238,7 @@ def _start() -> None:
         ss[_CLASS] = STORE.open_class(session, address=address, with_passcode=bool(required))
         ss[_STARTED] = True
         ss.pop(_PROBLEM, None)
+        ss.pop(_LOST, None)
     except TallyRefused as refusal:
         ss[_PROBLEM] = refusal.said()
     ss.pop(_PASSCODE_KEY, None)  # never kept, never shown again
@@ -163,6 +258,8 @@ def start_or_show() -> tuple[str, str] | None:
         st.warning(problem, icon=":material/groups:")
     opened = st.session_state.get(_CLASS)
     if opened is None:
+        if lost := lost_class():
+            st.warning(lost, icon=":material/cloud_off:")
         st.write(_("Start a class: students scan the QR code (or type the code in the "
                    "sidebar's Classroom box), answer each step's question on their phones, "
                    "and this page counts the answers live, anonymously."))
@@ -253,6 +350,8 @@ def lecturer_note() -> None:
     class (a lecture on the tour's pages keeps it open)."""
     if running():
         _note()
+    elif lost := lost_class():
+        st.caption(lost)
 
 
 @st.fragment(run_every=NOTE_REFRESH_S)

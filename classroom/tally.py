@@ -1,7 +1,7 @@
 """A live class tally: which option each anonymous student picked, per question, per class.
 
 Plain Python (no Streamlit), so every rule is unit-tested with an injected clock. The app
-holds one :class:`TallyStore` per server process (:data:`STORE`); a lecturer opens a class
+holds one store per server process (:data:`classroom.store.STORE`); a lecturer opens a class
 and gets a short code for the projector and a private key that alone reads the tally;
 students who join with the code answer questions, each under an anonymous token of their
 browser session (``secrets``), never a name.
@@ -10,19 +10,20 @@ What it promises:
 
 * **Anonymous, in memory, bounded.** A class holds at most ``max_students`` tokens,
   ``max_questions`` question ids and, per student and question, one small option number
-  and whether it was right for that student's settings. Nothing is written to disk; the
-  store holds at most ``max_classes`` classes. Full to every default bound (20 classes of
+  and whether it was right for that student's settings. Nothing is written to disk (nor by
+  the Redis that ``deploy/replicas.py`` starts); the store holds at most ``max_classes``
+  classes. Full to every default bound (20 classes of
   400 students answering 40 questions each, in one round) it holds 11.7 MB (tracemalloc);
   a second round of every question doubles the answers' part.
 * **Once per question and round, final when the round closes.** A student may change an
   answer while its round is open; it is counted once, as the latest choice. A round closes
   when the lecturer opens the second (peer instruction: discuss, vote again; counted apart,
-  :meth:`TallyStore.open_second_round`), shows the view to the phones
-  (:meth:`TallyStore.show_view`: the view decides the answer, so the vote ends there) or
-  reveals the question (:meth:`TallyStore.reveal`). Students read the class's step (the
-  lecturer's, :meth:`TallyStore.set_step`) and, per question, its round, whether it takes
+  :meth:`ClassStore.open_second_round`), shows the view to the phones
+  (:meth:`ClassStore.show_view`: the view decides the answer, so the vote ends there) or
+  reveals the question (:meth:`ClassStore.reveal`). Students read the class's step (the
+  lecturer's, :meth:`ClassStore.set_step`) and, per question, its round, whether it takes
   answers, whether the phones show its view and whether it is revealed, with
-  :meth:`TallyStore.live`. After the class, :meth:`TallyStore.summary` says per question
+  :meth:`ClassStore.live`. After the class, :meth:`ClassStore.summary` says per question
   how many were right in each round and how many moved from a wrong answer to a right one.
 * **Isolation.** Every call names a class by its code; one class's answers and tally are
   reachable only through its own code (answers) and key (tally).
@@ -35,29 +36,31 @@ What it promises:
 * **No one locks a lecturer out.** Without the lecturer passcode one address holds at most
   ``classes_per_address`` classes, and a full server makes room for a new lecturer by
   ending its oldest class that nobody joined (it refuses only when every class has
-  students). A host can also require a lecturer passcode (:meth:`TallyStore.check_passcode`:
+  students). A host can also require a lecturer passcode (:meth:`ClassStore.check_passcode`:
   compared in constant time, :func:`passcode_matches`, never kept), with a refusal window
   per session and per address that doubles after each wrong guess past the first few.
-* **The lecturer holds the door.** Joining can be closed (:meth:`TallyStore.set_joining`);
+* **The lecturer holds the door.** Joining can be closed (:meth:`ClassStore.set_joining`);
   the lecturer sees how many joined in the last minute and can remove the students who
-  joined within the last ``seconds`` with their answers (:meth:`TallyStore.remove_joined`:
+  joined within the last ``seconds`` with their answers (:meth:`ClassStore.remove_joined`:
   a script's late seats and votes); a removed session cannot come back. A class lets at
   most ``join_burst`` students in at once and then ``joins_per_minute`` (per class, not per
   address: a whole class may share one), so that a script cannot fill every seat before
   the lecturer sees it.
 * **Expiry.** A class idle for ``idle_expiry_s`` (default 3 h: after the lecture), or older
   than ``max_age_s``, is forgotten at the next call.
-* **Thread-safe.** Streamlit runs each session in its own thread; one lock guards all.
+* **Atomic.** Streamlit runs each session in its own thread, and replicas are processes:
+  every call is one atomic update (here one lock guards all; in Redis one script each).
 
 Each student is one anonymous token (one per browser and class: ``classroom/join.py``
 keeps it across reloads), joined at a time the store keeps; answers are kept per question
 id and round.
 
-**One process.** The tally lives in the memory of the server process that runs the
-lecturer's session. Behind several replicas (``deploy/haproxy.cfg``) each replica has its
-own store and the affinity cookie pins each *browser*, not each class, to a replica: a
-student pinned to another replica gets "no class with this code". Run a class on a single
-replica (docs/deploy.md, "A class on one replica").
+**One interface, two stores.** :class:`ClassStore` is the interface the pages use (through
+:data:`classroom.store.STORE`); :class:`TallyStore` keeps the classes in this process's
+memory (one process: the default, and Streamlit Community Cloud), and
+:class:`classroom.tally_redis.RedisStore` in a Redis server every replica shares
+(``KPCA_CLASS_STORE=redis://…``; ``deploy/replicas.py`` starts one for two or more
+replicas), under the same rules and messages.
 """
 
 from __future__ import annotations
@@ -70,6 +73,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from typing import Protocol
 
 from words.i18n import DEFAULT_LANGUAGE, N_, _, format_number, use_language
 
@@ -102,6 +106,90 @@ class UnknownClass(TallyRefused):
 
 class VoteClosed(TallyRefused):
     """The question's round takes no more answers: the answer already counted is final."""
+
+
+class StoreUnavailable(TallyRefused):
+    """The store shared by the replicas (Redis) did not answer in time: nothing was read or
+    changed; the page says so instead of a traceback, and the next run tries again."""
+
+
+def store_unavailable() -> StoreUnavailable:
+    return StoreUnavailable(N_("The class's store is not answering, so this page cannot reach "
+                               "the class right now; try again in a moment."))
+
+
+# What a caller sends, checked before any store reads it (the same in every store).
+def check_lecturer(lecturer: object) -> None:
+    if not (isinstance(lecturer, str) and 0 < len(lecturer) <= 64):
+        raise TallyRefused(N_("This session has no valid lecturer token."))
+
+
+def check_student(token: object) -> None:
+    if not (isinstance(token, str) and 0 < len(token) <= 64):
+        raise TallyRefused(N_("This session has no valid anonymous token."))
+
+
+def check_step(step: object) -> None:
+    if not (isinstance(step, int) and 1 <= step <= 999):
+        raise TallyRefused(N_("A tour step is a whole number from 1."))
+
+
+def check_option(option: object, limits: Limits) -> None:
+    if not (isinstance(option, int) and 0 <= option < limits.max_options):
+        raise TallyRefused(N_("An answer is one of at most {count} options."),
+                           count=limits.max_options)
+
+
+def check_question(question: object, limits: Limits) -> None:
+    if not (isinstance(question, str) and 0 < len(question) <= limits.max_question_id):
+        raise TallyRefused(N_("A question id has 1 to {count} characters."),
+                           count=limits.max_question_id)
+
+
+def refusal(why: str, limits: Limits, **values: object) -> TallyRefused:
+    """The refusal named ``why``, in the words every store says it with (the in-process and
+    the Redis one alike); ``values`` fill what the limits do not."""
+    if why == "unknown":
+        return UnknownClass(
+            N_("No class with this code is running here. Check the code on the projector "
+               "({length} letters and digits); a class ends when its lecturer's tab is "
+               "closed."), length=CODE_LENGTH)
+    if why == "not_lecturer":
+        return UnknownClass(N_("Only the lecturer who opened this class can read its tally."))
+    if why == "revealed":
+        return VoteClosed(N_("The lecturer has revealed this question: the vote is closed, "
+                             "your answer counts for you, not in the tally."))
+    if why == "closed":
+        return VoteClosed(N_("This round's vote is closed: the answer the class tally holds "
+                             "for you is final."))
+    sentences = {
+        "removed": (N_("The lecturer removed this session from the class: your answers are "
+                       "not counted."), {}),
+        "door_closed": (N_("The lecturer has closed this class to new students; your answers "
+                           "still show you the view, they are not counted."), {}),
+        "full": (N_("This class is full ({count} students); your answers still show you the "
+                    "view, they are just not counted."), {"count": limits.max_students}),
+        "too_fast": (N_("Students are joining this class faster than it lets them in ({rate} "
+                        "a minute): join again in {wait} s."),
+                     {"rate": f"{limits.joins_per_minute:g}"}),
+        "questions": (N_("This class has answers to {count} questions, its limit; your answer "
+                         "still counts for you, not in the class tally."),
+                      {"count": limits.max_questions}),
+        "rounds": (N_("A question has at most {count} rounds."), {"count": MAX_ROUNDS}),
+        "server_full": (N_("This server already runs {count} classes, each with students, its "
+                           "limit; try again after one ends (a class ends {grace} after its "
+                           "lecturer closes the page)."),
+                        {"count": limits.max_classes,
+                         "grace": Duration(limits.lecturer_grace_s)}),
+        "address": (N_("This address already runs {count} classes, the most one address may "
+                       "run without the lecturer passcode; end one of them first (End the "
+                       "class, on its Class tally)."), {"count": limits.classes_per_address}),
+        "passcode_wait": (N_("Too many wrong passcodes from here: try again in {wait}."), {}),
+        "passcode_wrong": (N_("That is not this server's lecturer passcode: ask whoever runs "
+                              "the server for it."), {}),
+    }
+    message, known = sentences[why]
+    return TallyRefused(message, **known, **values)
 
 
 @dataclass(frozen=True)
@@ -226,6 +314,20 @@ def _summarise(votes: _Votes) -> QuestionSummary:
         revealed=votes.revealed)
 
 
+def question_tally(votes: _Votes, limits: Limits) -> QuestionTally:
+    """The question's :class:`QuestionTally`, from its packed votes (2 × option + right)."""
+    def counts(by_student: dict[str, int]) -> tuple[OptionCount, ...]:
+        chosen_right = [[0, 0] for _ in range(limits.max_options)]
+        for packed in by_student.values():
+            option, right = divmod(packed, 2)
+            chosen_right[option][0] += 1
+            chosen_right[option][1] += right
+        return tuple(OptionCount(c, r) for c, r in chosen_right)
+
+    return QuestionTally(tuple(counts(by_student) for by_student in votes.rounds),
+                         votes.revealed, votes.shown, not votes.closed)
+
+
 @dataclass(frozen=True)
 class ClassStatus:
     """What the lecturer's page shows about the room."""
@@ -280,6 +382,121 @@ class _Failures:
     until: float = 0.0
 
 
+class ClassStore(Protocol):
+    """What the pages ask of the store that holds the classes; the module's docstring says
+    the rules. Two stores keep them: :class:`TallyStore` in this process's memory and
+    :class:`classroom.tally_redis.RedisStore` in a Redis server the replicas share. Besides
+    the refusals below, a shared store that does not answer raises
+    :class:`StoreUnavailable`."""
+
+    limits: Limits
+
+    def check_passcode(self, typed: object, required: str, *, session: str,
+                       address: str | None = None) -> None:
+        """Let a lecturer through with the passcode ``required``, or refuse.
+
+        ``session`` is the token of the browser session that types, ``address`` its
+        network address (None where not known). After ``passcode_free_tries`` wrong
+        passcodes in a row from the session or from the address, each attempt is refused
+        unheard for a window that starts at ``passcode_first_wait_s`` and doubles with each
+        further wrong one, up to ``passcode_max_wait_s``; the right passcode clears both.
+        The passcode is compared in constant time and never kept.
+        """
+        ...
+
+    def open_class(self, lecturer: str, *, address: str | None = None,
+                   with_passcode: bool = False) -> tuple[str, str]:
+        """The class of ``lecturer`` (a token of their session): (code for the projector, key
+        that reads its tally). A lecturer has one class: asking again returns it.
+
+        ``address`` is where the request comes from (None: not known); without the
+        passcode (``with_passcode``) one address holds at most ``classes_per_address``
+        classes. A full server ends its oldest class that nobody joined to make room, and
+        refuses only when every class has students.
+        """
+        ...
+
+    def status(self, code: str, key: str) -> ClassStatus:
+        """How many joined, how many of them in the last minute, and whether joining is open."""
+        ...
+
+    def set_joining(self, code: str, key: str, open_: bool) -> None:
+        """Open or close the door: while closed, no new student joins (those in stay)."""
+        ...
+
+    def joined_within(self, code: str, key: str, seconds: float) -> int:
+        """How many of the students joined within the last ``seconds``."""
+        ...
+
+    def remove_joined(self, code: str, key: str, seconds: float) -> int:
+        """Remove the students who joined within the last ``seconds``, with their answers;
+        they cannot join again. Returns how many were removed."""
+        ...
+
+    def tally(self, code: str, key: str) -> dict[str, QuestionTally]:
+        """Per question id (in the order first answered or revealed), the count of each
+        option in each round, and whether it is revealed (lecturer only: needs the key)."""
+        ...
+
+    def summary(self, code: str, key: str) -> dict[str, QuestionSummary]:
+        """Per question id (in the order first answered or revealed), what the room learned
+        (lecturer only). Anonymous: counts, never a token; kept as long as the class."""
+        ...
+
+    def reveal(self, code: str, key: str, question: str) -> None:
+        """Reveal ``question`` to the class: its voting closes, the phones show the view and
+        why each option is right or wrong."""
+        ...
+
+    def show_view(self, code: str, key: str, question: str) -> None:
+        """Show ``question``'s view to the phones: the view decides the answer, so the open
+        round closes (its answers are final); the verdicts still wait for the reveal."""
+        ...
+
+    def open_second_round(self, code: str, key: str, question: str) -> None:
+        """Close ``question``'s first round and open a second, counted apart (peer
+        instruction: the class discusses, then votes again); hidden again until revealed
+        (a view already shown stays shown)."""
+        ...
+
+    def set_step(self, code: str, key: str, step: int) -> None:
+        """The lecturer opened tour step ``step``: the class's step, which phones follow."""
+        ...
+
+    def students(self, code: str, key: str) -> int:
+        """How many students have joined (lecturer only)."""
+        ...
+
+    def close_class(self, code: str, key: str) -> None:
+        """Forget the class now (lecturer only)."""
+        ...
+
+    def join(self, code: str, token: str) -> str:
+        """Join the class ``code`` with ``token``; returns the normalised code."""
+        ...
+
+    def answer(self, code: str, token: str, question: str, option: int, right: bool) -> int:
+        """Record (or change) ``token``'s answer to ``question`` in its open round;
+        returns the round (1 or 2). Refused (:class:`VoteClosed`) once the round is closed:
+        the lecturer revealed the question, showed its view or opened the next round."""
+        ...
+
+    def live(self, code: str, question: str | None = None) -> Live:
+        """The class's step, and ``question``'s round, vote, view and reveal (what a phone
+        polls: one short look under the lock). A question nobody has answered yet is in
+        its open first round, its view not shown."""
+        ...
+
+    def vote(self, code: str, token: str, question: str) -> int | None:
+        """``token``'s option in ``question``'s latest round (a reloaded phone shows it),
+        or None."""
+        ...
+
+    def classes(self) -> int:
+        """How many classes are open (after expiry)."""
+        ...
+
+
 # Wrong-passcode records kept at most (the oldest forgotten first: a script that makes a
 # new session per guess makes a record per guess, its address's record stays the newest),
 # and how long a quiet one is kept.
@@ -288,7 +505,8 @@ FAILURES_FORGOTTEN_AFTER_S = 3600.0
 
 
 class TallyStore:
-    """Classes by code, in memory; see the module's docstring for the rules.
+    """Classes by code, in this process's memory: a :class:`ClassStore` (see there and the
+    module's docstring for the rules).
 
     Parameters
     ----------
@@ -309,15 +527,6 @@ class TallyStore:
     # -- the lecturer (every call with the key is a sign of the lecturer's life) ---------
     def check_passcode(self, typed: object, required: str, *, session: str,
                        address: str | None = None) -> None:
-        """Let a lecturer through with the passcode ``required``, or refuse.
-
-        ``session`` is the token of the browser session that types, ``address`` its
-        network address (None where not known). After ``passcode_free_tries`` wrong
-        passcodes in a row from the session or from the address, each attempt is refused
-        unheard for a window that starts at ``passcode_first_wait_s`` and doubles with each
-        further wrong one, up to ``passcode_max_wait_s``; the right passcode clears both.
-        The passcode is compared in constant time and never kept.
-        """
         limits = self.limits
         whom = [("session", str(session))] + ([("address", address)] if address else [])
         with self._lock:
@@ -326,8 +535,7 @@ class TallyStore:
             wait = max((self._failures[w].until - now for w in whom if w in self._failures),
                        default=0.0)
             if wait > 0:
-                raise TallyRefused(N_("Too many wrong passcodes from here: try again in "
-                                      "{wait}."), wait=Duration(math.ceil(wait)))
+                raise refusal("passcode_wait", limits, wait=Duration(math.ceil(wait)))
             if passcode_matches(typed, required):
                 for w in whom:
                     self._failures.pop(w, None)
@@ -341,21 +549,11 @@ class TallyStore:
                 if beyond >= 0:
                     failures.until = now + min(limits.passcode_first_wait_s * 2.0 ** beyond,
                                                limits.passcode_max_wait_s)
-        raise TallyRefused(N_("That is not this server's lecturer passcode: ask whoever runs "
-                              "the server for it."))
+        raise refusal("passcode_wrong", limits)
 
     def open_class(self, lecturer: str, *, address: str | None = None,
                    with_passcode: bool = False) -> tuple[str, str]:
-        """The class of ``lecturer`` (a token of their session): (code for the projector, key
-        that reads its tally). A lecturer has one class: asking again returns it.
-
-        ``address`` is where the request comes from (None: not known); without the
-        passcode (``with_passcode``) one address holds at most ``classes_per_address``
-        classes. A full server ends its oldest class that nobody joined to make room, and
-        refuses only when every class has students.
-        """
-        if not (isinstance(lecturer, str) and 0 < len(lecturer) <= 64):
-            raise TallyRefused(N_("This session has no valid lecturer token."))
+        check_lecturer(lecturer)
         limits = self.limits
         with self._lock:
             now = self._expire()
@@ -367,18 +565,11 @@ class TallyStore:
                     1 for room in self._classes.values()
                     if room.address == address and not room.with_passcode
             ) >= limits.classes_per_address:
-                raise TallyRefused(
-                    N_("This address already runs {count} classes, the most one address may "
-                       "run without the lecturer passcode; end one of them first (End the "
-                       "class, on its Class tally)."), count=limits.classes_per_address)
+                raise refusal("address", limits)
             if len(self._classes) >= limits.max_classes:
                 unjoined = [code for code, room in self._classes.items() if not room.students]
                 if not unjoined:
-                    raise TallyRefused(
-                        N_("This server already runs {count} classes, each with students, "
-                           "its limit; try again after one ends (a class ends {grace} after "
-                           "its lecturer closes the page)."),
-                        count=limits.max_classes, grace=Duration(limits.lecturer_grace_s))
+                    raise refusal("server_full", limits)
                 del self._classes[min(unjoined, key=lambda code: self._classes[code].opened)]
             code = self._fresh_code()
             key = secrets.token_urlsafe(16)
@@ -389,7 +580,6 @@ class TallyStore:
             return code, key
 
     def status(self, code: str, key: str) -> ClassStatus:
-        """How many joined, how many of them in the last minute, and whether joining is open."""
         with self._lock:
             now = self._expire()
             room = self._owned(code, key, now)
@@ -397,20 +587,16 @@ class TallyStore:
             return ClassStatus(len(room.students), recent, room.joining_open)
 
     def set_joining(self, code: str, key: str, open_: bool) -> None:
-        """Open or close the door: while closed, no new student joins (those in stay)."""
         with self._lock:
             self._owned(code, key, self._expire()).joining_open = bool(open_)
 
     def joined_within(self, code: str, key: str, seconds: float) -> int:
-        """How many of the students joined within the last ``seconds``."""
         with self._lock:
             now = self._expire()
             room = self._owned(code, key, now)
             return sum(1 for joined in room.students.values() if now - joined <= seconds)
 
     def remove_joined(self, code: str, key: str, seconds: float) -> int:
-        """Remove the students who joined within the last ``seconds``, with their answers;
-        they cannot join again. Returns how many were removed."""
         with self._lock:
             now = self._expire()
             room = self._owned(code, key, now)
@@ -428,83 +614,56 @@ class TallyStore:
             return len(late)
 
     def tally(self, code: str, key: str) -> dict[str, QuestionTally]:
-        """Per question id (in the order first answered or revealed), the count of each
-        option in each round, and whether it is revealed (lecturer only: needs the key)."""
         with self._lock:
             now = self._expire()
             room = self._owned(code, key, now)
-            return {question: QuestionTally(
-                        tuple(self._counts(by_student) for by_student in votes.rounds),
-                        votes.revealed, votes.shown, not votes.closed)
+            return {question: question_tally(votes, self.limits)
                     for question, votes in room.answers.items()}
 
     def summary(self, code: str, key: str) -> dict[str, QuestionSummary]:
-        """Per question id (in the order first answered or revealed), what the room learned
-        (lecturer only). Anonymous: counts, never a token; kept as long as the class."""
         with self._lock:
             now = self._expire()
             room = self._owned(code, key, now)
             return {question: _summarise(votes) for question, votes in room.answers.items()}
 
-    def _counts(self, by_student: dict[str, int]) -> tuple[OptionCount, ...]:
-        counts = [[0, 0] for _ in range(self.limits.max_options)]
-        for packed in by_student.values():
-            option, right = divmod(packed, 2)
-            counts[option][0] += 1
-            counts[option][1] += right
-        return tuple(OptionCount(c, r) for c, r in counts)
-
     def reveal(self, code: str, key: str, question: str) -> None:
-        """Reveal ``question`` to the class: its voting closes, the phones show the view and
-        why each option is right or wrong."""
         with self._lock:
             now = self._expire()
             votes = self._votes(self._owned(code, key, now), question)
             votes.closed = votes.shown = votes.revealed = True
 
     def show_view(self, code: str, key: str, question: str) -> None:
-        """Show ``question``'s view to the phones: the view decides the answer, so the open
-        round closes (its answers are final); the verdicts still wait for the reveal."""
         with self._lock:
             now = self._expire()
             votes = self._votes(self._owned(code, key, now), question)
             votes.closed = votes.shown = True
 
     def open_second_round(self, code: str, key: str, question: str) -> None:
-        """Close ``question``'s first round and open a second, counted apart (peer
-        instruction: the class discusses, then votes again); hidden again until revealed
-        (a view already shown stays shown)."""
         with self._lock:
             now = self._expire()
             votes = self._votes(self._owned(code, key, now), question)
             if len(votes.rounds) >= MAX_ROUNDS:
-                raise TallyRefused(N_("A question has at most {count} rounds."),
-                                   count=MAX_ROUNDS)
+                raise refusal("rounds", self.limits)
             votes.rounds.append({})
             votes.closed = votes.revealed = False
 
     def set_step(self, code: str, key: str, step: int) -> None:
-        """The lecturer opened tour step ``step``: the class's step, which phones follow."""
-        if not (isinstance(step, int) and 1 <= step <= 999):
-            raise TallyRefused(N_("A tour step is a whole number from 1."))
+        check_step(step)
         with self._lock:
             self._owned(code, key, self._expire()).step = step
 
     def students(self, code: str, key: str) -> int:
-        """How many students have joined (lecturer only)."""
         with self._lock:
             now = self._expire()
             return len(self._owned(code, key, now).students)
 
     def close_class(self, code: str, key: str) -> None:
-        """Forget the class now (lecturer only)."""
         with self._lock:
             self._owned(code, key, self._expire())
             del self._classes[normalise_code(code)]
 
     # -- the students ---------------------------------------------------------------
     def join(self, code: str, token: str) -> str:
-        """Join the class ``code`` with ``token``; returns the normalised code."""
         with self._lock:
             now = self._expire()
             code = normalise_code(code)
@@ -514,32 +673,20 @@ class TallyStore:
             return code
 
     def answer(self, code: str, token: str, question: str, option: int, right: bool) -> int:
-        """Record (or change) ``token``'s answer to ``question`` in its open round;
-        returns the round (1 or 2). Refused (:class:`VoteClosed`) once the round is closed:
-        the lecturer revealed the question, showed its view or opened the next round."""
         limits = self.limits
-        if not (isinstance(option, int) and 0 <= option < limits.max_options):
-            raise TallyRefused(N_("An answer is one of at most {count} options."),
-                               count=limits.max_options)
+        check_option(option, limits)
         with self._lock:
             now = self._expire()
             room = self._room(normalise_code(code))
             self._admit(room, token, now)
             votes = self._votes(room, question)
-            if votes.revealed:
-                raise VoteClosed(N_("The lecturer has revealed this question: the vote is "
-                                    "closed, your answer counts for you, not in the tally."))
-            if votes.closed:
-                raise VoteClosed(N_("This round's vote is closed: the answer the class tally "
-                                    "holds for you is final."))
+            if votes.revealed or votes.closed:
+                raise refusal("revealed" if votes.revealed else "closed", limits)
             votes.rounds[-1][token] = 2 * option + int(bool(right))
             room.touched = now
             return len(votes.rounds)
 
     def live(self, code: str, question: str | None = None) -> Live:
-        """The class's step, and ``question``'s round, vote, view and reveal (what a phone
-        polls: one short look under the lock). A question nobody has answered yet is in
-        its open first round, its view not shown."""
         with self._lock:
             self._expire()
             room = self._room(normalise_code(code))
@@ -550,8 +697,6 @@ class TallyStore:
                         shown=votes.shown, voting_open=not votes.closed)
 
     def vote(self, code: str, token: str, question: str) -> int | None:
-        """``token``'s option in ``question``'s latest round (a reloaded phone shows it),
-        or None."""
         with self._lock:
             self._expire()
             room = self._room(normalise_code(code))
@@ -560,7 +705,6 @@ class TallyStore:
             return None if packed is None else packed // 2
 
     def classes(self) -> int:
-        """How many classes are open (after expiry)."""
         with self._lock:
             self._expire()
             return len(self._classes)
@@ -575,24 +719,16 @@ class TallyStore:
     def _room(self, code: str) -> _Class:
         room = self._classes.get(code)
         if room is None:
-            raise UnknownClass(
-                N_("No class with this code is running here. Check the code on the projector "
-                   "({length} letters and digits); a class ends when its lecturer's tab is "
-                   "closed."), length=CODE_LENGTH)
+            raise refusal("unknown", self.limits)
         return room
 
     def _votes(self, room: _Class, question: str) -> _Votes:
         """``question``'s votes, new if it has none yet (within the class's bounds)."""
         limits = self.limits
-        if not (isinstance(question, str) and 0 < len(question) <= limits.max_question_id):
-            raise TallyRefused(N_("A question id has 1 to {count} characters."),
-                               count=limits.max_question_id)
+        check_question(question, limits)
         if question not in room.answers:
             if len(room.answers) >= limits.max_questions:
-                raise TallyRefused(
-                    N_("This class has answers to {count} questions, its limit; your answer "
-                       "still counts for you, not in the class tally."),
-                    count=limits.max_questions)
+                raise refusal("questions", limits)
             room.answers[question] = _Votes()
         return room.answers[question]
 
@@ -600,37 +736,28 @@ class TallyStore:
         """The class, if ``key`` is its lecturer's; the lecturer is seen alive now."""
         room = self._room(normalise_code(code))
         if not secrets.compare_digest(room.key, str(key)):
-            raise UnknownClass(N_("Only the lecturer who opened this class can read its "
-                                  "tally."))
+            raise refusal("not_lecturer", self.limits)
         room.lecturer_seen = now
         return room
 
     def _admit(self, room: _Class, token: str, now: float) -> None:
-        if not (isinstance(token, str) and 0 < len(token) <= 64):
-            raise TallyRefused(N_("This session has no valid anonymous token."))
+        check_student(token)
         if token in room.students:
             return
         limits = self.limits
         if token in room.removed:
-            raise TallyRefused(N_("The lecturer removed this session from the class: your "
-                                  "answers are not counted."))
+            raise refusal("removed", limits)
         if not room.joining_open:
-            raise TallyRefused(N_("The lecturer has closed this class to new students; your "
-                                  "answers still show you the view, they are not counted."))
+            raise refusal("door_closed", limits)
         if len(room.students) >= limits.max_students:
-            raise TallyRefused(
-                N_("This class is full ({count} students); your answers still show you the "
-                   "view, they are just not counted."), count=limits.max_students)
+            raise refusal("full", limits)
         rate = limits.joins_per_minute / 60
         room.allowance = min(float(limits.join_burst),
                              room.allowance + (now - room.allowance_at) * rate)
         room.allowance_at = now
         if room.allowance < 1:
-            wait = math.ceil((1 - room.allowance) / rate) if rate > 0 else 60
-            raise TallyRefused(
-                N_("Students are joining this class faster than it lets them in ({rate} a "
-                   "minute): join again in {wait} s."),
-                rate=f"{limits.joins_per_minute:g}", wait=wait)
+            raise refusal("too_fast", limits,
+                          wait=math.ceil((1 - room.allowance) / rate) if rate > 0 else 60)
         room.allowance -= 1
         room.students[token] = now
 
@@ -674,5 +801,3 @@ class Duration:
     def __str__(self) -> str:
         return duration(self.seconds)
 
-
-STORE = TallyStore(Limits.from_env())  # the server process's classes (one per process: see above)

@@ -1,19 +1,37 @@
 """The guided tour: a 45-minute lecture on kernel PCA, as an ordered table of views.
 
 Each step is data — which page, which dataset and kernel, a question for the room,
-and what to point at once the view is on the screen — so a lecturer can read the
-lecture in one place and reorder or edit it without touching a page. The Tour page
-(``app_pages/tour.py``) only walks through :data:`STEPS`.
+what to point at once the view is on the screen, its minutes, and how the offline lecture
+draws it — so a lecturer can read the lecture in one place and reorder or edit it without
+touching a page. :data:`STEPS` is the one table a step is declared in: the Tour page
+(``app_pages/tour.py``) walks through it, the banner and the seal read it on the step's
+page, and the offline lecture's build (``lecture_pack/build.py``) and its preparation on
+the server (``lecture_pack/ahead.py``) read it too. A step names its page by its address
+in the page table (``shell.registry``), which states what belongs to the page rather than
+to one step (its link parameters, its own question, whether it keeps its own settings).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import Enum
 from typing import Any
 
+from shell.registry import Lesson, page_named
 from shell.state import Settings, default_settings, format_gamma, parse_page_number
 from words.i18n import N_, _, format_number
 from words.kernel_params import KERNEL_PARAMS
+
+
+class Offline(Enum):
+    """How the offline lecture (``lecture_pack``) draws a step: as its page, the one way
+    since the Explorer has its ``pack`` too (a step not in the file: ``None``).
+
+    The classroom imports no lesson, so a step cannot name the lesson's code; the lecture
+    finds it by the step's page (``lecture_pack/pages.py``: the page's ``pack`` and
+    ``prepare``)."""
+
+    PAGE = "page"  # the page's own first screen: its lesson's ``pack`` module
 
 
 @dataclass(frozen=True)
@@ -24,8 +42,8 @@ class TourStep:
     ----------
     title : str
         A short heading.
-    page : str
-        The page file the step opens (``app_pages/<name>.py``).
+    lesson : Lesson
+        The page the step opens (its entry in ``shell.registry.LESSONS``).
     dataset, kernel : str
         The view's dataset and kernel.
     params : dict
@@ -49,10 +67,13 @@ class TourStep:
     part : str
         "" for the lecture itself; the title of an optional part that follows it
         (:data:`BEYOND`).
+    offline : Offline or None
+        How the offline lecture draws the step; None: it does not (the file holds the
+        lecture, not its optional part).
     """
 
     title: str
-    page: str
+    lesson: Lesson
     dataset: str
     kernel: str
     params: tuple[tuple[str, Any], ...]
@@ -63,11 +84,17 @@ class TourStep:
     check: str = ""
     shows: tuple[str, ...] = ()
     part: str = ""
+    offline: Offline | None = None
+
+    @property
+    def page(self) -> str:
+        """The step's page file, as ``st.switch_page`` opens it ("app_pages/explorer.py")."""
+        return self.lesson.path
 
     @property
     def url_path(self) -> str:
-        """The address of the step's page ("app_pages/explorer.py" → "explorer")."""
-        return self.page.rsplit("/", 1)[-1].removesuffix(".py")
+        """The address of the step's page ("explorer")."""
+        return self.lesson.url_path
 
     def settings(self) -> Settings:
         """The sidebar settings of this step's view."""
@@ -84,10 +111,13 @@ class TourStep:
 
 
 def _step(title, page, dataset, kernel, question, look_for, minutes, page_query=(),
-          check="", shows=(), part="", **params) -> TourStep:
-    return TourStep(title, f"app_pages/{page}.py", dataset, kernel,
+          check="", shows=(), part="", offline=None, **params) -> TourStep:
+    lesson = page_named(page)
+    if foreign := [name for name, _value in page_query if name not in lesson.link_params]:
+        raise ValueError(f"step {title!r}: {page} owns no link parameter {foreign}")
+    return TourStep(title, lesson, dataset, kernel,
                     tuple(sorted(params.items())), question, look_for, minutes,
-                    tuple(page_query), check, tuple(shows), part)
+                    tuple(page_query), check, tuple(shows), part, offline)
 
 
 BEYOND = N_("Beyond kernel PCA")  # the optional second part, after the lecture
@@ -100,6 +130,7 @@ STEPS: tuple[TourStep, ...] = (
            "What will PCA show?"),
         N_("Linear kernel: kernel PCA is PCA, a rotation of the plane. The rings stay nested."),
         4, check="separation", shows=("separability",), n_components=2,
+        offline=Offline.PAGE,
     ),
     _step(
         N_("A kernel changes the geometry"), "explorer", "circles", "rbf",
@@ -109,7 +140,7 @@ STEPS: tuple[TourStep, ...] = (
            "the centre of the data, shows a block per ring. The kernel projection pulls the "
            "rings apart while linear PCA cannot."),
         6, gamma=5.0, n_components=2, page_query=(("section", "2"),),  # K and K̃ open
-        check="separation",
+        check="separation", offline=Offline.PAGE,
     ),
     _step(
         N_("The algorithm, step by step"), "how_it_works", "circles", "rbf",
@@ -117,6 +148,7 @@ STEPS: tuple[TourStep, ...] = (
         N_("Centring works on K alone (K̃ = K − 1K − K1 + 1K1): every row of K̃ sums to 0, "
            "checked live; then an eigenproblem of size n, normalised so each axis has length 1."),
         7, gamma=5.0, n=100, n_components=2, check="zero_eigenvalues",
+        offline=Offline.PAGE,
     ),
     _step(
         N_("The kernel trick, made explicit"), "kernel_trick", "circles", "poly",
@@ -125,6 +157,7 @@ STEPS: tuple[TourStep, ...] = (
            "(x₁², √2x₁x₂, x₂²) the rings sit at different heights, a plane splits them, and "
            "kernel PCA equals PCA on those features."),
         6, gamma=1.0, degree=2, coef0=0.0, check="lift_plane",
+        offline=Offline.PAGE,
     ),
     _step(
         N_("What γ does"), "choosing_gamma", "circles", "rbf",
@@ -133,6 +166,7 @@ STEPS: tuple[TourStep, ...] = (
            "point resembles only itself, K̃ tends to a scaled identity and the spectrum is "
            "flat. The separability curve peaks in between."),
         6, gamma=5.0, check="best_gamma",
+        offline=Offline.PAGE,
     ),
     _step(
         N_("What the components look like"), "component_maps", "scholkopf_toy", "rbf",
@@ -140,6 +174,7 @@ STEPS: tuple[TourStep, ...] = (
         N_("Each map shows one component's value over the plane: the leading ones separate "
            "the clusters, later ones split clusters (compare with Fig. 4 of the 1998 paper)."),
         5, gamma=10.0, n_components=8, check="components_needed",
+        offline=Offline.PAGE,
     ),
     _step(
         N_("Mistakes that look plausible"), "mistakes", "moons", "poly",
@@ -147,6 +182,7 @@ STEPS: tuple[TourStep, ...] = (
         N_("Each mistake beside the correct result, with a number for the damage: some change "
            "the picture completely, some only the test points, some nothing at all."),
         4, gamma=1.0, degree=3, coef0=1.0, check="forget_centring",
+        offline=Offline.PAGE,
     ),
     _step(
         N_("Back to pixels: denoising"), "denoising", "usps", "rbf",
@@ -155,6 +191,7 @@ STEPS: tuple[TourStep, ...] = (
            "Compare each method at its own best m: the page says, from the errors it measures, "
            "whether kernel PCA or linear PCA de-noises better here, and by how much."),
         4, gamma=1 / 128, check="preimage",
+        offline=Offline.PAGE,
     ),
     _step(
         N_("Features for a classifier"), "classification", "usps", "poly",
@@ -162,6 +199,7 @@ STEPS: tuple[TourStep, ...] = (
         N_("Test error against the number of components, kernel against linear PCA, and the "
            "1998 paper's USPS table reproduced next to the original."),
         2, gamma=1.0, degree=3, coef0=0.0, check="classifier_boundary",
+        offline=Offline.PAGE,
     ),
     _step(
         N_("The price: n × n"), "scale", "circles", "rbf",
@@ -169,6 +207,7 @@ STEPS: tuple[TourStep, ...] = (
         N_("Memory grows like n² and time up to n³, measured live; Nyström and random Fourier "
            "features trade a little accuracy for a lot of speed."),
         1, gamma=5.0, check="memory_doubling",
+        offline=Offline.PAGE,
     ),
     # The optional second part: steps after the lecture, for a second session.
     _step(
@@ -267,6 +306,11 @@ def tally_id(number: int) -> str:
 def main_steps() -> tuple[TourStep, ...]:
     """The lecture itself: every step that belongs to no optional part."""
     return tuple(step for step in STEPS if not step.part)
+
+
+def offline_steps() -> tuple[TourStep, ...]:
+    """The steps the offline lecture draws (``lecture_pack``), in the tour's order."""
+    return tuple(step for step in STEPS if step.offline is not None)
 
 
 def place_in_part(number: int) -> tuple[int, int]:

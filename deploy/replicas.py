@@ -10,14 +10,21 @@ the machine's cache on disk (``server/shared_cache.py``: ``--shared-cache``, by 
 background with every built-in dataset × kernel × γ of the grid, splitting the work, so a
 lab's first views are reads in whichever replica a student lands.
 
+The replicas share the classes too: with two or more, a Debian ``redis-server`` starts on a
+free loopback port (nothing saved to disk; ``deploy/redis_server.py``) and every replica
+gets ``KPCA_CLASS_STORE`` pointing at it (``classroom/store.py``), so any replica serves any
+student of any class, and a replica that dies loses no vote. A ``KPCA_CLASS_STORE`` already
+in the environment (your own Redis) is used instead; one replica keeps its classes in its
+own memory.
+
 Each replica is ``streamlit run app.py`` on its own loopback port (8501, 8502, ... by
 default), and runs the app's script once before it is counted as started (Streamlit's
 script health check, below: the students who arrive first do not pay for its imports);
 HAProxy (``/usr/sbin/haproxy``, Debian's package) listens on ``--port`` with
 ``deploy/haproxy.cfg``, its server list rewritten for N replicas. Everything the run
-writes (the generated config, the logs, HAProxy's stats socket) goes to a fresh
-directory that is printed at start. Ctrl-C (or SIGTERM) stops the balancer and the
-replicas.
+writes (the generated config, the logs, HAProxy's stats socket, Redis's directory) goes
+to a fresh directory that is printed at start. Ctrl-C (or SIGTERM) stops the balancer, the
+replicas and Redis.
 
 The same code starts the servers for the load generator
 (``loadtest/load_students.py --replicas N``) and the tests (``tests/deploy``).
@@ -39,10 +46,15 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # the app's modules, when run as a script
+
+from deploy.redis_server import REDIS_SERVER, RedisServer  # noqa: E402
+
 CONFIG = Path(__file__).with_name("haproxy.cfg")
 HAPROXY = shutil.which("haproxy") or "/usr/sbin/haproxy"
 REPLICAS_MARK = "# -- replicas --"
 START_TIMEOUT = 120.0
+CLASS_STORE = "KPCA_CLASS_STORE"  # classroom/store.py reads it in each replica
 
 
 def free_port() -> int:
@@ -84,6 +96,12 @@ def warm(url: str, timeout: float = START_TIMEOUT, log: Path | None = None) -> f
     except OSError as error:  # HTTPError (503: the script raised, or timed out) included
         raise RuntimeError(f"{url}: the app's script did not run ({error}); see {log}") from error
     return time.monotonic() - started
+
+
+def starts_class_store(replicas: int, environ: dict[str, str]) -> bool:
+    """Whether a run of ``replicas`` starts a Redis of its own for their classes: two or
+    more replicas, and no ``KPCA_CLASS_STORE`` in their environment (an operator's own)."""
+    return replicas >= 2 and not environ.get(CLASS_STORE)
 
 
 class Replica:
@@ -170,6 +188,9 @@ class Cluster:
         Extra environment for the replicas (e.g. ``KPCA_USPS_PATH``).
     options : dict | None
         Extra ``streamlit run`` options, e.g. ``{"runner.postScriptGC": "false"}``.
+
+    With two or more replicas and no ``KPCA_CLASS_STORE`` in ``env`` or the environment,
+    a ``redis-server`` of its own (:attr:`redis`) holds the classes every replica shares.
     """
 
     def __init__(self, replicas: int = 2, port: int | None = None, *,
@@ -184,7 +205,16 @@ class Cluster:
         ports = replica_ports or [free_port() for _ in range(replicas)]
         self.replicas: list[Replica] = []
         self.haproxy: subprocess.Popen | None = None
+        self.redis: RedisServer | None = None
+        env = dict(env or {})
         try:
+            if starts_class_store(len(ports), {**os.environ, **env}):
+                if not Path(REDIS_SERVER).exists():
+                    raise RuntimeError(f"{len(ports)} replicas share their classes in Redis: "
+                                       f"install Debian's redis-server, or set {CLASS_STORE}"
+                                       " to a Redis of your own (redis://host:port/db)")
+                self.redis = RedisServer(self.workdir / "redis")
+                env[CLASS_STORE] = self.redis.url
             # Start them all, then wait: the replicas import the app side by side.
             self.replicas = [Replica(p, self.workdir / f"replica{i}.log", env, wait=False,
                                      options=options)
@@ -244,6 +274,8 @@ class Cluster:
             self._haproxy_log_file.close()
         for replica in self.replicas:
             replica.stop()
+        if self.redis is not None:
+            self.redis.stop()
 
     def __enter__(self) -> Cluster:
         return self
@@ -270,8 +302,14 @@ def main(argv: list[str] | None = None) -> None:
                         help="replica i listens on first-port + i - 1")
     args = parser.parse_args(argv)
     ports = [args.first_port + i for i in range(args.replicas)]
-    sys.path.insert(0, str(ROOT))
     from server import shared_cache
+
+    try:  # a KPCA_CLASS_STORE the replicas could not use: said now, before they start
+        from classroom.store import store_url
+
+        store_url()
+    except ValueError as bad:
+        parser.error(str(bad))
 
     shared = args.shared_cache or str(shared_cache.directory() or "off")
     # A class's machine: the replicas fill the shared cache in the background (unless
@@ -281,7 +319,10 @@ def main(argv: list[str] | None = None) -> None:
     with Cluster(args.replicas, args.port, replica_ports=ports, env=env) as cluster:
         print(f"KPCA Lab on {cluster.url} ({args.replicas} replicas: "
               + ", ".join(f"{r.url} pid {r.pid}" for r in cluster.replicas)
-              + f"); shared cache {shared}; logs and config in {cluster.workdir}. "
+              + f"); shared cache {shared}; classes in "
+              + (cluster.redis.url if cluster.redis else
+                 os.environ.get(CLASS_STORE) or "each replica's memory")
+              + f"; logs and config in {cluster.workdir}. "
               "Ctrl-C stops.", flush=True)
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         try:

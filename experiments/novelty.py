@@ -133,6 +133,43 @@ class Split:
     kind: str
 
 
+# Candidates drawn per outlier sought, in each round of the search off the shape.
+CANDIDATES_PER_OUTLIER = 10
+
+
+def off_shape_candidates(n: int) -> int:
+    """The candidates of one round of the search off the shape among ``n`` normal points
+    (all of them: the search looks for as many outliers as there are held-out points)."""
+    return CANDIDATES_PER_OUTLIER * max(1, math.ceil(HELD_OUT * n))
+
+
+def off_shape_search_copies(d: int) -> int:
+    """Copies of a round's candidates (an r × d float64 matrix, r = 10 m for m outliers
+    sought) the search off the shape holds at its peak, at most, in d dimensions.
+
+    Its arrays, in rows of d coordinates: the normal points' copy and the neighbour
+    index's (the points, or a tree's bounds: 2 n ≤ 8 m rows, m = ⌈n / 4⌉); a round's
+    candidates (10 m), those it keeps (up to all of them), those kept in earlier rounds
+    (under m: the search stops once it has m) and their concatenation (up to 11 m). Besides
+    the rows, at most 90 m numbers: each point's and each candidate's nearest distances
+    and indices, as the neighbour search returns them and as it stacks them, the median's
+    copy, the tree's order of the points. So at most 40 m d + 90 m numbers: 4 + ⌈9 / d⌉
+    copies of 10 m × d. scikit-learn's neighbour search (a k-d tree in few dimensions,
+    distances in chunks of rows in many) never forms the candidates' distances to all n
+    points at once. Measured with tracemalloc: 7.3 MB for the 1,000 USPS digits (25.6 MB
+    stated), 91 MB for all 7,291 (187 MB stated), 0.84 MB for 5,000 points in the plane
+    (1.8 MB stated), and at the worst, 1,000 points in a tiny blob of 256-D whose box is
+    all off the shape (a round keeps every candidate), 17.5 MB (25.6 MB stated).
+    """
+    return 4 + math.ceil(9 / max(d, 1))
+
+
+def off_shape_search_bytes(n: int, d: int) -> int:
+    """Bytes the search off the shape holds at its peak, at most, among ``n`` normal points
+    in ``d`` dimensions (:func:`off_shape_search_copies`)."""
+    return 8 * off_shape_candidates(n) * d * off_shape_search_copies(d)
+
+
 def off_shape_points(X_normal: np.ndarray, m: int, *, box: np.ndarray,
                      seed: int = SEED) -> np.ndarray:
     """Up to ``m`` points drawn uniformly in ``box`` ((2, d): lowest and highest corner)
@@ -151,7 +188,8 @@ def off_shape_points(X_normal: np.ndarray, m: int, *, box: np.ndarray,
     found: list[np.ndarray] = []
     count = 0
     for _ in range(20):  # 20 rounds of 10 m candidates
-        candidates = rng.uniform(box[0], box[1], size=(10 * m, box.shape[1]))
+        candidates = rng.uniform(box[0], box[1],
+                                 size=(CANDIDATES_PER_OUTLIER * m, box.shape[1]))
         distance = neighbours.kneighbors(candidates, n_neighbors=1)[0][:, 0]
         kept = candidates[distance > reach]
         found.append(kept)

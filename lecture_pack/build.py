@@ -1,17 +1,16 @@
 """Every step of the guided tour, computed at each value of its slider: pure functions.
 
 A step's frames are what the app shows at that setting, computed by the app's own code.
-A step whose page is a lesson in :data:`LESSON_PACKS` gets that page's own first screen
-from the lesson's ``pack`` module (:mod:`lessons.common.pack`): its Plotly figures as JSON
-(:func:`figure_json`: numbers to :data:`SIGNIFICANT` digits, no template; each distinct
-trace stored once a step), its sentences and its numbers. The other steps show the
-Explorer's analysis (:func:`experiments.analysis.analyse`: K, K̃, the spectrum, the
-projections beside linear PCA), its separability caption
-(:func:`lessons.explorer.projections.separability_sentence`) and kernel-block sentences
-(:func:`lessons.explorer.view.kernel_blocks`), and the step's question with its verdicts
-(:func:`classroom.questions.build`). Nothing here is written for the file alone except its
-sampling: the file draws at most :data:`SHOWN_POINTS` points and K, K̃ binned to at most
-:data:`HEATMAP_SIDE` cells a side, and says so on screen.
+How a step is drawn is declared with the step (``classroom.tour.TourStep.offline``): a step
+of the file (``Offline.PAGE``) gets its page's own first screen from its lesson's ``pack``
+module (:data:`lecture_pack.pages.PAGES`, :mod:`lessons.common.pack`), the Explorer's too
+(:mod:`lessons.explorer.pack`): its Plotly figures as JSON (:func:`figure_json`: numbers to
+:data:`SIGNIFICANT` digits, no template; each distinct trace stored once a step), its
+sentences and its numbers, with the step's question and its verdicts
+(:func:`classroom.questions.build`). ``lecture.js`` draws these figures and computes
+nothing. Nothing here is written for the file alone except its sampling: a pack draws at
+most :data:`lessons.common.pack.SHOWN_POINTS` points and matrices binned to at most
+:data:`lessons.common.pack.HEATMAP_SIDE` cells a side, and says so on screen.
 """
 
 from __future__ import annotations
@@ -20,54 +19,23 @@ import base64
 import json
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from urllib.parse import urlencode
 
 import numpy as np
 
 from classroom import questions
 from classroom.questions import catalogue
-from classroom.tour import STEPS, TourStep, differences, main_steps, total_minutes
-from experiments.analysis import Analysis, analyse, block_average
-from experiments.sampling import stratified_rows
-from experiments.separability import METHOD, linear_separability
+from classroom.tour import STEPS, Offline, TourStep, differences, offline_steps, total_minutes
 from kpca_core import KERNELS, __version__
 from lecture_pack import html
-from lessons.choosing_gamma import pack as choosing_gamma
-from lessons.classification import pack as classification
+from lecture_pack.pages import PAGES
 from lessons.common.pack import PackFrame, Slider
-from lessons.component_maps import pack as component_maps
-from lessons.denoising import pack as denoising
-from lessons.explorer.projections import scored, separability_sentence
-from lessons.explorer.view import kernel_blocks
-from lessons.how_it_works import pack as how_it_works
-from lessons.kernel_trick import pack as kernel_trick
-from lessons.mistakes import pack as mistakes
-from lessons.scale import pack as scale
 from shell.caches import inputs_of, load_data
-from shell.figures import shown_class_label
 from shell.state import Settings, dataset_title, format_gamma, params_text, settings_to_query
-from words.i18n import N_, _, current_language, format_number
+from words.i18n import _, current_language, format_number
 from words.kernel_params import DEGREE, GAMMA_GRID, KERNEL_PARAMS
 
-# The steps whose page is another lesson's: its pack module gives the page's own figures
-# and sentences (lessons/<name>/pack.py). The others show the Explorer's analysis.
-LESSON_PACKS = {
-    "app_pages/choosing_gamma.py": choosing_gamma,
-    "app_pages/how_it_works.py": how_it_works,
-    "app_pages/kernel_trick.py": kernel_trick,
-    "app_pages/mistakes.py": mistakes,
-    "app_pages/component_maps.py": component_maps,
-    "app_pages/denoising.py": denoising,
-    "app_pages/classification.py": classification,
-    "app_pages/scale.py": scale,
-}
-# experiments.separability.METHOD (experiments hold no words), marked for translation
-# here: tests/lecture_pack/test_zh.py checks it is the same sentence.
-METHOD_MESSAGE = N_("5-fold cross-validated accuracy of a logistic regression (scikit-learn)")
-SHOWN_POINTS = 600  # points drawn per chart (a stratified sample past it)
-HEATMAP_SIDE = 50  # K and K̃ drawn at most this many cells a side (block means)
-SPECTRUM_SHOWN = 10  # leading eigenvalues in the spectrum chart
 DECADES = 1.5  # the γ slider spans this many decades either side of the step's γ
 DEGREES_ABOVE = 3  # the degree slider runs from 1 to the step's degree plus this
 SIGNIFICANT = 4  # digits kept of every number sent to the browser's charts
@@ -113,22 +81,14 @@ def value_label(param: str | None, value: float) -> str:
     return f"{symbol} = {format_gamma(value) if param == 'gamma' else f'{value:g}'}"
 
 
-def shows_kernel_matrices(step: TourStep) -> bool:
-    """Whether the step's view shows K and K̃: the Explorer opened at its K and K̃ section
-    (``section=2``) and How it works, whose steps draw both."""
-    return (step.page == "app_pages/how_it_works.py"
-            or dict(step.page_query).get("section") == "2")
-
-
 def live_links(number: int, step: TourStep, settings: Settings,
                base_url: str = DEFAULT_BASE_URL) -> dict[str, str]:
     """Links back to the live app for when a server is there: the tour at this step
     (``/tour?step=N``) and the step's page at ``settings`` with the page's own parameters."""
     base = base_url.rstrip("/")
-    page = step.page.rsplit("/", 1)[-1].removesuffix(".py")
     view = {**settings_to_query(settings), **dict(step.page_query)}
     return {"tour": f"{base}/{TOUR_PAGE}?{urlencode({STEP_PARAM: number})}",
-            "view": f"{base}/{page}?{urlencode(view)}"}
+            "view": f"{base}/{step.url_path}?{urlencode(view)}"}
 
 
 def rounded(values) -> list:
@@ -139,25 +99,6 @@ def rounded(values) -> list:
     return [None if not math.isfinite(v) else float(f"{v:.{SIGNIFICANT}g}") for v in array]
 
 
-@dataclass(frozen=True)
-class Numbers:
-    """The numbers one frame shows, unrounded (the tests compare them with the app's)."""
-
-    separability: float | None  # kernel PCA's components 1–2
-    linear_separability: float | None
-    first_alone: float | None
-    explained: tuple[float, ...]  # kernel PCA's explained variance, components 1–2
-
-
-def frame_numbers(result: Analysis, y: np.ndarray | None) -> Numbers:
-    """The Explorer's scores of what it draws (components 1 and 2), as its caption does."""
-    labelled = y is not None and len(np.unique(y)) >= 2
-    score = (lambda Z: linear_separability(Z, y)) if labelled else (lambda Z: None)
-    return Numbers(score(result.projection[:, :2]), score(result.pca_projection[:, :2]),
-                   score(result.projection[:, :1]),
-                   tuple(float(r) for r in result.explained_ratio[:2]))
-
-
 def _question(step: TourStep, X, y, settings: Settings) -> dict | None:
     question = questions.build(step.check, X, y, settings) if step.check else None
     if question is None:
@@ -165,50 +106,6 @@ def _question(step: TourStep, X, y, settings: Settings) -> dict | None:
     return {"texts": [option.text for option in question.options],
             "right": [option.right for option in question.options],
             "why": [option.why for option in question.options]}
-
-
-def explorer_analysis(X, y, settings: Settings) -> Analysis:
-    """The Explorer's analysis at ``settings`` (at least the two components drawn)."""
-    return analyse(X, y, kernel=settings.kernel, kernel_params=settings.kernel_params(),
-                   n_components=min(max(settings.n_components, 2), len(X) - 1))
-
-
-def build_frame(step: TourStep, number: int, settings: Settings, result: Analysis, X, y,
-                data, rows, base_url: str) -> dict:
-    """One frame of a step: its numbers, charts' data and sentences at ``settings``
-    (``result``: the Explorer's analysis there)."""
-    numbers = frame_numbers(result, y)
-    sentences = []
-    if numbers.separability is not None:
-        sentences.append(scored(separability_sentence(numbers.separability,
-                                                      numbers.linear_separability,
-                                                      numbers.first_alone, y, (0, 1))))
-    frame = {
-        "kpca": rounded(result.projection[rows, :2].T),
-        # NaN (no variance to share: trace(K̃) is rounding) travels as null, shown as "—".
-        "numbers": {"separability": numbers.separability,
-                    "linear": numbers.linear_separability,
-                    "explained": [v if math.isfinite(v) else None for v in numbers.explained]},
-        "spectrum": rounded(result.explained_ratio[:SPECTRUM_SHOWN]),
-        "question": _question(step, X, y, settings),
-        "differs": differences(step.settings(), settings),
-        "links": live_links(number, step, settings, base_url),
-    }
-    if shows_kernel_matrices(step):
-        identity = np.arange(len(result.kernel_display))
-        K, block = block_average(np.asarray(result.kernel_display), identity, HEATMAP_SIDE)
-        Kc, _block = block_average(np.asarray(result.centered_display), identity, HEATMAP_SIDE)
-        frame["K"], frame["Kc"] = rounded(K), rounded(Kc)
-        # The app's colour scales (its heatmaps' ranges), which its sentences quote: K from
-        # its smallest to its largest drawn value, K̃ ±max|K̃| (binning narrows both).
-        display = np.asarray(result.kernel_display)
-        frame["K_range"] = rounded([display.min(), display.max()])
-        frame["Kc_bound"] = rounded([np.abs(np.asarray(result.centered_display)).max()])[0]
-        frame["points_per_cell"] = int(result.block_size * block)
-        if (blocks := kernel_blocks(result, data)) is not None:
-            sentences += list(blocks)
-    frame["sentences"] = sentences
-    return frame
 
 
 def kept_frames(count: int, anchor: int, most: int) -> list[int]:
@@ -235,7 +132,7 @@ def step_header(number: int, step: TourStep, settings: Settings, n: int,
     return {
         "number": number, "title": _(step.title), "question": _(step.question),
         "check": prompt, "look_for": _(step.look_for), "minutes": step.minutes,
-        "page": step.page.rsplit("/", 1)[-1].removesuffix(".py"),
+        "page": step.url_path,
         "dataset": settings.dataset, "kernel": kernel,
         "settings": (_("{dataset}, n = {n}, {kernel} kernel, {params}, {components} "
                        "components") if params else
@@ -246,44 +143,6 @@ def step_header(number: int, step: TourStep, settings: Settings, n: int,
         "values": list(values),
         "labels": [value_label(param, v) for v in values] if param else [""],
         "anchor": anchor,
-    }
-
-
-def build_step(number: int, step: TourStep, *, max_frames: int | None = None,
-               base_url: str = DEFAULT_BASE_URL) -> dict:
-    """Everything the file shows of step ``number``: what is shared by its frames (the
-    data drawn, linear PCA, the words) and one frame per slider value.
-
-    ``max_frames``: keep only this many values (:func:`kept_frames`), for a quick build in
-    tests; None keeps them all.
-    """
-    settings = step.settings()
-    inputs = inputs_of(settings)
-    data = load_data(settings.dataset, settings.dataset_options)
-    X, y = np.asarray(inputs.X, dtype=float), inputs.y
-    rows = stratified_rows(len(X), y, SHOWN_POINTS)
-    param, values, anchor = slider(step)
-    if max_frames is not None and len(values) > max_frames:
-        keep = kept_frames(len(values), anchor, max_frames)
-        anchor, values = keep.index(anchor), tuple(values[i] for i in keep)
-    frames, pca = [], None
-    for value in values if param else (None,):
-        at = at_value(settings, param, value)
-        result = explorer_analysis(X, y, at)
-        frames.append(build_frame(step, number, at, result, X, y, data, rows, base_url))
-        pca = result.pca_projection  # linear PCA: the data's alone, the same in every frame
-    # The app's own class names ("outer circle") in the file's language, the data's as they are.
-    names = ([shown_class_label(data.target_names, label, y)
-              for label in range(len(data.target_names))] if y is not None
-             else [shown_class_label((), 0, None)])
-    return {
-        **step_header(number, step, settings, len(X), param, values, anchor),
-        "classes": names,
-        "y": [int(label) for label in y[rows]] if y is not None else [0] * len(rows),
-        "shown": len(rows),
-        "n": len(X),
-        "pca": rounded(pca[rows, :2].T),
-        "frames": frames,
     }
 
 
@@ -361,7 +220,7 @@ def build_lesson_step(number: int, step: TourStep, module, *, max_frames: int | 
         keep = kept_frames(len(values), anchor, max_frames)
         anchor, values = keep.index(anchor), tuple(values[i] for i in keep)
     at_values = [at_value(settings, param, v) for v in values] if param else [settings]
-    made: list[PackFrame] = module.frames(X, y, data, at_values)
+    made: list[PackFrame] = module.frames(X, y, data, at_values, **dict(step.page_query))
     traces: list[dict] = []  # every trace once: frames share what does not change
     seen: dict[str, int] = {}
 
@@ -406,17 +265,17 @@ def figure_data(step: dict, figure: dict) -> list[dict]:
 def largest_n(steps: tuple[TourStep, ...] | None = None) -> int:
     """The most points of any step's data: the side of the largest n × n matrix a build
     holds (for the server's queue)."""
-    chosen = main_steps() if steps is None else steps
+    chosen = offline_steps() if steps is None else steps
     return max(len(inputs_of(step.settings()).X) for step in chosen)
 
 
 def build_tour_step(number: int, step: TourStep, **options) -> dict:
-    """Step ``number`` of the file: its page's own view where its lesson packs it
-    (:data:`LESSON_PACKS`), else the Explorer's (``options``: :func:`build_step`'s)."""
-    module = LESSON_PACKS.get(step.page)
-    if module is None:
-        return build_step(number, step, **options)
-    return build_lesson_step(number, step, module, **options)
+    """Step ``number`` of the file, drawn as the step declares (``step.offline``): its
+    page's own first screen, from the lesson's pack module (``options``:
+    :func:`build_lesson_step`'s)."""
+    if step.offline is Offline.PAGE:
+        return build_lesson_step(number, step, PAGES[step.lesson].pack, **options)
+    raise ValueError(f"step {number} ({step.title!r}) is not in the offline lecture")
 
 
 def not_in_the_file(numbers: list[int], base_url: str = DEFAULT_BASE_URL) -> dict | None:
@@ -449,19 +308,16 @@ def assemble(steps: list[dict], base_url: str = DEFAULT_BASE_URL) -> dict:
         "words": html.words_of_the_file(),
         "steps": steps,
         "left_out": not_in_the_file([step["number"] for step in steps], base_url),
-        "shown_points": SHOWN_POINTS,
-        "heatmap_side": HEATMAP_SIDE,
-        "method": _(METHOD),
     }
 
 
 def build_pack(*, steps: tuple[TourStep, ...] | None = None, max_frames: int | None = None,
                base_url: str = DEFAULT_BASE_URL,
                built: Callable[[dict], object] = lambda step: None) -> dict:
-    """The whole lecture (the tour's main steps unless ``steps`` are given), ready for
-    :func:`lecture_pack.html.write`; ``built`` is told each step as it is built (the
-    server's build reports its progress with it)."""
-    chosen = main_steps() if steps is None else steps
+    """The whole lecture (the steps the tour draws offline unless ``steps`` are given),
+    ready for :func:`lecture_pack.html.write`; ``built`` is told each step as it is built
+    (the server's build reports its progress with it)."""
+    chosen = offline_steps() if steps is None else steps
     done = []
     for step in chosen:
         done.append(build_tour_step(STEPS.index(step) + 1, step, max_frames=max_frames,

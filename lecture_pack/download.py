@@ -60,7 +60,7 @@ from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 
-from classroom.tour import STEPS, TourStep, main_steps
+from classroom.tour import STEPS, TourStep, offline_steps
 from lecture_pack.__main__ import PROGRESS
 from server import ahead
 from server.budget import megabytes_from_env
@@ -97,8 +97,8 @@ class Build(ahead.Plan):
 
 
 def lecture_steps() -> tuple[TourStep, ...]:
-    """The steps the file holds: the tour's lecture."""
-    return main_steps()
+    """The steps the file holds: those the tour draws offline (the lecture)."""
+    return offline_steps()
 
 
 def server_address() -> str:

@@ -13,15 +13,14 @@ import re
 from importlib.resources import files
 from pathlib import Path
 
-from plotly.colors import get_colorscale
 from plotly.offline import get_plotlyjs_version
 
-from shell.figures import CENTERED_SCALE, KERNEL_SCALE, PALETTE
+from shell.figures import PALETTE
 from shell.registry import LESSONS
 from words.i18n import DEFAULT_LANGUAGE, _, current_language, pgettext
 
 # The parts of a frame that are figures' data (the rest of the JSON is words and settings).
-FIGURE_KEYS = ("kpca", "pca", "K", "Kc", "spectrum", "y", "traces", "figures")
+FIGURE_KEYS = ("traces", "figures")
 _ASSETS = Path(__file__).with_name("assets")
 # A word of the file's own in lecture.html: __W:name__ (words_of_the_file, below).
 _WORD = re.compile(r"__W:(?P<name>[a-z_]+)__")
@@ -31,8 +30,6 @@ _WORD = re.compile(r"__W:(?P<name>[a-z_]+)__")
 # against the full library's 4.8 MB, which Chromium takes more than 2 s to evaluate here.
 PARTIAL_BUNDLE = _ASSETS / "plotly-lecture.min.js"
 _BANNER = re.compile(r"/\*! plotly\.js v(?P<version>\S+) \|.*\| traces: (?P<traces>[a-z0-9,]+) \|")
-# The charts lecture.js draws itself from a step's numbers (the Explorer's steps).
-_SCRIPT_TRACE = re.compile(r'\{\s*type:\s*"([a-z0-9]+)"')
 
 
 def partial_bundle() -> tuple[str, frozenset[str]]:
@@ -45,10 +42,9 @@ def partial_bundle() -> tuple[str, frozenset[str]]:
 
 
 def trace_types(pack: dict) -> frozenset[str]:
-    """Every Plotly trace type the file draws: its lessons' figures' and its script's own."""
-    script = (_ASSETS / "lecture.js").read_text(encoding="utf-8")
-    return frozenset(_SCRIPT_TRACE.findall(script)) | frozenset(
-        trace.get("type", "scatter") for step in pack["steps"] for trace in step.get("traces", ()))
+    """Every Plotly trace type the file draws: its lessons' figures'."""
+    return frozenset(trace.get("type", "scatter")
+                     for step in pack["steps"] for trace in step["traces"])
 
 
 def plotly_js(pack: dict) -> str:
@@ -79,10 +75,8 @@ def render(pack: dict) -> str:
             version=pack["version"])),
         "__STYLE__": (_ASSETS / "lecture.css").read_text(encoding="utf-8"),
         "__PLOTLY__": plotly_js(pack).replace("</script", "<\\/script"),
-        # The app's own colours: the classes', K's and K̃'s scales (as Plotly.py spells them).
-        "__PACK__": pack_json({**pack, "palette": list(PALETTE),
-                               "scales": {"K": get_colorscale(KERNEL_SCALE),
-                                          "Kc": get_colorscale(CENTERED_SCALE)}}),
+        # The app's own colours: the classes' (the figures' colourway).
+        "__PACK__": pack_json({**pack, "palette": list(PALETTE)}),
         "__SCRIPT__": (_ASSETS / "lecture.js").read_text(encoding="utf-8"),
     }
     # The file's own words first (the parts inserted next are not searched for them).
@@ -117,26 +111,7 @@ def words_of_the_file() -> dict[str, str]:
         "back_next": _("Back and next"),
         "back": _("← Back"),
         "next": _("Next →"),
-        # lecture.js: charts
-        "kpca_title": _("Kernel PCA: components 1 and 2"),
-        "kpca_title_at": _("Kernel PCA ({value}): components 1 and 2"),
-        "pca_title": _("Linear PCA: components 1 and 2"),
-        "kernel_pca": _("kernel PCA"),
-        "linear_pca": _("linear PCA"),
-        "component_1": _("component 1"),
-        "component_2": _("component 2"),
-        "by_class": _("points, by class"),
-        "k_title": _("K (cells: means of {side} × {side} points)"),
-        "kc_title": _("K̃, centred (cells: means of {side} × {side} points)"),
-        "spectrum_title": _("Spectrum: share of the variance, leading components"),
-        "component": _("component"),
-        "explained": _("explained variance"),
-        "spectrum_hover": _("component %{x}: %{y:.1%}"),
-        # lecture.js: words
-        "separability": _("Separability, components 1–2: kernel PCA {kpca}, linear PCA "
-                          "{linear}"),
-        "explained_both": _("explained variance of kernel PCA's components 1 and 2: {first} "
-                            "and {second}"),
+        # lecture.js
         "no_question": _("No prediction question at this setting."),
         "at_own": _("At the step's own setting: {look_for}"),
         "differs": _("This view differs from the step's: {changes}. The sentence above "
@@ -146,18 +121,12 @@ def words_of_the_file() -> dict[str, str]:
         "settings": _("This step's settings: {settings}. KPCA Lab {version}, computed by the "
                       "app's own code when this file was built."),
         "lesson_charts": _("The charts are the {page} page's own, built by its code when this "
-                           "file was built (sampled as the page samples them, said in its "
-                           "sentences)."),
-        "sampled": _("The charts draw a stratified sample of {shown} of the {n} points; every "
-                     "number and sentence is computed on all of them."),
-        "binned": _("K and K̃ are drawn binned: each cell is the mean of a block of points, "
-                    "in class order."),
-        "method": _("Separability: {method}."),
+                           "file was built; where they draw fewer points or cells than the "
+                           "page, their titles or sentences say so."),
         "gamma_label": _("γ (log scale)"),
         "degree_label": _("Degree d"),
         "slider_note": _("The slider: {count} values, from {low} to {high}; the step's own: "
                          "{own}. Each was computed when the file was built."),
-        "no_slider": _("No slider: the {kernel} kernel has no γ or degree to move."),
         "step_label": _("Step {number}: {title}"),
         # The pages by their titles; English keeps the file's names ("how it works").
         "page_names": {} if current_language() == DEFAULT_LANGUAGE else {

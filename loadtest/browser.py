@@ -44,11 +44,12 @@ class Server:
 
     def __init__(self, name: str = "server", *, script: str = "app.py", cwd: Path = ROOT,
                  python: str | Path = sys.executable, env: dict | None = None,
-                 start_timeout_s: float = 60) -> None:
+                 start_timeout_s: float = 60, port: int | None = None) -> None:
         """``streamlit run <script>`` from ``cwd`` (the app by default) with ``python``
-        (this one by default) in ``env`` (this process's by default); the log of the last
-        run of each ``name`` stays in tests/artifacts, for debugging."""
-        self.port = free_port()
+        (this one by default) in ``env`` (this process's by default), on ``port`` (a free
+        one by default; a stopped server's, to restart it where its pages reconnect); the
+        log of the last run of each ``name`` stays in tests/artifacts, for debugging."""
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = ARTIFACTS / f"streamlit-{name}.log"
         ARTIFACTS.mkdir(parents=True, exist_ok=True)

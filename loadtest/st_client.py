@@ -31,8 +31,10 @@ starlette_websocket.py`` (handshake, subprotocols), ``runtime/app_session.py``
 from __future__ import annotations
 
 import json
+import socket
 import time
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -161,15 +163,25 @@ class StreamlitSession:
     connect_timeout : float, optional
         Seconds to wait for the page, the health check and the websocket handshake
         (default: ``timeout``); a browser gives up on a handshake after about 20 s.
+    headers : mapping, optional
+        Headers sent with every request and the handshake (what a proxy on the way adds,
+        e.g. ``X-Forwarded-For``).
+    source_address : str, optional
+        The local address the websocket connects from (another machine's browser, as the
+        server sees it: e.g. ``127.0.0.2``, which is not ``localhost``'s own).
     """
 
     def __init__(self, base_url: str, *, timeout: float = 180.0,
-                 connect_timeout: float | None = None) -> None:
+                 connect_timeout: float | None = None, headers: Mapping[str, str] | None = None,
+                 source_address: str | None = None) -> None:
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
         self.connect_timeout = timeout if connect_timeout is None else connect_timeout
+        self.headers = dict(headers or {})
+        self.source_address = source_address
         self.handshake_seconds: float | None = None  # the last handshake's duration
         self.http = requests.Session()  # cookies: XSRF, and the balancer's affinity cookie
+        self.http.headers.update(self.headers)
         self.ws: websocket.WebSocket | None = None
         self.session_id = ""
         self.page_name = ""
@@ -190,13 +202,18 @@ class StreamlitSession:
                                            else [])
         cookie = "; ".join(f"{c.name}={c.value}" for c in self.http.cookies)
         started = time.perf_counter()
+        from_address = None if self.source_address is None else socket.create_connection(
+            (url.hostname, url.port or (443 if url.scheme == "https" else 80)),
+            timeout=self.connect_timeout, source_address=(self.source_address, 0))
         self.ws = websocket.create_connection(
             f"{scheme}://{url.netloc}{url.path}/_stcore/stream",
             subprotocols=protocols,
             cookie=cookie or None,
+            header=[f"{name}: {value}" for name, value in self.headers.items()],
             origin=self.base_url,
             timeout=self.connect_timeout,
             enable_multithread=False,
+            socket=from_address,
         )
         self.handshake_seconds = time.perf_counter() - started
 
@@ -213,13 +230,6 @@ class StreamlitSession:
         self._http_get(f"/{self.page_name}" + (f"?{query}" if query else ""))
         self._http_get("/_stcore/health")  # sets the XSRF cookie (and passes the balancer)
         self._connect(resume=False)
-        return self._rerun(widget_states=None, page_hash="")
-
-    def go(self, path: str, query: str = "") -> Run:
-        """Follow a link inside the app (the sidebar's navigation): the same session, so
-        what it holds (a class it runs) goes along, on the page ``/<path>?<query>``."""
-        self.page_name = path.strip("/")
-        self.query_string = query
         return self._rerun(widget_states=None, page_hash="")
 
     def reconnect(self) -> Run:
@@ -247,6 +257,12 @@ class StreamlitSession:
         """Change the widget labelled ``label`` to ``value`` and wait for the rerun."""
         widget = self.widgets[label]
         return self._rerun(self._states({widget.id: value}), page_hash=self.page_hash)
+
+    def navigate(self, path: str, query: str = "") -> Run:
+        """Go to ``/<path>?<query>`` in this session, as the app's menu does (the session,
+        and what it holds, stay)."""
+        self.page_name, self.query_string = path.strip("/"), query
+        return self._rerun(self._states({}), page_hash="")
 
     def rerun(self) -> Run:
         """Rerun the page as it stands (what a fragment's timer or a focus change does)."""

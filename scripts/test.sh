@@ -28,6 +28,12 @@ if [ ! -x /usr/sbin/haproxy ]; then
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq haproxy >/dev/null
 fi
+if [ ! -x /usr/bin/redis-server ]; then
+    echo "== installing Debian's redis-server for the class store's tests"
+    SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq redis-server >/dev/null
+fi
 
 source scripts/_venv.sh
 ensure_venv requirements-dev.txt

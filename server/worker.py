@@ -44,7 +44,8 @@ ROOT = Path(__file__).resolve().parents[1]
 # How the memory guard names it (an English noun phrase it translates).
 WORKER_WHAT = N_("the worker process that times it")
 IDLE_S = 120.0
-# The child's environment: BLAS on one thread (the point of the worker), and glibc's
+# The child's environment: BLAS on one thread (the point of the worker; never more than the
+# cores the server may use, which server.cpu's rule keeps at one at least), and glibc's
 # allocator told to give large freed blocks back (see server.memory's allocator notes).
 CHILD_ENV = {
     "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from datasets.drawn import MAX_POINTS as DRAWN_MAX_POINTS
 from experiments.feature_maps import EXPLICIT_MAX_N
 from experiments.novelty import HELD_OUT as NOVELTY_HELD_OUT
+from experiments.novelty import off_shape_search_bytes
+from server.budget import matrix_bytes
 from words.i18n import N_
 
 # The sizes that bound lessons' n × n work, stated once (the lessons import them).
@@ -70,6 +72,11 @@ class KernelWork:
         The data size past which its work stops growing (it samples; for a training
         split of a sample, the size where the split reaches its most); the tests run the
         lesson above it.
+    first : callable or None
+        Bytes held at the peak of work the page does before its n × n work, in a turn of
+        its own, for ``n`` points of ``d`` features (Novelty's search for outliers off the
+        shape); over when the n × n work starts, so the page's peak is the larger of the
+        two (:meth:`peak_bytes`). No cap bounds it.
 
     All of it takes its turn in the server-wide queue, capped samples too: many small
     computations add up (``server.admission``), and ``tests/server/test_admission.py`` fails
@@ -79,9 +86,16 @@ class KernelWork:
     side: Callable[[int], int] | int
     copies: int = 2
     cap: int | None = None
+    first: Callable[[int, int], int] | None = None
 
     def side_for(self, n: int) -> int:
         return self.side if isinstance(self.side, int) else self.side(n)
+
+    def peak_bytes(self, n: int, d: int) -> int:
+        """Bytes the page holds at its peak for ``n`` points of ``d`` features: its n × n
+        matrices, or the work before them when that holds more."""
+        matrices = matrix_bytes(self.side_for(n), copies=self.copies)
+        return max(matrices, self.first(n, d)) if self.first is not None else matrices
 
 
 def _whole(n: int) -> int:
@@ -283,8 +297,10 @@ LESSONS: tuple[Lesson, ...] = (
            "feature space; ROC curves beside the one-class SVM and the isolation forest."),
         section=N_("Beyond kernel PCA"),
         # Its training points: K, the solver's copy, the test kernels in n × n blocks
-        # (lessons/novelty/view.py COPIES; a small fit asks for its explicit check's more).
-        work=KernelWork(novelty_training, copies=3, cap=NOVELTY_CAP),
+        # (lessons/novelty/view.py COPIES; a small fit asks for its explicit check's more);
+        # first, with all points normal, the search for outliers off the shape among all n.
+        work=KernelWork(novelty_training, copies=3, cap=NOVELTY_CAP,
+                        first=off_shape_search_bytes),
         link_params=("normal", "threshold"),
     ),
 )
@@ -296,3 +312,12 @@ def menu() -> dict[str, list[Lesson]]:
     for lesson in LESSONS:
         groups.setdefault(lesson.section, []).append(lesson)
     return groups
+
+
+def page_named(name: str) -> Lesson:
+    """The page at address ``name`` ("explorer"): how another table (the tour's steps)
+    names a page of this one, checked where it is named."""
+    for lesson in (HOME, *LESSONS):
+        if lesson.url_path == name:
+            return lesson
+    raise KeyError(f"no page {name!r} in shell.registry.LESSONS")

@@ -58,14 +58,15 @@ LESSON_FILE_ROLES = lesson_file_roles()
 PURE_LESSON_MODULES = {name.removesuffix(".py") for name, role in LESSON_FILE_ROLES.items()
                        if role != "page"} - {"__init__"}
 # The server's and the shell's modules without Streamlit: the cost model of the server's
-# queue, the memory budget's numbers, the figures every page shares, the registry, the
-# settings model with its link parsing. (Every module of ``words`` is pure.)
-PURE_SHELL_MODULES = {"server", "server.budget", "server.costs", "shell", "shell.figures",
-                      "shell.registry", "shell.state"}
-# The classroom's modules without Streamlit: the questions asked before a view, the tally,
-# the tour's steps.
+# queue, the memory budget's numbers, the CPUs the process may use, the figures every page
+# shares, the registry, the settings model with its link parsing. (Every module of
+# ``words`` is pure.)
+PURE_SHELL_MODULES = {"server", "server.budget", "server.costs", "server.cpu", "shell",
+                      "shell.figures", "shell.registry", "shell.state"}
+# The classroom's modules without Streamlit: the questions asked before a view, the tally
+# and its stores, the tour's steps.
 PURE_CLASSROOM_MODULES = {"classroom", "classroom.questions", "classroom.tally",
-                          "classroom.tour"}
+                          "classroom.store", "classroom.tally_redis", "classroom.tour"}
 
 
 def module_name(path: Path) -> str:

@@ -21,10 +21,9 @@
   function escape(text) {
     return String(text).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
   }
-  function markdown(text) {  // the sentences' only markup: **bold**
-    return escape(text).replace(/\*\*(.+?)\*\*/g, "<strong>$1</strong>");
+  function markdown(text) {  // the sentences' only markup: **bold** and `code`
+    return escape(text).replace(/\*\*(.+?)\*\*/g, "<strong>$1</strong>").replace(/`([^`]+)`/g, "<code>$1</code>");
   }
-  const pct = (v, digits) => (v === null || v === undefined || !isFinite(v)) ? "—" : (100 * v).toFixed(digits) + "\u00a0%";
 
   function theme() {
     const chosen = document.documentElement.dataset.theme;
@@ -37,9 +36,7 @@
              line: css.getPropertyValue("--line").trim() };
   }
 
-  // Where the legend goes: beside the title (a few classes on a wide screen), down the right
-  // (many classes on a wide screen), or under the chart (a phone: no x-axis title there,
-  // the chart's title names the axes).
+  // A phone: legends under the plots, titles wrapped, the page's font sizes (themed).
   function phone() { return window.innerWidth < 700; }
   // A title's lines wrapped at spaces to ``width`` pixels at ``size`` (about 0.56 em a
   // character); a line with markup in it is kept whole.
@@ -77,39 +74,6 @@
       return out;
     }).join("<br>");
   }
-  function legendPlace() {
-    if (phone()) return { orientation: "h", x: 0, y: -0.12, yanchor: "top" };
-    if (steps[state.step].classes.length > 3) return { orientation: "v", x: 1.02, y: 1, yanchor: "top" };
-    return { orientation: "h", x: 1, xanchor: "right", y: 1.02, yanchor: "bottom" };
-  }
-  function layout(title, extra) {
-    const c = colours();
-    const axis = { gridcolor: c.grid, zerolinecolor: c.line, linecolor: c.line, automargin: true };
-    extra = extra || {};
-    const out = Object.assign({
-      title: { text: title, font: { size: phone() ? 14 : 17 }, x: 0.02, xanchor: "left" },
-      paper_bgcolor: "rgba(0,0,0,0)", plot_bgcolor: "rgba(0,0,0,0)",
-      font: { color: c.fg, size: 15, family: "system-ui, sans-serif" },
-      margin: { l: 55, r: 15, t: 40, b: phone() ? 75 : 45 }, dragmode: false, hovermode: "closest",
-      legend: Object.assign({ bgcolor: "rgba(0,0,0,0)" }, legendPlace()),
-    }, extra);
-    out.xaxis = Object.assign({}, axis, extra.xaxis || {});  // the theme's colours kept
-    if (phone() && out.showlegend !== false) delete out.xaxis.title;
-    out.yaxis = Object.assign({}, axis, extra.yaxis || {});
-    return out;
-  }
-
-  function scatter(step, coords, name) {
-    return step.classes.map((label, c) => {
-      const rows = step.y.map((v, i) => v === c ? i : -1).filter((i) => i >= 0);
-      return { type: "scatter", mode: "markers", name: label,
-               x: rows.map((i) => coords[0][i]), y: rows.map((i) => coords[1] ? coords[1][i] : 0),
-               marker: { size: 7, color: pack.palette[c % pack.palette.length],
-                         symbol: ["circle", "square", "diamond", "triangle-up", "x"][c % 5] },
-               hovertemplate: label + "<extra>" + name + "</extra>" };
-    });
-  }
-
   // A lesson's own figure (its data and layout as the page builds them), in the file's
   // styling: the theme's colours, transparent backgrounds, the box's size, no dragging.
   function themed(source) {
@@ -126,8 +90,11 @@
     // placed at a share of the plot's height, it ran into the x-axis's title in a box
     // lower than the page's.
     if (out.legend.orientation === "h" && (out.legend.y ?? 1) < 0) Object.assign(out.legend, { yref: "container", y: 0, yanchor: "bottom" });
-    // On a phone a legend beside the plot takes half its width: under it instead.
-    if (phone() && out.legend.orientation !== "h") Object.assign(out.legend, { orientation: "h", x: 0, xanchor: "left", y: -0.3, yanchor: "top" });
+    // On a phone a legend beside the plot takes half its width: under it instead, at the
+    // box's foot (a share of a phone's short plot under it touched the x-axis's title). One
+    // the page puts inside a panel (anchored by its right edge at x ≤ 1) stays there.
+    const inside = out.legend.xanchor === "right" && (out.legend.x ?? 1.02) <= 1;
+    if (phone() && out.legend.orientation !== "h" && !inside) Object.assign(out.legend, { orientation: "h", x: 0, xanchor: "left", yref: "container", y: 0, yanchor: "bottom" });
     if (out.title) {
       const size = phone() ? 13 : 16;
       out.title = Object.assign({}, out.title, { font: { size: size } });
@@ -160,8 +127,29 @@
       }
     }
     for (const note of out.annotations || []) note.font = Object.assign({}, note.font || {}, { color: c.fg });
+    if (phone()) wrapPanelTitles(out);
     if (!phone()) readableFromTheBack(out);
     return out;
+  }
+
+  // A phone's panels are narrower than the page's: a panel's title (a subplot title, an
+  // annotation standing on the top of its panel) wrapped to the panel's width, so that two
+  // side by side neither overlap nor run off the chart, with room above for its lines.
+  function wrapPanelTitles(layout) {
+    const domains = Object.keys(layout).filter((key) => /^xaxis\d*$/.test(key))
+      .map((key) => layout[key].domain || [0, 1]);
+    let grown = 0;
+    for (const note of layout.annotations || []) {
+      if (note.xref !== "paper" || note.yanchor !== "bottom" || typeof note.text !== "string") continue;
+      const [from, to] = domains.find(([a, b]) => a <= note.x && note.x <= b) || [0, 1];
+      const size = (note.font && note.font.size) || 12;
+      note.text = wrapTitle(note.text, (window.innerWidth - 60) * (to - from), size);
+      grown = Math.max(grown, (note.text.split("<br>").length - 1) * Math.round(size * 1.35));
+    }
+    if (grown) {
+      layout.margin = Object.assign({}, layout.margin || {});
+      layout.margin.t = (layout.margin.t ?? 100) + grown;  // 100: Plotly's default
+    }
   }
 
   // Projector-sized text: no chart label under LEAST_FONT pixels (the app's panels title
@@ -171,6 +159,7 @@
   const LEAST_FONT = 14;
   const FONT_KEYS = new Set(["font", "tickfont", "textfont", "insidetextfont", "outsidetextfont"]);
   const SUBTITLE = /<br>\s*<sup>(.*?)<\/sup>/gi;
+  const INLINE_SIZE = /font-size:\s*(\d+(?:\.\d+)?)px/g;  // a second line's own size (the Explorer's titles)
   function readableFromTheBack(layout) {
     layout.font = Object.assign({}, layout.font || {});
     layout.font.size = Math.max(layout.font.size || 12, LEAST_FONT);  // 12: Plotly's default
@@ -179,7 +168,8 @@
       if (!node || typeof node !== "object") return;
       for (const [key, value] of Object.entries(node)) {
         if (FONT_KEYS.has(key) && value && typeof value.size === "number") value.size = Math.max(value.size, LEAST_FONT);
-        else if (key === "text" && typeof value === "string") node.text = value.replace(SUBTITLE, `<br><span style="font-size:${LEAST_FONT}px">$1</span>`);
+        else if (key === "text" && typeof value === "string") node.text = value.replace(SUBTITLE, `<br><span style="font-size:${LEAST_FONT}px">$1</span>`)
+          .replace(INLINE_SIZE, (whole, size) => `font-size:${Math.max(Number(size), LEAST_FONT)}px`);
         else if (value && typeof value === "object") raise(value);
       }
     };
@@ -196,42 +186,15 @@
   }
   const TALL = 480;  // a figure the page draws taller than this gets a taller box (panels)
 
+  // Every step's figures are its page's own (lecture_pack/build.py); traces are stored once
+  // a step (frames share those that do not change) and Plotly gets its own copy of each.
+  // A figure with a wide variant (a grid of panels in one row) draws it on a wide screen.
   function charts(step, frame) {
-    if (frame.figures) {
-      // Traces are stored once a step (frames share those that do not change); Plotly
-      // gets its own copy of each.
-      // A figure with a wide variant (a grid of panels in one row) draws it on a wide screen.
-      return frame.figures.map((entry) => {
-        const f = entry.wide && !phone() ? entry.wide : entry;
-        return [entry.id, f.data.map((i) => JSON.parse(JSON.stringify(step.traces[i]))),
-          themed(f.layout), (f.layout.height || 0) > TALL];
-      });
-    }
-    const label = step.labels[state.frame];
-    const kpcaTitle = label ? fill(W.kpca_title_at, { value: label }) : W.kpca_title;
-    const axes = { xaxis: { title: { text: W.component_1 } }, yaxis: { title: { text: W.component_2 } } };
-    const list = [
-      ["kpca", scatter(step, frame.kpca, W.kernel_pca), layout(kpcaTitle, axes)],
-      ["pca", scatter(step, step.pca, W.linear_pca), layout(W.pca_title, axes)],
-    ];
-    if (frame.K) {
-      const cells = { side: frame.points_per_cell };
-      const heat = (z, title, extra) => [Object.assign({ type: "heatmap", z: z, hoverongaps: false,
-        colorbar: { thickness: 12 } }, extra), layout(title, { yaxis: { autorange: "reversed", title: { text: W.by_class } },
-        xaxis: { title: { text: W.by_class } }, margin: { l: 60, r: 10, t: 48, b: 45 } })];
-      // As the app draws them, on its colour ranges: K from its smallest to its largest value,
-      // K̃ symmetric about 0 (red above, blue below).
-      const bound = frame.Kc_bound || 1;
-      const k = heat(frame.K, fill(W.k_title, cells), { colorscale: pack.scales.K, zmin: frame.K_range[0], zmax: frame.K_range[1] });
-      const kc = heat(frame.Kc, fill(W.kc_title, cells), { colorscale: pack.scales.Kc, zmid: 0, zmin: -bound, zmax: bound });
-      list.push(["K", [k[0]], k[1]], ["Kc", [kc[0]], kc[1]]);
-    }
-    const spectrum = frame.spectrum.map((v) => v === null ? 0 : v);
-    list.push(["spectrum", [{ type: "bar", x: spectrum.map((_, i) => i + 1), y: spectrum,
-      marker: { color: pack.palette[0] }, hovertemplate: W.spectrum_hover + "<extra></extra>" }],
-      layout(W.spectrum_title, { xaxis: { title: { text: W.component }, dtick: 1 },
-        yaxis: { title: { text: W.explained }, tickformat: ".0%", rangemode: "tozero" }, showlegend: false })]);
-    return list;
+    return frame.figures.map((entry) => {
+      const f = entry.wide && !phone() ? entry.wide : entry;
+      return [entry.id, f.data.map((i) => JSON.parse(JSON.stringify(step.traces[i]))),
+        themed(f.layout), (f.layout.height || 0) > TALL];
+    });
   }
 
   // On a projector the step's charts fit the screen's room under its question and slider
@@ -277,18 +240,7 @@
 
   function words() {
     const step = steps[state.step], frame = step.frames[state.frame];
-    const n = frame.numbers;
-    const parts = [];
-    if (frame.figures) {
-      // A lesson's page: its own sentences carry its numbers.
-    } else if (n.separability !== null) {
-      parts.push(fill(escape(W.separability), { kpca: "<b data-number=\"separability\">" + pct(n.separability, 0) + "</b>",
-        linear: "<b data-number=\"linear\">" + pct(n.linear, 0) + "</b>" }));
-    }
-    if (!frame.figures) parts.push(fill(escape(W.explained_both), { first: "<b data-number=\"explained1\">" + pct(n.explained[0], 1) + "</b>",
-      second: "<b data-number=\"explained2\">" + pct(n.explained[1], 1) + "</b>" }));
-    $("numbers").innerHTML = parts.join(" · ");
-    $("numbers").hidden = parts.length === 0;
+    // The page's own sentences carry its numbers.
     $("sentences").innerHTML = frame.sentences.map((s) => "<p>" + markdown(s) + "</p>").join("");
     const revealed = state.revealed.has(state.step);
     const question = frame.question;
@@ -355,9 +307,7 @@
     $("title").textContent = step.title;
     $("ask").textContent = step.question;
     $("settings").textContent = fill(W.settings, { settings: step.settings, version: pack.version });
-    $("sampling").textContent = step.frames[0].figures ? fill(W.lesson_charts, { page: pageName(step.page) }) :
-      [step.shown < step.n ? fill(W.sampled, { shown: step.shown, n: step.n }) : "",
-       step.frames[0].K ? W.binned : "", fill(W.method, { method: pack.method })].filter((s) => s).join(" ");
+    $("sampling").textContent = fill(W.lesson_charts, { page: pageName(step.page) });
     const slider = $("slider");
     const control = $("control");
     if (step.param) {
@@ -368,11 +318,11 @@
       slider.setAttribute("aria-valuetext", step.labels[state.frame]);
       $("slider-low").textContent = step.labels[0].split(" = ")[1];
       $("slider-high").textContent = step.labels[step.labels.length - 1].split(" = ")[1];
-      $("slider-note").textContent = [step.slider_note || "", fill(W.slider_note, { count: step.frames.length, low: step.labels[0],
+      $("slider-note").textContent = [step.slider_note, fill(W.slider_note, { count: step.frames.length, low: step.labels[0],
         high: step.labels[step.labels.length - 1], own: step.labels[step.anchor] })].filter((s) => s).join(" ");
     } else {
       control.hidden = true;
-      $("slider-note").textContent = step.slider_note || fill(W.no_slider, { kernel: step.kernel });
+      $("slider-note").textContent = step.slider_note;
     }
     $("back").disabled = state.step === 0;
     $("next").disabled = state.step === steps.length - 1;

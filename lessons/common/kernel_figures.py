@@ -70,6 +70,7 @@ def kernel_heatmap(
     title: str,
     point_index: np.ndarray | None = None,
     highlight: Sequence[int] = (),
+    scale_of: np.ndarray | None = None,
 ) -> go.Figure:
     """K (sequential colours) or K̃ (diverging, 0 = white) with class blocks outlined.
 
@@ -79,6 +80,8 @@ def kernel_heatmap(
     points by their row, as the scatters do ("point 17"), not by position.
     ``highlight``: positions (rows of ``M``) whose rows and columns are marked, the
     selected points of the page's other charts (:func:`highlight_bands`).
+    ``scale_of``: the matrix whose colour scale is drawn (``M`` by default): a copy of the
+    page's matrix binned further keeps the page's scale, which its captions quote.
     """
     m = M.shape[0]
     # Sent as float32: half the bytes per rerun (up to 500² cells per heatmap), and still
@@ -86,12 +89,15 @@ def kernel_heatmap(
     heat = dict(
         z=np.asarray(M, dtype=np.float32), colorscale=CENTERED_SCALE if centered else KERNEL_SCALE
     )
+    scale = M if scale_of is None else scale_of
     if centered:
-        bound = float(np.max(np.abs(M))) or 1.0
+        bound = float(np.max(np.abs(scale))) or 1.0
         heat.update(zmid=0.0, zmin=-bound, zmax=bound)
         zrange = (-bound, bound)
     else:
-        zrange = (float(np.min(M)), float(np.max(M)))
+        zrange = (float(np.min(scale)), float(np.max(scale)))
+        if scale_of is not None:
+            heat.update(zmin=zrange[0], zmax=zrange[1])
     if block_size == 1 and point_index is not None:
         # Category axes named by point number: cells stay at positions 0..m-1 (class
         # boundaries and ticks are positions), and the hover shows each cell's points.

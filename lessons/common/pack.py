@@ -8,7 +8,13 @@ by the functions the page draws with), the sentences the page computes from thei
 and those numbers (the tests compare them with an independent computation). The lesson may
 choose what the slider moves (``slider(X, y, settings)`` returning a :class:`Slider`);
 without one, the lecture's γ or degree grid
-around the step's setting is used.
+around the step's setting is used. A page that reads link parameters (the step's
+``page_query``, e.g. the Explorer's open section) gets them as keyword arguments of
+``frames``.
+
+What the file draws is smaller than what the page sends: a pack that draws every point
+draws at most :data:`SHOWN_POINTS` of them (a stratified sample), and a matrix at most
+:data:`HEATMAP_SIDE` cells a side (block means), and says so on screen.
 """
 
 from __future__ import annotations
@@ -17,11 +23,14 @@ from dataclasses import dataclass, field
 
 import plotly.graph_objects as go
 
+SHOWN_POINTS = 600  # points drawn per chart (a stratified sample past it)
+HEATMAP_SIDE = 50  # K and K̃ drawn at most this many cells a side (block means)
+
 
 @dataclass(frozen=True)
 class PackFrame:
     """One slider value of a step: figures drawn in order (pairs side by side on a
-    projector), sentences (markdown: **bold** only), numbers by name. ``wide``: figures
+    projector), sentences (markdown: **bold** and `code` only), numbers by name. ``wide``: figures
     drawn on a wide screen instead of ``figures``' of the same name (a grid of panels laid
     out in one row, to fit the room a projector leaves under the question)."""
 

@@ -14,8 +14,7 @@ import numpy as np
 import streamlit as st
 
 from experiments.analysis import Analysis
-from experiments.separability import METHOD, linear_separability
-from kpca_core import KERNELS
+from experiments.separability import linear_separability
 from lessons.common import gamma_hint
 from lessons.explorer.charts import (
     SCATTERGL_ABOVE,
@@ -27,6 +26,12 @@ from lessons.explorer.charts import (
     selection_changed,
     spread_sample,
     touch_select_toggle,
+)
+from lessons.explorer.sections import (
+    kpca_figure,
+    pca_figure,
+    scored,
+    separability_sentence,
 )
 from lessons.explorer.view_link import (
     FIRST_AXES,
@@ -40,11 +45,10 @@ from lessons.explorer.view_link import (
 from shell import figures, findings
 from shell.caches import Inputs, bounded_cache, shipped_for
 from shell.display import number_caption
-from shell.state import DataKey, KernelKey, Settings, params_text
-from words.i18n import _, format_number, join_sentences
+from shell.state import DataKey, KernelKey, Settings
+from words.i18n import _, format_number
 
 MAX_DIGITS_SHOWN = 60
-PROJECTION_HEIGHT = 400  # px: both projections and their controls fit a 1280 × 800 screen
 TRIPLES_FROM = 8  # 3-D axes: any three of the first 8 components
 
 
@@ -99,23 +103,6 @@ def projection_view(k: int) -> tuple[int, tuple[int, ...]]:
     return dims, tuple(axes)
 
 
-def kernel_words(settings: Settings) -> str:
-    """The kernel and its parameters: "RBF (Gaussian), γ = 5"."""
-    title, params = _(KERNELS[settings.kernel].title), params_text(settings)
-    if not params:
-        return title
-    # Translators: {kernel} is a kernel's title (RBF (Gaussian)), {params} its parameters
-    # ("γ = 5, c₀ = 1").
-    return _("{kernel}, {params}").format(kernel=title, params=params)
-
-
-def two_lines(title: str) -> str:
-    """A chart's title whose lines are split by "\n", the second smaller: two lines, so the
-    title never clips in a narrow column."""
-    first, _newline, second = title.partition("\n")
-    return first + (f"<br><span style='font-size:13px'>{second}</span>" if second else "")
-
-
 @st.fragment
 def projections(result: Analysis, data, settings: Settings) -> None:
     """Kernel PCA beside linear PCA, on the chosen components, and their separability.
@@ -133,47 +120,14 @@ def projections(result: Analysis, data, settings: Settings) -> None:
     linear_columns = columns if max(columns) < n_linear else list(range(min(dims, n_linear)))
     highlight = selection(settings)
     webgl = result.n > SCATTERGL_ABOVE
-    noun = _("digit") if data.image_shape is not None else _("class")  # USPS: "digit: 3"
-    title_3d = dims == 3
     kpca_col, pca_col = chart_columns("projections", 2)
     with kpca_col:
-        fig = figures.point_scatter(
-            result.projection[:, columns],
-            data.y,
-            data.target_names,
-            # Two lines, so the title never clips in a narrow column.
-            title=two_lines(_("Kernel PCA") + "\n" + kernel_words(settings)),
-            axis_titles=[
-                (_("component {a}") if title_3d else _("KPCA component {a}")).format(a=a)
-                for a in axes
-            ],
-            highlight=highlight,
-            webgl=webgl,
-            height=PROJECTION_HEIGHT,
-            noun=noun,
-        )
+        fig = kpca_figure(result.projection[:, columns], data, data.y, settings, axes,
+                          highlight=highlight, webgl=webgl)
         plot(fig, key="chart_kpca", settings=settings, selectable=dims == 2, columns=2)
     with pca_col:
-        linear = result.pca_projection[:, linear_columns]
-        names = [(_("PCA {c}") if title_3d else _("PCA component {c}")).format(c=c + 1)
-                 for c in linear_columns]
-        if linear.shape[1] < dims:  # fewer input features than axes: pad with zeros
-            pad = dims - linear.shape[1]
-            linear = np.column_stack([linear, np.zeros((len(linear), pad))])
-            names += [""] * pad
-        fig = figures.point_scatter(
-            linear,
-            data.y,
-            data.target_names,
-            # Translators: a chart's title on two lines (the second smaller): keep the line
-            # break.
-            title=two_lines(_("Linear PCA\nof the same inputs")),
-            axis_titles=names,
-            highlight=highlight,
-            webgl=webgl,
-            height=PROJECTION_HEIGHT,
-            noun=noun,
-        )
+        fig = pca_figure(result.pca_projection[:, linear_columns], data, data.y,
+                         linear_columns, dims, highlight=highlight, webgl=webgl)
         plot(fig, key="chart_pca", settings=settings, selectable=dims == 2, columns=2)
     separability_caption(result, data, settings, columns, linear_columns)
     if n_linear < dims or linear_columns != columns:
@@ -228,38 +182,6 @@ def separability_scores(result, data, settings, columns, linear_columns):
 def first_alone(result, data, settings, first: int) -> float | None:
     """The score of component ``first`` alone (shipped or cached)."""
     return score(settings, settings.kernel_key, (first,), result.projection[:, [first]], data.y)
-
-
-def separability_sentence(kpca: float, linear: float, alone: float | None, y: np.ndarray,
-                          columns: tuple[int, ...] | list[int]) -> str:
-    """The caption's words (Markdown, bold numbers) for the scores of kernel PCA's and
-    linear PCA's ``columns`` and of kernel PCA's first drawn column ``alone``: also what the
-    offline lecture (``lecture_pack``) prints under the same charts."""
-    chance = float(np.max(np.bincount(y)) / len(y))
-    numbers = [c + 1 for c in columns]  # two components, or three in 3-D
-    shown = (_("{first} and {second}").format(first=numbers[0], second=numbers[1])
-             if len(numbers) == 2 else
-             _("{first} and {second} and {third}").format(
-                 first=numbers[0], second=numbers[1], third=numbers[2]))
-    text = _(
-        "**Cross-validated accuracy of a linear classifier on components {shown}: kernel "
-        "PCA {kpca}%, linear PCA {linear}%** (the largest class alone: {chance}%)."
-    ).format(shown=shown, kpca=format_number(100 * kpca, ".0f"),
-             linear=format_number(100 * linear, ".0f"),
-             chance=format_number(100 * chance, ".0f"))
-    if alone is not None and alone >= 0.95 and alone - linear >= 0.1:
-        return join_sentences((text, _("Component {c} alone already separates {alone}%.").format(
-            c=columns[0] + 1, alone=format_number(100 * alone, ".0f"))))
-    if kpca + 0.05 < linear:
-        return join_sentences((text, _("Here the kernel makes the classes harder to tell "
-                                       "apart, not easier.")))
-    return text
-
-
-def scored(sentence: str) -> str:
-    """The separability sentence with what the score is (the caption under the charts)."""
-    return join_sentences((sentence, _("Score: {method}, on the drawn coordinates.").format(
-        method=_(METHOD))))
 
 
 def separability_caption(result, data, settings, columns, linear_columns) -> None:

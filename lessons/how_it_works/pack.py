@@ -10,7 +10,7 @@ import numpy as np
 
 from experiments.analysis import analyse
 from experiments.checks import check_text
-from lessons.common.pack import PackFrame
+from lessons.common.pack import HEATMAP_SIDE, PackFrame
 from lessons.how_it_works.experiment import step_by_step
 from lessons.how_it_works.sections import (
     centre_checks,
@@ -22,10 +22,6 @@ from lessons.how_it_works.sections import (
     spectrum_figure,
 )
 from shell.state import Settings
-
-# K and K̃ drawn at most this many cells a side (block means, said in the chart's title):
-# the offline lecture's own binning of every matrix it draws.
-HEATMAP_SIDE = 50
 
 
 def frames(X: np.ndarray, y: np.ndarray | None, data,

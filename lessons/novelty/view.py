@@ -7,7 +7,6 @@ Which class is normal and the threshold travel in the link (``normal=all``, ``no
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,12 +17,14 @@ import streamlit as st
 from experiments.checks import Check
 from experiments.novelty import (
     BASELINES,
-    HELD_OUT,
     NU,
     OFF_SHAPE,
     SEED,
     Split,
     novelty_split,
+    off_shape_candidates,
+    off_shape_search_bytes,
+    off_shape_search_copies,
 )
 from lessons.common.page_link import asked_by_link, written
 from lessons.novelty.experiment import (
@@ -42,6 +43,7 @@ from lessons.novelty.experiment import (
 from lessons.novelty.figures import error_map, roc_figure
 from server import costs
 from server.admission import queued, taking_turn
+from server.memory import guard_memory
 from shell import findings
 from shell.caches import Inputs, bounded_cache
 from shell.charts import show_chart
@@ -59,6 +61,7 @@ _WRITTEN = "_novelty_link"  # what the page last wrote to the address bar
 ALL = "all"
 THRESHOLD_DEFAULT, THRESHOLD_MIN, THRESHOLD_MAX = 95.0, 50.0, 100.0
 CHECK_TOLERANCE = 1e-8  # relative to the largest ‖φ̃(x)‖²
+SEARCH_WHAT = N_("the search for outliers off the shape")  # as the guard and the queue name it
 # Kernel PCA's K and its solver's copy, the test kernels (n × n blocks), the one-class
 # SVM's kernel: at most 2.2 n × n float64 at once, measured with tracemalloc at 1,000
 # training points (the registry states 3).
@@ -188,12 +191,21 @@ def _split(inputs: Inputs, normal: int | None) -> Split:
     if normal is not None:  # the other classes' points: nothing to search
         return novelty_split(X, y, normal, max_train=NOVELTY_MAX_TRAIN)
     # The search off the shape: rounds of 10 m candidates against the n points (m, the
-    # held-out quarter), their distances at once (scikit-learn's kneighbors); at least one.
-    candidates = 10 * math.ceil(HELD_OUT * len(X))
-    with taking_turn(8 * candidates * len(X),
+    # held-out quarter), their nearest distances (scikit-learn's kneighbors); at least one.
+    candidates = off_shape_candidates(len(X))
+    with taking_turn(off_shape_search_bytes(len(X), X.shape[1]),
                      estimate=costs.kernel_matrix(candidates, len(X), X.shape[1]).lower_bound(),
-                     what=N_("the search for outliers off the shape")):
+                     what=SEARCH_WHAT):
         return novelty_split(X, y, normal, max_train=NOVELTY_MAX_TRAIN)
+
+
+def guard_search(X: np.ndarray) -> None:
+    """The memory guard's refusal when the search for outliers off the shape would hold
+    more than one computation may: its own turn, over before the fit starts, so the page's
+    peak is the larger of the two and each is guarded alone."""
+    d = X.shape[1]
+    guard_memory(off_shape_candidates(len(X)), d, copies=off_shape_search_copies(d),
+                 what=SEARCH_WHAT)
 
 
 def require_something_to_score(split: Split, data) -> None:

@@ -12,7 +12,8 @@ from classroom import join, lecturer
 from classroom.banner import PINNED_CSS
 from classroom.predict import RIGHT, WRONG
 from classroom.questions import CATALOGUE
-from classroom.tally import STORE, new_token
+from classroom.store import STORE
+from classroom.tally import new_token
 from classroom.tour import STEPS, main_steps, tally_id
 from tests.support.apptest import assert_clean, open_app
 
@@ -148,6 +149,37 @@ def test_a_reload_is_the_same_student_on_the_same_step_with_their_answer(room):
     # Changing it after the reload still replaces the one vote.
     again.radio(key=WIDGET).set_value(RIGHT_TEXT).run()
     assert sum(counts(code, key)) == 1
+
+
+GONE = ("Class {code} is not running on this server any more: it has ended, or the server "
+        "restarted (a class kept in the server's memory does not survive a restart). The "
+        "lecturer must start a new class: join it with its new code.")
+
+
+def test_a_phone_whose_class_the_server_lost_is_told_so_honestly(room):
+    # Issue 49: after a restart (one process: the classes were in its memory) a reloaded
+    # phone read "No class with this code ... a class ends when its lecturer's tab is closed".
+    code, key = room
+    at = phone(code)
+    at.radio(key=WIDGET).set_value(WRONG_TEXT).run()
+    STORE.close_class(code, key)  # what a restart does to a store kept in memory
+    again = reload(at, "explorer")
+    assert_clean(again)
+    said = [w.value for w in again.warning]
+    # Above the page (a phone's sidebar is closed) and in the sidebar's Classroom box.
+    assert said == [GONE.format(code=code)] * 2, said
+    assert join.Q_SEAT not in again.query_params  # the phone has left the class
+
+
+def test_a_phone_in_a_class_that_ends_under_it_is_told_so_honestly(room):
+    code, key = room
+    at = phone(code)
+    STORE.close_class(code, key)
+    at.run()  # the poll finds the class gone; the next run's sidebar says it
+    at.run()
+    assert_clean(at)
+    assert [w.value for w in at.sidebar.warning] == [GONE.format(code=code)]
+    assert join.Q_CLASS not in at.query_params
 
 
 def test_a_seat_in_a_link_is_checked_and_never_in_a_focused_link(room):

@@ -15,6 +15,7 @@ from tests.support.browser import (
     new_page,
     open_from_menu,
     shot,
+    wait_for_text,
     wait_until_idle,
 )
 
@@ -32,14 +33,6 @@ def option(phone, text: str):
 
 def compact(lecturer):
     return lecturer.locator(".st-key-tally_compact")
-
-
-def wait_for_text(locator, text: str, timeout_ms: float = 15_000) -> None:
-    try:
-        locator.get_by_text(text).first.wait_for(timeout=timeout_ms)
-    except Exception as timeout:
-        shown = locator.inner_text() if locator.count() else "(not on the page)"
-        raise AssertionError(f"{text!r} not shown; the place shows:\n{shown}") from timeout
 
 
 def test_a_lecture_with_six_phones(server, browser):

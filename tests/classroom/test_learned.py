@@ -10,7 +10,7 @@ import pytest
 from classroom import lecturer
 from classroom.learned import advice, percent
 from classroom.questions import CATALOGUE
-from classroom.tally import STORE
+from classroom.store import STORE
 from classroom.tour import tally_id
 from tests.support.apptest import assert_clean, open_app
 

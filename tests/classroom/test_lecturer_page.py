@@ -11,7 +11,7 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 
 from classroom import join, lecturer
-from classroom.tally import STORE
+from classroom.store import STORE
 from shell.language import K_LANGUAGE
 from tests.support.apptest import assert_clean, open_app, sent_text
 from words.i18n import _, use_language
@@ -160,3 +160,103 @@ def test_one_address_without_the_passcode_runs_two_classes(monkeypatch):
     finally:
         for code, key in opened:
             STORE.close_class(code, key)
+
+
+# ------------------------------------------- the class in the browser's cookie (issue 49)
+def cookie_written(at) -> str | None:
+    """What the last run's script put in the lecturer cookie (None: no script sent)."""
+    found = re.search(r'"kpca_lecturer=([^;]*); Path=/; Max-Age=(\d+); SameSite=Strict"',
+                      sent_text(at))
+    return None if found is None else found[1] if found[2] != "0" else ""
+
+
+def new_session(monkeypatch, cookie: str, page: str = "class_tally", query=None):
+    """A new session of a browser that holds the lecturer cookie ``cookie`` (a reload, a
+    websocket reconnected to another replica or to a restarted server)."""
+    monkeypatch.setattr(lecturer, "browser_cookie", lambda: cookie)
+    return open_app(page, query)
+
+
+def test_a_new_session_of_the_lecturers_browser_gets_its_class_back(monkeypatch):
+    monkeypatch.setenv(lecturer.PASSCODE_ENV, "four long random words")
+    at = open_app("class_tally")
+    at.text_input(key="tally_passcode").input("four long random words")
+    code = code_shown(start(at))
+    key = at.session_state[lecturer._CLASS][1]
+    assert cookie_written(at) == f"{code}.{key}"  # kept by the browser, not in the address
+    assert key not in str(at.query_params)
+    # A reload: the same class, without the passcode, and no second class opened.
+    again = new_session(monkeypatch, f"{code}.{key}")
+    assert_clean(again)
+    assert code_shown(again) == code
+    assert cookie_written(again) is None  # the browser already holds it
+    assert not again.warning
+    # On any page (a tour step reconnected elsewhere): the sidebar says the class runs.
+    elsewhere = new_session(monkeypatch, f"{code}.{key}", "explorer")
+    assert any(f"You run class **{code}**: 0 joined." in m.value
+               for m in elsewhere.sidebar.markdown)
+    # Ending it clears the cookie.
+    again.button(key="tally_end").click().run()
+    assert cookie_written(again) == ""
+    assert again.button(key="tally_start").label == "Start a class"
+
+
+def test_a_lecturer_whose_class_is_gone_is_told_it_was_lost(monkeypatch):
+    monkeypatch.setenv(lecturer.PASSCODE_ENV, "four long random words")
+    code, key = STORE.open_class(lecturer.new_token())
+    STORE.close_class(code, key)  # as a restart of a server that kept it in memory would
+    at = new_session(monkeypatch, f"{code}.{key}")
+    assert_clean(at)
+    assert [w.value for w in at.warning] == [
+        f"Your class {code} was lost: it has ended, or the server restarted (a class kept in "
+        "the server's memory does not survive a restart). Start a new class: the students "
+        "join it with its new code."]
+    assert cookie_written(at) == ""  # said once: the browser forgets it
+    # A new class still needs the passcode.
+    assert at.text_input(key="tally_passcode") is not None
+    start(at)
+    assert lecturer._CLASS not in at.session_state
+    at.text_input(key="tally_passcode").input("four long random words")
+    new = code_shown(start(at))
+    assert new != code and not at.warning
+    STORE.close_class(*at.session_state[lecturer._CLASS])
+    # On another page, the sidebar's Classroom box says it.
+    other = new_session(monkeypatch, f"{code}.{key}", "explorer")
+    assert any(f"Your class {code} was lost" in c.value for c in other.sidebar.caption)
+
+
+@pytest.mark.parametrize("cookie", ["", "ACDEFG", "ACDEFG.short", "ACDEFG.<script>alert(1)",
+                                    "acdefg." + "x" * 22, "ACDEFG." + "x" * 22 + ";a=b"])
+def test_a_cookie_that_names_no_class_this_page_writes_is_ignored(monkeypatch, cookie):
+    at = new_session(monkeypatch, cookie)
+    assert_clean(at)
+    assert not at.warning and lecturer._CLASS not in at.session_state
+    assert cookie_written(at) is None
+
+
+def test_a_phone_in_the_lecturers_browser_never_becomes_the_lecturer(monkeypatch):
+    code, key = STORE.open_class(lecturer.new_token())
+    at = new_session(monkeypatch, f"{code}.{key}", "tour", {"class": code})
+    assert_clean(at)
+    assert at.session_state[join._CODE] == code  # a student in the class
+    assert lecturer._CLASS not in at.session_state  # not its lecturer
+    assert cookie_written(at) is None  # and the lecturer's cookie is left alone
+    STORE.close_class(code, key)
+
+
+def test_the_tally_page_says_where_the_tally_lives_for_the_store_in_use(monkeypatch,
+                                                                        make_store):
+    store = make_store()
+    for module in ("classroom.store", "classroom.lecturer", "classroom.join"):
+        monkeypatch.setattr(f"{module}.STORE", store)
+    at = open_app("class_tally")
+    assert_clean(at)
+    code = code_shown(start(at))
+    caption = "\n".join(c.value for c in at.caption)
+    if make_store.kind == "redis":
+        assert "Redis store this server's replicas share" in caption
+        assert "this server's memory" not in caption
+    else:
+        assert "The tally lives in this server's memory" in caption
+        assert "Redis" not in caption
+    store.close_class(code, at.session_state[lecturer._CLASS][1])

@@ -15,7 +15,8 @@ import pytest
 import datasets
 from classroom import lecturer
 from classroom.questions import build
-from classroom.tally import STORE, new_token
+from classroom.store import STORE
+from classroom.tally import new_token
 from classroom.tour import STEPS, tally_id
 from tests.support.apptest import assert_clean, open_app, sent_text
 

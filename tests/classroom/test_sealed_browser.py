@@ -12,7 +12,13 @@ import re
 import datasets
 from classroom.questions import build
 from classroom.tour import STEPS
-from tests.support.browser import assert_no_exception, new_page, open_from_menu, wait_until_idle
+from tests.support.browser import (
+    assert_no_exception,
+    new_page,
+    open_from_menu,
+    wait_for_text,
+    wait_until_idle,
+)
 
 NUMBER = 2  # the kernel step on the Explorer: RBF γ = 5 on the circles
 PROJECTOR = {"width": 1280, "height": 720}
@@ -31,14 +37,6 @@ def leaked(texts: list[str], frames: list[bytes]) -> list[str]:
     """Which of ``texts`` the frames hold (UTF-8 in Streamlit's protobuf messages)."""
     sent = b"".join(frames)
     return [text for text in texts if text.encode("utf-8") in sent]
-
-
-def wait_for_text(locator, text: str, timeout_ms: float = 30_000) -> None:
-    try:
-        locator.get_by_text(text).first.wait_for(timeout=timeout_ms)
-    except Exception as timeout:
-        shown = locator.inner_text() if locator.count() else "(not on the page)"
-        raise AssertionError(f"{text!r} not shown; the place shows:\n{shown}") from timeout
 
 
 def test_a_joined_phones_websocket_holds_no_answer_before_the_reveal(server, browser):

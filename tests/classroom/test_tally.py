@@ -17,7 +17,6 @@ from classroom.tally import (
     Limits,
     Live,
     TallyRefused,
-    TallyStore,
     UnknownClass,
     VoteClosed,
     new_token,
@@ -43,8 +42,8 @@ def open_class(store):
     return store.open_class(new_token())
 
 
-def test_codes_are_short_unambiguous_and_distinct():
-    store = TallyStore(Limits(max_classes=200))
+def test_codes_are_short_unambiguous_and_distinct(make_store):
+    store = make_store(Limits(max_classes=200))
     codes = {open_class(store)[0] for _ in range(200)}
     assert len(codes) == 200
     assert all(len(c) == CODE_LENGTH and set(c) <= set(ALPHABET) for c in codes)
@@ -52,8 +51,8 @@ def test_codes_are_short_unambiguous_and_distinct():
     assert normalise_code(" acd-e3f ") == "ACDE3F"
 
 
-def test_answers_are_counted_once_per_student_and_may_change():
-    store = TallyStore()
+def test_answers_are_counted_once_per_student_and_may_change(make_store):
+    store = make_store()
     code, key = open_class(store)
     store.answer(code, "s1", "q", 1, True)
     store.answer(code.lower(), "s2", "q", 0, False)  # typed in lower case: same class
@@ -62,8 +61,8 @@ def test_answers_are_counted_once_per_student_and_may_change():
     assert store.students(code, key) == 2
 
 
-def test_a_wrong_code_or_key_is_refused_and_classes_stay_apart():
-    store = TallyStore()
+def test_a_wrong_code_or_key_is_refused_and_classes_stay_apart(make_store):
+    store = make_store()
     a, key_a = open_class(store)
     b, key_b = open_class(store)
     store.answer(a, "s1", "q", 1, True)
@@ -76,8 +75,8 @@ def test_a_wrong_code_or_key_is_refused_and_classes_stay_apart():
         store.tally(a, key_b)  # class b's key does not read class a
 
 
-def test_limits_are_refused_with_a_message():
-    store = TallyStore(Limits(max_classes=2, max_students=2, max_questions=2, max_options=3))
+def test_limits_are_refused_with_a_message(make_store):
+    store = make_store(Limits(max_classes=2, max_students=2, max_questions=2, max_options=3))
     code, key = open_class(store)
     store.join(open_class(store)[0], "s0")  # both classes have students: none gives way
     store.join(code, "s1")
@@ -97,9 +96,9 @@ def test_limits_are_refused_with_a_message():
     assert sorted(store.tally(code, key)) == ["q1", "q2"]
 
 
-def test_a_class_expires_after_its_idle_time_and_its_maximum_age():
+def test_a_class_expires_after_its_idle_time_and_its_maximum_age(make_store):
     clock = Clock()
-    store = TallyStore(Limits(idle_expiry_s=100, max_age_s=1000, lecturer_grace_s=10**6),
+    store = make_store(Limits(idle_expiry_s=100, max_age_s=1000, lecturer_grace_s=10**6),
                        clock=clock)
     code, key = open_class(store)
     for _ in range(9):  # an answer every 90 s keeps it alive...
@@ -118,8 +117,8 @@ def test_a_class_expires_after_its_idle_time_and_its_maximum_age():
         store.tally(code, key)
 
 
-def test_closing_frees_the_slot():
-    store = TallyStore(Limits(max_classes=1))
+def test_closing_frees_the_slot(make_store):
+    store = make_store(Limits(max_classes=1))
     code, key = open_class(store)
     store.close_class(code, key)
     open_class(store)  # the freed slot
@@ -127,8 +126,8 @@ def test_closing_frees_the_slot():
         store.join(code, "s1")
 
 
-def test_concurrent_students_are_each_counted_once():
-    store = TallyStore()
+def test_concurrent_students_are_each_counted_once(make_store):
+    store = make_store()
     code, key = open_class(store)
     other, other_key = open_class(store)
     start = threading.Barrier(8)
@@ -159,8 +158,8 @@ def test_an_operator_sets_the_limits_from_the_environment():
 # --------------------------------------------------------------------------- the doors
 
 
-def test_a_lecturer_session_runs_one_class():
-    store = TallyStore(Limits(max_classes=3))
+def test_a_lecturer_session_runs_one_class(make_store):
+    store = make_store(Limits(max_classes=3))
     lecturer = new_token()
     first = store.open_class(lecturer)
     assert store.open_class(lecturer) == first  # again: the same class, not a second
@@ -169,13 +168,13 @@ def test_a_lecturer_session_runs_one_class():
         store.open_class("")
 
 
-def test_a_script_that_opens_every_class_cannot_lock_a_lecturer_out():
+def test_a_script_that_opens_every_class_cannot_lock_a_lecturer_out(make_store):
     # Issue 34: one script opened 19 classes in 2 s from tabs it then closed; they lasted
     # 3 hours and the server (20 classes) refused every lecturer. Here the script also
     # seats a student of its own in each, so that no class gives way to a new one.
     clock = Clock()
     limits = Limits(max_classes=20, lecturer_grace_s=120)
-    store = TallyStore(limits, clock=clock)
+    store = make_store(limits, clock=clock)
     script = [store.open_class(new_token()) for _ in range(20)]  # one tab per class
     for gone, _ in script:
         store.join(gone, "script's student")
@@ -212,11 +211,11 @@ def test_only_the_lecturer_passcode_opens_the_door():
     assert passcode_matches("ünïcödé", "ünïcödé")
 
 
-def test_a_script_cannot_fill_every_seat_at_once():
+def test_a_script_cannot_fill_every_seat_at_once(make_store):
     # Issue 34: one script filled all 400 seats in 30 s, so real students were refused.
     clock = Clock()
     limits = Limits(max_students=400, join_burst=60, joins_per_minute=120)
-    store = TallyStore(limits, clock=clock)
+    store = make_store(limits, clock=clock)
     code, key = open_class(store)
     for i in range(60):  # a burst: the room scanning the QR code at once
         store.join(code, f"s{i}")
@@ -247,9 +246,9 @@ def test_a_script_cannot_fill_every_seat_at_once():
     assert 150 <= seconds <= 170  # (400 - 80) / 2 per second
 
 
-def test_the_lecturer_closes_the_door_and_removes_late_joiners_with_their_votes():
+def test_the_lecturer_closes_the_door_and_removes_late_joiners_with_their_votes(make_store):
     clock = Clock()
-    store = TallyStore(Limits(join_burst=1000), clock=clock)
+    store = make_store(Limits(join_burst=1000), clock=clock)
     code, key = open_class(store)
     room = [f"s{i}" for i in range(30)]
     for token in room:
@@ -299,8 +298,8 @@ def test_guessing_a_code_stays_impractical():
 # ----------------------------------------------------------------- the lecture's flow
 
 
-def test_a_switch_before_the_reveal_replaces_the_vote_and_the_reveal_closes_it():
-    store = TallyStore()
+def test_a_switch_before_the_reveal_replaces_the_vote_and_the_reveal_closes_it(make_store):
+    store = make_store()
     code, key = open_class(store)
     opening = Live(None, 1, revealed=False, shown=False, voting_open=True)
     assert store.live(code, "q") == opening  # nothing asked yet
@@ -320,8 +319,8 @@ def test_a_switch_before_the_reveal_replaces_the_vote_and_the_reveal_closes_it()
         store.reveal(code, "not the key", "other")
 
 
-def test_a_second_round_is_counted_apart_from_the_first():
-    store = TallyStore()
+def test_a_second_round_is_counted_apart_from_the_first(make_store):
+    store = make_store()
     code, key = open_class(store)
     for token, option in (("s1", 0), ("s2", 0), ("s3", 1)):
         store.answer(code, token, "q", option, option == 1)
@@ -343,8 +342,8 @@ def test_a_second_round_is_counted_apart_from_the_first():
     assert counts(store, code, key, "q", 1) == counts(store, code, key, "q", 2) == [(0, 0)] * 3
 
 
-def test_the_class_step_is_the_lecturers_and_every_phone_reads_it():
-    store = TallyStore()
+def test_the_class_step_is_the_lecturers_and_every_phone_reads_it(make_store):
+    store = make_store()
     code, key = open_class(store)
     other, other_key = open_class(store)
     store.set_step(code, key, 7)
@@ -357,8 +356,8 @@ def test_the_class_step_is_the_lecturers_and_every_phone_reads_it():
         store.live("XXXXXX" if code != "XXXXXX" else "YYYYYY")
 
 
-def test_the_tally_lists_questions_in_the_order_they_were_first_answered():
-    store = TallyStore()
+def test_the_tally_lists_questions_in_the_order_they_were_first_answered(make_store):
+    store = make_store()
     code, key = open_class(store)
     for question in ("tour1", "tour2", "tour5"):
         store.answer(code, "s1", question, 0, True)
@@ -366,8 +365,8 @@ def test_the_tally_lists_questions_in_the_order_they_were_first_answered():
     assert list(store.tally(code, key)) == ["tour1", "tour2", "tour5", "tour7"]
 
 
-def test_showing_the_view_ends_the_round_and_its_answers_are_final():
-    store = TallyStore()
+def test_showing_the_view_ends_the_round_and_its_answers_are_final(make_store):
+    store = make_store()
     code, key = open_class(store)
     for token, option in (("s1", 0), ("s2", 1), ("s3", 1)):
         store.answer(code, token, "q", option, option == 1)
@@ -394,11 +393,11 @@ def test_showing_the_view_ends_the_round_and_its_answers_are_final():
 # ------------------------------------------------ nobody locks a lecturer out (issue 49)
 
 
-def test_a_full_server_ends_its_oldest_unjoined_class_for_a_new_lecturer():
+def test_a_full_server_ends_its_oldest_unjoined_class_for_a_new_lecturer(make_store):
     # Issue 49: one client opened 19 classes in 7.5 s and every lecturer was refused for
     # as long as it stayed connected (it kept its classes alive).
     clock = Clock()
-    store = TallyStore(Limits(max_classes=3), clock=clock)
+    store = make_store(Limits(max_classes=3), clock=clock)
     first, second = open_class(store), open_class(store)
     clock.now += 1
     third = open_class(store)
@@ -417,8 +416,8 @@ def test_a_full_server_ends_its_oldest_unjoined_class_for_a_new_lecturer():
         open_class(store)  # every class has students: a clean refusal, nobody ended
 
 
-def test_one_address_without_the_passcode_holds_two_classes():
-    store = TallyStore(Limits(max_classes=20))
+def test_one_address_without_the_passcode_holds_two_classes(make_store):
+    store = make_store(Limits(max_classes=20))
     script = "203.0.113.7"
     held = [store.open_class(new_token(), address=script) for _ in range(2)]
     for _ in range(17):  # a new session per try: each refused, nothing else opened
@@ -435,10 +434,10 @@ def test_one_address_without_the_passcode_holds_two_classes():
     assert store.classes() == 5
 
 
-def test_wrong_passcodes_open_a_growing_refusal_window_per_session_and_per_address():
+def test_wrong_passcodes_open_a_growing_refusal_window_per_session_and_per_address(make_store):
     # Issue 49: 206 wrong guesses in 20 s from one session, nothing slowed them.
     clock = Clock()
-    store = TallyStore(Limits(passcode_free_tries=3, passcode_first_wait_s=2,
+    store = make_store(Limits(passcode_free_tries=3, passcode_first_wait_s=2,
                               passcode_max_wait_s=300), clock=clock)
     right, here, elsewhere = "four long random words", "203.0.113.7", "198.51.100.2"
 
@@ -475,8 +474,8 @@ def test_wrong_passcodes_open_a_growing_refusal_window_per_session_and_per_addre
 # ------------------------------------------------------ what the room learned (issue 49)
 
 
-def test_the_summary_of_a_hand_counted_class():
-    store = TallyStore()
+def test_the_summary_of_a_hand_counted_class(make_store):
+    store = make_store()
     code, key = open_class(store)
     # Option 0 is right. Round 1: s1 and s5 right; s3 first picks 0, then switches to 1.
     for token, option in (("s1", 0), ("s2", 1), ("s3", 0), ("s3", 1), ("s4", 2), ("s5", 0),

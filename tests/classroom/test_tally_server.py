@@ -197,3 +197,71 @@ def test_a_script_cannot_keep_the_lecturers_out_or_fill_the_class(doors):
     assert "**0** students joined (0 in the last minute; joining is closed)" in text
     assert "closed this class to new students" in joins(doors, code)
     late.close()
+
+
+# ------------------------------------------- the client's address behind a proxy (issue 49)
+@pytest.fixture(scope="module")
+def open_server():
+    """A server with the default limits (two classes per address without the passcode)."""
+    running = Server("tally-address", env=os.environ | {"KPCA_LECTURER_PASSCODE": ""})
+    yield running
+    running.stop()
+
+
+def starts_a_class(server, **client) -> bool:
+    """Whether a lecturer connecting as ``client`` (StreamlitSession's headers and source
+    address) starts a class; refused only as the address's third."""
+    session = StreamlitSession(server.url, timeout=120, **client)
+    try:
+        ok(session.open("class_tally"))
+        text = ok(session.click("Start a class")).all_text()
+        if "Class code" not in text:
+            assert "This address already runs 2 classes" in text, text
+            return False
+        ok(session.click("End the class"))  # counted no more: the next test starts empty
+        return True
+    finally:
+        session.close()
+
+
+def test_behind_a_proxy_on_this_machine_each_client_is_its_own_address(open_server):
+    # HAProxy (option forwardfor) appends the address it took the request from to
+    # X-Forwarded-For; the server trusts its own machine as a proxy (uvicorn's
+    # FORWARDED_ALLOW_IPS, default 127.0.0.1 and ::1) and takes the right-most hop it does
+    # not trust: what a client writes in the header before it is not believed.
+    held = []
+    for spoof in ("192.0.2.1", "192.0.2.2"):
+        session = StreamlitSession(open_server.url, timeout=120, headers={
+            "X-Forwarded-For": f"{spoof}, 203.0.113.9"})
+        ok(session.open("class_tally"))
+        assert "Class code" in ok(session.click("Start a class")).all_text()
+        held.append(session)
+    try:
+        assert not starts_a_class(open_server,
+                                  headers={"X-Forwarded-For": "192.0.2.3, 203.0.113.9"})
+        assert starts_a_class(open_server, headers={"X-Forwarded-For": "203.0.113.10"})
+    finally:
+        for session in held:
+            ok(session.click("End the class"))
+            session.close()
+
+
+def test_a_client_not_behind_a_trusted_proxy_cannot_claim_another_address(open_server):
+    # A client connecting from another machine (here 127.0.0.2, which the server does not
+    # trust as a proxy) writes a new X-Forwarded-For each time: it is ignored, and the
+    # client's own address holds two classes at most.
+    held = []
+    for spoof in ("203.0.113.1", "203.0.113.2"):
+        session = StreamlitSession(open_server.url, timeout=120, source_address="127.0.0.2",
+                                   headers={"X-Forwarded-For": spoof})
+        ok(session.open("class_tally"))
+        assert "Class code" in ok(session.click("Start a class")).all_text()
+        held.append(session)
+    try:
+        assert not starts_a_class(open_server, source_address="127.0.0.2",
+                                  headers={"X-Forwarded-For": "203.0.113.3"})
+        assert starts_a_class(open_server, source_address="127.0.0.3")
+    finally:
+        for session in held:
+            ok(session.click("End the class"))
+            session.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from classroom import tour
 from classroom.tour import BEYOND, STEPS, main_steps, parse_step, total_minutes
 from shell import state
 from shell.registry import LESSONS
@@ -23,6 +24,19 @@ def test_the_tour_is_a_45_minute_lecture_over_existing_pages():
     for step in STEPS:
         assert step.page in pages, step.page
         assert step.question.endswith("?") and step.look_for
+
+
+def test_a_step_opens_its_page_with_the_pages_own_link_parameters_only():
+    """A step names its page by its address in the registry, and opens it with link
+    parameters the page owns (``Lesson.link_params``), checked where the step is written."""
+    assert tour._step("t", "explorer", "circles", "rbf", "q?", "l", 1,
+                      page_query=(("section", "2"),)).lesson.link_params == (
+        "section", "view", "axes")
+    with pytest.raises(ValueError, match="owns no link parameter"):
+        tour._step("t", "explorer", "circles", "rbf", "q?", "l", 1,
+                   page_query=(("method", "isomap"),))
+    with pytest.raises(KeyError):
+        tour._step("t", "app_pages/explorer.py", "circles", "rbf", "q?", "l", 1)
 
 
 EXTRA = len(STEPS) - len(main_steps())  # the optional part's steps

@@ -12,8 +12,8 @@ import pytest
 from babel.messages.pofile import read_po
 
 from classroom import lecturer, questions
+from classroom.store import STORE
 from classroom.tally import (
-    STORE,
     Limits,
     TallyRefused,
     TallyStore,

@@ -1,6 +1,7 @@
-"""The offline lecture's frames hold the app's numbers: each checked against an independent
-computation at the same settings (scikit-learn's KernelPCA, NumPy's eigenvalues, K built
-and binned here), and the questions against ``classroom.questions.build`` there."""
+"""The offline lecture's frames hold the app's numbers: the Explorer's steps (its page's own
+figures, :mod:`lessons.explorer.pack`) checked against an independent computation at the
+same settings (scikit-learn's KernelPCA, NumPy's eigenvalues, K built and binned here), and
+every step's questions against ``classroom.questions.build`` there."""
 
 from __future__ import annotations
 
@@ -17,8 +18,9 @@ from classroom import questions
 from classroom.tour import STEPS
 from experiments.separability import linear_separability
 from lecture_pack import build
-from lecture_pack.build import HEATMAP_SIDE, build_step, kept_frames, slider
+from lecture_pack.build import build_tour_step, figure_data, kept_frames, slider
 from lecture_pack.html import render, sizes
+from lessons.common.pack import HEATMAP_SIDE
 from shell.caches import inputs_of
 from shell.state import settings_from_query
 from words.kernel_params import GAMMA_GRID
@@ -29,14 +31,19 @@ def step_numbered(title: str) -> int:
 
 
 RBF_K = step_numbered("A kernel changes the geometry")  # Explorer at K and K̃, γ = 5
-ALGORITHM = step_numbered("The algorithm, step by step")  # How it works, n = 100
 MISTAKES = step_numbered("Mistakes that look plausible")  # moons, (γ xᵀy + 1)³
 LINEAR = step_numbered("Straight lines are not enough")
 
 
 @pytest.fixture(scope="module")
 def built():
-    return {n: build_step(n, STEPS[n - 1], max_frames=3) for n in (RBF_K, ALGORITHM, MISTAKES)}
+    return {n: build_tour_step(n, STEPS[n - 1], max_frames=3) for n in (RBF_K, LINEAR, MISTAKES)}
+
+
+def figure(step: dict, frame: dict, name: str) -> tuple[dict, list[dict]]:
+    """A figure of the frame by its id: its entry and its traces."""
+    entry = next(f for f in frame["figures"] if f["id"] == name)
+    return entry, figure_data(step, entry)
 
 
 def settings_at(number: int, value: float):
@@ -74,11 +81,10 @@ def test_a_quick_build_keeps_both_ends_and_the_steps_own_value():
         kept_frames(12, 6, 2)
 
 
-@pytest.mark.parametrize("number", [RBF_K, ALGORITHM, MISTAKES])
-def test_every_frames_numbers_are_those_computed_independently(built, number):
-    step = built[number]
+def test_every_explorer_frames_numbers_and_points_are_those_computed_independently(built):
+    step = built[RBF_K]
     for value, frame in zip(step["values"], step["frames"], strict=True):
-        settings = settings_at(number, value)
+        settings = settings_at(RBF_K, value)
         inputs = inputs_of(settings)
         X, y = np.asarray(inputs.X, dtype=float), inputs.y
         # Explained variance: the leading eigenvalues of H K H over its trace.
@@ -93,7 +99,23 @@ def test_every_frames_numbers_are_those_computed_independently(built, number):
         Z = KernelPCA(2, kernel="precomputed").fit_transform(independent_kernel(X, settings))
         assert frame["numbers"]["separability"] == pytest.approx(
             linear_separability(Z, y), abs=1.0 / n)
-        # The question, with its verdicts: the app's at these settings.
+        # The page's kernel PCA chart draws scikit-learn's points (400 ≤ SHOWN_POINTS: all
+        # of them), each by its row, up to the sign of each component.
+        _entry, traces = figure(step, frame, "kpca")
+        rows = np.concatenate([t["customdata"] for t in traces]).astype(int)
+        drawn = np.column_stack([np.concatenate([t[axis] for t in traces]) for axis in "xy"])
+        assert sorted(rows) == list(range(n))
+        for c in range(2):
+            assert abs(np.corrcoef(drawn[:, c], Z[rows, c])[0, 1]) > 0.999
+
+
+@pytest.mark.parametrize("number", [RBF_K, LINEAR, MISTAKES])
+def test_every_frames_question_is_the_apps_at_its_settings(built, number):
+    step = built[number]
+    for value, frame in zip(step["values"] or [None], step["frames"], strict=True):
+        settings = settings_at(number, value) if value is not None else STEPS[number - 1].settings()
+        inputs = inputs_of(settings)
+        X, y = np.asarray(inputs.X, dtype=float), inputs.y
         asked = questions.build(STEPS[number - 1].check, X, y, settings)
         assert frame["question"] == {"texts": [o.text for o in asked.options],
                                      "right": [o.right for o in asked.options],
@@ -122,21 +144,27 @@ def test_k_and_k_tilde_are_the_kernel_binned_in_class_order(built):
         n = len(X)
         side = HEATMAP_SIDE
         b = n // side  # 400 points: blocks of 8 × 8
-        assert frame["points_per_cell"] == b
+        k_entry, (k_heat,) = figure(step, frame, "K")
+        c_entry, (c_heat,) = figure(step, frame, "Kc")
+        cells = f"(50 × 50 cells, {b}×{b} blocks)"
+        assert k_entry["layout"]["title"]["text"] == f"Kernel matrix K {cells}"
+        assert c_entry["layout"]["title"]["text"] == f"Centred K̃ {cells}"
         binned = K.reshape(side, b, side, b).mean(axis=(1, 3))
-        np.testing.assert_allclose(frame["K"], binned, rtol=5e-4, atol=1e-12)
+        np.testing.assert_allclose(k_heat["z"], binned, rtol=5e-4, atol=1e-12)
         H = np.eye(n) - 1.0 / n
         centred = (H @ rbf_kernel(X, gamma=value) @ H)[np.ix_(order, order)]
         scale = np.abs(centred).max()
-        np.testing.assert_allclose(frame["Kc"], centred.reshape(side, b, side, b).mean(axis=(1, 3)),
+        np.testing.assert_allclose(c_heat["z"], centred.reshape(side, b, side, b).mean(axis=(1, 3)),
                                    rtol=5e-4, atol=1e-6 * scale)
-        # The colour ranges are the app's heatmaps' (n = 400: 2 × 2 points a cell), which its
-        # sentences quote.
+        # The colour scales are the page's heatmaps' (n = 400: 2 × 2 points a cell), which
+        # its sentences quote, not the binned copy's (binning narrows both).
         app_K = K.reshape(200, 2, 200, 2).mean(axis=(1, 3))
         app_Kc = centred.reshape(200, 2, 200, 2).mean(axis=(1, 3))
-        np.testing.assert_allclose(frame["K_range"], [app_K.min(), app_K.max()], rtol=5e-4)
-        assert frame["Kc_bound"] == pytest.approx(np.abs(app_Kc).max(), rel=5e-4)
-        assert f"colour scale ±{frame['Kc_bound']:.2f}" in " ".join(frame["sentences"])
+        np.testing.assert_allclose([k_heat["zmin"], k_heat["zmax"]], [app_K.min(), app_K.max()],
+                                   rtol=5e-4)
+        bound = np.abs(app_Kc).max()
+        assert c_heat["zmax"] == pytest.approx(bound, rel=5e-4) == -c_heat["zmin"]
+        assert f"colour scale ±{bound:.2f}" in " ".join(frame["sentences"])
 
 
 def test_the_k_sentences_quote_the_binned_kernels_class_means(built):
@@ -169,8 +197,7 @@ def test_the_differences_from_the_steps_setting_are_said_off_the_anchor_only(bui
 
 
 def test_the_file_needs_nothing_from_elsewhere(built):
-    pack = {"version": "test", "steps": [built[RBF_K], built[MISTAKES]], "shown_points": 600,
-            "heatmap_side": HEATMAP_SIDE, "method": "m"}
+    pack = {"version": "test", "steps": [built[RBF_K], built[MISTAKES]]}
     text = render(pack)
     lowered = text.lower()
     assert "<script src" not in lowered and "<link" not in lowered
@@ -181,6 +208,10 @@ def test_the_file_needs_nothing_from_elsewhere(built):
     assert parts["library"] + parts["figures"] + parts["text"] == parts["total"] == len(
         text.encode())
     # Numbers for the charts are sent with SIGNIFICANT digits, no more.
-    for frame in built[RBF_K]["frames"]:
-        for v in [*frame["kpca"][0], *frame["K"][0], *frame["spectrum"]]:
+    step = built[RBF_K]
+    for frame in step["frames"]:
+        _entry, (kpca, _other) = figure(step, frame, "kpca")
+        _entry, (heat,) = figure(step, frame, "K")
+        _entry, (bars, *_curves) = figure(step, frame, "spectrum")
+        for v in [*kpca["x"], *heat["z"][0], *bars["y"]]:
             assert v == float(f"{v:.{build.SIGNIFICANT}g}")

@@ -19,7 +19,8 @@ from sklearn.metrics.pairwise import polynomial_kernel, rbf_kernel
 from classroom.tour import STEPS
 from experiments.sampling import sample_rows, stratified_rows
 from experiments.separability import linear_separability
-from lecture_pack.build import LESSON_PACKS, build_lesson_step, figure_data
+from lecture_pack.build import build_lesson_step, figure_data
+from lecture_pack.pages import PAGES
 from shell.caches import inputs_of
 from shell.registry import MISTAKES_MAX_N
 from shell.state import format_gamma, settings_from_query
@@ -36,7 +37,7 @@ CHOOSING_GAMMA = step_on("choosing_gamma")
 @pytest.fixture(scope="module")
 def choosing_gamma():
     step = STEPS[CHOOSING_GAMMA - 1]
-    return build_lesson_step(CHOOSING_GAMMA, step, LESSON_PACKS[step.page], max_frames=3)
+    return build_lesson_step(CHOOSING_GAMMA, step, PAGES[step.lesson].pack, max_frames=3)
 
 
 def plain(text: str) -> str:
@@ -112,7 +113,7 @@ HOW_IT_WORKS = step_on("how_it_works")
 @pytest.fixture(scope="module")
 def how_it_works():
     step = STEPS[HOW_IT_WORKS - 1]
-    return build_lesson_step(HOW_IT_WORKS, step, LESSON_PACKS[step.page], max_frames=3)
+    return build_lesson_step(HOW_IT_WORKS, step, PAGES[step.lesson].pack, max_frames=3)
 
 
 def test_how_it_works_frames_hold_the_centred_kernels_numbers(how_it_works):
@@ -148,7 +149,7 @@ KERNEL_TRICK = step_on("kernel_trick")
 
 def test_kernel_trick_frame_lifts_the_points_and_scores_the_plane_as_computed_here():
     step = STEPS[KERNEL_TRICK - 1]
-    built = build_lesson_step(KERNEL_TRICK, step, LESSON_PACKS[step.page])
+    built = build_lesson_step(KERNEL_TRICK, step, PAGES[step.lesson].pack)
     assert built["param"] is None and len(built["frames"]) == 1
     assert built["slider_note"].startswith("No slider")
     frame = built["frames"][0]
@@ -179,7 +180,7 @@ MISTAKES = step_on("mistakes")
 
 def test_mistakes_frames_measure_the_centring_mistakes_as_computed_here():
     step = STEPS[MISTAKES - 1]
-    built = build_lesson_step(MISTAKES, step, LESSON_PACKS[step.page], max_frames=3)
+    built = build_lesson_step(MISTAKES, step, PAGES[step.lesson].pack, max_frames=3)
     assert built["param"] == "degree"
     for value, frame in zip(built["values"], built["frames"], strict=True):
         settings = replace(step.settings(), degree=int(value))
@@ -207,7 +208,7 @@ COMPONENT_MAPS = step_on("component_maps")
 
 def test_component_maps_frames_share_of_variance_and_between_classes_computed_here():
     step = STEPS[COMPONENT_MAPS - 1]
-    built = build_lesson_step(COMPONENT_MAPS, step, LESSON_PACKS[step.page], max_frames=3)
+    built = build_lesson_step(COMPONENT_MAPS, step, PAGES[step.lesson].pack, max_frames=3)
     assert built["param"] == "gamma"
     for value, frame in zip(built["values"], built["frames"], strict=True):
         settings = replace(step.settings(), gamma=value)
@@ -253,7 +254,7 @@ SCALE = step_on("scale")
 
 def test_scale_frame_answers_the_doubling_with_k_bytes_and_draws_the_pages_memory_chart():
     step = STEPS[SCALE - 1]
-    built = build_lesson_step(SCALE, step, LESSON_PACKS[step.page])
+    built = build_lesson_step(SCALE, step, PAGES[step.lesson].pack)
     assert built["param"] is None and len(built["frames"]) == 1
     assert built["slider_note"].startswith("No slider")
     frame = built["frames"][0]
@@ -295,7 +296,7 @@ def test_denoising_frame_measures_the_pages_digits_as_computed_here():
     from lessons.denoising.pack import PAGE
 
     step = STEPS[DENOISING - 1]
-    built = build_lesson_step(DENOISING, step, LESSON_PACKS[step.page])
+    built = build_lesson_step(DENOISING, step, PAGES[step.lesson].pack)
     assert built["param"] is None and len(built["frames"]) == 1
     assert built["slider_note"].startswith("No slider: this page has its own settings")
     frame = built["frames"][0]
@@ -355,7 +356,7 @@ def test_classification_frame_holds_the_pages_errors_as_computed_here():
     from lessons.classification.experiment import MAX_ITER
 
     step = STEPS[CLASSIFICATION - 1]
-    built = build_lesson_step(CLASSIFICATION, step, LESSON_PACKS[step.page])
+    built = build_lesson_step(CLASSIFICATION, step, PAGES[step.lesson].pack)
     assert built["param"] is None and len(built["frames"]) == 1
     assert built["slider_note"].startswith("No slider")
     frame = built["frames"][0]

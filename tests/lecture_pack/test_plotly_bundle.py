@@ -14,7 +14,7 @@ WHOLE_LIBRARY_BANNER = f"plotly.js v{get_plotlyjs_version()}\n"  # the package's
 
 
 def lesson_step(*types: str) -> dict:
-    """A lesson step's part that names trace types (the rest of a step is not read here)."""
+    """A step's part that names trace types (the rest of a step is not read here)."""
     return {"traces": [{"type": t, "x": [0], "y": [0]} for t in types]}
 
 
@@ -26,7 +26,8 @@ def test_the_partial_build_is_the_installed_plotlys_version():
 
 
 def test_the_file_carries_the_partial_build_when_it_covers_the_files_traces():
-    pack = {"steps": [lesson_step("scatter", "contour"), lesson_step("scatter3d", "surface")]}
+    pack = {"steps": [lesson_step("scatter", "heatmap", "bar"), lesson_step("contour"),
+                      lesson_step("scatter3d", "surface")]}
     assert trace_types(pack) == {"scatter", "heatmap", "bar", "contour", "scatter3d", "surface"}
     library = plotly_js(pack)
     assert library == PARTIAL_BUNDLE.read_text(encoding="utf-8")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import re
 import threading
 import time
@@ -13,7 +12,7 @@ import pytest
 from datasets import drawn
 from server.admission import AdmissionControl, Lane, estimate_seconds, lane_for
 from server.costs import Estimate
-from shell.registry import LESSONS, NOVELTY_HELD_OUT
+from shell.registry import LESSONS
 
 # The order of turns is read from real threads arriving tens of milliseconds apart: these
 # run alone (scripts/test.sh), never beside another test worker that would reorder them.
@@ -439,9 +438,8 @@ def test_a_pages_big_work_waits_its_turn_behind_another_students(page, monkeypat
     if page == "novelty":
         # With all points as normal data its first turn is the search for outliers off the
         # shape (issue 48: made before the fit, to say when nothing can be scored), which
-        # asks for its own bytes: 10 m candidates' distances to the n points.
-        points = OWN_N[page]
-        declared = 8 * 10 * math.ceil(NOVELTY_HELD_OUT * points) * points
+        # asks for its own bytes: the registry's statement of that search's peak.
+        declared = work.first(OWN_N[page], 2)
     assert declared <= seen[0] <= 1.2 * declared
     assert_clean(at)
     assert at.get("plotly_chart")  # and computed once it was its turn

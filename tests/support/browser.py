@@ -75,6 +75,15 @@ def wait_for_title(page, text: str) -> None:
     )
 
 
+def wait_for_text(locator, text: str, timeout_ms: float = 30_000) -> None:
+    """Wait until ``text`` shows inside ``locator``; else fail saying what it shows."""
+    try:
+        locator.get_by_text(text).first.wait_for(timeout=timeout_ms)
+    except Exception as timeout:
+        shown = locator.inner_text() if locator.count() else "(not on the page)"
+        raise AssertionError(f"{text!r} not shown; the place shows:\n{shown}") from timeout
+
+
 def assert_no_exception(page) -> None:
     assert page.locator(EXCEPTION).count() == 0, page.locator(EXCEPTION).first.inner_text()
 

@@ -59,7 +59,8 @@ def test_the_offline_lectures_step_says_the_pages_sentences_in_chinese():
     """The lesson's pack (its slider's words, each frame's sentences) in the language it is
     built in, with the English frames' numbers."""
     from classroom.tour import STEPS
-    from lecture_pack.build import LESSON_PACKS, build_lesson_step
+    from lecture_pack.build import build_lesson_step
+    from lecture_pack.pages import PAGES
     from words.i18n import use_language
 
     number = next(i for i, step in enumerate(STEPS, start=1)
@@ -68,7 +69,7 @@ def test_the_offline_lectures_step_says_the_pages_sentences_in_chinese():
     built = {}
     for code in ("en", "zh-CN"):
         with use_language(code):
-            built[code] = build_lesson_step(number, step, LESSON_PACKS[step.page],
+            built[code] = build_lesson_step(number, step, PAGES[step.lesson].pack,
                                             max_frames=3)
     english, chinese = built["en"], built["zh-CN"]
     assert english["values"] == chinese["values"]

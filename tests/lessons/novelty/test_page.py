@@ -291,6 +291,22 @@ def test_picking_usps_in_the_sidebar_keeps_all_points_and_says_what_to_change():
     assert "points of the other classes" in text_of(at) and not warned(at)
 
 
+@needs_usps
+def test_the_memory_guard_counts_the_search_for_outliers_off_the_shape(monkeypatch):
+    # 2,000 digits, all normal: the fit's 1,000 training points (3 copies, 24 MB) fit a
+    # 30 MiB budget; the search among all 2,000 (5,000 candidates × 256, 5 copies: 51.2 MB)
+    # does not, and is refused before it runs, naming itself.
+    from server import memory
+
+    monkeypatch.setenv(memory.BUDGET_ENV, "30")
+    at = open_app(PAGE, {"dataset": "usps", "n": 2000, "normal": "all"})
+    assert not at.exception, [e.value for e in at.exception]
+    refusals = [e.value for e in at.error if "the search for outliers off the shape" in e.value]
+    assert refusals, [e.value for e in at.error]
+    assert refusals[0].startswith("a 5,000 × 256 matrix needs 51.2 MB")
+    assert "No outlier could be drawn" not in warned(at)  # stopped before searching
+
+
 @pytest.mark.parametrize(("points", "normal", "said"), [
     # 8 drawn points: their median spacing is so wide that no point of their box is 3
     # spacings from all of them; of two classes, one can be made normal.

@@ -97,13 +97,14 @@ def test_the_workers_words_are_the_catalogs_and_its_process_needs_no_babel():
 def _pack(language: str):
     """The offline lecture's Scale step (its slider note and frame) built in ``language``."""
     from classroom.tour import STEPS
-    from lecture_pack.build import LESSON_PACKS, build_lesson_step
+    from lecture_pack.build import build_lesson_step
+    from lecture_pack.pages import PAGES
     from words.i18n import use_language
 
     number, step = next((i, s) for i, s in enumerate(STEPS, start=1)
                         if s.page == "app_pages/scale.py" and not s.part)
     with use_language(language):
-        return build_lesson_step(number, step, LESSON_PACKS[step.page])
+        return build_lesson_step(number, step, PAGES[step.lesson].pack)
 
 
 def test_the_offline_packs_scale_step_speaks_the_language_with_the_english_numbers():
