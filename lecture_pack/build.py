@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import json
 import math
+from collections.abc import Callable
 from dataclasses import replace
 from urllib.parse import urlencode
 
@@ -311,9 +312,15 @@ def assemble(steps: list[dict], base_url: str = DEFAULT_BASE_URL) -> dict:
 
 
 def build_pack(*, steps: tuple[TourStep, ...] | None = None, max_frames: int | None = None,
-               base_url: str = DEFAULT_BASE_URL) -> dict:
+               base_url: str = DEFAULT_BASE_URL,
+               built: Callable[[dict], object] = lambda step: None) -> dict:
     """The whole lecture (the steps the tour draws offline unless ``steps`` are given),
-    ready for :func:`lecture_pack.html.write`."""
+    ready for :func:`lecture_pack.html.write`; ``built`` is told each step as it is built
+    (the server's build reports its progress with it)."""
     chosen = offline_steps() if steps is None else steps
-    return assemble([build_tour_step(STEPS.index(step) + 1, step, max_frames=max_frames,
-                                     base_url=base_url) for step in chosen], base_url)
+    done = []
+    for step in chosen:
+        done.append(build_tour_step(STEPS.index(step) + 1, step, max_frames=max_frames,
+                                    base_url=base_url))
+        built(done[-1])
+    return assemble(done, base_url)
