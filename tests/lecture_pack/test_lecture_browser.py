@@ -348,3 +348,41 @@ def test_on_a_phone_a_swipe_scrolls_and_the_slider_follows_a_finger(browser, lec
     check_frame(page, step, len(step["frames"]) - 1)
     assert errors == []
     context.close()
+
+
+# Each chart's legend, chart title and axis titles (a grid's too: g-x2title, ...) that lie
+# beyond its box, by how many pixels: [chart, item, left, right, top, bottom]. (A 3-D
+# view's axis titles are drawn by WebGL, on its canvas, which the box clips.)
+OUTSIDE_THEIR_CHART = """() => [...document.querySelectorAll('#charts .chart')].flatMap(chart => {
+  const box = chart.getBoundingClientRect();
+  const items = chart.querySelectorAll('g.legend, .g-gtitle text, [class^="g-x"][class$="title"] text, '
+    + '[class^="g-y"][class$="title"] text');
+  return [...items].map(item => { const b = item.getBoundingClientRect();
+    return [chart.id, item.tagName === 'g' ? 'legend' : item.textContent,
+            box.left - b.left, b.right - box.right, box.top - b.top, b.bottom - box.bottom]; })
+    .filter(([, , ...beyond]) => beyond.some(px => px > 0.5)); })"""
+
+
+def test_on_a_phone_every_legend_and_title_lies_inside_its_chart(browser, lecture):
+    """A 390 × 844 phone: step 5's y-axis title ran above a plot squeezed by its legend, and
+    steps 6 and 10's legends off their charts' right side (too long an entry; a title
+    beside the entries); on every step each legend and title is whole inside its chart."""
+    pack, folder = lecture
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
+                                  user_agent=PHONE_AGENT)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto((folder / "lecture.html").as_uri())
+    outside = []
+    for index, step in enumerate(pack["steps"]):
+        page.evaluate("(index) => window.lecture.show(index)", index)
+        page.wait_for_function(DRAWN)
+        beyond = page.evaluate(OUTSIDE_THEIR_CHART)
+        outside += [f"step {step['number']}, {chart}, {item!r}: " + ", ".join(
+            f"{px:.0f} px beyond its {side}"
+            for side, px in zip(("left", "right", "top", "bottom"), sides) if px > 0.5)
+            for chart, item, *sides in beyond]
+    assert not outside, "\n".join(outside)
+    assert errors == []
+    context.close()
