@@ -39,7 +39,7 @@
   // A phone: legends under the plots, titles wrapped, the page's font sizes (themed).
   function phone() { return window.innerWidth < 700; }
   // A title's lines wrapped at spaces to ``width`` pixels at ``size`` (about 0.56 em a
-  // character); a line with markup in it is kept whole.
+  // character); a line with both markup and wide characters in it is kept whole.
   // Chinese (and other wide) characters: about 1 em each, and a line may break between
   // any two of them; other words keep their spaces and break only at them.
   const WIDE = /[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]/;
@@ -58,20 +58,38 @@
     if (current) out.push(current);
     return out;
   }
-  function wrapTitle(text, width, size) {
-    const most = Math.max(16, Math.floor(width / (size * 0.56)));
+  // A line's words (a tag stays whole with the word it touches), how wide each shows, and
+  // the lines' tags balanced: a bold run broken across lines is closed at the end of one
+  // and opened again at the start of the next.
+  const WORD = /(?:<[^>]*>|[^\s<])+/g;
+  const TAG = /<(\/?)(\w+)[^>]*>/g;
+  const shown = (word) => word.replace(TAG, "").length;
+  function balanced(lines) {
+    const open = [];  // the tags open at a line's end: [name, the tag as written]
+    return lines.map((line) => {
+      const opened = open.map(([, raw]) => raw).join("") + line;
+      for (const [raw, closing, name] of line.matchAll(TAG)) {
+        if (!closing) open.push([name, raw]);
+        else if (open.length && open[open.length - 1][0] === name) open.pop();
+      }
+      return opened + open.map(([name]) => "</" + name + ">").reverse().join("");
+    });
+  }
+  // ``least``: the fewest characters a line is given (a chart's title, 16; a panel's, fewer:
+  // at 16 two neighbours' titles ran into each other on step 5).
+  function wrapTitle(text, width, size, least = 16) {
+    const most = Math.max(least, Math.floor(width / (size * 0.56)));
     return text.split(/<br\s*\/?>/i).flatMap((line) => {
-      if (/</.test(line)) return [line];
-      if (WIDE.test(line)) return wrapWide(line, most);
-      if (line.length <= most) return [line];
+      if (WIDE.test(line)) return /</.test(line) ? [line] : wrapWide(line, most);
+      if (shown(line) <= most) return [line];
       const out = [];
       let current = "";
-      for (const word of line.split(" ")) {
-        if (current && (current + " " + word).length > most) { out.push(current); current = word; }
+      for (const word of line.match(WORD) || []) {
+        if (current && shown(current + " " + word) > most) { out.push(current); current = word; }
         else current = current ? current + " " + word : word;
       }
       if (current) out.push(current);
-      return out;
+      return balanced(out);
     }).join("<br>");
   }
   // A lesson's own figure (its data and layout as the page builds them), in the file's
@@ -150,7 +168,7 @@
       if (note.xref !== "paper" || note.yanchor !== "bottom" || typeof note.text !== "string") continue;
       const [from, to] = domains.find(([a, b]) => a <= note.x && note.x <= b) || [0, 1];
       const size = (note.font && note.font.size) || 12;
-      note.text = wrapTitle(note.text, (window.innerWidth - 60) * (to - from), size);
+      note.text = wrapTitle(note.text, (window.innerWidth - 60) * (to - from), size, 6);
       grown = Math.max(grown, (note.text.split("<br>").length - 1) * Math.round(size * 1.35));
     }
     if (grown) {

@@ -350,23 +350,34 @@ def test_on_a_phone_a_swipe_scrolls_and_the_slider_follows_a_finger(browser, lec
     context.close()
 
 
-# Each chart's legend, chart title and axis titles (a grid's too: g-x2title, ...) that lie
-# beyond its box, by how many pixels: [chart, item, left, right, top, bottom]. (A 3-D
-# view's axis titles are drawn by WebGL, on its canvas, which the box clips.)
-OUTSIDE_THEIR_CHART = """() => [...document.querySelectorAll('#charts .chart')].flatMap(chart => {
+# A chart's legend, chart title and axis titles (a grid's too: g-x2title, ...), and with
+# OVERLAPPING its panels' titles (annotations). (A 3-D view's axis titles are drawn by
+# WebGL, on its canvas, which the box clips.)
+CHART_ITEMS = """(chart, annotations) => [...chart.querySelectorAll('g.legend, .g-gtitle text, '
+  + '[class^="g-x"][class$="title"] text, [class^="g-y"][class$="title"] text'
+  + (annotations ? ', g.annotation' : ''))].map(item => [
+    item.classList.contains('legend') ? 'legend' : item.textContent, item.getBoundingClientRect()])"""
+# Those items that lie beyond their chart's box, by how many pixels:
+# [chart, item, left, right, top, bottom].
+OUTSIDE_THEIR_CHART = f"""() => [...document.querySelectorAll('#charts .chart')].flatMap(chart => {{
   const box = chart.getBoundingClientRect();
-  const items = chart.querySelectorAll('g.legend, .g-gtitle text, [class^="g-x"][class$="title"] text, '
-    + '[class^="g-y"][class$="title"] text');
-  return [...items].map(item => { const b = item.getBoundingClientRect();
-    return [chart.id, item.tagName === 'g' ? 'legend' : item.textContent,
-            box.left - b.left, b.right - box.right, box.top - b.top, b.bottom - box.bottom]; })
-    .filter(([, , ...beyond]) => beyond.some(px => px > 0.5)); })"""
+  return ({CHART_ITEMS})(chart, false).map(([item, b]) => [chart.id, item,
+    box.left - b.left, b.right - box.right, box.top - b.top, b.bottom - box.bottom])
+    .filter(([, , ...beyond]) => beyond.some(px => px > 0.5)); }})"""
+# Two items of a chart drawn over each other: [chart, item, item].
+OVERLAPPING = f"""() => [...document.querySelectorAll('#charts .chart')].flatMap(chart => {{
+  const items = ({CHART_ITEMS})(chart, true);
+  return items.flatMap(([a, p], i) => items.slice(i + 1).filter(([, q]) =>
+    Math.min(p.right, q.right) - Math.max(p.left, q.left) > 1
+    && Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top) > 1).map(([b]) => [chart.id, a, b])); }})"""
 
 
 def test_on_a_phone_every_legend_and_title_lies_inside_its_chart(browser, lecture):
     """A 390 × 844 phone: step 5's y-axis title ran above a plot squeezed by its legend, and
     steps 6 and 10's legends off their charts' right side (too long an entry; a title
-    beside the entries); on every step each legend and title is whole inside its chart."""
+    beside the entries); step 9's title ran into its legend, step 7's into a panel's title,
+    step 5's panels' titles into each other. On every step each legend and title is whole
+    inside its chart, and clear of the others."""
     pack, folder = lecture
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
                                   user_agent=PHONE_AGENT)
@@ -374,15 +385,17 @@ def test_on_a_phone_every_legend_and_title_lies_inside_its_chart(browser, lectur
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto((folder / "lecture.html").as_uri())
-    outside = []
+    outside, overlapping = [], []
     for index, step in enumerate(pack["steps"]):
         page.evaluate("(index) => window.lecture.show(index)", index)
         page.wait_for_function(DRAWN)
-        beyond = page.evaluate(OUTSIDE_THEIR_CHART)
         outside += [f"step {step['number']}, {chart}, {item!r}: " + ", ".join(
             f"{px:.0f} px beyond its {side}"
             for side, px in zip(("left", "right", "top", "bottom"), sides) if px > 0.5)
-            for chart, item, *sides in beyond]
+            for chart, item, *sides in page.evaluate(OUTSIDE_THEIR_CHART)]
+        overlapping += [f"step {step['number']}, {chart}: {a!r} over {b!r}"
+                        for chart, a, b in page.evaluate(OVERLAPPING)]
     assert not outside, "\n".join(outside)
+    assert not overlapping, "\n".join(overlapping)
     assert errors == []
     context.close()
