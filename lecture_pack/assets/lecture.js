@@ -39,7 +39,7 @@
   // A phone: legends under the plots, titles wrapped, the page's font sizes (themed).
   function phone() { return window.innerWidth < 700; }
   // A title's lines wrapped at spaces to ``width`` pixels at ``size`` (about 0.56 em a
-  // character); a line with markup in it is kept whole.
+  // character); a line with both markup and wide characters in it is kept whole.
   // Chinese (and other wide) characters: about 1 em each, and a line may break between
   // any two of them; other words keep their spaces and break only at them.
   const WIDE = /[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]/;
@@ -58,20 +58,38 @@
     if (current) out.push(current);
     return out;
   }
-  function wrapTitle(text, width, size) {
-    const most = Math.max(16, Math.floor(width / (size * 0.56)));
+  // A line's words (a tag stays whole with the word it touches), how wide each shows, and
+  // the lines' tags balanced: a bold run broken across lines is closed at the end of one
+  // and opened again at the start of the next.
+  const WORD = /(?:<[^>]*>|[^\s<])+/g;
+  const TAG = /<(\/?)(\w+)[^>]*>/g;
+  const shown = (word) => word.replace(TAG, "").length;
+  function balanced(lines) {
+    const open = [];  // the tags open at a line's end: [name, the tag as written]
+    return lines.map((line) => {
+      const opened = open.map(([, raw]) => raw).join("") + line;
+      for (const [raw, closing, name] of line.matchAll(TAG)) {
+        if (!closing) open.push([name, raw]);
+        else if (open.length && open[open.length - 1][0] === name) open.pop();
+      }
+      return opened + open.map(([name]) => "</" + name + ">").reverse().join("");
+    });
+  }
+  // ``least``: the fewest characters a line is given (a chart's title, 16; a panel's, fewer:
+  // at 16 two neighbours' titles ran into each other on step 5).
+  function wrapTitle(text, width, size, least = 16) {
+    const most = Math.max(least, Math.floor(width / (size * 0.56)));
     return text.split(/<br\s*\/?>/i).flatMap((line) => {
-      if (/</.test(line)) return [line];
-      if (WIDE.test(line)) return wrapWide(line, most);
-      if (line.length <= most) return [line];
+      if (WIDE.test(line)) return /</.test(line) ? [line] : wrapWide(line, most);
+      if (shown(line) <= most) return [line];
       const out = [];
       let current = "";
-      for (const word of line.split(" ")) {
-        if (current && (current + " " + word).length > most) { out.push(current); current = word; }
+      for (const word of line.match(WORD) || []) {
+        if (current && shown(current + " " + word) > most) { out.push(current); current = word; }
         else current = current ? current + " " + word : word;
       }
       if (current) out.push(current);
-      return out;
+      return balanced(out);
     }).join("<br>");
   }
   // A lesson's own figure (its data and layout as the page builds them), in the file's
@@ -95,15 +113,22 @@
     // the page puts inside a panel (anchored by its right edge at x ≤ 1) stays there.
     const inside = out.legend.xanchor === "right" && (out.legend.x ?? 1.02) <= 1;
     if (phone() && out.legend.orientation !== "h" && !inside) Object.assign(out.legend, { orientation: "h", x: 0, xanchor: "left", yref: "container", y: 0, yanchor: "bottom" });
+    // Its title above its entries: beside them Plotly leaves it out when it wraps them into
+    // rows, and step 6's last entry ran off the box.
+    if (phone() && out.legend.orientation === "h" && out.legend.title && out.legend.title.text) out.legend.title = Object.assign({}, out.legend.title, { side: "top left" });
     if (out.title) {
       const size = phone() ? 13 : 16;
       out.title = Object.assign({}, out.title, { font: { size: size } });
       if (phone() && out.title.text) {  // a phone's chart is narrower than the page's: wrap
+        // At the box's top, with the page's room under it kept and a line more for each
+        // wrapped one: a text the page puts above the plot (step 5's "best γ") stays clear of it.
         const text = wrapTitle(out.title.text, window.innerWidth - 60, size);
-        const lines = text.split("<br>").length;
-        out.title.text = text;
+        const more = text.split("<br>").length - out.title.text.split(/<br\s*\/?>/i).length;
+        const line = Math.round(size * 1.35);
+        Object.assign(out.title, { text: text, yref: "container", y: 1, yanchor: "top", pad: { t: 14 } });
         out.margin = Object.assign({}, out.margin || {});
-        out.margin.t = Math.max(out.margin.t || 0, Math.round(lines * size * 1.35 + 16));
+        // At least its first line under its pad; 100: Plotly's default.
+        out.margin.t = Math.max(out.margin.t ?? 100, line + 20) + more * line;
       }
     }
     // Room for tick labels and axis titles, except on panels drawn to an equal scale (maps,
@@ -143,7 +168,7 @@
       if (note.xref !== "paper" || note.yanchor !== "bottom" || typeof note.text !== "string") continue;
       const [from, to] = domains.find(([a, b]) => a <= note.x && note.x <= b) || [0, 1];
       const size = (note.font && note.font.size) || 12;
-      note.text = wrapTitle(note.text, (window.innerWidth - 60) * (to - from), size);
+      note.text = wrapTitle(note.text, (window.innerWidth - 60) * (to - from), size, 6);
       grown = Math.max(grown, (note.text.split("<br>").length - 1) * Math.round(size * 1.35));
     }
     if (grown) {
@@ -192,9 +217,31 @@
   function charts(step, frame) {
     return frame.figures.map((entry) => {
       const f = entry.wide && !phone() ? entry.wide : entry;
-      return [entry.id, f.data.map((i) => JSON.parse(JSON.stringify(step.traces[i]))),
-        themed(f.layout), (f.layout.height || 0) > TALL];
+      const layout = themed(f.layout);
+      const data = f.data.map((i) => JSON.parse(JSON.stringify(step.traces[i])));
+      if (phone()) wrapLegendNames(data, layout);
+      return [entry.id, data, layout, (f.layout.height || 0) > TALL];
     });
+  }
+  // A phone's legend is as wide as the chart at most: an entry's name longer than that
+  // (step 10's "K (build; centring works in place, adds nothing)") wrapped beside its
+  // symbol (about 40 px), since Plotly never breaks one.
+  function wrapLegendNames(data, layout) {
+    const size = (layout.legend.font && layout.legend.font.size) || layout.font.size || 12;
+    for (const trace of data) {
+      if (typeof trace.name === "string" && trace.showlegend !== false) trace.name = wrapTitle(trace.name, window.innerWidth - 100, size);
+    }
+  }
+  // On a phone the box of a chart with its legend at the box's foot grows by the legend's
+  // height: a legend of six entries left a plot of 100 px, shorter than its y-axis's title
+  // (step 5). Elsewhere the box is the style sheet's.
+  function roomForLegend(div, layout) {
+    const legend = div.querySelector("g.legend");
+    const atFoot = phone() && legend && layout.legend.yref === "container" && layout.legend.y === 0;
+    const before = div.style.height;
+    div.style.height = "";
+    div.style.height = atFoot ? Math.round(div.clientHeight + legend.getBBox().height) + "px" : "";
+    return div.style.height === before ? null : Plotly.Plots.resize(div);
   }
 
   // On a projector the step's charts fit the screen's room under its question and slider
@@ -230,7 +277,7 @@
     Promise.all(wanted.map(([id, data, lay]) => {
       const div = $("chart-" + id);
       div.setAttribute("aria-label", (lay.title && lay.title.text) || id);
-      return Plotly.react(div, data, lay, config);
+      return Plotly.react(div, data, lay, config).then(() => roomForLegend(div, lay));
     })).then(() => {
       if (key === state.step + ":" + state.frame + ":" + theme()) window.lecture.drawn = key;
       // Milliseconds from the navigation to the first step drawn (the benchmark reads it).

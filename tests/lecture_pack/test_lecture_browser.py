@@ -348,3 +348,54 @@ def test_on_a_phone_a_swipe_scrolls_and_the_slider_follows_a_finger(browser, lec
     check_frame(page, step, len(step["frames"]) - 1)
     assert errors == []
     context.close()
+
+
+# A chart's legend, chart title and axis titles (a grid's too: g-x2title, ...), and with
+# OVERLAPPING its panels' titles (annotations). (A 3-D view's axis titles are drawn by
+# WebGL, on its canvas, which the box clips.)
+CHART_ITEMS = """(chart, annotations) => [...chart.querySelectorAll('g.legend, .g-gtitle text, '
+  + '[class^="g-x"][class$="title"] text, [class^="g-y"][class$="title"] text'
+  + (annotations ? ', g.annotation' : ''))].map(item => [
+    item.classList.contains('legend') ? 'legend' : item.textContent, item.getBoundingClientRect()])"""
+# Those items that lie beyond their chart's box, by how many pixels:
+# [chart, item, left, right, top, bottom].
+OUTSIDE_THEIR_CHART = f"""() => [...document.querySelectorAll('#charts .chart')].flatMap(chart => {{
+  const box = chart.getBoundingClientRect();
+  return ({CHART_ITEMS})(chart, false).map(([item, b]) => [chart.id, item,
+    box.left - b.left, b.right - box.right, box.top - b.top, b.bottom - box.bottom])
+    .filter(([, , ...beyond]) => beyond.some(px => px > 0.5)); }})"""
+# Two items of a chart drawn over each other: [chart, item, item].
+OVERLAPPING = f"""() => [...document.querySelectorAll('#charts .chart')].flatMap(chart => {{
+  const items = ({CHART_ITEMS})(chart, true);
+  return items.flatMap(([a, p], i) => items.slice(i + 1).filter(([, q]) =>
+    Math.min(p.right, q.right) - Math.max(p.left, q.left) > 1
+    && Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top) > 1).map(([b]) => [chart.id, a, b])); }})"""
+
+
+def test_on_a_phone_every_legend_and_title_lies_inside_its_chart(browser, lecture):
+    """A 390 × 844 phone: step 5's y-axis title ran above a plot squeezed by its legend, and
+    steps 6 and 10's legends off their charts' right side (too long an entry; a title
+    beside the entries); step 9's title ran into its legend, step 7's into a panel's title,
+    step 5's panels' titles into each other. On every step each legend and title is whole
+    inside its chart, and clear of the others."""
+    pack, folder = lecture
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
+                                  user_agent=PHONE_AGENT)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto((folder / "lecture.html").as_uri())
+    outside, overlapping = [], []
+    for index, step in enumerate(pack["steps"]):
+        page.evaluate("(index) => window.lecture.show(index)", index)
+        page.wait_for_function(DRAWN)
+        outside += [f"step {step['number']}, {chart}, {item!r}: " + ", ".join(
+            f"{px:.0f} px beyond its {side}"
+            for side, px in zip(("left", "right", "top", "bottom"), sides) if px > 0.5)
+            for chart, item, *sides in page.evaluate(OUTSIDE_THEIR_CHART)]
+        overlapping += [f"step {step['number']}, {chart}: {a!r} over {b!r}"
+                        for chart, a, b in page.evaluate(OVERLAPPING)]
+    assert not outside, "\n".join(outside)
+    assert not overlapping, "\n".join(overlapping)
+    assert errors == []
+    context.close()
