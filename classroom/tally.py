@@ -206,8 +206,10 @@ class Limits:
     # The lecturer's pages say they are alive every 2 s on Class tally and every 20 s on
     # the other pages; a browser slows the timers of a hidden tab to one a minute.
     lecturer_grace_s: float = 120.0
-    join_burst: int = 60  # students let in at once, then joins_per_minute
-    joins_per_minute: float = 120.0
+    # A lecture hall's room scans the QR code within half a minute: 300 students in 30 s
+    # join (150 at once, then 10 a second), a script still cannot fill 400 seats unseen.
+    join_burst: int = 150  # students let in at once, then joins_per_minute
+    joins_per_minute: float = 600.0
     # Classes one address may hold without the lecturer passcode (a script's many tabs).
     classes_per_address: int = 2
     # Wrong passcodes let through before a refusal window, its first length and its cap

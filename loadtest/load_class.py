@@ -174,16 +174,22 @@ def play(url: str, store_url: str, phones: int, arrival: float, steps: list[int]
     with ThreadPoolExecutor(max_workers=phones) as pool:
         for i in range(phones):
             pool.submit(phone, url, code, i, i * arrival / phones, lecture, timeout)
-        for index, step in enumerate(steps):
-            if index:
-                move_to(lecturer, step)
-                lecture.moved_at, lecture.step = time.monotonic(), step
-            deadline = time.monotonic() + step_timeout + (arrival if index == 0 else 0)
-            while lecture.voted(step) < phones - len(lecture.errors) and \
-                    time.monotonic() < deadline:
-                time.sleep(0.2)
-        time.sleep(1.0)  # the watcher's last look
-        lecture.done.set()
+        try:
+            for index, step in enumerate(steps):
+                if index:
+                    move_to(lecturer, step)
+                    lecture.moved_at, lecture.step = time.monotonic(), step
+                deadline = time.monotonic() + step_timeout + (arrival if index == 0 else 0)
+                while lecture.voted(step) < phones - len(lecture.errors) and \
+                        time.monotonic() < deadline:
+                    time.sleep(0.2)
+            time.sleep(1.0)  # the watcher's last look
+        except Exception as error:  # noqa: BLE001 - the lecturer failed: said, and the
+            # phones are let go (else the pool would wait for them forever)
+            with lecture.lock:
+                lecture.errors.append(f"lecturer: {type(error).__name__}: {error}")
+        finally:
+            lecture.done.set()
     watcher.join(timeout=5)
     latencies = []
     for step in steps:

@@ -246,6 +246,16 @@ def test_a_script_cannot_fill_every_seat_at_once(make_store):
     assert 150 <= seconds <= 170  # (400 - 80) / 2 per second
 
 
+def test_a_room_of_300_joins_in_half_a_minute_with_the_default_limits(make_store):
+    clock = Clock()
+    store = make_store(Limits(), clock=clock)  # the defaults a server starts with
+    code, key = open_class(store)
+    for i in range(300):  # the QR code scanned over 30 s, evenly
+        clock.now += 0.1
+        store.join(code, f"s{i}")
+    assert store.students(code, key) == 300
+
+
 def test_the_lecturer_closes_the_door_and_removes_late_joiners_with_their_votes(make_store):
     clock = Clock()
     store = make_store(Limits(join_burst=1000), clock=clock)
