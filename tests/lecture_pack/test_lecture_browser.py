@@ -356,10 +356,12 @@ def test_on_a_phone_a_swipe_scrolls_and_the_slider_follows_a_finger(browser, lec
 CHART_ITEMS = """(chart, annotations) => [...chart.querySelectorAll('g.legend, .g-gtitle text, '
   + '[class^="g-x"][class$="title"] text, [class^="g-y"][class$="title"] text'
   + (annotations ? ', g.annotation' : ''))].map(item => [
-    item.classList.contains('legend') ? 'legend' : item.textContent, item.getBoundingClientRect()])"""
+    item.classList.contains('legend') ? 'legend' : item.textContent,
+    item.getBoundingClientRect()])"""
 # Those items that lie beyond their chart's box, by how many pixels:
 # [chart, item, left, right, top, bottom].
-OUTSIDE_THEIR_CHART = f"""() => [...document.querySelectorAll('#charts .chart')].flatMap(chart => {{
+OUTSIDE_THEIR_CHART = f"""() => [...document.querySelectorAll('#charts .chart')]
+  .flatMap(chart => {{
   const box = chart.getBoundingClientRect();
   return ({CHART_ITEMS})(chart, false).map(([item, b]) => [chart.id, item,
     box.left - b.left, b.right - box.right, box.top - b.top, b.bottom - box.bottom])
@@ -369,7 +371,8 @@ OVERLAPPING = f"""() => [...document.querySelectorAll('#charts .chart')].flatMap
   const items = ({CHART_ITEMS})(chart, true);
   return items.flatMap(([a, p], i) => items.slice(i + 1).filter(([, q]) =>
     Math.min(p.right, q.right) - Math.max(p.left, q.left) > 1
-    && Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top) > 1).map(([b]) => [chart.id, a, b])); }})"""
+    && Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top) > 1)
+    .map(([b]) => [chart.id, a, b])); }})"""
 
 
 def test_on_a_phone_every_legend_and_title_lies_inside_its_chart(browser, lecture):
@@ -391,7 +394,7 @@ def test_on_a_phone_every_legend_and_title_lies_inside_its_chart(browser, lectur
         page.wait_for_function(DRAWN)
         outside += [f"step {step['number']}, {chart}, {item!r}: " + ", ".join(
             f"{px:.0f} px beyond its {side}"
-            for side, px in zip(("left", "right", "top", "bottom"), sides) if px > 0.5)
+            for side, px in zip(("left", "right", "top", "bottom"), sides, strict=True) if px > 0.5)
             for chart, item, *sides in page.evaluate(OUTSIDE_THEIR_CHART)]
         overlapping += [f"step {step['number']}, {chart}: {a!r} over {b!r}"
                         for chart, a, b in page.evaluate(OVERLAPPING)]
