@@ -23,6 +23,17 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def stop_process(process: subprocess.Popen, timeout: float = 10) -> None:
+    """Stop a server process: SIGTERM, and SIGKILL if it has not ended within ``timeout``."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=timeout)
+
+
 class RedisServer:
     """``redis-server`` on 127.0.0.1 at a free port, its log in ``workdir``; a context
     manager that stops it. ``url`` is what ``KPCA_CLASS_STORE`` takes."""
@@ -57,13 +68,7 @@ class RedisServer:
             time.sleep(0.05)
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
+        stop_process(self.process)
 
     def __enter__(self) -> RedisServer:
         return self

@@ -48,7 +48,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the app's modules, when run as a script
 
-from deploy.redis_server import REDIS_SERVER, RedisServer  # noqa: E402
+from deploy.redis_server import REDIS_SERVER, RedisServer, stop_process  # noqa: E402
 
 CONFIG = Path(__file__).with_name("haproxy.cfg")
 HAPROXY = shutil.which("haproxy") or "/usr/sbin/haproxy"
@@ -152,13 +152,7 @@ class Replica:
         self.process.wait(timeout=10)
 
     def stop(self) -> None:
-        if self.alive():
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
+        stop_process(self.process)
         self._log_file.close()
 
 

@@ -15,6 +15,7 @@ from tests.support.browser import (
     assert_no_exception,
     new_page,
     shot,
+    start_class,
     wait_for_text,
     wait_until_idle,
 )
@@ -29,12 +30,7 @@ def test_the_lecturers_browser_keeps_its_class_and_a_restart_is_said(browser):
     lecturer = new_page(browser, viewport=DESKTOP)
     phone = new_page(browser, viewport=PHONE, has_touch=True, is_mobile=True)
     try:
-        lecturer.goto(f"{server.url}/class_tally")
-        wait_until_idle(lecturer)
-        lecturer.get_by_role("button", name="Start a class").click()
-        link = lecturer.get_by_text(re.compile(r"/tour\?class=")).first
-        link.wait_for()
-        url = re.search(r"http\S+/tour\?class=\w+", link.inner_text()).group(0)
+        url = start_class(lecturer, server.url)
         code = url.split("class=")[1][:6]
         wait_until_idle(lecturer)
         kept = {c["name"]: c for c in lecturer.context.cookies()}["kpca_lecturer"]

@@ -7,8 +7,6 @@ the check sees them when they are there."""
 
 from __future__ import annotations
 
-import re
-
 import datasets
 from classroom.questions import build
 from classroom.tour import STEPS
@@ -16,6 +14,7 @@ from tests.support.browser import (
     assert_no_exception,
     new_page,
     open_from_menu,
+    start_class,
     wait_for_text,
     wait_until_idle,
 )
@@ -46,12 +45,7 @@ def test_a_joined_phones_websocket_holds_no_answer_before_the_reveal(server, bro
     phone.on("websocket", lambda ws: ws.on("framereceived", lambda payload: received.append(
         payload if isinstance(payload, bytes) else payload.encode("utf-8"))))
     try:
-        lecturer.goto(f"{server.url}/class_tally")
-        wait_until_idle(lecturer)
-        lecturer.get_by_role("button", name="Start a class").click()
-        link = lecturer.get_by_text(re.compile(r"/tour\?class=")).first
-        link.wait_for()
-        code = re.search(r"/tour\?class=(\w+)", link.inner_text()).group(1)
+        code = start_class(lecturer, server.url).split("class=")[1]
         # The lecturer opens step 2 on the projector and shows the view: what it computes
         # on screen is part of the answer.
         open_from_menu(lecturer, "Guided tour")

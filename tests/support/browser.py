@@ -5,6 +5,8 @@ screenshots, chart titles, the menu.
 
 from __future__ import annotations
 
+import re
+
 from loadtest.browser import (  # noqa: F401  (the harness, for the test modules)
     ARTIFACTS,
     CHROMIUM,
@@ -82,6 +84,17 @@ def wait_for_text(locator, text: str, timeout_ms: float = 30_000) -> None:
     except Exception as timeout:
         shown = locator.inner_text() if locator.count() else "(not on the page)"
         raise AssertionError(f"{text!r} not shown; the place shows:\n{shown}") from timeout
+
+
+def start_class(lecturer, server_url: str) -> str:
+    """The lecturer's page opens Class tally and starts a class; returns the join link it
+    shows (``…/tour?class=CODE``)."""
+    lecturer.goto(f"{server_url}/class_tally")
+    wait_until_idle(lecturer)
+    lecturer.get_by_role("button", name="Start a class").click()
+    link = lecturer.get_by_text(re.compile(r"/tour\?class=")).first
+    link.wait_for()
+    return re.search(r"http\S+/tour\?class=\w+", link.inner_text()).group(0)
 
 
 def assert_no_exception(page) -> None:
