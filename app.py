@@ -29,9 +29,8 @@ from classroom import hooks as classroom  # noqa: E402
 from lessons.explorer.prepare import start_lab  # noqa: E402
 from shell.display import apply_css, initial_sidebar_state  # noqa: E402
 from shell.language import choose_language  # noqa: E402
-from shell.registry import HOME, menu  # noqa: E402
+from shell.navigation import menu_pages  # noqa: E402
 from shell.sidebar import settings_sidebar  # noqa: E402
-from words.i18n import _  # noqa: E402
 
 # The session's language, for everything this run draws (the link, the sidebar's choice or
 # the browser's): first, before any text is made.
@@ -41,16 +40,7 @@ st.set_page_config(page_title="KPCA Lab", page_icon=":material/blur_on:", layout
 
 # The menu sits in the header, grouped in sections, so that the sidebar holds only the
 # settings: γ and the components stay on the first screen next to the charts they change.
-page = st.navigation(
-    {
-        _(section): [
-            st.Page(item.path, title=_(item.title), icon=item.icon, default=item is HOME)
-            for item in items
-        ]
-        for section, items in menu().items()
-    },
-    position="top",
-)
+page = st.navigation(menu_pages(), position="top")
 # Once per process, in the background after every student's work: every built-in
 # dataset × kernel × γ of the grid into the machine's shared cache (a lab's first views
 # become reads; nothing without a shared cache or with KPCA_PREPARE_AHEAD=0).
