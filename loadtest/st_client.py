@@ -11,6 +11,10 @@ the ``streamlit.proto`` messages the frontend exchanges:
 * change a widget = a ``rerun_script`` with the page's hash, the current query string
   (as the server last set it with ``page_info_changed``) and the value of every widget
   on screen, the changed one included (the frontend's widget manager sends them all);
+* a fragment's timer (``st.fragment(run_every=...)``) = a ``rerun_script`` naming the
+  fragment (``fragment_id``, ``is_auto_rerun``) with the same widget states; the server
+  announces each timer with an ``auto_rerun`` message during a run, and a full run starts
+  the page's timers afresh (see :meth:`StreamlitSession.timers`);
 * upload a file = ``file_urls_request`` → ``file_urls_response`` → an HTTP PUT of the
   file to ``/_stcore/upload_file/<session>/<file>`` with the XSRF header and cookies →
   a rerun whose widget state names the uploaded file.
@@ -92,6 +96,8 @@ class Run:
     bytes: int = 0
     messages: int = 0
     problem: str = ""  # timeout / disconnect / page not found: empty when the run is fine
+    fragment_only: bool = False  # the server ran fragments only (the rest of the page stays)
+    page_runs: int = 0  # runs of the whole page the request took (st.rerun, switch_page)
 
     def all_text(self) -> str:
         return "\n".join(self.texts + self.chart_titles)
@@ -188,6 +194,8 @@ class StreamlitSession:
         self.page_hash = ""
         self.query_string = ""
         self.widgets: dict[str, Widget] = {}  # the current screen's widgets, by label
+        # The fragments the page asked to rerun on a timer: fragment id → seconds.
+        self.timers: dict[str, float] = {}
         self.bytes_received = 0
         self._last_size = 0
         self.unexpected: list[str] = []  # messages that arrived while idle, summarised
@@ -267,6 +275,11 @@ class StreamlitSession:
     def rerun(self) -> Run:
         """Rerun the page as it stands (what a fragment's timer or a focus change does)."""
         return self._rerun(self._states({}), page_hash=self.page_hash)
+
+    def rerun_fragment(self, fragment_id: str) -> Run:
+        """Rerun one fragment as its timer does in the browser (only that fragment runs,
+        unless it asks for a rerun of the whole page)."""
+        return self._rerun(self._states({}), page_hash=self.page_hash, fragment_id=fragment_id)
 
     def click(self, label: str) -> Run:
         widget = self.widgets[label]
@@ -349,12 +362,15 @@ class StreamlitSession:
         except (OSError, websocket.WebSocketException) as error:
             raise Disconnected(f"send failed: {error}") from error
 
-    def _rerun(self, widget_states: list[WidgetState] | None, page_hash: str) -> Run:
+    def _rerun(self, widget_states: list[WidgetState] | None, page_hash: str,
+               fragment_id: str = "") -> Run:
         request = BackMsg()
         state = request.rerun_script
         state.query_string = self.query_string
         state.page_name = self.page_name if not page_hash else ""
         state.page_script_hash = page_hash
+        if fragment_id:
+            state.fragment_id, state.is_auto_rerun = fragment_id, True
         if widget_states:
             state.widget_states.widgets.extend(widget_states)
         context = state.context_info
@@ -377,7 +393,8 @@ class StreamlitSession:
         if not run.finished and not run.problem:
             run.problem = f"timeout after {self.timeout:.0f} s"
         if run.finished:
-            self.widgets = {w.label: w for w in screen.values()}
+            drawn = {w.label: w for w in screen.values()}
+            self.widgets = {**self.widgets, **drawn} if run.fragment_only else drawn
             run.widgets = dict(self.widgets)
         run.session_id, run.page_hash = self.session_id, self.page_hash
         return run
@@ -389,8 +406,17 @@ class StreamlitSession:
         run.bytes += self._last_size
         if kind == "new_session":
             self.session_id = msg.new_session.initialize.session_id
-            screen.clear()  # a new run (e.g. after st.rerun) redraws the whole page
+            run.fragment_only = bool(msg.metadata.run.fragment_ids)
+            if not run.fragment_only:
+                run.page_runs += 1
+                self.timers.clear()  # the page's fragments announce their timers again
+            screen.clear()  # a new run (e.g. after st.rerun) redraws the page or fragment
             run.texts.clear(), run.chart_titles.clear()
+        elif kind == "auto_rerun":
+            self.timers[msg.auto_rerun.fragment_id] = msg.auto_rerun.interval
+        elif kind == "stop_auto_rerun":
+            for fragment_id in msg.stop_auto_rerun.fragment_ids:
+                self.timers.pop(fragment_id, None)
         elif kind == "navigation":
             # st.navigation names the page that runs (new_session names the main script):
             # the frontend reruns with this hash.
