@@ -1,0 +1,105 @@
+"""The room's timers on a real server, as a browser runs them (classroom/follow.py,
+classroom/lecturer.py): a joined phone's poll and the lecturer's counts are fragments
+rerun on their own timers (``st.fragment(run_every=...)``), played here by the load
+generator's client (``loadtest/st_client.py``), which sends the fragment's rerun as the
+frontend does.
+
+What a room of phones costs rests on these: a poll that finds nothing new runs the
+fragment alone; a poll that finds the lecturer on another step opens that step's view
+with its settings in the same request (one run of the page, not a run of the old page
+first); the lecturer's count shows a new vote at its next redraw.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from urllib.parse import parse_qsl
+
+import pytest
+
+from classroom.follow import POLL_S
+from classroom.lecturer import REFRESH_S
+from classroom.questions import CATALOGUE
+from classroom.tour import STEPS
+from loadtest.browser import Server
+from loadtest.st_client import StreamlitSession
+from shell.state import settings_from_query
+
+pytestmark = pytest.mark.slow
+FROM, TO = 5, 6  # the lecturer's step, then Next
+
+
+@pytest.fixture(scope="module")
+def server():
+    running = Server("follow", env=os.environ | {"KPCA_CLASS_STORE": "memory"})
+    yield running
+    running.stop()
+
+
+def ok(run):
+    assert run.finished and not run.exceptions and not run.error_boxes, run
+    return run
+
+
+def question(step: int) -> str:
+    return CATALOGUE[STEPS[step - 1].check][0]
+
+
+def on_step(session: StreamlitSession) -> int | None:
+    tour = dict(parse_qsl(session.query_string)).get("tour")
+    return int(tour) if tour else None
+
+
+def timer_of(session: StreamlitSession, seconds: float) -> str:
+    """The one fragment timer of ``seconds`` the page announced."""
+    ids = [fid for fid, interval in session.timers.items() if interval == seconds]
+    assert len(ids) == 1, session.timers
+    return ids[0]
+
+
+def test_a_phone_follows_the_lecturer_in_one_request_and_the_count_shows_its_vote(server):
+    lecturer = StreamlitSession(server.url, timeout=120)
+    phone = StreamlitSession(server.url, timeout=120)
+    try:
+        ok(lecturer.open("class_tally"))
+        text = ok(lecturer.click("Start a class")).all_text()
+        code = re.search(r"Class code\n# ((?:\w ){5}\w)", text).group(1).replace(" ", "")
+        ok(lecturer.navigate("tour", f"step={FROM}"))
+        ok(lecturer.click("Open this view"))
+
+        ok(phone.open("tour", f"class={code}"))  # the QR code's link
+        assert on_step(phone) == FROM and question(FROM) in phone.widgets
+        poll = timer_of(phone, POLL_S)
+
+        # Nothing new: the poll runs its fragment alone, and says whom the phone follows.
+        run = ok(phone.rerun_fragment(poll))
+        assert run.fragment_only and run.page_runs == 0
+        assert f"Following the lecturer · class {code} · step {FROM}" in run.texts
+        assert question(FROM) in phone.widgets  # the rest of the page stays
+
+        # The lecturer's Next: the phone's next poll opens step TO's view, with the step's
+        # own settings (not the ones it had), in this one request.
+        ok(lecturer.click("Next →"))
+        assert on_step(lecturer) == TO
+        run = ok(phone.rerun_fragment(poll))
+        assert run.page_runs == 1  # step TO's page, and no run of step FROM's before it
+        assert run.page == STEPS[TO - 1].url_path
+        assert on_step(phone) == TO and question(TO) in phone.widgets
+        query = dict(parse_qsl(phone.query_string))
+        assert query["class"] == code
+        settings, warnings = settings_from_query(
+            {k: v for k, v in query.items() if k not in ("class", "seat", "tour")})
+        assert warnings == [] and settings == STEPS[TO - 1].settings()
+        assert settings != STEPS[FROM - 1].settings()  # it did change
+
+        # The phone votes; the lecturer's count shows it at its next redraw.
+        count = timer_of(lecturer, REFRESH_S)
+        assert "**Round 1** · 0 votes (open)" in ok(lecturer.rerun_fragment(count)).texts
+        options = phone.widgets[question(TO)].options
+        assert "Counted anonymously" in ok(phone.set_widget(question(TO), options[0])).all_text()
+        run = ok(lecturer.rerun_fragment(count))
+        assert run.fragment_only and "**Round 1** · 1 vote (open)" in run.texts
+    finally:
+        phone.close()
+        lecturer.close()
