@@ -75,7 +75,7 @@ from words.i18n import (
     use_language,
 )
 
-REFRESH_S = 2
+REFRESH_S = 1  # an answer reaches the projected count within about a second
 NOTE_REFRESH_S = 20  # the sidebar's note of the class on other pages (a sign of life)
 PASSCODE_ENV = "KPCA_LECTURER_PASSCODE"
 PASSCODE_SECRET = "lecturer_passcode"

@@ -203,7 +203,7 @@ class Limits:
     max_question_id: int = 40  # characters
     idle_expiry_s: float = 3 * 3600
     max_age_s: float = 12 * 3600
-    # The lecturer's pages say they are alive every 2 s on Class tally and every 20 s on
+    # The lecturer's pages say they are alive every second on Class tally and every 20 s on
     # the other pages; a browser slows the timers of a hidden tab to one a minute.
     lecturer_grace_s: float = 120.0
     # A lecture hall's room scans the QR code within half a minute: 300 students in 30 s
