@@ -1,32 +1,34 @@
 """A class with its lecturer, played over Streamlit's own protocol: phones join, follow the
 lecturer's steps and vote; on replicas behind HAProxy that share the class in Redis.
 
-    python loadtest/load_class.py --phones 300 --arrival 30 --replicas 2   # issue 49's room
-    python loadtest/load_class.py --phones 8 --arrival 4 --steps 2 5       # a smoke run
+    python loadtest/load_class.py --phones 300 --arrival 30 --think 20   # issue 49's room
+    python loadtest/load_class.py --phones 8 --arrival 4 --steps 2 5     # a smoke run
 
 A lecturer (one :class:`st_client.StreamlitSession`) starts a class on *Class tally* and
 opens the first step of ``--steps`` (each a tour step with a question); the phones open
 the class's link (``/tour?class=CODE``, the QR code's), spread evenly over ``--arrival``
-seconds, land on the lecturer's step and vote; once every phone has voted (or
-``--step-timeout`` has passed) the lecturer opens the next step and the phones follow it:
-each one reruns its page every 2 s, as its poll does, until the new question is there.
-The class's state is read from the store the replicas share (the Redis that
-``deploy/replicas.py`` starts), as any replica reads it, so nothing here adds to the
-lecturer's page.
+seconds, land on the lecturer's step, read its question (a time drawn between 0 and
+``--think`` seconds) and vote. Once every phone has voted (or ``--step-timeout`` has
+passed) the lecturer presses Next to the next step and the phones follow it. Every
+session runs its page's fragment timers as the browser does (the phones' poll of the
+class, ``classroom/follow.py``; the lecturer's counts, ``classroom/lecturer.py``): only
+the fragment runs, unless it asks for the whole page.
 
 Reported: first view (opening the link until the step's question is on the phone: p50,
-p95, worst), answer → the vote in the store (p50, p95, worst; the lecturer's page shows
-it within its 2 s redraw on top), following (the lecturer's move until the phone shows
-the new question), and per step the votes the phones were told were counted against the
-votes the store holds (lost or double votes), and errors. Target (issue 49, 300 phones on
-two replicas): answer → count p95 ≤ 2 s with the redraw, 0 lost or double votes, first
-view p95 ≤ 3 s with the tour prepared.
+p95, worst); answer → the vote in the store the replicas share (Redis, read here as any
+replica reads it) and answer → the lecturer's count (the k-th answer told counted against
+the moment round 1's count on the lecturer's screen reached k); following (the lecturer's
+Next until the phone shows the new question); per step the votes the phones were told were
+counted against the votes the store holds (lost or double votes); errors. Target (issue
+49, 300 phones on two replicas): answer → the lecturer's count p95 ≤ 2 s, 0 lost or double
+votes, first view p95 ≤ 3 s; the phones follow the lecturer within 2 s.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import random
 import re
 import sys
 import tempfile
@@ -45,8 +47,6 @@ from classroom.tally_redis import RedisStore, connect  # noqa: E402
 from classroom.tour import STEPS, tally_id  # noqa: E402
 from deploy.replicas import Cluster  # noqa: E402
 from loadtest.st_client import StreamlitSession  # noqa: E402
-
-POLL_S = 2.0  # a phone's poll of the class (classroom/follow.py)
 
 
 def question_of(step: int) -> str:
@@ -80,40 +80,85 @@ def ok(run, what: str):
     return run
 
 
+class Timers:
+    """A browser's fragment timers for one session (``st.fragment(run_every=...)``): each
+    fires every interval; a full run of the page starts them afresh."""
+
+    def __init__(self, session: StreamlitSession) -> None:
+        self.session = session
+        self.due: dict[str, float] = {}
+
+    def after(self, run) -> None:
+        if not run.fragment_only:
+            self.due.clear()
+
+    def wait_and_fire(self, stop: threading.Event, until: float = math.inf):
+        """Sleep until the next timer is due and run it; None, having run nothing, when
+        ``stop`` is set or the time ``until`` (``time.monotonic()``) comes first."""
+        now = time.monotonic()
+        timers = self.session.timers
+        self.due = {fid: self.due.get(fid, now + interval) for fid, interval in timers.items()}
+        if not self.due:
+            return None if stop.wait(0.2) else self.session.rerun()  # no timer: a reload
+        fragment_id = min(self.due, key=self.due.__getitem__)
+        due, interval = self.due[fragment_id], timers[fragment_id]
+        if stop.wait(max(0.0, min(due, until) - now)) or due > until:
+            return None
+        run = self.session.rerun_fragment(fragment_id)
+        self.due[fragment_id] = max(due + interval, time.monotonic())
+        self.after(run)
+        return run
+
+
+def on_step(session: StreamlitSession, step: int) -> bool:
+    """Is ``step``'s question on this session's screen?"""
+    query = dict(parse_qsl(session.query_string))
+    return query.get("tour") == str(step) and question_of(step) in session.widgets
+
+
 def phone(url: str, code: str, number: int, arrival_s: float, lecture: Lecture,
-          timeout: float) -> None:
+          timeout: float, think: float = 0.0) -> None:
+    """A phone: opens the class's link, answers each step's question once it is on screen
+    (after a reading time drawn between 0 and ``think`` seconds), and otherwise runs its
+    page's fragment timers, as the browser does (the class's poll: classroom/follow.py),
+    which bring it to the lecturer's next step."""
     session = StreamlitSession(url, timeout=timeout, connect_timeout=20)
+    reading = random.Random(number)
+    timers = Timers(session)
     time.sleep(arrival_s)
     try:
         started = time.monotonic()
-        ok(session.open("tour", f"class={code}"), "open")
+        timers.after(ok(session.open("tour", f"class={code}"), "open"))
         replica = session.http.cookies.get("KPCA_REPLICA", "server")
         with lecture.lock:
             lecture.replicas[replica] = lecture.replicas.get(replica, 0) + 1
-        seen = None
+        answered: set[int] = set()
+        answer_at: dict[int, float] = {}  # step → when this student has read its question
         while not lecture.done.is_set():
             step = lecture.step
-            label = question_of(step)
-            if label not in session.widgets:
-                time.sleep(POLL_S)
-                ok(session.rerun(), "poll")
+            if step not in answered and step not in answer_at and on_step(session, step):
+                now = time.monotonic()
+                answer_at[step] = now + reading.uniform(0.0, think)
+                with lecture.lock:
+                    if not answered:
+                        lecture.first_view.append(now - started)
+                    else:
+                        lecture.follow.append(now - lecture.moved_at)
+            if step in answered or time.monotonic() < answer_at.get(step, math.inf):
+                until = math.inf if step in answered else answer_at.get(step, math.inf)
+                if (run := timers.wait_and_fire(lecture.done, until)) is not None:
+                    ok(run, "poll")
                 continue
-            if seen is None:
-                with lecture.lock:
-                    lecture.first_view.append(time.monotonic() - started)
-            elif seen != step:
-                with lecture.lock:
-                    lecture.follow.append(time.monotonic() - lecture.moved_at)
-            seen = step
+            label = question_of(step)
             options = session.widgets[label].options
             sent = time.time()
             run = ok(session.set_widget(label, options[number % len(options)]), "answer")
+            timers.after(run)
+            answered.add(step)
             with lecture.lock:
                 lecture.answers[step].append((sent, time.time()))
                 if "Counted anonymously" in run.all_text():
                     lecture.counted[step] += 1
-            while lecture.step == step and not lecture.done.is_set():
-                time.sleep(0.2)
     except Exception as error:  # noqa: BLE001 - counted, the class goes on
         with lecture.lock:
             lecture.errors.append(f"phone {number}: {type(error).__name__}: {error}")
@@ -148,6 +193,17 @@ def _line(name: str, values: list[float]) -> str:
             f"worst {max(values):.2f} s (n = {len(values)})")
 
 
+ROUND_1 = re.compile(r"\*\*Round 1\*\* · (\d+) votes?")
+
+
+def shown_count(run) -> int | None:
+    """Round 1's count on the lecturer's screen (the compact tally beside the question)."""
+    for text in run.texts:
+        if match := ROUND_1.search(text):
+            return int(match.group(1))
+    return None
+
+
 def move_to(lecturer: StreamlitSession, step: int) -> None:
     """The lecturer goes on from the open step's view with Next → up to ``step``'s view
     (each step it opens is the class's: the phones follow)."""
@@ -156,7 +212,7 @@ def move_to(lecturer: StreamlitSession, step: int) -> None:
 
 
 def play(url: str, store_url: str, phones: int, arrival: float, steps: list[int],
-         step_timeout: float, timeout: float) -> dict:
+         step_timeout: float, timeout: float, think: float = 0.0) -> dict:
     lecture = Lecture(steps, phones)
     lecturer = StreamlitSession(url, timeout=timeout)
     ok(lecturer.open("class_tally"), "lecturer")
@@ -171,18 +227,27 @@ def play(url: str, store_url: str, phones: int, arrival: float, steps: list[int]
     watcher = threading.Thread(target=watch_counts, args=(store, code, key, lecture, seen),
                                daemon=True)
     watcher.start()
+    timers, never = Timers(lecturer), threading.Event()
+    shown: dict[int, list[float]] = {s: [] for s in steps}  # the lecturer's count reached k
     with ThreadPoolExecutor(max_workers=phones) as pool:
         for i in range(phones):
-            pool.submit(phone, url, code, i, i * arrival / phones, lecture, timeout)
+            pool.submit(phone, url, code, i, i * arrival / phones, lecture, timeout, think)
         try:
             for index, step in enumerate(steps):
                 if index:
-                    move_to(lecturer, step)
+                    # From the lecturer's click: the phones cannot move before it.
                     lecture.moved_at, lecture.step = time.monotonic(), step
-                deadline = time.monotonic() + step_timeout + (arrival if index == 0 else 0)
-                while lecture.voted(step) < phones - len(lecture.errors) and \
+                    move_to(lecturer, step)
+                    timers.after(ok(lecturer.rerun(), "the lecturer's view"))
+                deadline = time.monotonic() + step_timeout + think + (arrival if index == 0 else 0)
+                while (len(shown[step]) < lecture.voted(step)
+                       or lecture.voted(step) < phones - len(lecture.errors)) and \
                         time.monotonic() < deadline:
-                    time.sleep(0.2)
+                    run = ok(timers.wait_and_fire(never), "the lecturer's count")
+                    if (count := shown_count(run)) is not None:
+                        now = time.time()
+                        while len(shown[step]) < count:
+                            shown[step].append(now)
             time.sleep(1.0)  # the watcher's last look
         except Exception as error:  # noqa: BLE001 - the lecturer failed: said, and the
             # phones are let go (else the pool would wait for them forever)
@@ -191,15 +256,18 @@ def play(url: str, store_url: str, phones: int, arrival: float, steps: list[int]
         finally:
             lecture.done.set()
     watcher.join(timeout=5)
-    latencies = []
-    for step in steps:
+    to_store, to_screen = [], []
+    for step in steps:  # the k-th answer told counted ↔ the k-th vote seen
         done = sorted(lecture.answers[step], key=lambda pair: pair[1])
-        latencies += [visible - sent for (sent, _done), visible
-                      in zip(done, seen[step], strict=False)]
+        to_store += [visible - sent for (sent, _done), visible
+                     in zip(done, seen[step], strict=False)]
+        to_screen += [visible - sent for (sent, _done), visible
+                      in zip(done, shown[step], strict=False)]
     tally = store.tally(code, key)
     report = {
         "code": code, "phones": phones, "joined": store.students(code, key),
-        "first_view_s": lecture.first_view, "answer_to_count_s": latencies,
+        "first_view_s": lecture.first_view, "answer_to_store_s": to_store,
+        "answer_to_lecturer_s": to_screen,
         "follow_s": lecture.follow, "errors": lecture.errors, "replicas": lecture.replicas,
         "steps": {step: {"told_counted": lecture.counted[step],
                          "in_store": sum(c.chosen for c in tally[tally_id(step)].rounds[0])
@@ -216,11 +284,15 @@ def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--phones", type=int, default=300)
     parser.add_argument("--arrival", type=float, default=30.0, help="seconds to join")
-    parser.add_argument("--steps", type=int, nargs="+", default=[2, 5],
-                        help="tour steps with a question, in order")
+    parser.add_argument("--steps", type=int, nargs="+", default=[2, 3, 4, 5],
+                        help="tour steps with a question, in order (the lecturer opens "
+                             "every step between two of them too: the phones follow it)")
     parser.add_argument("--replicas", type=int, default=2, help="≥ 2 (the class in Redis)")
     parser.add_argument("--url", help="a running app behind HAProxy (with --store)")
     parser.add_argument("--store", help="its KPCA_CLASS_STORE (redis://host:port/db)")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="each student reads a question for a time drawn between 0 and "
+                             "this many seconds before answering (0: at once)")
     parser.add_argument("--step-timeout", type=float, default=60.0)
     parser.add_argument("--timeout", type=float, default=120.0, help="per request")
     args = parser.parse_args(argv)
@@ -238,7 +310,7 @@ def main(argv: list[str] | None = None) -> dict:
         url, store = (args.url, args.store) if args.url else (cluster.url, cluster.redis.url)
         started = time.monotonic()
         report = play(url, store, args.phones, args.arrival, args.steps, args.step_timeout,
-                      args.timeout)
+                      args.timeout, args.think)
     finally:
         if cluster is not None:
             cluster.stop()
@@ -246,7 +318,8 @@ def main(argv: list[str] | None = None) -> dict:
           f"joined {report['joined']}; errors {len(report['errors'])}; phones per replica "
           + ", ".join(f"{name} {count}" for name, count in sorted(report["replicas"].items())))
     print(_line("first view", report["first_view_s"]))
-    print(_line("answer → count in the store", report["answer_to_count_s"]))
+    print(_line("answer → count in the store", report["answer_to_store_s"]))
+    print(_line("answer → the lecturer's count", report["answer_to_lecturer_s"]))
     print(_line("following the lecturer", report["follow_s"]))
     for step, counts in report["steps"].items():
         lost = counts["told_counted"] - counts["in_store"]
