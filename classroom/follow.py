@@ -19,9 +19,10 @@ from classroom import banner, join, predict
 from classroom.tally import Live
 from words.i18n import _
 
-# A phone follows within the poll and one run: 1.5 s keeps that under 2 s on a quiet
-# server; each look is a short fragment run (a few ms), so 300 phones cost ~0.4 core.
-POLL_S = 1.5
+# A phone follows within the poll and one page run. Each look is a fragment run of a few
+# ms of the server's CPU: 300 phones at 2 s take ~0.6 of two cores while they read; at
+# 1.5 s the room of 300 followed slower, not faster (docs/load.md, "A class of 300").
+POLL_S = 2
 _FOLLOWED = "_follow_followed"  # the lecturer's step this phone last moved with
 _TO = "_follow_to"  # a step to open at the start of the next run
 _SEEN = "_follow_seen"  # what this run showed: the class's Live
