@@ -23,13 +23,14 @@ next one reads the same votes.
   → the order first answered) and ``…:q:<question id>`` (its round, closed, shown,
   revealed, and per round and token the packed vote ``2 × option + right``). A standalone
   Redis (the scripts reach a class's keys by name).
-* **Never a hang.** A Redis that is down or slow answers within about two seconds with
+* **Never a hang.** A Redis that is down or slow answers within about four seconds with
   :class:`classroom.tally.StoreUnavailable`, which the page says as a sentence.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import math
 import secrets
 import time
@@ -66,9 +67,12 @@ from classroom.tally import (
 )
 
 NAMESPACE = "kpca"
+_LOG = logging.getLogger(__name__)
 # A socket that does not answer in this many seconds is a store that is down; one retry
-# (a new connection: Redis restarted) and no back-off, so a page waits about 2 s at most.
-TIMEOUT_S = 1.0
+# (a new connection: Redis restarted) and no back-off, so a page waits about 4 s at most.
+# Not less: a room of 300 phones following the lecturer at once keeps two cores busy for
+# seconds, and at 1 s a phone now and then said "not answering" of a Redis that was up.
+TIMEOUT_S = 2.0
 
 # What every script shares: the class's keys, its lifetime, the door. ARGV[1] is the
 # clock, ARGV[2] the limits (JSON), ARGV[3…] the call's own; KEYS[1] the namespace.
@@ -406,6 +410,7 @@ class RedisStore:
                                         args=[f"{self._clock():.17g}", self._limits_json,
                                               *args])
         except _OUTAGES as outage:
+            _LOG.warning("The class store did not answer %s: %r", name, outage)
             raise store_unavailable() from outage
         if reply[0] in ("ok", "taken"):
             return reply[1:]
@@ -434,6 +439,7 @@ class RedisStore:
                 *clock, limits.passcode_free_tries, limits.passcode_first_wait_s,
                 limits.passcode_max_wait_s])
         except _OUTAGES as outage:
+            _LOG.warning("The class store did not answer check_passcode: %r", outage)
             raise store_unavailable() from outage
         raise refusal("passcode_wrong", limits)
 

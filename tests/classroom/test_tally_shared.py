@@ -185,7 +185,7 @@ def test_a_student_sent_value_is_data_to_redis_never_code(make_store):
 
 
 def test_a_redis_that_is_down_or_slow_is_said_not_traced(redis_server, redis_client):
-    from classroom.tally_redis import RedisStore, connect
+    from classroom.tally_redis import TIMEOUT_S, RedisStore, connect
 
     down = RedisStore(connect(f"redis://127.0.0.1:{_closed_port()}/0"), Limits())
     with pytest.raises(StoreUnavailable, match="The class's store is not answering"):
@@ -194,12 +194,14 @@ def test_a_redis_that_is_down_or_slow_is_said_not_traced(redis_server, redis_cli
         down.check_passcode("x", "y", session="tab")
     slow = RedisStore(connect(redis_server.url), Limits(), namespace="slow")
     code, _key = slow.open_class(new_token())
-    redis_client.client_pause(2500)  # every client waits 2.5 s: longer than the store does
+    # Every client waits: longer than the store does (two tries of TIMEOUT_S).
+    pause_s = 2 * TIMEOUT_S + 0.5
+    redis_client.client_pause(int(pause_s * 1000))
     try:
         with pytest.raises(StoreUnavailable):
             slow.answer(code, "s1", "q", 0, True)
     finally:
-        time.sleep(2.6)
+        time.sleep(pause_s + 0.1)
     assert slow.live(code).step is None  # answering again
 
 
