@@ -21,7 +21,8 @@ from words.i18n import _
 
 # A phone follows within the poll and one page run. Each look is a fragment run of a few
 # ms of the server's CPU: 300 phones at 2 s take ~0.6 of two cores while they read; at
-# 1.5 s the room of 300 followed slower, not faster (docs/load.md, "A class of 300").
+# 1.5 s the room of 300 followed slower, not faster (docs/load.md, "A class with its
+# lecturer").
 POLL_S = 2
 _FOLLOWED = "_follow_followed"  # the lecturer's step this phone last moved with
 _TO = "_follow_to"  # a step to open at the start of the next run
