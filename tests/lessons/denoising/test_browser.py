@@ -31,6 +31,10 @@ def test_denoising_walk_noise_and_preimage(server, page):
     page.set_default_timeout(240_000)
     page.goto(f"{server.url}/denoising")
     wait_until_idle(page, min_charts=3)
+    # Both curves' charts, by their titles: on a loaded CI runner the page was once idle
+    # with three charts drawn but this run's title not yet there.
+    wait_for_title(page, "This run")
+    wait_for_title(page, "The paper's setting (stored)")
     assert_no_exception(page)
     titles = chart_titles(page)
     # A two-line title's lines are separate SVG text spans: match each part.
