@@ -27,9 +27,9 @@ def menu_pages() -> dict[str, list[st.Page]]:
     kept = st.session_state.get(PAGES_KEY)
     if kept is None or kept[0] != words:
         pages = {
-            _(section): [st.Page(item.path, title=_(item.title), icon=item.icon,
-                                 default=item is HOME) for item in items]
-            for section, items in sections.items()
+            section: [st.Page(item.path, title=title, icon=item.icon, default=item is HOME)
+                      for item, title in zip(items, titles, strict=True)]
+            for (section, titles), items in zip(words, sections.values(), strict=True)
         }
         kept = st.session_state[PAGES_KEY] = (words, pages)
     return kept[1]
