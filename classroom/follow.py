@@ -30,8 +30,9 @@ _SEEN = "_follow_seen"  # what this run showed: the class's Live
 
 
 def start_run() -> None:
-    """Before the sidebar: open the step the poll asked for (its settings seed the
-    sidebar's widgets, which a fragment's run cannot do)."""
+    """Before the sidebar: open the step a page run's look at the class asked for (that run
+    had drawn the sidebar's widgets, so the step's settings can only seed them now; the
+    poll's own fragment opens the step at once)."""
     if (number := st.session_state.pop(_TO, None)) is not None:
         banner.go_to_step(number)
         banner.switch_if_asked()  # at once: no need to draw this page first
