@@ -98,8 +98,9 @@ class Timers:
         now = time.monotonic()
         timers = self.session.timers
         self.due = {fid: self.due.get(fid, now + interval) for fid, interval in timers.items()}
-        if not self.due:
-            return None if stop.wait(0.2) else self.session.rerun()  # no timer: a reload
+        if not self.due:  # nothing on the page runs by itself: a browser waits too
+            stop.wait(max(0.0, min(0.2, until - now)))
+            return None
         fragment_id = min(self.due, key=self.due.__getitem__)
         due, interval = self.due[fragment_id], timers[fragment_id]
         if stop.wait(max(0.0, min(due, until) - now)) or due > until:
@@ -204,11 +205,13 @@ def shown_count(run) -> int | None:
     return None
 
 
-def move_to(lecturer: StreamlitSession, step: int) -> None:
+def move_to(lecturer: StreamlitSession, step: int):
     """The lecturer goes on from the open step's view with Next → up to ``step``'s view
-    (each step it opens is the class's: the phones follow)."""
+    (each step it opens is the class's: the phones follow); the last Next's run."""
+    run = None
     while (at := int(dict(parse_qsl(lecturer.query_string))["tour"])) < step:
-        ok(lecturer.click("Next →"), f"the lecturer's Next → at step {at}")
+        run = ok(lecturer.click("Next →"), f"the lecturer's Next → at step {at}")
+    return run
 
 
 def play(url: str, store_url: str, phones: int, arrival: float, steps: list[int],
@@ -237,14 +240,14 @@ def play(url: str, store_url: str, phones: int, arrival: float, steps: list[int]
                 if index:
                     # From the lecturer's click: the phones cannot move before it.
                     lecture.moved_at, lecture.step = time.monotonic(), step
-                    move_to(lecturer, step)
-                    timers.after(ok(lecturer.rerun(), "the lecturer's view"))
+                    timers.after(move_to(lecturer, step))  # a page run: timers anew
                 deadline = time.monotonic() + step_timeout + think + (arrival if index == 0 else 0)
                 while (len(shown[step]) < lecture.voted(step)
                        or lecture.voted(step) < phones - len(lecture.errors)) and \
                         time.monotonic() < deadline:
-                    run = ok(timers.wait_and_fire(never), "the lecturer's count")
-                    if (count := shown_count(run)) is not None:
+                    if (run := timers.wait_and_fire(never)) is None:
+                        continue  # (a lecturer's view always has its counts' timer)
+                    if (count := shown_count(ok(run, "the lecturer's count"))) is not None:
                         now = time.time()
                         while len(shown[step]) < count:
                             shown[step].append(now)
