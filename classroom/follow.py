@@ -1,10 +1,13 @@
-"""Phones follow the lecturer, and hear of the reveal, by polling the class.
+"""Phones follow the lecturer, and hear of the reveal, as soon as the class changes.
 
-A joined phone asks the store every :data:`POLL_S` seconds (``st.fragment(run_every=...)``:
-only this small fragment runs, one short look under the store's lock) for the class's step
-(the lecturer's, :func:`classroom.lecturer.publish_step`) and its question's round and
-reveal. When the lecturer moves to another step the phone opens it; when the question is
-revealed or a second round opens, the page runs again to show it.
+A joined phone's small fragment (:func:`_poll`) reads the class's step (the lecturer's,
+:func:`classroom.lecturer.publish_step`) and its question's round and reveal, and says
+what it shows to :mod:`server.nudge`: one thread per server process reads each class's
+state every quarter second and reruns this fragment in the phones whose screen is behind.
+When the lecturer moves to another step the phone opens it; when the question is revealed
+or a second round opens, the page runs again to show it. The fragment also runs on a timer
+of its own: every :data:`POLL_S` seconds where the server cannot nudge, else only as a
+safety net.
 
 A student can still look back: Back / Next on a phone move only that phone, which stays
 where the student went until the lecturer moves again, or until the student presses
@@ -16,14 +19,17 @@ from __future__ import annotations
 import streamlit as st
 
 from classroom import banner, join, predict
-from classroom.tally import Live
+from classroom.store import STORE
+from classroom.tally import Live, UnknownClass
+from server import nudge
 from words.i18n import _
 
-# A phone follows within the poll and one page run. Each look is a fragment run of a few
-# ms of the server's CPU: 300 phones at 2 s take ~0.6 of two cores while they read; at
-# 1.5 s the room of 300 followed slower, not faster (docs/load.md, "A class with its
-# lecturer").
+# Where the server cannot nudge, a phone follows within this poll and one page run. Each
+# look is a fragment run of a few ms of the server's CPU: 300 phones at 2 s take ~0.6 of
+# two cores while they read; at 1.5 s the room of 300 followed slower, not faster
+# (docs/load.md, "A class with its lecturer").
 POLL_S = 2
+POLL_KEY = "class_poll"  # the fragment's key, by which the server reruns it
 _FOLLOWED = "_follow_followed"  # the lecturer's step this phone last moved with
 _TO = "_follow_to"  # a step to open at the start of the next run
 _SEEN = "_follow_seen"  # what this run showed: the class's Live
@@ -49,6 +55,7 @@ def poll() -> None:
     and watch for the reveal."""
     live = join.live(predict.asked())
     if live is None:
+        nudge.unwatch()  # not in a class (any more)
         return
     ss = st.session_state
     here = ss.get(banner.TOUR_VIEW)
@@ -63,11 +70,20 @@ def poll() -> None:
     _poll(here)
 
 
-@st.fragment(run_every=POLL_S)
+def _read_live(topic: tuple[str, str | None]) -> Live | None:
+    """The class's state for the nudging thread (None: the class has ended)."""
+    try:
+        return STORE.live(*topic)
+    except UnknownClass:
+        return None
+
+
+@st.fragment(run_every=nudge.fallback_period(POLL_S), key=POLL_KEY)
 def _poll(here: int | None) -> None:
     ss = st.session_state
     code = join.joined()
-    live: Live | None = join.live(predict.asked()) if code else None
+    asked = predict.asked()
+    live: Live | None = join.live(asked) if code else None
     if live != ss.get(_SEEN):  # the lecturer moved, revealed, or opened a round
         if live is not None and live.step is not None and live.step != ss.get(_FOLLOWED):
             ss[_FOLLOWED] = live.step
@@ -78,7 +94,11 @@ def _poll(here: int | None) -> None:
                 banner.go_to_step(live.step)
                 banner.switch_if_asked()
         st.rerun(scope="app")
-    if live is None or live.step is None:
+    if live is None:
+        nudge.unwatch()
+        return
+    nudge.watch(POLL_KEY, (code, asked), live, _read_live)
+    if live.step is None:
         return
     if live.step == here:
         st.caption(_("Following the lecturer · class {code} · step {step}").format(

@@ -1,13 +1,15 @@
 """The room's timers on a real server, as a browser runs them (classroom/follow.py,
-classroom/lecturer.py): a joined phone's poll and the lecturer's counts are fragments
-rerun on their own timers (``st.fragment(run_every=...)``), played here by the load
-generator's client (``loadtest/st_client.py``), which sends the fragment's rerun as the
-frontend does.
+classroom/lecturer.py, server/nudge.py): a joined phone's poll is a fragment the server
+reruns by itself when the class changes, and on a slow timer of its own; the lecturer's
+counts are a fragment rerun on its timer (``st.fragment(run_every=...)``). Played here by
+the load generator's client (``loadtest/st_client.py``), which sends a fragment's rerun as
+the frontend does and reads the runs the server starts.
 
 What a room of phones costs rests on these: a poll that finds nothing new runs the
-fragment alone; a poll that finds the lecturer on another step opens that step's view
-with its settings in the same request (one run of the page, not a run of the old page
-first); the lecturer's count shows a new vote at its next redraw.
+fragment alone, and the server starts nothing while nothing changes; when the lecturer
+moves, the server reruns the phone's poll at once, which opens that step's view with its
+settings in the same run (one run of the page, not a run of the old page first); the
+lecturer's count shows a new vote at its next redraw.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from classroom.questions import CATALOGUE
 from classroom.tour import STEPS
 from loadtest.browser import Server
 from loadtest.st_client import StreamlitSession
+from server.nudge import FALLBACK_S, available, fallback_period
 from shell.state import settings_from_query
 
 pytestmark = pytest.mark.slow
@@ -70,7 +73,8 @@ def test_a_phone_follows_the_lecturer_in_one_request_and_the_count_shows_its_vot
 
         ok(phone.open("tour", f"class={code}"))  # the QR code's link
         assert on_step(phone) == FROM and question(FROM) in phone.widgets
-        poll = timer_of(phone, POLL_S)
+        assert available()  # this Streamlit lets the server rerun a fragment
+        poll = timer_of(phone, fallback_period(POLL_S))
 
         # Nothing new: the poll runs its fragment alone, and says whom the phone follows.
         run = ok(phone.rerun_fragment(poll))
@@ -78,11 +82,17 @@ def test_a_phone_follows_the_lecturer_in_one_request_and_the_count_shows_its_vot
         assert f"Following the lecturer · class {code} · step {FROM}" in run.texts
         assert question(FROM) in phone.widgets  # the rest of the page stays
 
-        # The lecturer's Next: the phone's next poll opens step TO's view, with the step's
-        # own settings (not the ones it had), in this one request.
+        # Nothing changes: the server reruns nothing.
+        assert phone.await_run(1.0) is None
+
+        # The lecturer's Next: the server reruns the phone's poll without the phone asking
+        # (long before its own timer), which opens step TO's view, with the step's own
+        # settings (not the ones it had), in this one run.
         ok(lecturer.click("Next →"))
         assert on_step(lecturer) == TO
-        run = ok(phone.rerun_fragment(poll))
+        run = phone.await_run(FALLBACK_S / 2)
+        assert run is not None, "the server did not rerun the phone's poll"
+        ok(run)
         assert run.page_runs == 1  # step TO's page, and no run of step FROM's before it
         assert run.page == STEPS[TO - 1].url_path
         assert on_step(phone) == TO and question(TO) in phone.widgets
