@@ -93,18 +93,24 @@ class Timers:
             self.due.clear()
 
     def wait_and_fire(self, stop: threading.Event, until: float = math.inf):
-        """Sleep until the next timer is due and run it; None, having run nothing, when
-        ``stop`` is set or the time ``until`` (``time.monotonic()``) comes first."""
+        """Listen until the next timer is due and run it, or until the server starts a run
+        of its own (a nudge: server/nudge.py), and return that run; None, having run
+        nothing, when ``stop`` is set or the time ``until`` (``time.monotonic()``) comes
+        first."""
         now = time.monotonic()
         timers = self.session.timers
         self.due = {fid: self.due.get(fid, now + interval) for fid, interval in timers.items()}
-        if not self.due:  # nothing on the page runs by itself: a browser waits too
-            stop.wait(max(0.0, min(0.2, until - now)))
+        fragment_id = min(self.due, key=self.due.__getitem__) if self.due else None
+        due = self.due[fragment_id] if fragment_id else math.inf
+        while (now := time.monotonic()) < min(due, until):
+            if stop.is_set():
+                return None
+            if (run := self.session.await_run(min(0.5, min(due, until) - now))) is not None:
+                self.after(run)
+                return run
+        if stop.is_set() or due > until:
             return None
-        fragment_id = min(self.due, key=self.due.__getitem__)
-        due, interval = self.due[fragment_id], timers[fragment_id]
-        if stop.wait(max(0.0, min(due, until) - now)) or due > until:
-            return None
+        interval = timers[fragment_id]
         run = self.session.rerun_fragment(fragment_id)
         self.due[fragment_id] = max(due + interval, time.monotonic())
         self.after(run)

@@ -15,6 +15,8 @@ the ``streamlit.proto`` messages the frontend exchanges:
   fragment (``fragment_id``, ``is_auto_rerun``) with the same widget states; the server
   announces each timer with an ``auto_rerun`` message during a run, and a full run starts
   the page's timers afresh (see :meth:`StreamlitSession.timers`);
+* a run the server starts by itself (a fragment it reruns when what it watches changes:
+  ``server/nudge.py``) arrives unasked: :meth:`StreamlitSession.await_run` reads it;
 * upload a file = ``file_urls_request`` → ``file_urls_response`` → an HTTP PUT of the
   file to ``/_stcore/upload_file/<session>/<file>`` with the XSRF header and cookies →
   a rerun whose widget state names the uploaded file.
@@ -379,12 +381,30 @@ class StreamlitSession:
         context.is_embedded, context.color_scheme = False, "light"
         started = time.perf_counter()
         self._send(request)
+        return self._collect(started)
+
+    def await_run(self, seconds: float) -> Run | None:
+        """Wait up to ``seconds`` for a run the server starts by itself (a fragment it
+        reruns when the class changes: server/nudge.py) and read it to its end; None when
+        none starts. Anything else that arrives meanwhile is noted in :attr:`unexpected`."""
+        deadline = time.monotonic() + seconds
+        first = self._pump(lambda msg: msg.WhichOneof("type") == "new_session", deadline,
+                           record=lambda msg: msg.WhichOneof("type") == "new_session"
+                           or self._note_unexpected(msg))
+        if first is None:
+            return None
+        return self._collect(time.perf_counter(), first)
+
+    def _collect(self, started: float, first: ForwardMsg | None = None) -> Run:
+        """Read one run's messages (``first`` already read) until it finishes."""
         run = Run(query_string=self.query_string)
         screen: dict[tuple[int, ...], Widget] = {}
 
         def record(msg: ForwardMsg) -> bool:
             return self._record(msg, run, screen)
 
+        if first is not None:
+            record(first)  # (its size is still the last read)
         deadline = time.monotonic() + self.timeout
         finished = self._pump(lambda msg: msg.WhichOneof("type") == "script_finished"
                               and msg.script_finished in DONE, deadline, record=record)
