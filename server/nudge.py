@@ -7,8 +7,9 @@ fragment says here what it watches (:func:`watch`: a topic, the value its screen
 function that reads the topic's value now), and one thread per process reads each watched
 topic every :data:`WATCH_S` seconds — once per topic, however many sessions watch it —
 and reruns the fragment of each session whose screen shows another value, as the
-browser's own timer would (a ``rerun_script`` message naming the fragment). The fragment
-keeps a slow timer of its own in case a nudge is lost (:func:`fallback_period`).
+browser's own timer would (a ``rerun_script`` message naming the fragment), a few
+sessions at a time (:data:`MOVING_AT_ONCE`). The fragment keeps a slow timer of its own in
+case a nudge is lost (:func:`fallback_period`).
 
 Streamlit has no public call for this; it uses, and only here: the runtime's
 ``handle_backmsg`` (public) on the server's event loop (``Runtime._get_async_objs``), and
@@ -22,6 +23,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
@@ -32,11 +34,16 @@ _LOG = logging.getLogger(__name__)
 # at most, plus the fragment's run. Each read is one look at the store per topic (a few
 # per class), not per session.
 WATCH_S = 0.25
-# A session still showing an old value this long after its nudge is nudged again (a
-# nudge that met the session between runs, with its fragment not yet drawn, is dropped).
-RENUDGE_S = 2.0
 # A watching fragment's own timer while nudges work: only what a lost nudge would cost.
 FALLBACK_S = 10.0
+# Sessions of one process nudged at once; the next goes when one of them has watched
+# again (its run is done). A room's phones all move at the same moment: nudged all at
+# once, their runs share the process's one interpreter lock (and starve the event loop
+# that sends their pages), so each finishes about when the last does; in turn, the first
+# phones are on the new step while the last are still waiting.
+MOVING_AT_ONCE = 4
+# A nudged session whose run has not watched again after this long frees its place.
+MOVE_S = 5.0
 # A session away this long (its browser disconnected and did not come back) watches no
 # more; one that comes back sooner reruns its page anyway, which watches again.
 AWAY_S = 60.0
@@ -49,13 +56,16 @@ class _Watch:
     seen: Any
     page_script_hash: str
     query_string: str
-    nudged_at: float | None = None
+    nudged: bool = False  # its rerun is on its way (asked once per value seen)
     away_since: float | None = None  # when the session was first found without its browser
 
 
 _lock = threading.Lock()
 _watches: dict[str, _Watch] = {}  # session id → what its fragment watches
 _readers: dict[Hashable, Callable[[Hashable], Any]] = {}  # topic → its value now
+_latest: dict[Hashable, Any] = {}  # topic → its value at the last tick
+_queue: deque[str] = deque()  # sessions behind, to nudge in turn
+_moving: dict[str, float] = {}  # sessions nudged whose run has not watched again → since
 _thread: threading.Thread | None = None
 
 
@@ -80,7 +90,8 @@ def _check_internals() -> bool:
         needed = (hasattr(Runtime, "get_app_session") and hasattr(Runtime, "handle_backmsg")
                   and hasattr(Runtime, "_get_async_objs")
                   and hasattr(MemoryFragmentStorage, "resolve_target")
-                  and hasattr(AppSession, "handle_backmsg"))
+                  and hasattr(AppSession, "handle_backmsg")
+                  and hasattr(AppSession, "has_fragment"))
     except ImportError:
         needed = False
     if not needed:
@@ -107,8 +118,9 @@ def watch(fragment_key: str, topic: Hashable, seen: Any,
           read: Callable[[Hashable], Any]) -> None:
     """From inside the fragment ``st.fragment(key=fragment_key)``, in a script run: rerun it
     in this session when ``read(topic)`` stops being equal to ``seen`` (what this run
-    shows). Replaces the session's earlier watch. ``read`` runs on another thread; it
-    raises to say "not known now" (the topic is read again at the next tick)."""
+    shows). Replaces the session's earlier watch, and ends its move (another session may
+    start one). ``read`` runs on another thread; it raises to say "not known now" (the
+    topic is read again at the next tick)."""
     if not available():
         return
     from streamlit.runtime.scriptrunner import get_script_run_ctx
@@ -124,7 +136,9 @@ def _add(session_id: str, w: _Watch, read: Callable[[Hashable], Any]) -> None:
     with _lock:
         _watches[session_id] = w
         _readers[w.topic] = read
+        _moving.pop(session_id, None)
         _start_thread()
+    _dispatch()
 
 
 def unwatch() -> None:
@@ -135,6 +149,8 @@ def unwatch() -> None:
     if ctx is not None:
         with _lock:
             _watches.pop(ctx.session_id, None)
+            _moving.pop(ctx.session_id, None)
+        _dispatch()
 
 
 def watching() -> int:
@@ -160,31 +176,65 @@ def _run() -> None:
             _LOG.exception("Nudging the watching sessions failed; trying again")
 
 
-def tick(loop=None) -> int:
-    """One look at every watched topic; nudge the sessions whose screen is behind (on
-    ``loop``, the server's event loop by default). Returns how many were nudged."""
+def tick() -> int:
+    """One look at every watched topic; queue the sessions whose screen is behind, and
+    nudge the first of them. Returns how many were nudged."""
     with _lock:
-        watches = dict(_watches)
-        readers = {topic: _readers[topic] for topic in {w.topic for w in watches.values()}}
+        topics = {w.topic for w in _watches.values()}
+        readers = {topic: _readers[topic] for topic in topics}
         _readers.clear()
         _readers.update(readers)  # the topics nobody watches any more go
-    now_values: dict[Hashable, Any] = {}
+    values: dict[Hashable, Any] = {}
     for topic, read in readers.items():
         try:
-            now_values[topic] = read(topic)
+            values[topic] = read(topic)
         except Exception as error:  # noqa: BLE001 - unknown now (a store not answering)
             _LOG.debug("Reading %r for the nudges failed: %s", topic, error)
-    loop = loop or _event_loop()
+    now = time.monotonic()
+    with _lock:
+        _latest.clear()
+        _latest.update(values)
+        for session_id, since in list(_moving.items()):
+            if now - since > MOVE_S:  # its run never said it was done: free its place
+                del _moving[session_id]
+        waiting = set(_queue)
+        _queue.extend(session_id for session_id, w in _watches.items()
+                      if _behind(w) and not w.nudged and session_id not in waiting)
+    return _dispatch()
+
+
+def _behind(w: _Watch) -> bool:
+    return w.topic in _latest and _latest[w.topic] != w.seen
+
+
+def _dispatch() -> int:
+    """Nudge queued sessions while fewer than :data:`MOVING_AT_ONCE` are moving; returns
+    how many were nudged."""
+    loop = _event_loop()
     if loop is None:
         return 0
-    now = time.monotonic()
-    behind = [(session_id, w) for session_id, w in watches.items()
-              if w.topic in now_values and now_values[w.topic] != w.seen
-              and (w.nudged_at is None or now - w.nudged_at >= RENUDGE_S)]
-    for session_id, w in behind:
-        w.nudged_at = now
+    nudged = []
+    with _lock:
+        while _queue and len(_moving) < MOVING_AT_ONCE:
+            session_id = _queue.popleft()
+            w = _watches.get(session_id)
+            if w is None or w.nudged or not _behind(w):
+                continue  # gone, or caught up by itself (its own timer, a click)
+            w.nudged = True
+            _moving[session_id] = time.monotonic()
+            nudged.append((session_id, w))
+    for session_id, w in nudged:
         loop.call_soon_threadsafe(_nudge, session_id, w)
-    return len(behind)
+    return len(nudged)
+
+
+def _not_delivered(session_id: str, w: _Watch) -> None:
+    """A nudge that found no fragment to rerun: its place goes to the next; the next tick
+    queues the session again."""
+    with _lock:
+        w.nudged = False
+        _moving.pop(session_id, None)
+    _dispatch()
 
 
 def _nudge(session_id: str, w: _Watch) -> None:
@@ -203,12 +253,16 @@ def _nudge(session_id: str, w: _Watch) -> None:
             with _lock:
                 if _watches.get(session_id) is w:
                     del _watches[session_id]
+        _not_delivered(session_id, w)
         return
     w.away_since = None
     try:
         fragment_ids = session._fragment_storage.resolve_target(w.fragment_key)
     except StreamlitAPIException:
-        return  # between runs: not drawn yet (nudged again after RENUDGE_S)
+        fragment_ids = []
+    if not fragment_ids or not session.has_fragment(fragment_ids[0]):
+        _not_delivered(session_id, w)  # between runs, the fragment not drawn yet
+        return
     message = BackMsg()
     state = message.rerun_script
     state.query_string = w.query_string

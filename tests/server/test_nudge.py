@@ -1,8 +1,9 @@
-"""server/nudge.py: which sessions the nudging thread reruns, and how often it reads.
+"""server/nudge.py: which sessions the nudging thread reruns, in what turn, and how often
+it reads.
 
-The thread's own look (:func:`server.nudge.tick`) is run here on a recording event loop;
-that a nudge really reruns a browser session's fragment on a running server is
-``tests/classroom/test_follow_server.py``'s.
+The thread's own look (:func:`server.nudge.tick`) is run here with the server's event loop
+replaced by one that records what would run on it; that a nudge really reruns a browser
+session's fragment on a running server is ``tests/classroom/test_follow_server.py``'s.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from server import nudge
 
 
 class RecordingLoop:
-    """Stands for the server's event loop: records what would run on it."""
+    """Stands for the server's event loop: records the sessions it would nudge."""
 
     def __init__(self) -> None:
         self.calls: list[str] = []
@@ -23,15 +24,21 @@ class RecordingLoop:
         self.calls.append(session_id)
 
 
-@pytest.fixture(autouse=True)
-def no_watches():
+def clear() -> None:
     with nudge._lock:
-        nudge._watches.clear()
-        nudge._readers.clear()
-    yield
-    with nudge._lock:
-        nudge._watches.clear()
-        nudge._readers.clear()
+        for held in (nudge._watches, nudge._readers, nudge._latest, nudge._queue,
+                     nudge._moving):
+            held.clear()
+
+
+@pytest.fixture
+def loop(monkeypatch):
+    recording = RecordingLoop()
+    monkeypatch.setattr(nudge, "_event_loop", lambda: recording)
+    monkeypatch.setattr(nudge, "_start_thread", lambda: None)  # the test ticks itself
+    clear()
+    yield recording
+    clear()
 
 
 def watch(session_id: str, topic, seen, read) -> nudge._Watch:
@@ -40,7 +47,8 @@ def watch(session_id: str, topic, seen, read) -> nudge._Watch:
     return w
 
 
-def test_only_the_sessions_whose_screen_is_behind_are_nudged_and_each_topic_is_read_once():
+def test_only_the_sessions_whose_screen_is_behind_are_nudged_and_each_topic_is_read_once(
+        loop):
     state = {"class A": 3, "class B": 7}
     reads: list[str] = []
 
@@ -48,35 +56,69 @@ def test_only_the_sessions_whose_screen_is_behind_are_nudged_and_each_topic_is_r
         reads.append(topic)
         return state[topic]
 
+    watch("b-current", "class B", 7, read)
+    watch("b-behind", "class B", 6, read)
     for i in range(50):
         watch(f"a{i}", "class A", 3, read)
-    watch("b-behind", "class B", 6, read)
-    watch("b-current", "class B", 7, read)
-    loop = RecordingLoop()
-    assert nudge.tick(loop) == 1
+    assert nudge.tick() == 1
     assert loop.calls == ["b-behind"]
     assert sorted(reads) == ["class A", "class B"]  # once per topic, not per session
 
-    state["class A"] = 4  # the lecturer moves: every phone of class A is behind
-    loop = RecordingLoop()
-    assert nudge.tick(loop) == 50
-    assert sorted(loop.calls) == sorted(f"a{i}" for i in range(50))
+
+def test_a_room_moves_a_few_at_a_time_each_finished_move_letting_the_next_go(loop):
+    state = {"class": 1}
+    for i in range(10):
+        watch(f"s{i}", "class", 1, lambda topic: state["class"])
+    state["class"] = 2  # the lecturer moves: every phone is behind
+    assert nudge.tick() == nudge.MOVING_AT_ONCE
+    assert nudge.tick() == 0  # their runs are on their way: no one more, none twice
+    first = list(loop.calls)
+    watch(first[0], "class", 2, lambda topic: state["class"])  # its run is done
+    assert loop.calls[len(first):] == ["s4"]  # the next in turn, at once
+    for session_id in [*first[1:], "s4"]:
+        watch(session_id, "class", 2, lambda topic: state["class"])
+    assert sorted(loop.calls) == sorted(f"s{i}" for i in range(9))  # s9 waits its turn
+    watch("s8", "class", 2, lambda topic: state["class"])
+    assert sorted(loop.calls) == sorted(f"s{i}" for i in range(10))  # each once
 
 
-def test_a_nudged_session_is_not_nudged_again_before_renudge_s_and_is_after():
+def test_a_session_that_catches_up_by_itself_is_not_nudged(loop):
+    state = {"class": 1}
+    for i in range(nudge.MOVING_AT_ONCE + 1):
+        watch(f"s{i}", "class", 1, lambda topic: state["class"])
+    state["class"] = 2
+    nudge.tick()
+    last = f"s{nudge.MOVING_AT_ONCE}"
+    assert last not in loop.calls  # waiting its turn...
+    watch(last, "class", 2, lambda topic: state["class"])  # ...its own timer ran first
+    watch("s0", "class", 2, lambda topic: state["class"])  # a place frees
+    assert last not in loop.calls
+
+
+def test_a_nudge_not_delivered_frees_its_place_and_the_session_is_queued_again(loop):
     w = watch("s", "topic", "old", lambda topic: "new")
-    loop = RecordingLoop()
-    assert nudge.tick(loop) == 1
-    assert nudge.tick(loop) == 0  # its rerun is on its way
-    w.nudged_at -= nudge.RENUDGE_S  # ...and never came (the fragment was not drawn yet)
-    assert nudge.tick(loop) == 1
+    assert nudge.tick() == 1
+    nudge._not_delivered("s", w)  # the session had not drawn its fragment yet
+    assert "s" not in nudge._moving
+    assert nudge.tick() == 1
     assert loop.calls == ["s", "s"]
-    # Its fragment ran and shows the new value: it watches afresh, and is not behind.
-    watch("s", "topic", "new", lambda topic: "new")
-    assert nudge.tick(loop) == 0
+    watch("s", "topic", "new", lambda topic: "new")  # its fragment ran: not behind
+    assert nudge.tick() == 0
 
 
-def test_a_topic_that_cannot_be_read_now_nudges_nobody_and_the_others_go_on():
+def test_a_move_that_never_ends_frees_its_place_after_move_s(loop, monkeypatch):
+    state = {"class": 1}
+    for i in range(nudge.MOVING_AT_ONCE + 1):
+        watch(f"s{i}", "class", 1, lambda topic: state["class"])
+    state["class"] = 2
+    assert nudge.tick() == nudge.MOVING_AT_ONCE
+    with nudge._lock:  # the first run failed before it could watch again
+        nudge._moving["s0"] -= nudge.MOVE_S + 1
+    assert nudge.tick() == 1
+    assert loop.calls[-1] == f"s{nudge.MOVING_AT_ONCE}"
+
+
+def test_a_topic_that_cannot_be_read_now_nudges_nobody_and_the_others_go_on(loop):
     def read(topic):
         if topic == "down":
             raise ConnectionError("the store is not answering")
@@ -84,11 +126,10 @@ def test_a_topic_that_cannot_be_read_now_nudges_nobody_and_the_others_go_on():
 
     watch("s1", "down", "old", read)
     watch("s2", "up", "old", read)
-    loop = RecordingLoop()
-    assert nudge.tick(loop) == 1 and loop.calls == ["s2"]
+    assert nudge.tick() == 1 and loop.calls == ["s2"]
 
 
-def test_a_topic_nobody_watches_any_more_is_not_read():
+def test_a_topic_nobody_watches_any_more_is_not_read(loop):
     reads: list[str] = []
 
     def read(topic):
@@ -96,10 +137,10 @@ def test_a_topic_nobody_watches_any_more_is_not_read():
         return 1
 
     watch("s", "first", 1, read)
-    nudge.tick(RecordingLoop())
+    nudge.tick()
     watch("s", "second", 1, read)  # the session watches another topic now
     reads.clear()
-    nudge.tick(RecordingLoop())
+    nudge.tick()
     assert reads == ["second"]
     assert nudge.watching() == 1
 
