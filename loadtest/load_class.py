@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from classroom.questions import CATALOGUE  # noqa: E402
-from classroom.tally import Limits  # noqa: E402
+from classroom.tally import Limits, UnknownClass  # noqa: E402
 from classroom.tally_redis import RedisStore, connect  # noqa: E402
 from classroom.tour import STEPS, tally_id  # noqa: E402
 from deploy.replicas import Cluster  # noqa: E402
@@ -272,9 +272,13 @@ def play(url: str, store_url: str, phones: int, arrival: float, steps: list[int]
                      in zip(done, seen[step], strict=False)]
         to_screen += [visible - sent for (sent, _done), visible
                       in zip(done, shown[step], strict=False)]
-    tally = store.tally(code, key)
+    try:
+        tally, joined = store.tally(code, key), store.students(code, key)
+    except UnknownClass:  # the class ended under the lecturer (said in the errors)
+        tally, joined = {}, 0
+        lecture.errors.append("the class had ended when the run was over")
     report = {
-        "code": code, "phones": phones, "joined": store.students(code, key),
+        "code": code, "phones": phones, "joined": joined,
         "first_view_s": lecture.first_view, "answer_to_store_s": to_store,
         "answer_to_lecturer_s": to_screen,
         "follow_s": lecture.follow, "errors": lecture.errors, "replicas": lecture.replicas,
@@ -283,7 +287,8 @@ def play(url: str, store_url: str, phones: int, arrival: float, steps: list[int]
                          if tally_id(step) in tally else 0}
                   for step in steps},
     }
-    store.close_class(code, key)
+    if tally:
+        store.close_class(code, key)
     lecturer.close()
     client.close()
     return report

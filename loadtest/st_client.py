@@ -381,7 +381,9 @@ class StreamlitSession:
         context.is_embedded, context.color_scheme = False, "light"
         started = time.perf_counter()
         self._send(request)
-        return self._collect(started)
+        # A run the server started by itself (a nudge's fragment) may finish first: a page
+        # request is done when a run of the page is.
+        return self._collect(started, page=not fragment_id)
 
     def await_run(self, seconds: float) -> Run | None:
         """Wait up to ``seconds`` for a run the server starts by itself (a fragment it
@@ -395,8 +397,10 @@ class StreamlitSession:
             return None
         return self._collect(time.perf_counter(), first)
 
-    def _collect(self, started: float, first: ForwardMsg | None = None) -> Run:
-        """Read one run's messages (``first`` already read) until it finishes."""
+    def _collect(self, started: float, first: ForwardMsg | None = None,
+                 page: bool = False) -> Run:
+        """Read one run's messages (``first`` already read) until it finishes (with
+        ``page``, until a run of the whole page does)."""
         run = Run(query_string=self.query_string)
         screen: dict[tuple[int, ...], Widget] = {}
 
@@ -406,8 +410,9 @@ class StreamlitSession:
         if first is not None:
             record(first)  # (its size is still the last read)
         deadline = time.monotonic() + self.timeout
+        done = {ForwardMsg.FINISHED_SUCCESSFULLY} if page else DONE
         finished = self._pump(lambda msg: msg.WhichOneof("type") == "script_finished"
-                              and msg.script_finished in DONE, deadline, record=record)
+                              and msg.script_finished in done, deadline, record=record)
         run.seconds = time.perf_counter() - started
         run.finished = finished is not None
         if not run.finished and not run.problem:
