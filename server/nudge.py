@@ -12,14 +12,17 @@ sessions at a time (:data:`MOVING_AT_ONCE`). The fragment keeps a slow timer of 
 case a nudge is lost (:func:`fallback_period`).
 
 Streamlit has no public call for this; it uses, and only here: the runtime's
-``handle_backmsg`` (public) on the server's event loop (``Runtime._get_async_objs``), and
-a session's fragment ids by key (``AppSession._fragment_storage.resolve_target``). When a
-Streamlit release changes them, :func:`available` is False (logged once), nothing is
-nudged and the fragments' own timers run at the caller's usual period.
+``handle_backmsg`` (public) on the server's event loop (``Runtime._get_async_objs``), a
+session's fragment ids by key (``AppSession._fragment_storage.resolve_target``), whether
+it is running (``AppSession._scriptrunner``) and where its last run left it
+(``AppSession._client_state``). When a Streamlit release changes them, :func:`available`
+is False (logged once), nothing is nudged and the fragments' own timers run at the
+caller's usual period.
 """
 
 from __future__ import annotations
 
+import inspect
 import logging
 import threading
 import time
@@ -54,8 +57,6 @@ class _Watch:
     fragment_key: str
     topic: Hashable
     seen: Any
-    page_script_hash: str
-    query_string: str
     nudged: bool = False  # its rerun is on its way (asked once per value seen)
     away_since: float | None = None  # when the session was first found without its browser
 
@@ -87,12 +88,15 @@ def _check_internals() -> bool:
         from streamlit.runtime.app_session import AppSession
         from streamlit.runtime.fragment import MemoryFragmentStorage
 
-        needed = (hasattr(Runtime, "get_app_session") and hasattr(Runtime, "handle_backmsg")
+        source = inspect.getsource(AppSession.__init__)
+        needed = ("self._scriptrunner" in source and "self._client_state" in source
+                  and "self._fragment_storage" in source
+                  and hasattr(Runtime, "get_app_session") and hasattr(Runtime, "handle_backmsg")
                   and hasattr(Runtime, "_get_async_objs")
                   and hasattr(MemoryFragmentStorage, "resolve_target")
                   and hasattr(AppSession, "handle_backmsg")
                   and hasattr(AppSession, "has_fragment"))
-    except ImportError:
+    except (ImportError, OSError, TypeError):
         needed = False
     if not needed:
         _LOG.warning("This Streamlit cannot rerun a fragment from the server: the "
@@ -128,8 +132,7 @@ def watch(fragment_key: str, topic: Hashable, seen: Any,
     ctx = get_script_run_ctx()
     if ctx is None:
         return
-    _add(ctx.session_id, _Watch(fragment_key, topic, seen, ctx.page_script_hash,
-                                ctx.query_string), read)
+    _add(ctx.session_id, _Watch(fragment_key, topic, seen), read)
 
 
 def _add(session_id: str, w: _Watch, read: Callable[[Hashable], Any]) -> None:
@@ -256,17 +259,24 @@ def _nudge(session_id: str, w: _Watch) -> None:
         _not_delivered(session_id, w)
         return
     w.away_since = None
+    if session._scriptrunner is not None:
+        # A run in progress, or one it asked for (a switch to another page) still to
+        # come: a rerun asked now would be folded into that one and carry this page's
+        # address in place of the new one's. Asked again at the next tick.
+        _not_delivered(session_id, w)
+        return
     try:
         fragment_ids = session._fragment_storage.resolve_target(w.fragment_key)
     except StreamlitAPIException:
         fragment_ids = []
     if not fragment_ids or not session.has_fragment(fragment_ids[0]):
-        _not_delivered(session_id, w)  # between runs, the fragment not drawn yet
+        _not_delivered(session_id, w)  # the fragment not drawn on this page
         return
     message = BackMsg()
     state = message.rerun_script
-    state.query_string = w.query_string
-    state.page_script_hash = w.page_script_hash
+    # Where its last run left it (the browser's own rerun would say the same).
+    state.query_string = session._client_state.query_string
+    state.page_script_hash = session._client_state.page_script_hash
     state.fragment_id = fragment_ids[0]
     state.is_auto_rerun = True
     runtime.handle_backmsg(session_id, message)

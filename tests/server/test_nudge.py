@@ -42,7 +42,7 @@ def loop(monkeypatch):
 
 
 def watch(session_id: str, topic, seen, read) -> nudge._Watch:
-    w = nudge._Watch("poll", topic, seen, page_script_hash="page", query_string="")
+    w = nudge._Watch("poll", topic, seen)
     nudge._add(session_id, w, read)
     return w
 
