@@ -34,6 +34,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import parse_qsl
@@ -65,6 +66,8 @@ class Lecture:
         self.answers: dict[int, list[tuple[float, float]]] = {s: [] for s in steps}
         self.counted: dict[int, int] = dict.fromkeys(steps, 0)
         self.errors: list[str] = []
+        self.uncounted: list[str] = []  # answers whose run did not say they were counted
+        self.behind: list[str] = []  # phones that had not answered the last step
         self.replicas: dict[str, int] = {}  # the affinity cookie → phones on that replica
         self.done = threading.Event()
         self.lock = threading.Lock()
@@ -117,6 +120,24 @@ class Timers:
         return run
 
 
+def _seen(run, started: float, what: str = "") -> str:
+    """One run, in a line: when (s from the phone's start), what, where it left the phone."""
+    kind = what or ("fragment" if run.fragment_only else f"{run.page_runs} page run(s)")
+    return (f"{time.monotonic() - started:.1f} s {kind} → {run.page} "
+            f"tour={dict(parse_qsl(run.query_string)).get('tour')}")
+
+
+def left_behind(lecture: Lecture, number: int, session: StreamlitSession, step: int,
+                seen) -> None:
+    """A phone that did not answer ``step`` before the lecturer went on: what it had."""
+    with lecture.lock:
+        lecture.behind.append(
+            f"phone {number}, step {step}: on {session.page_name} "
+            f"tour={dict(parse_qsl(session.query_string)).get('tour')}, the question on "
+            f"screen: {on_step(session, step)}, timers {sorted(session.timers.values())}; "
+            f"its last runs: {list(seen)}")
+
+
 def on_step(session: StreamlitSession, step: int) -> bool:
     """Is ``step``'s question on this session's screen?"""
     query = dict(parse_qsl(session.query_string))
@@ -141,7 +162,11 @@ def phone(url: str, code: str, number: int, arrival_s: float, lecture: Lecture,
             lecture.replicas[replica] = lecture.replicas.get(replica, 0) + 1
         answered: set[int] = set()
         answer_at: dict[int, float] = {}  # step → when this student has read its question
+        seen: deque[str] = deque(maxlen=6)  # its last runs, for a phone left behind
+        step = lecture.step
         while not lecture.done.is_set():
+            if lecture.step != step and step not in answered:
+                left_behind(lecture, number, session, step, seen)
             step = lecture.step
             if step not in answered and step not in answer_at and on_step(session, step):
                 now = time.monotonic()
@@ -155,17 +180,26 @@ def phone(url: str, code: str, number: int, arrival_s: float, lecture: Lecture,
                 until = math.inf if step in answered else answer_at.get(step, math.inf)
                 if (run := timers.wait_and_fire(lecture.done, until)) is not None:
                     ok(run, "poll")
+                    seen.append(_seen(run, started))
                 continue
             label = question_of(step)
             options = session.widgets[label].options
             sent = time.time()
             run = ok(session.set_widget(label, options[number % len(options)]), "answer")
+            seen.append(_seen(run, started, "answer"))
             timers.after(run)
             answered.add(step)
             with lecture.lock:
                 lecture.answers[step].append((sent, time.time()))
                 if "Counted anonymously" in run.all_text():
                     lecture.counted[step] += 1
+                else:  # what the student saw instead
+                    lecture.uncounted.append(
+                        f"phone {number}, step {step}: {run.page} "
+                        f"{dict(parse_qsl(run.query_string)).get('tour')} "
+                        f"{run.all_text()[:300]!r}")
+        if lecture.step not in answered:
+            left_behind(lecture, number, session, lecture.step, seen)
     except Exception as error:  # noqa: BLE001 - counted, the class goes on
         with lecture.lock:
             lecture.errors.append(f"phone {number}: {type(error).__name__}: {error}")
@@ -282,6 +316,7 @@ def play(url: str, store_url: str, phones: int, arrival: float, steps: list[int]
         "first_view_s": lecture.first_view, "answer_to_store_s": to_store,
         "answer_to_lecturer_s": to_screen,
         "follow_s": lecture.follow, "errors": lecture.errors, "replicas": lecture.replicas,
+        "uncounted": lecture.uncounted, "behind": lecture.behind,
         "steps": {step: {"told_counted": lecture.counted[step],
                          "in_store": sum(c.chosen for c in tally[tally_id(step)].rounds[0])
                          if tally_id(step) in tally else 0}
@@ -341,6 +376,10 @@ def main(argv: list[str] | None = None) -> dict:
               f"the store ({'no lost or double vote' if lost == 0 else f'{lost:+d} lost'})")
     for error in report["errors"][:10]:
         print("  ", error)
+    for answer in report["uncounted"][:10]:
+        print("   not told counted:", answer)
+    for phone_left in report["behind"][:10]:
+        print("   left behind:", phone_left)
     return report
 
 

@@ -56,6 +56,9 @@ XSRF_COOKIE = "_streamlit_xsrf"
 # "events" carries the list of triggered events (components/v2/bidi_component/main.py).
 INTERNAL_KEY_PREFIX = "$$STREAMLIT_INTERNAL_KEY"
 DONE = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
+# A fragment's rerun that starts no run within this long asked for a fragment the server no
+# longer has (Streamlit drops such a request without a word).
+FRAGMENT_GONE_S = 10.0
 # Element types that carry readable text, and the field that holds it.
 _TEXT_FIELDS = {"markdown": "body", "heading": "body", "alert": "body", "text": "body",
                 "code": "code_text", "progress": "text"}
@@ -280,7 +283,10 @@ class StreamlitSession:
 
     def rerun_fragment(self, fragment_id: str) -> Run:
         """Rerun one fragment as its timer does in the browser (only that fragment runs,
-        unless it asks for a rerun of the whole page)."""
+        unless it asks for a rerun of the whole page). A fragment the server no longer has
+        (the page changed under a timer) is not run and nothing is answered: the run comes
+        back empty after :data:`FRAGMENT_GONE_S` (its messages, if they come later, are read
+        as a run the server started)."""
         return self._rerun(self._states({}), page_hash=self.page_hash, fragment_id=fragment_id)
 
     def click(self, label: str) -> Run:
@@ -381,9 +387,19 @@ class StreamlitSession:
         context.is_embedded, context.color_scheme = False, "light"
         started = time.perf_counter()
         self._send(request)
+        if fragment_id:
+            first = self._pump(lambda msg: msg.WhichOneof("type") == "new_session",
+                               time.monotonic() + FRAGMENT_GONE_S,
+                               record=lambda msg: msg.WhichOneof("type") == "new_session"
+                               or self._note_unexpected(msg))
+            if first is None:
+                return Run(query_string=self.query_string, finished=True, fragment_only=True,
+                           seconds=time.perf_counter() - started, session_id=self.session_id,
+                           page_hash=self.page_hash, widgets=dict(self.widgets))
+            return self._collect(started, first)
         # A run the server started by itself (a nudge's fragment) may finish first: a page
         # request is done when a run of the page is.
-        return self._collect(started, page=not fragment_id)
+        return self._collect(started, page=True)
 
     def await_run(self, seconds: float) -> Run | None:
         """Wait up to ``seconds`` for a run the server starts by itself (a fragment it
@@ -431,12 +447,15 @@ class StreamlitSession:
         run.bytes += self._last_size
         if kind == "new_session":
             self.session_id = msg.new_session.initialize.session_id
-            run.fragment_only = bool(msg.metadata.run.fragment_ids)
-            if not run.fragment_only:
+            fragment = bool(msg.metadata.run.fragment_ids)
+            run.fragment_only = fragment and not run.page_runs
+            if not fragment:
                 run.page_runs += 1
                 self.timers.clear()  # the page's fragments announce their timers again
-            screen.clear()  # a new run (e.g. after st.rerun) redraws the page or fragment
-            run.texts.clear(), run.chart_titles.clear()
+                # A new run of the page (e.g. after st.rerun) redraws it; a fragment's
+                # run after it redraws only the fragment, within the page just read.
+                screen.clear()
+                run.texts.clear(), run.chart_titles.clear()
         elif kind == "auto_rerun":
             self.timers[msg.auto_rerun.fragment_id] = msg.auto_rerun.interval
         elif kind == "stop_auto_rerun":
