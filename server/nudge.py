@@ -149,11 +149,13 @@ def unwatch() -> None:
     from streamlit.runtime.scriptrunner import get_script_run_ctx
 
     ctx = get_script_run_ctx()
-    if ctx is not None:
-        with _lock:
-            _watches.pop(ctx.session_id, None)
-            _moving.pop(ctx.session_id, None)
-        _dispatch()
+    if ctx is None or ctx.session_id not in _watches:  # (every run of every other page)
+        return
+    with _lock:
+        _watches.pop(ctx.session_id, None)
+        moved = _moving.pop(ctx.session_id, None) is not None
+    if moved:
+        _dispatch()  # its place goes to the next
 
 
 def watching() -> int:
