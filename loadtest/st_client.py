@@ -388,11 +388,7 @@ class StreamlitSession:
         started = time.perf_counter()
         self._send(request)
         if fragment_id:
-            first = self._pump(lambda msg: msg.WhichOneof("type") == "new_session",
-                               time.monotonic() + FRAGMENT_GONE_S,
-                               record=lambda msg: msg.WhichOneof("type") == "new_session"
-                               or self._note_unexpected(msg))
-            if first is None:
+            if (first := self._run_start(FRAGMENT_GONE_S)) is None:
                 return Run(query_string=self.query_string, finished=True, fragment_only=True,
                            seconds=time.perf_counter() - started, session_id=self.session_id,
                            page_hash=self.page_hash, widgets=dict(self.widgets))
@@ -405,13 +401,17 @@ class StreamlitSession:
         """Wait up to ``seconds`` for a run the server starts by itself (a fragment it
         reruns when the class changes: server/nudge.py) and read it to its end; None when
         none starts. Anything else that arrives meanwhile is noted in :attr:`unexpected`."""
-        deadline = time.monotonic() + seconds
-        first = self._pump(lambda msg: msg.WhichOneof("type") == "new_session", deadline,
-                           record=lambda msg: msg.WhichOneof("type") == "new_session"
-                           or self._note_unexpected(msg))
-        if first is None:
+        if (first := self._run_start(seconds)) is None:
             return None
         return self._collect(time.perf_counter(), first)
+
+    def _run_start(self, seconds: float) -> ForwardMsg | None:
+        """The first message of the next run (``new_session``) within ``seconds``, or None;
+        what comes before it is noted in :attr:`unexpected`."""
+        return self._pump(lambda msg: msg.WhichOneof("type") == "new_session",
+                          time.monotonic() + seconds,
+                          record=lambda msg: msg.WhichOneof("type") == "new_session"
+                          or self._note_unexpected(msg))
 
     def _collect(self, started: float, first: ForwardMsg | None = None,
                  page: bool = False) -> Run:
