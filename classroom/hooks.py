@@ -54,6 +54,7 @@ def start_run() -> None:
     or else get back the class this browser's lecturer cookie names; open the lecturer's
     step when the phone follows it."""
     say_store_outages()
+    join.new_run()
     predict.start_run()
     lecturer.read_cookie_once()
     banner.read_link_once()

@@ -41,6 +41,10 @@ TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,64}")  # what new_token makes (22 ch
 
 _TOKEN, _CODE, _MESSAGE = "_class_token", "_class_code", "_class_message"
 _STARTED = "_class_started"
+# The class's state as this run has read it, per question: a run reads it once (a phone's
+# page run asked it four times: the sidebar, the question, the follow, its poll), so
+# what one run draws agrees with itself. Emptied at the start of every run (new_run).
+_READ_THIS_RUN = "_class_read_this_run"
 _SHOUT = "_class_shout"  # a link's code was refused: say so above the page, once
 
 
@@ -134,18 +138,29 @@ def joined() -> str | None:
     return st.session_state.get(_CODE)
 
 
+def new_run() -> None:
+    """At the start of a run (the router's, and a fragment's that reads the class): the
+    class is read afresh by the run's first :func:`live`."""
+    st.session_state[_READ_THIS_RUN] = {}
+
+
 def live(question_id: str | None = None) -> Live | None:
-    """The joined class's step and ``question_id``'s round and reveal; None outside a
-    class (or once it has ended: the session leaves it and says so)."""
+    """The joined class's step and ``question_id``'s round and reveal, as this run first
+    read them; None outside a class (or once it has ended: the session leaves it and says
+    so)."""
     code = joined()
     if code is None:
         return None
+    read = st.session_state.setdefault(_READ_THIS_RUN, {})
+    if (code, question_id) in read:
+        return read[code, question_id]
     try:
-        return STORE.live(code, question_id)
+        read[code, question_id] = STORE.live(code, question_id)
     except UnknownClass:
         st.session_state.pop(_CODE, None)
         st.session_state[_MESSAGE] = gone(code)
         return None
+    return read[code, question_id]
 
 
 def vote(question_id: str) -> int | None:

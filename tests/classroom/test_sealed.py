@@ -8,6 +8,7 @@ answer in one file) is offered to the lecturer only."""
 
 from __future__ import annotations
 
+import threading
 from typing import NamedTuple
 
 import pytest
@@ -209,3 +210,30 @@ def test_the_offline_lecture_is_offered_to_the_lecturer_only(room):
         assert "tour_prepare_lecture" in {b.key for b in lecturer_at.button}
     finally:
         STORE.close_class(*lecturer_at.session_state[lecturer._CLASS])
+
+
+def test_a_run_reads_the_class_once_per_question(room, monkeypatch):
+    """A phone's run asks the store for the class once per question it reads (the sidebar,
+    the question, the follow and its poll all agree on one reading), and the next run
+    reads it afresh."""
+    code, key = room
+    at = open_app("tour", {"class": code})
+    at.button(key="tour_open").click().run()
+    at.switch_page(STEPS[0].page).run()
+    reads = []
+    real = STORE.live
+
+    def read(*args):
+        if threading.current_thread().name != "nudge":  # (the server's own look, apart)
+            reads.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(STORE, "live", read)
+    at.run()
+    assert_clean(at)
+    assert at.radio(key=f"predict_{tally_id(1)}").options
+    assert reads and len(reads) == len(set(reads)), reads
+    STORE.show_view(code, key, tally_id(1))
+    reads.clear()
+    at.run()
+    assert charts(at) > 0 and len(reads) == len(set(reads)), reads
