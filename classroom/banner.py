@@ -136,17 +136,21 @@ def _go_to_tour() -> None:
     st.session_state[_GO] = (f"app_pages/{TOUR_PAGE}.py", None)
 
 
-def step_on(url_path: str) -> int | None:
+def open_on(url_path: str) -> int | None:
     """The tour step whose view is the page at ``url_path``, when the tour opened it; else
-    None (and the tour lets go of the views: the lecturer went elsewhere)."""
+    None."""
     number = st.session_state.get(TOUR_VIEW)
-    if number is None or url_path == TOUR_PAGE:
-        return None  # the tour page: "Open this view" has just set the step, keep it
-    if not (isinstance(number, int) and 1 <= number <= len(STEPS)) or (
-        STEPS[number - 1].url_path != url_path
-    ):
-        _leave()
+    if url_path == TOUR_PAGE or not (isinstance(number, int) and 1 <= number <= len(STEPS)):
         return None
+    return number if STEPS[number - 1].url_path == url_path else None
+
+
+def step_on(url_path: str) -> int | None:
+    """As :func:`open_on`; where the tour's open step is not this page's, the tour lets go
+    of the views (the lecturer went elsewhere)."""
+    number = open_on(url_path)
+    if number is None and url_path != TOUR_PAGE:
+        _leave()  # the tour page: "Open this view" has just set the step, keep it
     return number
 
 

@@ -7,7 +7,7 @@ from urllib.parse import quote
 
 import streamlit as st
 
-from classroom import banner, focused_link, join, lecturer, predict
+from classroom import banner, focused_link, join, lecturer, predict, seal
 from shell.display import close_drawer_after_change
 from words.i18n import _
 
@@ -36,12 +36,17 @@ def sidebar_box(page_path: str, query: dict[str, str]) -> None:
                     or lecturer.lost_class())
     with st.expander(_("Classroom"), icon=":material/school:", expanded=expanded):
         lecturer.lecturer_note()
+        # While the view waits for the class, so do the questions' switch (the class's
+        # questions are asked whatever it says) and the focused link (to a view not seen).
+        view_waits = seal.view_waits(page_path)
         modes = {mode: _(title) for mode, title in predict.MODES.items()}
-        st.segmented_control(
-            _("Questions before views"), list(modes), format_func=modes.__getitem__,
-            key=predict.QUESTIONS_KEY,
-            help=_("A prediction before the view: on the tour's views, on every page that "
-                   "has a question, or off for a straight lecture (link: questions=all / 0)."))
+        if not view_waits:
+            st.segmented_control(
+                _("Questions before views"), list(modes), format_func=modes.__getitem__,
+                key=predict.QUESTIONS_KEY,
+                help=_("A prediction before the view: on the tour's views, on every page "
+                       "that has a question, or off for a straight lecture (link: "
+                       "questions=all / 0)."))
         if code := join.joined():
             st.markdown(_("In class **{code}**: your answers count anonymously.").format(
                 code=code))
@@ -52,11 +57,13 @@ def sidebar_box(page_path: str, query: dict[str, str]) -> None:
             st.button(_("Join"), key="class_join", on_click=_join_typed, args=(True,))
         if message := join.message():
             st.warning(message, icon=":material/groups:")
-        st.markdown(_("**Focused link** (for homework or an exercise)"))
-        app_url = join.app_url()
-        # A focused link is for others: never this browser's seat, nor its tour step.
-        shared = {k: v for k, v in query.items() if k not in (join.Q_SEAT, banner.Q_TOUR)}
-        focused_link.maker(shared, f"{app_url}/{quote(page_path)}" if page_path else app_url)
+        if not view_waits:
+            st.markdown(_("**Focused link** (for homework or an exercise)"))
+            app_url = join.app_url()
+            # A focused link is for others: never this browser's seat, nor its tour step.
+            shared = {k: v for k, v in query.items() if k not in (join.Q_SEAT, banner.Q_TOUR)}
+            focused_link.maker(shared,
+                               f"{app_url}/{quote(page_path)}" if page_path else app_url)
     if st.session_state.pop(_JOINED_NOW, False):  # a phone sees the class's page, not the drawer
         close_drawer_after_change()
     lecturer.keep_in_browser()  # the lecturer's class in the browser's cookie

@@ -26,6 +26,7 @@ WING = Wing(
     link_params=box.link_params,
     box=box.sidebar_box,
     notice=join.notice,
+    view_waits=seal.view_waits,
 )
 
 

@@ -60,6 +60,21 @@ def _shown(number: int) -> bool:
     return live is None or live.shown
 
 
+def view_waits(url_path: str) -> bool:
+    """Whether this run will hold the view of the page at ``url_path`` on a phone in a
+    class (asked before the sidebar is drawn, whose settings wait with the view): a tour
+    step's view whose question the class has not been shown (:func:`classroom.predict.ask`
+    holds it), or a page that waits for a step (:func:`hold_page`)."""
+    if join.joined() is None:
+        return False
+    if (number := banner.open_on(url_path)) is not None:
+        if not STEPS[number - 1].check:
+            return False
+        live = join.live(tally_id(number))
+        return live is not None and not live.revealed and not live.shown
+    return bool(waiting_for(url_path))
+
+
 def hold_page(url_path: str) -> bool:
     """On a page not opened by the tour, on a phone in a class: while the page waits for a
     step (:func:`waiting_for`), hold it (the router does not run it), say why and offer the

@@ -7,6 +7,7 @@ adds the tests' own helpers). Server logs and screenshots go to tests/artifacts/
 
 from __future__ import annotations
 
+import json
 import socket
 import subprocess
 import sys
@@ -176,10 +177,14 @@ def new_page(browser, *, viewport: dict = VIEWPORT, **context_options):
     return page
 
 
+# Drawn by the sidebar on every run (a phone's settings wait with its view; this does not).
+SIDEBAR_DRAWN = '[data-testid="stSidebar"] .st-key-w_projector'
+
+
 def wait_until_idle(page, min_charts: int = 0) -> None:
     """Wait until the script has run to the end since the last rerun the page asked for (a
     load, a widget changed, a page opened) and at least ``min_charts`` charts are drawn."""
-    page.wait_for_selector('[data-testid="stSidebar"] [data-testid="stSlider"]')
+    page.wait_for_selector(SIDEBAR_DRAWN)
     page.wait_for_function(IDLE, arg={"minCharts": min_charts, "settleMs": ACTION_SETTLE_MS,
                                       "quietMs": SERVER_QUIET_MS})
 
@@ -195,10 +200,10 @@ def wait_for_layout(page) -> None:
 DRAWN_JS = """() => {
   const app = document.querySelector('[data-testid="stApp"]');
   if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
-  if (!document.querySelector('[data-testid="stSidebar"] [data-testid="stSlider"]')) return false;
+  if (!document.querySelector(SIDEBAR_DRAWN)) return false;
   if (document.querySelectorAll('[data-testid="stSkeleton"]').length) return false;
   return Array.from(document.querySelectorAll('.js-plotly-plot')).every(p => p._fullLayout);
-}"""
+}""".replace("SIDEBAR_DRAWN", json.dumps(SIDEBAR_DRAWN))
 
 
 class RssSampler(threading.Thread):

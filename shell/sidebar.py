@@ -79,12 +79,17 @@ class Wing:
         bar holds this run's settings.
     notice : callable
         Draws what it has to say above the page, after the link's warnings.
+    view_waits : callable
+        Whether the page at ``page_path`` will not draw its view in this run (a phone's
+        view held until its class is shown the step): the settings' controls wait with
+        it, and the settings are the ones the session holds.
     """
 
     link_checks: Mapping[str, LinkCheck] = field(default_factory=dict)
     link_params: Callable[[], dict[str, str]] = dict
     box: Callable[[str, dict[str, str]], None] = lambda page_path, query: None
     notice: Callable[[], None] = lambda: None
+    view_waits: Callable[[str], bool] = lambda page_path: False
 
 
 NO_WING = Wing()
@@ -226,23 +231,33 @@ def settings_sidebar(page_path: str = "", wing: Wing = NO_WING) -> Settings:
         ss[key] = ss[key]
 
     catalogue = datasets.available()
+    # A view that waits (a phone's question before its class sees the view) has nothing to
+    # set yet: its controls wait too, and the run costs the server less (a room of phones
+    # moves at once). An upload's or a drawing's controls read their data: always drawn.
+    waits = ss.get(K_DATASET) in catalogue and wing.view_waits(page_path)
     with st.sidebar:
-        dataset, options, standardize = _data_controls(catalogue, page_path)
-        kernel, params = _kernel_controls(dataset, options, standardize)
-        n_components = _components_control()
-        if dataset in catalogue:
+        if waits:
+            dataset, options, standardize, kernel, params, n_components = (
+                _values_without_controls(catalogue))
+            st.caption(_("The settings appear here with the view."))
+        else:
+            dataset, options, standardize = _data_controls(catalogue, page_path)
+            kernel, params = _kernel_controls(dataset, options, standardize)
+            n_components = _components_control()
+        if dataset in catalogue and not waits:
             st.button(
                 _("Use this dataset's suggested kernel"),
                 on_click=_use_suggested_kernel,
                 disabled=any(map(locks.locked, ("kernel", *KERNEL_PARAMS))),
                 help=_suggestion_text(catalogue[dataset].suggested_kernel),
             )
-        if dataset in catalogue and catalogue[dataset].options:
+        if dataset in catalogue and catalogue[dataset].options and not waits:
             st.subheader(_("Sample"))
             for opt in catalogue[dataset].options:
                 options[opt.name] = _option_widget(dataset, opt)
-        st.caption(_("The address bar holds these settings: copy it to share this exact "
-                     "view."))
+        if not waits:
+            st.caption(_("The address bar holds these settings: copy it to share this exact "
+                         "view."))
         st.toggle(
             _("Projector mode"),
             key=PROJECTOR_KEY,
@@ -359,7 +374,6 @@ def _data_controls(catalogue: dict, page_path: str = "") -> tuple[str, dict, boo
 
 def _kernel_controls(dataset: str, options: dict, standardize: bool) -> tuple[str, dict]:
     """The kernel and the values of its parameters (the others stay at their defaults)."""
-    ss = st.session_state
     defaults = state.default_settings()
     st.subheader(_("Kernel"))
     titles = {name: _(info.title) for name, info in KERNELS.items()}  # (see the dataset's)
@@ -372,14 +386,7 @@ def _kernel_controls(dataset: str, options: dict, standardize: bool) -> tuple[st
     if not kernel_info.positive_definite:
         st.caption(_("Not positive semi-definite: expect negative eigenvalues."))
     params = {name: getattr(defaults, name) for name in KERNEL_PARAMS}
-    ss.setdefault(K_PARAM["gamma"], defaults.gamma)
-    identity = _data_identity(dataset, options, standardize)
-    previous = ss.get(_DATA_IDENTITY)
-    if previous is not None and previous != identity:
-        ss.pop(_GAMMA_NOTE, None)
-        if not ss.get(K_KEEP_GAMMA) and kernel in GAMMA_KERNELS:
-            _follow_data(previous, identity, dataset, options, kernel)
-    ss[_DATA_IDENTITY] = identity
+    _gamma_follows_data(dataset, options, standardize, kernel)
     for name, param in KERNEL_PARAMS.items():  # in their declared order
         if name not in kernel_info.params:
             continue
@@ -388,6 +395,50 @@ def _kernel_controls(dataset: str, options: dict, standardize: bool) -> tuple[st
         else:
             params[name] = _param_control(param, getattr(defaults, name))
     return kernel, params
+
+
+def _gamma_follows_data(dataset: str, options: dict, standardize: bool, kernel: str) -> None:
+    """Before γ's widget: when the data changed since the last run, γ follows them."""
+    ss = st.session_state
+    ss.setdefault(K_PARAM["gamma"], state.default_settings().gamma)
+    identity = _data_identity(dataset, options, standardize)
+    previous = ss.get(_DATA_IDENTITY)
+    if previous is not None and previous != identity:
+        ss.pop(_GAMMA_NOTE, None)
+        if not ss.get(K_KEEP_GAMMA) and kernel in GAMMA_KERNELS:
+            _follow_data(previous, identity, dataset, options, kernel)
+    ss[_DATA_IDENTITY] = identity
+
+
+def _values_without_controls(catalogue: dict) -> tuple[str, dict, bool, str, dict, int]:
+    """What the controls would return for a built-in dataset, read from their keys without
+    drawing them: the dataset, its options, standardising, the kernel, its parameters
+    (the others at their defaults) and the number of components."""
+    ss = st.session_state
+    defaults = state.default_settings()
+    dataset = ss[K_DATASET]
+    uploads.note_uploader(False)
+    options = {opt.name: _typed_option(opt, _option_value(dataset, opt))
+               for opt in catalogue[dataset].options}
+    standardize = bool(ss.setdefault(K_STANDARDIZE, defaults.standardize))
+    kernel = ss.setdefault(K_KERNEL, defaults.kernel)
+    _gamma_follows_data(dataset, options, standardize, kernel)
+    params = {name: getattr(defaults, name) for name in KERNEL_PARAMS}
+    for name in KERNEL_PARAMS:
+        if name in KERNELS[kernel].params:
+            params[name] = _typed(KERNEL_PARAMS[name], ss.setdefault(K_PARAM[name],
+                                                                     params[name]))
+    n_components = int(ss.setdefault(K_COMPONENTS, defaults.n_components))
+    return dataset, options, standardize, kernel, params, n_components
+
+
+def _typed_option(opt: datasets.Option, value):
+    """An option's value as its widget returns it (:func:`_option_widget`)."""
+    if opt.kind == "int":
+        return int(value)
+    if opt.kind == "choice":
+        return value
+    return float(value)
 
 
 def _typed(param: KernelParam, value) -> float | int:

@@ -153,7 +153,10 @@ def test_skip_and_the_sidebars_questions_off_do_not_open_the_view_in_a_class(roo
     at.switch_page(STEPS[NUMBER - 1].page)
     at.run()
     assert not [b for b in at.button if b.key == f"predict_skip_{TID}"]
-    at.button_group(key="w_questions").set_value("off").run()  # Questions before views
+    # "Questions before views" waits with the view; set to Off before (on another page):
+    assert not [group for group in at.button_group if group.key == "w_questions"]
+    at.session_state["w_questions"] = "off"
+    at.run()
     assert_clean(at)
     assert charts(at) == 0 and leaked(at, answer.all()) == []
     assert at.radio(key=WIDGET).options
@@ -210,6 +213,47 @@ def test_the_offline_lecture_is_offered_to_the_lecturer_only(room):
         assert "tour_prepare_lecture" in {b.key for b in lecturer_at.button}
     finally:
         STORE.close_class(*lecturer_at.session_state[lecturer._CLASS])
+
+
+def _settings_controls(at) -> list[str]:
+    """The keys of the sidebar's settings' controls drawn by the last run."""
+    widgets = [*at.sidebar.selectbox, *at.sidebar.slider, *at.sidebar.select_slider,
+               *at.sidebar.checkbox, *at.sidebar.button_group]
+    return [w.key for w in widgets if w.key != "language_choice"]
+
+
+def test_the_settings_wait_with_the_view_and_come_back_with_the_steps(room):
+    """While a phone's view waits for the class, its sidebar draws no settings (nothing to
+    set yet: a lighter run when the room moves at once), neither the questions' switch nor
+    a focused link; when the lecturer shows the view they are back, at the step's
+    settings. A page of the menu that waits for a step does the same."""
+    code, key = room
+    at = open_app("tour", {"class": code})
+    at.button(key="tour_open").click().run()  # step 1: the data, no kernel yet
+    at.switch_page(STEPS[0].page).run()
+    at.button(key="tour_prompt_next").click().run()
+    at.switch_page(STEPS[NUMBER - 1].page).run()
+    assert_clean(at)
+    assert at.radio(key=WIDGET).options and charts(at) == 0
+    assert _settings_controls(at) == []
+    assert "Focused link" not in sent_text(at)
+    assert any("settings appear here with the view" in c.value for c in at.sidebar.caption)
+    STORE.show_view(code, key, TID)
+    at.run()  # (the phone's poll reruns the page when the lecturer shows the view)
+    assert_clean(at)
+    assert charts(at) > 0
+    assert {"w_dataset", "w_kernel", "w_gamma", "w_questions"} <= set(_settings_controls(at))
+    step = STEPS[NUMBER - 1].settings()
+    assert at.session_state["_kpca_settings"] == step
+    assert at.select_slider(key="w_gamma").value == step.gamma
+    assert "Focused link" in sent_text(at)
+
+    other = open_app("tour", {"class": code})
+    other.switch_page(STEPS[0].page).run()  # the Explorer, from the menu: step 1 not shown
+    assert_clean(other)
+    assert any(m.value.startswith("**Your class has not been shown step 1 of the tour yet**")
+               for m in other.markdown)
+    assert _settings_controls(other) == []
 
 
 def test_a_run_reads_the_class_once_per_question(room, monkeypatch):

@@ -193,3 +193,62 @@ def test_polynomial_help_says_exactly_degree_d_when_c0_is_zero():
     help_text = at.slider(key="w_degree").help
     assert "degree exactly d when c₀ = 0" in help_text and "up to d when c₀ > 0" in help_text
     assert "c₀ = 0: none" in at.slider(key="w_coef0").help
+
+
+def _sidebar_alone() -> None:
+    """A page of only the sidebar, whose view waits while ``_test_waits`` is set."""
+    import streamlit as st
+
+    from shell.sidebar import Wing, apply_settings, settings_sidebar
+
+    if (seed := st.session_state.pop("_test_seed", None)) is not None:
+        apply_settings(seed)
+    settings_sidebar("explorer", Wing(view_waits=lambda page: st.session_state["_test_waits"]))
+
+
+def _every_setting_a_waiting_view_can_have() -> list[state.Settings]:
+    """Each tour step's, and each built-in dataset's defaults under every kernel, raw and
+    standardised, with the USPS digits' other split."""
+    from dataclasses import replace
+
+    from classroom.tour import STEPS
+
+    found = [step.settings() for step in STEPS]
+    for name in datasets.available():
+        base = state.default_settings(name)
+        for kernel in KERNELS:
+            for standardize in (False, True):
+                found.append(replace(base, kernel=kernel, standardize=standardize,
+                                     gamma=0.37, degree=2, coef0=-0.5, n_components=5))
+    usps = state.default_settings("usps")
+    found.append(replace(usps, dataset_options=tuple(sorted(usps.options.items()))))
+    return found
+
+
+@needs_usps
+def test_a_waiting_view_keeps_the_settings_its_controls_would_give():
+    """While a view waits (a phone's question before its class is shown the view) the
+    sidebar draws no settings' controls, and the settings it reads from their keys are
+    the ones the controls give, at every setting a waiting view can have; the controls
+    come back with those values."""
+    at = AppTest.from_function(_sidebar_alone, default_timeout=60)
+    at.session_state["_test_waits"] = False
+    at.run()  # the session's first run: the link's settings
+    for settings in _every_setting_a_waiting_view_can_have():
+        at.session_state["_test_seed"] = settings
+        at.session_state["_test_waits"] = False
+        at.run()
+        assert_clean(at)
+        drawn = at.session_state["_kpca_settings"]
+        at.session_state["_test_seed"] = settings
+        at.session_state["_test_waits"] = True
+        at.run()
+        assert_clean(at)
+        assert at.session_state["_kpca_settings"] == drawn, settings
+        assert not at.sidebar.slider and not at.sidebar.checkbox
+        assert [box.key for box in at.sidebar.selectbox] == ["language_choice"]
+        assert any("settings appear here with the view" in c.value for c in at.sidebar.caption)
+        at.session_state["_test_waits"] = False
+        at.run()
+        assert at.session_state["_kpca_settings"] == drawn, settings
+        assert at.sidebar.selectbox(key="w_dataset").value == settings.dataset
