@@ -193,11 +193,12 @@ def phone(url: str, code: str, number: int, arrival_s: float, lecture: Lecture,
                 lecture.answers[step].append((sent, time.time()))
                 if "Counted anonymously" in run.all_text():
                     lecture.counted[step] += 1
-                else:  # what the student saw instead
+                else:  # what the student saw instead (its words, not the page's CSS)
+                    words = [text for text in run.texts if not text.startswith("<")]
                     lecture.uncounted.append(
-                        f"phone {number}, step {step}: {run.page} "
-                        f"{dict(parse_qsl(run.query_string)).get('tour')} "
-                        f"{run.all_text()[:300]!r}")
+                        f"phone {number}, step {step}: {_seen(run, started, 'answer')}, "
+                        f"{len(run.texts)} texts: {' | '.join(words)[:400]!r}; before: "
+                        f"{list(seen)[:-1]}")
         if lecture.step not in answered:
             left_behind(lecture, number, session, lecture.step, seen)
     except Exception as error:  # noqa: BLE001 - counted, the class goes on
