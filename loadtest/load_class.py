@@ -372,9 +372,14 @@ def main(argv: list[str] | None = None) -> dict:
     print(_line("answer → the lecturer's count", report["answer_to_lecturer_s"]))
     print(_line("following the lecturer", report["follow_s"]))
     for step, counts in report["steps"].items():
-        lost = counts["told_counted"] - counts["in_store"]
-        print(f"step {step}: {counts['told_counted']} told counted, {counts['in_store']} in "
-              f"the store ({'no lost or double vote' if lost == 0 else f'{lost:+d} lost'})")
+        # More told counted than stored: lost votes. Fewer: a double vote (a phone on a
+        # second seat), or a vote counted whose page, as the client took it, did not say
+        # so (listed below, with what it said instead).
+        told, stored = counts["told_counted"], counts["in_store"]
+        said = ("no lost or double vote" if told == stored else
+                f"{told - stored} lost" if told > stored else
+                f"{stored - told} more in the store than told counted")
+        print(f"step {step}: {told} told counted, {stored} in the store ({said})")
     for error in report["errors"][:10]:
         print("  ", error)
     for answer in report["uncounted"][:10]:
