@@ -79,6 +79,7 @@ class Widget:
     value: Any  # python value (list for sliders, str for a selectbox, ...), None for buttons
     select_slider: bool = False
     in_sidebar: bool = False
+    fragment_id: str = ""  # drawn by a fragment: a change reruns that fragment only
 
 
 @dataclass
@@ -269,7 +270,8 @@ class StreamlitSession:
     def set_widget(self, label: str, value: Any) -> Run:
         """Change the widget labelled ``label`` to ``value`` and wait for the rerun."""
         widget = self.widgets[label]
-        return self._rerun(self._states({widget.id: value}), page_hash=self.page_hash)
+        return self._rerun(self._states({widget.id: value}), page_hash=self.page_hash,
+                           fragment_id=widget.fragment_id, by_widget=True)
 
     def navigate(self, path: str, query: str = "") -> Run:
         """Go to ``/<path>?<query>`` in this session, as the app's menu does (the session,
@@ -293,7 +295,8 @@ class StreamlitSession:
         widget = self.widgets[label]
         states = self._states({})
         states.append(widget_state(widget, True))
-        return self._rerun(states, page_hash=self.page_hash)
+        return self._rerun(states, page_hash=self.page_hash, fragment_id=widget.fragment_id,
+                           by_widget=True)
 
     def send_text(self, widget_id: str, text: str) -> Run:
         """Rerun with the widget ``widget_id`` holding the string ``text``, sent as-is (a
@@ -371,14 +374,16 @@ class StreamlitSession:
             raise Disconnected(f"send failed: {error}") from error
 
     def _rerun(self, widget_states: list[WidgetState] | None, page_hash: str,
-               fragment_id: str = "") -> Run:
+               fragment_id: str = "", by_widget: bool = False) -> Run:
+        """Ask for a run (of ``fragment_id`` only, when given: its timer's, or with
+        ``by_widget`` a change of one of its widgets, as the browser sends them) and read it."""
         request = BackMsg()
         state = request.rerun_script
         state.query_string = self.query_string
         state.page_name = self.page_name if not page_hash else ""
         state.page_script_hash = page_hash
         if fragment_id:
-            state.fragment_id, state.is_auto_rerun = fragment_id, True
+            state.fragment_id, state.is_auto_rerun = fragment_id, not by_widget
         if widget_states:
             state.widget_states.widgets.extend(widget_states)
         context = state.context_info
@@ -392,7 +397,10 @@ class StreamlitSession:
                 return Run(query_string=self.query_string, finished=True, fragment_only=True,
                            seconds=time.perf_counter() - started, session_id=self.session_id,
                            page_hash=self.page_hash, widgets=dict(self.widgets))
-            return self._collect(started, first)
+            # A widget's change is answered by its fragment's run (or the page's, if the
+            # fragment asks for it); a run the server started by itself (a nudge's)
+            # may come first.
+            return self._collect(started, first, fragment=fragment_id if by_widget else "")
         # A run the server started by itself (a nudge's fragment) may finish first: a page
         # request is done when a run of the page is.
         return self._collect(started, page=True)
@@ -414,21 +422,29 @@ class StreamlitSession:
                           or self._note_unexpected(msg))
 
     def _collect(self, started: float, first: ForwardMsg | None = None,
-                 page: bool = False) -> Run:
+                 page: bool = False, fragment: str = "") -> Run:
         """Read one run's messages (``first`` already read) until it finishes (with
-        ``page``, until a run of the whole page does)."""
+        ``page``, until a run of the whole page does; with ``fragment``, until a run of
+        the page or of that fragment does)."""
         run = Run(query_string=self.query_string)
         screen: dict[tuple[int, ...], Widget] = {}
+        fragments_run: set[str] = set()
 
         def record(msg: ForwardMsg) -> bool:
+            if msg.WhichOneof("type") == "new_session":
+                fragments_run.update(msg.metadata.run.fragment_ids)
             return self._record(msg, run, screen)
+
+        def answered() -> bool:
+            return not fragment or run.page_runs > 0 or fragment in fragments_run
 
         if first is not None:
             record(first)  # (its size is still the last read)
         deadline = time.monotonic() + self.timeout
         done = {ForwardMsg.FINISHED_SUCCESSFULLY} if page else DONE
         finished = self._pump(lambda msg: msg.WhichOneof("type") == "script_finished"
-                              and msg.script_finished in done, deadline, record=record)
+                              and msg.script_finished in done and answered(), deadline,
+                              record=record)
         run.seconds = time.perf_counter() - started
         run.finished = finished is not None
         if not run.finished and not run.problem:
@@ -503,7 +519,8 @@ class StreamlitSession:
         if hasattr(proto, "id") and hasattr(proto, "label") and proto.id:
             value, options, select = _widget_value(kind, proto)
             screen[path] = Widget(proto.id, kind, proto.label, options, value, select,
-                                  in_sidebar=path[:1] == (1,))
+                                  in_sidebar=path[:1] == (1,),
+                                  fragment_id=msg.delta.fragment_id)
 
     def _note_unexpected(self, msg: ForwardMsg) -> bool:
         kind = msg.WhichOneof("type")

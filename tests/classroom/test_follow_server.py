@@ -107,9 +107,29 @@ def test_a_phone_follows_the_lecturer_in_one_request_and_the_count_shows_its_vot
         count = timer_of(lecturer, REFRESH_S)
         assert "**Round 1** · 0 votes (open)" in ok(lecturer.rerun_fragment(count)).texts
         options = phone.widgets[question(TO)].options
-        assert "Counted anonymously" in ok(phone.set_widget(question(TO), options[0])).all_text()
+        vote = ok(phone.set_widget(question(TO), options[0]))
+        # An answer reruns the question's box alone (the page, its view held, stays).
+        assert vote.fragment_only and vote.page_runs == 0, vote
+        assert "Counted anonymously" in vote.all_text()
+        assert any(text.startswith(f"**Answer recorded:** {options[0]}") for text in vote.texts)
         run = ok(lecturer.rerun_fragment(count))
         assert run.fragment_only and "**Round 1** · 1 vote (open)" in run.texts
+
+        # The lecturer shows the view: the phone's page runs again (the server's nudge),
+        # with the view; a second round's answer again reruns the box alone, not the view.
+        ok(lecturer.click("Show the view to the phones"))
+        shown = phone.await_run(FALLBACK_S / 2)
+        assert shown is not None and ok(shown).page_runs == 1 and shown.chart_titles, shown
+        ok(lecturer.click("Second round"))
+        second = phone.await_run(FALLBACK_S / 2)
+        assert second is not None and ok(second).page_runs == 1
+        assert any(text.startswith("**Round 2: vote again**") for text in second.texts)
+        vote = ok(phone.set_widget(question(TO), options[1]))
+        assert vote.fragment_only and not vote.chart_titles, vote
+        assert any(text.startswith(f"**Answer recorded:** {options[1]} (round 2)")
+                   for text in vote.texts)
+        run = ok(lecturer.rerun_fragment(count))
+        assert "**Round 2** · 1 vote (open)" in run.texts, run.texts
     finally:
         phone.close()
         lecturer.close()
