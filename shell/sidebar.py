@@ -244,18 +244,17 @@ def settings_sidebar(page_path: str = "", wing: Wing = NO_WING) -> Settings:
             dataset, options, standardize = _data_controls(catalogue, page_path)
             kernel, params = _kernel_controls(dataset, options, standardize)
             n_components = _components_control()
-        if dataset in catalogue and not waits:
-            st.button(
-                _("Use this dataset's suggested kernel"),
-                on_click=_use_suggested_kernel,
-                disabled=any(map(locks.locked, ("kernel", *KERNEL_PARAMS))),
-                help=_suggestion_text(catalogue[dataset].suggested_kernel),
-            )
-        if dataset in catalogue and catalogue[dataset].options and not waits:
-            st.subheader(_("Sample"))
-            for opt in catalogue[dataset].options:
-                options[opt.name] = _option_widget(dataset, opt)
-        if not waits:
+            if dataset in catalogue:
+                st.button(
+                    _("Use this dataset's suggested kernel"),
+                    on_click=_use_suggested_kernel,
+                    disabled=any(map(locks.locked, ("kernel", *KERNEL_PARAMS))),
+                    help=_suggestion_text(catalogue[dataset].suggested_kernel),
+                )
+            if dataset in catalogue and catalogue[dataset].options:
+                st.subheader(_("Sample"))
+                for opt in catalogue[dataset].options:
+                    options[opt.name] = _option_widget(dataset, opt)
             st.caption(_("The address bar holds these settings: copy it to share this exact "
                          "view."))
         st.toggle(
