@@ -15,7 +15,8 @@ do not ask by default, so a link to a view shows that view.
 In a class (:mod:`classroom.join`) an answer is a prediction, and nothing that decides it
 reaches the phone before the lecturer says so: the question is asked whatever the link or
 the sidebar says about questions, there is no Skip, the answer is counted anonymously in
-the class tally and may change while its round is open ("Answer recorded"), the view
+the class tally and may change while its round is open ("Answer recorded": an answer
+reruns the question's box alone, not the page with its view, :func:`_class_box`), the view
 waits until the lecturer shows it to the phones (which closes the round:
 :meth:`classroom.tally.TallyStore.show_view`) or reveals the question
 (:meth:`classroom.tally.TallyStore.reveal`), and every option's verdict waits for the
