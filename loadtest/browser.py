@@ -177,8 +177,10 @@ def new_page(browser, *, viewport: dict = VIEWPORT, **context_options):
     return page
 
 
-# Drawn by the sidebar on every run (a phone's settings wait with its view; this does not).
-SIDEBAR_DRAWN = '[data-testid="stSidebar"] .st-key-w_projector'
+# The sidebar drawn: its sliders (their code loaded, not a placeholder), or the line a
+# phone's sidebar shows in their place while its view waits (shell/sidebar.py).
+SIDEBAR_DRAWN = ('[data-testid="stSidebar"] [data-testid="stSlider"], '
+                 '[data-testid="stSidebar"] .st-key-settings_wait')
 
 
 def wait_until_idle(page, min_charts: int = 0) -> None:

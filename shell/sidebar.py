@@ -50,6 +50,7 @@ K_KEEP_GAMMA = "w_keep_gamma"
 _DATA_IDENTITY, _GAMMA_NOTE = "_kpca_data_identity", "_kpca_gamma_note"
 _STARTED, _LINK_WARNINGS, _CURRENT = "_kpca_started", "_kpca_link_warnings", "_kpca_settings"
 _PAGE_PATH = "_kpca_page_path"  # the URL path of the page this run drew
+SETTINGS_WAIT_KEY = "settings_wait"  # where the sidebar says its settings wait (a view's)
 
 OPTION_LABELS = {
     "n": N_("Number of points n"),
@@ -239,7 +240,8 @@ def settings_sidebar(page_path: str = "", wing: Wing = NO_WING) -> Settings:
         if waits:
             dataset, options, standardize, kernel, params, n_components = (
                 _values_without_controls(catalogue))
-            st.caption(_("The settings appear here with the view."))
+            with st.container(key=SETTINGS_WAIT_KEY):
+                st.caption(_("The settings appear here with the view."))
         else:
             dataset, options, standardize = _data_controls(catalogue, page_path)
             kernel, params = _kernel_controls(dataset, options, standardize)

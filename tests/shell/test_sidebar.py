@@ -8,7 +8,9 @@ from streamlit.testing.v1 import AppTest
 import datasets
 from experiments import analysis, kernel_diagnostics
 from kpca_core import KERNELS, center_kernel, compute_kernel, kernel_spectrum
+from loadtest.browser import SIDEBAR_DRAWN
 from shell import state
+from shell.sidebar import SETTINGS_WAIT_KEY
 from tests.lessons.explorer.sections import DATA_TAB, SPECTRUM_TAB, open_section
 from tests.support.apptest import CSV_DIR, assert_clean, needs_usps, open_app
 from tests.support.lessons import N, small_query
@@ -248,6 +250,7 @@ def test_a_waiting_view_keeps_the_settings_its_controls_would_give():
         assert not at.sidebar.slider and not at.sidebar.checkbox
         assert [box.key for box in at.sidebar.selectbox] == ["language_choice"]
         assert any("settings appear here with the view" in c.value for c in at.sidebar.caption)
+        assert f".st-key-{SETTINGS_WAIT_KEY}" in SIDEBAR_DRAWN  # what browser tests wait for
         at.session_state["_test_waits"] = False
         at.run()
         assert at.session_state["_kpca_settings"] == drawn, settings
