@@ -33,7 +33,6 @@ POLL_KEY = "class_poll"  # the fragment's key, by which the server reruns it
 _FOLLOWED = "_follow_followed"  # the lecturer's step this phone last moved with
 _TO = "_follow_to"  # a step to open at the start of the next run
 _SEEN = "_follow_seen"  # what this run showed: the class's Live
-_IN_PAGE_RUN = "_follow_in_page_run"  # the poll is drawn by the page's run (not its own)
 
 
 def start_run() -> None:
@@ -68,7 +67,6 @@ def poll() -> None:
             ss[_TO] = live.step
             st.rerun()
     ss[_SEEN] = live
-    ss[_IN_PAGE_RUN] = True
     _poll(here)
 
 
@@ -83,8 +81,7 @@ def _read_live(topic: tuple[str, str | None]) -> Live | None:
 @st.fragment(run_every=nudge.fallback_period(POLL_S), key=POLL_KEY)
 def _poll(here: int | None) -> None:
     ss = st.session_state
-    if not ss.pop(_IN_PAGE_RUN, False):
-        join.new_run()  # the fragment's own run, not the page's: read the class afresh
+    join.fragment_rerun(POLL_KEY)  # (its own run reads the class afresh)
     code = join.joined()
     asked = predict.asked()
     live: Live | None = join.live(asked) if code else None

@@ -43,8 +43,10 @@ _TOKEN, _CODE, _MESSAGE = "_class_token", "_class_code", "_class_message"
 _STARTED = "_class_started"
 # The class's state as this run has read it, per question: a run reads it once (a phone's
 # page run asked it four times: the sidebar, the question, the follow, its poll), so
-# what one run draws agrees with itself. Emptied at the start of every run (new_run).
+# what one run draws agrees with itself. Emptied at the start of every page run (new_run)
+# and of a fragment's own run (fragment_rerun).
 _READ_THIS_RUN = "_class_read_this_run"
+_PAGE_RUN = "_class_page_run"  # counts the page's runs (a fragment's own runs are apart)
 _SHOUT = "_class_shout"  # a link's code was refused: say so above the page, once
 
 
@@ -139,9 +141,24 @@ def joined() -> str | None:
 
 
 def new_run() -> None:
-    """At the start of a run (the router's, and a fragment's that reads the class): the
-    class is read afresh by the run's first :func:`live`."""
+    """At the start of a run of the page (the router's): the class is read afresh by the
+    run's first :func:`live`."""
     st.session_state[_READ_THIS_RUN] = {}
+    st.session_state[_PAGE_RUN] = st.session_state.get(_PAGE_RUN, 0) + 1
+
+
+def fragment_rerun(fragment: str) -> bool:
+    """First thing in a fragment that reads the class, ``fragment`` naming it: True in a
+    run of the fragment alone (its timer, the server's nudge, one of its widgets), where
+    the class is read afresh; False in the page's run that draws it, whose reading
+    stands."""
+    ss = st.session_state
+    drawn_in, page_run = f"_class_drawn_{fragment}", ss.get(_PAGE_RUN, 0)
+    again = ss.get(drawn_in) == page_run  # already drawn since the page's run began
+    ss[drawn_in] = page_run
+    if again:
+        ss[_READ_THIS_RUN] = {}
+    return again
 
 
 def live(question_id: str | None = None) -> Live | None:

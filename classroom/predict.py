@@ -80,7 +80,6 @@ _ASKED = "_kpca_asked"  # this run's question id (what the phone polls for its r
 _CLEARED = "_kpca_cleared"  # question ids whose radio was emptied for a second round
 _ANSWER_CAME = "_kpca_answer_came"  # set by an answer's (or a skip's) callback
 _JUST_ANSWERED = "_kpca_just_answered"  # this run follows an answer or a skip
-_BOX_IN_PAGE_RUN = "_kpca_box_in_page_run"  # a class's box is drawn by the page's run
 PAGE_QUESTIONS = {lesson.url_path: lesson.question for lesson in LESSONS if lesson.question}
 
 
@@ -241,10 +240,9 @@ def ask(question_id: str, settings: Settings, *, tally_id: str | None = None) ->
         # (the γ question's panels follow the data): the answer is kept by its number.
         st.session_state[widget] = texts[chosen]
     if live is None:
-        _box(question, live)
+        _box(question, live, second)
     else:
-        st.session_state[_BOX_IN_PAGE_RUN] = True
-        _class_box(question, (live.revealed, live.shown))
+        _class_box(question, (live.revealed, live.shown), second)
 
 
 def _second_round(question_id: str, live: Live | None, chosen: int | None) -> bool:
@@ -254,23 +252,26 @@ def _second_round(question_id: str, live: Live | None, chosen: int | None) -> bo
 
 
 @st.fragment
-def _class_box(question: Question, page_saw: tuple[bool, bool]) -> None:
+def _class_box(question: Question, page_saw: tuple[bool, bool], second: bool) -> None:
     """The question's box on a phone in a class: an answer reruns this box only. What the
     answer changes is in it (the answer recorded, whether it may still change); the page
     around it, its view held or shown, follows the lecturer, not the answer: a room's
     answers are not each a run of the page (or of its view, in a second round).
-    ``page_saw``: the question's (revealed, shown) when the page was drawn."""
-    if not st.session_state.pop(_BOX_IN_PAGE_RUN, False):  # its own run, after an answer
-        join.new_run()  # the class as it is now
+    ``page_saw``: the question's (revealed, shown) when the page was drawn; ``second``:
+    whether it asked for a second round's vote (both the page's, as of its run)."""
+    own_run = join.fragment_rerun("predict_box")  # after an answer: the class as it is now
+    live = join.live(question.id)
+    if own_run:
         st.session_state.pop(_ANSWER_CAME, None)  # (no view to bring on screen)
-        live = join.live(question.id)
         if live is None or (live.revealed, live.shown) != page_saw:
             st.rerun(scope="app")  # ended, shown or revealed meanwhile: the page follows
-    _box(question, join.live(question.id))
+        second = _second_round(question.id, live, answers().get(question.id))
+    _box(question, live, second)
 
 
-def _box(question: Question, live: Live | None) -> None:
-    """The question, its options and, as far as they may be shown, their verdicts."""
+def _box(question: Question, live: Live | None, second: bool) -> None:
+    """The question, its options and, as far as they may be shown, their verdicts
+    (``second``: a second round this seat has not voted in yet)."""
     widget = f"predict_{question.id}"
     texts = [option.text for option in question.options]
     chosen = answers().get(question.id)
@@ -288,7 +289,7 @@ def _box(question: Question, live: Live | None) -> None:
         st.html(_ARROWS_SCRIPT, unsafe_allow_javascript=True)
         if live is not None and not live.revealed:
             _sealed(live, texts[chosen] if chosen is not None and chosen >= 0 else None,
-                    _second_round(question.id, live, chosen))
+                    second)
             return
         if chosen is None and live is None:
             st.session_state[_HOLD] = True
