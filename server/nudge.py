@@ -8,14 +8,17 @@ function that reads the topic's value now), and one thread per process reads eac
 topic every :data:`WATCH_S` seconds — once per topic, however many sessions watch it —
 and reruns the fragment of each session whose screen shows another value, as the
 browser's own timer would (a ``rerun_script`` message naming the fragment), a few
-sessions at a time (:data:`MOVING_AT_ONCE`). The fragment keeps a slow timer of its own in
-case a nudge is lost (:func:`fallback_period`).
+sessions at a time (:data:`MOVING_AT_ONCE`). Where the new value asks for another page
+(``page_for``), the session runs that page instead, as a click on the menu would: the
+fragment's run would only have switched to it. The fragment keeps a slow timer of its own
+in case a nudge is lost (:func:`fallback_period`).
 
 Streamlit has no public call for this; it uses, and only here: the runtime's
 ``handle_backmsg`` (public) on the server's event loop (``Runtime._get_async_objs``), a
 session's fragment ids by key (``AppSession._fragment_storage.resolve_target``), whether
 it is running (``AppSession._scriptrunner``) and where its last run left it
-(``AppSession._client_state``). When a Streamlit release changes them, :func:`available`
+(``AppSession._client_state``); a page's hash from the run's ``pages_manager``, as
+``st.switch_page`` finds it. When a Streamlit release changes them, :func:`available`
 is False (logged once), nothing is nudged and the fragments' own timers run at the
 caller's usual period.
 """
@@ -24,12 +27,14 @@ from __future__ import annotations
 
 import inspect
 import logging
+import os
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 _LOG = logging.getLogger(__name__)
 
@@ -59,6 +64,10 @@ class _Watch:
     seen: Any
     nudged: bool = False  # its rerun is on its way (asked once per value seen)
     away_since: float | None = None  # when the session was first found without its browser
+    # A value → the page to run in place of the fragment (script path, query), or None.
+    page_for: Callable[[Any], tuple[str, dict[str, str]] | None] | None = None
+    pages: Any = None  # the run's pages manager: a page's hash by its script's path
+    main_script_path: str = ""
 
 
 _lock = threading.Lock()
@@ -87,6 +96,8 @@ def _check_internals() -> bool:
         from streamlit.runtime import Runtime
         from streamlit.runtime.app_session import AppSession
         from streamlit.runtime.fragment import MemoryFragmentStorage
+        from streamlit.runtime.pages_manager import PagesManager
+        from streamlit.runtime.scriptrunner_utils.script_run_context import ScriptRunContext
 
         source = inspect.getsource(AppSession.__init__)
         needed = ("self._scriptrunner" in source and "self._client_state" in source
@@ -94,6 +105,9 @@ def _check_internals() -> bool:
                   and hasattr(Runtime, "get_app_session") and hasattr(Runtime, "handle_backmsg")
                   and hasattr(Runtime, "_get_async_objs")
                   and hasattr(MemoryFragmentStorage, "resolve_target")
+                  and hasattr(PagesManager, "get_pages")
+                  and {"pages_manager", "main_script_path"}
+                  <= set(ScriptRunContext.__dataclass_fields__)
                   and hasattr(AppSession, "handle_backmsg")
                   and hasattr(AppSession, "has_fragment"))
     except (ImportError, OSError, TypeError):
@@ -119,11 +133,14 @@ def fallback_period(usual_s: float) -> float:
 
 
 def watch(fragment_key: str, topic: Hashable, seen: Any,
-          read: Callable[[Hashable], Any]) -> None:
+          read: Callable[[Hashable], Any],
+          page_for: Callable[[Any], tuple[str, dict[str, str]] | None] | None = None) -> None:
     """From inside the fragment ``st.fragment(key=fragment_key)``, in a script run: rerun it
     in this session when ``read(topic)`` stops being equal to ``seen`` (what this run
-    shows). Replaces the session's earlier watch, and ends its move (another session may
-    start one). ``read`` runs on another thread; it raises to say "not known now" (the
+    shows) — or, when ``page_for(value)`` names a page (its script's path as
+    ``st.switch_page`` takes it, and the address's query), run that page. Replaces the
+    session's earlier watch, and ends its move (another session may start one). ``read``
+    and ``page_for`` run on other threads; ``read`` raises to say "not known now" (the
     topic is read again at the next tick)."""
     if not available():
         return
@@ -132,7 +149,9 @@ def watch(fragment_key: str, topic: Hashable, seen: Any,
     ctx = get_script_run_ctx()
     if ctx is None:
         return
-    _add(ctx.session_id, _Watch(fragment_key, topic, seen), read)
+    _add(ctx.session_id, _Watch(fragment_key, topic, seen, page_for=page_for,
+                                pages=ctx.pages_manager,
+                                main_script_path=ctx.main_script_path), read)
 
 
 def _add(session_id: str, w: _Watch, read: Callable[[Hashable], Any]) -> None:
@@ -267,6 +286,13 @@ def _nudge(session_id: str, w: _Watch) -> None:
         # address in place of the new one's. Asked again at the next tick.
         _not_delivered(session_id, w)
         return
+    message = BackMsg()
+    state = message.rerun_script
+    if (page := _page_asked(w)) is not None:
+        # The page the fragment's run would switch to, run at once (a menu click's rerun).
+        state.page_script_hash, state.query_string = page
+        runtime.handle_backmsg(session_id, message)
+        return
     try:
         fragment_ids = session._fragment_storage.resolve_target(w.fragment_key)
     except StreamlitAPIException:
@@ -274,11 +300,30 @@ def _nudge(session_id: str, w: _Watch) -> None:
     if not fragment_ids or not session.has_fragment(fragment_ids[0]):
         _not_delivered(session_id, w)  # the fragment not drawn on this page
         return
-    message = BackMsg()
-    state = message.rerun_script
     # Where its last run left it (the browser's own rerun would say the same).
     state.query_string = session._client_state.query_string
     state.page_script_hash = session._client_state.page_script_hash
     state.fragment_id = fragment_ids[0]
     state.is_auto_rerun = True
     runtime.handle_backmsg(session_id, message)
+
+
+def _page_asked(w: _Watch) -> tuple[str, str] | None:
+    """The hash and query string of the page the topic's new value asks this session to
+    run, or None (its fragment reruns; also when the page is not one of the app's)."""
+    if w.page_for is None:
+        return None
+    with _lock:
+        value = _latest.get(w.topic)
+    try:
+        asked = w.page_for(value)
+        if asked is None:
+            return None
+        path, query = asked
+        script = os.path.realpath(os.path.join(os.path.dirname(w.main_script_path), path))
+        for page in w.pages.get_pages().values():
+            if page["script_path"] == script:
+                return page["page_script_hash"], urlencode(query)
+    except Exception:  # noqa: BLE001 - any surprise: the fragment's run finds the way
+        _LOG.exception("Finding the page asked for failed; rerunning the fragment")
+    return None

@@ -150,3 +150,31 @@ def test_the_fallback_period_is_the_usual_one_only_when_nudges_do_not_work(monke
     assert nudge.fallback_period(2) == nudge.FALLBACK_S
     monkeypatch.setattr(nudge, "_INTERNALS", False)
     assert nudge.fallback_period(2) == 2
+
+
+class Pages:
+    """Stands for a run's pages manager: two pages of an app in /app."""
+
+    def get_pages(self):
+        return {"h-home": {"script_path": "/app/app_pages/home.py", "page_script_hash": "h-home"},
+                "h-spectrum": {"script_path": "/app/app_pages/spectrum.py",
+                               "page_script_hash": "h-spectrum"}}
+
+
+def test_a_value_that_asks_for_another_page_runs_that_page_with_its_query(loop):
+    def page_for(step):
+        return {2: ("app_pages/spectrum.py", {"section": "2", "a b": "c&d"}),
+                3: ("app_pages/not_a_page.py", {})}.get(step)
+
+    w = nudge._Watch("poll", "class A", 1, page_for=page_for, pages=Pages(),
+                     main_script_path="/app/app.py")
+    nudge._add("s", w, lambda topic: 2)
+    assert nudge.tick() == 1
+    assert nudge._page_asked(w) == ("h-spectrum", "section=2&a+b=c%26d")
+
+    # A value that asks for no page, or for one the app does not have: the fragment reruns.
+    for value in (1, 3):
+        with nudge._lock:
+            nudge._latest["class A"] = value
+        assert nudge._page_asked(w) is None
+    assert nudge._page_asked(nudge._Watch("poll", "class A", 1)) is None
