@@ -49,7 +49,8 @@ lab_plan = start_lab()  # assigned: a bare call would be drawn by Streamlit's ma
 # on what all sessions hold; what ended sessions held goes (shell/uploads.py).
 uploads.guard_uploads()
 accessibility.apply_css()  # first, so that its rules are in the page before any widget
-classroom.start_run()  # a class code or questions=… in the link, before the sidebar shows them
+# A class code or questions=… in the link, the lecturer's step: before the sidebar shows them.
+classroom.start_run(page.url_path)
 # The shared sidebar is drawn here, once per run, for whichever page runs below; the
 # classroom's box sits at its foot.
 settings = settings_sidebar(page.url_path, classroom.WING)

@@ -121,19 +121,24 @@ def go_to_step(number: int) -> None:
     the sidebar)."""
     open_step(number)
     step = STEPS[number - 1]
-    st.session_state[_GO] = (step.page, dict(step.page_query) or None)
+    st.session_state[_GO] = (step.page, dict(step.page_query) or None, step.url_path)
 
 
-def switch_if_asked() -> None:
-    """Open the page a click (or the lecturer's move) asked for, if any: ends this run."""
+def switch_if_asked(url_path: str | None = None) -> None:
+    """Open the page a click (or the lecturer's move) asked for, if any: ends this run —
+    unless this run is already that page's (``url_path``) with its query in the address
+    (the server ran it for the lecturer's move, :mod:`classroom.follow`)."""
     if (target := st.session_state.pop(_GO, None)) is not None:
-        page, query = target
+        page, query, target_path = target
+        here = st.query_params.to_dict()
+        if target_path == url_path and all(here.get(k) == v for k, v in (query or {}).items()):
+            return
         st.switch_page(page, query_params=query)
 
 
 def _go_to_tour() -> None:
     _leave()
-    st.session_state[_GO] = (f"app_pages/{TOUR_PAGE}.py", None)
+    st.session_state[_GO] = (f"app_pages/{TOUR_PAGE}.py", None, TOUR_PAGE)
 
 
 def open_on(url_path: str) -> int | None:

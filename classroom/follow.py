@@ -16,11 +16,14 @@ where the student went until the lecturer moves again, or until the student pres
 
 from __future__ import annotations
 
+from functools import partial
+
 import streamlit as st
 
 from classroom import banner, join, predict
 from classroom.store import STORE
 from classroom.tally import Live, UnknownClass
+from classroom.tour import STEPS, tally_id
 from server import nudge
 from words.i18n import _
 
@@ -35,13 +38,45 @@ _TO = "_follow_to"  # a step to open at the start of the next run
 _SEEN = "_follow_seen"  # what this run showed: the class's Live
 
 
-def start_run() -> None:
-    """Before the sidebar: open the step a page run's look at the class asked for (that run
-    had drawn the sidebar's widgets, so the step's settings can only seed them now; the
-    poll's own fragment opens the step at once)."""
-    if (number := st.session_state.pop(_TO, None)) is not None:
+def start_run(url_path: str) -> None:
+    """Before the sidebar of the page at ``url_path``: open the step the lecturer moved to
+    since this phone's last run (the server's nudge runs that step's page at once, see
+    :func:`_step_page`), or the step a page run's look at the class asked for (that run had
+    drawn the sidebar's widgets, so the step's settings can only seed them now). The step's
+    settings seed the sidebar's widgets; the page switches only if it is not the step's."""
+    number = st.session_state.pop(_TO, None)
+    if number is None:
+        number = _lecturer_moved()
+    if number is not None:
         banner.go_to_step(number)
-        banner.switch_if_asked()  # at once: no need to draw this page first
+        banner.switch_if_asked(url_path)  # at once: no need to draw this page first
+
+
+def _lecturer_moved() -> int | None:
+    """The lecturer's step, when the lecturer moved since this phone last followed and the
+    phone is not on it (noted as followed); else None. A session's first look at the class
+    is :func:`poll`'s (a reload stays on its step)."""
+    ss = st.session_state
+    if _FOLLOWED not in ss:
+        return None
+    here = ss.get(banner.TOUR_VIEW)
+    # The question the rest of this run reads, if the phone stays: one look at the store.
+    live = join.live(tally_id(here) if here is not None and STEPS[here - 1].check else None)
+    if live is None or live.step is None or live.step == ss[_FOLLOWED]:
+        return None
+    ss[_FOLLOWED] = live.step
+    return None if live.step == here else live.step
+
+
+def _step_page(live: Live | None, followed: int | None,
+               here: int | None) -> tuple[str, dict[str, str]] | None:
+    """For the nudge: the page (script, query) of the step the lecturer moved to, when this
+    phone follows it there — its run opens the step (:func:`start_run`), one run where the
+    poll's would only switch to it; else None (the poll reruns)."""
+    if live is None or live.step is None or live.step in (followed, here):
+        return None
+    step = STEPS[live.step - 1]
+    return step.page, dict(step.page_query)
 
 
 def _follow(step: int) -> None:
@@ -98,7 +133,8 @@ def _poll(here: int | None) -> None:
     if live is None:
         nudge.unwatch()
         return
-    nudge.watch(POLL_KEY, (code, asked), live, _read_live)
+    nudge.watch(POLL_KEY, (code, asked), live, _read_live,
+                page_for=partial(_step_page, followed=ss.get(_FOLLOWED), here=here))
     if live.step is None:
         return
     if live.step == here:

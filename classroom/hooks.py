@@ -50,16 +50,16 @@ def say_store_outages() -> None:
     error_util.show_uncaught_app_exception = show
 
 
-def start_run() -> None:
-    """Before the sidebar: join the link's class, take its ``questions=`` (once a session),
-    or else get back the class this browser's lecturer cookie names; open the lecturer's
-    step when the phone follows it."""
+def start_run(url_path: str) -> None:
+    """Before the sidebar of the page at ``url_path``: join the link's class, take its
+    ``questions=`` (once a session), or else get back the class this browser's lecturer
+    cookie names; open the lecturer's step when the phone follows it."""
     say_store_outages()
     join.new_run()
     predict.start_run()
     lecturer.read_cookie_once()
     banner.read_link_once()
-    follow.start_run()
+    follow.start_run(url_path)
 
 
 def before_page(url_path: str, settings: Settings):

@@ -104,6 +104,7 @@ class Run:
     problem: str = ""  # timeout / disconnect / page not found: empty when the run is fine
     fragment_only: bool = False  # the server ran fragments only (the rest of the page stays)
     page_runs: int = 0  # runs of the whole page the request took (st.rerun, switch_page)
+    runs: int = 0  # script runs it took, of the page or of fragments
 
     def all_text(self) -> str:
         return "\n".join(self.texts + self.chart_titles)
@@ -462,6 +463,7 @@ class StreamlitSession:
         run.messages += 1
         run.bytes += self._last_size
         if kind == "new_session":
+            run.runs += 1
             self.session_id = msg.new_session.initialize.session_id
             fragment = bool(msg.metadata.run.fragment_ids)
             run.fragment_only = fragment and not run.page_runs

@@ -133,8 +133,8 @@ def test_a_lecture_with_six_phones(server, browser):
         # longer than that timer's period (how soon, on a quiet machine, is docs/load.md's:
         # a timing here would fail a loaded one).
         assert max(waits) <= FALLBACK_S, waits
-        for phone in phones:
-            assert "how_it_works" in phone.url
+        for phone in phones:  # the address is step 3's, as a click on Next would leave it
+            assert "/how_it_works?" in phone.url and "tour=3" in phone.url, phone.url
     finally:
         for page in (lecturer, *phones):
             page.context.close()

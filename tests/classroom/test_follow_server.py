@@ -7,9 +7,9 @@ the frontend does and reads the runs the server starts.
 
 What a room of phones costs rests on these: a poll that finds nothing new runs the
 fragment alone, and the server starts nothing while nothing changes; when the lecturer
-moves, the server reruns the phone's poll at once, which opens that step's view with its
-settings in the same run (one run of the page, not a run of the old page first); the
-lecturer's count shows a new vote at its next redraw.
+moves, the server runs that step's page on the phone at once, with the step's settings
+(one run of the page: not a run of the old page, nor of the poll, first); the lecturer's
+count shows a new vote at its next redraw.
 """
 
 from __future__ import annotations
@@ -85,15 +85,16 @@ def test_a_phone_follows_the_lecturer_in_one_request_and_the_count_shows_its_vot
         # Nothing changes: the server reruns nothing.
         assert phone.await_run(1.0) is None
 
-        # The lecturer's Next: the server reruns the phone's poll without the phone asking
-        # (long before its own timer), which opens step TO's view, with the step's own
-        # settings (not the ones it had), in this one run.
+        # The lecturer's Next: the server runs step TO's page on the phone without the phone
+        # asking (long before its poll's own timer), with the step's own settings (not the
+        # ones it had), in this one run.
         ok(lecturer.click("Next →"))
         assert on_step(lecturer) == TO
         run = phone.await_run(FALLBACK_S / 2)
-        assert run is not None, "the server did not rerun the phone's poll"
+        assert run is not None, "the server did not move the phone"
         ok(run)
-        assert run.page_runs == 1  # step TO's page, and no run of step FROM's before it
+        # Step TO's page, and no run of step FROM's page or of the poll before it.
+        assert run.runs == run.page_runs == 1, run
         assert run.page == STEPS[TO - 1].url_path
         assert on_step(phone) == TO and question(TO) in phone.widgets
         query = dict(parse_qsl(phone.query_string))
