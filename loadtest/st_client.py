@@ -186,8 +186,9 @@ class StreamlitSession:
 
     def __init__(self, base_url: str, *, timeout: float = 180.0,
                  connect_timeout: float | None = None, headers: Mapping[str, str] | None = None,
-                 source_address: str | None = None) -> None:
+                 source_address: str | None = None, locale: str = "en-GB") -> None:
         self.base_url = base_url.rstrip("/")
+        self.locale = locale  # the browser's language (navigator.language), sent with each rerun
         self.timeout = timeout
         self.connect_timeout = timeout if connect_timeout is None else connect_timeout
         self.headers = dict(headers or {})
@@ -388,7 +389,8 @@ class StreamlitSession:
         if widget_states:
             state.widget_states.widgets.extend(widget_states)
         context = state.context_info
-        context.timezone, context.timezone_offset, context.locale = "Europe/Berlin", -60, "en-GB"
+        context.timezone, context.timezone_offset = "Europe/Berlin", -60
+        context.locale = self.locale
         context.url = f"{self.base_url}/{self.page_name}?{self.query_string}"
         context.is_embedded, context.color_scheme = False, "light"
         started = time.perf_counter()

@@ -16,11 +16,11 @@ in case a nudge is lost (:func:`fallback_period`).
 Streamlit has no public call for this; it uses, and only here: the runtime's
 ``handle_backmsg`` (public) on the server's event loop (``Runtime._get_async_objs``), a
 session's fragment ids by key (``AppSession._fragment_storage.resolve_target``), whether
-it is running (``AppSession._scriptrunner``) and where its last run left it
-(``AppSession._client_state``); a page's hash from the run's ``pages_manager``, as
-``st.switch_page`` finds it. When a Streamlit release changes them, :func:`available`
-is False (logged once), nothing is nudged and the fragments' own timers run at the
-caller's usual period.
+it is running (``AppSession._scriptrunner``) and where its last run left it, with what
+the browser said of itself (``AppSession._client_state``); a page's hash from the run's
+``pages_manager``, as ``st.switch_page`` finds it. When a Streamlit release changes them,
+:func:`available` is False (logged once), nothing is nudged and the fragments' own timers
+run at the caller's usual period.
 """
 
 from __future__ import annotations
@@ -288,6 +288,10 @@ def _nudge(session_id: str, w: _Watch) -> None:
         return
     message = BackMsg()
     state = message.rerun_script
+    if session._client_state.HasField("context_info"):
+        # What the browser said of itself at its last run (its language, time zone): a
+        # run without it would not know them (a Chinese browser's page would be English).
+        state.context_info.CopyFrom(session._client_state.context_info)
     if (page := _page_asked(w)) is not None:
         # The page the fragment's run would switch to, run at once (a menu click's rerun).
         state.page_script_hash, state.query_string = page

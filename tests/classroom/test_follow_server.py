@@ -28,6 +28,7 @@ from loadtest.browser import Server
 from loadtest.st_client import StreamlitSession
 from server.nudge import FALLBACK_S, available, fallback_period
 from shell.state import settings_from_query
+from words.i18n import _, use_language
 
 pytestmark = pytest.mark.slow
 FROM, TO = 5, 6  # the lecturer's step, then Next
@@ -131,6 +132,38 @@ def test_a_phone_follows_the_lecturer_in_one_request_and_the_count_shows_its_vot
                    for text in vote.texts)
         run = ok(lecturer.rerun_fragment(count))
         assert "**Round 2** · 1 vote (open)" in run.texts, run.texts
+    finally:
+        phone.close()
+        lecturer.close()
+
+
+def test_a_phone_the_server_moves_keeps_its_browsers_language(server):
+    """The server's nudge runs the phone's page, or its poll, without the browser asking:
+    the run must still know the browser's language (its ``context_info``), else a phone
+    whose browser says Chinese would be moved in English."""
+    lecturer = StreamlitSession(server.url, timeout=120)
+    phone = StreamlitSession(server.url, timeout=120, locale="zh-CN")
+    with use_language("zh-CN"):
+        question_zh = {step: _(question(step)) for step in (FROM, TO)}
+    assert question_zh[TO] != question(TO)  # the catalog translates it
+    try:
+        ok(lecturer.open("class_tally"))
+        text = ok(lecturer.click("Start a class")).all_text()
+        code = re.search(r"Class code\n# ((?:\w ){5}\w)", text).group(1).replace(" ", "")
+        ok(lecturer.navigate("tour", f"step={FROM}"))
+        ok(lecturer.click("Open this view"))
+        ok(phone.open("tour", f"class={code}"))
+        assert question_zh[FROM] in phone.widgets  # no lang= in the link: the browser's
+
+        ok(lecturer.click("Next →"))  # the server moves the phone (its page's run)
+        moved = phone.await_run(FALLBACK_S / 2)
+        assert moved is not None and ok(moved).page == STEPS[TO - 1].url_path
+        assert question_zh[TO] in phone.widgets, list(phone.widgets)
+
+        ok(lecturer.click("← Back"))  # and again, to a step it had seen (its poll, maybe)
+        back = phone.await_run(FALLBACK_S / 2)
+        assert back is not None and ok(back).page == STEPS[FROM - 1].url_path
+        assert question_zh[FROM] in phone.widgets, list(phone.widgets)
     finally:
         phone.close()
         lecturer.close()
