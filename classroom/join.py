@@ -32,6 +32,7 @@ from classroom.tally import (
     new_token,
     normalise_code,
 )
+from server import nudge
 from shell.registry import HOME, LESSONS
 from words.i18n import _
 
@@ -151,13 +152,17 @@ def fragment_rerun(fragment: str) -> bool:
     """First thing in a fragment that reads the class, ``fragment`` naming it: True in a
     run of the fragment alone (its timer, the server's nudge, one of its widgets), where
     the class is read afresh; False in the page's run that draws it, whose reading
-    stands."""
+    stands. A fragment's run that names another page than the one on screen (a request
+    the browser sent before the server ran the phone's new step) opens the page on screen
+    again: ends this run."""
     ss = st.session_state
     drawn_in, page_run = f"_class_drawn_{fragment}", ss.get(_PAGE_RUN, 0)
     again = ss.get(drawn_in) == page_run  # already drawn since the page's run began
     ss[drawn_in] = page_run
     if again:
         ss[_READ_THIS_RUN] = {}
+        if (page := nudge.folded_page()) is not None:
+            st.switch_page(page[0], query_params=page[1])
     return again
 
 

@@ -10,8 +10,12 @@ and reruns the fragment of each session whose screen shows another value, as the
 browser's own timer would (a ``rerun_script`` message naming the fragment), a few
 sessions at a time (:data:`MOVING_AT_ONCE`). Where the new value asks for another page
 (``page_for``), the session runs that page instead, as a click on the menu would: the
-fragment's run would only have switched to it. The fragment keeps a slow timer of its own
-in case a nudge is lost (:func:`fallback_period`).
+fragment's run would only have switched to it. A session whose nudged run has not watched
+again within :data:`MOVE_S` is nudged again. The fragment keeps a slow timer of its own
+(:func:`fallback_period`: what tells a browser that its server restarted); a request the
+browser sent before it heard of the page the server ran for it names the old page, and
+Streamlit runs it after that page's with the old page's address: the fragment then
+switches back (:func:`folded_page`).
 
 Streamlit has no public call for this; it uses, and only here: the runtime's
 ``handle_backmsg`` (public) on the server's event loop (``Runtime._get_async_objs``), a
@@ -42,7 +46,8 @@ _LOG = logging.getLogger(__name__)
 # at most, plus the fragment's run. Each read is one look at the store per topic (a few
 # per class), not per session.
 WATCH_S = 0.25
-# A watching fragment's own timer while nudges work: only what a lost nudge would cost.
+# A watching fragment's own timer while nudges work: what a lost nudge or a restarted
+# server (its browser reconnected to a session that watches nothing) costs.
 FALLBACK_S = 10.0
 # Sessions of one process nudged at once; the next goes when one of them has watched
 # again (its run is done). A room's phones all move at the same moment: nudged all at
@@ -50,7 +55,8 @@ FALLBACK_S = 10.0
 # that sends their pages), so each finishes about when the last does; in turn, the first
 # phones are on the new step while the last are still waiting.
 MOVING_AT_ONCE = 4
-# A nudged session whose run has not watched again after this long frees its place.
+# A nudged session whose run has not watched again after this long frees its place, and
+# is nudged again while still behind (the nudge, or its run, was lost).
 MOVE_S = 5.0
 # A session away this long (its browser disconnected and did not come back) watches no
 # more; one that comes back sooner reruns its page anyway, which watches again.
@@ -68,6 +74,8 @@ class _Watch:
     page_for: Callable[[Any], tuple[str, dict[str, str]] | None] | None = None
     pages: Any = None  # the run's pages manager: a page's hash by its script's path
     main_script_path: str = ""
+    # The session's last run of its whole page: its hash and the address's query.
+    page: tuple[str, dict[str, str]] | None = None
 
 
 _lock = threading.Lock()
@@ -106,8 +114,9 @@ def _check_internals() -> bool:
                   and hasattr(Runtime, "_get_async_objs")
                   and hasattr(MemoryFragmentStorage, "resolve_target")
                   and hasattr(PagesManager, "get_pages")
-                  and {"pages_manager", "main_script_path"}
+                  and {"pages_manager", "main_script_path", "fragment_ids_this_run"}
                   <= set(ScriptRunContext.__dataclass_fields__)
+                  and hasattr(ScriptRunContext, "page_script_hash")
                   and hasattr(AppSession, "handle_backmsg")
                   and hasattr(AppSession, "has_fragment"))
     except (ImportError, OSError, TypeError):
@@ -144,14 +153,44 @@ def watch(fragment_key: str, topic: Hashable, seen: Any,
     topic is read again at the next tick)."""
     if not available():
         return
+    import streamlit as st
     from streamlit.runtime.scriptrunner import get_script_run_ctx
 
     ctx = get_script_run_ctx()
     if ctx is None:
         return
+    if ctx.fragment_ids_this_run:  # a fragment's run: the page is still the last one
+        page = before.page if (before := _watches.get(ctx.session_id)) else None
+    else:
+        page = (ctx.page_script_hash, st.query_params.to_dict())
     _add(ctx.session_id, _Watch(fragment_key, topic, seen, page_for=page_for,
-                                pages=ctx.pages_manager,
-                                main_script_path=ctx.main_script_path), read)
+                                pages=ctx.pages_manager, main_script_path=ctx.main_script_path,
+                                page=page), read)
+
+
+def folded_page() -> tuple[str, dict[str, str]] | None:
+    """In a fragment's run of a watching session: the page (its script's path as
+    ``st.switch_page`` takes it, and the query) its last run of the whole page drew, when
+    this run names another; else None. Such a run answers a request the browser sent
+    before it heard of the page the server ran for it (a nudge's, or a switch), which
+    Streamlit runs after that page's with the old page's address: the caller switches back
+    to the page on screen, or the next run of the whole page would run the old one."""
+    if not available():
+        return None
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    if ctx is None or not ctx.fragment_ids_this_run:
+        return None
+    with _lock:
+        w = _watches.get(ctx.session_id)
+    if w is None or w.page is None or w.page[0] == ctx.page_script_hash:
+        return None
+    info = ctx.pages_manager.get_pages().get(w.page[0])
+    if info is None:
+        return None
+    return (os.path.relpath(info["script_path"], os.path.dirname(ctx.main_script_path)),
+            w.page[1])
 
 
 def _add(session_id: str, w: _Watch, read: Callable[[Hashable], Any]) -> None:
@@ -221,6 +260,8 @@ def tick() -> int:
         for session_id, since in list(_moving.items()):
             if now - since > MOVE_S:  # its run never said it was done: free its place
                 del _moving[session_id]
+                if (w := _watches.get(session_id)) is not None:
+                    w.nudged = False  # and nudge it again below, if still behind
         waiting = set(_queue)
         _queue.extend(session_id for session_id, w in _watches.items()
                       if _behind(w) and not w.nudged and session_id not in waiting)

@@ -72,10 +72,12 @@ def test_a_phone_follows_the_lecturer_in_one_request_and_the_count_shows_its_vot
         ok(lecturer.navigate("tour", f"step={FROM}"))
         ok(lecturer.click("Open this view"))
 
-        ok(phone.open("tour", f"class={code}"))  # the QR code's link
+        opened = ok(phone.open("tour", f"class={code}"))  # the QR code's link
         assert on_step(phone) == FROM and question(FROM) in phone.widgets
         assert available()  # this Streamlit lets the server rerun a fragment
+        assert f"Following the lecturer · class {code} · step {FROM}" in opened.texts
         poll = timer_of(phone, fallback_period(POLL_S))
+        from_page = phone.page_hash
 
         # Nothing new: the poll runs its fragment alone, and says whom the phone follows.
         run = ok(phone.rerun_fragment(poll))
@@ -104,6 +106,13 @@ def test_a_phone_follows_the_lecturer_in_one_request_and_the_count_shows_its_vot
             {k: v for k, v in query.items() if k not in ("class", "seat", "tour")})
         assert warnings == [] and settings == STEPS[TO - 1].settings()
         assert settings != STEPS[FROM - 1].settings()  # it did change
+
+        # The poll's timer had fired before the browser heard of the move: its request
+        # names step FROM's page, and Streamlit runs it after TO's with FROM's address. The
+        # poll opens step TO's page again (else the next run of the page would be FROM's).
+        folded = ok(phone._rerun(None, from_page, fragment_id=poll))
+        assert folded.page_runs == 1 and folded.page == STEPS[TO - 1].url_path, folded
+        assert on_step(phone) == TO and question(TO) in phone.widgets
 
         # The phone votes; the lecturer's count shows it at its next redraw.
         count = timer_of(lecturer, REFRESH_S)

@@ -106,16 +106,21 @@ def test_a_nudge_not_delivered_frees_its_place_and_the_session_is_queued_again(l
     assert nudge.tick() == 0
 
 
-def test_a_move_that_never_ends_frees_its_place_after_move_s(loop, monkeypatch):
+def test_a_move_that_never_ends_frees_its_place_and_is_nudged_again_after_move_s(loop):
     state = {"class": 1}
     for i in range(nudge.MOVING_AT_ONCE + 1):
         watch(f"s{i}", "class", 1, lambda topic: state["class"])
     state["class"] = 2
     assert nudge.tick() == nudge.MOVING_AT_ONCE
-    with nudge._lock:  # the first run failed before it could watch again
+    with nudge._lock:  # the first run was lost before it could watch again
         nudge._moving["s0"] -= nudge.MOVE_S + 1
     assert nudge.tick() == 1
-    assert loop.calls[-1] == f"s{nudge.MOVING_AT_ONCE}"
+    assert loop.calls[-1] == f"s{nudge.MOVING_AT_ONCE}"  # its place went to the next
+    assert "s0" in nudge._queue  # still behind: queued again
+    for i in range(1, nudge.MOVING_AT_ONCE + 1):  # the others' runs watch again
+        watch(f"s{i}", "class", 2, lambda topic: state["class"])
+    # The lost one, again (not left to its slow timer), once a place is free.
+    assert loop.calls.count("s0") == 2 and loop.calls[-1] == "s0"
 
 
 def test_a_topic_that_cannot_be_read_now_nudges_nobody_and_the_others_go_on(loop):
