@@ -160,7 +160,9 @@ def watch(fragment_key: str, topic: Hashable, seen: Any,
     if ctx is None:
         return
     if ctx.fragment_ids_this_run:  # a fragment's run: the page is still the last one
-        page = before.page if (before := _watches.get(ctx.session_id)) else None
+        with _lock:
+            before = _watches.get(ctx.session_id)
+        page = before.page if before is not None else None
     else:
         page = (ctx.page_script_hash, st.query_params.to_dict())
     _add(ctx.session_id, _Watch(fragment_key, topic, seen, page_for=page_for,
