@@ -62,15 +62,22 @@ def timer_of(session: StreamlitSession, seconds: float) -> str:
     return ids[0]
 
 
+def start_class_on(lecturer: StreamlitSession, step: int) -> str:
+    """The lecturer starts a class on Class tally and opens tour step ``step``'s view (the
+    class's step); returns the class's code."""
+    ok(lecturer.open("class_tally"))
+    text = ok(lecturer.click("Start a class")).all_text()
+    code = re.search(r"Class code\n# ((?:\w ){5}\w)", text).group(1).replace(" ", "")
+    ok(lecturer.navigate("tour", f"step={step}"))
+    ok(lecturer.click("Open this view"))
+    return code
+
+
 def test_a_phone_follows_the_lecturer_in_one_request_and_the_count_shows_its_vote(server):
     lecturer = StreamlitSession(server.url, timeout=120)
     phone = StreamlitSession(server.url, timeout=120)
     try:
-        ok(lecturer.open("class_tally"))
-        text = ok(lecturer.click("Start a class")).all_text()
-        code = re.search(r"Class code\n# ((?:\w ){5}\w)", text).group(1).replace(" ", "")
-        ok(lecturer.navigate("tour", f"step={FROM}"))
-        ok(lecturer.click("Open this view"))
+        code = start_class_on(lecturer, FROM)
 
         opened = ok(phone.open("tour", f"class={code}"))  # the QR code's link
         assert on_step(phone) == FROM and question(FROM) in phone.widgets
@@ -156,11 +163,7 @@ def test_a_phone_the_server_moves_keeps_its_browsers_language(server):
         question_zh = {step: _(question(step)) for step in (FROM, TO)}
     assert question_zh[TO] != question(TO)  # the catalog translates it
     try:
-        ok(lecturer.open("class_tally"))
-        text = ok(lecturer.click("Start a class")).all_text()
-        code = re.search(r"Class code\n# ((?:\w ){5}\w)", text).group(1).replace(" ", "")
-        ok(lecturer.navigate("tour", f"step={FROM}"))
-        ok(lecturer.click("Open this view"))
+        code = start_class_on(lecturer, FROM)
         ok(phone.open("tour", f"class={code}"))
         assert question_zh[FROM] in phone.widgets  # no lang= in the link: the browser's
 
