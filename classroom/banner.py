@@ -120,8 +120,15 @@ def go_to_step(number: int) -> None:
     """Step ``number``'s settings, and its view next (a callback of Back / Next, or before
     the sidebar)."""
     open_step(number)
+    page, query = step_page(number)
+    st.session_state[_GO] = (page, query or None, STEPS[number - 1].url_path)
+
+
+def step_page(number: int) -> tuple[str, dict[str, str]]:
+    """Step ``number``'s page (its script, as ``st.switch_page`` takes it) and the query
+    its view opens with."""
     step = STEPS[number - 1]
-    st.session_state[_GO] = (step.page, dict(step.page_query) or None, step.url_path)
+    return step.page, dict(step.page_query)
 
 
 def switch_if_asked(url_path: str | None = None) -> None:

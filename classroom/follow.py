@@ -35,35 +35,32 @@ from words.i18n import _
 POLL_S = 2
 POLL_KEY = "class_poll"  # the fragment's key, by which the server reruns it
 _FOLLOWED = "_follow_followed"  # the lecturer's step this phone last moved with
-_TO = "_follow_to"  # a step to open at the start of the next run
 _SEEN = "_follow_seen"  # what this run showed: the class's Live
 
 
 def start_run(url_path: str) -> None:
-    """Before the sidebar of the page at ``url_path``: open the step the lecturer moved to
-    since this phone's last run (the server's nudge runs that step's page at once, see
-    :func:`_step_page`), or the step a page run's look at the class asked for (that run had
-    drawn the sidebar's widgets, so the step's settings can only seed them now). The step's
-    settings seed the sidebar's widgets; the page switches only if it is not the step's."""
-    number = st.session_state.pop(_TO, None)
-    if number is None:
-        number = _lecturer_moved()
-    if number is not None:
+    """Before the sidebar of the page at ``url_path``: open the lecturer's step when this
+    phone follows it there (:func:`_step_to_open`; after a move the server's nudge runs that
+    step's page at once, :func:`_step_page`). The step's settings seed the sidebar's
+    widgets; the page switches only if it is not the step's."""
+    if (number := _step_to_open()) is not None:
         banner.go_to_step(number)
         banner.switch_if_asked(url_path)  # at once: no need to draw this page first
 
 
-def _lecturer_moved() -> int | None:
-    """The lecturer's step, when the lecturer moved since this phone last followed and the
-    phone is not on it (noted as followed); else None. A session's first look at the class
-    is :func:`poll`'s (a reload stays on its step)."""
+def _step_to_open() -> int | None:
+    """The lecturer's step, when the phone has just joined or the lecturer moved since it
+    last followed, and the phone is not on it (noted as followed); else None. A reload on
+    a step stays there."""
     ss = st.session_state
-    if _FOLLOWED not in ss:
-        return None
     here = ss.get(banner.TOUR_VIEW)
     # The question the rest of this run reads, if the phone stays: one look at the store.
     live = join.live(tally_id(here) if here is not None and STEPS[here - 1].check else None)
-    if live is None or live.step is None or live.step == ss[_FOLLOWED]:
+    if live is None:
+        return None
+    if _FOLLOWED not in ss and here is not None:
+        ss[_FOLLOWED] = live.step  # a reload on a step: it stays where the student was
+    if live.step is None or live.step == ss.get(_FOLLOWED):
         return None
     ss[_FOLLOWED] = live.step
     return None if live.step == here else live.step
@@ -76,8 +73,7 @@ def _step_page(live: Live | None, followed: int | None,
     poll's would only switch to it; else None (the poll reruns)."""
     if live is None or live.step is None or live.step in (followed, here):
         return None
-    step = STEPS[live.step - 1]
-    return step.page, dict(step.page_query)
+    return banner.step_page(live.step)
 
 
 def _follow(step: int) -> None:
@@ -93,17 +89,9 @@ def poll() -> None:
     if live is None:
         nudge.unwatch()  # not in a class (any more)
         return
-    ss = st.session_state
-    here = ss.get(banner.TOUR_VIEW)
-    if _FOLLOWED not in ss and here is not None:
-        ss[_FOLLOWED] = live.step  # a reload on a step: it stays where the student was
-    if live.step is not None and live.step != ss.get(_FOLLOWED):
-        ss[_FOLLOWED] = live.step  # the lecturer moved (or this phone just arrived)
-        if live.step != here:
-            ss[_TO] = live.step
-            st.rerun()
-    ss[_SEEN] = live
-    _poll(here)
+    # (The lecturer's step was followed before the sidebar: start_run.)
+    st.session_state[_SEEN] = live
+    _poll(st.session_state.get(banner.TOUR_VIEW))
 
 
 def _read_live(topic: tuple[str, str | None]) -> Live | None:
