@@ -244,7 +244,8 @@ def _fairness(finished_at: list[float]) -> dict:
         return {}
     done = sorted(finished_at)
     last = done[-1]
-    return {"first_s": done[0], "median_s": statistics.median(done), "last_s": last,
+    return {"finished_s": [round(t, 3) for t in done],
+            "first_s": done[0], "median_s": statistics.median(done), "last_s": last,
             # Share of the requests done by half the flood's time (FCFS ≈ 0.5).
             "first_half_share": sum(t <= last / 2 for t in done) / len(done)}
 

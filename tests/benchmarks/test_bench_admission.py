@@ -1,7 +1,7 @@
 """A flood of small requests against a real server: it stays within its budget, and a
 bystander's small view keeps moving (issue 28, benchmarks/bench_admission.py flood).
 
-Eight tabs open the Explorer at n = 2,500 (100 MB each with its working copy, each too
+Sixteen tabs open the Explorer at n = 2,500 (100 MB each with its working copy, each too
 small to have waited before issue 28) at the same moment, each with its own γ, while a
 bystander opens small views one after another. No absolute time is asserted (the
 machine is shared): memory against the budget of the lanes that small work uses, and
@@ -21,9 +21,13 @@ MB = 2**20
 @pytest.mark.slow
 def test_a_flood_of_small_requests_stays_within_budget_and_a_bystander_keeps_moving(tmp_path):
     bench = load_script("bench_admission")
-    (run,) = bench.main(["flood", "--sessions", "8", "--workdir", str(tmp_path)])
+    # Sixteen, not eight: each view takes ~0.4 s of the lane here, and the tabs' common
+    # start (connect, draw the page: ~0.6 s, more on a loaded machine) must be small
+    # beside the flood for its first half to say anything. With eight, first come first
+    # served put 2 of 8 (the threshold) or 3 done by half the flood, and once 1.
+    (run,) = bench.main(["flood", "--sessions", "16", "--workdir", str(tmp_path)])
     assert run["problems"] == []
-    assert run["flood_s"]["n"] == 8  # every tab got its view
+    assert run["flood_s"]["n"] == 16  # every tab got its view
     # What small work may hold at once: the quick and small lanes' shares. The rest of
     # the growth is the results kept (the Explorer's cache: a few MB an entry) and the
     # sessions themselves; 8 tabs of 100 MB side by side would add 800 MB.
@@ -36,7 +40,9 @@ def test_a_flood_of_small_requests_stays_within_budget_and_a_bystander_keeps_mov
     assert run["bystander_during_s"]["n"] >= 2
     assert run["bystander_during_s"]["median"] < 0.25 * run["flood_s"]["median"], run
     # The lane serves the tabs one after another (issue 34: each tab's second turn went
-    # behind everyone's first, and all 24 finished within 5 s of each other, at the end).
+    # behind everyone's first, and all 24 finished within 5 s of each other, at the end):
+    # first come, first served has about half done by half the flood's time (measured
+    # 0.44–0.56 with sixteen), turn about has none.
     assert run["flood_finished"]["first_half_share"] >= 0.25, run["flood_finished"]
 
 
