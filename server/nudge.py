@@ -7,11 +7,12 @@ fragment says here what it watches (:func:`watch`: a topic, the value its screen
 function that reads the topic's value now), and one thread per process reads each watched
 topic every :data:`WATCH_S` seconds — once per topic, however many sessions watch it —
 and reruns the fragment of each session whose screen shows another value, as the
-browser's own timer would (a ``rerun_script`` message naming the fragment), a few
-sessions at a time (:data:`MOVING_AT_ONCE`). Where the new value asks for another page
+browser's own timer would (a ``rerun_script`` message naming the fragment), one session
+at a time (:data:`MOVING_AT_ONCE`). Where the new value asks for another page
 (``page_for``), the session runs that page instead, as a click on the menu would: the
 fragment's run would only have switched to it. A session whose nudged run has not watched
-again within :data:`MOVE_S` is nudged again. The fragment keeps a slow timer of its own
+again within :data:`MOVE_S` is nudged again; one whose run ended without watching gives
+its turn to the next at the thread's next look. The fragment keeps a slow timer of its own
 (:func:`fallback_period`: what tells a browser that its server restarted); a request the
 browser sent before it heard of the page the server ran for it names the old page, and
 Streamlit runs it after that page's with the old page's address: the fragment then
@@ -49,12 +50,16 @@ WATCH_S = 0.25
 # A watching fragment's own timer while nudges work: what a lost nudge or a restarted
 # server (its browser reconnected to a session that watches nothing) costs.
 FALLBACK_S = 10.0
-# Sessions of one process nudged at once; the next goes when one of them has watched
-# again (its run is done). A room's phones all move at the same moment: nudged all at
-# once, their runs share the process's one interpreter lock (and starve the event loop
-# that sends their pages), so each finishes about when the last does; in turn, the first
-# phones are on the new step while the last are still waiting.
-MOVING_AT_ONCE = 4
+# Sessions of one process nudged at once; the next goes when its run has watched again
+# (or ended without watching). A room's phones all move at the same moment: nudged all at
+# once, their runs share the process's one interpreter lock, so each finishes about when
+# the last does; in turn, the first phones are on the new step while the last are still
+# waiting. One at a time, not a few: the event loop that sends a run's pages yields after
+# each message, and each time waits for the interpreter lock behind every script thread
+# that wants it; with two or four runs at a time it sent almost nothing until the last
+# run was done (150 phones on one replica: each phone's page reached it 2.1 s after the
+# lecturer's click with four, 1.8–1.9 s with two, spread over 0.1–1.7 s with one).
+MOVING_AT_ONCE = 1
 # A nudged session whose run has not watched again after this long frees its place, and
 # is nudged again while still behind (the nudge, or its run, was lost).
 MOVE_S = 5.0
@@ -84,6 +89,7 @@ _readers: dict[Hashable, Callable[[Hashable], Any]] = {}  # topic → its value 
 _latest: dict[Hashable, Any] = {}  # topic → its value at the last tick
 _queue: deque[str] = deque()  # sessions behind, to nudge in turn
 _moving: dict[str, float] = {}  # sessions nudged whose run has not watched again → since
+_asked: set[str] = set()  # of those, the ones whose run the server has asked for
 _thread: threading.Thread | None = None
 
 
@@ -200,6 +206,7 @@ def _add(session_id: str, w: _Watch, read: Callable[[Hashable], Any]) -> None:
         _watches[session_id] = w
         _readers[w.topic] = read
         _moving.pop(session_id, None)
+        _asked.discard(session_id)
         _start_thread()
     _dispatch()
 
@@ -214,6 +221,7 @@ def unwatch() -> None:
     with _lock:
         _watches.pop(ctx.session_id, None)
         moved = _moving.pop(ctx.session_id, None) is not None
+        _asked.discard(ctx.session_id)
     if moved:
         _dispatch()  # its place goes to the next
 
@@ -255,19 +263,39 @@ def tick() -> int:
             values[topic] = read(topic)
         except Exception as error:  # noqa: BLE001 - unknown now (a store not answering)
             _LOG.debug("Reading %r for the nudges failed: %s", topic, error)
+    with _lock:
+        asked = [session_id for session_id in _moving if session_id in _asked]
+    over = {session_id for session_id in asked if _run_over(session_id)}
     now = time.monotonic()
     with _lock:
         _latest.clear()
         _latest.update(values)
         for session_id, since in list(_moving.items()):
-            if now - since > MOVE_S:  # its run never said it was done: free its place
+            if session_id in over and session_id in _asked:
+                # Its run ended without watching (it raised, or drew a page without the
+                # fragment): its place goes to the next. Not nudged again: the same run
+                # would end the same way; the fragment's own timer is still there.
                 del _moving[session_id]
+                _asked.discard(session_id)
+            elif now - since > MOVE_S:  # its run never said it was done: free its place
+                del _moving[session_id]
+                _asked.discard(session_id)
                 if (w := _watches.get(session_id)) is not None:
                     w.nudged = False  # and nudge it again below, if still behind
         waiting = set(_queue)
         _queue.extend(session_id for session_id, w in _watches.items()
                       if _behind(w) and not w.nudged and session_id not in waiting)
     return _dispatch()
+
+
+def _run_over(session_id: str) -> bool:
+    """Whether the session has no run in progress (the nudged one ended), or is gone."""
+    from streamlit.runtime import Runtime
+
+    if not Runtime.exists():
+        return True
+    session = Runtime.instance().get_app_session(session_id)
+    return session is None or session._scriptrunner is None
 
 
 def _behind(w: _Watch) -> bool:
@@ -338,7 +366,7 @@ def _nudge(session_id: str, w: _Watch) -> None:
     if (page := _page_asked(w)) is not None:
         # The page the fragment's run would switch to, run at once (a menu click's rerun).
         state.page_script_hash, state.query_string = page
-        runtime.handle_backmsg(session_id, message)
+        _ask(runtime, session_id, message)
         return
     try:
         fragment_ids = session._fragment_storage.resolve_target(w.fragment_key)
@@ -352,7 +380,16 @@ def _nudge(session_id: str, w: _Watch) -> None:
     state.page_script_hash = session._client_state.page_script_hash
     state.fragment_id = fragment_ids[0]
     state.is_auto_rerun = True
+    _ask(runtime, session_id, message)
+
+
+def _ask(runtime, session_id: str, message) -> None:
+    """Ask for the session's nudged run (its script runner exists once this returns: from
+    then on, a session without one has finished the run)."""
     runtime.handle_backmsg(session_id, message)
+    with _lock:
+        if session_id in _moving:  # (its run may already have watched again)
+            _asked.add(session_id)
 
 
 def _page_asked(w: _Watch) -> tuple[str, str] | None:

@@ -27,7 +27,7 @@ class RecordingLoop:
 def clear() -> None:
     with nudge._lock:
         for held in (nudge._watches, nudge._readers, nudge._latest, nudge._queue,
-                     nudge._moving):
+                     nudge._moving, nudge._asked):
             held.clear()
 
 
@@ -65,21 +65,40 @@ def test_only_the_sessions_whose_screen_is_behind_are_nudged_and_each_topic_is_r
     assert sorted(reads) == ["class A", "class B"]  # once per topic, not per session
 
 
-def test_a_room_moves_a_few_at_a_time_each_finished_move_letting_the_next_go(loop):
+def test_a_room_moves_in_turn_each_finished_move_letting_the_next_go(loop):
     state = {"class": 1}
     for i in range(10):
         watch(f"s{i}", "class", 1, lambda topic: state["class"])
     state["class"] = 2  # the lecturer moves: every phone is behind
     assert nudge.tick() == nudge.MOVING_AT_ONCE
     assert nudge.tick() == 0  # their runs are on their way: no one more, none twice
-    first = list(loop.calls)
-    watch(first[0], "class", 2, lambda topic: state["class"])  # its run is done
-    assert loop.calls[len(first):] == ["s4"]  # the next in turn, at once
-    for session_id in [*first[1:], "s4"]:
-        watch(session_id, "class", 2, lambda topic: state["class"])
-    assert sorted(loop.calls) == sorted(f"s{i}" for i in range(9))  # s9 waits its turn
-    watch("s8", "class", 2, lambda topic: state["class"])
-    assert sorted(loop.calls) == sorted(f"s{i}" for i in range(10))  # each once
+    done = 0
+    while done < len(loop.calls):  # each run in turn watches again...
+        watch(loop.calls[done], "class", 2, lambda topic: state["class"])
+        done += 1
+        # ...and the next in turn goes at once, never more than MOVING_AT_ONCE at a time
+        assert len(loop.calls) - done == min(nudge.MOVING_AT_ONCE, 10 - done)
+    assert loop.calls == [f"s{i}" for i in range(10)]  # in turn, each once
+
+
+def test_a_nudged_run_that_ends_without_watching_lets_the_next_go_at_the_next_look(
+        loop, monkeypatch):
+    state = {"class": 1}
+    for i in range(nudge.MOVING_AT_ONCE + 1):
+        watch(f"s{i}", "class", 1, lambda topic: state["class"])
+    state["class"] = 2
+    assert nudge.tick() == nudge.MOVING_AT_ONCE
+    with nudge._lock:  # the server asked for their runs (what _nudge does on the loop)
+        nudge._asked.update(loop.calls)
+    running = set(loop.calls) - {"s0"}  # s0's run ended (it raised) without watching
+    monkeypatch.setattr(nudge, "_run_over", lambda session_id: session_id not in running)
+    assert nudge.tick() == 1
+    last = f"s{nudge.MOVING_AT_ONCE}"
+    assert loop.calls[-1] == last  # its place went to the next
+    assert "s0" not in nudge._moving and "s0" not in nudge._queue  # not nudged again
+    running.add(last)
+    assert nudge.tick() == 0  # the others still run: their places stay taken
+    assert loop.calls.count("s0") == 1
 
 
 def test_a_session_that_catches_up_by_itself_is_not_nudged(loop):
