@@ -173,27 +173,38 @@ def live(question_id: str | None = None) -> Live | None:
     code = joined()
     if code is None:
         return None
-    read = st.session_state.setdefault(_READ_THIS_RUN, {})
-    if (code, question_id) in read:
-        return read[code, question_id]
-    try:
-        read[code, question_id] = STORE.live(code, question_id)
-    except UnknownClass:
-        st.session_state.pop(_CODE, None)
-        st.session_state[_MESSAGE] = gone(code)
-        return None
-    return read[code, question_id]
+    read = _read_this_run()
+    if (code, question_id) not in read:
+        try:
+            # With a question, this seat's vote in the same look: a phone's run reads both.
+            read[code, question_id] = (
+                STORE.live_and_vote(code, _token(), question_id) if question_id is not None
+                else (STORE.live(code), None))
+        except UnknownClass:
+            st.session_state.pop(_CODE, None)
+            st.session_state[_MESSAGE] = gone(code)
+            return None
+    return read[code, question_id][0]
 
 
 def vote(question_id: str) -> int | None:
-    """This seat's option in ``question_id``'s open round of the joined class, or None."""
+    """This seat's option in ``question_id``'s open round of the joined class, or None: as
+    this run read it with :func:`live`, else read now. (An answer is recorded in a widget's
+    callback, before the run that reads it begins: a vote read in a run is this run's.)"""
     code = joined()
     if code is None:
         return None
+    if (code, question_id) in (read := _read_this_run()):
+        return read[code, question_id][1]
     try:
         return STORE.vote(code, _token(), question_id)
     except UnknownClass:
         return None
+
+
+def _read_this_run() -> dict[tuple[str, str | None], tuple[Live, int | None]]:
+    """(class, question) → (its :class:`Live`, this seat's vote) as this run read them."""
+    return st.session_state.setdefault(_READ_THIS_RUN, {})
 
 
 def record(question_id: str, option: int, right: bool) -> bool:
@@ -211,6 +222,7 @@ def record(question_id: str, option: int, right: bool) -> bool:
             st.session_state.pop(_CODE, None)
         return not isinstance(refusal, VoteClosed)
     st.session_state.pop(_MESSAGE, None)
+    _read_this_run().pop((code, question_id), None)  # its vote, read before, has changed
     return True
 
 

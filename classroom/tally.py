@@ -494,6 +494,10 @@ class ClassStore(Protocol):
         or None."""
         ...
 
+    def live_and_vote(self, code: str, token: str, question: str) -> tuple[Live, int | None]:
+        """:meth:`live` and :meth:`vote` in one look (a phone's run reads both)."""
+        ...
+
     def classes(self) -> int:
         """How many classes are open (after expiry)."""
         ...
@@ -689,22 +693,26 @@ class TallyStore:
             return len(votes.rounds)
 
     def live(self, code: str, question: str | None = None) -> Live:
+        return self._live(code, question, None)[0]
+
+    def vote(self, code: str, token: str, question: str) -> int | None:
+        return self._live(code, question, token)[1]
+
+    def live_and_vote(self, code: str, token: str, question: str) -> tuple[Live, int | None]:
+        return self._live(code, question, token)
+
+    def _live(self, code: str, question: str | None,
+              token: str | None) -> tuple[Live, int | None]:
         with self._lock:
             self._expire()
             room = self._room(normalise_code(code))
             votes = room.answers.get(question) if question is not None else None
             if votes is None:
-                return Live(room.step, 1, revealed=False, shown=False, voting_open=True)
-            return Live(room.step, len(votes.rounds), revealed=votes.revealed,
-                        shown=votes.shown, voting_open=not votes.closed)
-
-    def vote(self, code: str, token: str, question: str) -> int | None:
-        with self._lock:
-            self._expire()
-            room = self._room(normalise_code(code))
-            votes = room.answers.get(question)
-            packed = votes.rounds[-1].get(token) if votes is not None else None
-            return None if packed is None else packed // 2
+                return Live(room.step, 1, revealed=False, shown=False, voting_open=True), None
+            packed = votes.rounds[-1].get(token) if token is not None else None
+            return (Live(room.step, len(votes.rounds), revealed=votes.revealed,
+                         shown=votes.shown, voting_open=not votes.closed),
+                    None if packed is None else packed // 2)
 
     def classes(self) -> int:
         with self._lock:

@@ -541,5 +541,8 @@ class RedisStore:
     def vote(self, code: str, token: str, question: str) -> int | None:
         return self._live(code, question, str(token))[1]
 
+    def live_and_vote(self, code: str, token: str, question: str) -> tuple[Live, int | None]:
+        return self._live(code, question, str(token))
+
     def classes(self) -> int:
         return self._run("classes")[0]

@@ -258,25 +258,33 @@ def test_the_settings_wait_with_the_view_and_come_back_with_the_steps(room):
 
 def test_a_run_reads_the_class_once_per_question(room, monkeypatch):
     """A phone's run asks the store for the class once per question it reads (the sidebar,
-    the question, the follow and its poll all agree on one reading), and the next run
-    reads it afresh."""
+    the question, the follow and its poll all agree on one reading), with the seat's vote
+    in the same look, and the next run reads it afresh."""
     code, key = room
     at = open_app("tour", {"class": code})
     at.button(key="tour_open").click().run()
     at.switch_page(STEPS[0].page).run()
     reads = []
-    real = STORE.live
 
-    def read(*args):
-        if threading.current_thread().name != "nudge":  # (the server's own look, apart)
-            reads.append(args)
-        return real(*args)
+    def spy(name, question_at):
+        real = getattr(STORE, name)
 
-    monkeypatch.setattr(STORE, "live", read)
+        def read(*args):
+            if threading.current_thread().name != "nudge":  # (the server's own look, apart)
+                question = args[question_at] if len(args) > question_at else None
+                reads.append(("vote" if name == "vote" else "live", args[0], question))
+            return real(*args)
+        monkeypatch.setattr(STORE, name, read)
+
+    spy("live", 1)
+    spy("live_and_vote", 2)
+    spy("vote", 2)
     at.run()
     assert_clean(at)
     assert at.radio(key=f"predict_{tally_id(1)}").options
-    assert reads and len(reads) == len(set(reads)), reads
+    assert ("live", code, tally_id(1)) in reads, reads
+    assert len(reads) == len(set(reads)), reads
+    assert not [r for r in reads if r[0] == "vote"], reads  # read with its question
     STORE.show_view(code, key, tally_id(1))
     reads.clear()
     at.run()

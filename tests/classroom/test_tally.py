@@ -320,6 +320,10 @@ def test_a_switch_before_the_reveal_replaces_the_vote_and_the_reveal_closes_it(m
     assert counts(store, code, key, "q") == [(1, 0), (1, 0), (4, 4)]
     assert store.vote(code, "s1", "q") == 2 and store.vote(code, "nobody", "q") is None
     assert store.live(code, "q") == opening
+    # One look for both (a phone's run): the same as the two looks apart.
+    assert store.live_and_vote(code, "s1", "q") == (opening, 2)
+    assert store.live_and_vote(code, "nobody", "q") == (opening, None)
+    assert store.live_and_vote(code, "s1", "not asked") == (opening, None)
     store.reveal(code, key, "q")
     assert store.live(code, "q") == Live(None, 1, revealed=True, shown=True, voting_open=False)
     with pytest.raises(VoteClosed, match="revealed this question"):
@@ -337,6 +341,7 @@ def test_a_second_round_is_counted_apart_from_the_first(make_store):
     store.open_second_round(code, key, "q")
     assert store.live(code, "q") == Live(None, 2, revealed=False, shown=False, voting_open=True)
     assert store.vote(code, "s1", "q") is None  # a new vote to cast
+    assert store.live_and_vote(code, "s1", "q")[1] is None
     assert store.answer(code, "s1", "q", 1, True) == 2
     store.answer(code, "s2", "q", 1, True)
     store.answer(code, "s2", "q", 0, False)  # a switch in round 2 replaces round 2's vote
