@@ -87,6 +87,9 @@ def open_step(number: int) -> None:
     st.session_state[_FOCUS] = True
     st.session_state[TOUR_VIEW] = number
     st.session_state[TOUR_STEP] = number
+    # A lecturer with a class: the phones start for the step now, not once this session's
+    # runs (the switch, the sidebar) reach the prompt, which says it again (:func:`start`).
+    lecturer.publish_step(number)
 
 
 def link_problem(raw: str) -> str | None:
