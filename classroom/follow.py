@@ -3,12 +3,12 @@
 A joined phone's small fragment (:func:`_poll`) reads the class's step (the lecturer's,
 :func:`classroom.lecturer.publish_step`) and its question's round and reveal, and says
 what it shows to :mod:`server.nudge`: one thread per server process reads each class's
-state every quarter second and reruns this fragment in the phones whose screen is behind.
-When the lecturer moves to another step the phone opens it; when the question is revealed
-or a second round opens, the page runs again to show it. The fragment also runs on a timer
-of its own: every :data:`POLL_S` seconds where the server cannot nudge, else only as a
-safety net (a restarted server; the server itself nudges again a phone whose move was
-lost).
+state every tenth of a second and reruns this fragment in the phones whose screen is
+behind (or runs the new step's page). When the lecturer moves to another step the phone
+opens it; when the question is revealed or a second round opens, the page runs again to
+show it. The fragment also runs on a timer of its own: every :data:`POLL_S` seconds where
+the server cannot nudge, else only as a safety net (a restarted server; the server itself
+nudges again a phone whose move was lost).
 
 A student can still look back: Back / Next on a phone move only that phone, which stays
 where the student went until the lecturer moves again, or until the student presses

@@ -45,8 +45,9 @@ _LOG = logging.getLogger(__name__)
 
 # How often the thread reads each watched topic: a change reaches the screens this late
 # at most, plus the fragment's run. Each read is one look at the store per topic (a few
-# per class), not per session.
-WATCH_S = 0.25
+# per class), not per session. (0.25 s before the phones moved one at a time: the first
+# phones' wait is this look's.)
+WATCH_S = 0.1
 # A watching fragment's own timer while nudges work: what a lost nudge or a restarted
 # server (its browser reconnected to a session that watches nothing) costs.
 FALLBACK_S = 10.0
