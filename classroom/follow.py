@@ -24,7 +24,7 @@ import streamlit as st
 from classroom import banner, join, predict
 from classroom.store import STORE
 from classroom.tally import Live, UnknownClass
-from classroom.tour import STEPS, tally_id
+from classroom.tour import STEPS, parse_step, tally_id
 from server import nudge
 from words.i18n import _
 
@@ -43,19 +43,24 @@ def start_run(url_path: str) -> None:
     phone follows it there (:func:`_step_to_open`; after a move the server's nudge runs that
     step's page at once, :func:`_step_page`). The step's settings seed the sidebar's
     widgets; the page switches only if it is not the step's."""
-    if (number := _step_to_open()) is not None:
+    if (number := _step_to_open(url_path)) is not None:
         banner.go_to_step(number)
         banner.switch_if_asked(url_path)  # at once: no need to draw this page first
 
 
-def _step_to_open() -> int | None:
+def _step_to_open(url_path: str) -> int | None:
     """The lecturer's step, when the phone has just joined or the lecturer moved since it
     last followed, and the phone is not on it (noted as followed); else None. A reload on
     a step stays there."""
     ss = st.session_state
     here = ss.get(banner.TOUR_VIEW)
-    # The question the rest of this run reads, if the phone stays: one look at the store.
-    live = join.live(tally_id(here) if here is not None and STEPS[here - 1].check else None)
+    # The question the rest of this run reads, in one look at the store: the open step's,
+    # or the step this page's address names (the run the server started for the
+    # lecturer's move is the new step's page). A wrong guess costs a second look only.
+    named, problem = parse_step(st.query_params.get(banner.Q_TOUR, ""))
+    reads = named if problem is None and STEPS[named - 1].url_path == url_path else here
+    live = join.live(tally_id(reads) if reads is not None and STEPS[reads - 1].check
+                     else None)
     if live is None:
         return None
     if _FOLLOWED not in ss and here is not None:

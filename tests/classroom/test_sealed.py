@@ -256,14 +256,8 @@ def test_the_settings_wait_with_the_view_and_come_back_with_the_steps(room):
     assert _settings_controls(other) == []
 
 
-def test_a_run_reads_the_class_once_per_question(room, monkeypatch):
-    """A phone's run asks the store for the class once per question it reads (the sidebar,
-    the question, the follow and its poll all agree on one reading), with the seat's vote
-    in the same look, and the next run reads it afresh."""
-    code, key = room
-    at = open_app("tour", {"class": code})
-    at.button(key="tour_open").click().run()
-    at.switch_page(STEPS[0].page).run()
+def spy_on_reads(monkeypatch) -> list[tuple[str, str, str | None]]:
+    """The run's looks at the class store: ("live" or "vote", class, question)."""
     reads = []
 
     def spy(name, question_at):
@@ -279,6 +273,37 @@ def test_a_run_reads_the_class_once_per_question(room, monkeypatch):
     spy("live", 1)
     spy("live_and_vote", 2)
     spy("vote", 2)
+    return reads
+
+
+def test_the_run_the_server_starts_for_the_lecturers_move_reads_the_class_once(
+        room, monkeypatch):
+    """The page the server runs on a phone when the lecturer moves (server.nudge's
+    ``page_for``: the new step's page, its address naming the step) reads the new step's
+    question in its one look, not the old step's first."""
+    code, key = room
+    STORE.set_step(code, key, 3)
+    at = open_app("tour", {"class": code})
+    assert at.radio(key=f"predict_{tally_id(3)}").options  # the phone follows to step 3
+    STORE.set_step(code, key, 4)  # the lecturer's Next
+    reads = spy_on_reads(monkeypatch)
+    at.switch_page(STEPS[3].page)
+    at.query_params["tour"] = "4"
+    at.run()
+    assert_clean(at)
+    assert at.radio(key=f"predict_{tally_id(4)}").options
+    assert reads == [("live", code, tally_id(4))], reads
+
+
+def test_a_run_reads_the_class_once_per_question(room, monkeypatch):
+    """A phone's run asks the store for the class once per question it reads (the sidebar,
+    the question, the follow and its poll all agree on one reading), with the seat's vote
+    in the same look, and the next run reads it afresh."""
+    code, key = room
+    at = open_app("tour", {"class": code})
+    at.button(key="tour_open").click().run()
+    at.switch_page(STEPS[0].page).run()
+    reads = spy_on_reads(monkeypatch)
     at.run()
     assert_clean(at)
     assert at.radio(key=f"predict_{tally_id(1)}").options
