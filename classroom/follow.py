@@ -75,10 +75,12 @@ def _step_page(live: Live | None, followed: int | None,
                here: int | None) -> tuple[str, dict[str, str]] | None:
     """For the nudge: the page (script, query) of the step the lecturer moved to, when this
     phone follows it there — its run opens the step (:func:`start_run`), one run where the
-    poll's would only switch to it; else None (the poll reruns)."""
+    poll's would only switch to it; else None (the poll reruns). The address names the
+    step, as the page's own address will: the run reads that step's question first."""
     if live is None or live.step is None or live.step in (followed, here):
         return None
-    return banner.step_page(live.step)
+    page, query = banner.step_page(live.step)
+    return page, {**query, banner.Q_TOUR: str(live.step)}
 
 
 def _follow(step: int) -> None:

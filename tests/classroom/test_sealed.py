@@ -14,7 +14,7 @@ from typing import NamedTuple
 import pytest
 
 import datasets
-from classroom import lecturer
+from classroom import follow, lecturer
 from classroom.questions import build
 from classroom.store import STORE
 from classroom.tally import new_token
@@ -286,9 +286,12 @@ def test_the_run_the_server_starts_for_the_lecturers_move_reads_the_class_once(
     at = open_app("tour", {"class": code})
     assert at.radio(key=f"predict_{tally_id(3)}").options  # the phone follows to step 3
     STORE.set_step(code, key, 4)  # the lecturer's Next
+    # The page and address the nudge asks the phone's session to run (follow._step_page).
+    page, query = follow._step_page(STORE.live(code), followed=3, here=3)
+    assert page == STEPS[3].page and query["tour"] == "4"
     reads = spy_on_reads(monkeypatch)
-    at.switch_page(STEPS[3].page)
-    at.query_params["tour"] = "4"
+    at.switch_page(page)
+    at.query_params.update(query)
     at.run()
     assert_clean(at)
     assert at.radio(key=f"predict_{tally_id(4)}").options
