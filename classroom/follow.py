@@ -52,13 +52,18 @@ def _step_to_open(url_path: str) -> int | None:
     """The lecturer's step, when the phone has just joined or the lecturer moved since it
     last followed, and the phone is not on it (noted as followed); else None. A reload on
     a step stays there."""
+    if join.joined() is None:  # (every run of every student outside a class)
+        return None
     ss = st.session_state
     here = ss.get(banner.TOUR_VIEW)
     # The question the rest of this run reads, in one look at the store: the open step's,
     # or the step this page's address names (the run the server started for the
     # lecturer's move is the new step's page). A wrong guess costs a second look only.
-    named, problem = parse_step(st.query_params.get(banner.Q_TOUR, ""))
-    reads = named if problem is None and STEPS[named - 1].url_path == url_path else here
+    reads = here
+    if (raw := st.query_params.get(banner.Q_TOUR)) is not None:
+        named, problem = parse_step(raw)
+        if problem is None and STEPS[named - 1].url_path == url_path:
+            reads = named
     live = join.live(tally_id(reads) if reads is not None and STEPS[reads - 1].check
                      else None)
     if live is None:
