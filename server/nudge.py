@@ -330,6 +330,7 @@ def _not_delivered(session_id: str, w: _Watch) -> None:
     with _lock:
         w.nudged = False
         _moving.pop(session_id, None)
+        _asked.discard(session_id)
     _dispatch()
 
 
