@@ -30,7 +30,7 @@ def test_a_flood_of_small_requests_stays_within_budget_and_a_bystander_keeps_mov
     assert run["flood_s"]["n"] == 16  # every tab got its view
     # What small work may hold at once: the quick and small lanes' shares. The rest of
     # the growth is the results kept (the Explorer's cache: a few MB an entry) and the
-    # sessions themselves; 8 tabs of 100 MB side by side would add 800 MB.
+    # sessions themselves; 16 tabs of 100 MB side by side would add 1.6 GB.
     lanes = AdmissionControl(server_budget_bytes()).lanes
     small_work = lanes["quick"].share + lanes["small"].share
     growth = (run["rss_peak_mb"] - run["rss_before_mb"]) * MB
