@@ -162,14 +162,17 @@ def bounded_cache(max_entries: int, *, ignore: tuple[str, ...] = (), shared: boo
         @functools.wraps(fn)
         def cached_call(*args, **kwargs):
             store, key = locate(args, kwargs)
-            disk = on_disk(store, key)
-            compute = functools.partial(shared_cache.read_through, disk,
-                                        lambda: fn(*args, **kwargs))
-            if getattr(_filling, "on", False) and disk is not None:
+
+            def compute(disk: str | None) -> object:
+                return shared_cache.read_through(disk, lambda: fn(*args, **kwargs))
+
+            if getattr(_filling, "on", False) and (disk := on_disk(store, key)) is not None:
                 # Filling the disk ahead: what students use stays in the process's store.
                 value = store.get(key, _ABSENT)
-                return compute() if value is _ABSENT else value
-            return store.get_or_compute(key, compute)
+                return compute(disk) if value is _ABSENT else value
+            # The disk's key (the arguments spelled out) only when the process's store
+            # misses: a hit, every run of every page, costs a dictionary look-up.
+            return store.get_or_compute(key, lambda: compute(on_disk(store, key)))
 
         def cached(*args, **kwargs):
             store, key = locate(args, kwargs)

@@ -177,6 +177,25 @@ def test_uploads_and_drawings_never_enter_it(disk, monkeypatch, dataset):
     assert _entries() == 1
 
 
+def test_a_value_the_process_holds_is_read_without_spelling_out_its_disk_key(disk,
+                                                                           monkeypatch):
+    # A hit (every run of every page) is a dictionary look-up; the disk's key, the
+    # arguments spelled out, is worked out only when the process's store misses.
+    spelled = []
+    disk_key = shared_cache.disk_key
+    monkeypatch.setattr(shared_cache, "disk_key",
+                        lambda *args: spelled.append(args) or disk_key(*args))
+
+    @caches.bounded_cache(max_entries=4, shared=True)
+    def score(data: DataKey, gamma: float) -> float:
+        return gamma * 2
+
+    moons = DataKey("moons", (("n", 400), ("noise", 0.1), ("seed", 0)), False)
+    assert score(moons, 1.0) == 2.0 and len(spelled) == 1 and _entries() == 1
+    assert [score(moons, 1.0) for _ in range(3)] == [2.0] * 3
+    assert len(spelled) == 1
+
+
 def test_two_claims_of_the_same_work_one_wins(disk):
     assert shared_cache.claim("circles rbf γ=5")
     assert not shared_cache.claim("circles rbf γ=5")
