@@ -95,9 +95,12 @@ LOCKED_S = 10.0
 # A store that could not be opened (a lock held past diskcache's minute, a full disk) is
 # tried again after this long; in between, it is a miss.
 REOPEN_S = 60.0
-# The code the cached results come from: a change to any of it is a new version.
+# The code the cached results come from: a change to any of it is a new version. The
+# classroom's questions hold their sentences, in each language: the words and the
+# translations (``locale/``) are part of them.
 VERSIONED = ("kpca_core", "datasets", "experiments", "lessons/common", "lessons/explorer",
-             "shell/caches.py", "server/shared_cache.py")
+             "classroom/questions.py", "classroom/predict.py", "shell/registry.py", "words",
+             "locale", "shell/caches.py", "server/shared_cache.py")
 ROOT = Path(__file__).resolve().parents[1]
 PREFILL_PREFIX, ON_DEMAND = "prefill-", "on-demand"
 MISSING = object()
@@ -130,15 +133,22 @@ def on_demand_limit() -> int:
 
 @functools.cache
 def code_version() -> str:
-    """A hash of the source the cached results come from (:data:`VERSIONED`)."""
+    """A hash of the source the cached results come from (:func:`versioned_files`)."""
     digest = hashlib.sha256()
+    for file in versioned_files():
+        digest.update(str(file.relative_to(ROOT)).encode())
+        digest.update(file.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def versioned_files() -> list[Path]:
+    """The files of :data:`VERSIONED`: its modules, and the translations under ``locale``."""
+    files = []
     for name in VERSIONED:
         path = ROOT / name
-        files = sorted(path.rglob("*.py")) if path.is_dir() else [path]
-        for file in files:
-            digest.update(str(file.relative_to(ROOT)).encode())
-            digest.update(file.read_bytes())
-    return digest.hexdigest()[:16]
+        files += (sorted(p for p in path.rglob("*") if p.suffix in (".py", ".po"))
+                  if path.is_dir() else [path])
+    return files
 
 
 # -- the two stores ---------------------------------------------------------------------

@@ -196,6 +196,15 @@ def test_a_value_the_process_holds_is_read_without_spelling_out_its_disk_key(dis
     assert len(spelled) == 1
 
 
+def test_the_code_version_covers_the_questions_and_their_words():
+    # The classroom's questions are shared on disk with their sentences: a new wording or
+    # translation must be a new version, never yesterday's question read back.
+    files = {str(path.relative_to(shared_cache.ROOT)) for path in shared_cache.versioned_files()}
+    assert {"classroom/questions.py", "classroom/predict.py", "words/i18n.py",
+            "locale/zh_CN/LC_MESSAGES/messages.po", "kpca_core/kernels.py"} <= files
+    assert all(Path(shared_cache.ROOT, name).exists() for name in shared_cache.VERSIONED)
+
+
 def test_two_claims_of_the_same_work_one_wins(disk):
     assert shared_cache.claim("circles rbf γ=5")
     assert not shared_cache.claim("circles rbf γ=5")
