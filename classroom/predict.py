@@ -134,8 +134,11 @@ def link_params() -> dict[str, str]:
 
 
 # A Question holds its sentences: the language is part of the key (a background thread,
-# lecture_pack.ahead, passes the one it prepares for).
-@bounded_cache(max_entries=64)
+# lecture_pack.ahead, passes the one it prepares for). Shared through the machine's disk:
+# the replica that prepares the tour computes each step's question once for all of them,
+# and a replica whose phones follow the lecturer reads it instead of computing it while
+# its phones wait their turn to move (server.nudge moves them one at a time).
+@bounded_cache(max_entries=64, shared=True)
 def _question(question_id: str, settings: Settings, language: str) -> Question | None:
     data = load_data(settings.dataset, settings.dataset_options)
     X = inputs(settings)

@@ -8,6 +8,7 @@ import threading
 
 import pytest
 
+from classroom import predict
 from classroom.tour import STEPS
 from lecture_pack import ahead
 from server import ahead as shell_ahead
@@ -112,3 +113,32 @@ def test_a_prepared_step_is_kept_where_no_students_work_evicts_it(disk):  # noqa
     kept = list(shared_cache.prefill_cache())
     assert any(key.startswith("lessons.common.analysis.explorer_analysis|") for key in kept), kept
     assert len(shared_cache.on_demand_cache()) == 0
+
+
+def test_a_step_question_prepared_by_one_replica_is_read_by_the_others(disk,  # noqa: F811
+                                                                         monkeypatch):
+    # The replica that prepares the tour computes each step's question; a replica whose
+    # phones follow the lecturer reads it from the machine's disk instead of computing it
+    # while its phones wait their turn to move (server/nudge.py).
+    step = next(step for step in STEPS if step.check and step.dataset != "usps")
+    settings = step.settings()
+    fresh_process(monkeypatch)
+    ahead.prepare_step(step)
+    asked_here = predict.live_question(step.check, settings, "en")
+    assert asked_here is not None
+    assert any(key.startswith("classroom.predict._question|")
+               for key in shared_cache.prefill_cache())
+    fresh_process(monkeypatch)  # another replica: its own store is empty, and it must not compute
+    monkeypatch.setattr(predict, "build", _never_built)
+    assert predict.live_question(step.check, settings, "en") == asked_here
+    assert predict.live_question(step.check, settings, "zh") != asked_here  # its own words
+
+
+def fresh_process(monkeypatch) -> None:
+    """The questions' store of a process that has asked none."""
+    monkeypatch.setattr(predict._question.server_store, "_values",
+                        type(predict._question.server_store._values)())
+
+
+def _never_built(*args, **kwargs):
+    raise AssertionError("the question was computed, not read from the machine's disk")
