@@ -227,6 +227,31 @@ def test_phones_follow_the_lecturers_step_and_may_look_back(room):
     assert at.session_state["tour_view"] == 2
 
 
+def test_an_answer_tapped_as_the_lecturer_moves_counts_for_its_question_and_the_phone_moves(
+        room):
+    # The lecturer's Next reaches the store before the phone's tap on step 2's question
+    # reaches the server: the tap counts, once, for the question it was made on (its round
+    # is still open), and the same run takes the phone to step 3's question, sealed.
+    code, key = room
+    at = phone(code)
+    options = at.radio(key=WIDGET).options
+    STORE.set_step(code, key, NUMBER + 1)
+    at.radio(key=WIDGET).set_value(WRONG_TEXT).run()
+    assert_clean(at)
+    assert counts(code, key) == [options.index(WRONG_TEXT) == i for i in range(3)]
+    assert STORE.students(code, key) == 1
+    assert at.session_state["tour_view"] == NUMBER + 1
+    at.switch_page(STEPS[NUMBER].page).run()  # (AppTest: the address bar's page)
+    assert_clean(at)
+    assert [r.key for r in at.radio] == [f"predict_{tally_id(NUMBER + 1)}"]
+    assert at.radio(key=f"predict_{tally_id(NUMBER + 1)}").value is None
+    assert charts(at) == 0 and verdict_lines(at) == []
+    assert f"Following the lecturer · class {code} · step {NUMBER + 1}" in [
+        c.value for c in at.caption]
+    assert sum(sum(c.chosen for c in tally.rounds[0])
+               for tally in STORE.tally(code, key).values()) == 1  # nothing else counted
+
+
 def test_the_lecturer_sees_the_rounds_beside_the_question_and_newest_first(room):
     code, key = room
     for token, option in (("s1", 2), ("s2", 0), ("s3", 0)):  # 0: almost perfectly
