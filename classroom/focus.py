@@ -44,8 +44,11 @@ _BRING = "_kpca_bring_runs"
 # The first chart of the page (not in the tour's prompt), once the run is over and Plotly
 # has laid it out (a heavy view may take a while: look for up to 2 minutes), scrolled whole onto the
 # screen with as much as fits above it (its heading), or its top under Streamlit's
-# header if it is taller than the screen. A wheel, a touch or a key first wins: the
-# person is scrolling themselves.
+# header if it is taller than the screen. Plotly names its layout before the chart has
+# its final size: the chart is brought once its box has kept its size for one look, and
+# again if its size or place changes within the next 5 s (a legend laid out anew). A
+# wheel, a touch or a key first wins: the person is scrolling themselves (and, for the
+# 5 s, a press: a scroll bar dragged).
 _BRING_SCRIPT = """<script>
 // Bring number {run}.
 (() => {{
@@ -62,6 +65,14 @@ _BRING_SCRIPT = """<script>
     }}
     return document.scrollingElement;
   }};
+  const bring = (chart) => {{
+    const header = document.querySelector('[data-testid="stHeader"]');
+    const top = (header ? header.getBoundingClientRect().bottom : 0) + 8;
+    const box = chart.getBoundingClientRect();
+    const wanted = Math.max(top, window.innerHeight - box.height - 8);
+    if (Math.abs(box.top - wanted) > 1) scroller(chart).scrollBy({{top: box.top - wanted}});
+  }};
+  let height = -1;
   const attempt = () => {{
     if (moved) return;
     // The page's first chart in its order, once the run is over (a chart further down can
@@ -70,15 +81,28 @@ _BRING_SCRIPT = """<script>
     const running = app && app.getAttribute("data-test-script-state") === "running";
     const chart = Array.from(document.querySelectorAll(
         '[data-testid="stMain"] .js-plotly-plot')).find((p) => !p.closest("{outside}"));
-    if (running || !chart || !chart._fullLayout) {{
+    const size = chart ? chart.getBoundingClientRect().height : 0;
+    const settled = !running && chart && chart._fullLayout && size > 0 && size === height;
+    height = running ? -1 : size;
+    if (!settled) {{
       if (performance.now() - started < 120000) setTimeout(attempt, 200);
       return;
     }}
-    const header = document.querySelector('[data-testid="stHeader"]');
-    const top = (header ? header.getBoundingClientRect().bottom : 0) + 8;
-    const box = chart.getBoundingClientRect();
-    const wanted = Math.max(top, window.innerHeight - box.height - 8);
-    scroller(chart).scrollBy({{top: box.top - wanted}});
+    bring(chart);
+    // Then watched: a press anywhere (a scroll bar dragged, a click) ends the watch too.
+    let pressed = false;
+    const press = () => {{ pressed = true; }};
+    window.addEventListener("pointerdown", press, {{passive: true}});
+    let look = 0;
+    const watch = () => {{
+      if (moved || pressed || !chart.isConnected || ++look > 25) {{
+        window.removeEventListener("pointerdown", press);
+        return;
+      }}
+      bring(chart);
+      setTimeout(watch, 200);
+    }};
+    setTimeout(watch, 200);
   }};
   attempt();
 }})();
