@@ -104,9 +104,17 @@ def read_link_once() -> None:
     if _READ in ss:
         return
     ss[_READ] = True
-    number, problem = parse_step(st.query_params.get(Q_TOUR, ""))
-    if Q_TOUR in st.query_params and problem is None and TOUR_VIEW not in ss:
+    if (number := step_in_address()) is not None and TOUR_VIEW not in ss:
         ss[TOUR_VIEW] = ss[TOUR_STEP] = number
+
+
+def step_in_address() -> int | None:
+    """The step the address's ``tour=`` names; None without one, or when it names none
+    (the link's warning says why, :func:`link_problem`)."""
+    if (raw := st.query_params.get(Q_TOUR)) is None:
+        return None
+    number, problem = parse_step(raw)
+    return number if problem is None else None
 
 
 def link_params() -> dict[str, str]:

@@ -24,7 +24,7 @@ import streamlit as st
 from classroom import banner, join, predict
 from classroom.store import STORE
 from classroom.tally import Live, UnknownClass
-from classroom.tour import STEPS, parse_step, tally_id
+from classroom.tour import STEPS, tally_id
 from server import nudge
 from words.i18n import _
 
@@ -60,10 +60,8 @@ def _step_to_open(url_path: str) -> int | None:
     # or the step this page's address names (the run the server started for the
     # lecturer's move is the new step's page). A wrong guess costs a second look only.
     reads = here
-    if (raw := st.query_params.get(banner.Q_TOUR)) is not None:
-        named, problem = parse_step(raw)
-        if problem is None and STEPS[named - 1].url_path == url_path:
-            reads = named
+    if (named := banner.step_in_address()) is not None and STEPS[named - 1].url_path == url_path:
+        reads = named
     live = join.live(tally_id(reads) if reads is not None and STEPS[reads - 1].check
                      else None)
     if live is None:
